@@ -1,0 +1,1 @@
+"""Civitas: an online table for city-building board games."""

@@ -1,0 +1,1 @@
+"""Ruleset-agnostic, pure game engine: contract, randomness, diffs, registry, shared checks."""

@@ -1,0 +1,115 @@
+"""JSON diff that emits RFC 6902 patch operations.
+
+Unchanged subtrees shared between two documents are skipped by identity, so a ruleset that
+keeps untouched parts of its state (and its views) as the same objects gets near-free diffs.
+Lists are diffed positionally, with a fast path for one inserted or removed element.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Op = dict[str, Any]
+
+
+def _escape(token: str | int) -> str:
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Deep equality that tells JSON types apart (True is not 1, 1.0 is not 1)."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
+def diff(old: Any, new: Any, path: str = "") -> list[Op]:
+    """The patch that turns `old` into `new` (both JSON values)."""
+    ops: list[Op] = []
+    _diff(old, new, path, ops)
+    return ops
+
+
+def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
+    if old is new:
+        return
+    if isinstance(old, dict) and isinstance(new, dict):
+        _diff_dict(old, new, path, ops)
+    elif isinstance(old, list) and isinstance(new, list):
+        _diff_list(old, new, path, ops)
+    elif not _same(old, new):
+        ops.append({"op": "replace", "path": path, "value": new})
+
+
+def _diff_dict(old: dict[str, Any], new: dict[str, Any], path: str, ops: list[Op]) -> None:
+    for key, value in old.items():
+        child = f"{path}/{_escape(key)}"
+        if key not in new:
+            ops.append({"op": "remove", "path": child})
+        else:
+            _diff(value, new[key], child, ops)
+    for key, value in new.items():
+        if key not in old:
+            ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": value})
+
+
+def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None:
+    n_old, n_new = len(old), len(new)
+    if abs(n_old - n_new) == 1:
+        shorter, longer = (old, new) if n_old < n_new else (new, old)
+        k = _single_gap(shorter, longer)
+        if k is not None:
+            if n_old < n_new:
+                ops.append({"op": "add", "path": f"{path}/{k}", "value": new[k]})
+            else:
+                ops.append({"op": "remove", "path": f"{path}/{k}"})
+            return
+    common = min(n_old, n_new)
+    for i in range(common):
+        _diff(old[i], new[i], f"{path}/{i}", ops)
+    for i in range(n_old - 1, common - 1, -1):
+        ops.append({"op": "remove", "path": f"{path}/{i}"})
+    for i in range(common, n_new):
+        ops.append({"op": "add", "path": f"{path}/{i}", "value": new[i]})
+
+
+def _single_gap(shorter: list[Any], longer: list[Any]) -> int | None:
+    """The index k such that deleting longer[k] gives shorter, if any (first such k)."""
+    k = 0
+    while k < len(shorter) and _same(shorter[k], longer[k]):
+        k += 1
+    if all(_same(shorter[i], longer[i + 1]) for i in range(k, len(shorter))):
+        return k
+    return None
+
+
+def apply_patch(doc: Any, ops: list[Op]) -> Any:
+    """Apply add/remove/replace ops to a deep copy of `doc` (used by tests and the replay check)."""
+    import copy
+
+    root = {"": copy.deepcopy(doc)}
+    for op in ops:
+        tokens = [t.replace("~1", "/").replace("~0", "~") for t in op["path"].split("/")[1:]]
+        parent: Any = root
+        key: Any = ""
+        for token in tokens:
+            parent = parent[key]
+            key = (token if token == "-" else int(token)) if isinstance(parent, list) else token
+        if op["op"] == "replace":
+            parent[key] = copy.deepcopy(op["value"])
+        elif op["op"] == "remove":
+            del parent[key]
+        elif op["op"] == "add":
+            if isinstance(parent, list):
+                parent.insert(len(parent) if key == "-" else key, copy.deepcopy(op["value"]))
+            else:
+                parent[key] = copy.deepcopy(op["value"])
+        else:
+            raise ValueError(f"unsupported op {op['op']!r}")
+    return root[""]

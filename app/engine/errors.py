@@ -1,0 +1,42 @@
+"""Namespaced error codes for the checks every game shares, and the exception that carries them."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class ErrorCode(StrEnum):
+    """Stable machine-readable codes; the HTTP status for each is in STATUS."""
+
+    GAME_OVER = "game/over"
+    NOT_YOUR_TURN = "move/not_your_turn"
+    STALE_VERSION = "move/stale_version"
+    ILLEGAL_MOVE = "move/illegal"
+    MALFORMED_MOVE = "move/malformed"
+
+
+STATUS: dict[ErrorCode, int] = {
+    ErrorCode.GAME_OVER: 409,
+    ErrorCode.NOT_YOUR_TURN: 403,
+    ErrorCode.STALE_VERSION: 409,
+    ErrorCode.ILLEGAL_MOVE: 422,
+    ErrorCode.MALFORMED_MOVE: 422,
+}
+
+
+class GameError(Exception):
+    """A move refused by a shared check or by the rules; `detail` is a sentence for the sender."""
+
+    def __init__(self, code: ErrorCode, detail: str, *, version: int | None = None) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.version = version
+
+    @property
+    def status(self) -> int:
+        """The HTTP status this error maps to."""
+        return STATUS[self.code]
+
+    def __repr__(self) -> str:
+        return f"GameError({self.code.value!r}, {self.detail!r})"

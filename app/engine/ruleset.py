@@ -1,0 +1,128 @@
+"""The Ruleset contract every game implements, plus the shared value types (Outcome, IllegalMove).
+
+State and moves are plain JSON data (dict, list, str, int, float, bool, None). A ruleset is a set of
+pure functions over that data: `apply` never mutates its input, and all chance comes from the
+generator kept inside the state (see `engine.rng`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel
+
+State = dict[str, Any]
+Move = dict[str, Any]
+JSON = Any
+
+
+class IllegalMove(Exception):
+    """A move the rules forbid; `reason` is a sentence naming the rule, safe to show the mover."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Final result: scores and ranks by seat (rank 1 = winner, ties share a rank), with breakdowns."""
+
+    scores: list[int | float]
+    ranks: list[int]
+    breakdown: list[dict[str, Any]] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def winners(self) -> list[int]:
+        """Seats ranked first."""
+        return [seat for seat, rank in enumerate(self.ranks) if rank == 1]
+
+    def to_json(self) -> dict[str, Any]:
+        """The outcome as the wire document's `outcome` object."""
+        return {
+            "scores": list(self.scores),
+            "ranks": list(self.ranks),
+            "winners": self.winners,
+            "breakdown": [dict(b) for b in self.breakdown],
+            **self.extra,
+        }
+
+
+def ranks_from_keys(keys: list[tuple[Any, ...]]) -> list[int]:
+    """Competition ranks (1, 1, 3, ...) from per-seat sort keys where larger is better."""
+    return [1 + sum(1 for other in keys if other > mine) for mine in keys]
+
+
+class EmptyOptions(BaseModel):
+    """Options model for a ruleset without variants."""
+
+    model_config = {"extra": "forbid"}
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """What a game module provides. Optional hooks are listed in `RulesetHooks` below."""
+
+    id: str
+    version: str
+    name: str
+    min_players: int
+    max_players: int
+    Options: type[BaseModel]
+
+    def setup(self, players: int, options: BaseModel, seed: int) -> State:
+        """The initial state for `players` seats with the chosen options and seed."""
+        ...
+
+    def to_act(self, state: State) -> list[int]:
+        """Seats that owe a decision now (several in a simultaneous phase; none once over)."""
+        ...
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        """Every concrete move `seat` may make now, as JSON objects."""
+        ...
+
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        """The state after `seat` plays `move`; raises IllegalMove with the rule that forbids it."""
+        ...
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see (None: a spectator); never the seed, decks' order or others' secrets."""
+        ...
+
+    def outcome(self, state: State) -> Outcome | None:
+        """Final scores once the game is over, else None."""
+        ...
+
+    def determinize(self, state: State, seat: int | None, rng: Any) -> State:
+        """A state `seat` cannot tell apart from `state`: every hidden thing re-dealt with `rng`."""
+        ...
+
+
+class RulesetHooks:
+    """Defaults for the optional hooks; a ruleset class may inherit these and override any.
+
+    - `public_move(state, seat, move, viewer)`: the move as `viewer` may see it in the log
+      (None hides it entirely); default: everyone sees every move.
+    - `bot_move(state, seat, rng)`: the ruleset's own player-replacing bot; default: none.
+    - `describe_move(move)`: a short human label for a move (move lists, logs).
+    - `conformance_options`: option sets the conformance test plays, besides the defaults.
+    """
+
+    conformance_options: list[dict[str, Any]] = []
+    conformance_players: list[int] | None = None
+    has_bot: bool = False
+
+    def public_move(self, state: State, seat: int, move: Move, viewer: int | None) -> Move | None:
+        """The move as `viewer` may see it; `state` is the state before the move."""
+        return move
+
+    def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
+        """The ruleset's bot choice, or None to fall back to a random legal move."""
+        return None
+
+    def describe_move(self, move: Move) -> str:
+        """A short label for a move."""
+        return ", ".join(f"{k}={v}" for k, v in move.items())
