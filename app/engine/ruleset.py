@@ -108,6 +108,8 @@ class RulesetHooks:
       (None hides it entirely); default: everyone sees every move.
     - `bot_move(state, seat, rng)`: the ruleset's own player-replacing bot; default: none.
     - `describe_move(move)`: a short human label for a move (move lists, logs).
+    - `catalogue()`: public component data (tile names, costs, effect texts) the browser needs
+      to draw ids found in views; served at /api/rulesets/{id}/catalogue.
     - `conformance_options`: option sets the conformance test plays, besides the defaults.
     """
 
@@ -122,6 +124,10 @@ class RulesetHooks:
     def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
         """The ruleset's bot choice, or None to fall back to a random legal move."""
         return None
+
+    def catalogue(self) -> dict[str, Any]:
+        """Public component data for the browser renderer."""
+        return {}
 
     def describe_move(self, move: Move) -> str:
         """A short label for a move."""
