@@ -18,7 +18,9 @@ def load_all() -> None:
             if exc.name != f"app.rulesets.{name}":
                 raise
             continue
-        registry.register(module.RULESET)
+        ruleset = getattr(module, "RULESET", None)
+        if ruleset is not None:
+            registry.register(ruleset)
 
 
 load_all()

@@ -13,6 +13,8 @@ from pydantic import BaseModel, Field
 from app.engine.rng import Rng
 from app.engine.ruleset import IllegalMove, Move, Outcome, RulesetHooks, State, ranks_from_keys
 
+NO_CARD = "K000"  # the bid of a seat whose hand is empty; cards sort by their zero-padded number
+
 
 class TestGameOptions(BaseModel):
     """Variants: how many rounds, and whether the round winner's die counts double."""
@@ -37,7 +39,7 @@ class TestGame(RulesetHooks):
         """Deal three cards to each seat from a shuffled deck."""
         opts = TestGameOptions.model_validate(options.model_dump())
         rng = Rng.from_seed(seed, "setup")
-        deck = rng.shuffled(list(range(1, 12 * players + 1)))
+        deck = rng.shuffled([f"K{n:03d}" for n in range(1, 12 * players + 1)])
         hands = [sorted(deck.pop() for _ in range(3)) for _ in range(players)]
         return {
             "players": players, "rounds": opts.rounds, "double": opts.double_points,
@@ -59,7 +61,7 @@ class TestGame(RulesetHooks):
             return []
         if state["phase"] == "bid":
             hand = state["hands"][seat]
-            return [{"type": "bid", "card": c} for c in hand] or [{"type": "bid", "card": 0}]
+            return [{"type": "bid", "card": c} for c in hand] or [{"type": "bid", "card": NO_CARD}]
         return [{"type": "draw"}, {"type": "pass"}]
 
     def apply(self, state: State, seat: int, move: Move) -> State:
@@ -80,10 +82,10 @@ class TestGame(RulesetHooks):
             s["turn"] = 0
         return s
 
-    def _bid(self, s: State, seat: int, card: int) -> State:
+    def _bid(self, s: State, seat: int, card: str) -> State:
         s["bids"] = list(s["bids"])
         s["bids"][seat] = card
-        if card:
+        if card != NO_CARD:
             s["hands"] = list(s["hands"])
             hand = list(s["hands"][seat])
             hand.remove(card)
@@ -92,7 +94,7 @@ class TestGame(RulesetHooks):
             return s
         bids = s["bids"]
         top = max(bids)
-        winners = [i for i, b in enumerate(bids) if b == top and top > 0]
+        winners = [i for i, b in enumerate(bids) if b == top and top != NO_CARD]
         rng = Rng(s["rng"])
         roll = rng.randint(1, 6)
         s["rng"] = rng.state
@@ -126,7 +128,8 @@ class TestGame(RulesetHooks):
     def determinize(self, state: State, seat: int | None, rng: Any) -> State:
         """Re-deal the deck, other hands and other sealed bids; keep the generator secret too."""
         pool = list(state["deck"])
-        hidden_bids = [i for i, b in enumerate(state["bids"]) if i != seat and b]
+        hidden_bids = [i for i, b in enumerate(state["bids"])
+                       if i != seat and b not in (None, NO_CARD)]
         for i, hand in enumerate(state["hands"]):
             if i != seat:
                 pool += hand

@@ -1,0 +1,1 @@
+"""REST routers and their schemas: parse, authenticate, call a service, map errors."""

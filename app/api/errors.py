@@ -1,0 +1,59 @@
+"""Exception handlers: every refusal is JSON {"detail": "<sentence>"} with the right status."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.engine.errors import GameError
+from app.services.errors import ServiceError
+
+
+def validation_sentence(errors: list[dict[str, Any]]) -> tuple[int, str]:
+    """A status and one readable sentence for pydantic's error list."""
+    first = errors[0]
+    if first.get("type") == "json_invalid":
+        return 400, "The request body is not valid JSON."
+    loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path")]
+    where = ".".join(loc)
+    if first.get("type") == "missing" and not where:
+        return 422, "The request needs a JSON body."
+    if first.get("type") == "extra_forbidden":
+        return 422, f"Unknown field {where!r}; see /openapi.json for the fields this takes."
+    if first.get("type") == "missing":
+        return 422, f"Field {where!r} is required."
+    message = str(first.get("msg", "is not valid")).rstrip(".")
+    return 422, f"Field {where!r} is not valid: {message}." if where else f"{message}."
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers on an app."""
+
+    @app.exception_handler(ServiceError)
+    async def _service(_: Request, exc: ServiceError) -> JSONResponse:
+        return JSONResponse({"detail": exc.detail, **exc.extra}, status_code=exc.status)
+
+    @app.exception_handler(GameError)
+    async def _game(_: Request, exc: GameError) -> JSONResponse:
+        body: dict[str, Any] = {"detail": exc.detail, "code": exc.code.value}
+        if exc.version is not None:
+            body["version"] = exc.version
+        return JSONResponse(body, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
+        status, detail = validation_sentence(list(exc.errors()))
+        return JSONResponse({"detail": detail}, status_code=status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        detail = exc.detail if isinstance(exc.detail, str) else "The request was refused."
+        if exc.status_code == 404 and detail == "Not Found":
+            detail = "There is nothing at this address."
+        elif exc.status_code == 405:
+            detail = "This address does not take that method."
+        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)

@@ -1,0 +1,36 @@
+"""HTML pages: the lobby, a room, a game. Everything after the first paint is ES modules + the API."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.templating import Jinja2Templates
+
+from app.config import ROOT
+
+router = APIRouter(include_in_schema=False)
+templates = Jinja2Templates(directory=str(ROOT / "templates"))
+
+
+@router.get("/", response_class=HTMLResponse)
+async def lobby_page(request: Request) -> HTMLResponse:
+    """The lobby: public rooms, create a room, join by code."""
+    return templates.TemplateResponse(request, "lobby.html", {"page": "lobby"})
+
+
+@router.get("/rooms/{room_id}", response_class=HTMLResponse)
+async def room_page(request: Request, room_id: str) -> HTMLResponse:
+    """A room: seats, bots, options, start."""
+    return templates.TemplateResponse(request, "room.html", {"page": "room", "room_id": room_id})
+
+
+@router.get("/r/{invite_code}")
+async def invite_link(invite_code: str) -> RedirectResponse:
+    """An invite link: the lobby page resolves the code and opens the room."""
+    return RedirectResponse(f"/?code={invite_code}", status_code=303)
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse)
+async def game_page(request: Request, game_id: str) -> HTMLResponse:
+    """A game: the board drawn by the ruleset's renderer, the log, the legal moves."""
+    return templates.TemplateResponse(request, "game.html", {"page": "game", "game_id": game_id})

@@ -1,0 +1,116 @@
+"""Rooms: create, list, view, join by id or invite code, leave, bot seats, start."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Response
+
+from app.api.deps import committing, CurrentPlayer, OptionalPlayer, PlatformDep, SessionDep
+from app.api.schemas import BotAdd, GameStarted, RoomCreate, RoomJoin, RoomPublic
+from app.services import rooms as room_service
+from app.services.errors import ServiceError
+
+router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+
+
+@router.post("", status_code=201, response_model=RoomPublic, response_model_exclude_none=False)
+async def create_room(body: RoomCreate, player: CurrentPlayer, session: SessionDep,
+                      platform: PlatformDep) -> dict[str, Any]:
+    """Open a room; the host sits in seat 0."""
+    async with committing(session):
+        room = await room_service.create_room(session, player, body.ruleset, body.seats,
+                                              body.private, body.options)
+    doc = await room_service.room_document(session, room, player)
+    await platform.announce_room(room.id)
+    return doc
+
+
+@router.get("", response_model=list[RoomPublic])
+async def list_rooms(session: SessionDep, player: OptionalPlayer) -> list[dict[str, Any]]:
+    """Public rooms waiting in the lobby."""
+    return [await room_service.room_document(session, r, player)
+            for r in await room_service.public_rooms(session)]
+
+
+@router.get("/by-code/{invite_code}", response_model=RoomPublic)
+async def room_by_code(invite_code: str, session: SessionDep) -> dict[str, Any]:
+    """The room an invite code opens (public or private), for joining by code or link."""
+    room = await room_service.room_by_code(session, invite_code)
+    doc = await room_service.room_document(session, room, None)
+    doc["invite_code"] = room.invite_code
+    return doc
+
+
+@router.get("/{room_id}", response_model=RoomPublic)
+async def get_room(room_id: str, session: SessionDep, player: OptionalPlayer,
+                   invite_code: str | None = None) -> dict[str, Any]:
+    """One room: a private one only to members or with its invite code."""
+    room, seats = await room_service.visible_room(session, room_id, player, invite_code)
+    return await room_service.room_document(session, room, player, seats)
+
+
+@router.post("/{room_id}/join", response_model=RoomPublic)
+async def join_room(room_id: str, player: CurrentPlayer, session: SessionDep,
+                    platform: PlatformDep, body: RoomJoin | None = None) -> dict[str, Any]:
+    """Take a seat (the first empty one unless `seat` is given)."""
+    body = body or RoomJoin()
+    async with committing(session):
+        room = await room_service.join_room(session, room_id, player, body.invite_code, body.seat)
+    doc = await room_service.room_document(session, room, player)
+    await platform.announce_room(room.id)
+    return doc
+
+
+@router.post("/{room_id}/leave", status_code=204)
+async def leave_room(room_id: str, player: CurrentPlayer, session: SessionDep,
+                     platform: PlatformDep) -> Response:
+    """Leave the room; during a game a bot takes the seat over."""
+    async with committing(session):
+        room, _deleted = await room_service.leave_room(session, room_id, player)
+        playing = room.status == "playing"
+        game_id = room.game_id
+    await platform.announce_room(room_id)
+    if playing and game_id:
+        await platform.games.refresh_seats_of_room(room_id)
+        platform.bots.kick(game_id)
+    return Response(status_code=204)
+
+
+@router.post("/{room_id}/bots", response_model=RoomPublic)
+async def add_bot(room_id: str, player: CurrentPlayer, session: SessionDep,
+                  platform: PlatformDep, body: BotAdd | None = None) -> dict[str, Any]:
+    """The host seats a bot (in the first empty seat unless `seat` is given)."""
+    async with committing(session):
+        room = await room_service.add_bot(session, room_id, player, (body or BotAdd()).seat)
+    doc = await room_service.room_document(session, room, player)
+    await platform.announce_room(room.id)
+    return doc
+
+
+@router.delete("/{room_id}/bots/{seat}", response_model=RoomPublic)
+async def remove_bot(room_id: str, seat: int, player: CurrentPlayer, session: SessionDep,
+                     platform: PlatformDep) -> dict[str, Any]:
+    """The host takes a bot out of a seat."""
+    async with committing(session):
+        room = await room_service.remove_bot(session, room_id, player, seat)
+    doc = await room_service.room_document(session, room, player)
+    await platform.announce_room(room.id)
+    return doc
+
+
+@router.post("/{room_id}/start", response_model=GameStarted)
+async def start_game(room_id: str, player: CurrentPlayer, session: SessionDep,
+                     platform: PlatformDep) -> dict[str, str]:
+    """The host starts the game once every seat is filled."""
+    async with committing(session):
+        room, seats = await room_service.host_room(session, room_id, player)
+        empty = [s.seat for s in seats if not s.player_id and not s.bot]
+        if empty:
+            raise ServiceError(409, f"Seats {empty} are empty; fill them with players or bots first.")
+        game = await platform.games.create(session, room, len(seats))
+        room.status = "playing"
+        room.game_id = game.id
+    await platform.announce_room(room.id)
+    platform.bots.kick(game.id)
+    return {"game_id": game.id}

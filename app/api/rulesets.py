@@ -1,0 +1,31 @@
+"""The rulesets this server offers, with their options' JSON schema and public component data."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from app.api.schemas import RulesetInfo
+from app.engine import registry
+from app.services.errors import not_found
+
+router = APIRouter(prefix="/api/rulesets", tags=["rulesets"])
+
+
+@router.get("", response_model=list[RulesetInfo])
+async def list_rulesets() -> list[dict[str, Any]]:
+    """Every ruleset with its seat range and options schema."""
+    return [{
+        "id": r.id, "name": r.name, "min_players": r.min_players, "max_players": r.max_players,
+        "options": r.Options.model_json_schema(),
+    } for r in registry.all_rulesets()]
+
+
+@router.get("/{ruleset_id}/catalogue")
+async def catalogue(ruleset_id: str) -> dict[str, Any]:
+    """Public component data (names, costs, effect texts) that renderers need to draw views."""
+    ruleset = registry.get(ruleset_id)
+    if ruleset is None:
+        raise not_found("ruleset")
+    return ruleset.catalogue() if hasattr(ruleset, "catalogue") else {}

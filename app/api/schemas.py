@@ -1,0 +1,124 @@
+"""Request and response bodies of the REST wire contract (v1)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+
+class Strict(BaseModel):
+    """Requests refuse unknown fields."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class PlayerCreate(Strict):
+    name: str = Field(min_length=1, max_length=40)
+
+
+class PlayerPublic(BaseModel):
+    id: str
+    name: str
+
+
+class PlayerCreated(PlayerPublic):
+    token: str
+
+
+class RulesetInfo(BaseModel):
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    options: dict[str, Any]
+
+
+class RoomCreate(Strict):
+    ruleset: str = Field(max_length=40)
+    seats: StrictInt = Field(ge=1, le=6)
+    private: bool = False
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class SeatPublic(BaseModel):
+    seat: int
+    player: PlayerPublic | None
+    bot: str | None
+
+
+class RoomPublic(BaseModel):
+    id: str
+    ruleset: str
+    options: dict[str, Any]
+    private: bool
+    invite_code: str | None = None
+    host: PlayerPublic
+    status: Literal["lobby", "playing", "finished"]
+    seats: list[SeatPublic]
+    game_id: str | None
+
+
+class RoomJoin(Strict):
+    invite_code: str | None = Field(None, max_length=40)
+    seat: int | None = Field(None, ge=0, le=5)
+
+
+class BotAdd(Strict):
+    seat: int | None = Field(None, ge=0, le=5)
+
+
+class GameStarted(BaseModel):
+    game_id: str
+
+
+class GameDocument(BaseModel):
+    id: str
+    ruleset: str
+    version: int
+    status: Literal["active", "finished"]
+    to_act: list[int]
+    seat: int | None
+    seed_hash: str
+    view: dict[str, Any]
+    outcome: dict[str, Any] | None
+
+
+class LegalMoves(BaseModel):
+    version: int
+    seat: int | None
+    moves: list[dict[str, Any]]
+
+
+class MoveSubmit(Strict):
+    version: StrictInt
+    move: dict[str, Any]
+    id: str | None = Field(None, max_length=80)
+
+
+class MoveAccepted(BaseModel):
+    version: int
+
+
+class LogEntry(BaseModel):
+    seq: int
+    seat: int
+    move: dict[str, Any]
+    time: str
+
+
+class GameLog(BaseModel):
+    game_id: str
+    version: int
+    ruleset: str
+    seed_hash: str
+    moves: list[LogEntry]
+    seed: str | None = None
+    players: int | None = None
+    options: dict[str, Any] | None = None
+    ruleset_version: str | None = None
+
+
+class ErrorBody(BaseModel):
+    detail: str
+    version: int | None = None

@@ -1,0 +1,50 @@
+"""Settings from the environment (prefix CIVITAS_), each with a default that works on a fresh machine."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    """Server configuration; see README for each variable."""
+
+    model_config = SettingsConfigDict(env_prefix="CIVITAS_", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    database_url: str = f"sqlite+aiosqlite:///{ROOT / 'var' / 'civitas.db'}"
+    broker_url: str = "memory://"
+    bot_delay_ms: int = 600
+    snapshot_every: int = 20
+    max_body_bytes: int = 64 * 1024
+    max_frame_bytes: int = 64 * 1024
+    heartbeat_seconds: float = 15.0
+    patch_history: int = 64
+    extra_rulesets: str = ""  # comma-separated modules exposing RULESET (tests register their game)
+    migrate_on_start: bool = True
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process-wide settings (tests build their own Settings and pass them to create_app)."""
+    return Settings()
+
+
+def async_url(url: str) -> str:
+    """The async-driver form of a database URL (plain sqlite/postgresql URLs are accepted too)."""
+    if url.startswith("sqlite://"):
+        return "sqlite+aiosqlite://" + url[len("sqlite://"):]
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def sync_url(url: str) -> str:
+    """The sync-driver form of a database URL, for Alembic."""
+    url = async_url(url)
+    return url.replace("sqlite+aiosqlite://", "sqlite://", 1)

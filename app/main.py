@@ -1,0 +1,122 @@
+"""create_app(): routers, static files, templates, error handlers and the platform's lifespan."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import AsyncIterator
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from app import rulesets as _product_rulesets  # noqa: F401  (registers the product's rulesets)
+from app.api import errors, games, pages, players, rooms, rulesets
+from app.config import ROOT, Settings, get_settings, sync_url
+from app.engine import registry
+from app.realtime import ws
+from app.services.platform import Platform
+
+
+def migrate(database_url: str) -> None:
+    """Bring the database schema to Alembic's head."""
+    from alembic import command
+    from alembic.config import Config
+
+    if database_url.startswith("sqlite") and ":///" in database_url:
+        path = Path(database_url.split(":///", 1)[1])
+        if str(path) not in ("", ":memory:"):
+            (path if path.is_absolute() else ROOT / path).parent.mkdir(parents=True, exist_ok=True)
+    config = Config(str(ROOT / "alembic.ini"))
+    config.set_main_option("script_location", str(ROOT / "migrations"))
+    config.set_main_option("sqlalchemy.url", sync_url(database_url))
+    command.upgrade(config, "head")
+
+
+def load_extra_rulesets(spec: str) -> None:
+    """Register rulesets from modules named in CIVITAS_EXTRA_RULESETS (tests use a test game)."""
+    for name in filter(None, (part.strip() for part in spec.split(","))):
+        module_name, _, attr = name.partition(":")
+        registry.register(getattr(importlib.import_module(module_name), attr or "RULESET"))
+
+
+class BodyLimit:
+    """Refuse request bodies over a size limit before they are read into memory."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        length = dict(scope.get("headers") or []).get(b"content-length")
+        if length is not None and length.isdigit() and int(length) > self.limit:
+            return await self._refuse(send)
+        seen = 0
+
+        async def limited() -> dict:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise _TooLarge()
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await self._refuse(send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = ('{"detail": "The request body is larger than %d bytes."}' % self.limit).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json")]})
+        await send({"type": "http.response.body", "body": body})
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The Civitas ASGI app for the given (or environment) settings."""
+    settings = settings or get_settings()
+    load_extra_rulesets(settings.extra_rulesets)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.migrate_on_start:
+            await asyncio.to_thread(migrate, settings.database_url)
+        platform = Platform(settings)
+        app.state.platform = platform
+        await platform.start()
+        try:
+            yield
+        finally:
+            await platform.stop()
+
+    app = FastAPI(title="Civitas", version="1", lifespan=lifespan,
+                  description="An online table for city-building board games (wire contract v1).")
+    errors.install(app)
+    for module in (players, rulesets, rooms, games, pages):
+        app.include_router(module.router)
+    app.include_router(ws.router)
+    app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    return app
+
+
+def main() -> None:
+    """Serve with uvicorn on CIVITAS_HOST:CIVITAS_PORT."""
+    import uvicorn
+
+    settings = get_settings()
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
+                ws_max_size=settings.max_frame_bytes * 2, ws_per_message_deflate=False)
+
+
+if __name__ == "__main__":
+    main()

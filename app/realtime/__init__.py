@@ -1,0 +1,1 @@
+"""Realtime: the broker between instances, the per-game hub of sockets, the websocket endpoints."""

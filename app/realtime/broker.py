@@ -1,0 +1,117 @@
+"""The broker: carries small events ("game G reached version V", "lobby changed") between instances.
+
+`memory://` delivers inside this process; `redis://...` uses Redis pub/sub so every instance hears
+every event. Delivery is at-most-once: receivers treat an event as a hint and read the truth from
+the database (and clients resync on a gap), so a lost message delays an update, never corrupts one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any, Awaitable, Callable, Protocol
+
+log = logging.getLogger(__name__)
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
+CHANNEL = "civitas:events"
+
+
+class Broker(Protocol):
+    """Publish an event to every instance (this one included); handlers receive each event."""
+
+    async def start(self, handler: Handler) -> None: ...
+    async def publish(self, event: dict[str, Any]) -> None: ...
+    async def stop(self) -> None: ...
+
+
+class MemoryBroker:
+    """In-process delivery, in order, on a background task so publishers never run handlers inline."""
+
+    def __init__(self) -> None:
+        self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self, handler: Handler) -> None:
+        """Begin delivering published events to `handler`."""
+        async def pump() -> None:
+            while True:
+                event = await self._queue.get()
+                try:
+                    await handler(event)
+                except Exception:  # a failing handler must not stop delivery of later events
+                    log.exception("broker handler failed for %s", event.get("type"))
+
+        self._task = asyncio.create_task(pump())
+
+    async def publish(self, event: dict[str, Any]) -> None:
+        """Queue an event for delivery."""
+        self._queue.put_nowait(event)
+
+    async def stop(self) -> None:
+        """Stop delivering."""
+        if self._task:
+            self._task.cancel()
+
+
+class RedisBroker:
+    """Redis pub/sub on one channel; reconnects with backoff if Redis goes away."""
+
+    def __init__(self, url: str) -> None:
+        import redis.asyncio as redis
+
+        self._redis = redis.from_url(url)
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self, handler: Handler) -> None:
+        """Subscribe (before returning, so no event published after start is missed) and listen."""
+        pubsub = self._redis.pubsub()
+        await pubsub.subscribe(CHANNEL)
+
+        async def listen(pubsub: Any) -> None:
+            delay = 0.2
+            while True:
+                try:
+                    async for message in pubsub.listen():
+                        delay = 0.2
+                        if message.get("type") != "message":
+                            continue
+                        try:
+                            await handler(json.loads(message["data"]))
+                        except Exception:
+                            log.exception("broker handler failed")
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.warning("redis broker connection lost; retrying in %.1fs", delay)
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 5.0)
+                    pubsub = self._redis.pubsub()
+                    try:
+                        await pubsub.subscribe(CHANNEL)
+                    except Exception:
+                        continue
+
+        self._task = asyncio.create_task(listen(pubsub))
+
+    async def publish(self, event: dict[str, Any]) -> None:
+        """Publish to every subscribed instance; a Redis outage is logged, not raised (it is a hint)."""
+        try:
+            await self._redis.publish(CHANNEL, json.dumps(event))
+        except Exception:
+            log.warning("could not publish %s to redis", event.get("type"))
+
+    async def stop(self) -> None:
+        """Unsubscribe and close."""
+        if self._task:
+            self._task.cancel()
+        await self._redis.aclose()
+
+
+def make_broker(url: str) -> Broker:
+    """The broker named by CIVITAS_BROKER_URL."""
+    if url.startswith("memory://"):
+        return MemoryBroker()
+    if url.startswith(("redis://", "rediss://")):
+        return RedisBroker(url)
+    raise ValueError(f"unsupported broker URL scheme: {url.split('://')[0]}")

@@ -1,0 +1,199 @@
+"""The hub: per game, the sockets of each seat and of spectators, and the patches they are owed.
+
+Each audience (a seat, or the spectators) has one document per version, built from the ruleset's
+*view* and diffed against that audience's previous document; the encoded patch is shared by all of
+the audience's sockets and kept for a while so a client that missed some can `sync`.
+Every socket has its own bounded send queue, so a slow reader never holds up the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from app.engine.diff import diff
+from app.services.games import GameService, LiveGame, game_document
+
+log = logging.getLogger(__name__)
+SEND_QUEUE = 256
+
+
+def encode(message: dict[str, Any]) -> str:
+    """One wire frame."""
+    return orjson.dumps(message).decode()
+
+
+@dataclass
+class Audience:
+    """What one seat (or the spectators) has been sent: its document and recent patches."""
+
+    seat: int | None
+    version: int
+    doc: dict[str, Any]
+    patches: deque[tuple[int, str]] = field(default_factory=deque)  # (version, encoded frame)
+
+    def advance(self, live: LiveGame, keep: int) -> None:
+        """Build one patch per version up to the game's current version."""
+        for version in range(self.version + 1, live.version + 1):
+            state = live.state_at(version)
+            if state is None:  # too far behind to build each step: start over from a snapshot
+                self.reset(live)
+                return
+            doc = game_document(live, state, version, self.seat)
+            frame = encode({"type": "patch", "version": version, "ops": diff(self.doc, doc)})
+            self.patches.append((version, frame))
+            while len(self.patches) > keep:
+                self.patches.popleft()
+            self.doc, self.version = doc, version
+
+    def reset(self, live: LiveGame) -> None:
+        """Jump to the current version; older patches are no longer available."""
+        self.doc = game_document(live, live.state, live.version, self.seat)
+        self.version = live.version
+        self.patches.clear()
+
+    def frames_after(self, version: int) -> list[str] | None:
+        """The patches that take a client from `version` to now, or None if they are gone."""
+        if version == self.version:
+            return []
+        if version > self.version or not self.patches or self.patches[0][0] > version + 1:
+            return None
+        return [frame for v, frame in self.patches if v > version]
+
+    def snapshot(self) -> str:
+        """A snapshot frame of the current document."""
+        return encode({"type": "snapshot", "game": self.doc})
+
+
+class Connection:
+    """One socket: its seat, the version it has, and a queue drained by its own sender task."""
+
+    def __init__(self, websocket: Any, game_id: str, seat: int | None, player_id: str | None) -> None:
+        self.websocket = websocket
+        self.game_id = game_id
+        self.seat = seat
+        self.player_id = player_id
+        self.version = -1
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(SEND_QUEUE)
+        self.closed = False
+
+    def send(self, frame: str) -> None:
+        """Queue a frame; a socket too far behind is closed and will resync when it returns."""
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(frame)
+        except asyncio.QueueFull:
+            self.closed = True
+            self.queue = asyncio.Queue(1)
+            self.queue.put_nowait(None)
+
+    async def sender(self) -> None:
+        """Drain the queue to the socket until closed."""
+        while True:
+            frame = await self.queue.get()
+            if frame is None:
+                await self.websocket.close(code=1013)
+                return
+            await self.websocket.send_text(frame)
+
+
+@dataclass
+class Channel:
+    """One game's sockets on this instance."""
+
+    connections: set[Connection] = field(default_factory=set)
+    audiences: dict[int | None, Audience] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class Hub:
+    """Routes new versions to sockets; one per instance."""
+
+    def __init__(self, games: GameService, keep: int = 64) -> None:
+        self.games = games
+        self.keep = keep
+        self.channels: dict[str, Channel] = {}
+
+    def _audience(self, channel: Channel, live: LiveGame, seat: int | None) -> Audience:
+        audience = channel.audiences.get(seat)
+        if audience is None:
+            audience = Audience(seat, live.version, game_document(live, live.state, live.version, seat))
+            channel.audiences[seat] = audience
+        else:
+            audience.advance(live, self.keep)
+        return audience
+
+    async def join(self, conn: Connection) -> None:
+        """Register a socket and send it a snapshot."""
+        live = await self.games.live(conn.game_id, fresh=True)
+        channel = self.channels.setdefault(conn.game_id, Channel())
+        async with channel.lock:
+            audience = self._audience(channel, live, conn.seat)
+            channel.connections.add(conn)
+            conn.version = audience.version
+            conn.send(audience.snapshot())
+
+    def leave(self, conn: Connection) -> None:
+        """Forget a socket; a game with no sockets left is forgotten too."""
+        channel = self.channels.get(conn.game_id)
+        if channel is None:
+            return
+        channel.connections.discard(conn)
+        if not any(c.seat == conn.seat for c in channel.connections):
+            channel.audiences.pop(conn.seat, None)
+        if not channel.connections:
+            self.channels.pop(conn.game_id, None)
+
+    async def on_version(self, game_id: str, version: int) -> None:
+        """A game reached `version` (here or on another instance): push patches to its sockets."""
+        channel = self.channels.get(game_id)
+        if channel is None:
+            return
+        live = await self.games.live(game_id)
+        if live.version < version:
+            live = await self.games.live(game_id, fresh=True)
+        async with channel.lock:
+            for seat in list(channel.audiences):
+                self._audience(channel, live, seat)
+            for conn in list(channel.connections):
+                self._deliver(channel, conn)
+
+    def _deliver(self, channel: Channel, conn: Connection) -> None:
+        audience = channel.audiences[conn.seat]
+        frames = audience.frames_after(conn.version)
+        if frames is None:
+            conn.send(audience.snapshot())
+        else:
+            for frame in frames:
+                conn.send(frame)
+        conn.version = audience.version
+
+    async def sync(self, conn: Connection, version: Any) -> None:
+        """A client asks for everything after `version`: the patches if kept, else a snapshot."""
+        live = await self.games.live(conn.game_id, fresh=True)
+        channel = self.channels.get(conn.game_id)
+        if channel is None:
+            return
+        async with channel.lock:
+            audience = self._audience(channel, live, conn.seat)
+            frames = audience.frames_after(version) if isinstance(version, int) and not isinstance(
+                version, bool) else None
+            if frames is None:
+                conn.send(audience.snapshot())
+            else:
+                for frame in frames:
+                    conn.send(frame)
+            conn.version = audience.version
+
+    def current_version(self, game_id: str) -> int | None:
+        """The newest version this hub has pushed for a game."""
+        channel = self.channels.get(game_id)
+        if channel is None or not channel.audiences:
+            return None
+        return max(a.version for a in channel.audiences.values())

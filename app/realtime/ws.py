@@ -1,0 +1,172 @@
+"""Websocket endpoints: a game's live document and moves; the lobby's and a room's live updates."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from app.engine.errors import GameError
+from app.realtime.hub import Connection, encode
+from app.services import rooms as room_service
+from app.services.errors import ServiceError
+
+router = APIRouter()
+
+
+async def _refuse(websocket: WebSocket, status: int, detail: str, code: int) -> None:
+    await websocket.send_text(encode({"type": "error", "id": None, "status": status, "detail": detail}))
+    await websocket.close(code=code)
+
+
+async def _player(websocket: WebSocket, token: str | None) -> tuple[bool, Any]:
+    """(ok, player): a missing token is a spectator; a wrong one is refused."""
+    platform = websocket.app.state.platform
+    if not token:
+        return True, None
+    async with platform.sessions() as session:
+        player = await room_service.player_by_token(session, token)
+    return player is not None, player
+
+
+def _parse(text: str | None, limit: int) -> tuple[dict[str, Any] | None, str | None]:
+    if text is None:
+        return None, "Frames must be text holding a JSON object."
+    if len(text) > limit:
+        return None, f"Frames may be at most {limit} bytes."
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return None, "The frame is not valid JSON."
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        return None, "A frame must be a JSON object with a string 'type'."
+    return message, None
+
+
+@router.websocket("/ws/games/{game_id}")
+async def game_socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+    """Snapshot on connect, then patches; takes move, sync and ping frames."""
+    platform = websocket.app.state.platform
+    settings = platform.settings
+    await websocket.accept()
+    ok, player = await _player(websocket, token)
+    if not ok:
+        return await _refuse(websocket, 401, "That token does not belong to any player.", 4401)
+    try:
+        live = await platform.games.live(game_id)
+    except ServiceError as exc:
+        return await _refuse(websocket, exc.status, exc.detail, 4404)
+    conn = Connection(websocket, game_id, live.seat_of(player.id if player else None),
+                      player.id if player else None)
+    sender = asyncio.create_task(conn.sender())
+    heart = asyncio.create_task(_heartbeat(conn, platform, settings.heartbeat_seconds))
+    await platform.hub.join(conn)
+    try:
+        while not conn.closed:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            frame, problem = _parse(message.get("text"), settings.max_frame_bytes)
+            if frame is None:
+                conn.send(encode({"type": "error", "id": None, "status": 400, "detail": problem}))
+                continue
+            await _handle(conn, frame, platform)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        platform.hub.leave(conn)
+        heart.cancel()
+        sender.cancel()
+
+
+async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> None:
+    kind = frame["type"]
+    if kind == "move":
+        move_id = frame.get("id")
+        if conn.seat is None:
+            conn.send(encode({"type": "error", "id": move_id, "status": 403,
+                              "detail": "Spectators cannot move; join with a seat's token."}))
+            return
+        if move_id is not None and not (isinstance(move_id, str) and len(move_id) <= 80):
+            conn.send(encode({"type": "error", "id": None, "status": 422,
+                              "detail": "A move id must be a string of at most 80 characters."}))
+            return
+        unknown = set(frame) - {"type", "version", "move", "id"}
+        if unknown:
+            conn.send(encode({"type": "error", "id": move_id, "status": 422,
+                              "detail": f"Unknown fields in a move frame: {sorted(unknown)}."}))
+            return
+        try:
+            version = await platform.games.submit(conn.game_id, conn.seat, frame.get("version"),
+                                                  frame.get("move"), move_id)
+        except GameError as exc:
+            body = {"type": "error", "id": move_id, "status": exc.status, "detail": exc.detail}
+            if exc.version is not None:
+                body["version"] = exc.version
+            conn.send(encode(body))
+        except ServiceError as exc:
+            conn.send(encode({"type": "error", "id": move_id, "status": exc.status,
+                              "detail": exc.detail}))
+        else:
+            conn.send(encode({"type": "ack", "id": move_id, "version": version}))
+    elif kind == "sync":
+        await platform.hub.sync(conn, frame.get("version"))
+    elif kind == "ping":
+        conn.send(encode({"type": "pong"}))
+    else:
+        conn.send(encode({"type": "error", "id": frame.get("id"), "status": 400,
+                          "detail": f"Unknown frame type {str(kind)[:40]!r}; use move, sync or ping."}))
+
+
+async def _heartbeat(conn: Connection, platform: Any, every: float) -> None:
+    """Tell the client the current version now and then, so a lost patch is noticed even when idle."""
+    while True:
+        await asyncio.sleep(every)
+        live = await platform.games.live(conn.game_id)
+        conn.send(encode({"type": "heartbeat", "version": live.version}))
+
+
+@router.websocket("/ws/lobby")
+async def lobby_socket(websocket: WebSocket) -> None:
+    """The public rooms, sent on connect and whenever a room changes."""
+    await _watch(websocket, None)
+
+
+@router.websocket("/ws/rooms/{room_id}")
+async def room_socket(websocket: WebSocket, room_id: str, token: str | None = None,
+                      invite_code: str | None = None) -> None:
+    """One room, sent on connect and whenever it changes (private rooms: members or code)."""
+    await _watch(websocket, room_id, token, invite_code)
+
+
+async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = None,
+                 invite_code: str | None = None) -> None:
+    platform = websocket.app.state.platform
+    lobby = platform.lobby
+    await websocket.accept()
+    ok, player = await _player(websocket, token)
+    if not ok:
+        return await _refuse(websocket, 401, "That token does not belong to any player.", 4401)
+    if room_id is not None:
+        async with platform.sessions() as session:
+            try:
+                await room_service.visible_room(session, room_id, player, invite_code)
+            except ServiceError as exc:
+                return await _refuse(websocket, exc.status, exc.detail, 4404)
+    conn = Connection(websocket, room_id or "", None, player.id if player else None)
+    sender = asyncio.create_task(conn.sender())
+    group = lobby.lobby if room_id is None else lobby.rooms.setdefault(room_id, set())
+    group.add(conn)
+    conn.send(await lobby.lobby_frame() if room_id is None else await lobby.room_frame(room_id, player))
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+    except WebSocketDisconnect:
+        pass
+    finally:
+        group.discard(conn)
+        sender.cancel()

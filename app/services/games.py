@@ -1,0 +1,337 @@
+"""Games: the one place that joins the engine, the database and the broker for a move.
+
+Each instance keeps a `LiveGame` per game it has touched (state at the latest version it knows,
+plus recent states for building patches). The database is the truth: every move runs in one
+transaction guarded by `UPDATE games SET version = v + 1 WHERE version = v` and the (game, seq)
+primary key, so two instances racing on one game cannot both win; the loser catches up and
+re-checks the move against the stale-version rule.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.engine import registry
+from app.engine.errors import ErrorCode, GameError
+from app.engine.rng import seed_hash
+from app.engine.ruleset import Move, Ruleset, State
+from app.engine.runner import History, parse_options, play
+from app.db.models import Game, MoveRow, Room, Seat, Snapshot
+from app.services.errors import ServiceError, not_found
+
+RECENT_STATES = 8
+
+
+@dataclass
+class LiveGame:
+    """An instance's in-memory copy of one game, always equal to some committed version."""
+
+    id: str
+    room_id: str
+    ruleset: Ruleset
+    players: int
+    options: dict[str, Any]
+    seed: int
+    seed_hash: str
+    version: int
+    state: State
+    to_act_at: list[list[int]]  # to_act at every version 0..version
+    movers: list[int]  # movers[v] made the move from version v to v + 1
+    seats: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> {player_id, bot}
+    states: OrderedDict[int, State] = field(default_factory=OrderedDict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def finished(self) -> bool:
+        """True once the rules say the game is over."""
+        return self.ruleset.outcome(self.state) is not None
+
+    def advance(self, seat: int, move: Move, state: State) -> None:
+        """Record that `seat` played `move`, reaching `state` at the next version."""
+        self.version += 1
+        self.state = state
+        self.movers.append(seat)
+        self.to_act_at.append(self.ruleset.to_act(state))
+        self.states[self.version] = state
+        while len(self.states) > RECENT_STATES:
+            self.states.popitem(last=False)
+
+    def state_at(self, version: int) -> State | None:
+        """The state at a recent version, if this instance still holds it."""
+        return self.states.get(version)
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        """The seat a player holds in this game, if any."""
+        for seat, holder in self.seats.items():
+            if player_id is not None and holder.get("player_id") == player_id:
+                return seat
+        return None
+
+    def bot_seats(self) -> list[int]:
+        """Seats the server plays."""
+        return [seat for seat, holder in self.seats.items() if holder.get("bot")]
+
+    def history(self, sent: int) -> History | None:
+        """What the stale-version rule needs for a move sent at version `sent`."""
+        if not 0 <= sent <= self.version:
+            return None
+        return History(sent, self.to_act_at[sent:], self.movers[sent:])
+
+
+def game_document(live: LiveGame, state: State, version: int, seat: int | None) -> dict[str, Any]:
+    """The wire contract's game document for a viewer at a version."""
+    outcome = live.ruleset.outcome(state)
+    return {
+        "id": live.id,
+        "ruleset": live.ruleset.id,
+        "version": version,
+        "status": "finished" if outcome is not None else "active",
+        "to_act": live.ruleset.to_act(state),
+        "seat": seat,
+        "seed_hash": live.seed_hash,
+        "view": live.ruleset.view(state, seat),
+        "outcome": outcome.to_json() if outcome is not None else None,
+    }
+
+
+class GameService:
+    """Starts games, loads them, applies moves, and tells listeners when a game moves on."""
+
+    def __init__(self, sessions: async_sessionmaker, snapshot_every: int = 20) -> None:
+        self.sessions = sessions
+        self.snapshot_every = snapshot_every
+        self._live: dict[str, LiveGame] = {}
+        self._load_locks: dict[str, asyncio.Lock] = {}
+        self.listeners: list[Callable[[str, int], Awaitable[None]]] = []
+
+    # -- loading -----------------------------------------------------------------------------
+
+    async def live(self, game_id: str, *, fresh: bool = False) -> LiveGame:
+        """The game, loaded once per instance; with `fresh`, caught up with the database first."""
+        live = self._live.get(game_id)
+        if live is None:
+            lock = self._load_locks.setdefault(game_id, asyncio.Lock())
+            async with lock:
+                live = self._live.get(game_id)
+                if live is None:
+                    async with self.sessions() as session:
+                        live = await self._load(session, game_id)
+                    self._live[game_id] = live
+        elif fresh:
+            async with live.lock:
+                async with self.sessions() as session:
+                    await self._catch_up(session, live)
+        return live
+
+    def forget(self, game_id: str) -> None:
+        """Drop the in-memory copy (tests use it to prove a reload rebuilds the same game)."""
+        self._live.pop(game_id, None)
+
+    async def _load(self, session: AsyncSession, game_id: str) -> LiveGame:
+        game = await session.get(Game, game_id)
+        if game is None:
+            raise not_found("game")
+        ruleset = registry.get(game.ruleset)
+        if ruleset is None:
+            raise ServiceError(409, f"This server does not have the ruleset {game.ruleset!r}.")
+        if ruleset.version != game.ruleset_version:
+            raise ServiceError(
+                409,
+                f"This game was played with version {game.ruleset_version} of its rules and this "
+                f"server has version {ruleset.version}; it cannot be replayed here.",
+            )
+        snap = (await session.execute(
+            select(Snapshot).where(Snapshot.game_id == game_id, Snapshot.version <= game.version)
+            .order_by(Snapshot.version.desc()).limit(1)
+        )).scalar_one_or_none()
+        seed = int(game.seed)
+        if snap is not None:
+            state, base = snap.state, snap.version
+        else:
+            opts = parse_options(ruleset, game.options)
+            state, base = ruleset.setup(game.players, opts, seed), 0
+        live = LiveGame(
+            id=game.id, room_id=game.room_id, ruleset=ruleset, players=game.players,
+            options=game.options, seed=seed, seed_hash=game.seed_hash, version=base, state=state,
+            to_act_at=[], movers=[],
+        )
+        rows = (await session.execute(
+            select(MoveRow.seq, MoveRow.seat, MoveRow.to_act, MoveRow.move)
+            .where(MoveRow.game_id == game_id).order_by(MoveRow.seq)
+        )).all()
+        # to_act at version 0 comes from setup; later versions are stored with each move.
+        setup_state = state if base == 0 else ruleset.setup(
+            game.players, parse_options(ruleset, game.options), seed)
+        live.to_act_at = [ruleset.to_act(setup_state)] + [list(r.to_act) for r in rows[:base]]
+        live.movers = [r.seat for r in rows[:base]]
+        live.states[base] = state
+        for row in rows[base:]:
+            live.advance(row.seat, row.move, ruleset.apply(live.state, row.seat, row.move))
+        live.seats = await self._seats(session, game.room_id)
+        return live
+
+    async def _seats(self, session: AsyncSession, room_id: str) -> dict[int, dict[str, Any]]:
+        rows = (await session.execute(select(Seat).where(Seat.room_id == room_id))).scalars()
+        return {s.seat: {"player_id": s.player_id, "bot": s.bot} for s in rows}
+
+    async def _catch_up(self, session: AsyncSession, live: LiveGame) -> None:
+        """Apply moves other instances committed since this copy's version."""
+        rows = (await session.execute(
+            select(MoveRow.seq, MoveRow.seat, MoveRow.move).where(
+                MoveRow.game_id == live.id, MoveRow.seq > live.version).order_by(MoveRow.seq)
+        )).all()
+        for row in rows:
+            if row.seq != live.version + 1:
+                break
+            live.advance(row.seat, row.move, live.ruleset.apply(live.state, row.seat, row.move))
+        if rows:
+            live.seats = await self._seats(session, live.room_id)
+
+    async def refresh_seats_of_room(self, room_id: str) -> None:
+        """Reload who holds each seat of a room's loaded game (after a bot takes a seat over)."""
+        for live in list(self._live.values()):
+            if live.room_id == room_id:
+                async with self.sessions() as session:
+                    live.seats = await self._seats(session, live.room_id)
+
+    # -- starting ----------------------------------------------------------------------------
+
+    async def create(self, session: AsyncSession, room: Room, players: int) -> Game:
+        """Insert a new game for a room (inside the caller's transaction) at version 0."""
+        ruleset = registry.get(room.ruleset)
+        assert ruleset is not None
+        seed = secrets.randbits(63)
+        state = ruleset.setup(players, parse_options(ruleset, room.options), seed)
+        game = Game(
+            id=secrets.token_hex(8), room_id=room.id, ruleset=ruleset.id,
+            ruleset_version=ruleset.version, options=room.options, players=players,
+            seed=str(seed), seed_hash=seed_hash(seed), version=0, status="active",
+            to_act=ruleset.to_act(state), outcome=None,
+        )
+        session.add(game)
+        return game
+
+    # -- moves -------------------------------------------------------------------------------
+
+    async def submit(
+        self, game_id: str, seat: int, sent_version: Any, move: Any, client_id: str | None = None
+    ) -> int:
+        """Check and store one move; return the version it produced. Raises GameError/ServiceError."""
+        if isinstance(sent_version, bool) or not isinstance(sent_version, int):
+            raise ServiceError(422, "The move must name the version it was made at, as an integer.")
+        live = await self.live(game_id)
+        for attempt in range(2):
+            async with live.lock:
+                async with self.sessions() as session:
+                    if attempt:
+                        await self._catch_up(session, live)
+                    if client_id is not None:
+                        earlier = await self._earlier(session, game_id, seat, client_id, move)
+                        if earlier is not None:
+                            return earlier
+                    new_state = play(live.ruleset, live.state, seat, move,
+                                     sent_version=sent_version, current_version=live.version,
+                                     history=live.history(sent_version))
+                    version = live.version + 1
+                    if await self._store(session, live, seat, move, client_id, new_state, version):
+                        live.advance(seat, move, new_state)
+                        break
+            # Another instance stored a move first: catch up and check this one again.
+        else:
+            raise GameError(ErrorCode.STALE_VERSION,
+                            "The game moved on while this move was being stored; try again.",
+                            version=live.version)
+        for listener in self.listeners:
+            await listener(game_id, version)
+        return version
+
+    async def _earlier(self, session: AsyncSession, game_id: str, seat: int, client_id: str,
+                       move: Any) -> int | None:
+        """The version a repeated client move id produced (idempotent retries)."""
+        row = (await session.execute(select(MoveRow.seq, MoveRow.move).where(
+            MoveRow.game_id == game_id, MoveRow.seat == seat, MoveRow.client_move_id == client_id)
+        )).one_or_none()
+        if row is None:
+            return None
+        if row.move != move:
+            raise ServiceError(409, "That move id was already used for a different move.")
+        return int(row.seq)
+
+    async def _store(self, session: AsyncSession, live: LiveGame, seat: int, move: Move,
+                     client_id: str | None, state: State, version: int) -> bool:
+        """Append the move in one transaction; False if another writer got this version first."""
+        outcome = live.ruleset.outcome(state)
+        to_act = live.ruleset.to_act(state)
+        try:
+            result = await session.execute(
+                update(Game).where(Game.id == live.id, Game.version == version - 1).values(
+                    version=version, to_act=to_act,
+                    status="finished" if outcome else "active",
+                    outcome=outcome.to_json() if outcome else None,
+                )
+            )
+            if result.rowcount != 1:
+                raise _Conflict()
+            session.add(MoveRow(game_id=live.id, seq=version, seat=seat, move=move,
+                                client_move_id=client_id, to_act=to_act))
+            if version % self.snapshot_every == 0:
+                session.add(Snapshot(game_id=live.id, version=version, state=state))
+            if outcome is not None:
+                await session.execute(
+                    update(Room).where(Room.id == live.room_id).values(status="finished"))
+            await session.commit()
+        except (_Conflict, IntegrityError):
+            await session.rollback()
+            return False
+        except BaseException:
+            await session.rollback()
+            raise
+        return True
+
+    # -- reading -----------------------------------------------------------------------------
+
+    async def log(self, game_id: str, viewer: int | None) -> dict[str, Any]:
+        """The moves as `viewer` may see them; every move and the seed once the game is over."""
+        live = await self.live(game_id, fresh=True)
+        async with self.sessions() as session:
+            rows = (await session.execute(
+                select(MoveRow).where(MoveRow.game_id == game_id, MoveRow.seq <= live.version)
+                .order_by(MoveRow.seq))).scalars().all()
+        finished = live.finished
+        entries = []
+        state = None if finished else live.ruleset.setup(
+            live.players, parse_options(live.ruleset, live.options), live.seed)
+        for row in rows:
+            move: Move | None = row.move
+            if state is not None:
+                move = live.ruleset.public_move(state, row.seat, row.move, viewer)
+                state = live.ruleset.apply(state, row.seat, row.move)
+            if move is not None:
+                entries.append({"seq": row.seq, "seat": row.seat, "move": move,
+                                "time": row.created_at.isoformat()})
+        body: dict[str, Any] = {"game_id": game_id, "version": live.version,
+                                "ruleset": live.ruleset.id, "seed_hash": live.seed_hash,
+                                "moves": entries}
+        if finished:
+            body.update(seed=str(live.seed), players=live.players, options=live.options,
+                        ruleset_version=live.ruleset.version)
+        return body
+
+    async def games_with_bots(self) -> list[str]:
+        """Active games that have a bot seat (to restart their bots after a restart)."""
+        async with self.sessions() as session:
+            return list((await session.execute(
+                select(Game.id).join(Seat, Seat.room_id == Game.room_id)
+                .where(Game.status == "active", Seat.bot.is_not(None)).distinct())).scalars())
+
+
+class _Conflict(Exception):
+    """Raised inside the move transaction to roll it back when the version guard fails."""

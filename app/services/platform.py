@@ -1,0 +1,56 @@
+"""The running platform: database sessions, games, bots, broker and hubs, wired together once."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from app.config import Settings
+from app.db.session import make_engine, make_sessionmaker
+from app.realtime.broker import make_broker
+from app.realtime.hub import Hub
+from app.realtime.lobby import LobbyHub
+from app.services.bots import BotRunner
+from app.services.games import GameService
+
+log = logging.getLogger(__name__)
+
+
+class Platform:
+    """Everything a request handler needs, built from the settings."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.engine = make_engine(settings.database_url)
+        self.sessions = make_sessionmaker(self.engine)
+        self.games = GameService(self.sessions, settings.snapshot_every)
+        self.broker = make_broker(settings.broker_url)
+        self.hub = Hub(self.games, settings.patch_history)
+        self.lobby = LobbyHub(self.sessions)
+        self.bots = BotRunner(self.games, settings.bot_delay_ms)
+        self.games.listeners.append(self._announce_game)
+
+    async def _announce_game(self, game_id: str, version: int) -> None:
+        await self.broker.publish({"type": "game", "game_id": game_id, "version": version})
+
+    async def announce_room(self, room_id: str) -> None:
+        """Tell every instance a room (and so the lobby) changed."""
+        await self.broker.publish({"type": "room", "room_id": room_id})
+
+    async def _on_event(self, event: dict[str, Any]) -> None:
+        if event.get("type") == "game":
+            await self.hub.on_version(str(event["game_id"]), int(event["version"]))
+        elif event.get("type") == "room":
+            await self.games.refresh_seats_of_room(str(event["room_id"]))
+            await self.lobby.on_room(str(event["room_id"]))
+
+    async def start(self) -> None:
+        """Connect the broker and resume bot seats of games in progress."""
+        await self.broker.start(self._on_event)
+        await self.bots.resume_all()
+
+    async def stop(self) -> None:
+        """Stop background work and close connections."""
+        await self.bots.stop()
+        await self.broker.stop()
+        await self.engine.dispose()

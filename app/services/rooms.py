@@ -1,0 +1,223 @@
+"""Players and rooms: identities, creating and joining rooms, bot seats, starting the game."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.engine import registry
+from app.db.models import Player, Room, Seat
+from app.services.errors import ServiceError, not_found
+
+BOT_NAME = "Bot"
+
+
+def hash_token(token: str) -> str:
+    """Tokens are stored only as their SHA-256."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+async def create_player(session: AsyncSession, name: str) -> tuple[Player, str]:
+    """A new guest identity and its bearer token (shown once, stored hashed)."""
+    token = secrets.token_urlsafe(32)
+    player = Player(id=secrets.token_hex(8), name=name, token_hash=hash_token(token))
+    session.add(player)
+    return player, token
+
+
+async def player_by_token(session: AsyncSession, token: str | None) -> Player | None:
+    """The player a bearer token belongs to, or None."""
+    if not token:
+        return None
+    return (await session.execute(
+        select(Player).where(Player.token_hash == hash_token(token)))).scalar_one_or_none()
+
+
+async def seats_of(session: AsyncSession, room_id: str) -> list[Seat]:
+    """A room's seats in order."""
+    return list((await session.execute(
+        select(Seat).where(Seat.room_id == room_id).order_by(Seat.seat))).scalars())
+
+
+def is_member(room: Room, seats: list[Seat], player: Player | None) -> bool:
+    """The host or anyone seated."""
+    if player is None:
+        return False
+    return room.host_id == player.id or any(s.player_id == player.id for s in seats)
+
+
+async def room_document(session: AsyncSession, room: Room, viewer: Player | None,
+                        seats: list[Seat] | None = None) -> dict[str, Any]:
+    """The wire contract's room object; the invite code only for members."""
+    seats = seats if seats is not None else await seats_of(session, room.id)
+    ids = {s.player_id for s in seats if s.player_id} | {room.host_id}
+    names = {p.id: p.name for p in (await session.execute(
+        select(Player).where(Player.id.in_(ids)))).scalars()}
+    doc: dict[str, Any] = {
+        "id": room.id,
+        "ruleset": room.ruleset,
+        "options": room.options,
+        "private": room.private,
+        "host": {"id": room.host_id, "name": names.get(room.host_id, "")},
+        "status": room.status,
+        "seats": [{
+            "seat": s.seat,
+            "player": {"id": s.player_id, "name": names.get(s.player_id, "")} if s.player_id else None,
+            "bot": s.bot,
+        } for s in seats],
+        "game_id": room.game_id,
+    }
+    if is_member(room, seats, viewer):
+        doc["invite_code"] = room.invite_code
+    return doc
+
+
+async def create_room(session: AsyncSession, host: Player, ruleset_id: str, seat_count: int,
+                      private: bool, options: dict[str, Any]) -> Room:
+    """A room in the lobby with the host in seat 0; options are checked against the ruleset."""
+    ruleset = registry.get(ruleset_id)
+    if ruleset is None:
+        raise ServiceError(422, f"There is no ruleset called {ruleset_id!r}; see /api/rulesets.")
+    if not ruleset.min_players <= seat_count <= ruleset.max_players:
+        raise ServiceError(422, f"{ruleset.name} takes {ruleset.min_players} to "
+                                f"{ruleset.max_players} players, not {seat_count}.")
+    try:
+        parsed = ruleset.Options.model_validate(options)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "options"
+        raise ServiceError(422, f"Option {where!r} is not valid: {first['msg']}.") from None
+    room = Room(id=secrets.token_hex(8), ruleset=ruleset.id, options=parsed.model_dump(mode="json"),
+                private=private, invite_code=secrets.token_urlsafe(12), host_id=host.id,
+                status="lobby")
+    session.add(room)
+    session.add_all([Seat(room_id=room.id, seat=i, player_id=host.id if i == 0 else None)
+                     for i in range(seat_count)])
+    return room
+
+
+async def visible_room(session: AsyncSession, room_id: str, viewer: Player | None,
+                       invite_code: str | None = None) -> tuple[Room, list[Seat]]:
+    """A room the viewer may see: public, or private to members and holders of the code."""
+    room = await session.get(Room, room_id)
+    if room is None:
+        raise not_found("room")
+    seats = await seats_of(session, room.id)
+    if room.private and not is_member(room, seats, viewer) and not (
+            invite_code and secrets.compare_digest(invite_code, room.invite_code)):
+        raise not_found("room")
+    return room, seats
+
+
+async def room_by_code(session: AsyncSession, code: str) -> Room:
+    """The room an invite code opens."""
+    room = (await session.execute(select(Room).where(Room.invite_code == code))).scalar_one_or_none()
+    if room is None:
+        raise ServiceError(404, "No room has that invite code.")
+    return room
+
+
+def _open_seat(seats: list[Seat], wanted: int | None) -> Seat:
+    if wanted is not None:
+        for s in seats:
+            if s.seat == wanted:
+                if s.player_id or s.bot:
+                    raise ServiceError(409, f"Seat {wanted} is already taken.")
+                return s
+        raise ServiceError(422, f"This room has no seat {wanted}.")
+    for s in seats:
+        if not s.player_id and not s.bot:
+            return s
+    raise ServiceError(409, "Every seat in this room is taken.")
+
+
+async def join_room(session: AsyncSession, room_id: str, player: Player,
+                    invite_code: str | None, seat: int | None) -> Room:
+    """Sit a player down; a private room needs its invite code."""
+    room = await session.get(Room, room_id, with_for_update=True)
+    if room is None:
+        raise not_found("room")
+    seats = await seats_of(session, room.id)
+    if room.private and not is_member(room, seats, player) and not (
+            invite_code and secrets.compare_digest(invite_code, room.invite_code)):
+        raise not_found("room")
+    if room.status != "lobby":
+        raise ServiceError(409, "This room's game has already started.")
+    if any(s.player_id == player.id for s in seats):
+        raise ServiceError(409, "You already have a seat in this room.")
+    _open_seat(seats, seat).player_id = player.id
+    return room
+
+
+async def leave_room(session: AsyncSession, room_id: str, player: Player) -> tuple[Room, bool]:
+    """Leave: in the lobby the seat empties (the host role passes on, or the room closes when
+    nobody is left); during a game a bot takes the seat over. Returns (room, room_deleted)."""
+    room = await session.get(Room, room_id, with_for_update=True)
+    if room is None:
+        raise not_found("room")
+    seats = await seats_of(session, room.id)
+    mine = [s for s in seats if s.player_id == player.id]
+    if not mine and room.host_id != player.id:
+        raise ServiceError(403, "You are not in this room.")
+    if room.status == "finished":
+        raise ServiceError(409, "This room's game is over; there is nothing to leave.")
+    for s in mine:
+        s.player_id = None
+        if room.status == "playing":
+            s.bot = BOT_NAME
+    if room.host_id == player.id:
+        others = [s.player_id for s in seats if s.player_id and s.player_id != player.id]
+        if others:
+            room.host_id = others[0]
+        elif room.status == "lobby":
+            for s in seats:
+                await session.delete(s)
+            await session.delete(room)
+            return room, True
+    return room, False
+
+
+async def host_room(session: AsyncSession, room_id: str, player: Player) -> tuple[Room, list[Seat]]:
+    """A room the player hosts, still in the lobby."""
+    room = await session.get(Room, room_id, with_for_update=True)
+    if room is None:
+        raise not_found("room")
+    seats = await seats_of(session, room.id)
+    if not is_member(room, seats, player) and room.private:
+        raise not_found("room")
+    if room.host_id != player.id:
+        raise ServiceError(403, "Only the room's host may do that.")
+    if room.status != "lobby":
+        raise ServiceError(409, "This room's game has already started.")
+    return room, seats
+
+
+async def add_bot(session: AsyncSession, room_id: str, host: Player, seat: int | None) -> Room:
+    """The host fills an empty seat with a bot."""
+    room, seats = await host_room(session, room_id, host)
+    _open_seat(seats, seat).bot = BOT_NAME
+    return room
+
+
+async def remove_bot(session: AsyncSession, room_id: str, host: Player, seat: int) -> Room:
+    """The host empties a seat held by a bot."""
+    room, seats = await host_room(session, room_id, host)
+    target = next((s for s in seats if s.seat == seat), None)
+    if target is None:
+        raise ServiceError(422, f"This room has no seat {seat}.")
+    if not target.bot:
+        raise ServiceError(409, f"Seat {seat} is not held by a bot.")
+    target.bot = None
+    return room
+
+
+async def public_rooms(session: AsyncSession) -> list[Room]:
+    """Public rooms waiting in the lobby, newest first."""
+    return list((await session.execute(select(Room).where(
+        Room.private.is_(False), Room.status == "lobby").order_by(Room.created_at.desc())
+        .limit(200))).scalars())
