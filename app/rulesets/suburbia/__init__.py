@@ -1,0 +1,87 @@
+"""Suburbia (Ted Alspach): build a borough of hex tiles; 1-4 players, two solo games.
+
+`RULESET` is registered by app.rulesets. Rules live in the modules of this package and the
+content in data/*.toml; NOTES.md records every decision the rulebook leaves open.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from app.engine.ruleset import Move, Outcome, RulesetHooks, State
+from app.rulesets.suburbia import bot, legal, scoring, turn, view
+from app.rulesets.suburbia.setup import setup_state
+
+
+class SuburbiaOptions(BaseModel):
+    """Variants: the solo game for 1 player, and which red-line data set to use."""
+
+    model_config = {"extra": "forbid"}
+    solo_mode: Literal["lone_architect", "dale"] = Field(
+        "lone_architect", description="Solo game when playing alone: The Lone Architect or Dale "
+        "the Bot (ignored with 2-4 players)")
+    red_lines: Literal["nemikolh", "bestagon"] = Field(
+        "nemikolh", description="Red-line positions: first line at 15 (default) or at 14")
+
+
+class Suburbia(RulesetHooks):
+    """The Suburbia ruleset."""
+
+    id = "suburbia"
+    version = "1"
+    name = "Suburbia"
+    min_players = 1
+    max_players = 4
+    Options = SuburbiaOptions
+    has_bot = True
+    conformance_options = [{"solo_mode": "dale"}, {"red_lines": "bestagon"}]
+
+    def setup(self, players: int, options: BaseModel, seed: int) -> State:
+        """Stacks, market, supply, goals and boroughs for `players` seats."""
+        opts = SuburbiaOptions.model_validate(options.model_dump())
+        return setup_state(players, opts.solo_mode, opts.red_lines, seed)
+
+    def to_act(self, state: State) -> list[int]:
+        """Seats still choosing a goal, else the seat whose turn it is."""
+        return legal.to_act(state)
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        """Every concrete legal move."""
+        return legal.legal_moves(state, seat)
+
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        """The next state (Dale's turn, when playing him, runs inside)."""
+        return turn.apply(state, seat, move)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see."""
+        return view.view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        """Final scores once the game is over."""
+        return scoring.outcome(state)
+
+    def determinize(self, state: State, seat: int | None, rng: Any) -> State:
+        """Re-deal everything `seat` cannot see."""
+        return view.determinize(state, seat, rng)
+
+    def public_move(self, state: State, seat: int, move: Move, viewer: int | None) -> Move | None:
+        """Hide the kept secret goal from everyone but its owner."""
+        return view.public_move(state, seat, move, viewer)
+
+    def catalogue(self) -> dict[str, Any]:
+        """Tile, goal and board data for the browser."""
+        return view.catalogue()
+
+    def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
+        """The greedy heuristic bot of bot.py."""
+        return bot.choose(state, seat, rng)
+
+    def describe_move(self, move: Move) -> str:
+        """A short label for a move."""
+        return bot.describe(move)
+
+
+RULESET = Suburbia()

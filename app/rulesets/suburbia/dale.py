@@ -1,0 +1,75 @@
+"""Dale the Bot (RB-S Solo Game 2): an automatic rule actor run inside `apply` after the
+human's turn. He buys the most expensive market tile for $3, places it where Income plus
+Reputation rises most (ties: Reputation), and the tiles left over are discarded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rulesets.suburbia.effects import World
+from app.rulesets.suburbia.hexes import Cell, frontier
+from app.rulesets.suburbia.market import discard, refill, surcharges, take
+from app.rulesets.suburbia.tables import KINDS
+
+State = dict[str, Any]
+DALE_PRICE = 3
+
+
+def choose_slot(market: list[str | None], extra: list[int]) -> int | None:
+    """Most expensive tile (printed cost + surcharge); ties go to the leftmost."""
+    best = None
+    for slot, kind in enumerate(market):
+        if kind is None:
+            continue
+        price = KINDS[kind].cost + extra[slot]
+        if best is None or price > best[0]:
+            best = (price, slot)
+    return None if best is None else best[1]
+
+
+def best_cell(w: World, dale: int, kind: str) -> Cell:
+    """The placement raising Dale's Income + Reputation most, ties favouring Reputation, then
+    the first cell in (q, r) order (any valid space is allowed, so we pick deterministically)."""
+    me = w.players[dale]
+    best: tuple[int, int] | None = None
+    choice: Cell | None = None
+    for cell in frontier(me["tiles"]):
+        trial = World({"p": w.players, "red_lines": w.state["red_lines"],
+                       "mode": w.state["mode"]})
+        trial.place(dale, kind, cell, lake=False)
+        after = trial.players[dale]
+        d_rep = after["rep"] - me["rep"]
+        key = (after["income"] - me["income"] + d_rep, d_rep)
+        if best is None or key > best:
+            best, choice = key, cell
+    assert choice is not None
+    return choice
+
+
+def dale_turn(s: State, w: World) -> None:
+    """Dale buys and places, takes his income and reputation steps, the rest of the market is
+    discarded and four new tiles come out; the 1 More Round tile ends the game at once."""
+    d = s["seats"]
+    slot = choose_slot(s["market"], surcharges(s))
+    report: dict[str, Any] = {"tile": None}
+    if slot is not None:
+        kind = take(s, slot)
+        paid = min(DALE_PRICE, w.players[d]["money"])  # short of $3 he pays what he has
+        w.pay(d, paid)
+        cell = best_cell(w, d, kind)
+        w.place(d, kind, cell, lake=False)
+        report = {"tile": kind, "slot": slot, "at": [cell[0], cell[1]], "paid": paid}
+    w.income_step(d)
+    w.reputation_step(d)
+    left = [k for k in s["market"] if k is not None]
+    for k in left:
+        discard(s, k)
+    report["discarded"] = left
+    s["market"] = [None] * len(s["market"])
+    s["last"]["dale"] = report
+    if refill(s, 0):
+        s["phase"] = "over"
+        return
+    s["round"] += 1
+    s["turn"] = 0
+    s["phase"] = "play"

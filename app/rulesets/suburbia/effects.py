@@ -1,0 +1,226 @@
+"""Tile effects: placement and investment resolution in the rulebook's order, the tracks
+(income/reputation clamped -5..15), population with red lines, and the income/reputation steps.
+
+Everything works on a `World`: a scratch copy of the players that copies a player on first write,
+so `apply` never mutates its input and untouched players stay the same objects.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rulesets.suburbia.hexes import Cell, cell_of, neighbours, occupied
+from app.rulesets.suburbia.tables import KINDS, LAKE, RED_LINES, TRACK_MAX, TRACK_MIN, Effect
+
+_TRACK_KEY = {"income": "income", "reputation": "rep", "population": "pop", "money": "money"}
+
+
+def tile_tags(tile: dict) -> frozenset[str]:
+    """What other effects match on: the lake tag for a face-down tile, else category and icon."""
+    return LAKE.tags if tile["lake"] else KINDS[tile["t"]].tags
+
+
+def tile_effects(tile: dict) -> tuple[Effect, ...]:
+    """The conditional effects of a borough tile entry."""
+    return LAKE.effects if tile["lake"] else KINDS[tile["t"]].effects
+
+
+def tile_cost(tile: dict) -> int:
+    """The printed cost of a borough tile (a lake prints none: $0)."""
+    return 0 if tile["lake"] else KINDS[tile["t"]].cost
+
+
+class World:
+    """Players being changed by one move; `players[i]` is copied before its first change."""
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        self.state = state
+        self.players: list[dict[str, Any]] = list(state["p"])
+        self._copied: set[int] = set()
+        self.lines: list[int] = RED_LINES[state["red_lines"]]
+        # Lone Architect: moving past a red line gives +2 Income and +2 Reputation (RB-S).
+        self.line_step = 2 if state["mode"] == "lone_architect" else -1
+        self.red_lines_active = True
+
+    def mut(self, i: int) -> dict[str, Any]:
+        """Player i, copied on first write."""
+        if i not in self._copied:
+            self.players[i] = dict(self.players[i])
+            self._copied.add(i)
+        return self.players[i]
+
+    def others_in_order(self, i: int) -> list[int]:
+        """Every other borough (Dale's too), in turn order starting after i."""
+        n = len(self.players)
+        return [(i + k) % n for k in range(1, n)]
+
+    # ------------------------------------------------------------------ tracks
+    def gain(self, i: int, stat: str, amount: int) -> None:
+        """Move one of player i's tracks; income/reputation stop at -5 and 15 (RB-S)."""
+        if amount == 0:
+            return
+        if stat == "population":
+            self.move_population(i, amount)
+            return
+        p = self.mut(i)
+        key = _TRACK_KEY[stat]
+        if stat == "money":
+            p[key] = max(0, p[key] + amount)
+        else:
+            p[key] = max(TRACK_MIN, min(TRACK_MAX, p[key] + amount))
+
+    def move_population(self, i: int, delta: int) -> int:
+        """Move population (never below 0), applying red lines as they are crossed."""
+        p = self.mut(i)
+        old = p["pop"]
+        new = max(0, old + delta)
+        p["pop"] = new
+        if self.red_lines_active and new != old:
+            up = sum(1 for line in self.lines if old < line <= new)
+            down = sum(1 for line in self.lines if new < line <= old)
+            for _ in range(up):
+                self._cross(i, 1)
+            for _ in range(down):
+                self._cross(i, -1)
+        return new - old
+
+    def _cross(self, i: int, direction: int) -> None:
+        """One red line crossed: upward lowers Income and Reputation (LA: raises by 2); downward
+        undoes it; Casino/PR Firm-style 'redline' effects fire with the same sign."""
+        step = self.line_step * direction
+        self.gain(i, "income", step)
+        self.gain(i, "reputation", step)
+        for tile in self.players[i]["tiles"]:
+            mult = 2 if tile["inv"] else 1
+            for eff in tile_effects(tile):
+                if eff.scope == "redline":
+                    self.gain(i, eff.stat, eff.amount * mult * direction)
+
+    # ------------------------------------------------------------------ counting
+    def count_for(self, i: int, cell: Cell, eff: Effect) -> int:
+        """How many times a tile of player i at `cell` scores `eff` right now."""
+        tiles = self.players[i]["tiles"]
+        if eff.scope == "adjacent":
+            taken = occupied(tiles)
+            return sum(1 for n in neighbours(cell) if n in taken
+                       and tile_tags(tiles[taken[n]]) & eff.match)
+        if eff.scope == "own":
+            return sum(1 for t in tiles if tile_tags(t) & eff.match)
+        if eff.scope in ("every", "others"):
+            return sum(1 for j, p in enumerate(self.players) if eff.scope == "every" or j != i
+                       for t in p["tiles"] if tile_tags(t) & eff.match)
+        if eff.scope == "lake_pairs":
+            return lake_pairs(tiles)
+        return 0  # "after" and "redline" score nothing when placed
+
+    # ------------------------------------------------------------------ resolution
+    def place(self, i: int, kind: str, cell: Cell, lake: bool) -> None:
+        """Add a tile to player i's borough and resolve every effect in the rulebook's order."""
+        tile = {"t": kind, "at": [cell[0], cell[1]], "lake": lake, "inv": False}
+        p = self.mut(i)
+        p["tiles"] = [*p["tiles"], tile]
+        # 2. immediate effect; 3. the tile's own conditional effect.
+        if not lake:
+            for stat, amount in KINDS[kind].immediate:
+                self.gain(i, stat, amount)
+        for eff in tile_effects(tile):
+            self.gain(i, eff.stat, eff.amount * self.count_for(i, cell, eff))
+        # 4. adjacent tiles' conditional effects; 5. the rest of the borough.
+        tags = tile_tags(tile)
+        near = set(neighbours(cell))
+        mine = p["tiles"][:-1]
+        for adjacent_pass in (True, False):
+            for t in mine:
+                if (cell_of(t) in near) == adjacent_pass:
+                    self._react(i, t, i, cell, tags, lake, adjacent_pass)
+        # 6. no base-game tile changes another player's tracks from its owner's borough, so the
+        # rulebook's "their tiles cause you adjustments" step is empty; 7. other boroughs react.
+        for j in self.others_in_order(i):
+            for t in list(self.players[j]["tiles"]):
+                self._react(j, t, i, cell, tags, lake, False)
+
+    def _react(self, owner: int, t: dict, placer: int, cell: Cell, tags: frozenset[str],
+               lake: bool, adjacent: bool) -> None:
+        """Existing tile `t` (owner's) reacting to a tile just placed by `placer` at `cell`."""
+        mult = 2 if t["inv"] else 1
+        for eff in tile_effects(t):
+            n = 0
+            if eff.scope == "adjacent":
+                n = 1 if adjacent and owner == placer and tags & eff.match else 0
+            elif eff.scope == "own":
+                n = 1 if owner == placer and tags & eff.match else 0
+            elif eff.scope in ("every", "after"):
+                n = 1 if tags & eff.match else 0
+            elif eff.scope == "others":
+                n = 1 if owner != placer and tags & eff.match else 0
+            elif eff.scope == "lake_pairs" and owner == placer:
+                n = new_lake_pairs(self.players[owner]["tiles"], cell, lake)
+            if n:
+                self.gain(owner, eff.stat, eff.amount * mult * n)
+
+    def invest(self, i: int, index: int) -> None:
+        """Mark tile `index` invested and gain its immediate and own conditional effects again
+        (RB-S: other tiles' conditional effects are not triggered again)."""
+        p = self.mut(i)
+        tiles = list(p["tiles"])
+        tile = dict(tiles[index], inv=True)
+        tiles[index] = tile
+        p["tiles"] = tiles
+        p["markers"] -= 1
+        if not tile["lake"]:
+            for stat, amount in KINDS[tile["t"]].immediate:
+                self.gain(i, stat, amount)
+        for eff in tile_effects(tile):
+            self.gain(i, eff.stat, eff.amount * self.count_for(i, cell_of(tile), eff))
+
+    # ------------------------------------------------------------------ turn steps
+    def pay(self, i: int, amount: int) -> None:
+        """Pay money to the supply (callers check the player can afford it)."""
+        if amount:
+            p = self.mut(i)
+            p["money"] -= amount
+
+    def income_step(self, i: int) -> None:
+        """Collect income, or pay it: money first, then one population per missing $1 (not
+        below 0; what still cannot be paid is forgiven)."""
+        income = self.players[i]["income"]
+        if income >= 0:
+            self.gain(i, "money", income)
+            return
+        owed = -income
+        p = self.mut(i)
+        paid = min(p["money"], owed)
+        p["money"] -= paid
+        if owed > paid:
+            self.move_population(i, -min(owed - paid, p["pop"]))
+
+    def reputation_step(self, i: int) -> None:
+        """Population moves by reputation; below 0 each further step costs $1 while money lasts."""
+        rep = self.players[i]["rep"]
+        if rep >= 0:
+            self.move_population(i, rep)
+            return
+        need = -rep
+        drop = min(need, self.players[i]["pop"])
+        self.move_population(i, -drop)
+        fee = min(need - drop, self.players[i]["money"])
+        if fee:
+            self.pay(i, fee)
+
+
+def lake_pairs(tiles: list[dict]) -> int:
+    """(lake, non-lake tile) edge pairs in one borough."""
+    taken = occupied(tiles)
+    total = 0
+    for t in tiles:
+        if t["lake"]:
+            total += sum(1 for n in neighbours(cell_of(t))
+                         if n in taken and not tiles[taken[n]]["lake"])
+    return total
+
+
+def new_lake_pairs(tiles: list[dict], cell: Cell, lake: bool) -> int:
+    """Lake pairs formed by the tile just placed at `cell` (already in `tiles`)."""
+    taken = occupied(tiles)
+    return sum(1 for n in neighbours(cell) if n in taken and n != cell
+               and tiles[taken[n]]["lake"] != lake)

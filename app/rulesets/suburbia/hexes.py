@@ -1,0 +1,54 @@
+"""Borough geometry: flat-top hexes in axial (q, r) coordinates; (q, r+1) is straight below."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from app.rulesets.suburbia.tables import BOARD_CELLS
+
+Cell = tuple[int, int]
+_DIRS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+
+
+def neighbours(cell: Cell) -> list[Cell]:
+    """The six cells sharing an edge with `cell`."""
+    q, r = cell
+    return [(q + dq, r + dr) for dq, dr in _DIRS]
+
+
+def cell_of(tile: dict) -> Cell:
+    """The (q, r) of a borough tile entry."""
+    at = tile["at"]
+    return (at[0], at[1])
+
+
+def occupied(tiles: Iterable[dict]) -> dict[Cell, int]:
+    """Cell -> index of the tile there."""
+    return {cell_of(t): i for i, t in enumerate(tiles)}
+
+
+def frontier(tiles: list[dict]) -> list[Cell]:
+    """Empty cells next to at least one tile, off the borough board, in a stable order."""
+    taken = occupied(tiles)
+    out: set[Cell] = set()
+    for cell in taken:
+        for n in neighbours(cell):
+            if n not in taken and n not in BOARD_CELLS:
+                out.add(n)
+    return sorted(out)
+
+
+def groups(cells: set[Cell]) -> list[set[Cell]]:
+    """Edge-connected groups of the given cells."""
+    left, out = set(cells), []
+    while left:
+        todo, seen = [left.pop()], set()
+        while todo:
+            c = todo.pop()
+            seen.add(c)
+            for n in neighbours(c):
+                if n in left:
+                    left.discard(n)
+                    todo.append(n)
+        out.append(seen)
+    return out

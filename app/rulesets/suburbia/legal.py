@@ -1,0 +1,180 @@
+"""Who acts, every legal move, and the check that names the rule a bad move breaks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.engine.ruleset import IllegalMove
+from app.rulesets.suburbia.effects import tile_cost
+from app.rulesets.suburbia.hexes import frontier
+from app.rulesets.suburbia.market import discard_slots, surcharges
+from app.rulesets.suburbia.tables import BASIC_IDS, KINDS
+
+State = dict[str, Any]
+Move = dict[str, Any]
+
+MOVE_TYPES = ("keep_goal", "buy", "lake", "basic", "invest", "discard", "pass")
+
+
+def to_act(state: State) -> list[int]:
+    """Every seat still choosing a goal, else the seat whose turn it is; none once over."""
+    phase = state["phase"]
+    if phase == "over":
+        return []
+    if phase == "choose_goal":
+        return [i for i, g in enumerate(state["secret"]) if g["kept"] is None]
+    return [state["turn"]]
+
+
+def _placements(state: State, seat: int) -> list[list[int]]:
+    return [[q, r] for q, r in frontier(state["p"][seat]["tiles"])]
+
+
+def turn_moves(state: State, seat: int) -> list[Move]:
+    """Buy, lake, basic and invest moves for the seat whose turn it is (pass if none)."""
+    p = state["p"][seat]
+    cells = _placements(state, seat)
+    moves: list[Move] = []
+    for slot, (kind, extra) in enumerate(zip(state["market"], surcharges(state))):
+        if kind is None:
+            continue
+        if p["money"] >= KINDS[kind].cost + extra:
+            moves += [{"type": "buy", "slot": slot, "at": c} for c in cells]
+        if p["money"] >= extra:
+            moves += [{"type": "lake", "slot": slot, "at": c} for c in cells]
+    for b in BASIC_IDS:
+        if state["basic"][b] > 0 and p["money"] >= KINDS[b].cost:
+            moves += [{"type": "basic", "tile": b, "at": c} for c in cells]
+    if p["markers"] > 0:
+        moves += [{"type": "invest", "at": list(t["at"])} for t in p["tiles"]
+                  if not t["inv"] and p["money"] >= tile_cost(t)]
+    return moves or [{"type": "pass"}]
+
+
+def legal_moves(state: State, seat: int) -> list[Move]:
+    """Every concrete move `seat` may make now."""
+    if seat not in to_act(state):
+        return []
+    phase = state["phase"]
+    if phase == "choose_goal":
+        return [{"type": "keep_goal", "goal": g} for g in state["secret"][seat]["dealt"]]
+    if phase in ("discard", "extra_discard"):
+        return [{"type": "discard", "slot": i} for i in discard_slots(state, seat)]
+    return turn_moves(state, seat)
+
+
+def _cell(move: Move) -> tuple[int, int]:
+    at = move.get("at")
+    if not (isinstance(at, list) and len(at) == 2 and all(type(v) is int for v in at)):
+        raise IllegalMove("A tile's position must be given as [q, r] hex coordinates.")
+    return (at[0], at[1])
+
+
+def _check_placement(state: State, seat: int, move: Move) -> None:
+    if _cell(move) not in set(frontier(state["p"][seat]["tiles"])):
+        raise IllegalMove("A tile must go on an empty space adjacent to one of your tiles, and "
+                          "never on the Borough Board.")
+
+
+def _market_slot(state: State, move: Move) -> str:
+    slot = move.get("slot")
+    if type(slot) is not int or not 0 <= slot < len(state["market"]):
+        raise IllegalMove("Choose one of the Real Estate Market spaces.")
+    kind = state["market"][slot]
+    if kind is None:
+        raise IllegalMove("That Real Estate Market space holds no tile.")
+    return kind
+
+
+def check(state: State, seat: int, move: Move) -> None:
+    """Raise IllegalMove naming the rule if `move` is not legal for `seat` now."""
+    kind = move.get("type") if isinstance(move, dict) else None
+    if kind not in MOVE_TYPES:
+        raise IllegalMove("Unknown move: a turn is buy, lake, basic or invest (then discard); "
+                          "the start is keep_goal.")
+    if state["phase"] == "over":
+        raise IllegalMove("The game is over: final scoring has taken place.")
+    if seat not in to_act(state):
+        raise IllegalMove("It is not your turn: players take turns in order from the Start "
+                          "Player.")
+    _CHECKS[state["phase"]](state, seat, move)
+
+
+def _check_goal(state: State, seat: int, move: Move) -> None:
+    if move["type"] != "keep_goal":
+        raise IllegalMove("Before the first turn each player keeps 1 of the 2 secret goals dealt.")
+    if move.get("goal") not in state["secret"][seat]["dealt"]:
+        raise IllegalMove("You may keep only one of the two secret goals you were dealt.")
+
+
+def _check_discard(state: State, seat: int, move: Move) -> None:
+    if move["type"] != "discard":
+        raise IllegalMove("You must now discard a tile from the Real Estate Market (after a "
+                          "basic tile or an Investment Marker, or the Lone Architect's extra "
+                          "removal).")
+    _market_slot(state, move)
+    if move["slot"] not in discard_slots(state, seat):
+        raise IllegalMove("Discarding costs the surcharge above the tile's market space, which "
+                          "you cannot afford.")
+
+
+def _check_turn(state: State, seat: int, move: Move) -> None:
+    _TURN_CHECKS.get(move["type"], _check_wrong_phase)(state, seat, move)
+
+
+def _check_wrong_phase(state: State, seat: int, move: Move) -> None:
+    raise IllegalMove("On your turn take and place 1 tile or place 1 Investment Marker; "
+                      "discarding comes only after a basic tile or an investment.")
+
+
+def _check_buy(state: State, seat: int, move: Move) -> None:
+    kind = _market_slot(state, move)
+    price = KINDS[kind].cost + surcharges(state)[move["slot"]]
+    if state["p"][seat]["money"] < price:
+        raise IllegalMove("You cannot afford that tile: it costs its printed price plus the "
+                          "surcharge above its market space.")
+    _check_placement(state, seat, move)
+
+
+def _check_lake(state: State, seat: int, move: Move) -> None:
+    _market_slot(state, move)
+    if state["p"][seat]["money"] < surcharges(state)[move["slot"]]:
+        raise IllegalMove("A lake costs the surcharge above its market space, which you cannot "
+                          "afford.")
+    _check_placement(state, seat, move)
+
+
+def _check_basic(state: State, seat: int, move: Move) -> None:
+    b = move.get("tile")
+    if b not in BASIC_IDS:
+        raise IllegalMove("Basic tiles are Suburbs, Community Park and Heavy Factory.")
+    if state["basic"][b] <= 0:
+        raise IllegalMove("That basic tile has run out: basic tiles are limited.")
+    if state["p"][seat]["money"] < KINDS[b].cost:
+        raise IllegalMove("You cannot afford that basic tile's printed cost.")
+    _check_placement(state, seat, move)
+
+
+def _check_invest(state: State, seat: int, move: Move) -> None:
+    p = state["p"][seat]
+    cell = list(_cell(move))
+    tile = next((t for t in p["tiles"] if t["at"] == cell), None)
+    if p["markers"] <= 0:
+        raise IllegalMove("You have no Investment Markers left.")
+    if tile is None or tile["inv"]:
+        raise IllegalMove("An Investment Marker goes on one of your tiles that does not already "
+                          "have one.")
+    if p["money"] < tile_cost(tile):
+        raise IllegalMove("Investing costs the tile's printed cost again, which you cannot "
+                          "afford.")
+
+
+def _check_pass(state: State, seat: int, move: Move) -> None:
+    if turn_moves(state, seat) != [{"type": "pass"}]:
+        raise IllegalMove("You may pass only when you can neither take a tile nor invest.")
+
+
+_TURN_CHECKS = {"buy": _check_buy, "lake": _check_lake, "basic": _check_basic,
+                "invest": _check_invest, "pass": _check_pass}
+_CHECKS = {"choose_goal": _check_goal, "play": _check_turn, "discard": _check_discard,
+           "extra_discard": _check_discard}

@@ -1,0 +1,86 @@
+"""The Real Estate Market: surcharges, taking a tile out (sliding right), and refilling from
+stack A, then B, then C, with the "1 More Round" tile handled as it is flipped."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rulesets.suburbia.tables import ONE_MORE_ROUND, SURCHARGES
+
+State = dict[str, Any]
+
+
+def surcharges(state: State) -> list[int]:
+    """Surcharge per market slot, left to right."""
+    return SURCHARGES["dale" if state["mode"] == "dale" else "standard"]
+
+
+def take(s: State, slot: int) -> str:
+    """Remove the tile in `slot` from the market (in `s`, a fresh copy); in the standard market
+    the tiles to its left slide right to fill the gap (RB-S 'Adjust the Real Estate Market')."""
+    market = list(s["market"])
+    kind = market[slot]
+    if s["mode"] == "dale":
+        market[slot] = None  # Dale: the tiles not bought are left where they are
+    else:
+        market = [None, *market[:slot], *market[slot + 1:]]
+    s["market"] = market
+    return kind
+
+
+def discard(s: State, kind: str) -> None:
+    """Put a tile on the public discard pile."""
+    s["discards"] = [*s["discards"], kind]
+
+
+def draw(s: State) -> str | None:
+    """Flip the top tile of the first non-empty stack (A, then B, then C); None if all empty."""
+    for letter in "ABC":
+        if s["stacks"][letter]:
+            stacks = dict(s["stacks"])
+            stack = list(stacks[letter])
+            kind = stack.pop()
+            stacks[letter] = stack
+            s["stacks"] = stacks
+            return kind
+    return None
+
+
+def refill(s: State, seat: int) -> bool:
+    """Fill the empty market slots from the left with newly flipped tiles.
+
+    Standard market: the "1 More Round" tile is set aside when flipped and replaced by the next
+    tile (rules-data §4.5 decision); the end countdown starts. Dale: the game ends at once.
+    Returns True when the game must end immediately (Dale only).
+    """
+    market = list(s["market"])
+    for slot in range(len(market)):
+        if market[slot] is not None:
+            continue
+        kind = draw(s)
+        while kind == ONE_MORE_ROUND:
+            if s["mode"] == "dale":
+                s["market"] = market
+                s["one_more_round"] = True
+                return True
+            s["one_more_round"] = True
+            # +1: end_turn counts the current turn down too.
+            s["final_turns"] = turns_after_flip(s, seat) + 1
+            kind = draw(s)
+        market[slot] = kind
+    s["market"] = market
+    return False
+
+
+def turns_after_flip(s: State, seat: int) -> int:
+    """Turns still to play after the current one: finish this round, then one full round
+    starting with the Start Player (RB-S 'Game End')."""
+    n = s["seats"]
+    return (s["start"] - seat - 1) % n + n
+
+
+def discard_slots(state: State, seat: int) -> list[int]:
+    """Market slots the seat can afford to discard (it pays only the slot's surcharge)."""
+    money = state["p"][seat]["money"]
+    return [i for i, (k, extra) in enumerate(zip(state["market"], surcharges(state)))
+            if k is not None and extra <= money]

@@ -1,0 +1,93 @@
+"""Final scoring: public goals (ties: nobody), secret goals, $5 -> 1 population, with red lines
+ignored; tie-breaks by reputation, income, money; solo rank titles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.engine.ruleset import Outcome, ranks_from_keys
+from app.rulesets.suburbia.effects import World
+from app.rulesets.suburbia.hexes import cell_of, groups
+from app.rulesets.suburbia.tables import GOALS, KINDS, rank_name
+
+State = dict[str, Any]
+
+
+def _category(tile: dict) -> str:
+    return "lake" if tile["lake"] else KINDS[tile["t"]].category
+
+
+def measure(p: dict[str, Any], what: str) -> int:
+    """A borough's value for a goal measure."""
+    tiles = p["tiles"]
+    if what in ("money", "income"):
+        return int(p[what])
+    if what == "reputation":
+        return int(p["rep"])
+    if what == "investments":
+        return sum(1 for t in tiles if t["inv"])
+    if what == "lakes":
+        return sum(1 for t in tiles if t["lake"])
+    if what == "airport":
+        return sum(1 for t in tiles if not t["lake"] and KINDS[t["t"]].icon == "airport")
+    if what in ("lake_group", "civic_group"):
+        cat = what.split("_")[0]
+        cells = {cell_of(t) for t in tiles if _category(t) == cat}
+        return max((len(g) for g in groups(cells)), default=0)
+    return sum(1 for t in tiles if _category(t) == what)
+
+
+def goal_winner(players: list[dict[str, Any]], goal_id: str) -> int | None:
+    """The single borough that best meets a goal; None on a tie (RB-S)."""
+    goal = GOALS[goal_id]
+    values = [measure(p, goal.measure) for p in players]
+    best = max(values) if goal.want == "most" else min(values)
+    winners = [i for i, v in enumerate(values) if v == best]
+    return winners[0] if len(winners) == 1 else None
+
+
+def finalize(s: State) -> State:
+    """Award goals, convert money, and record each borough's breakdown in s['final']."""
+    w = World(s)
+    w.red_lines_active = False  # RB-S: red lines are ignored during final scoring
+    s["p"] = w.players
+    rows = [{"population": p["pop"], "public_goals": {}, "secret_goal": {}, "money_converted": 0}
+            for p in w.players]
+    winners = {g: goal_winner(w.players, g) for g in s["goals"]}
+    for g, i in winners.items():
+        if i is not None:
+            rows[i]["public_goals"][g] = GOALS[g].bonus
+    order = [(s["start"] + k) % s["seats"] for k in range(s["seats"])]
+    for seat in order:  # secret goals are revealed in turn order
+        g = s["secret"][seat]["kept"] if s["secret"] else None
+        if g is not None:
+            won = goal_winner(w.players, g) == seat
+            rows[seat]["secret_goal"] = {g: GOALS[g].bonus if won else 0}
+    for i, row in enumerate(rows):
+        bonus = sum(row["public_goals"].values()) + sum(row["secret_goal"].values())
+        w.move_population(i, bonus)
+        money = w.players[i]["money"]
+        row["money_converted"] = money // 5
+        w.move_population(i, money // 5)
+        w.mut(i)["money"] = money % 5  # leftover money is the last tie-breaker
+        p = w.players[i]
+        row.update(total=p["pop"], reputation=p["rep"], income=p["income"], money_left=p["money"])
+    s["final"] = {"boroughs": rows}
+    return s
+
+
+def outcome(s: State) -> Outcome | None:
+    """Scores, ranks (population, reputation, income, money) and per-seat breakdown."""
+    if s["phase"] != "over" or s["final"] is None:
+        return None
+    rows = s["final"]["boroughs"]
+    keys = [(r["total"], r["reputation"], r["income"], r["money_left"]) for r in rows]
+    n = s["seats"]
+    extra: dict[str, Any] = {}
+    if s["mode"] != "multi":
+        extra["rank_name"] = rank_name(rows[0]["total"])
+    if s["mode"] == "dale":
+        extra["dale"] = rows[n]
+        extra["beat_dale"] = keys[0] > keys[n]
+    return Outcome([r["total"] for r in rows[:n]], ranks_from_keys(keys[:n]),
+                   [dict(r) for r in rows[:n]], extra)

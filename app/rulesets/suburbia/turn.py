@@ -1,0 +1,140 @@
+"""Applying moves: the four steps of a turn (take/place or invest, income, reputation, market),
+the discard that follows a basic tile or an investment, goal choice, and the end of the game."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from app.rulesets.suburbia import dale, scoring
+from app.rulesets.suburbia.effects import World, tile_cost
+from app.rulesets.suburbia.legal import check
+from app.rulesets.suburbia.market import discard, discard_slots, refill, surcharges, take
+from app.rulesets.suburbia.tables import KINDS
+
+State = dict[str, Any]
+Move = dict[str, Any]
+_STATS = ("money", "income", "rep", "pop")
+
+
+def apply(state: State, seat: int, move: Move) -> State:
+    """The state after `seat` plays `move` (input untouched; unchanged parts shared)."""
+    check(state, seat, move)
+    s = dict(state)
+    w = World(s)
+    s["p"] = w.players
+    s["last"] = {"seat": seat, "move": _public(move), "dale": None}
+    _HANDLERS[move["type"]](s, w, seat, move)
+    s["last"]["changes"] = _changes(state["p"], s["p"])
+    if s["phase"] == "over":
+        s = scoring.finalize(s)
+    return s
+
+
+def _public(move: Move) -> Move:
+    """The move as recorded in the public 'last' summary (a kept goal stays secret)."""
+    return {"type": "keep_goal"} if move["type"] == "keep_goal" else dict(move)
+
+
+def _changes(before: list[dict], after: list[dict]) -> list[dict[str, int]]:
+    return [{k: b[k] - a[k] for k in _STATS} if a is not b else {k: 0 for k in _STATS}
+            for a, b in zip(before, after)]
+
+
+def _keep_goal(s: State, w: World, seat: int, move: Move) -> None:
+    secret = list(s["secret"])
+    secret[seat] = dict(secret[seat], kept=move["goal"])
+    s["secret"] = secret
+    if all(g["kept"] is not None for g in secret):
+        s["phase"] = "play"
+
+
+def _buy(s: State, w: World, seat: int, move: Move) -> None:
+    price = KINDS[s["market"][move["slot"]]].cost + surcharges(s)[move["slot"]]
+    kind = take(s, move["slot"])
+    w.pay(seat, price)
+    w.place(seat, kind, (move["at"][0], move["at"][1]), lake=False)
+    s["last"]["tile"] = kind
+    finish_action(s, w, seat)
+
+
+def _lake(s: State, w: World, seat: int, move: Move) -> None:
+    w.pay(seat, surcharges(s)[move["slot"]])
+    kind = take(s, move["slot"])
+    w.place(seat, kind, (move["at"][0], move["at"][1]), lake=True)
+    s["last"]["tile"] = kind
+    finish_action(s, w, seat)
+
+
+def _basic(s: State, w: World, seat: int, move: Move) -> None:
+    b = move["tile"]
+    s["basic"] = dict(s["basic"], **{b: s["basic"][b] - 1})
+    w.pay(seat, KINDS[b].cost)
+    w.place(seat, b, (move["at"][0], move["at"][1]), lake=False)
+    _then_discard(s, w, seat)
+
+
+def _invest(s: State, w: World, seat: int, move: Move) -> None:
+    tiles = w.players[seat]["tiles"]
+    index = next(i for i, t in enumerate(tiles) if t["at"] == move["at"])
+    w.pay(seat, tile_cost(tiles[index]))
+    w.invest(seat, index)
+    _then_discard(s, w, seat)
+
+
+def _then_discard(s: State, w: World, seat: int) -> None:
+    """After a basic tile or an investment the player must discard a market tile (RB-S); with
+    nothing discardable the step is skipped."""
+    if discard_slots(s, seat):
+        s["phase"] = "discard"
+    else:
+        finish_action(s, w, seat)
+
+
+def _discard(s: State, w: World, seat: int, move: Move) -> None:
+    w.pay(seat, surcharges(s)[move["slot"]])
+    kind = take(s, move["slot"])
+    discard(s, kind)
+    s["last"]["tile"] = kind
+    if s["phase"] == "extra_discard":
+        refill(s, seat)  # the Lone Architect's extra removal slides and refills the market too
+        end_turn(s, seat)
+    else:
+        finish_action(s, w, seat)
+
+
+def _pass(s: State, w: World, seat: int, move: Move) -> None:
+    finish_action(s, w, seat)
+
+
+def finish_action(s: State, w: World, seat: int) -> None:
+    """Steps 2-4 of a turn: income, reputation, then the market (or Dale's turn)."""
+    w.income_step(seat)
+    w.reputation_step(seat)
+    if s["mode"] == "dale":
+        dale.dale_turn(s, w)
+        return
+    refill(s, seat)
+    if s["mode"] == "lone_architect" and discard_slots(s, seat):
+        s["phase"] = "extra_discard"  # RB-S Solo 1: remove an additional tile after the turn
+        return
+    end_turn(s, seat)
+
+
+def end_turn(s: State, seat: int) -> None:
+    """Pass the turn on, counting down the final round(s) once 1 More Round has appeared."""
+    if s["final_turns"] is not None:
+        s["final_turns"] -= 1
+        if s["final_turns"] <= 0:
+            s["phase"] = "over"
+            return
+    nxt = (seat + 1) % s["seats"]
+    if nxt == s["start"]:
+        s["round"] += 1
+    s["turn"] = nxt
+    s["phase"] = "play"
+
+
+_HANDLERS: dict[str, Callable[[State, World, int, Move], None]] = {
+    "keep_goal": _keep_goal, "buy": _buy, "lake": _lake, "basic": _basic, "invest": _invest,
+    "discard": _discard, "pass": _pass,
+}
