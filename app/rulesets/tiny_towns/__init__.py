@@ -1,0 +1,106 @@
+"""Tiny Towns with the Fortune expansion (AEG): 1-6 players, 4x4 towns, coins and chests.
+
+`RULESET` is the registered entry point; the rules live in the sibling modules and the card
+content in data/*.toml.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from app.engine.ruleset import Move, Outcome, RulesetHooks, State, ranks_from_keys
+from app.rulesets.tiny_towns import data
+from app.rulesets.tiny_towns.apply import apply_move
+from app.rulesets.tiny_towns.legal import legal_moves, to_act
+from app.rulesets.tiny_towns.scoring import score_all, solo_rank, tie_key
+from app.rulesets.tiny_towns.setup import setup_state
+from app.rulesets.tiny_towns.view import determinize_state, public_move_for, view_state
+
+
+class TinyTownsOptions(BaseModel):
+    """Variants. Defaults: the standard game with the Fortune expansion."""
+
+    model_config = {"extra": "forbid"}
+    fortune: bool = Field(True, description="Play with Tiny Towns: Fortune (coins, chests, Fortune cards)")
+    max_fortune_buildings: int = Field(
+        4, ge=0, le=6, description="Most Fortune building cards in play (0 = coins only; RB-F advises 4)")
+    fortune_monuments: bool = Field(True, description="Shuffle the 10 Fortune monuments into the deal")
+
+
+class TinyTowns(RulesetHooks):
+    """Tiny Towns + Fortune: name a resource, place it, construct buildings from patterns."""
+
+    id = "tiny-towns"
+    version = "1"
+    name = "Tiny Towns"
+    min_players = 1
+    max_players = 6
+    Options = TinyTownsOptions
+    has_bot = True
+    conformance_options: list[dict[str, Any]] = [
+        {"fortune": False},
+        {"max_fortune_buildings": 6},
+        {"max_fortune_buildings": 0, "fortune_monuments": False},
+    ]
+
+    def setup(self, players: int, options: BaseModel, seed: int) -> State:
+        """Deal the building cards, two monuments each, and (solo) the resource deck."""
+        opts = TinyTownsOptions.model_validate(options.model_dump())
+        return setup_state(players, opts.model_dump(), seed)
+
+    def to_act(self, state: State) -> list[int]:
+        """Seats owing a decision now (several while placing and constructing)."""
+        return to_act(state)
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        """Every concrete move the seat may make now."""
+        return legal_moves(state, seat)
+
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        """The next state; raises IllegalMove naming the rule that forbids the move."""
+        return apply_move(state, seat, move)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """The table as the seat sees it."""
+        return view_state(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        """Final scores with each card's points, coins and empty squares; ties broken by fewer
+        empty squares, then more coins (a documented decision)."""
+        if state["phase"] != "over":
+            return None
+        board = score_all(state)
+        scores = [b["total"] for b in board]
+        extra: dict[str, Any] = {}
+        if state["solo"]:
+            extra["rank_name"] = solo_rank(scores[0])
+        return Outcome(scores, ranks_from_keys([tie_key(b) for b in board]), board, extra)
+
+    def determinize(self, state: State, seat: int | None, rng: Any) -> State:
+        """Re-deal hidden monuments and the solo deck order."""
+        return determinize_state(state, seat, rng)
+
+    def public_move(self, state: State, seat: int, move: Move, viewer: int | None) -> Move | None:
+        """Hide which monument a player kept."""
+        return public_move_for(move, seat, viewer)
+
+    def catalogue(self) -> dict[str, Any]:
+        """Card data (names, colours, patterns, texts) and resources for the browser."""
+        cards = {cid: {k: row[k] for k in ("id", "name", "kind", "colour", "set", "pattern", "text")}
+                 for cid, row in data.CARDS.items()}
+        return {"cards": cards, "resources": data.RESOURCE_ROWS,
+                "colours": data.COLOURS, "solo_ranks": data.SOLO_RANKS}
+
+    def describe_move(self, move: Move) -> str:
+        """A short label for a move."""
+        return ", ".join(f"{k}={v}" for k, v in move.items())
+
+    def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
+        """The heuristic bot (bot.py)."""
+        from app.rulesets.tiny_towns.bot import choose
+        return choose(state, seat, rng)
+
+
+RULESET = TinyTowns()

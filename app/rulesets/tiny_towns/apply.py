@@ -1,0 +1,301 @@
+"""Applying moves and running the round: naming, simultaneous placing, constructing, the end of
+round (coins, Jeweler payouts, completed towns, the Master Builder passing left) and game end."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from app.engine.ruleset import IllegalMove
+from app.rulesets.tiny_towns import data
+from app.rulesets.tiny_towns.effects import pending_options, place_building, prune, resolve_pending
+from app.rulesets.tiny_towns.legal import (
+    is_master, legal_moves, name_moves, place_moves, to_act, tracks_changes, uses_coin)
+from app.rulesets.tiny_towns.patterns import check_build
+from app.rulesets.tiny_towns.state import (
+    Edit, built, empties, gain, incomplete, push, set_cell)
+
+Move = dict[str, Any]
+
+
+def apply_move(state: dict[str, Any], seat: int, move: Move) -> dict[str, Any]:
+    """The state after the move; raises IllegalMove naming the rule that forbids it."""
+    if seat not in to_act(state):
+        raise IllegalMove("It is not your turn: you have no decision to make at this point of the round.")
+    if not isinstance(move, dict) or "type" not in move:
+        raise IllegalMove("A move is a JSON object with a 'type'; ask for the legal moves to see them.")
+    e = Edit(state)
+    pl = state["p"][seat]
+    if pl["pending"]:
+        if move.get("type") != "choose" or move not in pending_options(state, seat):
+            raise IllegalMove("You must first resolve your pending card effect with one of its "
+                              "listed choices.")
+        resolve_pending(e, seat, move)
+    else:
+        handler = _HANDLERS.get((state["phase"], move["type"]))
+        if handler is None:
+            raise IllegalMove(f"A '{move['type']}' move is not allowed in the {state['phase']} "
+                              "step of the round.")
+        handler(e, seat, move)
+    e.s["last"] = {"seat": seat, "move": public_summary(move)}
+    prune(e)
+    advance(e)
+    return e.s
+
+
+def public_summary(move: Move) -> Move:
+    """What everyone may learn from a move (a kept monument stays secret)."""
+    if move.get("type") == "keep_monument":
+        return {"type": "keep_monument"}
+    return dict(move)
+
+
+def _require(ok: bool, reason: str) -> None:
+    if not ok:
+        raise IllegalMove(reason)
+
+
+def _keep(e: Edit, seat: int, move: Move) -> None:
+    _require(move.get("monument") in e.s["p"][seat]["dealt"],
+             "You must keep one of the two monuments dealt to you.")
+    pl = e.p(seat)
+    pl["monument"] = move["monument"]
+    pl["dealt"] = None
+
+
+def _name(e: Edit, seat: int, move: Move) -> None:
+    _require(move in name_moves(e.s, seat),
+             "The Master Builder names one of the five resources (not one on their own Banks).")
+    start_place(e, move["resource"])
+
+
+def _choose_card(e: Edit, seat: int, move: Move) -> None:
+    _require(move in name_moves(e.s, seat), "Solo: choose one of the 3 revealed resource cards.")
+    deck = dict(e.s["solo_deck"])
+    shown, rest = list(deck["shown"]), list(deck["deck"])
+    res = shown[move["index"]]
+    rest.append(res)  # the chosen card goes face down to the bottom of the deck...
+    shown[move["index"]] = rest.pop(0)  # ...and the top card replaces it
+    e.s["solo_deck"] = {"shown": shown, "deck": rest}
+    start_place(e, res)
+
+
+def _take_oddity(e: Edit, seat: int, move: Move) -> None:
+    _require(move in name_moves(e.s, seat),
+             "At the start of your Master Builder turn you may take 1 resource from another "
+             "player's Oddity Shop into an empty square of your town, once.")
+    other, shop = move["from"], str(move["shop"])
+    cube = e.s["p"][other]["store"][shop][0]
+    del e.f(other, "store")[shop]
+    _put_cube(e, seat, move["to"], cube)
+    gain(e, seat, 1)
+    e.s["oddity_taken"] = True
+    if not empties(e.p(seat)["grid"]):  # RB-F: a cube from an Oddity Shop can complete a town
+        _complete(e, seat)
+
+
+def start_place(e: Edit, resource: str) -> None:
+    """Everyone whose town is not complete now places (or reacts to) the named resource."""
+    e.s["named"] = resource
+    e.s["phase"] = "place"
+    for i in incomplete(e.s):
+        e.p(i)["placed"] = not empties(e.s["p"][i]["grid"])
+
+
+def _put_cube(e: Edit, seat: int, cell: int, resource: str) -> None:
+    set_cell(e, seat, cell, resource)
+    if e.s["p"][seat]["marks"].get(str(cell)) == "petal":  # Petal Promenade: take the coin
+        del e.f(seat, "marks")[str(cell)]
+        gain(e, seat, 1)
+
+
+def _placed(e: Edit, seat: int) -> None:
+    e.p(seat)["placed"] = True
+    pl = e.s["p"][seat]
+    if (not is_master(e.s, seat) and pl["built_monument"]
+            and data.react_kind(pl["monument"]) == "semaphore"):
+        push(e, seat, {"kind": "semaphore", "resource": e.s["named"]})
+
+
+def _check_place(e: Edit, seat: int, move: Move) -> None:
+    if move in place_moves(e.s, seat):
+        return
+    pl = e.s["p"][seat]
+    cell = move.get("cell")
+    if move["type"] == "place" and isinstance(cell, int) and 0 <= cell < 16 and pl["grid"][cell] is not None:
+        raise IllegalMove("A resource must be placed on an empty square of your town.")
+    if move["type"] == "place" and move.get("resource") != e.s["named"]:
+        if is_master(e.s, seat):
+            raise IllegalMove("The Master Builder must place the resource they named.")
+        raise IllegalMove("Placing a different resource than the one named costs 1 coin "
+                          "(free only with a Factory holding the named resource).")
+    raise IllegalMove("That placement is not allowed: place the named resource on an empty square "
+                      "(Petal Promenade coin squares first), or use one of your buildings' reactions.")
+
+
+def _place(e: Edit, seat: int, move: Move) -> None:
+    _check_place(e, seat, move)
+    if uses_coin(e.s, seat, move["resource"]):
+        e.p(seat)["coins"] -= 1
+        if tracks_changes(e.s["p"][seat]):
+            flags = e.f(seat, "flags")
+            flags["hollow"] = flags.get("hollow", 0) + 1
+    _put_cube(e, seat, move["cell"], move["resource"])
+    _placed(e, seat)
+
+
+def _store(e: Edit, seat: int, move: Move) -> None:
+    _check_place(e, seat, move)
+    key = str(move["cell"])
+    store = e.f(seat, "store")
+    store[key] = [*store.get(key, ()), e.s["named"]]
+    _placed(e, seat)
+
+
+def _swap(e: Edit, seat: int, move: Move) -> None:
+    _check_place(e, seat, move)
+    key = str(move["cell"])
+    store = e.f(seat, "store")
+    cubes = list(store[key])
+    cubes.remove(move["take"])
+    store[key] = [*cubes, e.s["named"]]
+    _put_cube(e, seat, move["to"], move["take"])
+    _placed(e, seat)
+
+
+def _bondmaker(e: Edit, seat: int, move: Move) -> None:
+    _check_place(e, seat, move)
+    e.f(seat, "store")[str(move["cell"])] = [e.s["named"]]
+    _placed(e, seat)
+
+
+def _museum(e: Edit, seat: int, move: Move) -> None:
+    _check_place(e, seat, move)
+    e.f(seat, "flags")["museum_used"] = True
+    gain(e, seat, 1)
+    _placed(e, seat)
+
+
+def _build(e: Edit, seat: int, move: Move) -> None:
+    found = check_build(e.s, seat, move)
+    if isinstance(found, str):
+        raise IllegalMove(found)
+    real, ghosts = found
+    cid = move["card"]
+    grid = e.s["p"][seat]["grid"]
+    removed = {str(c): grid[c] for c in real}
+    forge = built(e.s["p"][seat], "forge")
+    pl = e.p(seat)
+    pl["coins"] -= data.card(cid).get("build_cost", 0)
+    for c in real:
+        set_cell(e, seat, c, None)
+    if ghosts:
+        flags = e.f(seat, "flags")
+        flags["forge_used"] = True  # The Prism Forge: once per round
+        flags["ghost"] = None
+    elif forge:
+        e.f(seat, "flags")["ghost"] = {"card": cid, "cells": removed, "at": move["at"]}
+    pl["builds"] += 1
+    place_building(e, seat, cid, move["at"])
+
+
+def _done(e: Edit, seat: int, move: Move) -> None:
+    e.p(seat)["done"] = True
+
+
+_HANDLERS: dict[tuple[str, str], Callable[[Edit, int, Move], None]] = {
+    ("monument", "keep_monument"): _keep,
+    ("name", "name"): _name,
+    ("name", "choose_card"): _choose_card,
+    ("name", "take_oddity"): _take_oddity,
+    ("place", "place"): _place,
+    ("place", "store"): _store,
+    ("place", "swap"): _swap,
+    ("place", "bondmaker"): _bondmaker,
+    ("place", "museum"): _museum,
+    ("build", "build"): _build,
+    ("build", "done"): _done,
+}
+
+
+# ---------------------------------------------------------------- round flow
+
+def advance(e: Edit) -> None:
+    """Run automatic steps until some seat owes a decision."""
+    while True:
+        s = e.s
+        phase = s["phase"]
+        busy = any(pl["pending"] for pl in s["p"])
+        if phase == "monument" and all(pl["monument"] for pl in s["p"]) and not busy:
+            start_round(e)
+        elif phase == "place" and not busy and all(s["p"][i]["placed"] for i in incomplete(s)):
+            s["phase"] = "build"
+            for i in incomplete(s):
+                e.p(i)["done"] = False
+        elif phase == "build" and not busy and all(s["p"][i]["done"] for i in incomplete(s)):
+            end_round(e)
+        elif phase == "end" and not busy:
+            for i in incomplete(s):
+                if not empties(s["p"][i]["grid"]):
+                    _complete(e, i)
+            if not incomplete(e.s):
+                e.s["phase"] = "over"
+                return
+            e.s["master"] = next_master(e.s)
+            start_round(e)
+        else:
+            return
+
+
+def start_round(e: Edit) -> None:
+    """A new round: reset the per-round markers; the Master Builder names next."""
+    s = e.s
+    s["round"] += 1
+    s["phase"] = "name"
+    s["named"] = None
+    s["oddity_taken"] = False
+    for i, pl in enumerate(s["p"]):
+        if pl["builds"] or pl["placed"] or pl["done"]:
+            q = e.p(i)
+            q["builds"], q["placed"], q["done"] = 0, False, False
+        flags = pl["flags"]
+        if any(flags.get(k) for k in ("museum_used", "forge_used", "ghost", "jeweler_unpaid")):
+            f = e.f(i, "flags")
+            for k in ("museum_used", "forge_used", "ghost", "jeweler_unpaid"):
+                f.pop(k, None)
+    if not incomplete(s):
+        s["phase"] = "over"
+
+
+def end_round(e: Edit) -> None:
+    """Jeweler payouts and the coin for 2+ constructions (RB-F), then the end-of-round step."""
+    s = e.s
+    s["phase"] = "end"
+    if not s["coins_on"]:
+        return
+    for i, pl in enumerate(s["p"]):
+        unpaid = pl["flags"].get("jeweler_unpaid", 0)
+        for other in range(s["n"]):
+            if other != i:
+                gain(e, other, unpaid)
+    for i, pl in enumerate(s["p"]):
+        if pl["builds"] >= 2:  # exactly 1 coin, however many buildings
+            gain(e, i, 1)
+
+
+def _complete(e: Edit, seat: int) -> None:
+    e.p(seat)["complete"] = True
+    finish = list(e.s["finish"])
+    finish[seat] = e.s["round"]
+    e.s["finish"] = finish
+
+
+def next_master(s: dict[str, Any]) -> int | None:
+    """The Master Builder token passes left to the next player whose town is not complete,
+    skipping a Fort Ironweed owner unless they are the last such player."""
+    n = s["n"]
+    if s["solo"]:
+        return None
+    order = [(s["master"] + k) % n for k in range(1, n + 1)]
+    open_seats = [i for i in order if not s["p"][i]["complete"]]
+    willing = [i for i in open_seats if not built(s["p"][i], "no_master_builder")]
+    return (willing or open_seats or [None])[0]

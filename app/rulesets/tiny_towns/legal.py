@@ -1,0 +1,168 @@
+"""Who acts and which moves they have: monument choice, naming, placing (with every reaction to
+another player's naming), constructing, and pending effect decisions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rulesets.tiny_towns import data
+from app.rulesets.tiny_towns.effects import pending_options
+from app.rulesets.tiny_towns.patterns import build_moves
+from app.rulesets.tiny_towns.state import CELLS, built, empties, incomplete
+
+Move = dict[str, Any]
+
+
+def to_act(state: dict[str, Any]) -> list[int]:
+    """Seats owing a decision: pending effect choices first, then the phase's duty."""
+    phase = state["phase"]
+    if phase == "over":
+        return []
+    players = state["p"]
+    waiting = {i for i, pl in enumerate(players) if pl["pending"]}
+    if phase == "monument":
+        waiting |= {i for i, pl in enumerate(players) if pl["monument"] is None}
+    elif phase == "name":
+        waiting.add(0 if state["solo"] else state["master"])
+    elif phase == "place":
+        waiting |= {i for i in incomplete(state) if not players[i]["placed"]}
+    elif phase == "build":
+        waiting |= {i for i in incomplete(state) if not players[i]["done"]}
+    return sorted(waiting)
+
+
+def is_master(state: dict[str, Any], seat: int) -> bool:
+    """Whether the seat named this round's resource itself (never in solo: the deck names)."""
+    return not state["solo"] and state["master"] == seat
+
+
+def banned_names(state: dict[str, Any], seat: int) -> set[str]:
+    """Resources on the player's Banks, which they may not name as Master Builder."""
+    pl = state["p"][seat]
+    out: set[str] = set()
+    for i in CELLS:
+        if pl["grid"][i] is not None and data.has_passive(pl["grid"][i], "bank"):
+            out |= set(pl["store"].get(str(i), ()))
+    return out
+
+
+def name_moves(state: dict[str, Any], seat: int) -> list[Move]:
+    """Naming a resource (solo: taking 1 of the 3 revealed cards), or first taking from an
+    Oddity Shop."""
+    if state["solo"]:
+        return [{"type": "choose_card", "index": i} for i in range(len(state["solo_deck"]["shown"]))]
+    banned = banned_names(state, seat)
+    names = [r for r in data.RESOURCES if r not in banned] or list(data.RESOURCES)
+    moves: list[Move] = [{"type": "name", "resource": r} for r in names]
+    return moves + oddity_moves(state, seat)
+
+
+def oddity_moves(state: dict[str, Any], seat: int) -> list[Move]:
+    """RB-F Oddity Shop: at the start of their Master Builder turn a player may take 1 resource
+    from another player's Oddity Shop into an empty square."""
+    if state["oddity_taken"]:
+        return []
+    cells = empties(state["p"][seat]["grid"])
+    moves: list[Move] = []
+    for other, opl in enumerate(state["p"]):
+        if other == seat:
+            continue
+        for key, cubes in sorted(opl["store"].items()):
+            if cubes and data.react_kind(opl["grid"][int(key)]) == "oddity_shop":
+                moves += [{"type": "take_oddity", "from": other, "shop": int(key), "to": c}
+                          for c in cells]
+    return moves
+
+
+def placement_cells(state: dict[str, Any], seat: int) -> list[int]:
+    """Where a placed cube may go, with The Petal Promenade's coin squares (RB-F)."""
+    pl = state["p"][seat]
+    free = empties(pl["grid"])
+    petal = [c for c in free if pl["marks"].get(str(c)) == "petal"]
+    if not petal:
+        return free
+    if not is_master(state, seat):
+        return petal  # resources named by others must go on the coin squares
+    others = [c for c in free if c not in petal]
+    if others and len(incomplete(state)) > 1:
+        return others  # your own named resource may not go there...
+    return free        # ...unless no other square is free or you are the last player
+
+
+def factory_swap(state: dict[str, Any], seat: int) -> bool:
+    """Factory: the named resource lies on one of your Factories, so you may place another."""
+    pl = state["p"][seat]
+    named = state["named"]
+    return any(data.react_kind(pl["grid"][int(k)]) == "factory" and named in v
+               for k, v in pl["store"].items())
+
+
+def place_moves(state: dict[str, Any], seat: int) -> list[Move]:
+    """Every way to deal with the named resource this round."""
+    pl = state["p"][seat]
+    named = state["named"]
+    other = not is_master(state, seat)
+    cells = placement_cells(state, seat)
+    resources = [named]
+    if other and (factory_swap(state, seat) or (state["coins_on"] and pl["coins"] >= 1)):
+        resources = list(data.RESOURCES)
+    moves: list[Move] = [{"type": "place", "resource": r, "cell": c} for r in resources for c in cells]
+    if other:
+        moves += reaction_moves(state, seat)
+    return moves
+
+
+def reaction_moves(state: dict[str, Any], seat: int) -> list[Move]:
+    """Warehouse, Oddity Shop, Statue of the Bondmaker and Museum reactions to a named resource."""
+    pl = state["p"][seat]
+    grid = pl["grid"]
+    named = state["named"]
+    free = empties(grid)
+    moves: list[Move] = []
+    for i in CELLS:
+        kind = data.react_kind(grid[i])
+        stored = pl["store"].get(str(i), [])
+        if kind == "warehouse":
+            cap = data.card(grid[i])["react"]["capacity"]
+            if len(stored) < cap:
+                moves.append({"type": "store", "cell": i})
+            for t in sorted(set(stored)):
+                moves += [{"type": "swap", "cell": i, "take": t, "to": c} for c in free]
+        elif kind == "oddity_shop" and not stored:
+            moves.append({"type": "store", "cell": i})
+    if pl["built_monument"] and data.react_kind(pl["monument"]) == "bondmaker":
+        moves += [{"type": "bondmaker", "cell": i} for i in CELLS
+                  if grid[i] == "cottage" and str(i) not in pl["store"]]
+    if not pl["flags"].get("museum_used") and any(
+            data.react_kind(grid[int(k)]) == "museum" and named in v for k, v in pl["store"].items()):
+        moves.append({"type": "museum"})
+    return moves
+
+
+def legal_moves(state: dict[str, Any], seat: int) -> list[Move]:
+    """Every concrete move the seat may make now."""
+    if seat not in to_act(state):
+        return []
+    pl = state["p"][seat]
+    if pl["pending"]:
+        return pending_options(state, seat)
+    phase = state["phase"]
+    if phase == "monument":
+        return [{"type": "keep_monument", "monument": m} for m in pl["dealt"]]
+    if phase == "name":
+        return name_moves(state, seat)
+    if phase == "place":
+        return place_moves(state, seat)
+    if phase == "build":
+        return [*build_moves(state, seat), {"type": "done"}]
+    return []
+
+
+def uses_coin(state: dict[str, Any], seat: int, resource: str) -> bool:
+    """Whether placing `resource` costs a coin (a different resource, and no Factory for it)."""
+    return resource != state["named"] and not factory_swap(state, seat)
+
+
+def tracks_changes(pl: dict[str, Any]) -> bool:
+    """Hollow Hill built: coins spent changing resources are tracked for its penalty."""
+    return built(pl, "change_penalty")

@@ -1,0 +1,133 @@
+"""Pattern matching: which buildings a town can construct, where, and with which squares.
+
+A construction uses one placement of a card's pattern (any rotation or mirror). Resources on it
+are removed; a Trading Post stands in for any resource and stays; with The Prism Forge the
+resources just removed by the previous construction this round (the "ghost") can count again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rulesets.tiny_towns import data
+from app.rulesets.tiny_towns.state import CELLS, built, is_building
+
+_BY_CELLS: dict[str, dict[tuple[int, ...], list[tuple[tuple[int, str], ...]]]] = {}
+for _cid, _places in data.PLACEMENTS.items():
+    _index: dict[tuple[int, ...], list[tuple[tuple[int, str], ...]]] = {}
+    for _pl in _places:
+        _index.setdefault(tuple(c for c, _ in _pl), []).append(_pl)
+    _BY_CELLS[_cid] = _index
+
+
+def buildable_cards(state: dict[str, Any], seat: int) -> list[str]:
+    """The building cards in play plus the player's own unbuilt monument."""
+    pl = state["p"][seat]
+    cards = list(state["buildings"])
+    if pl["monument"] and not pl["built_monument"]:
+        cards.append(pl["monument"])
+    return cards
+
+
+def _ghost(pl: dict[str, Any]) -> dict[str, Any] | None:
+    flags = pl["flags"]
+    if built(pl, "forge") and not flags.get("forge_used") and flags.get("ghost"):
+        return flags["ghost"]
+    return None
+
+
+def match(grid: list[Any], placement: tuple[tuple[int, str], ...], ghost: dict[str, Any] | None
+          ) -> tuple[list[int], list[int]] | None:
+    """(resource squares to clear, ghost squares used) if the placement matches, else None."""
+    real: list[int] = []
+    ghosts: list[int] = []
+    for cell, res in placement:
+        value = grid[cell]
+        if value == res:
+            real.append(cell)
+        elif value is not None and data.has_passive(value, "wild"):
+            continue
+        elif ghost is not None and ghost["cells"].get(str(cell)) == res and (
+                value is None or cell == ghost["at"]):
+            ghosts.append(cell)
+        else:
+            return None
+    return real, ghosts
+
+
+def targets(grid: list[Any], pl: dict[str, Any], cid: str, real: list[int], ghosts: list[int]
+            ) -> list[int]:
+    """Where the new building may stand: a vacated square of the pattern, or (Shed, Obelisk)
+    any square that is empty once the resources are removed."""
+    if data.has_passive(cid, "place_anywhere") or built(pl, "place_anywhere_all"):
+        return sorted(set(real) | {i for i in CELLS if grid[i] is None})
+    return sorted(set(real) | {g for g in ghosts if grid[g] is None})
+
+
+def can_afford(state: dict[str, Any], seat: int, cid: str) -> bool:
+    """Coin costs that block construction: Estival Festival's 2 coins; the solo Jeweler's coin."""
+    pl = state["p"][seat]
+    cost = data.card(cid).get("build_cost", 0)
+    if state["solo"] and any(b["kind"] == "jeweler_cost" for b in data.card(cid).get("build", ())):
+        cost = max(cost, 1)
+    return bool(pl["coins"] >= cost)
+
+
+def build_moves(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    """Every construct move available to the player now."""
+    pl = state["p"][seat]
+    grid = pl["grid"]
+    ghost = _ghost(pl)
+    moves: list[dict[str, Any]] = []
+    seen: set[tuple[str, tuple[int, ...], int]] = set()
+    for cid in buildable_cards(state, seat):
+        if not can_afford(state, seat, cid):
+            continue
+        for placement in data.PLACEMENTS[cid]:
+            found = match(grid, placement, ghost)
+            if found is None:
+                continue
+            real, ghosts = found
+            if ghosts and cid == ghost["card"]:  # type: ignore[index]
+                continue  # Prism Forge: the second building must be a different type
+            if not real and not ghosts:
+                continue
+            cells = tuple(c for c, _ in placement)
+            for at in targets(grid, pl, cid, real, ghosts):
+                key = (cid, cells, at)
+                if key not in seen:
+                    seen.add(key)
+                    moves.append({"type": "build", "card": cid, "cells": list(cells), "at": at})
+    return moves
+
+
+def check_build(state: dict[str, Any], seat: int, move: dict[str, Any]
+                ) -> tuple[list[int], list[int]] | str:
+    """(squares to clear, ghost squares) for a valid construct move, else the rule it breaks."""
+    pl = state["p"][seat]
+    cid = move.get("card")
+    if cid not in data.CARDS:
+        return "You can only construct a building card in play or your own monument."
+    if cid not in buildable_cards(state, seat):
+        if data.is_monument(cid):
+            return "A monument can be constructed only by the player who kept it, and only once."
+        return "You can only construct the building cards in play this game."
+    if not can_afford(state, seat, cid):
+        return "You cannot pay this building's coin cost (Estival Festival 2 coins; solo Jeweler 1)."
+    cells = tuple(sorted(int(c) for c in move.get("cells", ())))
+    ghost = _ghost(pl)
+    for placement in _BY_CELLS[cid].get(cells, ()):
+        found = match(pl["grid"], placement, ghost)
+        if found is None:
+            continue
+        real, ghosts = found
+        if ghosts and cid == ghost["card"]:  # type: ignore[index]
+            continue
+        if not real and not ghosts:
+            return "A construction must use at least one resource from your town."
+        if move.get("at") in targets(pl["grid"], pl, cid, real, ghosts):
+            return real, ghosts
+        return ("The building must go on one of the squares its pattern used "
+                "(only a Shed, or any building after Obelisk of the Crescent, may go elsewhere).")
+    return "Those squares do not hold the building's pattern (rotations and mirrors allowed)."
+

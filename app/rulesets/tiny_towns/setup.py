@@ -1,0 +1,63 @@
+"""Game setup: the building cards in play, the monument deal, the solo resource deck, the towns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.engine.rng import Rng
+from app.rulesets.tiny_towns import data
+
+
+def _eligible(row: dict[str, Any], fortune: bool, solo: bool) -> bool:
+    return (row["set"] == "base" or fortune) and (row.get("solo", True) or not solo)
+
+
+def deal_buildings(rng: Rng, fortune: bool, max_fortune: int, solo: bool) -> list[str]:
+    """Cottage plus one card per coloured pile; Fortune cards are shuffled into their piles and
+    a Fortune card drawn beyond the limit is set aside for the next card of that pile."""
+    chosen: dict[str, str] = {}
+    fortune_count = 0
+    piles = [c for c in data.COLOURS if "fixed" not in c]
+    for colour in rng.shuffled(piles):  # random pile order so the limit favours no colour
+        pile = [b for b in data.BUILDINGS if b["colour"] == colour["id"]
+                and _eligible(b, fortune and max_fortune > 0, solo)]
+        for row in rng.shuffled(pile):
+            if row["set"] == "fortune" and fortune_count >= max_fortune:
+                continue
+            chosen[colour["id"]] = row["id"]
+            fortune_count += row["set"] == "fortune"
+            break
+    fixed = [c["fixed"] for c in data.COLOURS if "fixed" in c]
+    return fixed + [chosen[c["id"]] for c in piles]
+
+
+def new_player(dealt: list[str]) -> dict[str, Any]:
+    """An empty 4x4 town with an empty chest and two dealt monuments."""
+    return {
+        "grid": [None] * (data.SIZE * data.SIZE), "coins": 0, "dealt": dealt, "monument": None,
+        "built_monument": False, "store": {}, "marks": {}, "pending": [], "placed": False,
+        "done": False, "complete": False, "builds": 0, "flags": {},
+    }
+
+
+def setup_state(players: int, opts: dict[str, Any], seed: int) -> dict[str, Any]:
+    """The initial state (monument choice is the first, simultaneous, decision)."""
+    rng = Rng.from_seed(seed, "tiny-towns")
+    solo = players == 1
+    fortune = bool(opts["fortune"])
+    buildings = deal_buildings(rng, fortune, opts["max_fortune_buildings"], solo)
+    pool = sorted(m["id"] for m in data.MONUMENTS
+                  if _eligible(m, fortune and opts["fortune_monuments"], solo))
+    deck = rng.shuffled(pool)
+    dealt = [sorted(deck[2 * i: 2 * i + 2]) for i in range(players)]
+    solo_deck = None
+    if solo:
+        cards = rng.shuffled([r for r in data.RESOURCES for _ in range(data.SOLO_COPIES)])
+        solo_deck = {"shown": cards[:3], "deck": cards[3:]}
+    return {
+        "n": players, "solo": solo, "coins_on": fortune, "opts": dict(opts),
+        "phase": "monument", "round": 0, "master": None if solo else rng.below(players),
+        "named": None, "oddity_taken": False, "buildings": buildings, "monument_pool": pool,
+        "solo_deck": solo_deck, "finish": [None] * players, "last": None,
+        "p": [new_player(d) for d in dealt], "rng": rng.state,
+    }

@@ -1,0 +1,73 @@
+"""What each seat may see, the hidden-information re-deal (determinize) and log filtering.
+
+Hidden: other players' dealt monument pairs and kept monuments until built, the solo resource
+deck's order, and the generator state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rulesets.tiny_towns.state import chest_size
+
+
+def _player_view(pl: dict[str, Any], own: bool) -> dict[str, Any]:
+    secret_ok = own or pl["built_monument"]
+    return {
+        "grid": pl["grid"], "coins": pl["coins"], "chest": chest_size(pl), "store": pl["store"],
+        "marks": pl["marks"], "placed": pl["placed"], "done": pl["done"],
+        "complete": pl["complete"], "builds": pl["builds"], "flags": pl["flags"],
+        "pending": pl["pending"], "built_monument": pl["built_monument"],
+        "has_monument": pl["monument"] is not None,
+        "monument": pl["monument"] if secret_ok else None,
+        "dealt": pl["dealt"] if own else None,
+    }
+
+
+def view_state(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The table as `seat` sees it (None: a spectator)."""
+    deck = state["solo_deck"]
+    return {
+        "seat": seat, "players": state["n"], "solo": state["solo"], "coins_on": state["coins_on"],
+        "options": state["opts"], "phase": state["phase"], "round": state["round"],
+        "master": state["master"], "named": state["named"], "oddity_taken": state["oddity_taken"],
+        "buildings": state["buildings"], "monument_pool": state["monument_pool"],
+        "finish": state["finish"], "last": state["last"],
+        "solo_deck": None if deck is None else {"shown": deck["shown"], "deck_size": len(deck["deck"])},
+        "towns": [_player_view(pl, i == seat) for i, pl in enumerate(state["p"])],
+    }
+
+
+def determinize_state(state: dict[str, Any], seat: int | None, rng: Any) -> dict[str, Any]:
+    """Re-deal everything `seat` cannot see: others' unbuilt monuments, the solo deck order."""
+    known: set[str] = set()
+    for i, pl in enumerate(state["p"]):
+        if i == seat:
+            known |= set(pl["dealt"] or ()) | ({pl["monument"]} if pl["monument"] else set())
+        elif pl["built_monument"]:
+            known.add(pl["monument"])
+    pool = rng.shuffled([m for m in state["monument_pool"] if m not in known])
+    s = dict(state)
+    players = list(state["p"])
+    for i, pl in enumerate(players):
+        if i == seat or pl["built_monument"]:
+            continue
+        q = dict(pl)
+        if pl["dealt"] is not None:
+            q["dealt"] = sorted([pool.pop(), pool.pop()])
+        if pl["monument"] is not None:
+            q["monument"] = pool.pop()
+        players[i] = q
+    s["p"] = players
+    if state["solo_deck"] is not None:
+        s["solo_deck"] = {"shown": state["solo_deck"]["shown"],
+                          "deck": rng.shuffled(state["solo_deck"]["deck"])}
+    s["rng"] = rng.next64()
+    return s
+
+
+def public_move_for(move: dict[str, Any], seat: int, viewer: int | None) -> dict[str, Any]:
+    """A kept monument is secret: others only learn that a monument was kept."""
+    if move.get("type") == "keep_monument" and viewer != seat:
+        return {"type": "keep_monument"}
+    return move
