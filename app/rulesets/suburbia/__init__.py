@@ -24,6 +24,9 @@ class SuburbiaOptions(BaseModel):
         "the Bot (ignored with 2-4 players)")
     red_lines: Literal["nemikolh", "bestagon"] = Field(
         "nemikolh", description="Red-line positions: first line at 15 (default) or at 14")
+    lone_architect_red_line: Literal["plus2", "minus2"] = Field(
+        "plus2", description="The Lone Architect: passing a red line gives +2 Income and +2 "
+        "Reputation as the rulebook is printed, or costs 2 of each (suspected misprint)")
 
 
 class Suburbia(RulesetHooks):
@@ -36,12 +39,16 @@ class Suburbia(RulesetHooks):
     max_players = 4
     Options = SuburbiaOptions
     has_bot = True
-    conformance_options = [{"solo_mode": "dale"}, {"red_lines": "bestagon"}]
+    conformance_options = [{"solo_mode": "dale"}, {"red_lines": "bestagon"},
+                           {"lone_architect_red_line": "minus2"}]
 
     def setup(self, players: int, options: BaseModel, seed: int) -> State:
         """Stacks, market, supply, goals and boroughs for `players` seats."""
         opts = SuburbiaOptions.model_validate(options.model_dump())
-        return setup_state(players, opts.solo_mode, opts.red_lines, seed)
+        state = setup_state(players, opts.solo_mode, opts.red_lines, seed)
+        if state["mode"] == "lone_architect":
+            state["la_step"] = 2 if opts.lone_architect_red_line == "plus2" else -2
+        return state
 
     def to_act(self, state: State) -> list[int]:
         """Seats still choosing a goal, else the seat whose turn it is."""

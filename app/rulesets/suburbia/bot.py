@@ -1,9 +1,103 @@
-"""Placeholder: replaced below."""
+"""A greedy one-ply bot: score every take/place/invest option by simulating its effects on a
+scratch borough and valuing the player's population, reputation and income trajectory."""
+
 from __future__ import annotations
+
 from typing import Any
 
-def choose(state: Any, seat: int, rng: Any) -> Any:
-    return None
+from app.rulesets.suburbia.effects import World, tile_cost
+from app.rulesets.suburbia.legal import legal_moves
+from app.rulesets.suburbia.market import surcharges
+from app.rulesets.suburbia.scoring import goal_winner
+from app.rulesets.suburbia.tables import GOALS, KINDS
 
-def describe(move: Any) -> str:
-    return ", ".join(f"{k}={v}" for k, v in move.items())
+State = dict[str, Any]
+Move = dict[str, Any]
+
+
+def turns_left(state: State) -> float:
+    """Rough number of this player's turns still to come."""
+    left = sum(len(s) for s in state["stacks"].values())
+    per_round = {"multi": state["seats"], "lone_architect": 2, "dale": 4}[state["mode"]]
+    if state["final_turns"] is not None:
+        return max(1.0, state["final_turns"] / state["seats"])
+    return max(1.0, left / per_round * 0.8)
+
+
+def value(p: dict[str, Any], t: float) -> float:
+    """Population now plus what reputation and income will bring over `t` turns."""
+    return p["pop"] + p["rep"] * t * 0.8 + (p["money"] + p["income"] * t) / 5.0
+
+
+def _simulate(state: State, seat: int, move: Move) -> dict[str, Any]:
+    w = World(state)
+    kind = move["type"]
+    if kind in ("buy", "lake"):
+        tile = state["market"][move["slot"]]
+        extra = surcharges(state)[move["slot"]]
+        w.pay(seat, extra + (KINDS[tile].cost if kind == "buy" else 0))
+        w.place(seat, tile, (move["at"][0], move["at"][1]), lake=kind == "lake")
+    elif kind == "basic":
+        w.pay(seat, KINDS[move["tile"]].cost)
+        w.place(seat, move["tile"], (move["at"][0], move["at"][1]), lake=False)
+    elif kind == "invest":
+        tiles = state["p"][seat]["tiles"]
+        index = next(i for i, t in enumerate(tiles) if t["at"] == move["at"])
+        w.pay(seat, tile_cost(tiles[index]))
+        w.invest(seat, index)
+    return w.players[seat]
+
+
+def _goal_bonus(state: State, seat: int, p: dict[str, Any]) -> float:
+    """Small nudge toward goals this borough would currently win."""
+    players = list(state["p"])
+    players[seat] = p
+    goals = list(state["goals"])
+    if state["secret"] and state["secret"][seat]["kept"]:
+        goals.append(state["secret"][seat]["kept"])
+    return sum(GOALS[g].bonus * 0.3 for g in goals if goal_winner(players, g) == seat)
+
+
+def choose(state: State, seat: int, rng: Any) -> Move | None:
+    """The bot's move for `seat` (None if it has none)."""
+    moves = legal_moves(state, seat)
+    if not moves:
+        return None
+    if len(moves) == 1:
+        return moves[0]
+    if state["phase"] == "choose_goal":
+        return max(moves, key=lambda m: (GOALS[m["goal"]].bonus, m["goal"]))
+    if state["phase"] in ("discard", "extra_discard"):
+        extra = surcharges(state)
+        return min(moves, key=lambda m: (extra[m["slot"]], -KINDS[state["market"][m["slot"]]].cost))
+    t = turns_left(state)
+    best, best_score = moves[0], float("-inf")
+    for move in moves:
+        if move["type"] == "pass":
+            continue
+        p = _simulate(state, seat, move)
+        score = value(p, t) + _goal_bonus(state, seat, p)
+        if move["type"] in ("basic", "invest"):
+            score -= 0.5  # the forced discard usually costs a little
+        if score > best_score:
+            best, best_score = move, score
+    return best
+
+
+def describe(move: Move) -> str:
+    """A short label for a move."""
+    kind = move.get("type")
+    at = move.get("at")
+    if kind == "keep_goal":
+        return f"keep goal {GOALS[move['goal']].name}" if "goal" in move else "keep a secret goal"
+    if kind == "buy":
+        return f"buy market tile {move['slot'] + 1} and place it at {at}"
+    if kind == "lake":
+        return f"take market tile {move['slot'] + 1} as a lake at {at}"
+    if kind == "basic":
+        return f"take a {KINDS[move['tile']].name} and place it at {at}"
+    if kind == "invest":
+        return f"place an Investment Marker at {at}"
+    if kind == "discard":
+        return f"discard market tile {move['slot'] + 1}"
+    return "pass"

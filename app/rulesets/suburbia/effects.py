@@ -38,8 +38,9 @@ class World:
         self.players: list[dict[str, Any]] = list(state["p"])
         self._copied: set[int] = set()
         self.lines: list[int] = RED_LINES[state["red_lines"]]
-        # Lone Architect: moving past a red line gives +2 Income and +2 Reputation (RB-S).
-        self.line_step = 2 if state["mode"] == "lone_architect" else -1
+        # Lone Architect: moving past a red line gives +2 Income and +2 Reputation as RB-S is
+        # written (an option plays it as -2/-2; see NOTES.md).
+        self.line_step = state.get("la_step", 2) if state["mode"] == "lone_architect" else -1
         self.red_lines_active = True
 
     def mut(self, i: int) -> dict[str, Any]:
