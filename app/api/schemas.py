@@ -74,6 +74,7 @@ class GameStarted(BaseModel):
 
 class GameDocument(BaseModel):
     id: str
+    room_id: str
     ruleset: str
     version: int
     status: Literal["active", "finished"]

@@ -91,6 +91,7 @@ def game_document(live: LiveGame, state: State, version: int, seat: int | None) 
     outcome = live.ruleset.outcome(state)
     return {
         "id": live.id,
+        "room_id": live.room_id,
         "ruleset": live.ruleset.id,
         "version": version,
         "status": "finished" if outcome is not None else "active",

@@ -60,3 +60,20 @@ def play_first_legal(client, game_id: str, player: dict[str, Any]) -> int:
                     json={"version": moves["version"], "move": moves["moves"][0]})
     assert r.status_code == 200, r.text
     return r.json()["version"]
+
+
+def play_to_end(client, game_id: str, humans: list[dict[str, Any]], timeout: float = 30.0) -> dict:
+    """Play the humans' first legal moves (bots play themselves) until the game is over."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while doc(client, game_id)["status"] == "active":
+        moved = False
+        for player in humans:
+            if legal(client, game_id, player)["moves"]:
+                play_first_legal(client, game_id, player)
+                moved = True
+        if not moved:
+            time.sleep(0.01)
+        assert time.monotonic() < deadline, "the game did not end in time"
+    return doc(client, game_id)

@@ -1,0 +1,75 @@
+"""The shared checks: game over, seat not to act, stale versions with the simultaneous rule, legality."""
+
+import pytest
+
+from app.engine.errors import ErrorCode, GameError
+from app.engine.runner import History, play
+from tests.support.testgame import TEST_GAME, TestGameOptions
+
+
+def _state(players=2, rounds=1):
+    return TEST_GAME.setup(players, TestGameOptions(rounds=rounds), 7)
+
+
+def test_seat_not_asked_is_refused():
+    """A seat that is not in to_act gets move/not_your_turn (403)."""
+    state = _state()
+    state = TEST_GAME.apply(state, 0, TEST_GAME.legal_moves(state, 0)[0])
+    with pytest.raises(GameError) as err:
+        play(TEST_GAME, state, 0, {"type": "bid", "card": "K001"}, sent_version=1, current_version=1)
+    assert err.value.code is ErrorCode.NOT_YOUR_TURN and err.value.status == 403
+
+
+def test_illegal_move_names_the_rule():
+    """An illegal move gets move/illegal (422) with the ruleset's sentence."""
+    state = _state()
+    with pytest.raises(GameError) as err:
+        play(TEST_GAME, state, 0, {"type": "bid", "card": "K999"}, sent_version=0, current_version=0)
+    assert err.value.code is ErrorCode.ILLEGAL_MOVE and "card from your hand" in err.value.detail
+
+
+def test_malformed_move_is_refused():
+    """A move that is not an object is malformed (422)."""
+    with pytest.raises(GameError) as err:
+        play(TEST_GAME, _state(), 0, ["bid"], sent_version=0, current_version=0)
+    assert err.value.code is ErrorCode.MALFORMED_MOVE
+
+
+def test_stale_version_in_a_simultaneous_phase_is_accepted():
+    """Seat 1 was asked at version 0, still is at 1, and has not moved: its version-0 move stands."""
+    state = _state()
+    state1 = TEST_GAME.apply(state, 0, TEST_GAME.legal_moves(state, 0)[0])
+    history = History(0, [TEST_GAME.to_act(state), TEST_GAME.to_act(state1)], [0])
+    move = TEST_GAME.legal_moves(state1, 1)[0]
+    assert play(TEST_GAME, state1, 1, move, sent_version=0, current_version=1, history=history)
+
+
+def test_stale_version_after_a_turn_change_is_refused():
+    """A seat that was not asked at every version since, or has moved since, gets 409 with the version."""
+    state = _state()
+    state1 = TEST_GAME.apply(state, 0, TEST_GAME.legal_moves(state, 0)[0])
+    move = TEST_GAME.legal_moves(state1, 1)[0]
+    for history in (History(0, [[0], [0, 1]], [0]), History(0, [[0, 1], [0, 1]], [1]), None):
+        with pytest.raises(GameError) as err:
+            play(TEST_GAME, state1, 1, move, sent_version=0, current_version=1, history=history)
+        assert err.value.code is ErrorCode.STALE_VERSION and err.value.version == 1
+
+
+def test_version_ahead_is_refused():
+    """A version ahead of the game is always stale."""
+    state = _state()
+    with pytest.raises(GameError) as err:
+        play(TEST_GAME, state, 0, TEST_GAME.legal_moves(state, 0)[0], sent_version=5,
+             current_version=0, history=None)
+    assert err.value.code is ErrorCode.STALE_VERSION
+
+
+def test_moves_after_the_end_are_refused():
+    """Once the outcome exists, every move gets game/over."""
+    state = _state(players=1)
+    while TEST_GAME.to_act(state):
+        seat = TEST_GAME.to_act(state)[0]
+        state = TEST_GAME.apply(state, seat, TEST_GAME.legal_moves(state, seat)[0])
+    with pytest.raises(GameError) as err:
+        play(TEST_GAME, state, 0, {"type": "pass"}, sent_version=0, current_version=0)
+    assert err.value.code is ErrorCode.GAME_OVER

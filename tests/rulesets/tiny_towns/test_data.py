@@ -1,0 +1,91 @@
+"""Data tables: component counts, unique ids, every effect kind resolves, patterns are valid."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from app.rulesets.tiny_towns import data
+from app.rulesets.tiny_towns.effects import BUILD, PENDING
+from app.rulesets.tiny_towns.feeding import FEED_KINDS
+from app.rulesets.tiny_towns.scoring import SCORE
+
+PASSIVES = {"place_anywhere", "wild", "bank", "empty_squares_zero", "no_master_builder",
+            "unfed_cottages_score", "place_anywhere_all", "coins_double", "change_penalty",
+            "forge", "okaver"}
+REACTS = {"factory", "warehouse", "museum", "oddity_shop", "bondmaker", "semaphore"}
+
+
+def test_component_counts():
+    """Components: 25 base buildings, 15 base monuments, 12 Fortune buildings, 10 Fortune monuments."""
+    b = Counter(row["set"] for row in data.BUILDINGS)
+    m = Counter(row["set"] for row in data.MONUMENTS)
+    assert (b["base"], m["base"], b["fortune"], m["fortune"]) == (25, 15, 12, 10)
+
+
+def test_colour_piles():
+    """Setup: Cottage alone in blue; 4 base cards per other colour; 2 Fortune cards per colour."""
+    for colour in data.COLOURS:
+        rows = [r for r in data.BUILDINGS if r["colour"] == colour["id"]]
+        base = [r for r in rows if r["set"] == "base"]
+        fortune = [r for r in rows if r["set"] == "fortune"]
+        if "fixed" in colour:
+            assert [r["id"] for r in rows] == [colour["fixed"]]
+        else:
+            assert (len(base), len(fortune)) == (4, 2), colour["id"]
+
+
+def test_ids_unique_and_sourced():
+    """Content as data: every row has a unique id, a name, a text and a source."""
+    ids = [r["id"] for r in data.BUILDINGS + data.MONUMENTS]
+    assert len(ids) == len(set(ids))
+    for row in data.BUILDINGS + data.MONUMENTS + data.RESOURCE_ROWS + data.COLOURS:
+        assert row.get("source"), row["id"]
+    for row in data.BUILDINGS + data.MONUMENTS:
+        assert row["name"] and row["text"]
+
+
+def test_every_effect_kind_resolves():
+    """Every score, build, feed, reaction and passive kind named in a table has a handler."""
+    for row in data.CARDS.values():
+        assert row["score"]["kind"] in SCORE, row["id"]
+        for eff in row.get("build", ()):
+            assert eff["kind"] in BUILD, row["id"]
+        if "feed" in row:
+            assert row["feed"]["kind"] in FEED_KINDS, row["id"]
+        if "react" in row:
+            assert row["react"]["kind"] in REACTS, row["id"]
+        assert set(row.get("passive", ())) <= PASSIVES, row["id"]
+    assert {"resource", "cathedral", "replace", "free_build", "watch_pick", "watch_place",
+            "okaver", "semaphore", "masons_spend", "petal"} == set(PENDING)
+
+
+def test_patterns_valid():
+    """Patterns are rectangular grids of resource letters that fit the 4x4 town."""
+    for cid, row in data.CARDS.items():
+        grid = data.parse_pattern(row["pattern"])
+        assert len(grid) <= 4 and len(grid[0]) <= 4
+        assert any(cell for line in grid for cell in line), cid
+        assert data.PLACEMENTS[cid], cid
+
+
+def test_pattern_variants():
+    """Any rotation or mirror of a pattern counts: a 1x2 pattern has 24 placements on 4x4."""
+    assert len(data.PLACEMENTS["well"]) == 24
+    assert len(data.PLACEMENTS["tavern"]) == 2 * 2 * 4 * 2  # 3-long line, both directions
+    assert len(data.PLACEMENTS["farm"]) == 4 * 9  # 2x2 with pairs: 4 distinct variants
+
+
+def test_resources_and_solo_deck():
+    """Five resources; the solo deck holds 3 cards of each; six solo ranks."""
+    assert data.RESOURCES == ["wood", "wheat", "brick", "glass", "stone"]
+    assert data.SOLO_COPIES == 3
+    assert [r["name"] for r in data.SOLO_RANKS][0] == "Master Architect"
+    assert len(data.SOLO_RANKS) == 6
+
+
+def test_solo_removals():
+    """Solo removes Bank, Feast Hall, Fort Ironweed, Opaleye's Watch (base) and Oddity Shop,
+    Schoolhouse, Southern Semaphore (Fortune)."""
+    removed = {cid for cid, row in data.CARDS.items() if row.get("solo") is False}
+    assert removed == {"bank", "feast_hall", "fort_ironweed", "opaleyes_watch", "oddity_shop",
+                       "schoolhouse", "southern_semaphore"}
