@@ -69,8 +69,8 @@ def test_patterns_valid():
 
 
 def test_pattern_variants():
-    """Any rotation or mirror of a pattern counts: a 1x2 pattern has 24 placements on 4x4."""
-    assert len(data.PLACEMENTS["well"]) == 24
+    """Any rotation or mirror of a pattern counts: Wd-St lies 48 ways on a 4x4 town."""
+    assert len(data.PLACEMENTS["well"]) == 2 * (3 * 4 * 2)  # both orientations, both directions
     assert len(data.PLACEMENTS["tavern"]) == 2 * 2 * 4 * 2  # 3-long line, both directions
     assert len(data.PLACEMENTS["farm"]) == 4 * 9  # 2x2 with pairs: 4 distinct variants
 
