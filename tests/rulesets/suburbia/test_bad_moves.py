@@ -1,0 +1,94 @@
+"""Bad moves raise IllegalMove naming the rule, and leave the input state unchanged."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from app.engine.ruleset import IllegalMove
+from tests.rulesets.suburbia.helpers import R, game, put, turn_of, with_market
+
+MARKET = ["mint", "landfill", "freeway", "mint", "office_building", "hostel", "hostel"]
+
+
+def playing():
+    return put(turn_of(with_market(game(2, 3), MARKET), 0), 0, money=10)
+
+
+def choosing():
+    return R.setup(2, R.Options(), 3)
+
+
+def discarding():
+    s = playing()
+    return R.apply(s, 0, {"type": "basic", "tile": "suburbs", "at": [1, 0]})
+
+
+def over():
+    return dict(playing(), phase="over")
+
+
+CASES = [
+    (playing, 1, {"type": "buy", "slot": 6, "at": [1, 1]}, "not your turn"),
+    (playing, 0, {"type": "fly"}, "Unknown move"),
+    (playing, 0, {"type": "buy", "slot": 9, "at": [1, 1]}, "Real Estate Market spaces"),
+    (playing, 0, {"type": "buy", "slot": 0, "at": [1, 1]}, "cannot afford"),
+    (playing, 0, {"type": "buy", "slot": 6, "at": [7, 7]}, "adjacent to one of your tiles"),
+    (playing, 0, {"type": "buy", "slot": 6, "at": [0, 0]}, "empty space"),
+    (playing, 0, {"type": "buy", "slot": 6, "at": [1, -1]}, "Borough Board"),
+    (playing, 0, {"type": "buy", "slot": 6, "at": "here"}, "hex coordinates"),
+    (playing, 0, {"type": "lake", "slot": 6, "at": [7, 7]}, "adjacent"),
+    (playing, 0, {"type": "basic", "tile": "casino", "at": [1, 1]}, "Basic tiles are"),
+    (playing, 0, {"type": "invest", "at": [5, 5]}, "one of your tiles"),
+    (playing, 0, {"type": "discard", "slot": 6}, "discarding comes only after"),
+    (playing, 0, {"type": "keep_goal", "goal": "miser"}, "take and place 1 tile"),
+    (playing, 0, {"type": "pass"}, "pass only when"),
+    (choosing, 0, {"type": "buy", "slot": 6, "at": [1, 1]}, "keeps 1 of the 2 secret goals"),
+    (choosing, 0, {"type": "keep_goal", "goal": "not-dealt"}, "one of the two secret goals"),
+    (discarding, 0, {"type": "buy", "slot": 6, "at": [1, 1]}, "must now discard"),
+    (discarding, 0, {"type": "discard", "slot": None}, "Real Estate Market spaces"),
+    (over, 0, {"type": "buy", "slot": 6, "at": [1, 1]}, "game is over"),
+]
+
+
+@pytest.mark.parametrize(("build", "seat", "move", "reason"), CASES,
+                         ids=[c[3] for c in CASES])
+def test_illegal_move_names_the_rule_and_changes_nothing(build, seat, move, reason):
+    """Each illegal move raises IllegalMove whose reason names the rule; input untouched."""
+    state = build()
+    before = json.dumps(state, sort_keys=True)
+    with pytest.raises(IllegalMove) as err:
+        R.apply(state, seat, move)
+    assert reason in err.value.reason
+    assert json.dumps(state, sort_keys=True) == before
+
+
+def test_unaffordable_discard_is_refused():
+    """Discarding pays the market cost above the tile: not allowed without the money."""
+    s = put(discarding(), 0, money=1)
+    with pytest.raises(IllegalMove, match="cannot afford"):
+        R.apply(s, 0, {"type": "discard", "slot": 0})
+    assert {m["slot"] for m in R.legal_moves(s, 0)} == {5, 6}
+
+
+def test_invest_requires_the_price_again():
+    """Investing costs the tile's printed price again."""
+    s = put(playing(), 0, money=2, tiles=[("community_park", 0, 1)])
+    with pytest.raises(IllegalMove, match="printed cost again"):
+        R.apply(s, 0, {"type": "invest", "at": [0, 1]})
+
+
+def test_every_legal_move_is_accepted_and_nothing_else_in_a_position():
+    """legal_moves lists exactly what apply accepts for a sample of placements."""
+    s = playing()
+    legal = R.legal_moves(s, 0)
+    cells = {tuple(m["at"]) for m in legal if m["type"] == "buy"}
+    for q in range(-3, 4):
+        for r in range(-3, 5):
+            move = {"type": "lake", "slot": 6, "at": [q, r]}
+            if (q, r) in cells:
+                R.apply(s, 0, move)
+            else:
+                with pytest.raises(IllegalMove):
+                    R.apply(s, 0, move)
