@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from alembic import context
-from sqlalchemy import create_engine, pool
+from sqlalchemy import create_engine, pool, text
 
 from app.config import get_settings, sync_url
 from app.db.models import Base
@@ -23,6 +23,10 @@ def run_migrations_online() -> None:
     """Run against the database."""
     engine = create_engine(url, poolclass=pool.NullPool)
     with engine.connect() as connection:
+        if connection.dialect.name == "postgresql":
+            # Replicas starting together must not migrate at the same time.
+            connection.execute(text("SELECT pg_advisory_lock(727274)"))
+            connection.commit()
         context.configure(connection=connection, target_metadata=Base.metadata, compare_type=True,
                           render_as_batch=connection.dialect.name == "sqlite")
         with context.begin_transaction():

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs the whole suite: on SQLite always, and on PostgreSQL too when one is reachable
+# (CIVITAS_TEST_POSTGRES_URL, or a local server on 127.0.0.1:5432, where a fresh database is made).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=.venv/bin/python
+
+# Browser tests drive Debian's Chromium; install it if this machine lacks it and we may.
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing Debian's chromium for the browser tests..."
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null
+  else
+    echo "chromium is missing: install Debian's 'chromium' package for the browser tests." >&2
+  fi
+fi
+
+if [ -z "${CIVITAS_TEST_POSTGRES_URL:-}" ]; then
+  if "$PY" - <<'PY' 2>/dev/null
+import psycopg
+psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", connect_timeout=2).close()
+PY
+  then
+    db="civitas_test_$$"
+    "$PY" - "$db" <<'PY'
+import sys, psycopg
+with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
+    c.execute(f'DROP DATABASE IF EXISTS "{sys.argv[1]}"')
+    c.execute(f'CREATE DATABASE "{sys.argv[1]}"')
+PY
+    export CIVITAS_TEST_POSTGRES_URL="postgresql://postgres@127.0.0.1:5432/$db"
+    trap '"$PY" -c "import psycopg; c = psycopg.connect(\"postgresql://postgres@127.0.0.1:5432/postgres\", autocommit=True); c.execute(\"DROP DATABASE IF EXISTS $db WITH (FORCE)\")" || true' EXIT
+  else
+    echo "No PostgreSQL reachable: running the suite on SQLite only."
+  fi
+fi
+echo "PostgreSQL for tests: ${CIVITAS_TEST_POSTGRES_URL:-none}"
+exec "$PY" -m pytest "$@"

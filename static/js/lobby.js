@@ -1,0 +1,68 @@
+// Lobby: live list of public rooms, create a room (options from the ruleset's JSON schema), join by code.
+import { el, ensurePlayer, liveSocket, request } from "./api.js";
+import { optionFields, readOptions } from "./options.js";
+
+const rulesets = await request("GET", "/api/rulesets");
+const byId = Object.fromEntries(rulesets.map((r) => [r.id, r]));
+const select = document.getElementById("ruleset-select");
+const seats = document.getElementById("seats-input");
+const fields = document.getElementById("options-fields");
+
+for (const r of rulesets) select.append(el("option", { value: r.id }, `${r.name} (${r.min_players}–${r.max_players})`));
+
+function showOptions() {
+  const ruleset = byId[select.value];
+  if (!ruleset) return;
+  seats.min = ruleset.min_players;
+  seats.max = ruleset.max_players;
+  seats.value = Math.min(Math.max(Number(seats.value) || 2, ruleset.min_players), ruleset.max_players);
+  fields.replaceChildren(el("legend", {}, "Options"), ...optionFields(ruleset.options));
+}
+select.addEventListener("change", showOptions);
+showOptions();
+
+document.getElementById("create-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const error = document.getElementById("create-error");
+  error.textContent = "";
+  try {
+    await ensurePlayer();
+    const room = await request("POST", "/api/rooms", {
+      ruleset: select.value,
+      seats: Number(seats.value),
+      private: document.getElementById("private-input").checked,
+      options: readOptions(fields, byId[select.value].options),
+    });
+    location.href = `/rooms/${room.id}`;
+  } catch (e) { error.textContent = e.message; }
+});
+
+async function joinByCode(code) {
+  const error = document.getElementById("code-error");
+  error.textContent = "";
+  try {
+    const room = await request("GET", `/api/rooms/by-code/${encodeURIComponent(code)}`);
+    sessionStorage.setItem(`civitas.code.${room.id}`, code);
+    location.href = `/rooms/${room.id}?invite_code=${encodeURIComponent(code)}`;
+  } catch (e) { error.textContent = e.message; }
+}
+document.getElementById("code-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  joinByCode(document.getElementById("code-input").value.trim());
+});
+const linked = new URLSearchParams(location.search).get("code");
+if (linked) joinByCode(linked);
+
+function drawRooms(rooms) {
+  const body = document.getElementById("rooms-body");
+  if (!rooms.length) { body.replaceChildren(el("tr", {}, el("td", { colspan: 4, class: "muted" }, "No open tables yet: create one!"))); return; }
+  body.replaceChildren(...rooms.map((room) => {
+    const taken = room.seats.filter((s) => s.player || s.bot).length;
+    return el("tr", { dataset: { roomId: room.id } },
+      el("td", {}, byId[room.ruleset] ? byId[room.ruleset].name : room.ruleset),
+      el("td", {}, room.host.name),
+      el("td", {}, `${taken} / ${room.seats.length}`),
+      el("td", {}, el("a", { href: `/rooms/${room.id}`, class: "button" }, "Open")));
+  }));
+}
+liveSocket("/ws/lobby", { onMessage: (frame) => frame.type === "rooms" && drawRooms(frame.rooms) });

@@ -1,0 +1,69 @@
+"""The browser client: lobby, room, bots, start, and a game played to the end by clicking."""
+
+from __future__ import annotations
+
+import httpx
+
+
+def _enter_name(page, name):
+    page.fill("#name-input", name)
+    page.click("#name-form button[type=submit]")
+
+
+def test_create_room_add_bot_start_and_play_by_clicking(live_server, page):
+    """A new user opens the lobby, creates a table, seats a bot, starts, and plays to the final scores."""
+    page.goto(live_server.url + "/")
+    page.select_option("#ruleset-select", "testgame")
+    page.fill("#seats-input", "2")
+    page.fill("input[name=rounds]", "2")
+    page.click("#create-button")
+    _enter_name(page, "Alice")
+    page.wait_for_url("**/rooms/*")
+    page.click(".add-bot[data-seat='1']")
+    page.wait_for_selector(".remove-bot[data-seat='1']")
+    page.click("#start-button")
+    page.wait_for_url("**/games/*")
+    page.wait_for_selector("#turn-status:has-text('Your move')")
+    clicks = 0
+    while not page.locator("#outcome:not([hidden])").count():
+        button = page.locator(".legal-move").first
+        if button.count() and page.locator("#turn-status.your-turn").count():
+            version = page.evaluate("window.civitas.doc.version")
+            button.click()
+            clicks += 1
+            page.wait_for_function(f"window.civitas.doc.version > {version}")
+        else:
+            page.wait_for_timeout(50)
+        assert clicks < 40
+    assert clicks >= 2
+    assert page.locator("table.scores tbody tr").count() == 2
+    game_id = page.url.rsplit("/", 1)[1]
+    token = page.evaluate("JSON.parse(localStorage.getItem('civitas.player')).token")
+    final = httpx.get(f"{live_server.url}/api/games/{game_id}",
+                      headers={"Authorization": f"Bearer {token}"}).json()
+    assert final["status"] == "finished" and final["seat"] == 0
+    # The document the page rebuilt from its snapshot and patches is exactly the server's.
+    assert page.evaluate("window.civitas.doc") == final
+
+
+def test_lobby_lists_public_rooms_live_and_join_by_link(live_server, browser):
+    """A room another player opens appears in the lobby without reloading; its invite link seats a friend."""
+    watcher = browser.new_context().new_page()
+    watcher.goto(live_server.url + "/")
+    watcher.wait_for_selector("#rooms-body")
+    host = httpx.post(f"{live_server.url}/api/players", json={"name": "Host"}).json()
+    auth = {"Authorization": f"Bearer {host['token']}"}
+    room = httpx.post(f"{live_server.url}/api/rooms", headers=auth,
+                      json={"ruleset": "testgame", "seats": 2, "private": False}).json()
+    watcher.wait_for_selector(f"tr[data-room-id='{room['id']}']")
+    private = httpx.post(f"{live_server.url}/api/rooms", headers=auth,
+                         json={"ruleset": "testgame", "seats": 2, "private": True}).json()
+    friend = browser.new_context().new_page()
+    friend.goto(f"{live_server.url}/r/{private['invite_code']}")
+    friend.wait_for_url("**/rooms/*")
+    friend.click("#join-button")
+    _enter_name(friend, "Friend")
+    friend.wait_for_selector(".seat[data-seat='1']:has-text('Friend')")
+    assert watcher.locator(f"tr[data-room-id='{private['id']}']").count() == 0
+    watcher.context.close()
+    friend.context.close()

@@ -1,0 +1,62 @@
+"""Run real server processes (uvicorn) for browser and multi-process tests."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    """An unused loopback port."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    """`python -m app.main` with the given environment; stops on exit."""
+
+    def __init__(self, env: dict[str, str], port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, "CIVITAS_HOST": "127.0.0.1", "CIVITAS_PORT": str(self.port),
+                    "CIVITAS_EXTRA_RULESETS": "tests.support.testgame:TEST_GAME", **env}
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> "ServerProcess":
+        """Start and wait until it answers."""
+        self.proc = subprocess.Popen([sys.executable, "-m", "app.main"], cwd=ROOT, env=self.env,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.proc.stderr.read().decode()[-2000:]}")
+            try:
+                if httpx.get(f"{self.url}/api/rulesets", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def stop(self) -> None:
+        """Terminate (SIGTERM, then SIGKILL)."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    def __enter__(self) -> "ServerProcess":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
