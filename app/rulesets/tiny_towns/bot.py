@@ -1,0 +1,123 @@
+"""A greedy heuristic bot: place resources where they extend the most promising patterns, build
+when the town's end score (with the patterns still in reach) improves, else declare done."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rulesets.tiny_towns import data
+from app.rulesets.tiny_towns.legal import legal_moves
+from app.rulesets.tiny_towns.patterns import buildable_cards
+from app.rulesets.tiny_towns.scoring import score_all
+
+Move = dict[str, Any]
+
+_BY_CELL: dict[str, list[list[tuple[tuple[int, str], ...]]]] = {}
+for _cid, _places in data.PLACEMENTS.items():
+    _cells: list[list[tuple[tuple[int, str], ...]]] = [[] for _ in range(16)]
+    for _pl in _places:
+        for _c, _ in _pl:
+            _cells[_c].append(_pl)
+    _BY_CELL[_cid] = _cells
+
+_WEIGHT = {"cottage": 4.0}
+_RES = set(data.RESOURCES)
+
+
+def _weight(state: dict[str, Any], cid: str) -> float:
+    if data.is_monument(cid):
+        return 5.0
+    if data.card(cid)["colour"] == "red":  # feeders pay off through the cottages
+        cottages = sum(pl["grid"].count("cottage") for pl in state["p"])
+        return 1.0 + min(cottages, 4)
+    return _WEIGHT.get(cid, 3.0)
+
+
+def _cell_potential(state: dict[str, Any], seat: int, grid: list[Any], cell: int,
+                    complete: float = 0.0) -> float:
+    """The best pattern still completable through the cube on `cell` (0 for a dead cube);
+    a completed pattern counts `complete` times the card's weight."""
+    best = 0.0
+    for cid in buildable_cards(state, seat):
+        w = _weight(state, cid)
+        for placement in _BY_CELL[cid][cell]:
+            matched = 0
+            ok = True
+            for c, res in placement:
+                v = grid[c]
+                if v == res:
+                    matched += 1
+                elif v is not None:
+                    ok = False
+                    break
+            if ok and any(c == cell and grid[c] == r for c, r in placement):
+                frac = matched / len(placement)
+                best = max(best, w * (complete if frac == 1 else frac * frac * 0.5))
+    return best
+
+
+def _grid_potential(state: dict[str, Any], seat: int, grid: list[Any]) -> float:
+    return sum(_cell_potential(state, seat, grid, c) for c in range(16)
+               if grid[c] in _RES)
+
+
+def _value(state: dict[str, Any], seat: int) -> float:
+    grid = state["p"][seat]["grid"]
+    board = score_all(state)[seat]
+    unfed = sum(1 for c in range(16) if data.is_feedable(grid[c]) and c not in board["fed"])
+    return board["total"] + _grid_potential(state, seat, grid) + 1.5 * unfed
+
+
+def _place_value(state: dict[str, Any], seat: int, move: Move) -> float:
+    pl = state["p"][seat]
+    if move["type"] != "place":
+        return 0.5 if move["type"] in ("museum",) else -0.5
+    grid = list(pl["grid"])
+    grid[move["cell"]] = move["resource"]
+    cost = 1.5 if move["resource"] != state["named"] and state["coins_on"] else 0.0
+    return _cell_potential(state, seat, grid, move["cell"], complete=1.0) - cost
+
+
+def choose(state: dict[str, Any], seat: int, rng: Any) -> Move | None:
+    """The bot's move for `seat`, or None when it has nothing to do."""
+    moves = legal_moves(state, seat)
+    if not moves:
+        return None
+    kind = moves[0]["type"]
+    if kind == "keep_monument":
+        return min(moves, key=lambda m: (len(data.PLACEMENTS[m["monument"]][0]), m["monument"]))
+    if kind in ("name", "choose_card", "take_oddity") and state["phase"] == "name":
+        return _best_name(state, seat, moves)
+    if state["phase"] == "place" and kind != "choose":
+        return max(moves, key=lambda m: (_place_value(state, seat, m), -moves.index(m)))
+    return _greedy(state, seat, moves, rng)
+
+
+def _best_name(state: dict[str, Any], seat: int, moves: list[Move]) -> Move:
+    from app.rulesets.tiny_towns.apply import apply_move
+    best, best_v = moves[0], float("-inf")
+    for m in moves:
+        if m["type"] == "take_oddity":
+            return m  # a free cube and a coin
+        nxt = apply_move(state, seat, m)
+        opts = [x for x in legal_moves(nxt, seat) if x["type"] == "place"]
+        v = max((_place_value(nxt, seat, x) for x in opts), default=0.0)
+        if v > best_v:
+            best, best_v = m, v
+    return best
+
+
+def _greedy(state: dict[str, Any], seat: int, moves: list[Move], rng: Any) -> Move:
+    """Try each move (capped) and keep the one that leaves the best town."""
+    from app.rulesets.tiny_towns.apply import apply_move
+    sample = moves if len(moves) <= 40 else [moves[-1], *(rng.choice(moves) for _ in range(40))]
+    base = _value(state, seat)
+    best, best_v = None, float("-inf")
+    for m in sample:
+        if m["type"] == "done":
+            v = base
+        else:
+            v = _value(apply_move(state, seat, m), seat) + (0.3 if m["type"] == "build" else 0.0)
+        if v > best_v:
+            best, best_v = m, v
+    return best if best is not None else moves[-1]
