@@ -7,11 +7,12 @@ from typing import Any
 from fastapi import APIRouter
 
 from app.api.deps import CurrentPlayer, OptionalPlayer, PlatformDep
-from app.api.schemas import GameDocument, GameLog, LegalMoves, MoveAccepted, MoveSubmit
+from app.api.schemas import error_responses, GameDocument, GameLog, LegalMoves, MoveAccepted, MoveSubmit
 from app.services.errors import ServiceError
 from app.services.games import game_document
 
-router = APIRouter(prefix="/api/games", tags=["games"])
+router = APIRouter(prefix="/api/games", tags=["games"],
+                   responses=error_responses(400, 401, 403, 404, 409, 413, 422))
 
 
 @router.get("/{game_id}", response_model=GameDocument)

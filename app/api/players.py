@@ -5,10 +5,10 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from app.api.deps import committing, SessionDep
-from app.api.schemas import PlayerCreate, PlayerCreated
+from app.api.schemas import error_responses, PlayerCreate, PlayerCreated
 from app.services import rooms as room_service
 
-router = APIRouter(prefix="/api/players", tags=["players"])
+router = APIRouter(prefix="/api/players", tags=["players"], responses=error_responses(400, 413, 422))
 
 
 @router.post("", status_code=201, response_model=PlayerCreated)

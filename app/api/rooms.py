@@ -7,11 +7,12 @@ from typing import Any
 from fastapi import APIRouter, Response
 
 from app.api.deps import committing, CurrentPlayer, OptionalPlayer, PlatformDep, SessionDep
-from app.api.schemas import BotAdd, GameStarted, RoomCreate, RoomJoin, RoomPublic
+from app.api.schemas import error_responses, BotAdd, GameStarted, RoomCreate, RoomJoin, RoomPublic
 from app.services import rooms as room_service
 from app.services.errors import ServiceError
 
-router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+router = APIRouter(prefix="/api/rooms", tags=["rooms"],
+                   responses=error_responses(400, 401, 403, 404, 409, 413, 422))
 
 
 @router.post("", status_code=201, response_model=RoomPublic, response_model_exclude_none=False)

@@ -6,11 +6,11 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from app.api.schemas import RulesetInfo
+from app.api.schemas import error_responses, RulesetInfo
 from app.engine import registry
 from app.services.errors import not_found
 
-router = APIRouter(prefix="/api/rulesets", tags=["rulesets"])
+router = APIRouter(prefix="/api/rulesets", tags=["rulesets"], responses=error_responses(404))
 
 
 @router.get("", response_model=list[RulesetInfo])

@@ -121,5 +121,14 @@ class GameLog(BaseModel):
 
 
 class ErrorBody(BaseModel):
+    """Every 4xx answer: a sentence, plus the current version on a stale move."""
+
     detail: str
+    code: str | None = None
     version: int | None = None
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries for the refusals a router can give (all share ErrorBody)."""
+    return {status: {"model": ErrorBody, "description": "Refused; `detail` says why."}
+            for status in statuses}

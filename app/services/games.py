@@ -10,6 +10,7 @@ re-checks the move against the stale-version rule.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -112,6 +113,11 @@ class GameService:
         self._live: dict[str, LiveGame] = {}
         self._load_locks: dict[str, asyncio.Lock] = {}
         self.listeners: list[Callable[[str, int], Awaitable[None]]] = []
+        # SQLite has one writer at a time; queueing writers here instead of in SQLite's busy
+        # handler (which sleeps in steps of up to 100 ms) keeps the move round trip's tail short.
+        bind = sessions.kw.get("bind")
+        self._write_lock = asyncio.Lock() if bind is not None and bind.dialect.name == "sqlite" \
+            else contextlib.nullcontext()
 
     # -- loading -----------------------------------------------------------------------------
 
@@ -271,6 +277,13 @@ class GameService:
         """Append the move in one transaction; False if another writer got this version first."""
         outcome = live.ruleset.outcome(state)
         to_act = live.ruleset.to_act(state)
+        async with self._write_lock:
+            return await self._write(session, live, seat, move, client_id, state, version,
+                                     outcome, to_act)
+
+    async def _write(self, session: AsyncSession, live: LiveGame, seat: int, move: Move,
+                     client_id: str | None, state: State, version: int, outcome: Any,
+                     to_act: list[int]) -> bool:
         try:
             result = await session.execute(
                 update(Game).where(Game.id == live.id, Game.version == version - 1).values(
