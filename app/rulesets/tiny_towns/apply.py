@@ -7,9 +7,10 @@ from typing import Any, Callable
 
 from app.engine.ruleset import IllegalMove
 from app.rulesets.tiny_towns import data
-from app.rulesets.tiny_towns.effects import pending_options, place_building, prune, resolve_pending
+from app.rulesets.tiny_towns.choices import pending_options, prune, resolve_pending
+from app.rulesets.tiny_towns.effects import place_building
 from app.rulesets.tiny_towns.legal import (
-    is_master, legal_moves, name_moves, place_moves, to_act, tracks_changes, uses_coin)
+    is_master, name_moves, place_moves, to_act, tracks_changes, uses_coin)
 from app.rulesets.tiny_towns.patterns import check_build
 from app.rulesets.tiny_towns.state import (
     Edit, built, empties, gain, incomplete, push, set_cell)

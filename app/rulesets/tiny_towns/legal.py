@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rulesets.tiny_towns import data
-from app.rulesets.tiny_towns.effects import pending_options
+from app.rulesets.tiny_towns.choices import pending_options
 from app.rulesets.tiny_towns.patterns import build_moves
 from app.rulesets.tiny_towns.state import CELLS, built, empties, incomplete
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rulesets.tiny_towns import data
-from app.rulesets.tiny_towns.state import CELLS, built, is_building
+from app.rulesets.tiny_towns.state import CELLS, built
 
 _BY_CELLS: dict[str, dict[tuple[int, ...], list[tuple[tuple[int, str], ...]]]] = {}
 for _cid, _places in data.PLACEMENTS.items():

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 from app.rulesets.tiny_towns import data
-from app.rulesets.tiny_towns.effects import BUILD, PENDING
+from app.rulesets.tiny_towns.choices import PENDING
+from app.rulesets.tiny_towns.effects import BUILD
 from app.rulesets.tiny_towns.feeding import FEED_KINDS
 from app.rulesets.tiny_towns.scoring import SCORE
 
