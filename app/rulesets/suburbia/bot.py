@@ -9,7 +9,7 @@ from app.rulesets.suburbia.effects import World, tile_cost
 from app.rulesets.suburbia.legal import legal_moves
 from app.rulesets.suburbia.market import surcharges
 from app.rulesets.suburbia.scoring import goal_winner
-from app.rulesets.suburbia.tables import GOALS, KINDS
+from app.rulesets.suburbia.tables import GOALS, KINDS, RED_LINES, TRACK_MAX, TRACK_MIN
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -24,9 +24,22 @@ def turns_left(state: State) -> float:
     return max(1.0, left / per_round * 0.8)
 
 
-def value(p: dict[str, Any], t: float) -> float:
-    """Population now plus what reputation and income will bring over `t` turns."""
-    return p["pop"] + p["rep"] * t * 0.8 + (p["money"] + p["income"] * t) / 5.0
+def value(p: dict[str, Any], t: float, lines: list[int], step: int) -> float:
+    """Projected final population if income and reputation ran on unchanged for `t` turns,
+    with red lines applied on the way; money left counts a little more than its $5 rate
+    because it can still buy tiles."""
+    money, income, rep, pop = p["money"], p["income"], p["rep"], p["pop"]
+    for _ in range(int(t + 0.5)):
+        money += income
+        if money < 0:
+            pop, money = max(0, pop + money), 0
+        new = max(0, pop + rep)
+        crossed = sum(1 for line in lines if pop < line <= new) - sum(
+            1 for line in lines if new < line <= pop)
+        income = max(TRACK_MIN, min(TRACK_MAX, income + step * crossed))
+        rep = max(TRACK_MIN, min(TRACK_MAX, rep + step * crossed))
+        pop = new
+    return pop + money / 4.0
 
 
 def _simulate(state: State, seat: int, move: Move) -> dict[str, Any]:
@@ -71,12 +84,14 @@ def choose(state: State, seat: int, rng: Any) -> Move | None:
         extra = surcharges(state)
         return min(moves, key=lambda m: (extra[m["slot"]], -KINDS[state["market"][m["slot"]]].cost))
     t = turns_left(state)
+    lines = RED_LINES[state["red_lines"]]
+    step = state.get("la_step", 2) if state["mode"] == "lone_architect" else -1
     best, best_score = moves[0], float("-inf")
     for move in moves:
         if move["type"] == "pass":
             continue
         p = _simulate(state, seat, move)
-        score = value(p, t) + _goal_bonus(state, seat, p)
+        score = value(p, t, lines, step) + _goal_bonus(state, seat, p)
         if move["type"] in ("basic", "invest"):
             score -= 0.5  # the forced discard usually costs a little
         if score > best_score:
