@@ -22,7 +22,7 @@ async function loadRenderer(rulesetId) {
   try { state.catalogue = await request("GET", `/api/rulesets/${rulesetId}/catalogue`); } catch { state.catalogue = {}; }
   try {
     const room = await request("GET", `/api/rooms/${state.doc.room_id}`);
-    for (const s of room.seats) state.names[s.seat] = s.player ? s.player.name : (s.bot ? `🤖 ${s.bot} ${s.seat + 1}` : `Seat ${s.seat + 1}`);
+    for (const s of room.seats) state.names[s.seat] = s.player ? s.player.name : (s.bot ? `${s.bot} ${s.seat + 1}` : `Seat ${s.seat + 1}`);
   } catch { /* names are a nicety */ }
 }
 

@@ -33,7 +33,7 @@ function draw(room) {
   document.getElementById("seats").replaceChildren(...room.seats.map((seat) => {
     let who = el("span", { class: "muted" }, "empty");
     if (seat.player) who = el("span", {}, seat.player.name, seat.player.id === room.host.id ? " (host)" : "");
-    if (seat.bot) who = el("span", { class: "bot" }, `🤖 ${seat.bot}`);
+    if (seat.bot) who = el("span", { class: "bot" }, `${seat.bot} (computer)`);
     const buttons = [];
     if (isHost && !seat.player && !seat.bot)
       buttons.push(el("button", { type: "button", class: "add-bot", dataset: { seat: seat.seat },
