@@ -161,6 +161,9 @@ function topBar(view, cat, ctx) {
     h("span", {}, `Round ${view.round}`), h("span", { class: "tt-badge" }, view.phase)];
   if (view.solo) {
     parts.push(h("span", {}, `Resource deck: ${view.solo_deck.deck_size} face down`));
+  } else if (view.town_hall) {
+    parts.push(h("span", { dataset: { townHall: "1" } }, `Town Hall deck: ${view.town_hall.deck_size} left, ${view.town_hall.discarded} set aside; flipped: `,
+      ...view.town_hall.revealed.map((r) => resChip(r))));
   } else if (view.master !== null && view.master !== undefined) {
     parts.push(h("span", {}, "Master Builder: ", h("strong", {}, who(view.master))));
   }

@@ -27,6 +27,8 @@ class TinyTownsOptions(BaseModel):
     max_fortune_buildings: int = Field(
         4, ge=0, le=6, description="Most Fortune building cards in play (0 = coins only; RB-F advises 4)")
     fortune_monuments: bool = Field(True, description="Shuffle the 10 Fortune monuments into the deal")
+    town_hall: bool = Field(False, description="Town Hall variant: a resource card is flipped for "
+                            "everyone each round instead of a Master Builder naming (2+ players)")
 
 
 class TinyTowns(RulesetHooks):
@@ -43,6 +45,7 @@ class TinyTowns(RulesetHooks):
         {"fortune": False},
         {"max_fortune_buildings": 6},
         {"max_fortune_buildings": 0, "fortune_monuments": False},
+        {"town_hall": True},
     ]
 
     def setup(self, players: int, options: BaseModel, seed: int) -> State:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from app.engine.rng import Rng
 from app.engine.ruleset import IllegalMove
 from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.choices import pending_options, prune, resolve_pending
@@ -12,6 +13,7 @@ from app.rulesets.tiny_towns.effects import place_building
 from app.rulesets.tiny_towns.legal import (
     is_master, name_moves, place_moves, to_act, tracks_changes, uses_coin)
 from app.rulesets.tiny_towns.patterns import check_build
+from app.rulesets.tiny_towns.setup import town_hall_deck
 from app.rulesets.tiny_towns.state import (
     Edit, built, empties, gain, incomplete, push, set_cell)
 
@@ -265,6 +267,22 @@ def start_round(e: Edit) -> None:
                 f.pop(k, None)
     if not incomplete(s):
         s["phase"] = "over"
+    elif s["town_hall"] is not None:
+        _town_hall_reveal(e)
+
+
+def _town_hall_reveal(e: Edit) -> None:
+    """Town Hall: flip the next resource card for everyone; reshuffle when the deck is out."""
+    th = e.s["town_hall"]
+    deck, discard, revealed = list(th["deck"]), list(th["discard"]), list(th["revealed"])
+    if not deck:
+        rng = Rng(e.s["rng"])
+        fresh = town_hall_deck(rng)
+        e.s["rng"] = rng.state
+        deck, discard, revealed = fresh["deck"], fresh["discard"], []
+    res = deck.pop(0)
+    e.s["town_hall"] = {"deck": deck, "discard": discard, "revealed": [*revealed, res]}
+    start_place(e, res)
 
 
 def end_round(e: Edit) -> None:
@@ -294,7 +312,7 @@ def next_master(s: dict[str, Any]) -> int | None:
     """The Master Builder token passes left to the next player whose town is not complete,
     skipping a Fort Ironweed owner unless they are the last such player."""
     n = s["n"]
-    if s["solo"]:
+    if s["solo"] or s["town_hall"] is not None:
         return None
     order = [(s["master"] + k) % n for k in range(1, n + 1)]
     open_seats = [i for i in order if not s["p"][i]["complete"]]

@@ -25,6 +25,7 @@ RESOURCE_ROWS: list[dict[str, Any]] = _RES["resource"]
 LETTERS: dict[str, str] = {r["letter"]: r["id"] for r in _RES["resource"]}
 SOLO_COPIES: int = _RES["solo_deck"]["copies"]
 SOLO_RANKS: list[dict[str, Any]] = _RES["solo_rank"]
+TOWN_HALL_DISCARD: int = _RES["town_hall"]["discard"]
 
 COLOURS: list[dict[str, Any]] = _load("colours.toml")["colour"]
 BUILDINGS: list[dict[str, Any]] = _load("buildings.toml")["building"]

@@ -32,7 +32,8 @@ def to_act(state: dict[str, Any]) -> list[int]:
 
 
 def is_master(state: dict[str, Any], seat: int) -> bool:
-    """Whether the seat named this round's resource itself (never in solo: the deck names)."""
+    """Whether the seat named this round's resource itself (never in solo or Town Hall: a card
+    names it, which counts as another player naming)."""
     return not state["solo"] and state["master"] == seat
 
 

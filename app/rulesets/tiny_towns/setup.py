@@ -8,11 +8,20 @@ from app.engine.rng import Rng
 from app.rulesets.tiny_towns import data
 
 
-def _eligible(row: dict[str, Any], fortune: bool, solo: bool) -> bool:
-    return (row["set"] == "base" or fortune) and (row.get("solo", True) or not solo)
+def _eligible(row: dict[str, Any], fortune: bool, solo: bool, town_hall: bool = False) -> bool:
+    return ((row["set"] == "base" or fortune) and (row.get("solo", True) or not solo)
+            and (row.get("town_hall", True) or not town_hall))
 
 
-def deal_buildings(rng: Rng, fortune: bool, max_fortune: int, solo: bool) -> list[str]:
+def town_hall_deck(rng: Rng) -> dict[str, Any]:
+    """Town Hall: the 15 resource cards shuffled, the top 5 set aside face down."""
+    cards = rng.shuffled([r for r in data.RESOURCES for _ in range(data.SOLO_COPIES)])
+    k = data.TOWN_HALL_DISCARD
+    return {"deck": cards[k:], "discard": cards[:k], "revealed": []}
+
+
+def deal_buildings(rng: Rng, fortune: bool, max_fortune: int, solo: bool,
+                   town_hall: bool = False) -> list[str]:
     """Cottage plus one card per coloured pile; Fortune cards are shuffled into their piles and
     a Fortune card drawn beyond the limit is set aside for the next card of that pile."""
     chosen: dict[str, str] = {}
@@ -20,7 +29,7 @@ def deal_buildings(rng: Rng, fortune: bool, max_fortune: int, solo: bool) -> lis
     piles = [c for c in data.COLOURS if "fixed" not in c]
     for colour in rng.shuffled(piles):  # random pile order so the limit favours no colour
         pile = [b for b in data.BUILDINGS if b["colour"] == colour["id"]
-                and _eligible(b, fortune and max_fortune > 0, solo)]
+                and _eligible(b, fortune and max_fortune > 0, solo, town_hall)]
         for row in rng.shuffled(pile):
             if row["set"] == "fortune" and fortune_count >= max_fortune:
                 continue
@@ -45,7 +54,8 @@ def setup_state(players: int, opts: dict[str, Any], seed: int) -> dict[str, Any]
     rng = Rng.from_seed(seed, "tiny-towns")
     solo = players == 1
     fortune = bool(opts["fortune"])
-    buildings = deal_buildings(rng, fortune, opts["max_fortune_buildings"], solo)
+    town_hall = bool(opts.get("town_hall")) and not solo
+    buildings = deal_buildings(rng, fortune, opts["max_fortune_buildings"], solo, town_hall)
     pool = sorted(m["id"] for m in data.MONUMENTS
                   if _eligible(m, fortune and opts["fortune_monuments"], solo))
     deck = rng.shuffled(pool)
@@ -56,7 +66,9 @@ def setup_state(players: int, opts: dict[str, Any], seed: int) -> dict[str, Any]
         solo_deck = {"shown": cards[:3], "deck": cards[3:]}
     return {
         "n": players, "solo": solo, "coins_on": fortune, "opts": dict(opts),
-        "phase": "monument", "round": 0, "master": None if solo else rng.below(players),
+        "phase": "monument", "round": 0,
+        "master": None if solo or town_hall else rng.below(players),
+        "town_hall": town_hall_deck(rng) if town_hall else None,
         "named": None, "oddity_taken": False, "buildings": buildings, "monument_pool": pool,
         "solo_deck": solo_deck, "finish": [None] * players, "last": None,
         "p": [new_player(d) for d in dealt], "rng": rng.state,

@@ -1,7 +1,7 @@
 """What each seat may see, the hidden-information re-deal (determinize) and log filtering.
 
 Hidden: other players' dealt monument pairs and kept monuments until built, the solo resource
-deck's order, and the generator state.
+deck's order, the Town Hall deck's order and discards, and the generator state.
 """
 
 from __future__ import annotations
@@ -34,6 +34,10 @@ def view_state(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "buildings": state["buildings"], "monument_pool": state["monument_pool"],
         "finish": state["finish"], "last": state["last"],
         "solo_deck": None if deck is None else {"shown": deck["shown"], "deck_size": len(deck["deck"])},
+        "town_hall": None if state["town_hall"] is None else {
+            "deck_size": len(state["town_hall"]["deck"]),
+            "discarded": len(state["town_hall"]["discard"]),
+            "revealed": state["town_hall"]["revealed"]},
         "towns": [_player_view(pl, i == seat) for i, pl in enumerate(state["p"])],
     }
 
@@ -62,6 +66,11 @@ def determinize_state(state: dict[str, Any], seat: int | None, rng: Any) -> dict
     if state["solo_deck"] is not None:
         s["solo_deck"] = {"shown": state["solo_deck"]["shown"],
                           "deck": rng.shuffled(state["solo_deck"]["deck"])}
+    th = state["town_hall"]
+    if th is not None:  # the face-down discards and the deck order are unknown to everyone
+        cards = rng.shuffled(th["deck"] + th["discard"])
+        s["town_hall"] = {"deck": cards[: len(th["deck"])], "discard": cards[len(th["deck"]):],
+                          "revealed": th["revealed"]}
     s["rng"] = rng.next64()
     return s
 

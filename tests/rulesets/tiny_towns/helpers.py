@@ -30,7 +30,7 @@ def new_game(n: int = 2, buildings: list[str] | None = None, monuments: list[str
     st = R.setup(n, R.Options(**opts), seed)
     st = dict(st)
     st["buildings"] = list(buildings or DEFAULT)
-    if not st["solo"]:
+    if st["master"] is not None:
         st["master"] = master
     players = []
     for i, pl in enumerate(st["p"]):

@@ -13,8 +13,8 @@ from app.engine.ruleset import IllegalMove
 from app.rulesets.tiny_towns import RULESET as R
 
 
-def _random_states(n, seed, steps=150):
-    st = R.setup(n, R.Options(), seed)
+def _random_states(n, seed, steps=150, **opts):
+    st = R.setup(n, R.Options(**opts), seed)
     rng = Rng(seed)
     out = [(None, None, st)]
     for _ in range(steps):
@@ -53,6 +53,11 @@ def _plant(st):
     if st["solo_deck"] is not None:
         st["solo_deck"] = {"shown": st["solo_deck"]["shown"],
                            "deck": [f"CANARY-deck-{k}" for k in range(len(st["solo_deck"]["deck"]))]}
+    if st["town_hall"] is not None:
+        th = st["town_hall"]
+        st["town_hall"] = {"deck": [f"CANARY-deck-th{k}" for k in range(len(th["deck"]))],
+                           "discard": [f"CANARY-deck-x{k}" for k in range(len(th["discard"]))],
+                           "revealed": th["revealed"]}
     st["rng"] = "CANARY-rng"
     return st
 
@@ -61,11 +66,12 @@ def _markers_of(seat):
     return [f"CANARY-{seat}-"] if seat is not None else []
 
 
-@pytest.mark.parametrize("n", [1, 2, 4])
-def test_canary_markers_never_leak(n):
+@pytest.mark.parametrize(("n", "opts"), [(1, {}), (2, {}), (4, {}), (3, {"town_hall": True})])
+def test_canary_markers_never_leak(n, opts):
     """Hidden info: no marker of a seat reaches another seat's or the spectator's view, the diffs
-    between consecutive views, the public log, or IllegalMove reasons."""
-    states = _random_states(n, 5, 120)
+    between consecutive views, the public log, or IllegalMove reasons (monuments, solo and Town
+    Hall decks, rng)."""
+    states = _random_states(n, 5, 120, **opts)
     viewers = [*range(n), None]
     previous = {v: None for v in viewers}
     texts: dict[object, list[str]] = {v: [] for v in viewers}
