@@ -16,7 +16,7 @@ from app.rulesets.tiny_towns.apply import apply_move
 from app.rulesets.tiny_towns.legal import legal_moves, to_act
 from app.rulesets.tiny_towns.scoring import score_all, solo_rank, tie_key
 from app.rulesets.tiny_towns.setup import setup_state
-from app.rulesets.tiny_towns.view import determinize_state, public_move_for, view_state
+from app.rulesets.tiny_towns.view import describe, determinize_state, public_move_for, view_state
 
 
 class TinyTownsOptions(BaseModel):
@@ -98,7 +98,7 @@ class TinyTowns(RulesetHooks):
 
     def describe_move(self, move: Move) -> str:
         """A short label for a move."""
-        return ", ".join(f"{k}={v}" for k, v in move.items())
+        return describe(move)
 
     def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
         """The heuristic bot (bot.py)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.state import chest_size
 
 
@@ -80,3 +81,36 @@ def public_move_for(move: dict[str, Any], seat: int, viewer: int | None) -> dict
     if move.get("type") == "keep_monument" and viewer != seat:
         return {"type": "keep_monument"}
     return move
+
+
+def _name(cid: Any) -> str:
+    return str(data.CARDS[cid]["name"]) if cid in data.CARDS else str(cid)
+
+
+def describe(move: dict[str, Any]) -> str:
+    """A short human label for a move (squares numbered 1-16, row by row)."""
+    t = move.get("type")
+    sq = lambda key: f"square {int(move[key]) + 1}"  # noqa: E731
+    labels = {
+        "keep_monument": lambda: f"keep {_name(move['monument'])}" if "monument" in move else "keep a monument",
+        "name": lambda: f"name {move['resource']}",
+        "choose_card": lambda: f"take resource card {move['index'] + 1}",
+        "take_oddity": lambda: f"take seat {move['from'] + 1}'s Oddity Shop cube to {sq('to')}",
+        "place": lambda: f"place {move['resource']} on {sq('cell')}",
+        "store": lambda: f"store the resource on {sq('cell')}",
+        "swap": lambda: f"swap for the stored {move['take']}, placed on {sq('to')}",
+        "bondmaker": lambda: f"put the resource on the Cottage at {sq('cell')}",
+        "museum": lambda: "return the resource (Museum, +1 coin)",
+        "build": lambda: f"construct {_name(move['card'])} on {sq('at')}",
+        "done": lambda: "done constructing",
+    }
+    try:
+        if t in labels:
+            return labels[t]()
+        if t == "choose":
+            parts = [_name(v) if k == "card" else f"square {int(v) + 1}" if k in ("cell", "to")
+                     else f"{k} {v}" for k, v in move.items() if k != "type"]
+            return "choose " + ", ".join(parts)
+    except (KeyError, TypeError, ValueError):
+        pass
+    return ", ".join(f"{k}={v}" for k, v in move.items())

@@ -52,6 +52,14 @@ def test_little_barn_adjacent_and_coin_pairs():
     assert b["coins_spent_feeding"] == 2 and b["coins"] == 2 and b["cards"]["cottage"] == 12
 
 
+def test_little_barn_rulebook_example():
+    """Little Barn (RB-F example): a single Cottage costs 1 coin; 3 Cottages cost 2 coins."""
+    b = _final(["little_barn . . cottage", E, E, E], coins=3)
+    assert b["coins_spent_feeding"] == 1 and b["cards"]["cottage"] == 3
+    b = _final(["little_barn . . cottage", E, "cottage . . .", ". . . cottage"], coins=3)
+    assert b["coins_spent_feeding"] == 2 and b["cards"]["cottage"] == 9 and b["coins"] == 1
+
+
 def test_little_barn_not_enough_coins():
     """Little Barn (RB-F): without enough coins some Cottages stay unfed; all coins are spent."""
     b = _final(["little_barn . . cottage", E, "cottage . cottage .", ". cottage . cottage"], coins=1)
@@ -329,7 +337,10 @@ def test_petal_promenade():
     st["master"] = 1
     st = name(st, "wood")
     assert {m["cell"] for m in moves_of(st, 0, "place")} == {5, 6, 7}
-    st = place(st, 0, 6)
+    st = with_player(st, 0, coins=1)
+    changed = {m["cell"] for m in moves_of(st, 0, "place") if m["resource"] != "wood"}
+    assert changed == {5, 6, 7}  # a coin-changed resource must also go on a coin square
+    st = place(st, 0, 6, "glass")
     assert st["p"][0]["coins"] == 1 and "6" not in st["p"][0]["marks"]
     st = done_all(place(st, 1, 0))
     assert st["master"] == 0
