@@ -30,9 +30,14 @@ def apply(state: State, seat: int, move: Move) -> State:
     return s
 
 
+_FIELDS = {"keep_goal": (), "buy": ("slot", "at"), "lake": ("slot", "at"), "basic": ("tile", "at"),
+           "invest": ("at",), "discard": ("slot",), "pass": ()}
+
+
 def _public(move: Move) -> Move:
-    """The move as recorded in the public 'last' summary (a kept goal stays secret)."""
-    return {"type": "keep_goal"} if move["type"] == "keep_goal" else dict(move)
+    """The move as recorded in the public 'last' summary: only its rule fields (a kept goal
+    stays secret; stray keys sent with a move never enter the state)."""
+    return {"type": move["type"], **{k: move[k] for k in _FIELDS[move["type"]]}}
 
 
 def _changes(before: list[dict], after: list[dict]) -> list[dict[str, int]]:

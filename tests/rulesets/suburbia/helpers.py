@@ -15,7 +15,8 @@ def game(players: int = 2, seed: int = 0, **options: Any) -> dict[str, Any]:
     """A fresh game past the goal choice (each seat keeps its first dealt goal)."""
     state = R.setup(players, R.Options.model_validate(options), seed)
     for seat in list(R.to_act(state)) if state["phase"] == "choose_goal" else []:
-        state = R.apply(state, seat, {"type": "keep_goal", "goal": state["secret"][seat]["dealt"][0]})
+        goal = state["secret"][seat]["dealt"][0]
+        state = R.apply(state, seat, {"type": "keep_goal", "goal": goal})
     return state
 
 

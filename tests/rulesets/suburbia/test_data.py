@@ -92,3 +92,15 @@ def test_bad_effect_rows_are_rejected_at_load():
         tables._effect({"stat": "income", "amount": 1, "scope": "nearby", "match": ["civic"]}, "x")
     with pytest.raises(ValueError):
         tables._effect({"stat": "income", "amount": 1, "scope": "own", "match": ["park"]}, "x")
+
+
+def test_catalogue_describes_every_tile_and_goal():
+    """The browser catalogue names every tile and goal with its effect text."""
+    from app.rulesets.suburbia import RULESET
+    cat = RULESET.catalogue()
+    assert set(cat["tiles"]) == set(KINDS) and set(cat["goals"]) == set(GOALS)
+    assert cat["tiles"]["office_building"]["text"] == (
+        "+1 Income; +1 Income per adjacent commercial")
+    assert cat["tiles"]["homeowners_association"]["text"] == (
+        "+1 Population; take $2 per every residential")
+    assert cat["surcharges"] == [10, 8, 6, 4, 2, 0, 0]

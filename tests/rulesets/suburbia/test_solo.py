@@ -65,7 +65,8 @@ def test_lone_architect_plays_one_more_turn_after_the_flip():
 @pytest.mark.parametrize(("pop", "title"), [(59, "Junior Intern"), (60, "Subcontractor"),
                                             (76, "Draftsman"), (91, "Architectural Designer"),
                                             (106, "Architectural Engineer"),
-                                            (121, "Principal Architect"), (135, "Principal Architect"),
+                                            (121, "Principal Architect"),
+                                            (135, "Principal Architect"),
                                             (136, "CEO of Suburbia, Inc.")])
 def test_solo_rank_titles(pop, title):
     """Scoring for Both Solo Games: population bands and their titles."""

@@ -96,7 +96,7 @@ def test_lake_pays_only_the_market_cost_and_two_dollars_per_adjacent_tile():
 
 
 def test_later_tiles_next_to_a_lake_pay_two_but_other_lakes_do_not():
-    """Lake: placing a C/I/R/Civic tile next to a lake takes $2; another lake next to it does not."""
+    """Lake: a C/I/R/Civic tile placed next to a lake takes $2; another lake next to it does not."""
     s = put(base(), 0, tiles=[("suburbs", 0, 0), ("community_park", 0, 1), ("mint", 1, 1, "lake")])
     after_tile = play(s, {"type": "buy", "slot": 6, "at": [1, 2]})  # HOA next to the lake
     # -$6 for the HOA, +$2 from the lake, +$2 per Residential in every borough (3 of them)
@@ -155,3 +155,9 @@ def test_two_copies_of_the_same_tile_may_be_built():
     s = play(s, {"type": "buy", "slot": 6, "at": [1, 1]})
     s = play(turn_of(s, 0), {"type": "buy", "slot": 6, "at": [1, 2]})
     assert [t["t"] for t in s["p"][0]["tiles"]].count("fast_food_restaurant") == 2
+
+
+def test_stray_move_fields_never_enter_the_state():
+    """Moves are recorded by their rule fields only (the public 'last' summary)."""
+    s = play(base(), {"type": "lake", "slot": 6, "at": [1, 1], "note": "junk"})
+    assert s["last"]["move"] == {"type": "lake", "slot": 6, "at": [1, 1]}
