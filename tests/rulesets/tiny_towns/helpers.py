@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rulesets.tiny_towns import RULESET as R
-from app.rulesets.tiny_towns.apply import advance
+from app.rulesets.tiny_towns.rounds import advance
 from app.rulesets.tiny_towns.scoring import score_all
 from app.rulesets.tiny_towns.state import Edit
 
