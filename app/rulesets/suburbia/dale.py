@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rulesets.suburbia.effects import World
-from app.rulesets.suburbia.hexes import Cell, frontier
+from app.rulesets.suburbia.hexes import Cell, distance, frontier, neighbours, occupied
 from app.rulesets.suburbia.market import discard, refill, surcharges, take
 from app.rulesets.suburbia.tables import KINDS
 
@@ -28,10 +28,12 @@ def choose_slot(market: list[str | None], extra: list[int]) -> int | None:
 
 
 def best_cell(w: World, dale: int, kind: str) -> Cell:
-    """The placement raising Dale's Income + Reputation most, ties favouring Reputation, then
-    the first cell in (q, r) order (any valid space is allowed, so we pick deterministically)."""
+    """The placement raising Dale's Income + Reputation most, ties favouring Reputation (RB-S).
+    Any valid space is allowed after that, so remaining ties go to the cell touching most of his
+    tiles, then the one nearest his first tile, then (q, r) order: a compact, repeatable borough."""
     me = w.players[dale]
-    best: tuple[int, int] | None = None
+    taken = occupied(me["tiles"])
+    best: tuple[int, int, int, int] | None = None
     choice: Cell | None = None
     for cell in frontier(me["tiles"]):
         trial = World({"p": w.players, "red_lines": w.state["red_lines"],
@@ -39,7 +41,8 @@ def best_cell(w: World, dale: int, kind: str) -> Cell:
         trial.place(dale, kind, cell, lake=False)
         after = trial.players[dale]
         d_rep = after["rep"] - me["rep"]
-        key = (after["income"] - me["income"] + d_rep, d_rep)
+        touching = sum(1 for n in neighbours(cell) if n in taken)
+        key = (after["income"] - me["income"] + d_rep, d_rep, touching, -distance(cell))
         if best is None or key > best:
             best, choice = key, cell
     assert choice is not None

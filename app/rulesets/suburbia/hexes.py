@@ -16,6 +16,12 @@ def neighbours(cell: Cell) -> list[Cell]:
     return [(q + dq, r + dr) for dq, dr in _DIRS]
 
 
+def distance(cell: Cell, other: Cell = (0, 0)) -> int:
+    """Hex steps between two cells."""
+    dq, dr = cell[0] - other[0], cell[1] - other[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
 def cell_of(tile: dict) -> Cell:
     """The (q, r) of a borough tile entry."""
     at = tile["at"]

@@ -161,3 +161,10 @@ def test_stray_move_fields_never_enter_the_state():
     """Moves are recorded by their rule fields only (the public 'last' summary)."""
     s = play(base(), {"type": "lake", "slot": 6, "at": [1, 1], "note": "junk"})
     assert s["last"]["move"] == {"type": "lake", "slot": 6, "at": [1, 1]}
+
+
+def test_a_lake_counts_as_a_tile_for_adjacency():
+    """Tiles must touch another tile, face up or face down (a lake)."""
+    s = put(base(), 0, tiles=[("suburbs", 0, 0), ("mint", 1, 0, "lake")])
+    s = play(s, {"type": "buy", "slot": 6, "at": [2, 0]})  # touches only the lake
+    assert s["p"][0]["tiles"][-1]["at"] == [2, 0]
