@@ -184,3 +184,23 @@ def test_invested_lake_pays_four_per_new_neighbour():
     w = world(two(p0=[*START, ("mint", 1, 1, "lake+inv")]))
     w.place(0, "suburbs", (1, 0), lake=False)
     assert after(w, 0)[0] == 54
+
+
+def test_other_boroughs_are_checked_after_your_own():
+    """Resolution order, last step: other players' boroughs impacted by the tile you played
+    (each HOA owner elsewhere takes $2 for your Residential tile)."""
+    s = game(3, 1)
+    s = put(s, 1, tiles=[*START, ("homeowners_association", 1, 1)], money=0)
+    s = put(s, 2, tiles=[*START, ("homeowners_association", 1, 1, "inv")], money=0)
+    w = world(s)
+    w.place(0, "suburbs", (1, 0), lake=False)
+    assert (w.players[1]["money"], w.players[2]["money"]) == (2, 4)
+
+
+def test_dale_borough_reacts_like_a_player():
+    """Solo 2: Dale's tiles are a borough like any other for 'every' effects."""
+    s = game(1, 1, solo_mode="dale")
+    s = put(s, 1, tiles=[*START, ("resort", 1, 1)], pop=0)
+    w = world(s)
+    w.place(0, "suburbs", (1, 0), lake=False)
+    assert w.players[1]["pop"] == 1
