@@ -127,6 +127,8 @@ function onFrame(frame) {
   }
 }
 
+state.receive = onFrame; // lets tests feed a frame as if it came from the server
+
 const socket = liveSocket(`/ws/games/${gameId}${player ? `?token=${encodeURIComponent(player.token)}` : ""}`, {
   onMessage: onFrame,
   onState: (s) => { document.getElementById("conn-status").textContent = s === "online" ? "● live" : "○ reconnecting…"; },

@@ -1,0 +1,93 @@
+"""The game page never silently drops a patch: a missing patch or a heartbeat ahead of its
+document makes it ask for sync, and it ends equal to the server's document."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+
+
+def _player(server, name):
+    p = httpx.post(f"{server.url}/api/players", json={"name": name}).json()
+    return p, {"Authorization": f"Bearer {p['token']}"}
+
+
+def _two_seat_game(server):
+    (a, ha), (b, hb) = _player(server, "A"), _player(server, "B")
+    room = httpx.post(f"{server.url}/api/rooms", headers=ha,
+                      json={"ruleset": "testgame", "seats": 2, "options": {"rounds": 3}}).json()
+    httpx.post(f"{server.url}/api/rooms/{room['id']}/join", headers=hb, json={})
+    game = httpx.post(f"{server.url}/api/rooms/{room['id']}/start", headers=ha).json()["game_id"]
+    return game, (a, ha), (b, hb)
+
+
+def _move(server, game, headers):
+    legal = httpx.get(f"{server.url}/api/games/{game}/legal-moves", headers=headers).json()
+    r = httpx.post(f"{server.url}/api/games/{game}/moves", headers=headers,
+                   json={"version": legal["version"], "move": legal["moves"][0]})
+    assert r.status_code == 200
+
+
+def _open_as(page, server, player, game):
+    page.goto(server.url + "/")
+    page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))", player)
+    page.goto(f"{server.url}/games/{game}")
+    page.wait_for_function("window.civitas && window.civitas.doc && window.civitas.doc.version === 0")
+
+
+def test_a_dropped_patch_is_noticed_and_resynced(live_server, page):
+    """The proxy drops the first patch; the next one reveals the gap, the page asks for sync."""
+    game, (a, ha), (b, hb) = _two_seat_game(live_server)
+    client_frames: list[dict] = []
+    dropped: list[dict] = []
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def from_server(message):
+            frame = json.loads(message)
+            if frame["type"] == "patch" and not dropped:
+                dropped.append(frame)
+                return
+            ws.send(message)
+
+        def from_client(message):
+            client_frames.append(json.loads(message))
+            server.send(message)
+
+        server.on_message(from_server)
+        ws.on_message(from_client)
+
+    page.route_web_socket("**/ws/games/**", route)
+    _open_as(page, live_server, b, game)
+    _move(live_server, game, ha)
+    _move(live_server, game, hb)
+    page.wait_for_function("window.civitas.doc.version === 2")
+    assert dropped and dropped[0]["version"] == 1
+    assert {"type": "sync", "version": 0} in client_frames
+    server_doc = httpx.get(f"{live_server.url}/api/games/{game}", headers=hb).json()
+    assert page.evaluate("window.civitas.doc") == server_doc
+
+
+def test_a_heartbeat_ahead_of_the_document_triggers_sync(live_server, page):
+    """A patch lost with nothing after it (say the broker was down) is caught by the heartbeat's version."""
+    game, (a, ha), (b, hb) = _two_seat_game(live_server)
+    losing = {"patches": True}
+
+    def route(ws):
+        server = ws.connect_to_server()
+        server.on_message(lambda m: None if losing["patches"] and json.loads(m)["type"] == "patch"
+                          else ws.send(m))
+        ws.on_message(lambda m: server.send(m))
+
+    page.route_web_socket("**/ws/games/**", route)
+    _open_as(page, live_server, b, game)
+    _move(live_server, game, ha)
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.civitas.doc.version") == 0  # the patch was lost
+    losing["patches"] = False
+    page.evaluate("window.civitas.receive({type: 'heartbeat', version: 1})")
+    page.wait_for_function("window.civitas.doc.version === 1")
+    server_doc = httpx.get(f"{live_server.url}/api/games/{game}", headers=hb).json()
+    assert page.evaluate("window.civitas.doc") == server_doc
