@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from app.rulesets.suburbia.legal import to_act
 from app.rulesets.suburbia.market import surcharges
 from app.rulesets.suburbia.tables import (
     BOARD, BOARD_CELLS, GOALS, KINDS, ONE_MORE_ROUND, RED_LINES, START_LAYOUT, TileKind,
@@ -32,7 +33,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return {
         "mode": state["mode"], "seats": state["seats"], "phase": state["phase"],
         "turn": state["turn"], "start": state["start"], "round": state["round"],
-        "to_act": _to_act(state),
+        "to_act": to_act(state),
         "one_more_round": state["one_more_round"], "final_turns": state["final_turns"],
         "market": state["market"], "surcharges": surcharges(state),
         "stacks": {k: len(v) for k, v in state["stacks"].items()},
@@ -40,11 +41,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "players": state["p"], "dale": state["seats"] if state["mode"] == "dale" else None,
         "secret": _secret_view(state, seat), "last": state["last"], "final": state["final"],
     }
-
-
-def _to_act(state: State) -> list[int]:
-    from app.rulesets.suburbia.legal import to_act
-    return to_act(state)
 
 
 def _unseen_tiles(state: State, letter: str) -> list[str]:
