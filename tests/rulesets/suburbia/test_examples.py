@@ -107,3 +107,18 @@ def test_homeowners_association_first_turn_of_four_player_game():
     money = s["p"][0]["money"]
     s = play(s, {"type": "basic", "tile": "suburbs", "at": [1, 0]}, seat=1)
     assert s["p"][0]["money"] == money + 2
+
+
+def test_park_next_to_park_follows_the_sourced_tile():
+    """Rulebook 'Taking a tile': 'placing a new Community Park next to an existing Community
+    Park results in an increase of +1 Reputation'. Every tile source gives the Park +1 per
+    adjacent Residential/Commercial/Industrial tile, so a Park next to only a Park gains no
+    Reputation from it; a Park next to a Park and a Suburb gains +1 (from the Suburb)."""
+    s = put(game(2, 7), 0, tiles=[("community_park", 0, 1)], rep=0, income=0)
+    w = World(s)
+    w.place(0, "community_park", (0, 2), lake=False)
+    assert (w.players[0]["rep"], w.players[0]["income"]) == (0, -1)
+    s = put(game(2, 7), 0, tiles=START, rep=0, income=0)
+    w = World(s)
+    w.place(0, "community_park", (-1, 1), lake=False)  # next to the Park and the Suburbs
+    assert w.players[0]["rep"] == 1
