@@ -158,6 +158,14 @@ def test_teahouse_row_or_column_max_three():
     assert st["p"][0]["coins"] == 1
 
 
+def test_teahouse_most_three():
+    """Teahouse (RB-F): the most a Teahouse can gain is 3 coins (3 other types in its row)."""
+    bset = ["cottage", "farm", "tavern", "chapel", "teahouse", "well", "factory"]
+    st = _at_build(_game(["farm Wh tavern well", "Wd Gl Wd .", E, E], buildings=bset))
+    st = build(st, 0, "teahouse", [1, 4, 5, 6], 1)
+    assert st["p"][0]["coins"] == 3
+
+
 def test_statue_third_statue_gains():
     """Statue (RB-F): the Statue being built counts; the third Statue gains 1 coin."""
     bset = SET[:5] + ["statue", "museum"]
