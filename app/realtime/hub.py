@@ -9,6 +9,7 @@ Every socket has its own bounded send queue, so a slow reader never holds up the
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections import deque
 from dataclasses import dataclass, field
@@ -24,8 +25,11 @@ SEND_QUEUE = 256
 
 
 def encode(message: dict[str, Any]) -> str:
-    """One wire frame."""
-    return orjson.dumps(message).decode()
+    """One wire frame (orjson; the stdlib for the rare integer beyond 64 bits)."""
+    try:
+        return orjson.dumps(message).decode()
+    except TypeError:
+        return json.dumps(message, separators=(",", ":"))
 
 
 @dataclass

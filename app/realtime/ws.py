@@ -40,6 +40,8 @@ def _parse(text: str | None, limit: int) -> tuple[dict[str, Any] | None, str | N
         message = json.loads(text)
     except ValueError:
         return None, "The frame is not valid JSON."
+    except RecursionError:
+        return None, "The frame nests too deeply."
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         return None, "A frame must be a JSON object with a string 'type'."
     return message, None
@@ -83,20 +85,20 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
 
 async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> None:
     kind = frame["type"]
+    move_id = frame.get("id")
+    if move_id is not None and not (isinstance(move_id, str) and len(move_id) <= 80):
+        conn.send(encode({"type": "error", "id": None, "status": 422,
+                          "detail": "A frame id must be a string of at most 80 characters."}))
+        return
     if kind == "move":
-        move_id = frame.get("id")
         if conn.seat is None:
             conn.send(encode({"type": "error", "id": move_id, "status": 403,
                               "detail": "Spectators cannot move; join with a seat's token."}))
             return
-        if move_id is not None and not (isinstance(move_id, str) and len(move_id) <= 80):
-            conn.send(encode({"type": "error", "id": None, "status": 422,
-                              "detail": "A move id must be a string of at most 80 characters."}))
-            return
         unknown = set(frame) - {"type", "version", "move", "id"}
         if unknown:
             conn.send(encode({"type": "error", "id": move_id, "status": 422,
-                              "detail": f"Unknown fields in a move frame: {sorted(unknown)}."}))
+                              "detail": f"Unknown fields in a move frame: {sorted(unknown)[:5]}."}))
             return
         try:
             version = await platform.games.submit(conn.game_id, conn.seat, frame.get("version"),
@@ -116,7 +118,7 @@ async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> Non
     elif kind == "ping":
         conn.send(encode({"type": "pong"}))
     else:
-        conn.send(encode({"type": "error", "id": frame.get("id"), "status": 400,
+        conn.send(encode({"type": "error", "id": move_id, "status": 400,
                           "detail": f"Unknown frame type {str(kind)[:40]!r}; use move, sync or ping."}))
 
 

@@ -1,0 +1,61 @@
+"""Websocket frames of every wrong shape get an error frame; the socket and the game survive."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from tests.support.api import doc, started_game
+
+values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(allow_nan=False),
+              st.text(max_size=20)),
+    lambda children: st.one_of(st.lists(children, max_size=4),
+                               st.dictionaries(st.text(max_size=8), children, max_size=4)),
+    max_leaves=12)
+frames = st.one_of(
+    st.text(max_size=60),
+    values.map(json.dumps),
+    st.fixed_dictionaries({"type": st.sampled_from(["move", "sync", "ping", "nope"])},
+                          optional={"version": values, "move": values, "id": values}).map(json.dumps),
+    st.integers(1, 40).map(lambda depth: '{"type": "move", "move": ' + "[" * depth * 50 + "]" * depth * 50 + "}"),
+)
+
+
+def test_random_frames_never_break_the_socket(client):
+    """Hypothesis sends random frames; each gets an answer, and the game does not move."""
+    game_id, (a, _) = started_game(client)
+    with client.websocket_connect(f"/ws/games/{game_id}?token={a['token']}") as ws:
+        assert ws.receive_json()["type"] == "snapshot"
+
+        @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+        @given(frames)
+        def send(text):
+            ws.send_text(text)
+            ws.send_text('{"type": "ping"}')
+            answers = []
+            while True:
+                frame = ws.receive_json()
+                if frame["type"] == "pong":
+                    break
+                answers.append(frame)
+            for frame in answers:
+                assert frame["type"] in ("error", "snapshot", "patch", "ack"), frame
+                if frame["type"] == "error":
+                    assert 400 <= frame["status"] < 500 and isinstance(frame["detail"], str)
+
+        send()
+    assert doc(client, game_id)["version"] == 0
+
+
+def test_deeply_nested_frame_is_refused(client):
+    """A frame nested thousands deep is an error, not a crash."""
+    game_id, (a, _) = started_game(client)
+    with client.websocket_connect(f"/ws/games/{game_id}?token={a['token']}") as ws:
+        ws.receive_json()
+        ws.send_text('{"type": "move", "move": ' + "[" * 5000 + "]" * 5000 + "}")
+        error = ws.receive_json()
+        assert error["type"] == "error" and "deeply" in error["detail"]
+        ws.send_text('{"type": "ping"}')
+        assert ws.receive_json() == {"type": "pong"}
