@@ -1,0 +1,136 @@
+"""The browser renderer (static/rulesets/suburbia.js) in headless Chromium: it draws real views
+and turns clicks into legal moves. Served through Playwright routing, no server needed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from app.engine.rng import Rng
+from tests.rulesets.suburbia.helpers import R, put
+
+pytestmark = pytest.mark.browser
+JS = Path(__file__).resolve().parents[3] / "static" / "rulesets" / "suburbia.js"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+HARNESS = """<!doctype html><html><body><div id=root></div><script type=module>
+import { render } from "./suburbia.js";
+window.played = [];
+const ctx = { ...window.CTX, play: (m) => window.played.push(m), describe: (m) => JSON.stringify(m) };
+render(document.getElementById("root"), ctx);
+</script></body></html>"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                     args=["--headless=new", "--no-sandbox", "--disable-gpu"])
+        yield instance
+        instance.close()
+
+
+def doc(state, seat):
+    out = R.outcome(state)
+    return {"id": "g", "ruleset": "suburbia", "version": 1,
+            "status": "finished" if out else "active", "to_act": R.to_act(state), "seat": seat,
+            "view": R.view(state, seat), "outcome": out.to_json() if out else None}
+
+
+def open_page(browser, state, seat):
+    legal = R.legal_moves(state, seat) if seat is not None else []
+    ctx = {"doc": doc(state, seat), "legalMoves": legal, "seat": seat,
+           "catalogue": R.catalogue()}
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.route("http://suburbia.test/index.html",
+               lambda route: route.fulfill(body=HARNESS, content_type="text/html"))
+    page.route("http://suburbia.test/suburbia.js",
+               lambda route: route.fulfill(body=JS.read_text(), content_type="text/javascript"))
+    page.add_init_script(f"window.CTX = {json.dumps(ctx)};")
+    page.goto("http://suburbia.test/index.html")
+    page.wait_for_selector(".sb")
+    return page, legal, errors
+
+
+def played(page):
+    return page.evaluate("window.played")
+
+
+def midgame(players=2, seed=2, moves=8):
+    s = R.setup(players, R.Options(), seed)
+    rng = Rng(seed)
+    for _ in range(moves):
+        seat = R.to_act(s)[0]
+        s = R.apply(s, seat, rng.choice(R.legal_moves(s, seat)))
+    while s["phase"] != "play":
+        s = R.apply(s, s["turn"], R.legal_moves(s, s["turn"])[0])
+    return s
+
+
+def test_goal_choice_buttons_send_keep_goal(browser):
+    """Set-Up: each player keeps 1 of 2 secret goals; the buttons send that move."""
+    s = R.setup(2, R.Options(), 1)
+    page, legal, errors = open_page(browser, s, 1)
+    page.click(".sb-keep-goal >> nth=1")
+    assert played(page) == [legal[1]] and not errors
+    page.close()
+
+
+def test_market_tile_as_lake_then_click_a_highlighted_hex(browser):
+    """A turn: pick a market tile (as a lake), then a highlighted space next to your tiles."""
+    s = midgame()
+    seat = s["turn"]
+    page, legal, errors = open_page(browser, s, seat)
+    page.click(".sb-lake-btn >> nth=0")
+    cells = page.locator(".sb-cell.legal")
+    assert cells.count() == sum(1 for m in legal if m["type"] == "lake"
+                                and m["slot"] == legal_lake_slot(legal))
+    cells.first.click()
+    move = played(page)[0]
+    assert move in legal and move["type"] == "lake" and not errors
+    page.close()
+
+
+def legal_lake_slot(legal):
+    return min(m["slot"] for m in legal if m["type"] == "lake")
+
+
+def test_discard_and_invest_are_clickable(browser):
+    """After a basic tile, market tiles carry their discard move; investing highlights tiles."""
+    s = midgame()
+    seat = s["turn"]
+    basic = next(m for m in R.legal_moves(s, seat) if m["type"] == "basic")
+    after = R.apply(s, seat, basic)
+    page, legal, errors = open_page(browser, after, seat)
+    page.click(".sb-discard-btn >> nth=0")
+    assert played(page)[0] in legal and not errors
+    page.close()
+    s = put(s, seat, money=40, markers=3)
+    page, legal, errors = open_page(browser, s, seat)
+    page.click(".sb-invest-btn")
+    page.locator(".sb-investable").first.click()
+    assert played(page)[0]["type"] == "invest" and played(page)[0] in legal
+    assert not errors
+    page.close()
+
+
+def test_spectator_sees_boroughs_and_final_scores(browser):
+    """Final Scoring: the breakdown table shows each player's components and total."""
+    s = R.setup(3, R.Options(), 4)
+    rng = Rng(4)
+    while R.to_act(s):
+        seat = R.to_act(s)[0]
+        s = R.apply(s, seat, rng.choice(R.legal_moves(s, seat)))
+    page, _, errors = open_page(browser, s, None)
+    assert page.locator(".sb-player").count() == 3
+    table = page.inner_text(".sb-outcome")
+    for total in R.outcome(s).scores:
+        assert str(total) in table
+    assert not errors
+    page.close()
