@@ -20,17 +20,23 @@ for _cid, _places in data.PLACEMENTS.items():
             _cells[_c].append(_pl)
     _BY_CELL[_cid] = _cells
 
-_WEIGHT = {"cottage": 4.0}
 _RES = set(data.RESOURCES)
+_GUESS = {"count_table": 3.0, "fed_flat": 3.0}
 
 
-def _weight(state: dict[str, Any], cid: str) -> float:
+def _weight(state: dict[str, Any], seat: int, cid: str) -> float:
+    """A rough worth of constructing the card (VP plus coins), used to steer placements."""
+    row = data.card(cid)
     if data.is_monument(cid):
         return 5.0
-    if data.card(cid)["colour"] == "red":  # feeders pay off through the cottages
-        cottages = sum(pl["grid"].count("cottage") for pl in state["p"])
-        return 1.0 + min(cottages, 4)
-    return _WEIGHT.get(cid, 3.0)
+    if row["colour"] == "red":  # feeders pay off through the cottages
+        cottages = state["p"][seat]["grid"].count("cottage")
+        return 1.0 + 1.5 * min(cottages, 4)
+    score = row["score"]
+    coins = sum(b.get("coins", 0) for b in row.get("build", ()))
+    if score["kind"] == "flat":
+        return float(score["vp"] + coins) or 0.5
+    return _GUESS.get(score["kind"], 2.5) + coins
 
 
 def _cell_potential(state: dict[str, Any], seat: int, grid: list[Any], cell: int,
@@ -39,7 +45,7 @@ def _cell_potential(state: dict[str, Any], seat: int, grid: list[Any], cell: int
     a completed pattern counts `complete` times the card's weight."""
     best = 0.0
     for cid in buildable_cards(state, seat):
-        w = _weight(state, cid)
+        w = _weight(state, seat, cid)
         for placement in _BY_CELL[cid][cell]:
             matched = 0
             ok = True
