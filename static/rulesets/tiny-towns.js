@@ -188,7 +188,17 @@ function prompt(view, cat, legal, byType, play, redraw) {
     for (const m of byType("take_oddity")) box.append(h("button", { class: "tt-btn", dataset: { move: JSON.stringify(m) }, onclick: () => play(m) }, describe(m, cat)));
   } else if (kind === "choose") {
     box.append("Resolve your card effect: ");
-    legal.forEach((m, i) => box.append(h("button", { class: "tt-btn", dataset: { choice: i }, onclick: () => play(m) }, describe(m, cat))));
+    const paired = legal.filter((m) => m.card && m.cell !== undefined);
+    if (paired.length) {
+      box.append("pick a building, then a glowing square of your town. ");
+      for (const card of [...new Set(paired.map((m) => m.card))]) {
+        box.append(h("button", { class: `tt-btn${ui.card === card ? " main" : ""}`, dataset: { choiceCard: card },
+          onclick: () => { ui.card = card; redraw(); } }, cardName(cat, card)));
+      }
+    }
+    legal.forEach((m, i) => {
+      if (!paired.includes(m)) box.append(h("button", { class: "tt-btn", dataset: { choice: i }, onclick: () => play(m) }, describe(m, cat)));
+    });
   } else if (view.phase === "place") {
     const resources = [...new Set(byType("place").map((m) => m.resource))];
     box.append("Place ", resChip(view.named), resources.length > 1 ? " — or pick another resource (1 coin, or free with your Factory):" : " on an empty square of your town.");
@@ -241,6 +251,9 @@ function squareActions(view, s, seat, legal, byType, play, redraw) {
     const cellOnly = legal.filter((m) => m.cell !== undefined && !m.card && Object.keys(m).length === 2);
     for (const m of cellOnly) set(m.cell, "click", () => play(m));
     for (const m of legal.filter((x) => x.to !== undefined)) set(m.to, "click", () => play(m));
+    for (const m of legal.filter((x) => x.card && x.cell !== undefined && x.card === ui.card)) {
+      set(m.cell, "click", () => { ui.card = null; play(m); });
+    }
   } else if (view.phase === "build" && ui.card) {
     const moves = byType("build").filter((m) => m.card === ui.card);
     const chosen = sortedKey(ui.cells);
