@@ -105,7 +105,7 @@ def public_move(state: State, seat: int, move: dict[str, Any], viewer: int | Non
 _WORD = {"income": "Income", "reputation": "Reputation", "population": "Population",
          "money": "$"}
 _SCOPE = {"adjacent": "per adjacent", "own": "per each of your", "every": "per every",
-          "others": "per tile in all other boroughs:", "after": "for every",
+          "after": "for every",
           "redline": "each time you pass a red line", "lake_pairs": "per tile next to your lakes"}
 
 
@@ -116,12 +116,12 @@ def effect_text(kind: TileKind) -> str:
         parts.append(f"{'+' if amount > 0 else ''}{amount} {_WORD[stat]}")
     for e in kind.effects:
         amt = f"{'+' if e.amount > 0 else ''}{e.amount}"
-        what = (f"${e.amount}" if e.stat == "money" else f"{amt} {_WORD[e.stat]}")
-        if e.stat == "money":
-            what = f"take ${e.amount}"
+        what = f"take ${e.amount}" if e.stat == "money" else f"{amt} {_WORD[e.stat]}"
         tags = "/".join(sorted(e.match))
         if e.scope == "after":
             parts.append(f"{what} for every {tags} built after this one")
+        elif e.scope == "others":
+            parts.append(f"{what} per {tags} in all other boroughs")
         elif e.scope in ("redline", "lake_pairs"):
             parts.append(f"{what} {_SCOPE[e.scope]}")
         else:
