@@ -105,7 +105,6 @@ def public_move(state: State, seat: int, move: dict[str, Any], viewer: int | Non
 _WORD = {"income": "Income", "reputation": "Reputation", "population": "Population",
          "money": "$"}
 _SCOPE = {"adjacent": "per adjacent", "own": "per each of your", "every": "per every",
-          "after": "for every",
           "redline": "each time you pass a red line", "lake_pairs": "per tile next to your lakes"}
 
 
