@@ -16,7 +16,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -25,7 +25,7 @@ from app.engine.errors import ErrorCode, GameError
 from app.engine.rng import seed_hash
 from app.engine.ruleset import Move, Ruleset, State
 from app.engine.runner import History, parse_options, play
-from app.db.models import Game, MoveRow, Room, Seat, Snapshot
+from app.db.models import Game, MoveRow, Room, Seat, Snapshot, utcnow
 from app.services.errors import ServiceError, not_found
 
 RECENT_STATES = 8
@@ -47,6 +47,7 @@ class LiveGame:
     to_act_at: list[list[int]]  # to_act at every version 0..version
     movers: list[int]  # movers[v] made the move from version v to v + 1
     seats: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> {player_id, bot}
+    client_ids: dict[tuple[int, str], tuple[Move, int]] = field(default_factory=dict)
     states: OrderedDict[int, State] = field(default_factory=OrderedDict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -55,15 +56,26 @@ class LiveGame:
         """True once the rules say the game is over."""
         return self.ruleset.outcome(self.state) is not None
 
-    def advance(self, seat: int, move: Move, state: State) -> None:
+    def advance(self, seat: int, move: Move, state: State, client_id: str | None = None) -> None:
         """Record that `seat` played `move`, reaching `state` at the next version."""
         self.version += 1
+        if client_id is not None:
+            self.client_ids[(seat, client_id)] = (move, self.version)
         self.state = state
         self.movers.append(seat)
         self.to_act_at.append(self.ruleset.to_act(state))
         self.states[self.version] = state
         while len(self.states) > RECENT_STATES:
             self.states.popitem(last=False)
+
+    def earlier(self, seat: int, client_id: str, move: Any) -> int | None:
+        """The version a repeated client move id produced (idempotent retries); 409 on reuse."""
+        known = self.client_ids.get((seat, client_id))
+        if known is None:
+            return None
+        if known[0] != move:
+            raise ServiceError(409, "That move id was already used for a different move.")
+        return known[1]
 
     def state_at(self, version: int) -> State | None:
         """The state at a recent version, if this instance still holds it."""
@@ -171,7 +183,7 @@ class GameService:
             to_act_at=[], movers=[],
         )
         rows = (await session.execute(
-            select(MoveRow.seq, MoveRow.seat, MoveRow.to_act, MoveRow.move)
+            select(MoveRow.seq, MoveRow.seat, MoveRow.to_act, MoveRow.move, MoveRow.client_move_id)
             .where(MoveRow.game_id == game_id).order_by(MoveRow.seq)
         )).all()
         # to_act at version 0 comes from setup; later versions are stored with each move.
@@ -179,9 +191,12 @@ class GameService:
             game.players, parse_options(ruleset, game.options), seed)
         live.to_act_at = [ruleset.to_act(setup_state)] + [list(r.to_act) for r in rows[:base]]
         live.movers = [r.seat for r in rows[:base]]
+        live.client_ids = {(r.seat, r.client_move_id): (r.move, r.seq) for r in rows[:base]
+                           if r.client_move_id is not None}
         live.states[base] = state
         for row in rows[base:]:
-            live.advance(row.seat, row.move, ruleset.apply(live.state, row.seat, row.move))
+            live.advance(row.seat, row.move, ruleset.apply(live.state, row.seat, row.move),
+                         row.client_move_id)
         live.seats = await self._seats(session, game.room_id)
         return live
 
@@ -192,13 +207,14 @@ class GameService:
     async def _catch_up(self, session: AsyncSession, live: LiveGame) -> None:
         """Apply moves other instances committed since this copy's version."""
         rows = (await session.execute(
-            select(MoveRow.seq, MoveRow.seat, MoveRow.move).where(
+            select(MoveRow.seq, MoveRow.seat, MoveRow.move, MoveRow.client_move_id).where(
                 MoveRow.game_id == live.id, MoveRow.seq > live.version).order_by(MoveRow.seq)
         )).all()
         for row in rows:
             if row.seq != live.version + 1:
                 break
-            live.advance(row.seat, row.move, live.ruleset.apply(live.state, row.seat, row.move))
+            live.advance(row.seat, row.move, live.ruleset.apply(live.state, row.seat, row.move),
+                         row.client_move_id)
         if rows:
             live.seats = await self._seats(session, live.room_id)
 
@@ -241,7 +257,7 @@ class GameService:
                     if attempt:
                         await self._catch_up(session, live)
                     if client_id is not None:
-                        earlier = await self._earlier(session, game_id, seat, client_id, move)
+                        earlier = live.earlier(seat, client_id, move)
                         if earlier is not None:
                             return earlier
                     new_state = play(live.ruleset, live.state, seat, move,
@@ -249,7 +265,7 @@ class GameService:
                                      history=live.history(sent_version))
                     version = live.version + 1
                     if await self._store(session, live, seat, move, client_id, new_state, version):
-                        live.advance(seat, move, new_state)
+                        live.advance(seat, move, new_state, client_id)
                         break
             # Another instance stored a move first: catch up and check this one again.
         else:
@@ -259,18 +275,6 @@ class GameService:
         for listener in self.listeners:
             await listener(game_id, version)
         return version
-
-    async def _earlier(self, session: AsyncSession, game_id: str, seat: int, client_id: str,
-                       move: Any) -> int | None:
-        """The version a repeated client move id produced (idempotent retries)."""
-        row = (await session.execute(select(MoveRow.seq, MoveRow.move).where(
-            MoveRow.game_id == game_id, MoveRow.seat == seat, MoveRow.client_move_id == client_id)
-        )).one_or_none()
-        if row is None:
-            return None
-        if row.move != move:
-            raise ServiceError(409, "That move id was already used for a different move.")
-        return int(row.seq)
 
     async def _store(self, session: AsyncSession, live: LiveGame, seat: int, move: Move,
                      client_id: str | None, state: State, version: int) -> bool:
@@ -294,10 +298,13 @@ class GameService:
             )
             if result.rowcount != 1:
                 raise _Conflict()
-            session.add(MoveRow(game_id=live.id, seq=version, seat=seat, move=move,
-                                client_move_id=client_id, to_act=to_act))
+            # Core inserts: the ORM's unit of work costs more than the statement itself here.
+            await session.execute(insert(MoveRow).values(
+                game_id=live.id, seq=version, seat=seat, move=move, client_move_id=client_id,
+                to_act=to_act, created_at=utcnow()))
             if version % self.snapshot_every == 0:
-                session.add(Snapshot(game_id=live.id, version=version, state=state))
+                await session.execute(insert(Snapshot).values(
+                    game_id=live.id, version=version, state=state))
             if outcome is not None:
                 await session.execute(
                     update(Room).where(Room.id == live.room_id).values(status="finished"))
