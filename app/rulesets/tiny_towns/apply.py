@@ -44,11 +44,16 @@ def apply_move(state: dict[str, Any], seat: int, move: Move) -> dict[str, Any]:
     return e.s
 
 
+_PUBLIC_KEYS = ("type", "resource", "cell", "index", "from", "shop", "to", "take", "card", "cells",
+                "at", "pay", "stop", "skip", "coins")
+
+
 def public_summary(move: Move) -> Move:
-    """What everyone may learn from a move (a kept monument stays secret)."""
+    """What everyone may learn from a (validated) move: its known fields only, and a kept
+    monument stays secret."""
     if move.get("type") == "keep_monument":
         return {"type": "keep_monument"}
-    return dict(move)
+    return {k: move[k] for k in _PUBLIC_KEYS if k in move}
 
 
 def _require(ok: bool, reason: str) -> None:

@@ -121,6 +121,7 @@ def _grotto(e: Edit, seat: int, cell: int, eff: dict[str, Any]) -> None:
 
 def _queue(kind: str, **extra: Any) -> Callable[[Edit, int, int, dict[str, Any]], None]:
     def handler(e: Edit, seat: int, cell: int, eff: dict[str, Any]) -> None:
+        """Queue the decision for the player."""
         item: dict[str, Any] = {"kind": kind, **extra}
         if "count" in eff:
             item["left"] = eff["count"]

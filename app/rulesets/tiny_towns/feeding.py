@@ -19,9 +19,15 @@ def _feedables(grid: Grid) -> list[int]:
     return [i for i in CELLS if data.is_feedable(grid[i])]
 
 
+_NEEDS_FED_NEIGHBOUR = {"adjacent_fed_cottages", "schoolhouse"}
+
+
 def _value(grid: Grid, i: int) -> int:
-    """Preference when a feeder has spare capacity: bigger payoffs first."""
-    return data.card(grid[i])["score"].get("vp", 0) * 10 + data.cottage_weight(grid[i])
+    """Preference when a feeder has spare capacity: bigger payoffs first, then buildings whose
+    neighbours (Temple, Parsonage, Schoolhouse) want fed Cottages next to them."""
+    wanted = sum(1 for j in ADJ[i] if grid[j] in data.CARDS
+                 and data.card(grid[j])["score"]["kind"] in _NEEDS_FED_NEIGHBOUR)
+    return data.card(grid[i])["score"].get("vp", 0) * 10 + data.cottage_weight(grid[i]) + 3 * wanted
 
 
 def _groups(grid: Grid, cells: list[int]) -> list[set[int]]:

@@ -20,6 +20,7 @@ def start_place(e: Edit, resource: str) -> None:
 
 
 def complete(e: Edit, seat: int) -> None:
+    """Mark a town complete, recording the round (completion order for The Starloom)."""
     e.p(seat)["complete"] = True
     finish = list(e.s["finish"])
     finish[seat] = e.s["round"]

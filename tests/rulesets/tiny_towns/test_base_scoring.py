@@ -162,3 +162,9 @@ def test_coins_worth_one_each():
     """RB-F End: each leftover coin is worth 1 VP."""
     b = _s(["well well well well"] * 4, coins=3)
     assert b["coins"] == 3 and b["total"] == 3
+
+
+def test_farm_prefers_cottages_next_to_temple():
+    """Feeding (NOTES decision): with spare Farm capacity short, Cottages next to a Temple are fed first."""
+    b = _s(["cottage cottage cottage cottage", "cottage . temple .", ". . cottage .", "farm . . ."])
+    assert b["cards"]["temple"] == 4 and b["cards"]["cottage"] == 12

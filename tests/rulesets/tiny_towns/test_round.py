@@ -206,3 +206,13 @@ def test_done_ends_your_constructions():
 def test_outcome_absent_before_end():
     """End of game: no outcome while any town is incomplete."""
     assert R.outcome(new_game(2)) is None
+
+
+def test_last_move_shown_without_foreign_fields():
+    """View: the table shows the last move, with only the move's own fields."""
+    st = new_game(2)
+    st = with_player(st, 0, town("Wd St . .", ". . . .", ". . . .", ". . . ."))
+    st = round_with(st, "wheat", [15, 15])
+    st = play(st, 0, {"type": "build", "card": "well", "cells": [0, 1], "at": 0, "note": "x" * 50})
+    assert R.view(st, 1)["last"] == {"seat": 0, "move": {"type": "build", "card": "well",
+                                                         "cells": [0, 1], "at": 0}}
