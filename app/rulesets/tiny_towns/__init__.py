@@ -13,10 +13,37 @@ from pydantic import BaseModel, Field
 from app.engine.ruleset import Move, Outcome, RulesetHooks, State, ranks_from_keys
 from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.apply import apply_move
+from app.rulesets.tiny_towns.effects import BUILD
+from app.rulesets.tiny_towns.feeding import FEED_KINDS
 from app.rulesets.tiny_towns.legal import legal_moves, to_act
-from app.rulesets.tiny_towns.scoring import score_all, solo_rank, tie_key
+from app.rulesets.tiny_towns.scoring import SCORE, score_all, solo_rank, tie_key
 from app.rulesets.tiny_towns.setup import setup_state
 from app.rulesets.tiny_towns.view import describe, determinize_state, public_move_for, view_state
+
+
+# Behaviour named by the tables but implemented inline (rules code checks these names).
+PASSIVES = frozenset({"place_anywhere", "wild", "bank", "empty_squares_zero", "no_master_builder",
+                      "unfed_cottages_score", "place_anywhere_all", "coins_double",
+                      "change_penalty", "forge", "okaver"})
+REACTIONS = frozenset({"factory", "warehouse", "museum", "oddity_shop", "bondmaker", "semaphore"})
+
+
+def validate_tables() -> None:
+    """Fail at import if a table row names an effect kind no code implements."""
+    for cid, row in data.CARDS.items():
+        kinds = [("score", row["score"]["kind"], SCORE)]
+        kinds += [("build", eff["kind"], BUILD) for eff in row.get("build", ())]
+        if "feed" in row:
+            kinds.append(("feed", row["feed"]["kind"], FEED_KINDS))
+        if "react" in row:
+            kinds.append(("react", row["react"]["kind"], REACTIONS))
+        kinds += [("passive", name, PASSIVES) for name in row.get("passive", ())]
+        for what, kind, known in kinds:
+            if kind not in known:
+                raise ValueError(f"{cid}: unknown {what} kind {kind!r}")
+
+
+validate_tables()
 
 
 class TinyTownsOptions(BaseModel):

@@ -168,3 +168,26 @@ def test_farm_prefers_cottages_next_to_temple():
     """Feeding (NOTES decision): with spare Farm capacity short, Cottages next to a Temple are fed first."""
     b = _s(["cottage cottage cottage cottage", "cottage . temple .", ". . cottage .", "farm . . ."])
     assert b["cards"]["temple"] == 4 and b["cards"]["cottage"] == 12
+
+
+def test_outcome_breakdown_and_tie_break():
+    """End of game (NOTES decision 10): ties go to fewer empty squares, then more coins; the
+    breakdown lists each card's points, coins and empty squares."""
+    from app.rulesets.tiny_towns import RULESET as R
+    st = new_game(3, monuments=["starloom"] * 3)
+    st = with_player(st, 0, town("shed shed shed .", E, E, E))  # 3 - 13 = -10
+    st = with_player(st, 1, town(*["shed shed shed shed"] * 3, "Wd Wd Wd Wd"), coins=2)  # 12 - 4 + 2
+    st = with_player(st, 2, town(*["shed shed shed shed"] * 3, "Wd Wd Wd Wd"), coins=2)
+    st = dict(st)
+    st["phase"] = "over"
+    out = R.outcome(st)
+    assert out.scores == [-10, 10, 10] and out.ranks == [3, 1, 1]
+    st = with_player(st, 2, town(*["shed shed shed shed"] * 3, "Wd Wd Wd shed"), coins=0)  # 13 - 3
+    out = R.outcome(st)
+    assert out.scores == [-10, 10, 10] and out.ranks == [3, 2, 1]  # fewer empty squares wins
+    assert out.breakdown[2]["cards"] == {"shed": 13}
+    assert out.breakdown[2]["empty_squares"] == 3 and out.breakdown[2]["coins"] == 0
+    st = with_player(st, 2, town(*["shed shed shed shed"] * 3, "Wd Wd Wd Wd"), coins=3)
+    st = with_player(st, 1, None, coins=3)
+    st = with_player(st, 2, town(*["shed shed shed shed"] * 3, "Wd Wd Wd Wd"), coins=3)
+    assert R.outcome(st).ranks == [3, 1, 1]

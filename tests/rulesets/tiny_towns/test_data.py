@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from app.rulesets.tiny_towns import data
+import pytest
+
+from app.rulesets.tiny_towns import PASSIVES, REACTIONS, data, validate_tables
 from app.rulesets.tiny_towns.choices import PENDING
 from app.rulesets.tiny_towns.effects import BUILD
 from app.rulesets.tiny_towns.feeding import FEED_KINDS
 from app.rulesets.tiny_towns.scoring import SCORE
-
-PASSIVES = {"place_anywhere", "wild", "bank", "empty_squares_zero", "no_master_builder",
-            "unfed_cottages_score", "place_anywhere_all", "coins_double", "change_penalty",
-            "forge", "okaver"}
-REACTS = {"factory", "warehouse", "museum", "oddity_shop", "bondmaker", "semaphore"}
 
 
 def test_component_counts():
@@ -54,8 +51,9 @@ def test_every_effect_kind_resolves():
         if "feed" in row:
             assert row["feed"]["kind"] in FEED_KINDS, row["id"]
         if "react" in row:
-            assert row["react"]["kind"] in REACTS, row["id"]
+            assert row["react"]["kind"] in REACTIONS, row["id"]
         assert set(row.get("passive", ())) <= PASSIVES, row["id"]
+    validate_tables()
     assert {"resource", "cathedral", "replace", "free_build", "watch_pick", "watch_place",
             "okaver", "semaphore", "masons_spend", "petal"} == set(PENDING)
 
@@ -101,3 +99,11 @@ def test_catalogue_and_labels():
     assert R.describe_move({"type": "build", "card": "cottage", "cells": [1, 4, 5], "at": 5}) == \
         "construct Cottage on square 6"
     assert R.describe_move({"type": "choose", "card": "shed", "cell": 3}) == "choose Shed, square 4"
+
+
+def test_unknown_kind_fails_loading(monkeypatch):
+    """Content as data: a row naming an unknown effect kind is rejected when the tables load."""
+    bad = {**data.CARDS["well"], "score": {"kind": "no_such_kind"}}
+    monkeypatch.setitem(data.CARDS, "well", bad)
+    with pytest.raises(ValueError, match="no_such_kind"):
+        validate_tables()
