@@ -3,6 +3,7 @@ decisions; then the round flow (rounds.py) runs until someone owes a decision.""
 
 from __future__ import annotations
 
+import json
 from typing import Any, Callable
 
 from app.engine.ruleset import IllegalMove
@@ -28,7 +29,7 @@ def apply_move(state: dict[str, Any], seat: int, move: Move) -> dict[str, Any]:
     e = Edit(state)
     pl = state["p"][seat]
     if pl["pending"]:
-        if move.get("type") != "choose" or move not in pending_options(state, seat):
+        if move.get("type") != "choose" or not is_listed(move, pending_options(state, seat)):
             raise IllegalMove("You must first resolve your pending card effect with one of its "
                               "listed choices.")
         resolve_pending(e, seat, move)
@@ -46,6 +47,12 @@ def apply_move(state: dict[str, Any], seat: int, move: Move) -> dict[str, Any]:
 
 _PUBLIC_KEYS = ("type", "resource", "cell", "index", "from", "shop", "to", "take", "card", "cells",
                 "at", "pay", "stop", "skip", "coins")
+
+
+def is_listed(move: Move, moves: list[Move]) -> bool:
+    """Whether the move is one of `moves`, comparing JSON types strictly (true is not 1)."""
+    text = json.dumps(move, sort_keys=True)
+    return any(json.dumps(m, sort_keys=True) == text for m in moves)
 
 
 def public_summary(move: Move) -> Move:
@@ -70,13 +77,13 @@ def _keep(e: Edit, seat: int, move: Move) -> None:
 
 
 def _name(e: Edit, seat: int, move: Move) -> None:
-    _require(move in name_moves(e.s, seat),
+    _require(is_listed(move, name_moves(e.s, seat)),
              "The Master Builder names one of the five resources (not one on their own Banks).")
     start_place(e, move["resource"])
 
 
 def _choose_card(e: Edit, seat: int, move: Move) -> None:
-    _require(move in name_moves(e.s, seat), "Solo: choose one of the 3 revealed resource cards.")
+    _require(is_listed(move, name_moves(e.s, seat)), "Solo: choose one of the 3 revealed resource cards.")
     deck = dict(e.s["solo_deck"])
     shown, rest = list(deck["shown"]), list(deck["deck"])
     res = shown[move["index"]]
@@ -87,7 +94,7 @@ def _choose_card(e: Edit, seat: int, move: Move) -> None:
 
 
 def _take_oddity(e: Edit, seat: int, move: Move) -> None:
-    _require(move in name_moves(e.s, seat),
+    _require(is_listed(move, name_moves(e.s, seat)),
              "At the start of your Master Builder turn you may take 1 resource from another "
              "player's Oddity Shop into an empty square of your town, once.")
     other, shop = move["from"], str(move["shop"])
@@ -116,7 +123,7 @@ def _placed(e: Edit, seat: int) -> None:
 
 
 def _check_place(e: Edit, seat: int, move: Move) -> None:
-    if move in place_moves(e.s, seat):
+    if is_listed(move, place_moves(e.s, seat)):
         return
     pl = e.s["p"][seat]
     cell = move.get("cell")

@@ -114,7 +114,10 @@ def check_build(state: dict[str, Any], seat: int, move: dict[str, Any]
         return "You can only construct the building cards in play this game."
     if not can_afford(state, seat, cid):
         return "You cannot pay this building's coin cost (Estival Festival 2 coins; solo Jeweler 1)."
-    cells = tuple(sorted(int(c) for c in move.get("cells", ())))
+    raw, at = move.get("cells"), move.get("at")
+    if not (isinstance(raw, list) and all(type(c) is int for c in raw) and type(at) is int):
+        return "A construction names the squares of the pattern and the target square (0-15)."
+    cells = tuple(sorted(raw))
     ghost = _ghost(pl)
     for placement in _BY_CELLS[cid].get(cells, ()):
         found = match(pl["grid"], placement, ghost)

@@ -36,10 +36,12 @@ def _cases():
         (building, 0, {"type": "place", "resource": "wood", "cell": 3}, "not allowed in the build step"),
         (cath, 0, {"type": "done"}, "pending card effect"),
         (cath, 0, {"type": "choose", "pay": True}, "pending card effect"),
+        (named, 1, {"type": "place", "resource": "wood", "cell": True}, "not allowed"),
+        (building, 0, {"type": "build", "card": "well", "cells": [0, True], "at": 0}, "squares of the pattern"),
     ]
 
 
-@pytest.mark.parametrize("case", range(15))
+@pytest.mark.parametrize("case", range(17))
 def test_illegal_move_names_rule_and_keeps_state(case):
     """Bad moves: IllegalMove with a reason naming the rule; the input state is untouched."""
     st, seat, move, words = _cases()[case]
