@@ -24,7 +24,7 @@ def apply_move(state: dict[str, Any], seat: int, move: Move) -> dict[str, Any]:
     """The state after the move; raises IllegalMove naming the rule that forbids it."""
     if seat not in to_act(state):
         raise IllegalMove("It is not your turn: you have no decision to make at this point of the round.")
-    if not isinstance(move, dict) or "type" not in move:
+    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
         raise IllegalMove("A move is a JSON object with a 'type'; ask for the legal moves to see them.")
     e = Edit(state)
     pl = state["p"][seat]
