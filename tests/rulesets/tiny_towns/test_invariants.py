@@ -1,0 +1,50 @@
+"""Invariants along whole games (bot and random seats, every variant): chests never overflow,
+squares hold only resources or cards, stores sit on buildings that hold resources, completed
+towns are full and keep their completion round."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.engine.rng import Rng
+from app.rulesets.tiny_towns import RULESET as R
+from app.rulesets.tiny_towns import data
+from app.rulesets.tiny_towns.state import chest_size
+
+STORE_KINDS = {"factory", "warehouse", "museum", "oddity_shop"}
+
+
+def _check(st):
+    for seat, pl in enumerate(st["p"]):
+        assert 0 <= pl["coins"] <= chest_size(pl)
+        for v in pl["grid"]:
+            assert v is None or v in data.RESOURCES or v in data.CARDS
+        for key, cubes in pl["store"].items():
+            owner = pl["grid"][int(key)]
+            assert owner == "cottage" or data.react_kind(owner) in STORE_KINDS or data.has_passive(owner, "bank")
+            assert all(c in data.RESOURCES for c in cubes)
+        if pl["complete"]:
+            assert st["finish"][seat] is not None
+            assert None not in pl["grid"]
+        if pl["built_monument"]:
+            assert pl["monument"] in pl["grid"]
+
+
+@pytest.mark.parametrize(("players", "options"), [
+    (1, {}), (2, {}), (3, {"max_fortune_buildings": 6}), (4, {"town_hall": True}),
+    (5, {"fortune": False}), (6, {}),
+])
+def test_invariants_hold_through_games(players, options):
+    """Rules invariants hold after every move of bot-vs-random games."""
+    for seed in range(2):
+        st = R.setup(players, R.Options(**options), seed)
+        rng = Rng.from_seed(seed, "invariants")
+        steps = 0
+        while R.to_act(st):
+            seat = rng.choice(R.to_act(st))
+            move = R.bot_move(st, seat, rng) if seat % 2 == 0 else rng.choice(R.legal_moves(st, seat))
+            st = R.apply(st, seat, move)
+            _check(st)
+            steps += 1
+        assert st["phase"] == "over" and all(pl["complete"] for pl in st["p"])
+        assert R.outcome(st) is not None and steps > players
