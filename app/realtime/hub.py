@@ -94,8 +94,9 @@ class Connection:
             self.queue.put_nowait(frame)
         except asyncio.QueueFull:
             self.closed = True
-            self.queue = asyncio.Queue(1)
-            self.queue.put_nowait(None)
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)  # the sender closes the socket; the client resyncs
 
     async def sender(self) -> None:
         """Drain the queue to the socket until closed."""
@@ -136,12 +137,16 @@ class Hub:
     async def join(self, conn: Connection) -> None:
         """Register a socket and send it a snapshot."""
         live = await self.games.live(conn.game_id, fresh=True)
-        channel = self.channels.setdefault(conn.game_id, Channel())
-        async with channel.lock:
-            audience = self._audience(channel, live, conn.seat)
-            channel.connections.add(conn)
-            conn.version = audience.version
-            conn.send(audience.snapshot())
+        while True:
+            channel = self.channels.setdefault(conn.game_id, Channel())
+            async with channel.lock:
+                if self.channels.get(conn.game_id) is not channel:
+                    continue  # the last socket left while we waited: use the new channel
+                audience = self._audience(channel, live, conn.seat)
+                channel.connections.add(conn)
+                conn.version = audience.version
+                conn.send(audience.snapshot())
+                return
 
     def leave(self, conn: Connection) -> None:
         """Forget a socket; a game with no sockets left is forgotten too."""
@@ -182,7 +187,8 @@ class Hub:
         """A client asks for everything after `version`: the patches if kept, else a snapshot."""
         live = await self.games.live(conn.game_id, fresh=True)
         channel = self.channels.get(conn.game_id)
-        if channel is None:
+        if channel is None or conn not in channel.connections:
+            await self.join(conn)  # not registered (any more): start it over with a snapshot
             return
         async with channel.lock:
             audience = self._audience(channel, live, conn.seat)

@@ -47,6 +47,13 @@ class BotRunner:
             self._tasks[game_id] = asyncio.create_task(self._run(game_id))
 
     async def _run(self, game_id: str) -> None:
+        try:
+            await self._play(game_id)
+        finally:
+            if self._tasks.get(game_id) is asyncio.current_task():
+                del self._tasks[game_id]
+
+    async def _play(self, game_id: str) -> None:
         failures = 0
         while failures < 5:
             try:

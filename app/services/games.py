@@ -119,10 +119,13 @@ def game_document(live: LiveGame, state: State, version: int, seat: int | None) 
 class GameService:
     """Starts games, loads them, applies moves, and tells listeners when a game moves on."""
 
-    def __init__(self, sessions: async_sessionmaker, snapshot_every: int = 20) -> None:
+    def __init__(self, sessions: async_sessionmaker, snapshot_every: int = 20,
+                 max_live_games: int = 5000) -> None:
         self.sessions = sessions
         self.snapshot_every = snapshot_every
-        self._live: dict[str, LiveGame] = {}
+        self.max_live_games = max_live_games
+        # Least recently used games are dropped from memory; the database rebuilds them on demand.
+        self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._load_locks: dict[str, asyncio.Lock] = {}
         self.listeners: list[Callable[[str, int], Awaitable[None]]] = []
         # SQLite has one writer at a time; queueing writers here instead of in SQLite's busy
@@ -136,18 +139,25 @@ class GameService:
     async def live(self, game_id: str, *, fresh: bool = False) -> LiveGame:
         """The game, loaded once per instance; with `fresh`, caught up with the database first."""
         live = self._live.get(game_id)
-        if live is None:
-            lock = self._load_locks.setdefault(game_id, asyncio.Lock())
+        if live is not None:
+            self._live.move_to_end(game_id)
+            if fresh:
+                async with live.lock:
+                    async with self.sessions() as session:
+                        await self._catch_up(session, live)
+            return live
+        lock = self._load_locks.setdefault(game_id, asyncio.Lock())
+        try:
             async with lock:
                 live = self._live.get(game_id)
                 if live is None:
                     async with self.sessions() as session:
                         live = await self._load(session, game_id)
                     self._live[game_id] = live
-        elif fresh:
-            async with live.lock:
-                async with self.sessions() as session:
-                    await self._catch_up(session, live)
+                    while len(self._live) > self.max_live_games:
+                        self._live.popitem(last=False)
+        finally:
+            self._load_locks.pop(game_id, None)
         return live
 
     def forget(self, game_id: str) -> None:

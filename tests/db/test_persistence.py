@@ -85,3 +85,17 @@ def test_two_instances_racing_on_one_version_one_wins(client):
     assert wins == [3] and len(losses) == 1, results
     assert losses[0].status in (403, 409)
     assert doc(client, game_id)["version"] == 3
+
+
+def test_least_recently_used_games_leave_memory_and_come_back_equal(client):
+    """With room for one game in memory, loading a second drops the first; reloading rebuilds it."""
+    platform = client.app.state.platform
+    first, humans_1 = started_game(client)
+    play_first_legal(client, first, humans_1[0])
+    expected = doc(client, first, humans_1[0])
+    platform.games.max_live_games = 1
+    second, _ = started_game(client)
+    doc(client, second)
+    assert list(platform.games._live) == [second]
+    assert doc(client, first, humans_1[0]) == expected
+    assert list(platform.games._live) == [first]
