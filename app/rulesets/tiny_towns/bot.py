@@ -21,6 +21,8 @@ for _cid, _places in data.PLACEMENTS.items():
     _BY_CELL[_cid] = _cells
 
 _RES = set(data.RESOURCES)
+_UNFED = 1.5  # a Cottage still waiting for a feeder is worth something
+_PART = 0.5   # weight of a half-built pattern: card worth x (fraction done)^2
 _GUESS = {"count_table": 3.0, "fed_flat": 3.0}
 
 
@@ -58,7 +60,7 @@ def _cell_potential(state: dict[str, Any], seat: int, grid: list[Any], cell: int
                     break
             if ok and any(c == cell and grid[c] == r for c, r in placement):
                 frac = matched / len(placement)
-                best = max(best, w * (complete if frac == 1 else frac * frac * 0.5))
+                best = max(best, w * (complete if frac == 1 else frac * frac * _PART))
     return best
 
 
@@ -71,7 +73,7 @@ def _value(state: dict[str, Any], seat: int) -> float:
     grid = state["p"][seat]["grid"]
     board = score_all(state)[seat]
     unfed = sum(1 for c in range(16) if data.is_feedable(grid[c]) and c not in board["fed"])
-    return board["total"] + _grid_potential(state, seat, grid) + 1.5 * unfed
+    return board["total"] + _grid_potential(state, seat, grid) + _UNFED * unfed
 
 
 def _place_value(state: dict[str, Any], seat: int, move: Move) -> float:
