@@ -285,7 +285,7 @@ function town(view, cat, s, seat, legal, byType, play, redraw) {
   const coins = [];
   for (let i = 0; i < t.chest; i++) coins.push(h("span", { class: `tt-coin${i < t.coins ? "" : " empty"}` }));
   const badges = [];
-  if (!view.solo && view.master === s) badges.push(h("span", { class: "tt-badge mb" }, "🔨 Master Builder"));
+  if (!view.solo && view.master === s) badges.push(h("span", { class: "tt-badge mb" }, "Master Builder"));
   if (t.complete) badges.push(h("span", { class: "tt-badge done" }, "complete"));
   else if (view.phase === "build" && t.done) badges.push(h("span", { class: "tt-badge" }, "done"));
   else if (view.phase === "place" && t.placed) badges.push(h("span", { class: "tt-badge" }, "placed"));
