@@ -145,7 +145,7 @@ export function render(root, ctx) {
   root.replaceChildren(h("style", {}, STYLE), h("div", { class: "tt", dataset: { version: key } },
     topBar(view, cat, ctx), prompt(view, cat, legalMoves, byType, play, redraw),
     cardsInPlay(view, cat, byType, redraw),
-    h("div", { class: "tt-towns" }, ...orderSeats(view, seat).map((s) => town(view, cat, s, seat, legalMoves, byType, play, redraw))),
+    h("div", { class: "tt-towns" }, ...orderSeats(view, seat).map((s) => town(view, cat, s, seat, legalMoves, byType, play, redraw, ctx.names || {}))),
     doc.outcome ? scoreTable(doc.outcome, view, cat, ctx.names || {}) : null));
 }
 
@@ -266,7 +266,7 @@ function squareActions(view, s, seat, legal, byType, play, redraw) {
   return out;
 }
 
-function town(view, cat, s, seat, legal, byType, play, redraw) {
+function town(view, cat, s, seat, legal, byType, play, redraw, names) {
   const t = view.towns[s];
   const acts = squareActions(view, s, seat, legal, byType, play, redraw);
   const grid = h("div", { class: "tt-grid" });
@@ -293,7 +293,7 @@ function town(view, cat, s, seat, legal, byType, play, redraw) {
   const mon = t.monument ? `${cardName(cat, t.monument)}${t.built_monument ? " (built)" : " (secret)"}` : t.has_monument ? "a secret monument" : "choosing a monument";
   const acting = legal.length && s === seat;
   return h("section", { class: `tt-town${s === seat ? " me" : ""}${acting ? " act" : ""}`, dataset: { town: s } },
-    h("header", {}, h("strong", {}, s === seat ? "Your town" : `Seat ${s + 1}`), h("span", {}, ...coins, view.coins_on ? ` ${t.coins}/${t.chest}` : ""), ...badges,
+    h("header", {}, h("strong", {}, s === seat ? "Your town" : names[s] || `Seat ${s + 1}`), h("span", {}, ...coins, view.coins_on ? ` ${t.coins}/${t.chest}` : ""), ...badges,
       h("span", { class: "tt-last" }, `Monument: ${mon}`)), grid);
 }
 
