@@ -98,9 +98,15 @@ class World:
                     self.gain(i, eff.stat, eff.amount * mult * direction)
 
     # ------------------------------------------------------------------ counting
-    def count_for(self, i: int, cell: Cell, eff: Effect) -> int:
-        """How many times a tile of player i at `cell` scores `eff` right now."""
+    def count_for(self, i: int, cell: Cell, eff: Effect, tile: dict | None = None) -> int:
+        """How many times a tile of player i at `cell` scores `eff` right now.
+
+        "after" and "redline" effects score nothing when their tile is placed; for an
+        investment (`tile` given) they count what happened since the tile was built: the
+        matching tiles built after it, and the red lines its owner has passed since (net)."""
         tiles = self.players[i]["tiles"]
+        if eff.scope in ("after", "redline"):
+            return 0 if tile is None else self.since_built(i, tile, eff)
         if eff.scope == "adjacent":
             taken = occupied(tiles)
             return sum(1 for n in neighbours(cell) if n in taken
@@ -112,14 +118,35 @@ class World:
                        for t in p["tiles"] if tile_tags(t) & eff.match)
         if eff.scope == "lake_pairs":
             return lake_pairs(tiles)
-        return 0  # "after" and "redline" score nothing when placed
+        return 0
+
+    def count_every(self, match: frozenset[str]) -> int:
+        """Face-up tiles in all boroughs carrying one of the `match` tags."""
+        return sum(1 for p in self.players for t in p["tiles"] if tile_tags(t) & match)
+
+    def since_built(self, i: int, tile: dict, eff: Effect) -> int:
+        """For a tile's "after" effect: matching tiles built since it (tiles are never removed,
+        so this is today's count minus the count recorded when it was built). For "redline":
+        red lines player i has passed since, upward minus downward. Tiles without the record
+        (never placed through `place`) count 0."""
+        since = tile.get("since") or {}
+        if eff.scope == "after" and "after" in since:
+            return self.count_every(eff.match) - since["after"]
+        if eff.scope == "redline" and "pop" in since:
+            old, new = since["pop"], self.players[i]["pop"]
+            return (sum(1 for line in self.lines if old < line <= new)
+                    - sum(1 for line in self.lines if new < line <= old))
+        return 0
 
     # ------------------------------------------------------------------ resolution
     def place(self, i: int, kind: str, cell: Cell, lake: bool) -> None:
         """Add a tile to player i's borough and resolve every effect in the rulebook's order."""
-        tile = {"t": kind, "at": [cell[0], cell[1]], "lake": lake, "inv": False}
+        tile: dict[str, Any] = {"t": kind, "at": [cell[0], cell[1]], "lake": lake, "inv": False}
         p = self.mut(i)
         p["tiles"] = [*p["tiles"], tile]
+        since = self._since_record(i, tile)
+        if since:
+            tile["since"] = since  # what an investment needs to double the tile later
         # 2. immediate effect; 3. the tile's own conditional effect.
         if not lake:
             for stat, amount in KINDS[kind].immediate:
@@ -139,6 +166,17 @@ class World:
         for j in self.others_in_order(i):
             for t in list(self.players[j]["tiles"]):
                 self._react(j, t, i, cell, tags, lake, False)
+
+    def _since_record(self, i: int, tile: dict) -> dict[str, int]:
+        """For a tile with a "built after" or red-line effect: the count of matching tiles
+        (itself included) and its owner's population at the moment it is built."""
+        since = {}
+        for eff in tile_effects(tile):
+            if eff.scope == "after":
+                since["after"] = self.count_every(eff.match)
+            elif eff.scope == "redline":
+                since["pop"] = self.players[i]["pop"]
+        return since
 
     def _react(self, owner: int, t: dict, placer: int, cell: Cell, tags: frozenset[str],
                lake: bool, adjacent: bool) -> None:
@@ -161,7 +199,10 @@ class World:
 
     def invest(self, i: int, index: int) -> None:
         """Mark tile `index` invested and gain its immediate and own conditional effects again
-        (RB-S: other tiles' conditional effects are not triggered again)."""
+        (RB-S: other tiles' conditional effects are not triggered again). The conditional
+        effects are counted as the borough stands now; "built after" penalties already taken
+        and red-line bonuses already earned are repeated too, so the tile's whole effect
+        doubles (NOTES.md)."""
         p = self.mut(i)
         tiles = list(p["tiles"])
         tile = dict(tiles[index], inv=True)
@@ -172,7 +213,7 @@ class World:
             for stat, amount in KINDS[tile["t"]].immediate:
                 self.gain(i, stat, amount)
         for eff in tile_effects(tile):
-            self.gain(i, eff.stat, eff.amount * self.count_for(i, cell_of(tile), eff))
+            self.gain(i, eff.stat, eff.amount * self.count_for(i, cell_of(tile), eff, tile))
 
     # ------------------------------------------------------------------ turn steps
     def pay(self, i: int, amount: int) -> None:

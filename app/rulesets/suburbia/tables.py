@@ -93,6 +93,9 @@ def _kind(row: dict[str, Any], stack: str, count: int) -> TileKind:
     if row["category"] not in CATEGORIES or (row.get("icon") and row["icon"] not in ICONS):
         raise ValueError(f"{row['id']}: bad category or icon")
     effects = tuple(_effect(e, row["id"]) for e in row["effects"])
+    for once in ("after", "redline"):  # a placed tile records one count for each (effects.py)
+        if sum(1 for e in effects if e.scope == once) > 1:
+            raise ValueError(f"{row['id']}: at most one {once} effect per tile")
     return TileKind(row["id"], row["name"], stack, row["category"], row.get("icon"), row["cost"],
                     count, imm, effects, row["source"])
 

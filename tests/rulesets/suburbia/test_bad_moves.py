@@ -92,3 +92,38 @@ def test_every_legal_move_is_accepted_and_nothing_else_in_a_position():
             else:
                 with pytest.raises(IllegalMove):
                     R.apply(s, 0, move)
+
+
+def dale_game():
+    s = game(1, 3, solo_mode="dale")
+    return put(with_market(s, ["hostel", "mint", "landfill", "freeway"]), 0, money=5)
+
+
+MORE = [
+    (dale_game, {"type": "lake", "slot": 0, "at": [1, 1]}, "A lake costs the surcharge"),
+    (dale_game, {"type": "buy", "slot": 1, "at": [1, 1]}, "cannot afford that tile"),
+    (lambda: put(dale_game(), 0, money=2), {"type": "basic", "tile": "suburbs", "at": [1, 1]},
+     "cannot afford that basic tile"),
+    (lambda: with_market(dale_game(), ["hostel", None, "landfill", "freeway"]),
+     {"type": "buy", "slot": 1, "at": [1, 1]}, "holds no tile"),
+    (lambda: put(dale_game(), 0, markers=0), {"type": "invest", "at": [0, 0]},
+     "no Investment Markers"),
+    (dale_game, {"type": "keep_goal", "goal": "miser"}, "take and place 1 tile"),
+]
+
+
+@pytest.mark.parametrize(("build", "move", "reason"), MORE, ids=[c[2] for c in MORE])
+def test_more_illegal_moves_name_the_rule(build, move, reason):
+    """Lake (pays only the market cost: must afford it), market tile (printed cost plus
+    surcharge), basic tile (printed cost), an empty market space, no markers left: each
+    refused with the rule named, the input state unchanged, and no hidden value (stacks,
+    goals, generator) in the reason."""
+    state = build()
+    before = json.dumps(state, sort_keys=True)
+    with pytest.raises(IllegalMove) as err:
+        R.apply(state, 0, move)
+    assert reason in err.value.reason
+    assert json.dumps(state, sort_keys=True) == before
+    hidden = {*(k for st in state["stacks"].values() for k in st),
+              *(g for sec in state["secret"] for g in sec["dealt"]), str(state["rng"])}
+    assert not any(h in err.value.reason for h in hidden)

@@ -204,3 +204,25 @@ def test_dale_borough_reacts_like_a_player():
     w = world(s)
     w.place(0, "suburbs", (1, 0), lake=False)
     assert w.players[1]["pop"] == 1
+
+
+def test_resolution_order_adjacent_tiles_before_the_rest_of_the_borough():
+    """Tile Effect Resolution Order, steps 4 then 5: a Middle School (+1 Reputation) at
+    Reputation 14 reaches 15; the adjacent Heavy Factory's -1 (step 4) comes before the
+    distant University's +1 per School (step 5), so it ends at 15 (the other order would
+    clamp the University's +1 and end at 14)."""
+    w = world(two(p0=[*START, ("university", 5, 5)], rep=14))
+    w.place(0, "middle_school", (1, 1), lake=False)
+    assert after(w, 0)[2:] == (15, 2)
+
+
+def test_other_players_tiles_never_adjust_the_placer():
+    """Tile Effect Resolution Order, step 6 ('their tiles cause you adjustments'): no
+    base-game tile pays or charges anyone but its owner, so the placer's tracks move only by
+    its own tiles, even when every other borough reacts (step 7)."""
+    reactors = [*START, ("homeowners_association", 1, 1), ("resort", 1, 2),
+                ("fancy_restaurant", 2, 0), ("business_supply_store", 2, 1)]
+    w = world(two(p1=reactors))
+    w.place(0, "fast_food_restaurant", (2, 2), lake=False)  # touches nothing of seat 0's
+    assert after(w, 0) == (50, 1, 0, 0)
+    assert after(w, 1) == (50, -1, 0, 0)  # seat 1's older Fancy Restaurant

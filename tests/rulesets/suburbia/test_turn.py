@@ -168,3 +168,54 @@ def test_a_lake_counts_as_a_tile_for_adjacency():
     s = put(base(), 0, tiles=[("suburbs", 0, 0), ("mint", 1, 0, "lake")])
     s = play(s, {"type": "buy", "slot": 6, "at": [2, 0]})  # touches only the lake
     assert s["p"][0]["tiles"][-1]["at"] == [2, 0]
+
+
+def test_investment_doubles_built_after_penalties_already_taken():
+    """Investment 'doubles the effects of the tile': a Fancy Restaurant (+3 Income, -1 for
+    every Restaurant built after it) with two later Restaurants stands at +1; invested it
+    gains +3 - 2 = +1 more (2 x (3 - 2)), and each further Restaurant now costs 2."""
+    from app.rulesets.suburbia.effects import World
+    s = put(base(), 0, income=0)
+    s = put(s, 1, income=0)
+    w = World(s)
+    w.place(0, "fancy_restaurant", (1, 1), lake=False)
+    w.place(1, "fast_food_restaurant", (1, 1), lake=False)
+    w.place(0, "fancy_restaurant", (1, 2), lake=False)  # its own, also built after
+    mine = w.players[0]["income"]
+    assert mine == 3 - 1 + 3 - 1  # the first one lost 1 for each later Restaurant
+    w.invest(0, 3)
+    assert w.players[0]["income"] == mine + 3 - 2
+    w.place(1, "fast_food_restaurant", (1, 2), lake=False)
+    assert w.players[0]["income"] == mine + 1 - 2 - 1  # doubled old one -2, newer one -1
+
+
+def test_investment_doubles_red_line_bonuses_already_earned():
+    """Investment on a Casino (+1 Income each time you pass a red line after it is built):
+    the lines passed since it was built count again; lines passed before it do not."""
+    from app.rulesets.suburbia.effects import World
+    s = put(base(money=50), 0, pop=14, income=0, rep=5)
+    w = World(s)
+    w.move_population(0, 1)  # the line at 15, before the Casino: -1 Income, -1 Reputation
+    w.place(0, "casino", (1, 1), lake=False)
+    w.move_population(0, 8)  # the line at 22: -1 Income, Casino +1
+    # Reputation: 5, -1 (line 15), -3 (Casino), +1 (the Park next to it), -1 (line 22)
+    assert (w.players[0]["income"], w.players[0]["rep"]) == (-1, 1)
+    w.invest(0, 3)
+    # invested: -3 Reputation again, +1 Income for the one line passed since it was built
+    assert (w.players[0]["income"], w.players[0]["rep"]) == (0, -2)
+    w.move_population(0, 7)  # the line at 29: -1, and the invested Casino +2
+    assert w.players[0]["income"] == 1
+
+
+def test_investment_record_survives_a_real_purchase():
+    """The record an investment needs ('built after' count) is kept on a tile bought
+    through a normal turn, and a Restaurant built later is seen by the investment."""
+    s = with_market(base(money=40), ["hostel"] * 6 + ["fancy_restaurant"])
+    s = play(s, {"type": "buy", "slot": 6, "at": [1, 1]})
+    s = put(turn_of(s, 1), 1, money=40)
+    s = with_market(s, ["hostel"] * 6 + ["fast_food_restaurant"])
+    s = play(s, {"type": "buy", "slot": 6, "at": [1, 1]}, seat=1)
+    income = s["p"][0]["income"]
+    assert income == 3 - 1
+    s = play(turn_of(put(s, 0, money=40), 0), {"type": "invest", "at": [1, 1]})
+    assert s["p"][0]["income"] == income + 3 - 1
