@@ -283,7 +283,7 @@ function town(view, cat, s, seat, legal, byType, play, redraw, names) {
     grid.append(sq);
   });
   const coins = [];
-  for (let i = 0; i < t.chest; i++) coins.push(h("span", { class: `tt-coin${i < t.coins ? "" : " empty"}` }));
+  if (view.coins_on) for (let i = 0; i < t.chest; i++) coins.push(h("span", { class: `tt-coin${i < t.coins ? "" : " empty"}` }));
   const badges = [];
   if (!view.solo && view.master === s) badges.push(h("span", { class: "tt-badge mb" }, "Master Builder"));
   if (t.complete) badges.push(h("span", { class: "tt-badge done" }, "complete"));
