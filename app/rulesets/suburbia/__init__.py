@@ -33,7 +33,7 @@ class Suburbia(RulesetHooks):
     """The Suburbia ruleset."""
 
     id = "suburbia"
-    version = "1"
+    version = "2"  # 2: investments double "built after" and red-line effects already incurred
     name = "Suburbia"
     min_players = 1
     max_players = 4

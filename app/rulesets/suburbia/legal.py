@@ -16,6 +16,19 @@ Move = dict[str, Any]
 MOVE_TYPES = ("keep_goal", "buy", "lake", "basic", "invest", "discard", "pass")
 
 
+_FIELDS = {"keep_goal": (), "buy": ("slot", "at"), "lake": ("slot", "at"), "basic": ("tile", "at"),
+           "invest": ("at",), "discard": ("slot",), "pass": ()}
+
+
+def public_fields(move: Move) -> Move:
+    """The rule fields of a move anyone may see (a kept goal stays secret; stray keys sent
+    along with a move are dropped)."""
+    kind = move.get("type") if isinstance(move, dict) else None
+    if kind not in _FIELDS:
+        return {"type": kind if isinstance(kind, str) else None}
+    return {"type": kind, **{k: move[k] for k in _FIELDS[kind] if k in move}}
+
+
 def to_act(state: State) -> list[int]:
     """Every seat still choosing a goal, else the seat whose turn it is; none once over."""
     phase = state["phase"]
@@ -95,6 +108,9 @@ def check(state: State, seat: int, move: Move) -> None:
     if state["phase"] == "over":
         raise IllegalMove("The game is over: final scoring has taken place.")
     if seat not in to_act(state):
+        if state["phase"] == "choose_goal" and 0 <= seat < len(state["secret"]):
+            raise IllegalMove("You have already kept 1 of your 2 secret goals; play starts "
+                              "once every player has kept theirs.")
         raise IllegalMove("It is not your turn: players take turns in order from the Start "
                           "Player.")
     _CHECKS[state["phase"]](state, seat, move)

@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from app.rulesets.suburbia import dale, scoring
 from app.rulesets.suburbia.effects import World, tile_cost
-from app.rulesets.suburbia.legal import check
+from app.rulesets.suburbia.legal import check, public_fields
 from app.rulesets.suburbia.market import discard, discard_slots, refill, surcharges, take
 from app.rulesets.suburbia.tables import KINDS
 
@@ -30,14 +30,10 @@ def apply(state: State, seat: int, move: Move) -> State:
     return s
 
 
-_FIELDS = {"keep_goal": (), "buy": ("slot", "at"), "lake": ("slot", "at"), "basic": ("tile", "at"),
-           "invest": ("at",), "discard": ("slot",), "pass": ()}
-
-
 def _public(move: Move) -> Move:
     """The move as recorded in the public 'last' summary: only its rule fields (a kept goal
     stays secret; stray keys sent with a move never enter the state)."""
-    return {"type": move["type"], **{k: move[k] for k in _FIELDS[move["type"]]}}
+    return public_fields(move)
 
 
 def _changes(before: list[dict], after: list[dict]) -> list[dict[str, int]]:

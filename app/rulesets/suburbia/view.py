@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from app.rulesets.suburbia.legal import to_act
+from app.rulesets.suburbia.legal import public_fields, to_act
 from app.rulesets.suburbia.market import surcharges
 from app.rulesets.suburbia.tables import (
     BOARD, BOARD_CELLS, GOALS, KINDS, ONE_MORE_ROUND, RED_LINES, START_LAYOUT, TileKind,
@@ -96,10 +96,11 @@ def _redeal_goals(state: State, seat: int | None, rng: Any) -> list[dict[str, An
 
 
 def public_move(state: State, seat: int, move: dict[str, Any], viewer: int | None) -> dict:
-    """A kept secret goal shows only that a goal was kept, except to its owner."""
-    if move.get("type") == "keep_goal" and viewer != seat:
-        return {"type": "keep_goal"}
-    return move
+    """The move as logged for `viewer`: its owner sees it as sent; everyone else sees only its
+    rule fields, so a kept secret goal shows only that a goal was kept."""
+    if viewer == seat:
+        return move
+    return public_fields(move)
 
 
 _WORD = {"income": "Income", "reputation": "Reputation", "population": "Population",

@@ -145,3 +145,25 @@ def test_canary_markers_never_reach_another_seat():
             R.apply(state, seat, move)
         for mark in _forbidden(None, players):
             assert mark not in err.value.reason
+
+
+def test_others_see_only_the_rule_fields_of_a_logged_move():
+    """The log shows other seats a move's rule fields only (whatever else was sent with it
+    stays with its sender); the sender sees the move as sent."""
+    s = R.setup(2, R.Options(), 1)
+    move = {"type": "buy", "slot": 6, "at": [1, 1], "memo": "my goal is miser"}
+    assert R.public_move(s, 0, move, 0) == move
+    assert R.public_move(s, 0, move, 1) == {"type": "buy", "slot": 6, "at": [1, 1]}
+    goal = {"type": "keep_goal", "goal": s["secret"][0]["dealt"][0], "other": "x"}
+    assert R.public_move(s, 0, goal, None) == {"type": "keep_goal"}
+
+
+def test_a_seat_that_kept_its_goal_is_told_so():
+    """Set-Up: each player keeps 1 of 2 secret goals once; a second choice is refused with
+    that rule, not with a turn-order message, and without naming any goal."""
+    s = R.setup(2, R.Options(), 1)
+    s = R.apply(s, 0, {"type": "keep_goal", "goal": s["secret"][0]["dealt"][0]})
+    with pytest.raises(IllegalMove) as err:
+        R.apply(s, 0, {"type": "keep_goal", "goal": s["secret"][0]["dealt"][1]})
+    assert "already kept" in err.value.reason
+    assert not any(g in err.value.reason for sec in s["secret"] for g in sec["dealt"])
