@@ -219,3 +219,22 @@ def test_investment_record_survives_a_real_purchase():
     assert income == 3 - 1
     s = play(turn_of(put(s, 0, money=40), 0), {"type": "invest", "at": [1, 1]})
     assert s["p"][0]["income"] == income + 3 - 1
+
+
+def test_when_every_stack_is_empty_the_market_shrinks_from_the_left():
+    """Adjust the Real Estate Market with A, B and C all used up (possible with 3-4 players
+    when the 1 More Round tile lies low in its group: up to 2n - 1 more turns, 4 spare tiles):
+    tiles still slide right to fill the gap, the far-left spaces stay empty, and empty
+    spaces can be neither bought, made into a lake nor discarded (NOTES.md)."""
+    s0 = base(money=40)
+    s0 = dict(s0, stacks={"A": [], "B": [], "C": []})
+    s = play(s0, {"type": "buy", "slot": 6, "at": [1, 1]})
+    assert s["market"] == [None, *MARKET[:6]]
+    s = put(turn_of(s, 0), 0, money=40)
+    s = play(s, {"type": "buy", "slot": 3, "at": [1, 2]})  # MARKET[2], slid to space 3
+    assert s["market"] == [None, None, *MARKET[:2], *MARKET[3:6]]
+    s = turn_of(s, 0)
+    slots = {m.get("slot") for m in R.legal_moves(s, 0) if m["type"] in ("buy", "lake")}
+    assert slots == {2, 3, 4, 5, 6}
+    s = play(s, {"type": "basic", "tile": "suburbs", "at": [1, 0]})
+    assert {m["slot"] for m in R.legal_moves(s, 0)} <= {2, 3, 4, 5, 6}
