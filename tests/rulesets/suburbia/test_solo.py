@@ -157,3 +157,32 @@ def test_dale_competes_for_public_goals():
     s = put(s, 1, money=40)
     s = scoring.finalize(s)
     assert s["final"]["boroughs"][1]["public_goals"] == {"billionaire": 10}
+
+
+def test_dale_pays_three_and_what_he_has_when_short():
+    """Dale's Turn: 'he only pays $3' for the tile he buys (a Hostel, $0 on the +$4 space:
+    $3; you remove one tile a turn, so the $6 or $4 space is always left and his tile never
+    costs under $4); with less than $3 he pays what he has (RB-S silent; NOTES.md)."""
+    s = with_market(dale_game(), ["hostel", "hostel", "hostel", "hostel"])
+    s = play(s, {"type": "buy", "slot": 0, "at": [1, 1]})  # leaves $4 + $0, $2 + $0, $0 + $0
+    d = s["last"]["dale"]
+    assert (d["tile"], d["slot"], d["paid"]) == ("hostel", 1, 3)
+    s = with_market(dale_game(), ["museum", "hostel", "hostel", "hostel"])
+    s = put(s, 1, money=2, income=0)
+    s = play(s, {"type": "buy", "slot": 3, "at": [1, 1]})
+    assert s["last"]["dale"]["paid"] == 2
+
+
+def test_dale_takes_the_income_and_reputation_steps():
+    """Dale's Turn: after placing his tile he adjusts Income and Reputation; like any
+    borough his money then moves by his Income and his Population by his Reputation
+    (NOTES.md: RB-S does not say he skips those steps)."""
+    s = with_market(dale_game(), ["convenience_store", "hostel", "hostel", "hostel"])
+    s = put(s, 1, money=10, income=2, rep=3, pop=5)
+    s = play(s, {"type": "buy", "slot": 3, "at": [1, 1]})
+    assert s["last"]["dale"]["tile"] == "convenience_store"
+    dale_p = s["p"][1]
+    # +1 Income from the store, +1 Reputation at most from a Park next to it
+    assert dale_p["income"] == 3
+    assert dale_p["money"] == 10 - 3 + 3
+    assert dale_p["pop"] == 5 + dale_p["rep"]
