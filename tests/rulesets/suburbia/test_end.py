@@ -126,3 +126,30 @@ def test_outcome_breakdown_lists_every_component():
                                      "money_left"}
     assert out.scores == [b["total"] for b in out.breakdown]
     assert R.outcome(game(2, 1)) is None
+
+
+def test_every_goal_measures_what_its_tile_says():
+    """Award Goals, for each of the 20 goal tiles (rules-data §1.7): lakes, largest group of
+    lakes, Airport icons, money, Residential / Commercial / Industrial / Civic tiles (a lake is
+    none of these, whatever tile it was), largest group of Civic tiles, Income, Reputation,
+    Investment Markers played; most or fewest; a tie awards nobody."""
+    from app.rulesets.suburbia.tables import GOALS
+    start = [("suburbs", 0, 0), ("community_park", 0, 1), ("heavy_factory", 0, 2)]
+    s = game(2, 1)
+    s = put(s, 0, money=20, income=3, rep=2, tiles=[
+        *start, ("mint", 1, 0, "lake"), ("mint", 2, 0, "lake"),
+        ("municipal_airport", 1, 1, "inv"), ("museum", -1, 1)])
+    s = put(s, 1, money=20, income=5, rep=2, tiles=[
+        *start, ("office_building", 1, 0, "lake"), ("homeowners_association", -1, 1),
+        ("convenience_store", 1, 1), ("office_building", 2, 1),
+        ("elementary_school", -1, 2), ("mint", 5, 5)])
+    expected = {
+        "aquatic_engineer": 0, "aquaphobian": 1, "harbormaster": 0,
+        "air_traffic_controller": 0, "billionaire": None, "spendthrift": None,
+        "builder": 1, "capitalist": 0, "developer": 1, "socialist": 0,
+        "industrialist": 0, "environmentalist": 1, "civil_engineer": 1, "libertarian": 0,
+        "public_official": None, "investor": 1, "miser": 0, "luminary": None,
+        "miscreant": None, "employer": 1,
+    }
+    assert set(expected) == set(GOALS)
+    assert {g: scoring.goal_winner(s["p"], g) for g in GOALS} == expected
