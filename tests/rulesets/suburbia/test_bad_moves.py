@@ -127,3 +127,33 @@ def test_more_illegal_moves_name_the_rule(build, move, reason):
     hidden = {*(k for st in state["stacks"].values() for k in st),
               *(g for sec in state["secret"] for g in sec["dealt"]), str(state["rng"])}
     assert not any(h in err.value.reason for h in hidden)
+
+
+# None of these can make a legal move: no market space -1 or 99, no cell that is not two ints,
+# no goal of that name (a valid slot, cell or goal here could make a move legal).
+JUNK = [None, -1, 99, 1.0, True, "x", [], [1], [1, 1, 1], ["a", "b"], [True, 1], {}, {"a": 1},
+        "suburbs", "no_such_goal", 10**30]
+
+
+@pytest.mark.parametrize("build", [choosing, playing, discarding, dale_game],
+                         ids=["goal choice", "turn", "discard", "Dale game"])
+def test_malformed_moves_are_refused_cleanly(build):
+    """Any malformed move (wrong types, missing or extra fields, unknown type, a seat that
+    does not exist) raises IllegalMove with a sentence, never another error, and leaves the
+    state unchanged."""
+    import itertools
+    state = build()
+    before = json.dumps(state, sort_keys=True)
+    types = ["buy", "lake", "basic", "invest", "discard", "pass", "keep_goal", "fly", None, 3]
+    for n, (kind, junk) in enumerate(itertools.product(types, JUNK)):
+        move = {"type": kind, "slot": junk, "at": junk, "tile": junk, "goal": junk}
+        if n % 3 == 0:
+            move = {"type": kind, ["slot", "at", "tile", "goal"][n % 4]: junk}
+        for seat in (0, 1, 9, -1):
+            with pytest.raises(IllegalMove) as err:
+                R.apply(state, seat, move)
+            assert err.value.reason.endswith(".")
+    for move in (None, "buy", ["buy"], 7):
+        with pytest.raises(IllegalMove):
+            R.apply(state, 0, move)
+    assert json.dumps(state, sort_keys=True) == before
