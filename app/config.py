@@ -24,6 +24,8 @@ class Settings(BaseSettings):
     max_body_bytes: int = 64 * 1024
     max_frame_bytes: int = 64 * 1024
     heartbeat_seconds: float = 15.0
+    frames_per_second: float = 20.0  # per socket, with a burst of twice that
+    max_live_games: int = 5000
     patch_history: int = 64
     extra_rulesets: str = ""  # comma-separated modules exposing RULESET (tests register their game)
     migrate_on_start: bool = True

@@ -16,6 +16,25 @@ from app.services.errors import ServiceError
 router = APIRouter()
 
 
+class TokenBucket:
+    """Per-socket frame budget, checked before parsing: floods get an error, then the door."""
+
+    def __init__(self, rate: float, now: float) -> None:
+        self.rate, self.capacity = rate, 2 * rate
+        self.tokens, self.stamp = self.capacity, now
+        self.refused = 0
+
+    def take(self, now: float) -> bool:
+        """Spend one token if there is one."""
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.refused += 1
+        return False
+
+
 async def _refuse(websocket: WebSocket, status: int, detail: str, code: int) -> None:
     await websocket.send_text(encode({"type": "error", "id": None, "status": status, "detail": detail}))
     await websocket.close(code=code)
@@ -65,11 +84,20 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
     sender = asyncio.create_task(conn.sender())
     heart = asyncio.create_task(_heartbeat(conn, platform, settings.heartbeat_seconds))
     await platform.hub.join(conn)
+    loop = asyncio.get_running_loop()
+    bucket = TokenBucket(settings.frames_per_second, loop.time())
     try:
         while not conn.closed:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            if not bucket.take(loop.time()):
+                if bucket.refused > 4 * bucket.capacity:
+                    await websocket.close(code=1008)
+                    break
+                conn.send(encode({"type": "error", "id": None, "status": 429,
+                                  "detail": "Too many frames; slow down."}))
+                continue
             frame, problem = _parse(message.get("text"), settings.max_frame_bytes)
             if frame is None:
                 conn.send(encode({"type": "error", "id": None, "status": 400, "detail": problem}))

@@ -23,8 +23,18 @@ frames = st.one_of(
 )
 
 
-def test_random_frames_never_break_the_socket(client):
+def test_random_frames_never_break_the_socket(settings):
     """Hypothesis sends random frames; each gets an answer, and the game does not move."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    settings.frames_per_second = 100_000  # this test is about shapes, not about throttling
+    with TestClient(create_app(settings)) as client:
+        _fuzz(client)
+
+
+def _fuzz(client):
     game_id, (a, _) = started_game(client)
     with client.websocket_connect(f"/ws/games/{game_id}?token={a['token']}") as ws:
         assert ws.receive_json()["type"] == "snapshot"
@@ -59,3 +69,30 @@ def test_deeply_nested_frame_is_refused(client):
         assert error["type"] == "error" and "deeply" in error["detail"]
         ws.send_text('{"type": "ping"}')
         assert ws.receive_json() == {"type": "pong"}
+
+
+def test_a_flood_is_throttled_then_closed(settings):
+    """Frames beyond the per-socket budget get 429 errors, and a sustained flood closes the socket;
+    other sockets keep working."""
+    from fastapi.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+
+    from app.main import create_app
+
+    settings.frames_per_second = 5
+    with TestClient(create_app(settings)) as client:
+        game_id, (a, _) = started_game(client)
+        answers = []
+        with client.websocket_connect(f"/ws/games/{game_id}?token={a['token']}") as ws:
+            ws.receive_json()
+            try:
+                for _ in range(200):
+                    ws.send_text('{"type": "ping"}')
+                for _ in range(200):
+                    answers.append(ws.receive_json())
+            except WebSocketDisconnect as exc:
+                assert exc.code == 1008
+        statuses = [f.get("status") for f in answers if f["type"] == "error"]
+        assert 429 in statuses and len(answers) < 200
+        with client.websocket_connect(f"/ws/games/{game_id}") as other:
+            assert other.receive_json()["type"] == "snapshot"
