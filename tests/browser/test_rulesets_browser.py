@@ -53,3 +53,48 @@ def _same_as_server(server, page, game, auth):
     """The document the page rebuilt from patches equals the server's."""
     served = httpx.get(f"{server.url}/api/games/{game}", headers=auth).json()
     assert page.evaluate("window.civitas.doc") == served
+
+
+def _tiny_towns_click(page):
+    """One decision by clicking what the renderer offers: a monument, a resource to name, a square
+    to place on, a building (card, its squares, its target), a choice, or Done."""
+    phase = page.evaluate("window.civitas.doc.view.phase")
+    own = "[data-seat='0']"
+    if page.locator("[data-monument].can").count():
+        page.locator("[data-monument].can").first.click()
+    elif page.locator("[data-action='name']").count():
+        page.locator("[data-action='name']").first.click()
+    elif phase == "build" and page.locator(".tt-card.can").count():
+        page.locator(".tt-card.can").first.click()
+        for _ in range(8):
+            if page.locator(f".tt-sq.target{own}").count():
+                page.locator(f".tt-sq.target{own}").first.click()
+                return "build"
+            page.locator(f".tt-sq.click{own}").first.click()
+        raise AssertionError("a glowing building card led to no target square")
+    elif page.locator(f".tt-sq.click{own}").count():
+        page.locator(f".tt-sq.click{own}").first.click()
+    elif page.locator("[data-choice]").count():
+        page.locator("[data-choice]").first.click()
+    elif page.locator("[data-action='done']").count():
+        page.locator("[data-action='done']").click()
+    else:
+        page.locator("[data-move]").first.click()
+    return phase
+
+
+def test_tiny_towns_monument_naming_placing_and_building_by_clicking(live_server, page):
+    """Keep a monument, then name, place and construct by clicking until some buildings stand."""
+    game, auth = _start(live_server, page, "tiny-towns")
+    done = []
+    for _ in range(60):
+        version = _my_turn(page)
+        done.append(_tiny_towns_click(page))
+        _moved(page, version)
+        if done.count("build") >= 1 and done.count("place") >= 4:
+            break
+    assert done[0] == "monument" and "place" in done and "build" in done, done
+    _my_turn(page)
+    town = page.evaluate("window.civitas.doc.view.towns[0].grid")
+    assert any(cell and cell not in ("wood", "wheat", "brick", "glass", "stone") for cell in town)
+    _same_as_server(live_server, page, game, auth)
