@@ -1,36 +1,45 @@
 """End-of-game feeding: which Cottages (and Barrett Castle, Eraflage Vineyard) are fed, and the
-coins spent on it. Players must spend coins while any unfed building can still be fed (RB-F).
+coins spent on it. Players must spend coins while any unfed building can still be fed (RB-F Root
+Cellar / Little Barn / Feeding).
 
-Allocation is automatic and greedy for the player (see NOTES.md): fixed feeders first, then each
-Greenhouse takes the contiguous group with most unfed buildings, then Farms, then coins.
+The allocation is chosen *for* the player, and it is the best one for them (NOTES decision 33):
+
+1. Every feeding choice (which group each Greenhouse feeds, which buildings the Farms feed, which
+   lines the Root Cellar coins feed, which buildings the Little Barn coin pairs feed) only ever
+   adds fed buildings, and no card scores less because more of its town is fed. So a player who
+   can feed everything wants that, at the lowest coin cost.
+2. With a coin feeder (Root Cellar, Little Barn) every unfed building can be fed by one more
+   coin, so the forced-spend rule means: if everything can be fed with the coins in hand, the
+   player feeds everything (cheapest way, which keeps the most coins); otherwise every coin is
+   spent. Without a coin feeder no coin is spent. The coins left are therefore fixed before any
+   choice is made (`coins_spent`), which is also why the Schoolhouse comparison does not depend
+   on the choices.
+3. When not everything can be fed, `best_feeding` enumerates every Greenhouse group choice, every
+   set of Root Cellar lines, and every choice of the buildings fed by Farm slots and Little Barn
+   pairs, and keeps the fed set the player's scoring values most (`value`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from itertools import combinations, combinations_with_replacement
+from typing import Any, Callable, Iterable
 
 from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.state import ADJ, CELLS, COL, RING, ROW
 
-Grid = list[Any]
+Grid = list[Any] | tuple[Any, ...]
+LINES = [frozenset(ROW[i]) for i in (0, 4, 8, 12)] + [frozenset(COL[i]) for i in range(4)]
+COMBO_CAP = 20000  # combinations of buildings examined per line choice (never reached in play)
+
+FIXED_KINDS = {"feed_around", "feed_lines", "feed_adjacent_and_coin_pairs"}
+FEED_KINDS = FIXED_KINDS | {"feed_any", "feed_group", "feed_coin_line"}
 
 
-def _feedables(grid: Grid) -> list[int]:
-    return [i for i in CELLS if data.is_feedable(grid[i])]
+def _feedables(grid: Grid) -> frozenset[int]:
+    return frozenset(i for i in CELLS if data.is_feedable(grid[i]))
 
 
-_NEEDS_FED_NEIGHBOUR = {"adjacent_fed_cottages", "schoolhouse"}
-
-
-def _value(grid: Grid, i: int) -> int:
-    """Preference when a feeder has spare capacity: bigger payoffs first, then buildings whose
-    neighbours (Temple, Parsonage, Schoolhouse) want fed Cottages next to them."""
-    wanted = sum(1 for j in ADJ[i] if grid[j] in data.CARDS
-                 and data.card(grid[j])["score"]["kind"] in _NEEDS_FED_NEIGHBOUR)
-    return data.card(grid[i])["score"].get("vp", 0) * 10 + data.cottage_weight(grid[i]) + 3 * wanted
-
-
-def _groups(grid: Grid, cells: list[int]) -> list[set[int]]:
+def _groups(cells: Iterable[int]) -> list[frozenset[int]]:
     left = set(cells)
     out = []
     while left:
@@ -42,12 +51,11 @@ def _groups(grid: Grid, cells: list[int]) -> list[set[int]]:
                     left.discard(j)
                     group.add(j)
                     todo.append(j)
-        out.append(group)
-    return out
+        out.append(frozenset(group))
+    return sorted(out, key=sorted)
 
 
-def _fixed(grid: Grid, cell: int, feed: dict[str, Any]) -> set[int]:
-    kind = feed["kind"]
+def _fixed(cell: int, kind: str) -> set[int]:
     if kind == "feed_around":
         return set(RING[cell])
     if kind == "feed_lines":
@@ -57,51 +65,102 @@ def _fixed(grid: Grid, cell: int, feed: dict[str, Any]) -> set[int]:
     return set()
 
 
-FIXED_KINDS = {"feed_around", "feed_lines", "feed_adjacent_and_coin_pairs"}
-FEED_KINDS = FIXED_KINDS | {"feed_any", "feed_group", "feed_coin_line"}
+class Feeders:
+    """What a town's feeders can do: the always-fed squares, Greenhouse options, Farm slots and
+    the coin feeders present."""
+
+    def __init__(self, grid: Grid) -> None:
+        self.targets = _feedables(grid)
+        kinds = [(i, data.card(grid[i])["feed"]) for i in CELLS
+                 if grid[i] in data.CARDS and "feed" in data.card(grid[i])]
+        fixed: set[int] = set()
+        for i, f in kinds:
+            fixed |= _fixed(i, f["kind"])
+        self.always = frozenset(fixed) & self.targets
+        self.greenhouses = sum(1 for _, f in kinds if f["kind"] == "feed_group")
+        self.slots = sum(f["count"] for _, f in kinds if f["kind"] == "feed_any")
+        self.lines = any(f["kind"] == "feed_coin_line" for _, f in kinds)
+        self.pairs = any(f["kind"] == "feed_adjacent_and_coin_pairs" for _, f in kinds)
+
+    def coin_feeder(self) -> bool:
+        """Whether coins can feed anything (Root Cellar or Little Barn)."""
+        return self.lines or self.pairs
+
+    def free_options(self) -> list[frozenset[int]]:
+        """The fed sets reachable without coins or Farm slots: fixed feeders plus each choice of
+        one group per Greenhouse."""
+        if not self.greenhouses:
+            return [self.always]
+        groups = _groups(self.targets)
+        if not groups:
+            return [self.always]
+        out = {self.always.union(*combo)
+               for combo in combinations_with_replacement(groups, self.greenhouses)}
+        return sorted(out, key=sorted)
+
+    def line_sets(self, unfed: frozenset[int], most: int) -> list[tuple[int, frozenset[int]]]:
+        """(coins, squares fed) for every set of at most `most` Root Cellar lines that each feed
+        something; the empty set included."""
+        useful = [ln & unfed for ln in LINES if ln & unfed] if self.lines else []
+        out = [(0, frozenset())]
+        for k in range(1, min(most, len(useful)) + 1):
+            out += [(k, frozenset().union(*c)) for c in combinations(useful, k)]
+        return out
+
+    def cost_all(self, unfed: frozenset[int], coins: int) -> int | None:
+        """The fewest coins that feed every building in `unfed` (Farm slots used first), or None."""
+        best: int | None = None
+        for k, covered in self.line_sets(unfed, coins):
+            rest = max(0, len(unfed - covered) - self.slots)
+            if rest and not self.pairs:
+                continue
+            cost = k + (rest + 1) // 2
+            if best is None or cost < best:
+                best = cost
+        return best
 
 
-def feed(grid: Grid, coins: int) -> tuple[set[int], int]:
-    """(fed squares, coins spent on feeding)."""
-    targets = _feedables(grid)
-    fed: set[int] = set()
-    feeders = [(i, data.card(grid[i])["feed"]) for i in CELLS
-               if grid[i] in data.CARDS and "feed" in data.card(grid[i])]
-    for i, f in feeders:
-        fed |= _fixed(grid, i, f) & set(targets)
-    for _, f in feeders:
-        if f["kind"] == "feed_group":
-            groups = _groups(grid, targets)
-            if groups:
-                fed |= max(groups, key=lambda g: (len(g - fed), sorted(g)))
-    capacity = sum(f["count"] for _, f in feeders if f["kind"] == "feed_any")
-    unfed = sorted((i for i in targets if i not in fed), key=lambda i: (-_value(grid, i), i))
-    fed |= set(unfed[:capacity])
-    return _coin_feed(grid, coins, fed, targets, feeders)
+def coins_spent(grid: Grid, coins: int) -> int:
+    """The coins a player spends on feeding (fixed by the forced-spend rule, see the module
+    docstring): the cheapest cost of feeding everything if they can afford it, else all of them;
+    nothing without a Root Cellar or Little Barn."""
+    fd = Feeders(grid)
+    if not fd.coin_feeder() or coins <= 0 or not fd.targets:
+        return 0
+    costs = [c for g in fd.free_options() if (c := fd.cost_all(fd.targets - g, coins)) is not None]
+    cheapest = min(costs, default=None)
+    return cheapest if cheapest is not None and cheapest <= coins else coins
 
 
-def _coin_feed(grid: Grid, coins: int, fed: set[int], targets: list[int],
-               feeders: list[tuple[int, dict[str, Any]]]) -> tuple[set[int], int]:
-    pairs = any(f["kind"] == "feed_adjacent_and_coin_pairs" for _, f in feeders)
-    lines = any(f["kind"] == "feed_coin_line" for _, f in feeders)
-    spent = 0
-    while coins - spent > 0:
-        unfed = [i for i in targets if i not in fed]
-        if not unfed:
-            break
-        best_line: set[int] = set()
-        if lines:
-            for line in [ROW[i] for i in (0, 4, 8, 12)] + [COL[i] for i in range(4)]:
-                got = {i for i in line if i in unfed}
-                if len(got) > len(best_line):
-                    best_line = got
-        pair = set(sorted(unfed, key=lambda i: (-_value(grid, i), i))[:2]) if pairs else set()
-        gain = max(best_line, pair, key=len)
-        if not gain:
-            break  # nothing coins can feed: keep them
-        fed |= gain
-        spent += 1
-    return fed, spent
-
-
-FEEDERS: dict[str, Callable[..., Any]] = {k: _fixed for k in FEED_KINDS}
+def best_feeding(grid: Grid, coins: int, value: Callable[[frozenset[int]], float]
+                 ) -> tuple[frozenset[int], int]:
+    """(fed squares, coins spent): the legal feeding the player values most."""
+    fd = Feeders(grid)
+    spent = coins_spent(grid, coins)
+    if not fd.targets:
+        return frozenset(), 0
+    options = fd.free_options()
+    for g in options:
+        unfed = fd.targets - g
+        cost = fd.cost_all(unfed, spent if fd.coin_feeder() else 0)
+        if cost is not None and cost <= spent:
+            return fd.targets, spent  # everything fed: nothing can be better (monotone)
+    candidates: set[frozenset[int]] = set()
+    for g in options:
+        unfed = fd.targets - g
+        for k, covered in fd.line_sets(unfed, spent):
+            if fd.lines and not fd.pairs and k != spent:
+                continue  # only Root Cellar coins: every coin feeds a line (spending is forced)
+            pick = fd.slots + (2 * (spent - k) if fd.pairs else 0)
+            rest = sorted(unfed - covered)
+            base = g | covered
+            if len(rest) <= pick:
+                candidates.add(base | frozenset(rest))
+                continue
+            combos = combinations(rest, pick)
+            for n, chosen in enumerate(combos):
+                if n >= COMBO_CAP:
+                    break
+                candidates.add(base | frozenset(chosen))
+    best = max(sorted(candidates, key=sorted), key=value)
+    return best, spent

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from app.rulesets.tiny_towns import data
-from app.rulesets.tiny_towns.feeding import feed
+from app.rulesets.tiny_towns.feeding import best_feeding, coins_spent
 from app.rulesets.tiny_towns.state import (
     ADJ, CELLS, CENTRE, COL, CORNERS, ROW, built, is_building, right_of)
 
@@ -24,6 +24,7 @@ class Ctx:
     coins: list[int]          # every seat's coins after feeding
     counts: list[Counter[str]]  # every seat's building counts
     pl: dict[str, Any]
+    rich: bool = False          # Schoolhouse: at least the coins of the player on your right
 
 
 def _types(grid: list[Any], cells: Any, exclude: int) -> set[str]:
@@ -121,9 +122,7 @@ def _per_stored(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
 
 
 def _schoolhouse(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
-    right = right_of(ctx.state, ctx.seat)
-    rich = ctx.coins[ctx.seat] >= ctx.coins[right]
-    return sum(p["vp"] + (p["bonus"] if rich else 0) for i in cells if _fed_cottages(ctx, ADJ[i]) >= 1)
+    return sum(p["vp"] + (p["bonus"] if ctx.rich else 0) for i in cells if _fed_cottages(ctx, ADJ[i]) >= 1)
 
 
 def _unique_types(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
@@ -197,15 +196,52 @@ SCORE: dict[str, Callable[[Ctx, list[int], dict[str, Any]], int]] = {
 }
 
 
+# Score kinds whose points depend on which buildings are fed (what feeding choices can change).
+FED_KINDS = frozenset({"fed_flat", "per_fed_cottage", "adjacent_fed_cottages", "schoolhouse",
+                       "vineyard"})
+_FEED_CACHE: dict[tuple[Any, ...], tuple[frozenset[int], int]] = {}
+
+
+def _feeding(state: dict[str, Any], seat: int, coins: list[int], rich: bool
+             ) -> tuple[frozenset[int], int]:
+    """The player's best legal feeding (feeding.py), cached by what it depends on."""
+    pl = state["p"][seat]
+    grid = pl["grid"]
+    mausoleum = built(pl, "unfed_cottages_score")
+    key = (tuple(grid), pl["coins"], mausoleum, rich)
+    hit = _FEED_CACHE.get(key)
+    if hit is not None:
+        return hit
+    kinds = [(cid, [i for i in CELLS if grid[i] == cid]) for cid in sorted({g for g in grid if is_building(g)})
+             if data.card(cid)["score"]["kind"] in FED_KINDS]
+
+    def value(fed: frozenset[int]) -> float:
+        ctx = Ctx(state, seat, grid, set(fed), coins, [], pl, rich)
+        return sum(SCORE[data.card(cid)["score"]["kind"]](ctx, cells, data.card(cid)["score"])
+                   for cid, cells in kinds)
+
+    out = best_feeding(grid, pl["coins"], value)
+    if len(_FEED_CACHE) > 20000:
+        _FEED_CACHE.clear()
+    _FEED_CACHE[key] = out
+    return out
+
+
 def score_all(state: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per seat: total, each card's points, coins, empty squares, and fed buildings."""
-    fed_coins = [feed(pl["grid"], pl["coins"]) for pl in state["p"]]
-    coins = [pl["coins"] - spent for pl, (_, spent) in zip(state["p"], fed_coins)]
+    """Per seat: total, each card's points, coins, empty squares, and fed buildings.
+
+    Coins spent on feeding are fixed by the forced-spend rule before any feeding choice
+    (feeding.coins_spent), so the Schoolhouse comparison is known when each player's best feeding
+    is chosen."""
+    spent = [coins_spent(pl["grid"], pl["coins"]) for pl in state["p"]]
+    coins = [pl["coins"] - k for pl, k in zip(state["p"], spent)]
     counts = [Counter(g for g in pl["grid"] if is_building(g)) for pl in state["p"]]
     out = []
     for seat, pl in enumerate(state["p"]):
         grid = pl["grid"]
-        ctx = Ctx(state, seat, grid, fed_coins[seat][0], coins, counts, pl)
+        rich = coins[seat] >= coins[right_of(state, seat)]
+        fed, _ = _feeding(state, seat, coins, rich)
+        ctx = Ctx(state, seat, grid, set(fed), coins, counts, pl, rich)
         cards: dict[str, int] = {}
         for cid in counts[seat]:
             cells = [i for i in CELLS if grid[i] == cid]
@@ -216,8 +252,8 @@ def score_all(state: dict[str, Any]) -> list[dict[str, Any]]:
         coin_vp = coins[seat] * (2 if built(pl, "coins_double") else 1)
         total = sum(cards.values()) + empty_vp + coin_vp
         out.append({"total": total, "cards": cards, "coins": coins[seat], "coin_vp": coin_vp,
-                    "coins_spent_feeding": fed_coins[seat][1], "empty_squares": empty,
-                    "empty_vp": empty_vp, "fed": sorted(fed_coins[seat][0])})
+                    "coins_spent_feeding": spent[seat], "empty_squares": empty,
+                    "empty_vp": empty_vp, "fed": sorted(fed)})
     return out
 
 
