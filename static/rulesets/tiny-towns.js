@@ -119,6 +119,7 @@ export function describe(move, cat = {}) {
       if (move.skip) return "skip";
       if (move.pay === true) return "pay the coins";
       if (move.pay === false) return move.to !== undefined ? `replace it (square ${move.to + 1})` : "replace it with the grey building";
+      if (move.line) return `count the Teahouse's ${move.line}`;
       if (move.coins !== undefined) return `spend ${move.coins} coin${move.coins === 1 ? "" : "s"}`;
       if (move.resource) return `put ${move.resource}`;
       if (move.card && move.cell !== undefined) return `${n(move.card)} on square ${move.cell + 1}`;

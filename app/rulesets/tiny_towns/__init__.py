@@ -62,7 +62,7 @@ class TinyTowns(RulesetHooks):
     """Tiny Towns + Fortune: name a resource, place it, construct buildings from patterns."""
 
     id = "tiny-towns"
-    version = "1"
+    version = "2"
     name = "Tiny Towns"
     min_players = 1
     max_players = 6

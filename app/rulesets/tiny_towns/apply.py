@@ -46,7 +46,7 @@ def apply_move(state: dict[str, Any], seat: int, move: Move) -> dict[str, Any]:
 
 
 _PUBLIC_KEYS = ("type", "resource", "cell", "index", "from", "shop", "to", "take", "card", "cells",
-                "at", "pay", "stop", "skip", "coins")
+                "at", "pay", "stop", "skip", "coins", "line")
 
 
 def is_listed(move: Move, moves: list[Move]) -> bool:

@@ -1,6 +1,6 @@
 """Pending card-effect decisions (Factory/Bank/Museum resources, Cathedral payment, Architect's
-Guild, Grove University, Masons' Guild, Opaleye's Watch, Petal Promenade, Okaver, Semaphore):
-for each kind, the `choose` moves it offers and how the chosen one resolves."""
+Guild, Grove University, Teahouse row or column, Masons' Guild, Opaleye's Watch, Petal Promenade,
+Okaver, Semaphore): for each kind, the `choose` moves it offers and how the chosen one resolves."""
 
 from __future__ import annotations
 
@@ -153,6 +153,14 @@ def _do_petal(e: Edit, seat: int, item: dict[str, Any], move: Move) -> None:
         e.f(seat, "pending").insert(0, {**item, "left": item["left"] - 1})
 
 
+def _opt_teahouse(state: dict[str, Any], seat: int, item: dict[str, Any]) -> list[Move]:
+    return [{"type": "choose", "line": "row"}, {"type": "choose", "line": "column"}]
+
+
+def _do_teahouse(e: Edit, seat: int, item: dict[str, Any], move: Move) -> None:
+    gain(e, seat, item[move["line"]])  # RB-F Teahouse: only the chosen line counts
+
+
 Options = Callable[[dict[str, Any], int, dict[str, Any]], list[Move]]
 Resolve = Callable[[Edit, int, dict[str, Any], Move], None]
 
@@ -167,6 +175,7 @@ PENDING: dict[str, tuple[Options, Resolve]] = {
     "semaphore": (_opt_cells_or_skip, _do_semaphore),
     "masons_spend": (_opt_masons, _do_masons),
     "petal": (_opt_cells, _do_petal),
+    "teahouse": (_opt_teahouse, _do_teahouse),
 }
 
 

@@ -88,12 +88,17 @@ def _jeweler(e: Edit, seat: int, cell: int, eff: dict[str, Any]) -> None:
 
 
 def _teahouse(e: Edit, seat: int, cell: int, eff: dict[str, Any]) -> None:
+    """RB-F Teahouse: coins per unique type in its row *or* its column (the player's choice; the
+    other line is not counted), itself excluded, at most 3. When the two lines give different
+    amounts the player chooses (fewer coins can be better, e.g. before a Gamblers' Den or a
+    Parsonage), otherwise the amount is simply gained."""
     grid = e.p(seat)["grid"]
-    best = 0
-    for line in (ROW[cell], COL[cell]):  # row or column, the player's choice: the better one
-        types = {grid[i] for i in line if i != cell and is_building(grid[i])}
-        best = max(best, len(types))
-    gain(e, seat, min(best, eff["most"]))
+    row, col = (min(len({grid[i] for i in line if i != cell and is_building(grid[i])}), eff["most"])
+                for line in (ROW[cell], COL[cell]))
+    if row == col:
+        gain(e, seat, row)
+    else:
+        push(e, seat, {"kind": "teahouse", "row": row, "column": col})
 
 
 def _statue(e: Edit, seat: int, cell: int, eff: dict[str, Any]) -> None:

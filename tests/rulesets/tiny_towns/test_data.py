@@ -55,7 +55,7 @@ def test_every_effect_kind_resolves():
         assert set(row.get("passive", ())) <= PASSIVES, row["id"]
     validate_tables()
     assert {"resource", "cathedral", "replace", "free_build", "watch_pick", "watch_place",
-            "okaver", "semaphore", "masons_spend", "petal"} == set(PENDING)
+            "okaver", "semaphore", "masons_spend", "petal", "teahouse"} == set(PENDING)
 
 
 def test_patterns_valid():

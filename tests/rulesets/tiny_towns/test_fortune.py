@@ -142,28 +142,51 @@ def test_jeweler_pays_a_coin():
 
 def test_teahouse_row_or_column_max_three():
     """Teahouse (RB-F): coins per unique type in its row or its column (not both), not counting
-    itself; another Teahouse counts; at most 3."""
+    itself; another Teahouse counts; at most 3. Different amounts: the player chooses the line."""
     bset = ["cottage", "farm", "tavern", "chapel", "teahouse", "well", "factory"]
     rows = [". Wh . farm", "Wd Gl Wd tavern", ". cottage . teahouse", ". well . ."]
     st = _at_build(_game(rows, buildings=bset))
     st = build(st, 0, "teahouse", [1, 4, 5, 6], 5)  # row: tavern -> 1; column: cottage, well -> 2
-    assert st["p"][0]["coins"] == 2
+    assert st["p"][0]["coins"] == 0
+    assert R.legal_moves(st, 0) == [{"type": "choose", "line": "row"},
+                                    {"type": "choose", "line": "column"}]
+    assert play(st, 0, {"type": "choose", "line": "column"})["p"][0]["coins"] == 2
+    assert play(st, 0, {"type": "choose", "line": "row"})["p"][0]["coins"] == 1
     rows = [". Wh . .", "Wd Gl Wd farm", ". teahouse . .", ". well . ."]
     st = _at_build(_game(rows, buildings=bset))
     st = build(st, 0, "teahouse", [1, 4, 5, 6], 5)  # row: farm; column: teahouse, well -> 2
+    st = play(st, 0, {"type": "choose", "line": "column"})
     assert st["p"][0]["coins"] == 2
     rows = [". Wh . .", "Wd Gl Wd farm", ". tavern . .", ". well . ."]
     st = _at_build(_game(rows, buildings=bset))
-    st = build(st, 0, "teahouse", [1, 4, 5, 6], 4)  # row: farm (1); column: nothing
+    st = build(st, 0, "teahouse", [1, 4, 5, 6], 4)  # row: farm (1); column: nothing (0)
+    st = play(st, 0, {"type": "choose", "line": "row"})
     assert st["p"][0]["coins"] == 1
 
 
-def test_teahouse_most_three():
-    """Teahouse (RB-F): the most a Teahouse can gain is 3 coins (3 other types in its row)."""
+def test_teahouse_same_amount_needs_no_choice():
+    """Teahouse (RB-F): when its row and its column give the same number of coins, they are
+    gained at once (there is nothing to choose)."""
     bset = ["cottage", "farm", "tavern", "chapel", "teahouse", "well", "factory"]
-    st = _at_build(_game(["farm Wh tavern well", "Wd Gl Wd .", E, E], buildings=bset))
-    st = build(st, 0, "teahouse", [1, 4, 5, 6], 1)
-    assert st["p"][0]["coins"] == 3
+    rows = [". Wh . .", "Wd Gl Wd farm", ". well . .", E]
+    st = _at_build(_game(rows, buildings=bset))
+    st = build(st, 0, "teahouse", [1, 4, 5, 6], 5)  # row: farm (1); column: well (1)
+    assert st["p"][0]["coins"] == 1 and not st["p"][0]["pending"]
+
+
+def test_teahouse_fewer_coins_can_be_better():
+    """Teahouse choice (NOTES 20): taking the smaller line can pay: with the row's 1 coin a
+    following Gamblers' Den (exactly 1 coin: +2) ends at 3 coins, with the column's 2 at only 2."""
+    bset = ["cottage", "farm", "gamblers_den", "chapel", "teahouse", "well", "factory"]
+    rows = ["Br Wh . .", "Wd Gl Wd farm", "Gl cottage . .", ". well . ."]
+    st = _at_build(_game(rows, buildings=bset))
+    st = build(st, 0, "teahouse", [1, 4, 5, 6], 5)  # row: farm (1); column: cottage, well (2)
+    ends = []
+    for line in ("row", "column"):
+        s2 = done_all(play(st, 0, {"type": "choose", "line": line}))
+        s2 = round_with(s2, "wood", [4, 14])
+        ends.append(build(s2, 0, "gamblers_den", [0, 4, 8], 0)["p"][0]["coins"])
+    assert ends == [3, 2]
 
 
 def test_statue_third_statue_gains():
