@@ -165,6 +165,7 @@ function topBar(view, cat, ctx) {
   } else if (view.town_hall) {
     parts.push(h("span", { dataset: { townHall: "1" } }, `Town Hall deck: ${view.town_hall.deck_size} left, ${view.town_hall.discarded} set aside; flipped: `,
       ...view.town_hall.revealed.map((r) => resChip(r))));
+    if (view.town_hall.free_choice) parts.push(h("span", { class: "tt-badge" }, "free choice round"));
   } else if (view.master !== null && view.master !== undefined) {
     parts.push(h("span", {}, "Master Builder: ", h("strong", {}, who(view.master))));
   }
@@ -202,7 +203,8 @@ function prompt(view, cat, legal, byType, play, redraw) {
     });
   } else if (view.phase === "place") {
     const resources = [...new Set(byType("place").map((m) => m.resource))];
-    box.append("Place ", resChip(view.named), resources.length > 1 ? " — or pick another resource (1 coin, or free with your Factory):" : " on an empty square of your town.");
+    if (!view.named) box.append("Town Hall free choice: pick any resource, then an empty square:");
+    else box.append("Place ", resChip(view.named), resources.length > 1 ? " — or pick another resource (1 coin, or free with your Factory):" : " on an empty square of your town.");
     if (resources.length > 1) for (const r of resources) {
       box.append(resChip(r, { class: ui.resource === r ? "sel" : "", dataset: { resource: r }, onclick: () => { ui.resource = r; redraw(); } }, "button"));
     }

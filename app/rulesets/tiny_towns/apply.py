@@ -11,7 +11,7 @@ from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.choices import pending_options, prune, resolve_pending
 from app.rulesets.tiny_towns.effects import place_building
 from app.rulesets.tiny_towns.legal import (
-    is_master, name_moves, place_moves, to_act, tracks_changes, uses_coin)
+    free_choice, is_master, name_moves, place_moves, to_act, tracks_changes, uses_coin)
 from app.rulesets.tiny_towns.patterns import check_build
 from app.rulesets.tiny_towns.rounds import advance, complete, start_place
 from app.rulesets.tiny_towns.state import (
@@ -129,6 +129,9 @@ def _check_place(e: Edit, seat: int, move: Move) -> None:
     cell = move.get("cell")
     if move["type"] == "place" and isinstance(cell, int) and 0 <= cell < 16 and pl["grid"][cell] is not None:
         raise IllegalMove("A resource must be placed on an empty square of your town.")
+    if move["type"] == "place" and free_choice(e.s):
+        raise IllegalMove("In a Town Hall free-choice round you place one resource of your choice "
+                          "(not one lying on your own Banks) on an empty square.")
     if move["type"] == "place" and move.get("resource") != e.s["named"]:
         if is_master(e.s, seat):
             raise IllegalMove("The Master Builder must place the resource they named.")

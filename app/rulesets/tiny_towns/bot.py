@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rulesets.tiny_towns import data
-from app.rulesets.tiny_towns.legal import legal_moves
+from app.rulesets.tiny_towns.legal import legal_moves, uses_coin
 from app.rulesets.tiny_towns.patterns import buildable_cards
 from app.rulesets.tiny_towns.scoring import score_all
 
@@ -82,7 +82,7 @@ def _place_value(state: dict[str, Any], seat: int, move: Move) -> float:
         return 0.5 if move["type"] in ("museum",) else -0.5
     grid = list(pl["grid"])
     grid[move["cell"]] = move["resource"]
-    cost = 1.5 if move["resource"] != state["named"] and state["coins_on"] else 0.0
+    cost = 1.5 if state["coins_on"] and uses_coin(state, seat, move["resource"]) else 0.0
     return _cell_potential(state, seat, grid, move["cell"], complete=1.0) - cost
 
 

@@ -31,10 +31,19 @@ def to_act(state: dict[str, Any]) -> list[int]:
     return sorted(waiting)
 
 
+def free_choice(state: dict[str, Any]) -> bool:
+    """A Town Hall free-choice round: every player picks their own resource (no one names)."""
+    th = state["town_hall"]
+    return th is not None and th["free"] and state["phase"] in ("place", "build")
+
+
 def is_master(state: dict[str, Any], seat: int) -> bool:
-    """Whether the seat named this round's resource itself (never in solo or Town Hall: a card
-    names it, which counts as another player naming)."""
-    return not state["solo"] and state["master"] == seat
+    """Whether the seat named this round's resource itself (never in solo or a Town Hall card
+    round: a card names it, which counts as another player naming; in a Town Hall free-choice
+    round everyone names their own)."""
+    if state["solo"]:
+        return False
+    return state["master"] == seat or free_choice(state)
 
 
 def banned_names(state: dict[str, Any], seat: int) -> set[str]:
@@ -105,7 +114,10 @@ def place_moves(state: dict[str, Any], seat: int) -> list[Move]:
     other = not is_master(state, seat)
     cells = placement_cells(state, seat)
     resources = [named]
-    if other and (factory_swap(state, seat) or (state["coins_on"] and pl["coins"] >= 1)):
+    if free_choice(state):  # Town Hall: any resource but those on your own Banks (UBG)
+        banned = banned_names(state, seat)
+        resources = [r for r in data.RESOURCES if r not in banned] or list(data.RESOURCES)
+    elif other and (factory_swap(state, seat) or (state["coins_on"] and pl["coins"] >= 1)):
         resources = list(data.RESOURCES)
     moves: list[Move] = [{"type": "place", "resource": r, "cell": c} for r in resources for c in cells]
     if other:
@@ -161,7 +173,7 @@ def legal_moves(state: dict[str, Any], seat: int) -> list[Move]:
 
 def uses_coin(state: dict[str, Any], seat: int, resource: str) -> bool:
     """Whether placing `resource` costs a coin (a different resource, and no Factory for it)."""
-    return resource != state["named"] and not factory_swap(state, seat)
+    return resource != state["named"] and not free_choice(state) and not factory_swap(state, seat)
 
 
 def tracks_changes(pl: dict[str, Any]) -> bool:

@@ -11,12 +11,22 @@ from app.rulesets.tiny_towns.setup import town_hall_deck
 from app.rulesets.tiny_towns.state import Edit, built, empties, gain, incomplete
 
 
-def start_place(e: Edit, resource: str) -> None:
-    """Everyone whose town is not complete now places (or reacts to) the named resource."""
+def start_place(e: Edit, resource: str | None) -> None:
+    """Everyone whose town is not complete now places (or reacts to) the named resource.
+    `None`: a Town Hall free-choice round, where each player picks their own resource (a Fort
+    Ironweed owner places nothing then, NOTES 41)."""
     e.s["named"] = resource
     e.s["phase"] = "place"
     for i in incomplete(e.s):
-        e.p(i)["placed"] = not empties(e.s["p"][i]["grid"])
+        pl = e.s["p"][i]
+        skip = resource is None and built(pl, "no_master_builder")
+        e.p(i)["placed"] = skip or not empties(pl["grid"])
+
+
+def free_round(round_no: int) -> bool:
+    """Town Hall: cards are drawn in the 1st and 2nd round of every three, and every 3rd round
+    each player chooses their resource (UBG Town Hall rules)."""
+    return round_no % 3 == 0
 
 
 def complete(e: Edit, seat: int) -> None:
@@ -77,8 +87,14 @@ def start_round(e: Edit) -> None:
 
 
 def _town_hall_reveal(e: Edit) -> None:
-    """Town Hall: flip the next resource card for everyone; reshuffle when the deck is out."""
+    """Town Hall: flip the next resource card for everyone (rounds 1 and 2 of every three) or let
+    every player choose (round 3); when a card must be drawn from an empty deck, all 15 are
+    reshuffled and 5 set aside face down again."""
     th = e.s["town_hall"]
+    if free_round(e.s["round"]):
+        e.s["town_hall"] = {**th, "free": True}
+        start_place(e, None)
+        return
     deck, discard, revealed = list(th["deck"]), list(th["discard"]), list(th["revealed"])
     if not deck:
         rng = Rng(e.s["rng"])
@@ -86,7 +102,7 @@ def _town_hall_reveal(e: Edit) -> None:
         e.s["rng"] = rng.state
         deck, discard, revealed = fresh["deck"], fresh["discard"], []
     res = deck.pop(0)
-    e.s["town_hall"] = {"deck": deck, "discard": discard, "revealed": [*revealed, res]}
+    e.s["town_hall"] = {"deck": deck, "discard": discard, "revealed": [*revealed, res], "free": False}
     start_place(e, res)
 
 

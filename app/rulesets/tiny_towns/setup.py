@@ -17,7 +17,7 @@ def town_hall_deck(rng: Rng) -> dict[str, Any]:
     """Town Hall: the 15 resource cards shuffled, the top 5 set aside face down."""
     cards = rng.shuffled([r for r in data.RESOURCES for _ in range(data.SOLO_COPIES)])
     k = data.TOWN_HALL_DISCARD
-    return {"deck": cards[k:], "discard": cards[:k], "revealed": []}
+    return {"deck": cards[k:], "discard": cards[:k], "revealed": [], "free": False}
 
 
 def deal_buildings(rng: Rng, fortune: bool, max_fortune: int, solo: bool,

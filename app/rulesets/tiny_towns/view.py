@@ -38,7 +38,8 @@ def view_state(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "town_hall": None if state["town_hall"] is None else {
             "deck_size": len(state["town_hall"]["deck"]),
             "discarded": len(state["town_hall"]["discard"]),
-            "revealed": state["town_hall"]["revealed"]},
+            "revealed": state["town_hall"]["revealed"],
+            "free_choice": state["town_hall"]["free"]},
         "towns": [_player_view(pl, i == seat) for i, pl in enumerate(state["p"])],
     }
 
@@ -71,7 +72,7 @@ def determinize_state(state: dict[str, Any], seat: int | None, rng: Any) -> dict
     if th is not None:  # the face-down discards and the deck order are unknown to everyone
         cards = rng.shuffled(th["deck"] + th["discard"])
         s["town_hall"] = {"deck": cards[: len(th["deck"])], "discard": cards[len(th["deck"]):],
-                          "revealed": th["revealed"]}
+                          "revealed": th["revealed"], "free": th["free"]}
     s["rng"] = rng.next64()
     return s
 

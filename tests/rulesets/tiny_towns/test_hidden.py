@@ -57,7 +57,7 @@ def _plant(st):
         th = st["town_hall"]
         st["town_hall"] = {"deck": [f"CANARY-deck-th{k}" for k in range(len(th["deck"]))],
                            "discard": [f"CANARY-deck-x{k}" for k in range(len(th["discard"]))],
-                           "revealed": th["revealed"]}
+                           "revealed": th["revealed"], "free": th["free"]}
     st["rng"] = "CANARY-rng"
     return st
 
