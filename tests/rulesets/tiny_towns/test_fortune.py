@@ -444,3 +444,55 @@ def test_shrine_of_the_windseed():
     st = build(_at_build(st), 0, "shrine_windseed", [0, 4, 5], 0)
     assert st["p"][0]["coins"] == 3
     assert R.view(st, 0)["towns"][0]["chest"] == 5
+
+
+# ---------------------------------------------------------------- further RB-F clarifications
+
+def test_special_note_effect_placed_buildings_pay_costs_and_gain_benefits():
+    """RB-F Special Note: a building placed by a monument (Grove University) still pays its coin
+    cost (Jeweler: 1 coin; Cathedral: 3 coins or the grey building) and still gains its benefits
+    (Mine: +1 coin)."""
+    rows = [". Br . .", "St Gl St .", E, E]
+    base = _at_build(_game(rows, monument="grove_university", coins=2))
+    st = build(base, 0, "grove_university", [1, 4, 5, 6], 5)
+    assert play(st, 0, {"type": "choose", "card": "jeweler", "cell": 12})["p"][0]["coins"] == 1
+    assert play(st, 0, {"type": "choose", "card": "mine", "cell": 12})["p"][0]["coins"] == 3
+    st = play(st, 0, {"type": "choose", "card": "cathedral", "cell": 12})
+    assert st["p"][0]["pending"][0]["kind"] == "cathedral"
+    assert {"type": "choose", "pay": True} not in R.legal_moves(st, 0)  # only 2 coins
+    st = play(st, 0, {"type": "choose", "pay": False})
+    assert st["p"][0]["grid"][12] == "mine" and st["p"][0]["coins"] == 3
+
+
+def test_petal_promenade_master_builder_with_only_coin_squares_left():
+    """The Petal Promenade (RB-F): a Master Builder who cannot place the resource they named on an
+    empty square without a coin may place it on a coin square (and gains the coin)."""
+    full = ["petal_promenade Wd Wd Wd", "Wd . . Wd", "Wd Wd Wd Wd", "Wd Wd Wd Wd"]
+    st = _game(full, monument="petal_promenade", built_monument=True,
+               marks={"5": "petal", "6": "petal"}, master=0)
+    st = name(st, "stone")
+    assert {m["cell"] for m in moves_of(st, 0, "place")} == {5, 6}
+    st = place(st, 0, 5)
+    assert st["p"][0]["coins"] == 1 and "5" not in st["p"][0]["marks"]
+
+
+def test_prism_forge_needs_a_different_type():
+    """The Prism Forge (RB-F): shared cubes may be used twice only for 2 *unique* building types:
+    the glass of a Cottage just built cannot make a second Cottage."""
+    bset = ["cottage", "farm", "tavern", "chapel", "theater", "well", "factory"]
+    st = _game(["prism_forge . . .", ". Wh . .", "Br Gl Br .", ". Wh . ."], monument="prism_forge",
+               built_monument=True, buildings=bset)
+    st = _at_build(st, cells=(15, 15))
+    st = build(st, 0, "cottage", [5, 8, 9], 8)
+    assert not [m for m in moves_of(st, 0, "build") if 9 in m["cells"]]
+    with pytest.raises(IllegalMove):
+        build(st, 0, "cottage", [9, 10, 13], 10)
+
+
+def test_caterinas_grotto_on_a_centre_square_pays_itself():
+    """Caterina's Grotto (RB-F): a building already on a centre square — Caterina's Grotto itself
+    included — gains its coin at once; the other centre squares get coins."""
+    st = _at_build(_game([E, "St Gl Wd St", "Br . . Wh", E], monument="caterinas_grotto"))
+    st = build(st, 0, "caterinas_grotto", [4, 5, 6, 7, 8, 11], 5)
+    assert st["p"][0]["coins"] == 1
+    assert st["p"][0]["marks"] == {"6": "grotto", "9": "grotto", "10": "grotto"}
