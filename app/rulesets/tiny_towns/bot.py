@@ -1,5 +1,9 @@
-"""A greedy heuristic bot: place resources where they extend the most promising patterns, build
-when the town's end score (with the patterns still in reach) improves, else declare done."""
+"""A greedy heuristic bot: place resources where they best extend the town's promising patterns,
+build when the town's end score (with the patterns still in reach) improves, else declare done.
+
+Score potential: feeders are worth more the more Cottages wait for them; Cottages are worth less
+once several wait without any feeder; a square lost to a building that scores nothing (a Mine,
+Statue or lone Millstone) costs a little while the town still has room."""
 
 from __future__ import annotations
 
@@ -24,18 +28,32 @@ _RES = set(data.RESOURCES)
 _UNFED = 1.5  # a Cottage still waiting for a feeder is worth something
 _PART = 0.5   # weight of a half-built pattern: card worth x (fraction done)^2
 _GUESS = {"count_table": 3.0, "fed_flat": 3.0}
+_FEEDER_BASE = 2.0  # a feeder's worth: base + per Cottage in town (shared between feeders)
+_FEEDER_PER = 3.5
+_COTTAGES_UNFED = 3  # Cottages worth only _COTTAGE_LATE once this many wait without a feeder
+_COTTAGE_LATE = 3.0
+_MONUMENT = 5.0     # a monument's rough worth
+_DEAD = 1.0         # a square lost to a building that scores nothing (Mine, Statue, lone Millstone)
+_OPEN_SCALE = 6     # ...matters less as the town fills (fewer than this many empty squares)
+
+
+def _feeders(grid: list[Any]) -> int:
+    return sum(1 for g in grid if g in data.CARDS and "feed" in data.card(g))
 
 
 def _weight(state: dict[str, Any], seat: int, cid: str) -> float:
     """A rough worth of constructing the card (VP plus coins), used to steer placements."""
     row = data.card(cid)
+    grid = state["p"][seat]["grid"]
     if data.is_monument(cid):
-        return 5.0
+        return _MONUMENT
     if row["colour"] == "red":  # feeders pay off through the cottages
-        cottages = state["p"][seat]["grid"].count("cottage")
-        return 1.0 + 1.5 * min(cottages, 4)
+        cottages = grid.count("cottage")
+        return _FEEDER_BASE + _FEEDER_PER * min(cottages, 4) / (1 + _feeders(grid))
     score = row["score"]
     coins = sum(b.get("coins", 0) for b in row.get("build", ()))
+    if score["kind"] == "fed_flat" and not _feeders(grid) and grid.count("cottage") >= _COTTAGES_UNFED:
+        return _COTTAGE_LATE  # enough Cottages waiting for a feeder already
     if score["kind"] == "flat":
         return float(score["vp"] + coins) or 0.5
     return _GUESS.get(score["kind"], 2.5) + coins
@@ -69,11 +87,26 @@ def _grid_potential(state: dict[str, Any], seat: int, grid: list[Any]) -> float:
                if grid[c] in _RES)
 
 
+def _dead(grid: list[Any], board: dict[str, Any]) -> int:
+    """Squares taken by buildings that score nothing and do nothing more for the town (a Mine
+    past the full chest, a Millstone with no red/yellow neighbour, a Statue...): Cottages and
+    feeders are left to the feeding terms."""
+    out = 0
+    for cid, pts in board["cards"].items():
+        row = data.card(cid)
+        if pts > 0 or data.is_monument(cid) or data.is_feedable(cid) or "feed" in row or "react" in row:
+            continue
+        out += sum(1 for g in grid if g == cid)
+    return out
+
+
 def _value(state: dict[str, Any], seat: int) -> float:
     grid = state["p"][seat]["grid"]
     board = score_all(state)[seat]
     unfed = sum(1 for c in range(16) if data.is_feedable(grid[c]) and c not in board["fed"])
-    return board["total"] + _grid_potential(state, seat, grid) + _UNFED * unfed
+    open_sq = sum(1 for c in range(16) if grid[c] is None)
+    dead = _DEAD * _dead(grid, board) * min(1.0, open_sq / _OPEN_SCALE)
+    return board["total"] + _grid_potential(state, seat, grid) + _UNFED * unfed - dead
 
 
 def _place_value(state: dict[str, Any], seat: int, move: Move) -> float:
@@ -83,7 +116,9 @@ def _place_value(state: dict[str, Any], seat: int, move: Move) -> float:
     grid = list(pl["grid"])
     grid[move["cell"]] = move["resource"]
     cost = 1.5 if state["coins_on"] and uses_coin(state, seat, move["resource"]) else 0.0
-    return _cell_potential(state, seat, grid, move["cell"], complete=1.0) - cost
+    # the whole town's pattern potential after the cube (not just the cube's own best pattern)
+    return sum(_cell_potential(state, seat, grid, c, complete=1.0) for c in range(16)
+               if grid[c] in _RES) - cost
 
 
 def choose(state: dict[str, Any], seat: int, rng: Any) -> Move | None:
