@@ -171,11 +171,13 @@ class Hub:
             for seat in list(channel.audiences):
                 self._audience(channel, live, seat)
             for conn in list(channel.connections):
-                self._deliver(channel, conn)
+                self._deliver(channel.audiences[conn.seat], conn, conn.version)
 
-    def _deliver(self, channel: Channel, conn: Connection) -> None:
-        audience = channel.audiences[conn.seat]
-        frames = audience.frames_after(conn.version)
+    @staticmethod
+    def _deliver(audience: Audience, conn: Connection, after: Any) -> None:
+        """Send a socket what takes it from version `after` to the audience's: patches or a snapshot."""
+        valid = isinstance(after, int) and not isinstance(after, bool)
+        frames = audience.frames_after(after) if valid else None
         if frames is None:
             conn.send(audience.snapshot())
         else:
@@ -191,19 +193,4 @@ class Hub:
             await self.join(conn)  # not registered (any more): start it over with a snapshot
             return
         async with channel.lock:
-            audience = self._audience(channel, live, conn.seat)
-            frames = audience.frames_after(version) if isinstance(version, int) and not isinstance(
-                version, bool) else None
-            if frames is None:
-                conn.send(audience.snapshot())
-            else:
-                for frame in frames:
-                    conn.send(frame)
-            conn.version = audience.version
-
-    def current_version(self, game_id: str) -> int | None:
-        """The newest version this hub has pushed for a game."""
-        channel = self.channels.get(game_id)
-        if channel is None or not channel.audiences:
-            return None
-        return max(a.version for a in channel.audiences.values())
+            self._deliver(self._audience(channel, live, conn.seat), conn, version)

@@ -40,14 +40,18 @@ async def _refuse(websocket: WebSocket, status: int, detail: str, code: int) -> 
     await websocket.close(code=code)
 
 
-async def _player(websocket: WebSocket, token: str | None) -> tuple[bool, Any]:
-    """(ok, player): a missing token is a spectator; a wrong one is refused."""
-    platform = websocket.app.state.platform
+async def _accept(websocket: WebSocket, token: str | None) -> tuple[bool, Any]:
+    """Accept the socket and find its player: (True, None) for a spectator without a token;
+    a token that matches nobody is refused with an error frame and close code 4401."""
+    await websocket.accept()
     if not token:
         return True, None
-    async with platform.sessions() as session:
+    async with websocket.app.state.platform.sessions() as session:
         player = await room_service.player_by_token(session, token)
-    return player is not None, player
+    if player is None:
+        await _refuse(websocket, 401, "That token does not belong to any player.", 4401)
+        return False, None
+    return True, player
 
 
 def _parse(text: str | None, limit: int) -> tuple[dict[str, Any] | None, str | None]:
@@ -71,10 +75,9 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
     """Snapshot on connect, then patches; takes move, sync and ping frames."""
     platform = websocket.app.state.platform
     settings = platform.settings
-    await websocket.accept()
-    ok, player = await _player(websocket, token)
+    ok, player = await _accept(websocket, token)
     if not ok:
-        return await _refuse(websocket, 401, "That token does not belong to any player.", 4401)
+        return
     try:
         live = await platform.games.live(game_id)
     except ServiceError as exc:
@@ -175,10 +178,9 @@ async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = 
                  invite_code: str | None = None) -> None:
     platform = websocket.app.state.platform
     lobby = platform.lobby
-    await websocket.accept()
-    ok, player = await _player(websocket, token)
+    ok, player = await _accept(websocket, token)
     if not ok:
-        return await _refuse(websocket, 401, "That token does not belong to any player.", 4401)
+        return
     if room_id is not None:
         async with platform.sessions() as session:
             try:
