@@ -20,7 +20,20 @@ def _cases():
     cath = with_player(new_game(2, buildings=["cottage", "farm", "tavern", "cathedral", "theater",
                                               "well", "factory"]), 0, town(". . Gl .", "St Gl Br .", E, E))
     cath = build(round_with(cath, "wood", [15, 15]), 0, "cathedral", [2, 4, 5, 6], 5)
+    tea = with_player(new_game(2, buildings=["cottage", "farm", "tavern", "chapel", "teahouse",
+                                             "well", "factory"]),
+                      0, town(". Wh . farm", "Wd Gl Wd tavern", ". cottage . .", ". well . ."))
+    tea = build(round_with(tea, "wood", [15, 15]), 0, "teahouse", [1, 4, 5, 6], 5)
+    free = with_player(new_game(2, town_hall=True), 1, town(*[E] * 3, ". . bank ."),
+                       store={"14": ["stone"]})
+    for cells in ([0, 0], [1, 1]):
+        for seat, cell in enumerate(cells):
+            free = R.apply(free, seat, {"type": "place", "resource": free["named"], "cell": cell})
+        free = R.apply(R.apply(free, 0, {"type": "done"}), 1, {"type": "done"})
     return [
+        (tea, 0, {"type": "choose", "line": "diagonal"}, "pending card effect"),
+        (tea, 0, {"type": "choose", "coins": 2}, "pending card effect"),
+        (free, 1, {"type": "place", "resource": "stone", "cell": 3}, "free-choice round"),
         (st0, 0, {"type": "keep_monument", "monument": "starloom_x"}, "one of the two monuments"),
         (new_game(2), 1, {"type": "name", "resource": "wood"}, "not your turn"),
         (new_game(2), 0, {"type": "name", "resource": "gold"}, "names one of the five"),
@@ -41,7 +54,7 @@ def _cases():
     ]
 
 
-@pytest.mark.parametrize("case", range(17))
+@pytest.mark.parametrize("case", range(20))
 def test_illegal_move_names_rule_and_keeps_state(case):
     """Bad moves: IllegalMove with a reason naming the rule; the input state is untouched."""
     st, seat, move, words = _cases()[case]
