@@ -1,8 +1,8 @@
 """A greedy heuristic bot: place resources where they best extend the town's promising patterns,
 build when the town's end score (with the patterns still in reach) improves, else declare done.
 
-Score potential: feeders are worth more the more Cottages wait for them; Cottages are worth less
-once several wait without any feeder; a square lost to a building that scores nothing (a Mine,
+Score potential: feeders are worth more the more Cottages wait for them (shared between feeders);
+a square lost to a building that scores nothing (a Mine,
 Statue or lone Millstone) costs a little while the town still has room."""
 
 from __future__ import annotations
@@ -30,8 +30,6 @@ _PART = 0.5   # weight of a half-built pattern: card worth x (fraction done)^2
 _GUESS = {"count_table": 3.0, "fed_flat": 3.0}
 _FEEDER_BASE = 2.0  # a feeder's worth: base + per Cottage in town (shared between feeders)
 _FEEDER_PER = 3.5
-_COTTAGES_UNFED = 3  # Cottages worth only _COTTAGE_LATE once this many wait without a feeder
-_COTTAGE_LATE = 3.0
 _MONUMENT = 5.0     # a monument's rough worth
 _DEAD = 1.0         # a square lost to a building that scores nothing (Mine, Statue, lone Millstone)
 _OPEN_SCALE = 6     # ...matters less as the town fills (fewer than this many empty squares)
@@ -52,8 +50,6 @@ def _weight(state: dict[str, Any], seat: int, cid: str) -> float:
         return _FEEDER_BASE + _FEEDER_PER * min(cottages, 4) / (1 + _feeders(grid))
     score = row["score"]
     coins = sum(b.get("coins", 0) for b in row.get("build", ()))
-    if score["kind"] == "fed_flat" and not _feeders(grid) and grid.count("cottage") >= _COTTAGES_UNFED:
-        return _COTTAGE_LATE  # enough Cottages waiting for a feeder already
     if score["kind"] == "flat":
         return float(score["vp"] + coins) or 0.5
     return _GUESS.get(score["kind"], 2.5) + coins

@@ -3,11 +3,12 @@ RB-F Town Hall: no Oddity Shop, a coin changes the drawn resource; decisions in 
 
 from __future__ import annotations
 
+import pytest
+
 from app.engine.rng import Rng
+from app.engine.ruleset import IllegalMove
 from app.rulesets.tiny_towns import RULESET as R
 from app.rulesets.tiny_towns import data
-from app.engine.ruleset import IllegalMove
-import pytest
 from tests.rulesets.tiny_towns.helpers import done_all, moves_of, new_game, place, with_player
 
 
@@ -58,8 +59,9 @@ def test_town_hall_free_round_is_own_naming():
                                                 "well", "warehouse"])
     grid = [None] * 16
     grid[15] = "warehouse"
+    assert moves_of(with_player(st, 0, grid=grid), 0, "store") == [{"type": "store", "cell": 15}]
     st = _round(_round(st, [0, 0]), [1, 1])
-    st = with_player(st, 0, grid=[*grid[:15], "warehouse"])
+    st = with_player(st, 0, grid=grid)
     assert moves_of(st, 0, "store") == [] and moves_of(st, 0, "swap") == []
     banked = list(grid)
     banked[14] = "bank"
