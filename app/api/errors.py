@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.engine.errors import GameError
@@ -30,6 +31,9 @@ def validation_sentence(errors: list[dict[str, Any]]) -> tuple[int, str]:
     return 422, f"Field {where!r} is not valid: {message}." if where else f"{message}."
 
 
+DATABASE_DOWN = "The database is unavailable right now; nothing was stored, so retry the request."
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers on an app."""
 
@@ -43,6 +47,12 @@ def install(app: FastAPI) -> None:
         if exc.version is not None:
             body["version"] = exc.version
         return JSONResponse(body, status_code=exc.status)
+
+    @app.exception_handler(DBAPIError)
+    async def _database(_: Request, exc: DBAPIError) -> JSONResponse:
+        # Never a false acknowledgement: the transaction did not commit. Moves carry client ids,
+        # so a retry is safe even if the commit happened just before the connection broke.
+        return JSONResponse({"detail": DATABASE_DOWN}, status_code=503)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -8,6 +8,9 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from sqlalchemy.exc import DBAPIError
+
+from app.api.errors import DATABASE_DOWN
 from app.engine.errors import GameError
 from app.realtime.hub import Connection, encode
 from app.services import rooms as room_service
@@ -142,6 +145,9 @@ async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> Non
         except ServiceError as exc:
             conn.send(encode({"type": "error", "id": move_id, "status": exc.status,
                               "detail": exc.detail}))
+        except DBAPIError:
+            conn.send(encode({"type": "error", "id": move_id, "status": 503,
+                              "detail": DATABASE_DOWN}))
         else:
             conn.send(encode({"type": "ack", "id": move_id, "version": version}))
     elif kind == "sync":
