@@ -30,6 +30,7 @@ _PART = 0.5   # weight of a half-built pattern: card worth x (fraction done)^2
 _GUESS = {"count_table": 3.0, "fed_flat": 3.0}
 _FEEDER_BASE = 2.0  # a feeder's worth: base + per Cottage in town (shared between feeders)
 _FEEDER_PER = 3.5
+_CHANGE = 1.5       # what spending a coin to change a resource costs, for placements
 _MONUMENT = 5.0     # a monument's rough worth
 _DEAD = 1.0         # a square lost to a building that scores nothing (Mine, Statue, lone Millstone)
 _OPEN_SCALE = 6     # ...matters less as the town fills (fewer than this many empty squares)
@@ -111,7 +112,7 @@ def _place_value(state: dict[str, Any], seat: int, move: Move) -> float:
         return 0.5 if move["type"] in ("museum",) else -0.5
     grid = list(pl["grid"])
     grid[move["cell"]] = move["resource"]
-    cost = 1.5 if state["coins_on"] and uses_coin(state, seat, move["resource"]) else 0.0
+    cost = _CHANGE if state["coins_on"] and uses_coin(state, seat, move["resource"]) else 0.0
     # the whole town's pattern potential after the cube (not just the cube's own best pattern)
     return sum(_cell_potential(state, seat, grid, c, complete=1.0) for c in range(16)
                if grid[c] in _RES) - cost
