@@ -29,10 +29,17 @@ with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit
     c.execute(f'CREATE DATABASE "{sys.argv[1]}"')
 PY
     export CIVITAS_TEST_POSTGRES_URL="postgresql://postgres@127.0.0.1:5432/$db"
-    trap '"$PY" -c "import psycopg; c = psycopg.connect(\"postgresql://postgres@127.0.0.1:5432/postgres\", autocommit=True); c.execute(\"DROP DATABASE IF EXISTS $db WITH (FORCE)\")" || true' EXIT
+    drop_db() {
+      "$PY" - "$db" <<'PY' || true
+import sys, psycopg
+with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
+    c.execute(f'DROP DATABASE IF EXISTS "{sys.argv[1]}" WITH (FORCE)')
+PY
+    }
+    trap drop_db EXIT
   else
     echo "No PostgreSQL reachable: running the suite on SQLite only."
   fi
 fi
 echo "PostgreSQL for tests: ${CIVITAS_TEST_POSTGRES_URL:-none}"
-exec "$PY" -m pytest "$@"
+"$PY" -m pytest "$@"
