@@ -29,7 +29,7 @@ from app.rulesets.tiny_towns.state import ADJ, CELLS, COL, RING, ROW
 
 Grid = list[Any] | tuple[Any, ...]
 LINES = [frozenset(ROW[i]) for i in (0, 4, 8, 12)] + [frozenset(COL[i]) for i in range(4)]
-COMBO_CAP = 20000  # combinations of buildings examined per line choice (never reached in play)
+COMBO_CAP = 20000  # a safety bound, never reached: at most 15 feedable squares, C(15, 7) = 6435
 
 FIXED_KINDS = {"feed_around", "feed_lines", "feed_adjacent_and_coin_pairs"}
 FEED_KINDS = FIXED_KINDS | {"feed_any", "feed_group", "feed_coin_line"}
