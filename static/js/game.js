@@ -52,7 +52,7 @@ function refreshLog() {
   logTimer = setTimeout(async () => {
     const log = await request("GET", `/api/games/${gameId}/log`);
     document.getElementById("log").replaceChildren(...log.moves.slice(-60).reverse().map((entry) =>
-      el("li", {}, el("strong", {}, state.names[entry.seat] || `Seat ${entry.seat + 1}`), " ", describe(entry.move))));
+      el("li", { value: entry.seq }, el("strong", {}, state.names[entry.seat] || `Seat ${entry.seat + 1}`), " ", describe(entry.move))));
   }, 150);
 }
 
@@ -70,8 +70,16 @@ function drawOutcome() {
   const outcome = state.doc.outcome;
   box.hidden = !outcome;
   if (!outcome) return;
-  const keys = [...new Set(outcome.breakdown.flatMap((b) => Object.keys(b)))];
   const order = outcome.scores.map((_, seat) => seat).sort((a, b) => outcome.ranks[a] - outcome.ranks[b]);
+  const name = (seat) => state.names[seat] || `Seat ${seat + 1}`;
+  if (state.renderer !== generic) {
+    // The ruleset's renderer draws its own breakdown; here only who won.
+    const winners = order.filter((seat) => outcome.ranks[seat] === 1).map(name).join(" and ");
+    box.replaceChildren(el("h3", {}, `Game over: ${winners} ${order.filter((s) => outcome.ranks[s] === 1).length > 1 ? "share the win" : "wins"}`),
+      el("p", {}, order.map((seat) => `${outcome.ranks[seat]}. ${name(seat)} (${outcome.scores[seat]})`).join(" · ")));
+    return;
+  }
+  const keys = [...new Set(outcome.breakdown.flatMap((b) => Object.keys(b)))];
   const cell = (value) => el("td", {}, typeof value === "object" ? JSON.stringify(value) : value);
   const rows = order.map((seat) => el("tr", { class: outcome.ranks[seat] === 1 ? "winner" : "" },
     cell(outcome.ranks[seat]), cell(state.names[seat] || `Seat ${seat + 1}`), cell(outcome.scores[seat]),
