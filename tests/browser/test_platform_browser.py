@@ -67,3 +67,26 @@ def test_lobby_lists_public_rooms_live_and_join_by_link(live_server, browser):
     assert watcher.locator(f"tr[data-room-id='{private['id']}']").count() == 0
     watcher.context.close()
     friend.context.close()
+
+
+def test_room_page_shows_only_the_buttons_that_apply(live_server, browser):
+    """The seated host sees Leave and Start (disabled until full), not Take a seat; a visitor sees
+    Take a seat, not Start."""
+    host = httpx.post(f"{live_server.url}/api/players", json={"name": "Host"}).json()
+    auth = {"Authorization": f"Bearer {host['token']}"}
+    room = httpx.post(f"{live_server.url}/api/rooms", headers=auth,
+                      json={"ruleset": "testgame", "seats": 2}).json()
+    page = browser.new_context().new_page()
+    page.goto(live_server.url + "/")
+    page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))", host)
+    page.goto(f"{live_server.url}/rooms/{room['id']}")
+    page.wait_for_selector(".seat[data-seat='0']:has-text('Host')")
+    assert page.is_hidden("#join-button") and page.is_visible("#leave-button")
+    assert page.is_visible("#start-button") and page.is_disabled("#start-button")
+    visitor = browser.new_context().new_page()
+    visitor.goto(f"{live_server.url}/rooms/{room['id']}")
+    visitor.wait_for_selector(".seat[data-seat='0']:has-text('Host')")
+    assert visitor.is_visible("#join-button") and visitor.is_hidden("#start-button")
+    assert visitor.is_hidden("#leave-button") and visitor.locator(".add-bot").count() == 0
+    page.context.close()
+    visitor.context.close()
