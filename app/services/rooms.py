@@ -102,9 +102,11 @@ async def create_room(session: AsyncSession, host: Player, ruleset_id: str, seat
 
 
 async def visible_room(session: AsyncSession, room_id: str, viewer: Player | None,
-                       invite_code: str | None = None) -> tuple[Room, list[Seat]]:
-    """A room the viewer may see: public, or private to members and holders of the code."""
-    room = await session.get(Room, room_id)
+                       invite_code: str | None = None, *, lock: bool = False
+                       ) -> tuple[Room, list[Seat]]:
+    """A room the viewer may see: public, or private to members and holders of the code (others
+    get the same 404 as for a room that does not exist, so private rooms stay invisible)."""
+    room = await session.get(Room, room_id, with_for_update=lock)
     if room is None:
         raise not_found("room")
     seats = await seats_of(session, room.id)
@@ -139,13 +141,7 @@ def _open_seat(seats: list[Seat], wanted: int | None) -> Seat:
 async def join_room(session: AsyncSession, room_id: str, player: Player,
                     invite_code: str | None, seat: int | None) -> Room:
     """Sit a player down; a private room needs its invite code."""
-    room = await session.get(Room, room_id, with_for_update=True)
-    if room is None:
-        raise not_found("room")
-    seats = await seats_of(session, room.id)
-    if room.private and not is_member(room, seats, player) and not (
-            invite_code and secrets.compare_digest(invite_code, room.invite_code)):
-        raise not_found("room")
+    room, seats = await visible_room(session, room_id, player, invite_code, lock=True)
     if room.status != "lobby":
         raise ServiceError(409, "This room's game has already started.")
     if any(s.player_id == player.id for s in seats):
@@ -184,12 +180,7 @@ async def leave_room(session: AsyncSession, room_id: str, player: Player) -> tup
 
 async def host_room(session: AsyncSession, room_id: str, player: Player) -> tuple[Room, list[Seat]]:
     """A room the player hosts, still in the lobby."""
-    room = await session.get(Room, room_id, with_for_update=True)
-    if room is None:
-        raise not_found("room")
-    seats = await seats_of(session, room.id)
-    if not is_member(room, seats, player) and room.private:
-        raise not_found("room")
+    room, seats = await visible_room(session, room_id, player, lock=True)
     if room.host_id != player.id:
         raise ServiceError(403, "Only the room's host may do that.")
     if room.status != "lobby":
