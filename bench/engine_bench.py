@@ -1,0 +1,94 @@
+"""Engine speed for any registered ruleset: random full-game playouts per second, and the per-move
+engine cost (apply + every seat's and the spectator's view + diffs between consecutive views) at
+p50/p99, for each player count and option set.
+
+Usage: .venv/bin/python bench/engine_bench.py [--ruleset ID ...] [--games N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from app import rulesets as _product_rulesets  # noqa: E402,F401  (registers the rulesets)
+from app.engine import registry  # noqa: E402
+from app.engine.diff import diff  # noqa: E402
+from app.engine.rng import Rng  # noqa: E402
+from app.engine.ruleset import Ruleset  # noqa: E402
+
+
+def playout(ruleset: Ruleset, players: int, options: dict[str, Any], seed: int) -> int:
+    """A random legal game to the end; returns its number of moves."""
+    state = ruleset.setup(players, ruleset.Options.model_validate(options), seed)
+    rng = Rng.from_seed(seed, "bench")
+    moves = 0
+    while to_act := ruleset.to_act(state):
+        seat = rng.choice(to_act)
+        state = ruleset.apply(state, seat, rng.choice(ruleset.legal_moves(state, seat)))
+        moves += 1
+    return moves
+
+
+def move_costs(ruleset: Ruleset, players: int, options: dict[str, Any], seed: int) -> list[float]:
+    """Seconds per move: apply, then every viewer's view and its diff against the previous one."""
+    state = ruleset.setup(players, ruleset.Options.model_validate(options), seed)
+    rng = Rng.from_seed(seed, "bench-cost")
+    viewers = [*range(players), None]
+    views = {v: ruleset.view(state, v) for v in viewers}
+    costs = []
+    while to_act := ruleset.to_act(state):
+        seat = rng.choice(to_act)
+        move = rng.choice(ruleset.legal_moves(state, seat))
+        start = time.perf_counter()
+        state = ruleset.apply(state, seat, move)
+        for v in viewers:
+            new = ruleset.view(state, v)
+            diff(views[v], new)
+            views[v] = new
+        costs.append(time.perf_counter() - start)
+    return costs
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-quantile of a list."""
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def cases(ruleset: Ruleset) -> list[tuple[int, dict[str, Any]]]:
+    """Every player count with the default options, plus each variant at its smallest count."""
+    out = [(n, {}) for n in range(ruleset.min_players, ruleset.max_players + 1)]
+    for options in getattr(ruleset, "conformance_options", []):
+        out.append((ruleset.min_players, options))
+    return out
+
+
+def main() -> None:
+    """Print the figures for the chosen rulesets (default: all product rulesets)."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ruleset", action="append", default=None)
+    parser.add_argument("--games", type=int, default=20)
+    args = parser.parse_args()
+    chosen = [registry.get(r) for r in args.ruleset] if args.ruleset else registry.all_rulesets()
+    for ruleset in chosen:
+        if ruleset is None:
+            raise SystemExit("unknown ruleset")
+        print(f"{ruleset.name} (version {ruleset.version}):")
+        for players, options in cases(ruleset):
+            start = time.perf_counter()
+            moves = sum(playout(ruleset, players, options, s) for s in range(args.games))
+            rate = args.games / (time.perf_counter() - start)
+            costs = [c for s in range(max(2, args.games // 4))
+                     for c in move_costs(ruleset, players, options, 1000 + s)]
+            label = f"{players}p {options or ''}"
+            print(f"  {label:40s} {rate:7.1f} playouts/s ({moves / args.games:4.0f} moves/game); "
+                  f"per move p50 {pct(costs, 0.5) * 1e6:5.0f} µs, p99 {pct(costs, 0.99) * 1e6:6.0f} µs")
+
+
+if __name__ == "__main__":
+    main()
