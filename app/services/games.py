@@ -16,7 +16,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -29,6 +29,14 @@ from app.db.models import Game, MoveRow, Room, Seat, Snapshot, utcnow
 from app.services.errors import ServiceError, not_found
 
 RECENT_STATES = 8
+_GAMES, _MOVES, _SNAPSHOTS = Game.__table__, MoveRow.__table__, Snapshot.__table__
+# The optimistic-concurrency guard: only the writer that saw version `old` may make it `new`.
+_BUMP_VERSION = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("game"), _GAMES.c.version == bindparam("old"))
+    .values(version=bindparam("new"), to_act=bindparam("now_to_act"),
+            status=bindparam("new_status"), outcome=bindparam("new_outcome"))
+)
 
 
 @dataclass
@@ -298,26 +306,25 @@ class GameService:
     async def _write(self, session: AsyncSession, live: LiveGame, seat: int, move: Move,
                      client_id: str | None, state: State, version: int, outcome: Any,
                      to_act: list[int]) -> bool:
+        # Plain Core statements on the session's connection: the ORM's bulk-update and
+        # unit-of-work machinery cost more than the statements themselves on this hot path.
         try:
-            result = await session.execute(
-                update(Game).where(Game.id == live.id, Game.version == version - 1).values(
-                    version=version, to_act=to_act,
-                    status="finished" if outcome else "active",
-                    outcome=outcome.to_json() if outcome else None,
-                )
-            )
+            conn = await session.connection()
+            result = await conn.execute(_BUMP_VERSION, {
+                "game": live.id, "old": version - 1, "new": version, "now_to_act": to_act,
+                "new_status": "finished" if outcome else "active",
+                "new_outcome": outcome.to_json() if outcome else None})
             if result.rowcount != 1:
                 raise _Conflict()
-            # Core inserts: the ORM's unit of work costs more than the statement itself here.
-            await session.execute(insert(MoveRow).values(
-                game_id=live.id, seq=version, seat=seat, move=move, client_move_id=client_id,
-                to_act=to_act, created_at=utcnow()))
+            await conn.execute(_MOVES.insert(), {
+                "game_id": live.id, "seq": version, "seat": seat, "move": move,
+                "client_move_id": client_id, "to_act": to_act, "created_at": utcnow()})
             if version % self.snapshot_every == 0:
-                await session.execute(insert(Snapshot).values(
-                    game_id=live.id, version=version, state=state))
+                await conn.execute(_SNAPSHOTS.insert(),
+                                   {"game_id": live.id, "version": version, "state": state})
             if outcome is not None:
-                await session.execute(
-                    update(Room).where(Room.id == live.room_id).values(status="finished"))
+                await conn.execute(update(Room).where(Room.id == live.room_id)
+                                   .values(status="finished"))
             await session.commit()
         except (_Conflict, IntegrityError):
             await session.rollback()
