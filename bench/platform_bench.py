@@ -51,42 +51,50 @@ def bench_diff(rounds: int = 2000) -> None:
         print(f"  {name:22s} {per:8.1f} µs per view diff")
 
 
-async def _room(url: str, http: httpx.AsyncClient, moves: int, rtts: list[float]) -> None:
+async def _new_game(url: str, http: httpx.AsyncClient) -> tuple[str, str]:
+    """A started one-seat test game: (game id, token)."""
     a = (await http.post(f"{url}/api/players", json={"name": "A"})).json()
     h = {"Authorization": f"Bearer {a['token']}"}
     room = (await http.post(f"{url}/api/rooms", headers=h, json={
         "ruleset": "testgame", "seats": 1, "options": {"rounds": 8}})).json()
     game = (await http.post(f"{url}/api/rooms/{room['id']}/start", headers=h)).json()["game_id"]
-    async with websockets.connect(f"{url.replace('http', 'ws')}/ws/games/{game}?token={a['token']}") as ws:
+    return game, a["token"]
+
+
+async def _play(url: str, game: str, token: str, moves: int, rtts: list[float]) -> None:
+    """Send moves on the game's socket one after another, timing send -> ack."""
+    async with websockets.connect(f"{url.replace('http', 'ws')}/ws/games/{game}?token={token}") as ws:
         doc = json.loads(await ws.recv())["game"]
-        version, hand, phase = doc["version"], doc["view"]["hand"], doc["view"]["phase"]
         for i in range(moves):
-            if phase == "over":
+            view = doc["view"]
+            if view["phase"] == "over":
                 break
-            move = {"type": "bid", "card": hand[0] if hand else "K000"} if phase == "bid" else {"type": "draw"}
+            move = ({"type": "bid", "card": view["hand"][0] if view["hand"] else "K000"}
+                    if view["phase"] == "bid" else {"type": "draw"})
             t0 = time.perf_counter()
-            await ws.send(json.dumps({"type": "move", "version": version, "move": move, "id": str(i)}))
-            while True:
+            await ws.send(json.dumps({"type": "move", "version": doc["version"], "move": move,
+                                      "id": str(i)}))
+            acked = patched = False
+            while not (acked and patched):
                 frame = json.loads(await ws.recv())
                 if frame["type"] == "ack":
                     rtts.append((time.perf_counter() - t0) * 1000)
-                    version = frame["version"]
+                    acked = True
+                elif frame["type"] == "patch":
+                    doc = jsonpatch.apply_patch(doc, frame["ops"], in_place=True)
+                    patched = True
                 elif frame["type"] == "error":
                     raise RuntimeError(frame)
-                if frame["type"] == "patch":
-                    doc = jsonpatch.apply_patch(doc, frame["ops"])
-                if doc["version"] == version and frame["type"] in ("ack", "patch") and doc["version"] > 0:
-                    break
-            hand, phase = doc["view"]["hand"], doc["view"]["phase"]
 
 
 async def bench_ws(url: str, rooms: int, moves: int) -> None:
-    """Concurrent rooms, each one seat sending moves as fast as acks come back."""
+    """Concurrent rooms (set up first), each one seat sending moves as fast as acks come back."""
     rtts: list[float] = []
     async with httpx.AsyncClient(timeout=30) as http:
-        start = time.perf_counter()
-        await asyncio.gather(*(_room(url, http, moves, rtts) for _ in range(rooms)))
-        elapsed = time.perf_counter() - start
+        games = await asyncio.gather(*(_new_game(url, http) for _ in range(rooms)))
+    start = time.perf_counter()
+    await asyncio.gather(*(_play(url, game, token, moves, rtts) for game, token in games))
+    elapsed = time.perf_counter() - start
     print(f"  {rooms} rooms, {len(rtts)} moves in {elapsed:.2f}s = {len(rtts) / elapsed:.0f} moves/s")
     print(f"  move round trip (send -> ack): p50 {statistics.median(rtts):.2f} ms, "
           f"p99 {pct(rtts, 99):.2f} ms, p99.9 {pct(rtts, 99.9):.2f} ms")

@@ -10,7 +10,6 @@ re-checks the move against the stale-version rule.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -31,6 +30,8 @@ from app.services.errors import ServiceError, not_found
 RECENT_STATES = 8
 _GAMES, _MOVES, _SNAPSHOTS = Game.__table__, MoveRow.__table__, Snapshot.__table__
 # The optimistic-concurrency guard: only the writer that saw version `old` may make it `new`.
+_FINISH_ROOM = update(Room.__table__).where(Room.__table__.c.id == bindparam("room")).values(
+    status="finished")
 _BUMP_VERSION = (
     update(_GAMES)
     .where(_GAMES.c.id == bindparam("game"), _GAMES.c.version == bindparam("old"))
@@ -136,11 +137,18 @@ class GameService:
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._load_locks: dict[str, asyncio.Lock] = {}
         self.listeners: list[Callable[[str, int], Awaitable[None]]] = []
-        # SQLite has one writer at a time; queueing writers here instead of in SQLite's busy
-        # handler (which sleeps in steps of up to 100 ms) keeps the move round trip's tail short.
+        # SQLite has one writer at a time: moves queue here (not in SQLite's busy handler, which
+        # sleeps in steps of up to 100 ms) and are written by one thread in one hop each.
         bind = sessions.kw.get("bind")
-        self._write_lock = asyncio.Lock() if bind is not None and bind.dialect.name == "sqlite" \
-            else contextlib.nullcontext()
+        self._write_lock = asyncio.Lock()
+        self._sqlite_writer: SqliteWriter | None = None
+        if bind is not None and bind.dialect.name == "sqlite":
+            self._sqlite_writer = SqliteWriter(bind.url.render_as_string(hide_password=False))
+
+    def close(self) -> None:
+        """Release the SQLite writer, if any."""
+        if self._sqlite_writer is not None:
+            self._sqlite_writer.close()
 
     # -- loading -----------------------------------------------------------------------------
 
@@ -298,33 +306,19 @@ class GameService:
                      client_id: str | None, state: State, version: int) -> bool:
         """Append the move in one transaction; False if another writer got this version first."""
         outcome = live.ruleset.outcome(state)
-        to_act = live.ruleset.to_act(state)
-        async with self._write_lock:
-            return await self._write(session, live, seat, move, client_id, state, version,
-                                     outcome, to_act)
-
-    async def _write(self, session: AsyncSession, live: LiveGame, seat: int, move: Move,
-                     client_id: str | None, state: State, version: int, outcome: Any,
-                     to_act: list[int]) -> bool:
-        # Plain Core statements on the session's connection: the ORM's bulk-update and
-        # unit-of-work machinery cost more than the statements themselves on this hot path.
+        statements = _move_statements(live, seat, move, client_id, state, version, outcome,
+                                      self.snapshot_every)
+        if self._sqlite_writer is not None:
+            async with self._write_lock:
+                loop = asyncio.get_running_loop()
+                return await loop.run_in_executor(self._sqlite_writer.thread,
+                                                  self._sqlite_writer.write, statements)
         try:
             conn = await session.connection()
-            result = await conn.execute(_BUMP_VERSION, {
-                "game": live.id, "old": version - 1, "new": version, "now_to_act": to_act,
-                "new_status": "finished" if outcome else "active",
-                "new_outcome": outcome.to_json() if outcome else None})
-            if result.rowcount != 1:
-                raise _Conflict()
-            await conn.execute(_MOVES.insert(), {
-                "game_id": live.id, "seq": version, "seat": seat, "move": move,
-                "client_move_id": client_id, "to_act": to_act, "created_at": utcnow()})
-            if version % self.snapshot_every == 0:
-                await conn.execute(_SNAPSHOTS.insert(),
-                                   {"game_id": live.id, "version": version, "state": state})
-            if outcome is not None:
-                await conn.execute(update(Room).where(Room.id == live.room_id)
-                                   .values(status="finished"))
+            for i, (statement, params) in enumerate(statements):
+                result = await conn.execute(statement, params)
+                if i == 0 and result.rowcount != 1:
+                    raise _Conflict()
             await session.commit()
         except (_Conflict, IntegrityError):
             await session.rollback()
@@ -369,6 +363,68 @@ class GameService:
             return list((await session.execute(
                 select(Game.id).join(Seat, Seat.room_id == Game.room_id)
                 .where(Game.status == "active", Seat.bot.is_not(None)).distinct())).scalars())
+
+
+def _move_statements(live: LiveGame, seat: int, move: Move, client_id: str | None, state: State,
+                     version: int, outcome: Any, snapshot_every: int
+                     ) -> list[tuple[Any, dict[str, Any]]]:
+    """The statements of one move's transaction, the version guard first. Plain Core statements:
+    the ORM's bulk-update and unit-of-work machinery cost more than the statements here."""
+    to_act = live.ruleset.to_act(state)
+    statements: list[tuple[Any, dict[str, Any]]] = [
+        (_BUMP_VERSION, {"game": live.id, "old": version - 1, "new": version, "now_to_act": to_act,
+                         "new_status": "finished" if outcome else "active",
+                         "new_outcome": outcome.to_json() if outcome else None}),
+        (_MOVES.insert(), {"game_id": live.id, "seq": version, "seat": seat, "move": move,
+                           "client_move_id": client_id, "to_act": to_act, "created_at": utcnow()}),
+    ]
+    if version % snapshot_every == 0:
+        statements.append((_SNAPSHOTS.insert(), {"game_id": live.id, "version": version,
+                                                 "state": state}))
+    if outcome is not None:
+        statements.append((_FINISH_ROOM, {"room": live.room_id}))
+    return statements
+
+
+class SqliteWriter:
+    """SQLite's single writer: one sync connection on one thread, so a move's whole transaction
+    is one hop off the event loop instead of one hop per statement (about twice the moves/s)."""
+
+    def __init__(self, url: str) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        from sqlalchemy import create_engine, event
+        from sqlalchemy.pool import StaticPool
+
+        from app.config import sync_url
+
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+        self.engine = create_engine(sync_url(url), poolclass=StaticPool,
+                                    connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(self.engine, "connect")
+        def _pragmas(dbapi_conn, _record):  # noqa: ANN001
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+    def write(self, statements: list[tuple[Any, dict[str, Any]]]) -> bool:
+        """Run the statements in one transaction; False if the version guard matched no row."""
+        try:
+            with self.engine.begin() as conn:
+                for i, (statement, params) in enumerate(statements):
+                    if conn.execute(statement, params).rowcount != 1 and i == 0:
+                        raise _Conflict()
+        except (_Conflict, IntegrityError):
+            return False
+        return True
+
+    def close(self) -> None:
+        """Release the connection and the thread."""
+        self.engine.dispose()
+        self.thread.shutdown(wait=False)
 
 
 class _Conflict(Exception):

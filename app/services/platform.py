@@ -53,4 +53,5 @@ class Platform:
         """Stop background work and close connections."""
         await self.bots.stop()
         await self.broker.stop()
+        self.games.close()
         await self.engine.dispose()
