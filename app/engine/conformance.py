@@ -102,9 +102,3 @@ def random_playout(
     assert rebuilt == state, f"{label}: replaying the log gives a different state"
     return state, log
 
-
-def check_apply_is_pure(ruleset: Ruleset, state: State, seat: int, move: Move) -> None:
-    """`apply` leaves its input untouched."""
-    before = json.dumps(state, sort_keys=True)
-    ruleset.apply(state, seat, move)
-    assert json.dumps(state, sort_keys=True) == before, f"{ruleset.id}: apply mutated its input"

@@ -55,12 +55,6 @@ def ranks_from_keys(keys: list[tuple[Any, ...]]) -> list[int]:
     return [1 + sum(1 for other in keys if other > mine) for mine in keys]
 
 
-class EmptyOptions(BaseModel):
-    """Options model for a ruleset without variants."""
-
-    model_config = {"extra": "forbid"}
-
-
 @runtime_checkable
 class Ruleset(Protocol):
     """What a game module provides. Optional hooks are listed in `RulesetHooks` below."""

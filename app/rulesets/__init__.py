@@ -10,17 +10,9 @@ PRODUCT_RULESETS = ("suburbia", "tiny_towns")
 
 
 def load_all() -> None:
-    """Import and register every product ruleset that is present."""
+    """Import and register every product ruleset."""
     for name in PRODUCT_RULESETS:
-        try:
-            module = importlib.import_module(f"app.rulesets.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"app.rulesets.{name}":
-                raise
-            continue
-        ruleset = getattr(module, "RULESET", None)
-        if ruleset is not None:
-            registry.register(ruleset)
+        registry.register(importlib.import_module(f"app.rulesets.{name}").RULESET)
 
 
 load_all()

@@ -176,10 +176,6 @@ class GameService:
             self._load_locks.pop(game_id, None)
         return live
 
-    def forget(self, game_id: str) -> None:
-        """Drop the in-memory copy (tests use it to prove a reload rebuilds the same game)."""
-        self._live.pop(game_id, None)
-
     async def _load(self, session: AsyncSession, game_id: str) -> LiveGame:
         game = await session.get(Game, game_id)
         if game is None:

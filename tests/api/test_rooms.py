@@ -141,3 +141,13 @@ def test_room_options_are_validated(client):
         assert r.status_code == 422, body
         assert isinstance(r.json()["detail"], str) and words in r.json()["detail"], r.json()
     assert client.get("/api/rooms", headers=host["headers"]).json() == []
+
+
+def test_the_product_lists_its_real_rulesets(client):
+    """Suburbia and Tiny Towns are offered with their seat ranges and options schemas."""
+    rulesets = {r["id"]: r for r in client.get("/api/rulesets").json()}
+    assert (rulesets["suburbia"]["min_players"], rulesets["suburbia"]["max_players"]) == (1, 4)
+    assert (rulesets["tiny-towns"]["min_players"], rulesets["tiny-towns"]["max_players"]) == (1, 6)
+    assert rulesets["suburbia"]["options"]["type"] == "object"
+    catalogue = client.get("/api/rulesets/suburbia/catalogue").json()
+    assert catalogue and "CANARY" not in str(catalogue)
