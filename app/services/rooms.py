@@ -7,7 +7,7 @@ import secrets
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.engine import registry
@@ -171,8 +171,7 @@ async def leave_room(session: AsyncSession, room_id: str, player: Player) -> tup
         if others:
             room.host_id = others[0]
         elif room.status == "lobby":
-            for s in seats:
-                await session.delete(s)
+            await session.execute(delete(Seat).where(Seat.room_id == room.id))
             await session.delete(room)
             return room, True
     return room, False
