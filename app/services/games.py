@@ -59,6 +59,7 @@ class LiveGame:
     client_ids: dict[tuple[int, str], tuple[Move, int]] = field(default_factory=dict)
     states: OrderedDict[int, State] = field(default_factory=OrderedDict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    log: "PublicLog" = field(default_factory=lambda: PublicLog())
 
     @property
     def finished(self) -> bool:
@@ -106,6 +107,34 @@ class LiveGame:
         if not 0 <= sent <= self.version:
             return None
         return History(sent, self.to_act_at[sent:], self.movers[sent:])
+
+
+@dataclass
+class PublicLog:
+    """The move log as each viewer may see it, built once per move (see GameService.log)."""
+
+    count: int = 0
+    state: State | None = None
+    moves: list[Move] = field(default_factory=list)
+    entries: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def extend(self, live: LiveGame, rows: Any) -> None:
+        """Redact each new move for every seat and the spectators."""
+        ruleset = live.ruleset
+        if self.state is None:
+            self.state = ruleset.setup(live.players, parse_options(ruleset, live.options), live.seed)
+            self.entries = {viewer: [] for viewer in [*range(live.players), None]}
+        for row in rows:
+            if row.seq != self.count + 1:
+                break
+            for viewer, entries in self.entries.items():
+                entries.append({"seq": row.seq, "seat": row.seat,
+                                "move": ruleset.public_move(self.state, row.seat, row.move, viewer),
+                                "time": row.created_at.isoformat()})
+            self.moves.append(row.move)
+            self.state = ruleset.apply(self.state, row.seat, row.move)
+            self.count = row.seq
 
 
 def game_document(live: LiveGame, state: State, version: int, seat: int | None) -> dict[str, Any]:
@@ -329,22 +358,20 @@ class GameService:
     async def log(self, game_id: str, viewer: int | None) -> dict[str, Any]:
         """The moves as `viewer` may see them; every move and the seed once the game is over."""
         live = await self.live(game_id, fresh=True)
-        async with self.sessions() as session:
-            rows = (await session.execute(
-                select(MoveRow).where(MoveRow.game_id == game_id, MoveRow.seq <= live.version)
-                .order_by(MoveRow.seq))).scalars().all()
         finished = live.finished
-        entries = []
-        state = None if finished else live.ruleset.setup(
-            live.players, parse_options(live.ruleset, live.options), live.seed)
-        for row in rows:
-            move: Move | None = row.move
-            if state is not None:
-                move = live.ruleset.public_move(state, row.seat, row.move, viewer)
-                state = live.ruleset.apply(state, row.seat, row.move)
-            if move is not None:
-                entries.append({"seq": row.seq, "seat": row.seat, "move": move,
-                                "time": row.created_at.isoformat()})
+        async with live.log.lock:
+            async with self.sessions() as session:
+                rows = (await session.execute(
+                    select(MoveRow.seq, MoveRow.seat, MoveRow.move, MoveRow.created_at)
+                    .where(MoveRow.game_id == game_id, MoveRow.seq > live.log.count,
+                           MoveRow.seq <= live.version).order_by(MoveRow.seq))).all()
+            # Each move is redacted for every viewer once, stepping one shared replay state,
+            # so a log request costs only the moves made since the last one.
+            live.log.extend(live, rows)
+        if finished:
+            entries = [dict(e, move=m) for e, m in zip(live.log.entries[None], live.log.moves)]
+        else:
+            entries = [e for e in live.log.entries[viewer] if e["move"] is not None]
         body: dict[str, Any] = {"game_id": game_id, "version": live.version,
                                 "ruleset": live.ruleset.id, "seed_hash": live.seed_hash,
                                 "moves": entries}
