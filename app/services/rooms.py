@@ -211,3 +211,11 @@ async def public_rooms(session: AsyncSession) -> list[Room]:
     return list((await session.execute(select(Room).where(
         Room.private.is_(False), Room.status == "lobby").order_by(Room.created_at.desc())
         .limit(200))).scalars())
+
+
+async def rooms_of(session: AsyncSession, player: Player) -> list[Room]:
+    """The rooms a player hosts or sits in, newest first (the lobby's "your tables")."""
+    seated = select(Seat.room_id).where(Seat.player_id == player.id)
+    return list((await session.execute(select(Room).where(
+        (Room.host_id == player.id) | Room.id.in_(seated)).order_by(Room.created_at.desc())
+        .limit(50))).scalars())

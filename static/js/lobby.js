@@ -1,5 +1,5 @@
 // Lobby: live list of public rooms, create a room (options from the ruleset's JSON schema), join by code.
-import { el, ensurePlayer, liveSocket, request } from "./api.js";
+import { el, ensurePlayer, liveSocket, me, request, showWho } from "./api.js";
 import { optionFields, readOptions } from "./options.js";
 
 const rulesets = await request("GET", "/api/rulesets");
@@ -66,3 +66,19 @@ function drawRooms(rooms) {
   }));
 }
 liveSocket("/ws/lobby", { onMessage: (frame) => frame.type === "rooms" && drawRooms(frame.rooms) });
+
+// The player's own tables (hosted or seated), so a closed tab never loses a game.
+async function drawMine() {
+  if (!me()) return;
+  showWho(me());
+  let rooms = [];
+  try { rooms = await request("GET", "/api/players/me/rooms"); } catch { return; }
+  document.getElementById("mine-panel").hidden = rooms.length === 0;
+  document.getElementById("mine-body").replaceChildren(...rooms.map((room) => el("tr", { dataset: { mineId: room.id } },
+    el("td", {}, byId[room.ruleset] ? byId[room.ruleset].name : room.ruleset),
+    el("td", {}, room.host.name),
+    el("td", {}, { lobby: "waiting for players", playing: "in play", finished: "finished" }[room.status]),
+    el("td", {}, el("a", { class: "button", href: room.game_id ? `/games/${room.game_id}` : `/rooms/${room.id}` },
+      room.game_id ? (room.status === "finished" ? "Results" : "Play") : "Open")))));
+}
+drawMine();

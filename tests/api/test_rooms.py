@@ -151,3 +151,15 @@ def test_the_product_lists_its_real_rulesets(client):
     assert rulesets["suburbia"]["options"]["type"] == "object"
     assert client.get("/api/rulesets/suburbia/catalogue").json()
     assert client.get("/api/rulesets/tiny-towns/catalogue").json()
+
+
+def test_a_player_finds_their_own_tables(client):
+    """GET /api/players/me/rooms lists rooms the caller hosts or sits in, private ones included."""
+    host, guest, other = new_player(client), new_player(client, "G"), new_player(client, "O")
+    mine = new_room(client, host, private=True)
+    joined = new_room(client, other)
+    client.post(f"/api/rooms/{joined['id']}/join", headers=host["headers"], json={})
+    new_room(client, guest)
+    listed = [r["id"] for r in client.get("/api/players/me/rooms", headers=host["headers"]).json()]
+    assert sorted(listed) == sorted([mine["id"], joined["id"]])
+    assert client.get("/api/players/me/rooms").status_code == 401

@@ -90,3 +90,21 @@ def test_room_page_shows_only_the_buttons_that_apply(live_server, browser):
     assert visitor.is_hidden("#leave-button") and visitor.locator(".add-bot").count() == 0
     page.context.close()
     visitor.context.close()
+
+
+def test_lobby_lists_your_tables(live_server, browser):
+    """A returning player sees the tables they host or sit in, with a link back into each."""
+    host = httpx.post(f"{live_server.url}/api/players", json={"name": "Back"}).json()
+    auth = {"Authorization": f"Bearer {host['token']}"}
+    room = httpx.post(f"{live_server.url}/api/rooms", headers=auth,
+                      json={"ruleset": "testgame", "seats": 1, "private": True}).json()
+    game = httpx.post(f"{live_server.url}/api/rooms/{room['id']}/start", headers=auth).json()["game_id"]
+    page = browser.new_context().new_page()
+    page.goto(live_server.url + "/")
+    page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))", host)
+    page.goto(live_server.url + "/")
+    link = page.locator(f"tr[data-mine-id='{room['id']}'] a")
+    link.wait_for()
+    link.click()
+    page.wait_for_url(f"**/games/{game}")
+    page.context.close()
