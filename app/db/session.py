@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from app.config import async_url
+
+
+def sqlite_pragmas(dbapi_conn: Any, _record: Any = None) -> None:
+    """Every SQLite connection: WAL journal, NORMAL sync (no fsync per commit), foreign keys."""
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
 
 
 def make_engine(url: str) -> AsyncEngine:
@@ -13,15 +24,7 @@ def make_engine(url: str) -> AsyncEngine:
     url = async_url(url)
     if url.startswith("sqlite"):
         engine = create_async_engine(url, connect_args={"timeout": 30})
-
-        @event.listens_for(engine.sync_engine, "connect")
-        def _sqlite_pragmas(dbapi_conn, _record):  # noqa: ANN001
-            cur = dbapi_conn.cursor()
-            cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=NORMAL")
-            cur.execute("PRAGMA foreign_keys=ON")
-            cur.close()
-
+        event.listen(engine.sync_engine, "connect", sqlite_pragmas)
         return engine
     # No pre-ping (it costs a round trip per request, about a third of a move's time here): a
     # connection the server dropped fails its request with a retryable 503, and SQLAlchemy

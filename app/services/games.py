@@ -420,18 +420,12 @@ class SqliteWriter:
         from sqlalchemy.pool import StaticPool
 
         from app.config import sync_url
+        from app.db.session import sqlite_pragmas
 
         self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
         self.engine = create_engine(sync_url(url), poolclass=StaticPool,
                                     connect_args={"check_same_thread": False, "timeout": 30})
-
-        @event.listens_for(self.engine, "connect")
-        def _pragmas(dbapi_conn, _record):  # noqa: ANN001
-            cur = dbapi_conn.cursor()
-            cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=NORMAL")
-            cur.execute("PRAGMA foreign_keys=ON")
-            cur.close()
+        event.listen(self.engine, "connect", sqlite_pragmas)
 
     def write(self, statements: list[tuple[Any, dict[str, Any]]]) -> bool:
         """Run the statements in one transaction; False if the version guard matched no row."""
