@@ -12,19 +12,23 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, create_engine, event, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.pool import StaticPool
 
+from app.config import sync_url
 from app.engine import registry
 from app.engine.errors import ErrorCode, GameError
 from app.engine.rng import seed_hash
 from app.engine.ruleset import Move, Ruleset, State
 from app.engine.runner import History, parse_options, play
 from app.db.models import Game, MoveRow, Room, Seat, Snapshot, utcnow
+from app.db.session import sqlite_pragmas
 from app.services.errors import ServiceError, not_found
 
 RECENT_STATES = 8
@@ -414,14 +418,6 @@ class SqliteWriter:
     is one hop off the event loop instead of one hop per statement (about twice the moves/s)."""
 
     def __init__(self, url: str) -> None:
-        from concurrent.futures import ThreadPoolExecutor
-
-        from sqlalchemy import create_engine, event
-        from sqlalchemy.pool import StaticPool
-
-        from app.config import sync_url
-        from app.db.session import sqlite_pragmas
-
         self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
         self.engine = create_engine(sync_url(url), poolclass=StaticPool,
                                     connect_args={"check_same_thread": False, "timeout": 30})
