@@ -1,10 +1,10 @@
 """Games: the one place that joins the engine, the database and the broker for a move.
 
-Each instance keeps a `LiveGame` per game it has touched (state at the latest version it knows,
-plus recent states for building patches). The database is the truth: every move runs in one
-transaction guarded by `UPDATE games SET version = v + 1 WHERE version = v` and the (game, seq)
-primary key, so two instances racing on one game cannot both win; the loser catches up and
-re-checks the move against the stale-version rule.
+Each instance keeps a `LiveGame` per game it has touched (see app.services.live). The database
+is the truth: every move runs in one transaction guarded by `UPDATE games SET version = v + 1
+WHERE version = v` and the (game, seq) primary key (see app.services.move_store), so two
+instances racing on one game cannot both win; the loser catches up and re-checks the move
+against the stale-version rule.
 """
 
 from __future__ import annotations
@@ -12,150 +12,23 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
-from sqlalchemy import bindparam, create_engine, event, select, update
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-from sqlalchemy.pool import StaticPool
 
-from app.config import sync_url
+from app.db.models import Game, MoveRow, Room, Seat, Snapshot
 from app.engine import registry
 from app.engine.errors import ErrorCode, GameError
 from app.engine.rng import seed_hash
-from app.engine.ruleset import Move, Ruleset, State
-from app.engine.runner import History, parse_options, play
-from app.db.models import Game, MoveRow, Room, Seat, Snapshot, utcnow
-from app.db.session import sqlite_pragmas
+from app.engine.ruleset import Move, State
+from app.engine.runner import parse_options, play
 from app.services.errors import ServiceError, not_found
+from app.services.live import LiveGame, game_document
+from app.services.move_store import Conflict, SqliteWriter, move_statements
 
-RECENT_STATES = 8
-_GAMES, _MOVES, _SNAPSHOTS = Game.__table__, MoveRow.__table__, Snapshot.__table__
-# The optimistic-concurrency guard: only the writer that saw version `old` may make it `new`.
-_FINISH_ROOM = update(Room.__table__).where(Room.__table__.c.id == bindparam("room")).values(
-    status="finished")
-_BUMP_VERSION = (
-    update(_GAMES)
-    .where(_GAMES.c.id == bindparam("game"), _GAMES.c.version == bindparam("old"))
-    .values(version=bindparam("new"), to_act=bindparam("now_to_act"),
-            status=bindparam("new_status"), outcome=bindparam("new_outcome"))
-)
-
-
-@dataclass
-class LiveGame:
-    """An instance's in-memory copy of one game, always equal to some committed version."""
-
-    id: str
-    room_id: str
-    ruleset: Ruleset
-    players: int
-    options: dict[str, Any]
-    seed: int
-    seed_hash: str
-    version: int
-    state: State
-    to_act_at: list[list[int]]  # to_act at every version 0..version
-    movers: list[int]  # movers[v] made the move from version v to v + 1
-    seats: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> {player_id, bot}
-    client_ids: dict[tuple[int, str], tuple[Move, int]] = field(default_factory=dict)
-    states: OrderedDict[int, State] = field(default_factory=OrderedDict)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    log: "PublicLog" = field(default_factory=lambda: PublicLog())
-
-    @property
-    def finished(self) -> bool:
-        """True once the rules say the game is over."""
-        return self.ruleset.outcome(self.state) is not None
-
-    def advance(self, seat: int, move: Move, state: State, client_id: str | None = None) -> None:
-        """Record that `seat` played `move`, reaching `state` at the next version."""
-        self.version += 1
-        if client_id is not None:
-            self.client_ids[(seat, client_id)] = (move, self.version)
-        self.state = state
-        self.movers.append(seat)
-        self.to_act_at.append(self.ruleset.to_act(state))
-        self.states[self.version] = state
-        while len(self.states) > RECENT_STATES:
-            self.states.popitem(last=False)
-
-    def earlier(self, seat: int, client_id: str, move: Any) -> int | None:
-        """The version a repeated client move id produced (idempotent retries); 409 on reuse."""
-        known = self.client_ids.get((seat, client_id))
-        if known is None:
-            return None
-        if known[0] != move:
-            raise ServiceError(409, "That move id was already used for a different move.")
-        return known[1]
-
-    def state_at(self, version: int) -> State | None:
-        """The state at a recent version, if this instance still holds it."""
-        return self.states.get(version)
-
-    def seat_of(self, player_id: str | None) -> int | None:
-        """The seat a player holds in this game, if any."""
-        for seat, holder in self.seats.items():
-            if player_id is not None and holder.get("player_id") == player_id:
-                return seat
-        return None
-
-    def bot_seats(self) -> list[int]:
-        """Seats the server plays."""
-        return [seat for seat, holder in self.seats.items() if holder.get("bot")]
-
-    def history(self, sent: int) -> History | None:
-        """What the stale-version rule needs for a move sent at version `sent`."""
-        if not 0 <= sent <= self.version:
-            return None
-        return History(sent, self.to_act_at[sent:], self.movers[sent:])
-
-
-@dataclass
-class PublicLog:
-    """The move log as each viewer may see it, built once per move (see GameService.log)."""
-
-    count: int = 0
-    state: State | None = None
-    moves: list[Move] = field(default_factory=list)
-    entries: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-    def extend(self, live: LiveGame, rows: Any) -> None:
-        """Redact each new move for every seat and the spectators."""
-        ruleset = live.ruleset
-        if self.state is None:
-            self.state = ruleset.setup(live.players, parse_options(ruleset, live.options), live.seed)
-            self.entries = {viewer: [] for viewer in [*range(live.players), None]}
-        for row in rows:
-            if row.seq != self.count + 1:
-                break
-            for viewer, entries in self.entries.items():
-                entries.append({"seq": row.seq, "seat": row.seat,
-                                "move": ruleset.public_move(self.state, row.seat, row.move, viewer),
-                                "time": row.created_at.isoformat()})
-            self.moves.append(row.move)
-            self.state = ruleset.apply(self.state, row.seat, row.move)
-            self.count = row.seq
-
-
-def game_document(live: LiveGame, state: State, version: int, seat: int | None) -> dict[str, Any]:
-    """The wire contract's game document for a viewer at a version."""
-    outcome = live.ruleset.outcome(state)
-    return {
-        "id": live.id,
-        "room_id": live.room_id,
-        "ruleset": live.ruleset.id,
-        "version": version,
-        "status": "finished" if outcome is not None else "active",
-        "to_act": live.ruleset.to_act(state),
-        "seat": seat,
-        "seed_hash": live.seed_hash,
-        "view": live.ruleset.view(state, seat),
-        "outcome": outcome.to_json() if outcome is not None else None,
-    }
+__all__ = ["GameService", "LiveGame", "game_document"]
 
 
 class GameService:
@@ -335,7 +208,7 @@ class GameService:
                      client_id: str | None, state: State, version: int) -> bool:
         """Append the move in one transaction; False if another writer got this version first."""
         outcome = live.ruleset.outcome(state)
-        statements = _move_statements(live, seat, move, client_id, state, version, outcome,
+        statements = move_statements(live, seat, move, client_id, state, version, outcome,
                                       self.snapshot_every)
         if self._sqlite_writer is not None:
             async with self._write_lock:
@@ -347,9 +220,9 @@ class GameService:
             for i, (statement, params) in enumerate(statements):
                 result = await conn.execute(statement, params)
                 if i == 0 and result.rowcount != 1:
-                    raise _Conflict()
+                    raise Conflict()
             await session.commit()
-        except (_Conflict, IntegrityError):
+        except (Conflict, IntegrityError):
             await session.rollback()
             return False
         except BaseException:
@@ -390,55 +263,3 @@ class GameService:
             return list((await session.execute(
                 select(Game.id).join(Seat, Seat.room_id == Game.room_id)
                 .where(Game.status == "active", Seat.bot.is_not(None)).distinct())).scalars())
-
-
-def _move_statements(live: LiveGame, seat: int, move: Move, client_id: str | None, state: State,
-                     version: int, outcome: Any, snapshot_every: int
-                     ) -> list[tuple[Any, dict[str, Any]]]:
-    """The statements of one move's transaction, the version guard first. Plain Core statements:
-    the ORM's bulk-update and unit-of-work machinery cost more than the statements here."""
-    to_act = live.ruleset.to_act(state)
-    statements: list[tuple[Any, dict[str, Any]]] = [
-        (_BUMP_VERSION, {"game": live.id, "old": version - 1, "new": version, "now_to_act": to_act,
-                         "new_status": "finished" if outcome else "active",
-                         "new_outcome": outcome.to_json() if outcome else None}),
-        (_MOVES.insert(), {"game_id": live.id, "seq": version, "seat": seat, "move": move,
-                           "client_move_id": client_id, "to_act": to_act, "created_at": utcnow()}),
-    ]
-    if version % snapshot_every == 0:
-        statements.append((_SNAPSHOTS.insert(), {"game_id": live.id, "version": version,
-                                                 "state": state}))
-    if outcome is not None:
-        statements.append((_FINISH_ROOM, {"room": live.room_id}))
-    return statements
-
-
-class SqliteWriter:
-    """SQLite's single writer: one sync connection on one thread, so a move's whole transaction
-    is one hop off the event loop instead of one hop per statement (about twice the moves/s)."""
-
-    def __init__(self, url: str) -> None:
-        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
-        self.engine = create_engine(sync_url(url), poolclass=StaticPool,
-                                    connect_args={"check_same_thread": False, "timeout": 30})
-        event.listen(self.engine, "connect", sqlite_pragmas)
-
-    def write(self, statements: list[tuple[Any, dict[str, Any]]]) -> bool:
-        """Run the statements in one transaction; False if the version guard matched no row."""
-        try:
-            with self.engine.begin() as conn:
-                for i, (statement, params) in enumerate(statements):
-                    if conn.execute(statement, params).rowcount != 1 and i == 0:
-                        raise _Conflict()
-        except (_Conflict, IntegrityError):
-            return False
-        return True
-
-    def close(self) -> None:
-        """Release the connection and the thread."""
-        self.engine.dispose()
-        self.thread.shutdown(wait=False)
-
-
-class _Conflict(Exception):
-    """Raised inside the move transaction to roll it back when the version guard fails."""

@@ -113,7 +113,7 @@ def test_log_hides_sealed_bids_until_the_end_then_shows_moves_and_seed(client):
     r = client.post(f"/api/games/{game_id}/moves", headers=a["headers"],
                     json={"version": d["version"], "move": {"type": "pass"}})
     assert r.status_code == 409 and "over" in r.json()["detail"]
-    assert client.get(f"/api/rooms", headers=a["headers"]).status_code == 200
+    assert client.get("/api/rooms", headers=a["headers"]).status_code == 200
 
 
 def test_replaying_the_public_log_reproduces_the_final_state(client):

@@ -1,0 +1,129 @@
+"""An instance's in-memory copy of a game: state, recent states, who acts, idempotency ids, and
+the move log as each viewer may see it; plus the wire contract's game document."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.engine.ruleset import Move, Ruleset, State
+from app.engine.runner import History, parse_options
+from app.services.errors import ServiceError
+
+RECENT_STATES = 8
+
+
+@dataclass
+class LiveGame:
+    """An instance's in-memory copy of one game, always equal to some committed version."""
+
+    id: str
+    room_id: str
+    ruleset: Ruleset
+    players: int
+    options: dict[str, Any]
+    seed: int
+    seed_hash: str
+    version: int
+    state: State
+    to_act_at: list[list[int]]  # to_act at every version 0..version
+    movers: list[int]  # movers[v] made the move from version v to v + 1
+    seats: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> {player_id, bot}
+    client_ids: dict[tuple[int, str], tuple[Move, int]] = field(default_factory=dict)
+    states: OrderedDict[int, State] = field(default_factory=OrderedDict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    log: "PublicLog" = field(default_factory=lambda: PublicLog())
+
+    @property
+    def finished(self) -> bool:
+        """True once the rules say the game is over."""
+        return self.ruleset.outcome(self.state) is not None
+
+    def advance(self, seat: int, move: Move, state: State, client_id: str | None = None) -> None:
+        """Record that `seat` played `move`, reaching `state` at the next version."""
+        self.version += 1
+        if client_id is not None:
+            self.client_ids[(seat, client_id)] = (move, self.version)
+        self.state = state
+        self.movers.append(seat)
+        self.to_act_at.append(self.ruleset.to_act(state))
+        self.states[self.version] = state
+        while len(self.states) > RECENT_STATES:
+            self.states.popitem(last=False)
+
+    def earlier(self, seat: int, client_id: str, move: Any) -> int | None:
+        """The version a repeated client move id produced (idempotent retries); 409 on reuse."""
+        known = self.client_ids.get((seat, client_id))
+        if known is None:
+            return None
+        if known[0] != move:
+            raise ServiceError(409, "That move id was already used for a different move.")
+        return known[1]
+
+    def state_at(self, version: int) -> State | None:
+        """The state at a recent version, if this instance still holds it."""
+        return self.states.get(version)
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        """The seat a player holds in this game, if any."""
+        for seat, holder in self.seats.items():
+            if player_id is not None and holder.get("player_id") == player_id:
+                return seat
+        return None
+
+    def bot_seats(self) -> list[int]:
+        """Seats the server plays."""
+        return [seat for seat, holder in self.seats.items() if holder.get("bot")]
+
+    def history(self, sent: int) -> History | None:
+        """What the stale-version rule needs for a move sent at version `sent`."""
+        if not 0 <= sent <= self.version:
+            return None
+        return History(sent, self.to_act_at[sent:], self.movers[sent:])
+
+
+@dataclass
+class PublicLog:
+    """The move log as each viewer may see it, built once per move (see GameService.log)."""
+
+    count: int = 0
+    state: State | None = None
+    moves: list[Move] = field(default_factory=list)
+    entries: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def extend(self, live: LiveGame, rows: Any) -> None:
+        """Redact each new move for every seat and the spectators."""
+        ruleset = live.ruleset
+        if self.state is None:
+            self.state = ruleset.setup(live.players, parse_options(ruleset, live.options), live.seed)
+            self.entries = {viewer: [] for viewer in [*range(live.players), None]}
+        for row in rows:
+            if row.seq != self.count + 1:
+                break
+            for viewer, entries in self.entries.items():
+                entries.append({"seq": row.seq, "seat": row.seat,
+                                "move": ruleset.public_move(self.state, row.seat, row.move, viewer),
+                                "time": row.created_at.isoformat()})
+            self.moves.append(row.move)
+            self.state = ruleset.apply(self.state, row.seat, row.move)
+            self.count = row.seq
+
+
+def game_document(live: LiveGame, state: State, version: int, seat: int | None) -> dict[str, Any]:
+    """The wire contract's game document for a viewer at a version."""
+    outcome = live.ruleset.outcome(state)
+    return {
+        "id": live.id,
+        "room_id": live.room_id,
+        "ruleset": live.ruleset.id,
+        "version": version,
+        "status": "finished" if outcome is not None else "active",
+        "to_act": live.ruleset.to_act(state),
+        "seat": seat,
+        "seed_hash": live.seed_hash,
+        "view": live.ruleset.view(state, seat),
+        "outcome": outcome.to_json() if outcome is not None else None,
+    }
