@@ -15,6 +15,8 @@ import websockets
 from tests.support.server import ServerProcess
 
 POSTGRES_URL = os.environ.get("CIVITAS_TEST_POSTGRES_URL", "")
+# In CI these services must be there: a missing one fails the run instead of skipping quietly.
+IN_CI = bool(os.environ.get("CI"))
 REDIS_URL = os.environ.get("CIVITAS_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
@@ -29,9 +31,9 @@ def _redis_up() -> bool:
 
 pytestmark = [
     pytest.mark.multiprocess,
-    pytest.mark.skipif(not POSTGRES_URL, reason="needs CIVITAS_TEST_POSTGRES_URL (make test sets it "
+    pytest.mark.skipif(not POSTGRES_URL and not IN_CI, reason="needs CIVITAS_TEST_POSTGRES_URL (make test sets it "
                        "when a PostgreSQL is reachable)"),
-    pytest.mark.skipif(not _redis_up(), reason=f"needs a Redis at {REDIS_URL} (.ci/run starts one)"),
+    pytest.mark.skipif(not _redis_up() and not IN_CI, reason=f"needs a Redis at {REDIS_URL} (.ci/run starts one)"),
 ]
 
 
