@@ -102,6 +102,9 @@ class RulesetHooks:
       (None hides it entirely); default: everyone sees every move.
     - `bot_move(state, seat, rng)`: the ruleset's own player-replacing bot; default: none.
     - `describe_move(move)`: a short human label for a move (move lists, logs).
+    - `log_text(state, seat, move, viewer)`: one sentence in words for the log, as `viewer` may
+      know it, naming players as `{seat0}`, `{seat1}`, ... (the platform substitutes names);
+      only called when `public_move(...)` for that viewer is not None.
     - `catalogue()`: public component data (tile names, costs, effect texts) the browser needs
       to draw ids found in views; served at /api/rulesets/{id}/catalogue.
     - `conformance_options`: option sets the conformance test plays, besides the defaults.
@@ -126,3 +129,8 @@ class RulesetHooks:
     def describe_move(self, move: Move) -> str:
         """A short label for a move."""
         return ", ".join(f"{k}={v}" for k, v in move.items())
+
+    def log_text(self, state: State, seat: int, move: Move, viewer: int | None) -> str:
+        """One log sentence for `viewer` about `seat` playing `move` (`state` is before the move)."""
+        shown = self.public_move(state, seat, move, viewer)
+        return self.describe_move(shown if shown is not None else {})
