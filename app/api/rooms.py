@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Query, Response
 
 from app.api.deps import committing, CurrentPlayer, OptionalPlayer, PlatformDep, SessionDep
 from app.api.schemas import error_responses, BotAdd, GameStarted, RoomCreate, RoomJoin, RoomPublic
@@ -28,10 +28,11 @@ async def create_room(body: RoomCreate, player: CurrentPlayer, session: SessionD
 
 
 @router.get("", response_model=list[RoomPublic])
-async def list_rooms(session: SessionDep, player: OptionalPlayer) -> list[dict[str, Any]]:
-    """Public rooms waiting in the lobby."""
-    return [await room_service.room_document(session, r, player)
-            for r in await room_service.public_rooms(session)]
+async def list_rooms(player: OptionalPlayer, platform: PlatformDep,
+                     offset: Annotated[int, Query(ge=0, le=100_000)] = 0,
+                     limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[dict[str, Any]]:
+    """Public rooms waiting in the lobby, newest first, a page at a time (from memory)."""
+    return platform.lobby.list(player.id if player else None, offset, limit)
 
 
 @router.get("/by-code/{invite_code}", response_model=RoomPublic)

@@ -195,10 +195,13 @@ async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = 
                 return await _refuse(websocket, exc.status, exc.detail, 4404)
     conn = Connection(websocket, room_id or "", None, player.id if player else None)
     sender = asyncio.create_task(conn.sender())
-    group = lobby.lobby if room_id is None else lobby.rooms.setdefault(room_id, set())
-    group.add(conn)
-    conn.send(await lobby.lobby_frame() if room_id is None else await lobby.room_frame(room_id, player))
     try:
+        if room_id is None:
+            lobby.lobby.add(conn)
+            conn.send(lobby.snapshot_frame())  # from memory: a lobby socket costs no query
+        else:
+            lobby.watch_room(room_id, conn)
+            conn.send(await lobby.room_frame(room_id, conn.player_id))
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
@@ -206,5 +209,8 @@ async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = 
     except WebSocketDisconnect:
         pass
     finally:
-        group.discard(conn)
+        if room_id is None:
+            lobby.lobby.discard(conn)
+        else:
+            lobby.unwatch_room(room_id, conn)
         sender.cancel()

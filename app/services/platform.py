@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import secrets
 from typing import Any
 
 from app.config import Settings
@@ -26,7 +27,9 @@ class Platform:
         self.games = GameService(self.sessions, settings.snapshot_every, settings.max_live_games)
         self.broker = make_broker(settings.broker_url)
         self.hub = Hub(self.games, settings.patch_history)
-        self.lobby = LobbyHub(self.sessions)
+        self.instance = secrets.token_hex(6)  # tells this instance's own events apart
+        self.lobby = LobbyHub(self.sessions, settings.lobby_page_size, settings.lobby_resync_seconds)
+        self.lobby.room_listeners.append(self.games.refresh_seats_of_room)
         self.bots = BotRunner(self.games, settings.bot_delay_ms)
         self.games.listeners.append(self._announce_game)
 
@@ -34,24 +37,28 @@ class Platform:
         await self.broker.publish({"type": "game", "game_id": game_id, "version": version})
 
     async def announce_room(self, room_id: str) -> None:
-        """Tell every instance a room (and so the lobby) changed."""
-        await self.broker.publish({"type": "room", "room_id": room_id})
+        """A room changed: update this instance's lobby now (so the caller's next read sees it),
+        then tell the other instances."""
+        await self.lobby.apply([room_id])
+        await self.broker.publish({"type": "room", "room_id": room_id, "origin": self.instance})
 
     async def _on_event(self, event: dict[str, Any]) -> None:
         if event.get("type") == "game":
             await self.hub.on_version(str(event["game_id"]), int(event["version"]))
-        elif event.get("type") == "room":
-            await self.games.refresh_seats_of_room(str(event["room_id"]))
-            await self.lobby.on_room(str(event["room_id"]))
+        elif event.get("type") == "room" and event.get("origin") != self.instance:
+            # Room events take their own path (the lobby's queue), never this game-patch loop.
+            self.lobby.post(str(event["room_id"]))
 
     async def start(self) -> None:
         """Connect the broker and resume bot seats of games in progress."""
+        await self.lobby.start()
         await self.broker.start(self._on_event)
         await self.bots.resume_all()
 
     async def stop(self) -> None:
         """Stop background work and close connections."""
         await self.bots.stop()
+        await self.lobby.stop()
         await self.broker.stop()
         self.games.close()
         await self.engine.dispose()

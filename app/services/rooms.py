@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
@@ -58,7 +59,15 @@ async def room_document(session: AsyncSession, room: Room, viewer: Player | None
     ids = {s.player_id for s in seats if s.player_id} | {room.host_id}
     names = {p.id: p.name for p in (await session.execute(
         select(Player).where(Player.id.in_(ids)))).scalars()}
-    doc: dict[str, Any] = {
+    doc = _document(room, seats, names)
+    if is_member(room, seats, viewer):
+        doc["invite_code"] = room.invite_code
+    return doc
+
+
+def _document(room: Room, seats: list[Seat], names: dict[str, str]) -> dict[str, Any]:
+    """The room document every viewer may see (no invite code)."""
+    return {
         "id": room.id,
         "ruleset": room.ruleset,
         "options": room.options,
@@ -72,9 +81,6 @@ async def room_document(session: AsyncSession, room: Room, viewer: Player | None
         } for s in seats],
         "game_id": room.game_id,
     }
-    if is_member(room, seats, viewer):
-        doc["invite_code"] = room.invite_code
-    return doc
 
 
 async def create_room(session: AsyncSession, host: Player, ruleset_id: str, seat_count: int,
@@ -206,11 +212,52 @@ async def remove_bot(session: AsyncSession, room_id: str, host: Player, seat: in
     return room
 
 
-async def public_rooms(session: AsyncSession) -> list[Room]:
-    """Public rooms waiting in the lobby, newest first."""
-    return list((await session.execute(select(Room).where(
-        Room.private.is_(False), Room.status == "lobby").order_by(Room.created_at.desc())
-        .limit(200))).scalars())
+@dataclass
+class RoomEntry:
+    """A room as every viewer sees it, plus what decides who may also see its invite code."""
+
+    id: str
+    created_at: Any
+    listed: bool  # public and waiting in the lobby
+    doc: dict[str, Any]  # the room document without the invite code
+    invite_code: str
+    members: frozenset[str]  # the host and seated players
+
+    def document(self, viewer_id: str | None) -> dict[str, Any]:
+        """The room document for a viewer: members also get the invite code."""
+        if viewer_id is not None and viewer_id in self.members:
+            return dict(self.doc, invite_code=self.invite_code)
+        return self.doc
+
+
+async def room_entries(session: AsyncSession, room_ids: list[str] | None = None
+                       ) -> dict[str, RoomEntry]:
+    """Rooms by id in three queries however many there are (None: every public lobby room)."""
+    query = select(Room)
+    if room_ids is None:
+        query = query.where(Room.private.is_(False), Room.status == "lobby")
+    else:
+        query = query.where(Room.id.in_(room_ids))
+    rooms = list((await session.execute(query)).scalars())
+    if not rooms:
+        return {}
+    by_room: dict[str, list[Seat]] = {r.id: [] for r in rooms}
+    for seat in (await session.execute(select(Seat).where(
+            Seat.room_id.in_(list(by_room))).order_by(Seat.room_id, Seat.seat))).scalars():
+        by_room[seat.room_id].append(seat)
+    ids = {r.host_id for r in rooms} | {s.player_id for seats in by_room.values()
+                                        for s in seats if s.player_id}
+    names = {pid: name for pid, name in (await session.execute(
+        select(Player.id, Player.name).where(Player.id.in_(ids)))).all()}
+    entries = {}
+    for room in rooms:
+        seats = by_room[room.id]
+        doc = _document(room, seats, names)
+        members = frozenset({room.host_id} | {s.player_id for s in seats if s.player_id})
+        entries[room.id] = RoomEntry(room.id, room.created_at,
+                                     not room.private and room.status == "lobby",
+                                     doc, room.invite_code, members)
+    return entries
 
 
 async def rooms_of(session: AsyncSession, player: Player) -> list[Room]:

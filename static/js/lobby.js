@@ -1,6 +1,7 @@
 // Lobby: live list of public rooms, create a room (options from the ruleset's JSON schema), join by code.
 import { el, ensurePlayer, liveSocket, me, request, showWho } from "./api.js";
 import { optionFields, readOptions } from "./options.js";
+import { applyPatch } from "./patch.js";
 
 const rulesets = await request("GET", "/api/rulesets");
 const byId = Object.fromEntries(rulesets.map((r) => [r.id, r]));
@@ -65,7 +66,15 @@ function drawRooms(rooms) {
       el("td", {}, el("a", { href: `/rooms/${room.id}`, class: "button" }, "Open")));
   }));
 }
-liveSocket("/ws/lobby", { onMessage: (frame) => frame.type === "rooms" && drawRooms(frame.rooms) });
+// A snapshot on connect, then patches; a missed patch reconnects for a fresh snapshot.
+let lobby = null;
+liveSocket("/ws/lobby", { onMessage: (frame, socket) => {
+  if (frame.type === "rooms") lobby = { version: frame.version, rooms: frame.rooms };
+  else if (frame.type !== "rooms_patch" || !lobby) return;
+  else if (frame.version !== lobby.version + 1) { lobby = null; socket.close(); return; }
+  else lobby = { version: frame.version, rooms: applyPatch(lobby.rooms, frame.ops) };
+  drawRooms(lobby.rooms);
+} });
 
 // The player's own tables (hosted or seated), so a closed tab never loses a game.
 async function drawMine() {
