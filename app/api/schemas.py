@@ -106,6 +106,7 @@ class LogEntry(BaseModel):
     seat: int
     move: dict[str, Any]
     time: str
+    text: str | None = None  # the move in words for this viewer, with players' names
 
 
 class GameLog(BaseModel):

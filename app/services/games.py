@@ -25,7 +25,8 @@ from app.engine.rng import seed_hash
 from app.engine.ruleset import Move, State
 from app.engine.runner import parse_options, play
 from app.services.errors import ServiceError, not_found
-from app.services.live import LiveGame, game_document
+from app.services.live import LiveGame, fill_names, game_document
+from app.services.rooms import seat_names
 from app.services.move_store import Conflict, SqliteWriter, move_statements
 
 __all__ = ["GameService", "LiveGame", "game_document"]
@@ -245,10 +246,16 @@ class GameService:
             # Each move is redacted for every viewer once, stepping one shared replay state,
             # so a log request costs only the moves made since the last one.
             live.log.extend(live, rows)
+            names = await seat_names(session, live.room_id)
+        own = live.log.entries.get(viewer, live.log.entries[None])
         if finished:
-            entries = [dict(e, move=m) for e, m in zip(live.log.entries[None], live.log.moves)]
+            # After the end every move shows as made; the sentence stays the viewer's own.
+            entries = [dict(e, move=m, text=o.get("text", e.get("text")))
+                       for e, m, o in zip(live.log.entries[None], live.log.moves, own)]
         else:
-            entries = [e for e in live.log.entries[viewer] if e["move"] is not None]
+            entries = [e for e in own if e["move"] is not None]
+        entries = [dict(e, text=fill_names(e["text"], names)) if e.get("text") else e
+                   for e in entries]
         body: dict[str, Any] = {"game_id": game_id, "version": live.version,
                                 "ruleset": live.ruleset.id, "seed_hash": live.seed_hash,
                                 "moves": entries}

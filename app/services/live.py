@@ -4,6 +4,7 @@ the move log as each viewer may see it; plus the wire contract's game document."
 from __future__ import annotations
 
 import asyncio
+import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,6 +14,7 @@ from app.engine.runner import History, parse_options
 from app.services.errors import ServiceError
 
 RECENT_STATES = 8
+_PLACEHOLDER = re.compile(r"\{seat(\d+)\}")
 
 
 @dataclass
@@ -104,12 +106,40 @@ class PublicLog:
             if row.seq != self.count + 1:
                 break
             for viewer, entries in self.entries.items():
-                entries.append({"seq": row.seq, "seat": row.seat,
-                                "move": ruleset.public_move(self.state, row.seat, row.move, viewer),
-                                "time": row.created_at.isoformat()})
+                shown = ruleset.public_move(self.state, row.seat, row.move, viewer)
+                entry = {"seq": row.seq, "seat": row.seat, "move": shown,
+                         "time": row.created_at.isoformat()}
+                if shown is not None:
+                    entry["text"] = log_sentence(ruleset, self.state, row.seat, row.move, viewer)
+                entries.append(entry)
             self.moves.append(row.move)
             self.state = ruleset.apply(self.state, row.seat, row.move)
             self.count = row.seq
+
+
+def log_sentence(ruleset: Any, state: State, seat: int, move: Move, viewer: int | None) -> str:
+    """The ruleset's log sentence with `{seatN}` placeholders; a sentence naming nobody (the
+    default hook's plain label) is prefixed with the mover, and a hook that fails on an odd move
+    falls back to the plain label instead of breaking the log."""
+    text = None
+    hook = getattr(ruleset, "log_text", None)
+    if hook is not None:
+        try:
+            text = str(hook(state, seat, move, viewer))
+        except Exception:  # noqa: BLE001 - a wording bug must never take the log down
+            text = None
+    if text is None:
+        public = getattr(ruleset, "public_move", None)
+        shown = (public(state, seat, move, viewer) if public is not None else move) or {}
+        describe = getattr(ruleset, "describe_move", None)
+        text = describe(shown) if describe is not None else ", ".join(
+            f"{k}={v}" for k, v in shown.items())
+    return text if "{seat" in text else f"{{seat{seat}}}: {text}"
+
+
+def fill_names(text: str, names: dict[int, str]) -> str:
+    """Replace `{seatN}` placeholders with display names (unknown seats: 'Seat N+1')."""
+    return _PLACEHOLDER.sub(lambda m: names.get(int(m.group(1)), f"Seat {int(m.group(1)) + 1}"), text)
 
 
 def game_document(live: LiveGame, state: State, version: int, seat: int | None) -> dict[str, Any]:

@@ -45,6 +45,22 @@ async def seats_of(session: AsyncSession, room_id: str) -> list[Seat]:
         select(Seat).where(Seat.room_id == room_id).order_by(Seat.seat))).scalars())
 
 
+def seat_label(seat: int, player_name: str | None, bot: str | None) -> str:
+    """The one display name of a seat everywhere (room, game, log): the player's name, else
+    'Bot N' for a bot, else 'Seat N' (N counted from 1)."""
+    if player_name:
+        return player_name
+    return f"{bot or 'Bot'} {seat + 1}" if bot else f"Seat {seat + 1}"
+
+
+async def seat_names(session: AsyncSession, room_id: str) -> dict[int, str]:
+    """Display names of a room's seats, by seat number."""
+    rows = (await session.execute(
+        select(Seat.seat, Seat.bot, Player.name).outerjoin(Player, Player.id == Seat.player_id)
+        .where(Seat.room_id == room_id))).all()
+    return {r.seat: seat_label(r.seat, r.name, r.bot) for r in rows}
+
+
 def is_member(room: Room, seats: list[Seat], player: Player | None) -> bool:
     """The host or anyone seated."""
     if player is None:

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from app.engine.ruleset import Move, Outcome, RulesetHooks, State
-from app.rulesets.suburbia import bot, legal, scoring, turn, view
+from app.rulesets.suburbia import bot, legal, logtext, scoring, turn, view
 from app.rulesets.suburbia.setup import setup_state
 
 
@@ -89,6 +89,10 @@ class Suburbia(RulesetHooks):
     def describe_move(self, move: Move) -> str:
         """A short label for a move."""
         return bot.describe(move)
+
+    def log_text(self, state: State, seat: int, move: Move, viewer: int | None) -> str:
+        """The log sentence: tile names, prices and neighbours; secret goals only to their owner."""
+        return logtext.log_text(state, seat, move, viewer)
 
 
 RULESET = Suburbia()

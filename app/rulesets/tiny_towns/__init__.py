@@ -18,6 +18,7 @@ from app.rulesets.tiny_towns.feeding import FEED_KINDS
 from app.rulesets.tiny_towns.legal import legal_moves, to_act
 from app.rulesets.tiny_towns.scoring import SCORE, score_all, solo_rank, tie_key
 from app.rulesets.tiny_towns.setup import setup_state
+from app.rulesets.tiny_towns import logtext
 from app.rulesets.tiny_towns.view import describe, determinize_state, public_move_for, view_state
 
 
@@ -126,6 +127,10 @@ class TinyTowns(RulesetHooks):
     def describe_move(self, move: Move) -> str:
         """A short label for a move."""
         return describe(move)
+
+    def log_text(self, state: State, seat: int, move: Move, viewer: int | None) -> str:
+        """The log sentence: squares as the board labels them (A1-D4), buildings by name."""
+        return logtext.log_text(state, seat, move, viewer)
 
     def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
         """The heuristic bot (bot.py)."""
