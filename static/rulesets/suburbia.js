@@ -324,11 +324,16 @@ function outcomePanel(ctx) {
   const { view } = ctx.doc;
   const rows = view.final ? view.final.boroughs : out.breakdown;
   const goalText = (obj) => Object.entries(obj || {}).map(([g, v]) => `${goalInfo(ctx.catalogue, g).name} +${v}`).join(", ") || "–";
-  const body = rows.map((b, i) => h("tr", { class: out.ranks[i] === 1 ? "sb-winner" : "" },
-    h("td", {}, out.ranks[i] ?? "–"), h("td", { style: "text-align:left" }, playerName(ctx, i)), h("td", {}, b.population),
+  // Dale's row (after the seats) takes its rank from `others` (he is ranked, not a seat).
+  const rankOf = (i) => out.ranks[i] ?? (view.dale === i && out.others ? out.others[0].rank : undefined);
+  const winners = rows.map((_, i) => i).filter((i) => rankOf(i) === 1).map((i) => playerName(ctx, i));
+  const body = rows.map((b, i) => h("tr", { class: rankOf(i) === 1 ? "sb-winner" : "" },
+    h("td", {}, rankOf(i) ?? "–"), h("td", { style: "text-align:left" }, playerName(ctx, i)), h("td", {}, b.population),
     h("td", {}, goalText(b.public_goals)), h("td", {}, goalText(b.secret_goal)), h("td", {}, b.money_converted),
     h("td", {}, h("strong", {}, b.total)), h("td", {}, b.reputation), h("td", {}, b.income), h("td", {}, b.money_left)));
   return h("section", { class: "sb-panel sb-outcome" }, h("h3", {}, "Final scoring"),
+    winners.length ? h("p", { class: "sb-winners" }, h("strong", {}, winners.join(" and ")),
+      winners.length > 1 ? " share the win" : " wins") : null,
     h("table", {}, h("thead", {}, h("tr", {}, ...["Rank", "Player", "Population", "Public goals", "Secret goal", "$→Pop", "Total", "Rep", "Income", "$ left"].map((t) => h("th", {}, t)))),
       h("tbody", {}, ...body)),
     out.rank_name ? h("p", {}, `Solo title: `, h("strong", {}, out.rank_name), out.beat_dale !== undefined ? ` — you ${out.beat_dale ? "beat" : "did not beat"} Dale` : "") : null);

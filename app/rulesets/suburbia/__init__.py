@@ -33,7 +33,9 @@ class Suburbia(RulesetHooks):
     """The Suburbia ruleset."""
 
     id = "suburbia"
-    version = "2"  # 2: investments double "built after" and red-line effects already incurred
+    # 2: investments double "built after" and red-line effects already incurred;
+    # 3: Dale takes part in the ranking (outcome ranks/winners; NOTES.md "Version history")
+    version = "3"
     name = "Suburbia"
     min_players = 1
     max_players = 4

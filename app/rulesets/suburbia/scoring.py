@@ -76,18 +76,32 @@ def finalize(s: State) -> State:
     return s
 
 
+DALE_NAME = "Dale the Bot"
+
+
 def outcome(s: State) -> Outcome | None:
-    """Scores, ranks (population, reputation, income, money) and per-seat breakdown."""
+    """Scores, ranks (population, reputation, income, money) and per-seat breakdown.
+
+    In the Dale game Dale takes part in the ranking (RB-S: most population wins, ties by
+    reputation, income, money; a full tie is shared): `ranks` is the human's rank among the two
+    boroughs, so a Dale win leaves `winners` empty, and `others` lists Dale with his score,
+    rank and breakdown (participants that are not seats; the seat-indexed fields stay as they
+    were)."""
     if s["phase"] != "over" or s["final"] is None:
         return None
     rows = s["final"]["boroughs"]
     keys = [(r["total"], r["reputation"], r["income"], r["money_left"]) for r in rows]
     n = s["seats"]
     extra: dict[str, Any] = {}
+    ranked = keys[:n]
     if s["mode"] != "multi":
         extra["rank_name"] = rank_name(rows[0]["total"])
     if s["mode"] == "dale":
+        ranked = keys[:n + 1]
+        ranks_all = ranks_from_keys(ranked)
         extra["dale"] = rows[n]
         extra["beat_dale"] = keys[0] > keys[n]
-    return Outcome([r["total"] for r in rows[:n]], ranks_from_keys(keys[:n]),
+        extra["others"] = [{"name": DALE_NAME, "score": rows[n]["total"],
+                            "rank": ranks_all[n], "breakdown": dict(rows[n])}]
+    return Outcome([r["total"] for r in rows[:n]], ranks_from_keys(ranked)[:n],
                    [dict(r) for r in rows[:n]], extra)

@@ -63,7 +63,7 @@ class TinyTowns(RulesetHooks):
     """Tiny Towns + Fortune: name a resource, place it, construct buildings from patterns."""
 
     id = "tiny-towns"
-    version = "2"
+    version = "3"  # 3: effect-placed buildings one at a time, Shed anywhere, solo Jeweler coin
     name = "Tiny Towns"
     min_players = 1
     max_players = 6

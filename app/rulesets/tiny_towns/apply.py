@@ -73,6 +73,9 @@ def _keep(e: Edit, seat: int, move: Move) -> None:
              "You must keep one of the two monuments dealt to you.")
     pl = e.p(seat)
     pl["monument"] = move["monument"]
+    # The other card is out of the game, but its owner knows it: determinize must never deal it
+    # to an opponent. It stays in the state, and no view, log or patch shows it (view.py).
+    pl["discarded"] = next(m for m in pl["dealt"] if m != move["monument"])
     pl["dealt"] = None
 
 

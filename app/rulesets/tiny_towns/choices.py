@@ -8,13 +8,27 @@ from typing import Any, Callable
 
 from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.effects import place_building
-from app.rulesets.tiny_towns.state import CELLS, Edit, building_cells, empties, gain, set_cell
+from app.rulesets.tiny_towns.patterns import can_afford
+from app.rulesets.tiny_towns.state import (
+    CELLS, Edit, building_cells, built, empties, gain, set_cell)
 
 Move = dict[str, Any]
 
 
 def _grey(state: dict[str, Any]) -> str | None:
     return next((b for b in state["buildings"] if data.card(b)["colour"] == "grey"), None)
+
+
+def moves_anywhere(pl: dict[str, Any], cid: str) -> bool:
+    """A Shed (or any building once Obelisk of the Crescent is built) may go on any empty square,
+    also when an effect places it (RB-F Special Note)."""
+    return data.has_passive(cid, "place_anywhere") or built(pl, "place_anywhere_all")
+
+
+def _placeable(state: dict[str, Any], seat: int) -> list[str]:
+    """Building cards an effect may place now: all in play, except one whose coin cost the player
+    cannot pay (solo Jeweler without a coin: RB-F Solo Variant and Special Note)."""
+    return [b for b in state["buildings"] if can_afford(state, seat, b)]
 
 
 def _opt_resource(state: dict[str, Any], seat: int, item: dict[str, Any]) -> list[Move]:
@@ -42,7 +56,7 @@ def _opt_cathedral(state: dict[str, Any], seat: int, item: dict[str, Any]) -> li
     if pl["coins"] >= item["coins"]:
         out.append({"type": "choose", "pay": True})
     grey = _grey(state)
-    if grey and data.has_passive(grey, "place_anywhere"):  # a Shed may move to any empty square
+    if grey and moves_anywhere(pl, grey):  # a Shed may move to any empty square
         for c in sorted([item["cell"], *empties(pl["grid"])]):
             out.append({"type": "choose", "pay": False, "to": c})
     elif grey:
@@ -61,34 +75,53 @@ def _do_cathedral(e: Edit, seat: int, item: dict[str, Any], move: Move) -> None:
 
 
 def _opt_replace(state: dict[str, Any], seat: int, item: dict[str, Any]) -> list[Move]:
-    grid = state["p"][seat]["grid"]
+    pl = state["p"][seat]
+    grid = pl["grid"]
+    free = empties(grid)
     out: list[Move] = [{"type": "choose", "stop": True}]
     for c in building_cells(grid):
-        if not data.is_monument(grid[c]):
-            out += [{"type": "choose", "cell": c, "card": b} for b in state["buildings"] if b != grid[c]]
+        if data.is_monument(grid[c]):
+            continue
+        for b in _placeable(state, seat):
+            if b == grid[c]:
+                continue
+            if moves_anywhere(pl, b):  # the replacing Shed may go to any empty square or stay
+                out += [{"type": "choose", "cell": c, "card": b, "to": t} for t in sorted([c, *free])]
+            else:
+                out.append({"type": "choose", "cell": c, "card": b})
     return out
 
 
 def _do_replace(e: Edit, seat: int, item: dict[str, Any], move: Move) -> None:
+    """One replacement, fully resolved (its own decisions come first), then the next one
+    (RB-F: each building placed by an effect resolves its costs and benefits in turn)."""
     if move.get("stop"):
         return
+    cell = move["cell"]
+    to = move.get("to", cell)
+    if to != cell:  # the replaced building leaves; the Shed stands elsewhere
+        set_cell(e, seat, cell, None)
+        if str(cell) in e.s["p"][seat]["store"]:
+            del e.f(seat, "store")[str(cell)]
+    place_building(e, seat, move["card"], to)
     if item["left"] > 1:
-        e.f(seat, "pending").insert(0, {**item, "left": item["left"] - 1})
-    place_building(e, seat, move["card"], move["cell"])
+        e.f(seat, "pending").append({**item, "left": item["left"] - 1})
 
 
 def _opt_free(state: dict[str, Any], seat: int, item: dict[str, Any]) -> list[Move]:
     used = item.get("used", [])
     cells = empties(state["p"][seat]["grid"])
     return [{"type": "choose", "card": b, "cell": c}
-            for b in state["buildings"] if b not in used for c in cells]
+            for b in _placeable(state, seat) if b not in used for c in cells]
 
 
 def _do_free(e: Edit, seat: int, item: dict[str, Any], move: Move) -> None:
-    if item["left"] > 1:  # Masons' Guild: the buildings must be unique types
-        e.f(seat, "pending").insert(0, {**item, "left": item["left"] - 1,
-                                        "used": [*item.get("used", []), move["card"]]})
+    """One building placed and fully resolved before the next (Masons' Guild: "construct the
+    buildings one at a time, resolving separately each building's costs and/or benefits")."""
     place_building(e, seat, move["card"], move["cell"])
+    if item["left"] > 1:  # Masons' Guild: the buildings must be unique types
+        e.f(seat, "pending").append({**item, "left": item["left"] - 1,
+                                     "used": [*item.get("used", []), move["card"]]})
 
 
 def _opt_watch_pick(state: dict[str, Any], seat: int, item: dict[str, Any]) -> list[Move]:
@@ -189,15 +222,31 @@ def pending_options(state: dict[str, Any], seat: int) -> list[Move]:
 
 
 def resolve_pending(e: Edit, seat: int, move: Move) -> None:
-    """Apply a `choose` move to the first pending decision (already checked legal)."""
+    """Apply a `choose` move to the first pending decision (already checked legal). Decisions
+    it creates (the placed building's own, then the effect's next step) come before the ones
+    already waiting: each building is resolved in full before the next (RB-F)."""
     pending = e.f(seat, "pending")
     item = pending.pop(0)
+    waiting = list(pending)
+    pending.clear()
     PENDING[item["kind"]][1](e, seat, item, move)
+    pl = e.p(seat)
+    pl["pending"] = [*pl["pending"], *waiting]
 
 
 def prune(e: Edit) -> None:
-    """Drop pending decisions that have no possible choice (e.g. no empty square left)."""
+    """Drop pending decisions that have no possible choice (e.g. no empty square left). A
+    building taken with Opaleye's Watch while its owner's town is full stays set aside on the
+    card (`flags.watch_waiting`) and is offered again as soon as a square is free (NOTES 18)."""
     for seat, pl in enumerate(e.s["p"]):
         while pl["pending"] and not PENDING[pl["pending"][0]["kind"]][0](e.s, seat, pl["pending"][0]):
-            e.f(seat, "pending").pop(0)
+            item = e.f(seat, "pending").pop(0)
+            if item["kind"] == "watch_place":
+                flags = e.f(seat, "flags")
+                flags["watch_waiting"] = [*flags.get("watch_waiting", []), item["card"]]
             pl = e.s["p"][seat]
+        waiting = pl["flags"].get("watch_waiting")
+        if waiting and not pl["complete"] and empties(pl["grid"]):
+            del e.f(seat, "flags")["watch_waiting"]
+            pending = e.f(seat, "pending")
+            pending += [{"kind": "watch_place", "card": cid} for cid in waiting]

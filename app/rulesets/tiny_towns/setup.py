@@ -44,6 +44,7 @@ def new_player(dealt: list[str]) -> dict[str, Any]:
     """An empty 4x4 town with an empty chest and two dealt monuments."""
     return {
         "grid": [None] * (data.SIZE * data.SIZE), "coins": 0, "dealt": dealt, "monument": None,
+        "discarded": None,
         "built_monument": False, "store": {}, "marks": {}, "pending": [], "placed": False,
         "done": False, "complete": False, "builds": 0, "flags": {},
     }

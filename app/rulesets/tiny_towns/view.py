@@ -45,11 +45,13 @@ def view_state(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
 
 
 def determinize_state(state: dict[str, Any], seat: int | None, rng: Any) -> dict[str, Any]:
-    """Re-deal everything `seat` cannot see: others' unbuilt monuments, the solo deck order."""
+    """Re-deal everything `seat` cannot see: others' unbuilt (and discarded) monuments, the solo
+    deck order; the seat's own discarded monument is known to it, so it is never re-dealt."""
     known: set[str] = set()
     for i, pl in enumerate(state["p"]):
         if i == seat:
             known |= set(pl["dealt"] or ()) | ({pl["monument"]} if pl["monument"] else set())
+            known |= {pl["discarded"]} if pl.get("discarded") else set()
         elif pl["built_monument"]:
             known.add(pl["monument"])
     pool = rng.shuffled([m for m in state["monument_pool"] if m not in known])
@@ -63,6 +65,8 @@ def determinize_state(state: dict[str, Any], seat: int | None, rng: Any) -> dict
             q["dealt"] = sorted([pool.pop(), pool.pop()])
         if pl["monument"] is not None:
             q["monument"] = pool.pop()
+        if pl.get("discarded"):
+            q["discarded"] = pool.pop()
         players[i] = q
     s["p"] = players
     if state["solo_deck"] is not None:

@@ -226,3 +226,16 @@ def test_other_players_tiles_never_adjust_the_placer():
     w.place(0, "fast_food_restaurant", (2, 2), lake=False)  # touches nothing of seat 0's
     assert after(w, 0) == (50, 1, 0, 0)
     assert after(w, 1) == (50, -1, 0, 0)  # seat 1's older Fancy Restaurant
+
+
+def test_reacting_tiles_of_one_stage_apply_in_placement_order():
+    """Resolution order (NOTES item 21): several tiles reacting in the same stage apply in the
+    order they were placed; at Income 15 a Farm (+1 per Restaurant) placed before a Fancy
+    Restaurant (-1 per Restaurant built after it) ends at 14, the reverse order at 15."""
+    farm, fancy = ("farm", 5, 0), ("fancy_restaurant", 5, 1)
+    w = world(two(p0=[*START, farm, fancy], income=15))
+    w.place(0, "fast_food_restaurant", (-1, 0), lake=False)  # touches only the Suburbs
+    assert w.players[0]["income"] == 14
+    w = world(two(p0=[*START, fancy, farm], income=15))
+    w.place(0, "fast_food_restaurant", (-1, 0), lake=False)
+    assert w.players[0]["income"] == 15

@@ -134,3 +134,21 @@ def test_spectator_sees_boroughs_and_final_scores(browser):
         assert str(total) in table
     assert not errors
     page.close()
+
+
+def test_end_table_names_dale_when_he_wins(browser):
+    """Solo 2 / Winning: when Dale's population is higher he wins; the end table ranks him 1st,
+    you 2nd, and says so."""
+    from app.rulesets.suburbia import scoring
+    s = dict(R.setup(1, R.Options(solo_mode="dale"), 0), goals=[], phase="over")
+    s = scoring.finalize(put(put(s, 0, pop=40, money=0), 1, pop=87, money=0))
+    page, _, errors = open_page(browser, s, 0)
+    rows = page.locator(".sb-outcome tbody tr")
+    assert rows.nth(0).locator("td").first.inner_text() == "2"
+    dale_row = rows.nth(1)
+    assert "Dale the Bot" in dale_row.inner_text()
+    assert dale_row.locator("td").first.inner_text() == "1"
+    assert "sb-winner" in (dale_row.get_attribute("class") or "")
+    assert page.inner_text(".sb-winners") == "Dale the Bot wins"
+    assert "did not beat" in page.inner_text(".sb-outcome") and not errors
+    page.close()

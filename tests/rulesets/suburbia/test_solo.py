@@ -139,15 +139,50 @@ def test_basic_tile_turn_discards_before_dale():
 
 
 def test_one_more_round_ends_the_dale_game_immediately():
-    """Solo 2 Game End: when 1MR appears the game ends at once; Dale's score and your title
-    are reported."""
+    """Solo 2 Game End: when 1MR appears the game ends at once (you take no further turn);
+    Dale's score, your title and whether you beat Dale are reported."""
     s = dale_game()
-    s = dict(s, stacks={"A": [], "B": [], "C": ["hotel", ONE_MORE_ROUND, "resort"]})
+    s = dict(s, goals=[], stacks={"A": [], "B": [], "C": ["hotel", ONE_MORE_ROUND, "resort"]})
+    s = put(s, 0, pop=40, money=0)
+    s = put(s, 1, pop=5, money=0)
     s = play(s, {"type": "lake", "slot": 3, "at": [1, 1]})
-    assert s["phase"] == "over" and R.to_act(s) == []
+    assert s["phase"] == "over" and R.to_act(s) == [] and s["round"] == 1
     out = R.outcome(s)
     assert out.ranks == [1] and out.extra["rank_name"] == rank_name(out.scores[0])
-    assert "total" in out.extra["dale"] and isinstance(out.extra["beat_dale"], bool)
+    assert out.extra["dale"]["total"] < out.scores[0]
+    assert out.extra["beat_dale"] is True
+    assert out.extra["others"][0]["rank"] == 2
+
+
+def _final(human: dict, dale_borough: dict):
+    from app.rulesets.suburbia import scoring
+    s = dict(dale_game(), goals=[], phase="over")
+    s = put(put(s, 0, **human), 1, **dale_borough)
+    return R.outcome(scoring.finalize(s))
+
+
+def test_dale_wins_the_ranking_when_his_population_is_higher():
+    """Solo 2 / Winning: Dale takes part in the ranking like a player, so a higher Dale
+    population makes him the winner: you rank 2nd, no seat wins, and the outcome names Dale."""
+    out = _final({"pop": 40, "money": 0}, {"pop": 87, "money": 0})
+    assert out.ranks == [2] and out.winners == []
+    assert out.extra["beat_dale"] is False
+    assert out.extra["others"] == [{"name": "Dale the Bot", "score": 87, "rank": 1,
+                                    "breakdown": out.extra["dale"]}]
+    assert out.to_json()["winners"] == [] and out.to_json()["others"][0]["rank"] == 1
+
+
+def test_dale_ties_are_broken_like_players_and_a_full_tie_is_shared():
+    """Winning (RB-S): ties on population go to reputation, then income, then money; a full
+    tie is shared, so you and Dale both rank first."""
+    same = {"pop": 30, "money": 3, "rep": 2, "income": 1}
+    out = _final(same, same)
+    assert out.ranks == [1] and out.extra["others"][0]["rank"] == 1
+    assert out.extra["beat_dale"] is False  # a shared win is not beating him
+    out = _final(dict(same, rep=3), same)
+    assert out.ranks == [1] and out.extra["others"][0]["rank"] == 2 and out.extra["beat_dale"]
+    out = _final(same, dict(same, income=2))
+    assert out.ranks == [2] and out.extra["others"][0]["rank"] == 1
 
 
 def test_dale_competes_for_public_goals():
