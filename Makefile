@@ -19,8 +19,18 @@ run: $(STAMP)
 test: $(STAMP)
 	bash scripts/test.sh
 
+# Quick versions of every benchmark (bench/README.md lists the full-size commands).
 bench: $(STAMP)
-	for script in bench/*.py; do $(PY) $$script || exit 1; done
+	$(PY) bench/engine_bench.py --games 5
+	$(PY) bench/move_path_bench.py --games 5
+	$(PY) bench/roundtrip_bench.py --games 10 --duration 5
+	$(PY) bench/throughput_bench.py --games 20 --duration 5
+	$(PY) bench/fanout_bench.py --spectators 200 --moves 10
+	$(PY) bench/lobby_bench.py --rooms 100 --lobby 100 --games 10 --changes 5
+	$(PY) bench/memory_bench.py --games 200 --connections 200
+	$(PY) bench/platform_bench.py
+	$(PY) bench/suburbia_bot.py 10
+	$(PY) bench/tiny_towns_bot.py 10
 
 clean:
 	rm -rf $(VENV) var .pytest_cache

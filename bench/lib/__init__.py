@@ -1,0 +1,1 @@
+"""Shared pieces of the benchmarks: servers, clients, percentiles, the bench game, machine facts."""

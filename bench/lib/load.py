@@ -1,0 +1,175 @@
+"""Open- and closed-loop drivers: N games, every seat on its own socket; and the echo baseline."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from bench.lib.benchgame import bench_move
+from bench.lib.clients import EchoSocket, SeatSocket, connect
+from bench.lib.common import dumps
+
+SAMPLE_MOVE = dumps({"type": "move", "version": 123, "move": {"type": "bid", "card": "K017"},
+                     "id": "g0-m123"})
+
+
+@dataclass
+class Stats:
+    """Latencies in ms, measured after the warm-up."""
+
+    ack: list[float] = field(default_factory=list)  # send -> ack on the mover's socket
+    patch: list[float] = field(default_factory=list)  # send -> patch, on every seat's socket
+    after_ack: list[float] = field(default_factory=list)  # ack -> patch, every seat's socket
+    moves: int = 0  # all completed moves, warm-up included
+    measured: int = 0
+    errors: int = 0
+    resyncs: int = 0
+    first: float = 0.0
+    last: float = 0.0
+
+
+async def open_sockets(ws_base: str | list[str], games: list[tuple[str, list[dict]]],
+                       concurrency: int = 32) -> list[list[SeatSocket]]:
+    """Every seat's socket for every game (a list of bases spreads games over servers)."""
+    bases = [ws_base] if isinstance(ws_base, str) else ws_base
+    sem = asyncio.Semaphore(concurrency)
+
+    async def one(i: int, game_id: str, player: dict) -> SeatSocket:
+        async with sem:
+            base = bases[i % len(bases)]
+            sock = SeatSocket(await connect(f"{base}/ws/games/{game_id}?token={player['token']}"))
+            await asyncio.wait_for(sock.ready, 60)
+            return sock
+
+    return list(await asyncio.gather(*(
+        asyncio.gather(*(one(i, g, p) for p in players)) for i, (g, players) in enumerate(games))))
+
+
+async def _legal(http: httpx.AsyncClient | None, url: str, game_id: str, player: dict,
+                 doc: dict[str, Any]) -> dict[str, Any]:
+    if doc["ruleset"] in ("benchgame", "testgame"):
+        return bench_move(doc["view"])
+    assert http is not None
+    r = await http.get(f"{url}/api/games/{game_id}/legal-moves",
+                       headers={"Authorization": f"Bearer {player['token']}"})
+    return random.choice(r.json()["moves"])
+
+
+async def drive_game(url: str, game_id: str, players: list[dict], socks: list[SeatSocket],
+                     interval: float, t_end: float, t_measure: float, stats: Stats,
+                     http: httpx.AsyncClient | None = None) -> None:
+    """Play one game: a move every `interval` s (0: closed loop), timing ack and every seat's patch.
+
+    Latency runs from the send; the next send is planned `interval` after the previous plan, or as
+    soon as every seat has the previous patch if that is later (a player needs the new state).
+    """
+    planned = time.perf_counter() + (random.uniform(0, interval) if interval else 0)
+    n = 0
+    while True:
+        doc = socks[0].doc
+        if not doc["to_act"]:
+            return
+        seat = doc["to_act"][0]
+        move = await _legal(http, url, game_id, players[seat], socks[seat].doc)
+        now = time.perf_counter()
+        if interval:
+            if planned > now:
+                await asyncio.sleep(planned - now)
+        if time.perf_counter() > t_end:
+            return
+        version = socks[seat].doc["version"]
+        move_id = f"{game_id}-{version}-{n}"
+        n += 1
+        ack = socks[seat].wait_ack(move_id)
+        patches = [s.wait_version(version + 1) for s in socks]
+        sent = time.perf_counter()
+        await socks[seat].ws.send(dumps({"type": "move", "version": version, "move": move,
+                                         "id": move_id}))
+        try:
+            t_ack = await asyncio.wait_for(ack, 30)
+            t_patches = await asyncio.wait_for(asyncio.gather(*patches), 30)
+        except (RuntimeError, asyncio.TimeoutError):
+            stats.errors += 1
+            for s in socks:  # get back in step before the next move
+                await s.ws.send('{"type":"sync","version":-1}')
+            await asyncio.sleep(0.5)
+            continue
+        stats.moves += 1
+        if sent >= t_measure:
+            stats.measured += 1
+            stats.first = stats.first or sent
+            stats.last = max(stats.last, t_ack)
+            stats.ack.append((t_ack - sent) * 1000)
+            for t in t_patches:
+                stats.patch.append((t - sent) * 1000)
+                stats.after_ack.append((t - t_ack) * 1000)
+        planned = max(planned + interval, time.perf_counter()) if interval else 0
+
+
+async def drive_games(url: str | list[str], games: list[tuple[str, list[dict]]],
+                      socks: list[list[SeatSocket]], interval: float, duration: float,
+                      warmup: float) -> Stats:
+    """Drive every game for `warmup + duration` seconds; latencies after the warm-up only."""
+    stats = Stats()
+    urls = [url] if isinstance(url, str) else url
+    start = time.perf_counter()
+    async with httpx.AsyncClient(timeout=30) as http:
+        await asyncio.gather(*(
+            drive_game(urls[i % len(urls)], g, p, s, interval, start + warmup + duration,
+                       start + warmup, stats, http)
+            for i, ((g, p), s) in enumerate(zip(games, socks))))
+    stats.resyncs = sum(s.resyncs for row in socks for s in row)
+    return stats
+
+
+async def drive_echo(ws_base: str, games: int, seats: int, interval: float, duration: float,
+                     warmup: float) -> Stats:
+    """The baseline: the same sockets and schedule, each 'move' a move-sized frame echoed back."""
+    sem = asyncio.Semaphore(32)
+
+    async def one() -> EchoSocket:
+        async with sem:
+            return EchoSocket(await connect(f"{ws_base}/echo"))
+
+    socks = [list(await asyncio.gather(*(one() for _ in range(seats)))) for _ in range(games)]
+    stats = Stats()
+    start = time.perf_counter()
+    t_measure, t_end = start + warmup, start + warmup + duration
+
+    async def game(row: list[EchoSocket]) -> None:
+        planned = time.perf_counter() + (random.uniform(0, interval) if interval else 0)
+        n = 0
+        while True:
+            now = time.perf_counter()
+            if interval and planned > now:
+                await asyncio.sleep(planned - now)
+            if time.perf_counter() > t_end:
+                return
+            sock = row[n % len(row)]
+            n += 1
+            fut = sock.expect()
+            sent = time.perf_counter()
+            await sock.ws.send(SAMPLE_MOVE)
+            got = await asyncio.wait_for(fut, 30)
+            stats.moves += 1
+            if sent >= t_measure:
+                stats.measured += 1
+                stats.first = stats.first or sent
+                stats.last = max(stats.last, got)
+                stats.ack.append((got - sent) * 1000)
+            planned = max(planned + interval, time.perf_counter()) if interval else 0
+
+    await asyncio.gather(*(game(row) for row in socks))
+    await asyncio.gather(*(s.close() for row in socks for s in row))
+    return stats
+
+
+def rate(stats: Stats) -> float:
+    """Measured moves per second."""
+    span = stats.last - stats.first
+    return stats.measured / span if span > 0 else 0.0
