@@ -26,7 +26,7 @@ from fanout_bench import baseline  # noqa: E402
 
 
 class LobbyWatcher:
-    """A lobby socket: notes when a frame naming a given room first arrives after a mark."""
+    """A lobby socket: notes when a frame holding a marker (the joiner's name) first arrives."""
 
     def __init__(self, ws) -> None:
         self.ws = ws
@@ -35,10 +35,10 @@ class LobbyWatcher:
         self.want: tuple[str, asyncio.Future] | None = None
         self.task = asyncio.create_task(self._read())
 
-    def expect(self, room_id: str) -> asyncio.Future:
-        """A future for the next frame that names `room_id`."""
+    def expect(self, marker: str) -> asyncio.Future:
+        """A future for the next frame that holds `marker`."""
         fut = asyncio.get_running_loop().create_future()
-        self.want = (room_id, fut)
+        self.want = (marker, fut)
         return fut
 
     async def _read(self) -> None:
@@ -66,8 +66,8 @@ async def changes_task(server, rooms, joiners, watchers, count: int, gap: float,
     """`count` joins, `gap` s apart; each join's time to reach every lobby socket."""
     async with httpx.AsyncClient(timeout=60) as http:
         for k in range(count):
-            room_id = rooms[k]
-            waits = [w.expect(room_id) for w in watchers]
+            room_id = rooms[-1 - k]  # the newest rooms: on the lobby's first page
+            waits = [w.expect(f'"{joiners[k]["name"]}"') for w in watchers]
             sent = time.perf_counter()
             r = await http.post(f"{server.url}/api/rooms/{room_id}/join",
                                 headers={"Authorization": f"Bearer {joiners[k]['token']}"}, json={})
@@ -82,7 +82,7 @@ async def subject(server, n_rooms: int, n_lobby: int, n_games: int, changes: int
     """Set up rooms, lobby sockets and games; measure the quiet and the changing phase."""
     async with httpx.AsyncClient(timeout=60) as http:
         hosts = await new_players(http, server.url, n_rooms, "H")
-        joiners = await new_players(http, server.url, changes, "J")
+        joiners = await new_players(http, server.url, changes, "Joiner")
         sem = asyncio.Semaphore(8)
 
         async def room(p):
