@@ -6,7 +6,7 @@ import importlib
 
 from app.engine import registry
 
-PRODUCT_RULESETS = ("suburbia", "tiny_towns")
+PRODUCT_RULESETS = ("suburbia", "tiny_towns", "fortuna")
 
 
 def load_all() -> None:

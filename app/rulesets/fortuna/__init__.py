@@ -1,0 +1,111 @@
+"""Fortuna (Rieneck & Stadler, The Game Master 2011): 2-4 players travel to Rome by winning the
+Emperor's favour with dice, resources and action cards.
+
+`RULESET` is the registered entry point; the rules live in rules.py, the card content in
+data/*.toml (reconstructed values are marked there and listed in NOTES.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from app.engine.ruleset import Move, Outcome, RulesetHooks, State, ranks_from_keys
+from app.rulesets.fortuna import data
+from app.rulesets.fortuna.rules import apply_move, legal_moves, setup_state, active
+from app.rulesets.fortuna.scoring import breakdown, tie_key
+from app.rulesets.fortuna.view import (describe, determinize_state, log_text, public_move_for,
+                                       view_state)
+
+
+class FortunaOptions(BaseModel):
+    """Variants. Defaults: the standard game."""
+
+    model_config = {"extra": "forbid"}
+    two_player_flip: bool = Field(
+        True, description="2 players: the start player flips one more favour card without tokens "
+                          "after phase 4 (the rulebook's 2-player rule)")
+    peek_own_card: bool = Field(
+        False, description="Players may look at the action card dealt face down to them at setup "
+                           "(the rulebook is silent; by default nobody sees it until it is flipped)")
+
+
+class Fortuna(RulesetHooks):
+    """Fortuna: action cards, dice and the Emperor's favour on the road to Rome."""
+
+    id = "fortuna"
+    version = "1"
+    name = "Fortuna"
+    min_players = 2
+    max_players = 4
+    Options = FortunaOptions
+    has_bot = True
+    conformance_options: list[dict[str, Any]] = [{"two_player_flip": False}, {"peek_own_card": True}]
+
+    def setup(self, players: int, options: BaseModel, seed: int) -> State:
+        """Deal the action cards, shuffle the privilege deck, draw the start-player order."""
+        opts = FortunaOptions.model_validate(options.model_dump())
+        return setup_state(players, opts.model_dump(), seed)
+
+    def to_act(self, state: State) -> list[int]:
+        """The active player (turns are strictly one at a time)."""
+        seat = active(state)
+        return [] if seat is None else [seat]
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        """Every concrete move the seat may make now."""
+        return legal_moves(state, seat)
+
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        """The next state; raises IllegalMove naming the rule that forbids the move."""
+        return apply_move(state, seat, move)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """The table as the seat sees it."""
+        return view_state(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        """Steps plus privilege points for players inside Rome; ties by steps, money, Centurions,
+        Vestals (players outside Rome rank below everyone inside)."""
+        if state["step"] != "over":
+            return None
+        board = breakdown(state)
+        return Outcome([b["total"] for b in board], ranks_from_keys([tie_key(b) for b in board]), board)
+
+    def determinize(self, state: State, seat: int | None, rng: Any) -> State:
+        """Re-deal every card the seat has not seen."""
+        return determinize_state(state, seat, rng)
+
+    def public_move(self, state: State, seat: int, move: Move, viewer: int | None) -> Move | None:
+        """Hide which privilege cards were kept."""
+        return public_move_for(state, seat, move, viewer)
+
+    def log_text(self, state: State, seat: int, move: Move, viewer: int | None) -> str:
+        """The move in words, revealing nothing the viewer may not know."""
+        return log_text(state, seat, move, viewer)
+
+    def describe_move(self, move: Move) -> str:
+        """A short label for a move."""
+        return describe(move)
+
+    def catalogue(self) -> dict[str, Any]:
+        """Card data (names, texts, costs) for the browser."""
+        return {
+            "actions": {r["id"]: {"name": r["name"], "text": r["text"]} for r in data.ACTION_ROWS},
+            "favours": {r["number"]: {"name": r["name"], "text": r["text"], "gives": r["gives"],
+                                      "max_steps": r["max_steps"]} for r in data.FAVOUR_ROWS},
+            "buildings": {r["id"]: {"name": r["name"], "cost": r["cost"], "text": r["text"]}
+                          for r in data.BUILDING_ROWS},
+            "privileges": {r["id"]: {"cls": r["cls"], "name": r["name"], "gain": r.get("gain"),
+                                     "vp": r.get("vp")} for r in data.PRIVILEGE_ROWS},
+            "slots": data.SLOT_PRICES, "palace": data.PALACE_STEP, "gate": data.GATE_STEP,
+        }
+
+    def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
+        """The heuristic bot (bot.py)."""
+        from app.rulesets.fortuna.bot import choose
+        return choose(state, seat, rng)
+
+
+RULESET = Fortuna()

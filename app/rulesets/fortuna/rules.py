@@ -1,0 +1,716 @@
+"""Fortuna's rules: setup, the strict turn order (phases 1-5), action cards, favour cards,
+privileges, the end of the round, the 2-player rule and the palace race.
+
+The state is plain JSON. `apply_move` copies it, runs one move and then every automatic step
+that follows (aqueduct water, flipping the face-down card, rolling the dice, drawing privilege
+cards, the end of the round) until a player owes a decision. All chance comes from `state["rng"]`.
+"""
+
+from __future__ import annotations
+
+import json
+from itertools import combinations
+from typing import Any
+
+from app.engine.rng import Rng
+from app.engine.ruleset import IllegalMove
+from app.rulesets.fortuna import data
+
+State = dict[str, Any]
+Move = dict[str, Any]
+
+SIDES = 4
+PRIVILEGE_STEPS = frozenset({"play", "exchange", "military", "favour", "flip", "wrap"})
+STEP_WORDS = {
+    "play": "choose one of the three action cards in front of you and execute it or not (phase 2)",
+    "exchange": "exchange the card you chose for a face-up action card on another side of the board (phase 2)",
+    "military": "give up your top Centurion to play another face-up card of yours, or skip (phase 3, military power)",
+    "favour": "use one face-up favour card up to your highest die, or decline (phase 4, the Emperor's favour)",
+    "flip": "flip over one more favour card without tokens (2-player rule)",
+    "keep": "choose which of the privilege cards you drew to keep (phase 5)",
+    "palace": "choose your privilege card at Caesar's palace",
+    "wrap": "use a privilege card or end your turn",
+}
+
+
+def clone_state(s: State) -> State:
+    """A copy of a game state that a move may edit freely (every mutable part copied, by shape:
+    several times faster than a generic deep copy). `opts`, `out` and `last` are never edited."""
+    t = dict(s)
+    t["sides"] = [[dict(slot) for slot in row] for row in s["sides"]]
+    t["fav"] = [dict(f) for f in s["fav"]]
+    t["piles"] = dict(s["piles"])
+    t["order"] = list(s["order"])
+    t["dice"] = None if s["dice"] is None else list(s["dice"])
+    t["deck"] = list(s["deck"])
+    t["discard"] = [dict(d) for d in s["discard"]]
+    t["known"] = [list(k) for k in s["known"]]
+    t["choice"] = None if s["choice"] is None else dict(s["choice"], cards=list(s["choice"]["cards"]))
+    pc = s["palace_choice"]
+    t["palace_choice"] = None if pc is None else dict(pc, cards=list(pc["cards"]))
+    t["palace"] = {"cards": list(s["palace"]["cards"]), "seen": list(s["palace"]["seen"])}
+    t["arrivals"] = list(s["arrivals"])
+    t["ev"] = list(s["ev"])
+    t["p"] = [dict(pl, bld=list(pl["bld"]), hand=list(pl["hand"])) for pl in s["p"]]
+    return t
+
+
+def clone(x: Any) -> Any:
+    """A deep copy of plain JSON data (faster than copy.deepcopy)."""
+    if isinstance(x, dict):
+        return {k: clone(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [clone(v) for v in x]
+    return x
+
+
+# ----------------------------------------------------------------------------- setup
+
+def new_player() -> dict[str, Any]:
+    """A province at the start: 5 money, 1 grain, water, wine, die, Vestal and Centurion."""
+    st = data.START
+    return {"pos": 0, "money": st["money"], "grain": st["grain"], "water": st["water"],
+            "wine": st["wine"], "aq": None, "aq_round": 0, "dice": st["dice"],
+            "vestals": st["vestals"], "cent": st["centurions"], "bld": [], "married": False,
+            "hand": []}
+
+
+def setup_state(n: int, opts: dict[str, Any], seed: int) -> State:
+    """Deal the action cards (3 per side, one face down in front of each player), shuffle the
+    privilege deck (without the 4-pawn cards with 2-3 players), set the start-player track."""
+    rng = Rng.from_seed(seed, "fortuna")
+    order = rng.shuffled(list(range(n)))
+    cards = rng.shuffled([row["id"] for row in data.ACTION_ROWS])
+    sides = []
+    for side in range(SIDES):
+        row = [{"c": cards[side * 3 + j], "up": True, "pub": True} for j in range(3)]
+        if side < n:
+            row[2] = {"c": cards[side * 3 + 2], "up": False, "pub": False}
+        sides.append(row)
+    out = [r["id"] for r in data.PRIVILEGE_ROWS if r.get("four_pawns")] if n <= 3 else []
+    deck = rng.shuffled([r["id"] for r in data.PRIVILEGE_ROWS if r["id"] not in out])
+    copies = "copies_4p" if n == 4 else "copies_2_3p"
+    s: State = {
+        "n": n, "opts": dict(opts), "round": 1, "order": order, "turn": 0, "step": "play",
+        "sides": sides, "chosen": None, "dice": None, "took": 0, "b_used": False,
+        "fav": [{"used": False, "tokens": 0} for _ in range(6)],
+        "supply": data.TOKENS_TOTAL - data.TOKENS_PALACE, "palace_tokens": data.TOKENS_PALACE,
+        "piles": {b["id"]: b[copies] for b in data.BUILDING_ROWS},
+        "deck": deck, "discard": [], "out": out, "known": [[] for _ in range(n)],
+        "choice": None, "palace": {"cards": [], "seen": []}, "palace_choice": None,
+        "resume": None, "arrivals": [], "end": False,
+        "p": [new_player() for _ in range(n)], "last": None, "rng": rng.state, "ev": [],
+    }
+    start_turn(s)
+    s["ev"] = []
+    return s
+
+
+def active(s: State) -> int | None:
+    """The seat whose turn it is (None once the game is over)."""
+    return None if s["step"] == "over" else s["order"][s["turn"]]
+
+
+# ----------------------------------------------------------------------------- the turn flow
+
+def start_turn(s: State) -> None:
+    """Phase 1 (water from an Aqueduct built in an earlier round, if empty) and the flip of the
+    face-down action card that opens phase 2."""
+    seat = active(s)
+    pl = s["p"][seat]
+    s.update(chosen=None, dice=None, took=0, b_used=False)
+    if pl["aq"] == 0 and pl["aq_round"] < s["round"]:
+        pl["aq"] = 1
+        s["ev"].append({"k": "aqueduct", "seat": seat})
+    for slot in s["sides"][seat]:
+        if not slot["up"]:
+            slot["up"] = slot["pub"] = True
+            s["ev"].append({"k": "flip_action", "seat": seat, "card": slot["c"]})
+    s["step"] = "play"
+
+
+def proceed(s: State, nxt: str) -> None:
+    """Go on to step `nxt`, unless a palace arrival must be settled first."""
+    if s["palace_choice"] is not None:
+        s["resume"] = nxt
+        s["step"] = "palace"
+        return
+    enter(s, nxt)
+
+
+def enter(s: State, step: str) -> None:
+    """Enter a step, running it at once when it needs no decision."""
+    seat = active(s)
+    pl = s["p"][seat]
+    if step == "military":
+        if pl["cent"] > 0 and any(slot["up"] for slot in s["sides"][seat]):
+            s["step"] = "military"
+        else:
+            enter(s, "roll")
+    elif step == "roll":
+        rng = Rng(s["rng"])
+        s["dice"] = [rng.randint(1, 6) for _ in range(pl["dice"])]
+        s["rng"] = rng.state
+        s["ev"].append({"k": "roll", "seat": seat, "dice": list(s["dice"])})
+        s["step"] = "favour"
+    elif step == "flip2":
+        if (s["n"] == 2 and s["opts"].get("two_player_flip", True) and seat == s["order"][0]
+                and flippable(s)):
+            s["step"] = "flip"
+        else:
+            enter(s, "privilege")
+    elif step == "privilege":
+        took, s["took"] = s["took"], 0
+        if took:
+            drawn = draw(s, took)
+            keep = 2 if "basilica" in pl["bld"] and took >= 2 else 1
+            s["ev"].append({"k": "draw", "seat": seat, "n": len(drawn), "keep": min(keep, len(drawn))})
+            if len(drawn) > keep:
+                s["choice"] = {"seat": seat, "cards": drawn, "keep": keep}
+                s["step"] = "keep"
+                return
+            pl["hand"] = sorted(pl["hand"] + drawn)
+        enter(s, "wrap")
+    elif step == "wrap":
+        if usable_privileges(s, seat):
+            s["step"] = "wrap"
+        else:
+            end_turn(s)
+    else:
+        s["step"] = step
+
+
+def end_turn(s: State) -> None:
+    """The next player on the start-player track, or the end of the round."""
+    s["turn"] += 1
+    s["chosen"] = None
+    s["dice"] = None
+    if s["turn"] < s["n"]:
+        start_turn(s)
+    else:
+        end_round(s)
+
+
+def end_round(s: State) -> None:
+    """RB-F End of the Game Round: new start-player order (the Fortuna card's holder, then by
+    money, ties by clockwise distance from the start player); a token on each unused favour card
+    (at most 3, while the supply lasts); used favour cards turned back. After a palace arrival
+    (or the round guard) the game ends instead."""
+    if s["end"] or s["round"] >= data.MAX_ROUNDS:
+        s["step"] = "over"
+        s["ev"].append({"k": "game_over"})
+        return
+    n = s["n"]
+    holder = next((side for side in range(n)
+                   if any(slot["c"] == "fortuna" for slot in s["sides"][side])), None)
+    start = holder if holder is not None else s["order"][0]
+    rest = sorted((seat for seat in range(n) if seat != holder),
+                  key=lambda seat: (-s["p"][seat]["money"], (seat - start) % n))
+    s["order"] = ([holder] if holder is not None else []) + rest
+    for fav in s["fav"]:
+        if not fav["used"] and fav["tokens"] < data.LIMITS["tokens_per_favour"] and s["supply"] > 0:
+            fav["tokens"] += 1
+            s["supply"] -= 1
+        fav["used"] = False
+    s["round"] += 1
+    s["turn"] = 0
+    s["ev"].append({"k": "round", "round": s["round"], "order": list(s["order"])})
+    start_turn(s)
+
+
+# ----------------------------------------------------------------------------- privileges
+
+def draw(s: State, k: int) -> list[str]:
+    """Up to k cards from the top of the privilege deck, reshuffling the discards when it runs
+    out; when both are empty no more cards come (RB-F)."""
+    out: list[str] = []
+    for _ in range(k):
+        if not s["deck"]:
+            reshuffle(s)
+            if not s["deck"]:
+                break
+        card = s["deck"].pop()
+        out.append(card)
+    if out:
+        for known in s["known"]:
+            known[:] = [c for c in known if c not in out]
+    return out
+
+
+def reshuffle(s: State) -> None:
+    """The discard pile becomes the new face-down deck; each seat still knows which of its own
+    (and the face-up) discards are in it, though not where."""
+    if not s["discard"]:
+        return
+    for seat, known in enumerate(s["known"]):
+        known.extend(d["c"] for d in s["discard"] if d["up"] or d["by"] == seat)
+        known.sort()
+    rng = Rng(s["rng"])
+    s["deck"] = rng.shuffled([d["c"] for d in s["discard"]])
+    s["rng"] = rng.state
+    s["discard"] = []
+    s["ev"].append({"k": "reshuffle", "n": len(s["deck"])})
+
+
+def usable_privileges(s: State, seat: int) -> list[str]:
+    """Privilege cards A (any time in your turn) and B (once per turn, not at the palace)."""
+    pl = s["p"][seat]
+    out = []
+    for card in pl["hand"]:
+        cls = data.PRIVILEGES[card]["cls"]
+        if cls == "A" or (cls == "B" and not s["b_used"] and pl["pos"] < data.PALACE_STEP):
+            out.append(card)
+    return out
+
+
+def use_privilege(s: State, seat: int, card: str) -> None:
+    """Play a privilege card A (resources) or B (one step); it is discarded face up."""
+    pl = s["p"][seat]
+    row = data.PRIVILEGES[card]
+    pl["hand"].remove(card)
+    s["discard"].append({"c": card, "up": True, "by": seat})
+    if row["cls"] == "A":
+        for res, amount in row["gain"].items():
+            gain(pl, res, amount)
+    else:
+        s["b_used"] = True
+        move_pawn(s, seat, 1)
+
+
+def gain(pl: dict[str, Any], res: str, amount: int) -> None:
+    """Add resources; Centurions and Vestals stop at 3 (the surplus is lost)."""
+    key = {"centurions": "cent"}.get(res, res)
+    cap = {"cent": data.LIMITS["centurions"], "vestals": data.LIMITS["vestals"]}.get(key)
+    pl[key] = min(cap, pl[key] + amount) if cap else pl[key] + amount
+
+
+def add_money(pl: dict[str, Any], amount: int) -> None:
+    """Money stops at 20 (RB-F); anything beyond is lost."""
+    pl["money"] = min(data.LIMITS["money"], pl["money"] + amount)
+
+
+def move_pawn(s: State, seat: int, steps: int) -> None:
+    """Move toward Rome (never past Caesar's palace at 15); arriving there starts the palace race."""
+    pl = s["p"][seat]
+    before = pl["pos"]
+    pl["pos"] = min(data.PALACE_STEP, pl["pos"] + steps)
+    if pl["pos"] != before:
+        s["ev"].append({"k": "step", "seat": seat, "n": pl["pos"] - before, "pos": pl["pos"]})
+    if pl["pos"] == data.PALACE_STEP and seat not in s["arrivals"]:
+        arrive(s, seat)
+
+
+def arrive(s: State, seat: int) -> None:
+    """RB-F The End of the Game: the first to reach the palace takes its 3 tokens and the top 3
+    privilege cards, keeps one and leaves two face down; later arrivals choose from what is left.
+    The round is then finished and the game ends (the Basilica has no effect here)."""
+    s["arrivals"].append(seat)
+    s["end"] = True
+    s["ev"].append({"k": "palace", "seat": seat, "place": len(s["arrivals"])})
+    if len(s["arrivals"]) == 1:
+        s["supply"] += s["palace_tokens"]
+        s["palace_tokens"] = 0
+        offered = draw(s, data.TOKENS_PALACE)
+    else:
+        offered = s["palace"]["cards"]
+        s["palace"]["cards"] = []
+    if len(offered) > 1:
+        s["palace_choice"] = {"seat": seat, "cards": offered}
+    else:
+        s["p"][seat]["hand"] = sorted(s["p"][seat]["hand"] + offered)
+
+
+# ----------------------------------------------------------------------------- action cards
+
+def water_total(pl: dict[str, Any]) -> int:
+    """Water in the reservoir and on the Aqueduct."""
+    return pl["water"] + (pl["aq"] or 0)
+
+
+def spend_water(pl: dict[str, Any], k: int) -> None:
+    """Spend water, the Aqueduct's first (it refills only when empty)."""
+    if k and pl["aq"]:
+        pl["aq"] -= 1
+        k -= 1
+    pl["water"] -= k
+
+
+def slot_cost(what: str, have: int, k: int) -> int:
+    """The price of the next k slots (province board: 1, 2, 3)."""
+    return sum(data.SLOT_PRICES[what][have + i] for i in range(k))
+
+
+def card_args(s: State, seat: int, card: str, bribe: bool = True) -> list[dict[str, Any]]:
+    """Every way to execute action card `card` now (an empty list: it cannot be executed)."""
+    row = data.ACTIONS[card]
+    pl = s["p"][seat]
+    eff = row["effect"]
+    if eff == "harvest":
+        return [{"water": w} for w in range(min(row["max_water"], water_total(pl)) + 1)]
+    if eff == "water":
+        return [{}]
+    if eff == "trade":
+        return [{"n": k} for k in range(1, pl[row["resource"]] + 1)]
+    if eff == "recruit":
+        key = "cent" if row["what"] == "centurions" else "vestals"
+        room = min(row["max_per_action"], data.LIMITS[row["what"]] - pl[key])
+        return [{"n": k} for k in range(1, room + 1)
+                if slot_cost(row["what"], pl[key], k) <= pl["money"]]
+    if eff == "clerus":
+        return [{}] if pl["vestals"] > 0 and pl["dice"] < data.LIMITS["dice"] else []
+    if eff == "build":
+        return [{"b": b} for b in buildable(s, seat)]
+    if eff == "marry":
+        return [{}] if not pl["married"] and pl["money"] >= row["cost"] else []
+    if eff == "bribe":
+        if not bribe or pl["money"] < row["cost"]:
+            return []
+        out = []
+        for side in range(s["n"]):
+            if side == seat:
+                continue
+            for j, slot in enumerate(s["sides"][side]):
+                if slot["up"] and data.ACTIONS[slot["c"]]["effect"] != "bribe":
+                    # the fee is paid first, so the bribed card is judged with the fee taken
+                    # (a temporary change, undone below: legal_moves never alters its input)
+                    pl["money"] -= row["cost"]
+                    try:
+                        inner = card_args(s, seat, slot["c"], bribe=False)
+                    finally:
+                        pl["money"] += row["cost"]
+                    out += [{"side": side, "slot": j, "args": a} for a in inner]
+        return out
+    if eff == "step":
+        return [{}] if pl["pos"] < data.PALACE_STEP else []
+    raise AssertionError(eff)
+
+
+def buildable(s: State, seat: int) -> list[str]:
+    """Buildings the player may buy: from the piles, at most 3, one of each type, paid in full,
+    the Palace only once married."""
+    pl = s["p"][seat]
+    if len(pl["bld"]) >= data.LIMITS["buildings"]:
+        return []
+    return [b for b, row in data.BUILDINGS.items()
+            if s["piles"][b] > 0 and b not in pl["bld"] and row["cost"] <= pl["money"]
+            and (pl["married"] or not row["requires_married"])]
+
+
+def execute(s: State, seat: int, card: str, args: dict[str, Any]) -> None:
+    """Carry out action card `card` with the chosen arguments (already checked legal)."""
+    row = data.ACTIONS[card]
+    pl = s["p"][seat]
+    eff = row["effect"]
+    if eff == "harvest":
+        spend_water(pl, args["water"])
+        pl[row["resource"]] += row["base"] + row["per_water"] * args["water"]
+    elif eff == "water":
+        pl["water"] += row["amount"]
+    elif eff == "trade":
+        pl[row["resource"]] -= args["n"]
+        add_money(pl, args["n"] * (row["price"] + ("market" in pl["bld"])))
+    elif eff == "recruit":
+        key = "cent" if row["what"] == "centurions" else "vestals"
+        pl["money"] -= slot_cost(row["what"], pl[key], args["n"])
+        pl[key] += args["n"]
+    elif eff == "clerus":
+        pl["vestals"] -= 1
+        pl["dice"] += 1
+    elif eff == "build":
+        b = args["b"]
+        pl["money"] -= data.BUILDINGS[b]["cost"]
+        s["piles"][b] -= 1
+        pl["bld"].append(b)
+        if b == "aqueduct":
+            pl["aq"] = 0
+            pl["aq_round"] = s["round"]
+    elif eff == "marry":
+        pl["money"] -= row["cost"]
+        pl["married"] = True
+    elif eff == "bribe":
+        pl["money"] -= row["cost"]
+        add_money(s["p"][args["side"]], row["cost"])
+        target = s["sides"][args["side"]][args["slot"]]["c"]
+        s["ev"].append({"k": "bribe", "seat": seat, "owner": args["side"], "card": target})
+        execute(s, seat, target, args["args"])
+    elif eff == "step":
+        move_pawn(s, seat, row["amount"])
+
+
+# ----------------------------------------------------------------------------- favour cards
+
+def favour_options(s: State, seat: int) -> list[Move]:
+    """Every favour move: a face-up card numbered up to the highest die, with what it takes."""
+    pl = s["p"][seat]
+    top = max(s["dice"])
+    out: list[Move] = []
+    for k in range(1, top + 1):
+        if s["fav"][k - 1]["used"]:
+            continue
+        row = data.FAVOURS[k]
+        gives = row["gives"]
+        if gives == "married":
+            steps = [1 + ("palace" in pl["bld"])] if pl["married"] else []
+        elif gives == "vestals":
+            steps = [pl["vestals"]] if pl["vestals"] else []
+        else:
+            have = water_total(pl) if gives == "water" else pl["cent" if gives == "centurions" else gives]
+            steps = list(range(1, min(row["max_steps"], have) + 1))
+        out += [{"type": "favour", "card": k, "n": n} for n in steps]
+    return out
+
+
+def taxed(s: State, die: int) -> bool:
+    """Declining with this die costs tax unless no face-up favour card is available for it."""
+    return any(not s["fav"][k - 1]["used"] for k in range(1, die + 1))
+
+
+def flippable(s: State) -> list[int]:
+    """Favour cards the 2-player start player may flip: face up and without tokens."""
+    return [k for k in range(1, 7) if not s["fav"][k - 1]["used"] and s["fav"][k - 1]["tokens"] == 0]
+
+
+# ----------------------------------------------------------------------------- moves
+
+def legal_moves(s: State, seat: int) -> list[Move]:
+    """Every concrete move `seat` may make now (only the active player ever has moves)."""
+    if active(s) != seat:
+        return []
+    step = s["step"]
+    mine = s["sides"][seat]
+    moves: list[Move] = []
+    if step == "play":
+        for i, slot in enumerate(mine):
+            if slot["up"]:
+                moves.append({"type": "play", "slot": i, "args": None})
+                moves += [{"type": "play", "slot": i, "args": a} for a in card_args(s, seat, slot["c"])]
+    elif step == "exchange":
+        moves = [{"type": "exchange", "side": side, "slot": j} for side in range(SIDES) if side != seat
+                 for j, slot in enumerate(s["sides"][side]) if slot["up"]]
+    elif step == "military":
+        moves.append({"type": "skip"})
+        for i, slot in enumerate(mine):
+            if slot["up"]:
+                moves += [{"type": "military", "slot": i, "args": a} for a in card_args(s, seat, slot["c"])]
+    elif step == "favour":
+        moves = favour_options(s, seat)
+        moves += [{"type": "pass", "die": d} for d in sorted(set(s["dice"]))]
+    elif step == "flip":
+        moves = [{"type": "flip", "card": k} for k in flippable(s)]
+    elif step == "keep":
+        ch = s["choice"]
+        moves = [{"type": "keep", "cards": sorted(c)} for c in combinations(ch["cards"], ch["keep"])]
+    elif step == "palace":
+        moves = [{"type": "palace", "card": c} for c in s["palace_choice"]["cards"]]
+    elif step == "wrap":
+        moves.append({"type": "end"})
+    if step in PRIVILEGE_STEPS:
+        moves += [{"type": "privilege", "card": c} for c in usable_privileges(s, seat)]
+    return moves
+
+
+def _key(move: Any) -> str:
+    return json.dumps(move, sort_keys=True)
+
+
+def apply_move(state: State, seat: int, move: Move) -> State:
+    """The state after `seat` plays `move`; IllegalMove (naming the rule) if it is not legal."""
+    legal = legal_moves(state, seat)
+    if not isinstance(move, dict) or _key(move) not in {_key(m) for m in legal}:
+        raise IllegalMove(reason(state, seat, move))
+    s = clone_state(state)
+    s["ev"] = []
+    t = move["type"]
+    pl = s["p"][seat]
+    if t == "play":
+        s["chosen"] = move["slot"]
+        card = s["sides"][seat][move["slot"]]["c"]
+        if move["args"] is not None:
+            execute(s, seat, card, move["args"])
+        proceed(s, "exchange")
+    elif t == "exchange":
+        mine = s["sides"][seat][s["chosen"]]
+        theirs = s["sides"][move["side"]][move["slot"]]
+        mine["c"], theirs["c"] = theirs["c"], mine["c"]
+        mine["up"], mine["pub"] = False, True  # face down, but everyone saw which card it is
+        enter(s, "military")
+    elif t == "military":
+        pl["cent"] -= 1
+        execute(s, seat, s["sides"][seat][move["slot"]]["c"], move["args"])
+        proceed(s, "roll")
+    elif t == "skip":
+        enter(s, "roll")
+    elif t == "favour":
+        k, n = move["card"], move["n"]
+        gives = data.FAVOURS[k]["gives"]
+        if gives == "water":
+            spend_water(pl, n)
+        elif gives in ("wine", "grain"):
+            pl[gives] -= n
+        elif gives == "centurions":
+            pl["cent"] -= n
+        fav = s["fav"][k - 1]
+        fav["used"] = True
+        s["took"] = fav["tokens"]
+        s["supply"] += fav["tokens"]
+        fav["tokens"] = 0
+        s["ev"].append({"k": "favour", "seat": seat, "card": k, "n": n, "tokens": s["took"]})
+        move_pawn(s, seat, n)
+        proceed(s, "flip2")
+    elif t == "pass":
+        if taxed(s, move["die"]):
+            if pl["money"] > 0:
+                pl["money"] -= 1
+                s["ev"].append({"k": "tax", "seat": seat, "money": 1})
+            else:
+                pl["pos"] = max(0, pl["pos"] - 1)
+                s["ev"].append({"k": "tax", "seat": seat, "step_back": 1, "pos": pl["pos"]})
+        else:
+            s["ev"].append({"k": "no_tax", "seat": seat})
+        enter(s, "flip2")
+    elif t == "flip":
+        s["fav"][move["card"] - 1]["used"] = True
+        enter(s, "privilege")
+    elif t == "keep":
+        ch = s["choice"]
+        s["choice"] = None
+        pl["hand"] = sorted(pl["hand"] + move["cards"])
+        for card in ch["cards"]:
+            if card not in move["cards"]:
+                s["discard"].append({"c": card, "up": False, "by": seat})
+        enter(s, "wrap")
+    elif t == "palace":
+        ch = s["palace_choice"]
+        s["palace_choice"] = None
+        pl["hand"] = sorted(pl["hand"] + [move["card"]])
+        rest = [c for c in ch["cards"] if c != move["card"]]
+        s["palace"]["seen"] = sorted(set(s["palace"]["seen"]) | {seat})
+        s["palace"]["cards"] = rest  # face down on the table for the next arrival
+        nxt, s["resume"] = s["resume"], None
+        enter(s, nxt)
+    elif t == "privilege":
+        step = s["step"]
+        use_privilege(s, seat, move["card"])
+        proceed(s, "wrap" if step == "wrap" else step)
+    elif t == "end":
+        end_turn(s)
+    s["last"] = {"seat": seat, "move": public_form(move), "events": s["ev"]}
+    s["ev"] = []
+    return s
+
+
+def public_form(move: Move) -> Move:
+    """The move as everyone may see it: which privilege cards were kept stays secret."""
+    if move["type"] == "keep":
+        return {"type": "keep", "count": len(move["cards"])}
+    if move["type"] == "palace":
+        return {"type": "palace"}
+    return move
+
+
+# ----------------------------------------------------------------------------- bad moves
+
+def reason(s: State, seat: int, move: Any) -> str:
+    """A sentence naming the rule that forbids `move` (nothing hidden is quoted)."""
+    if s["step"] == "over":
+        return "The game is over: a pawn reached Caesar's palace and the round was finished."
+    if seat != active(s):
+        return "It is not your turn: players take their turns in the order of the start-player track."
+    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+        return "A move is an object with a 'type'."
+    step, t = s["step"], move["type"]
+    pl = s["p"][seat]
+    need = f"Turn phases come in strict order: now you must {STEP_WORDS[step]}."
+    if t == "privilege":
+        if step not in PRIVILEGE_STEPS:
+            return "Privilege cards cannot be used while you are choosing privilege cards."
+        card = move.get("card")
+        if card not in pl["hand"]:
+            return "You can only use a privilege card you hold."
+        cls = data.PRIVILEGES[card]["cls"]
+        if cls == "C":
+            return "Privilege cards C are not played: they score at the end of the game."
+        if s["b_used"]:
+            return "A privilege card B may be used only once per turn."
+        return "Your pawn is already at Caesar's palace: a privilege card B cannot move it further."
+    expected = {"play": {"play"}, "exchange": {"exchange"}, "military": {"military", "skip"},
+                "favour": {"favour", "pass"}, "flip": {"flip"}, "keep": {"keep"},
+                "palace": {"palace"}, "wrap": {"end"}}[step]
+    if t not in expected:
+        return need
+    if t in ("play", "military"):
+        slot = move.get("slot")
+        if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < 3:
+            return "You may only play one of the three action cards in front of you."
+        if t == "military":
+            if pl["cent"] < 1:
+                return "Military power needs a Centurion to give up."
+            if not s["sides"][seat][slot]["up"]:
+                return ("Military power plays an extra face-up card in front of you; "
+                        "the card you just took lies face down.")
+        card = s["sides"][seat][slot]["c"]
+        return args_reason(s, seat, card, move.get("args"))
+    if t == "exchange":
+        side, slot = move.get("side"), move.get("slot")
+        if side == seat:
+            return "The chosen card must be exchanged with a card on one of the other three sides."
+        if side not in range(SIDES) or slot not in range(3):
+            return "Name a side (0-3) and a place (0-2) of the board."
+        return "A face-down action card is protected: it cannot be exchanged this round."
+    if t == "favour":
+        k = move.get("card")
+        if k not in range(1, 7):
+            return "There are six favour cards, numbered 1 to 6."
+        if s["fav"][k - 1]["used"]:
+            return "That favour card has been flipped over: it cannot be used again this round."
+        if k > max(s["dice"]):
+            return "You may only use a favour card numbered up to your highest die."
+        return favour_reason(s, seat, k)
+    if t == "pass":
+        return "Choose one of the dice you rolled: its number decides whether you pay the tax."
+    if t == "flip":
+        k = move.get("card")
+        if k in range(1, 7) and s["fav"][k - 1]["tokens"]:
+            return "A player may not flip over a favour card with tokens on it (2-player rule)."
+        return "Flip one face-up favour card (2-player rule)."
+    if t == "keep":
+        ch = s["choice"]
+        return (f"Keep exactly {ch['keep']} of the privilege cards you drew "
+                "(two only with a Basilica and at least 2 tokens).")
+    if t == "palace":
+        return "Choose one of the privilege cards offered at Caesar's palace."
+    return need
+
+
+def args_reason(s: State, seat: int, card: str, args: Any) -> str:
+    """Why these arguments cannot execute `card`."""
+    row = data.ACTIONS[card]
+    eff = row["effect"]
+    name = row["name"]
+    words = {
+        "harvest": f"{name} spends at most {row.get('max_water')} water, and only water you have.",
+        "water": f"{name} takes no choices.",
+        "trade": f"{name}: you can only sell {row.get('resource')} you have (at least 1).",
+        "recruit": (f"{name}: at most {row.get('max_per_action')} per action and 3 in all, paying each "
+                    "slot's price in full (no debts)."),
+        "clerus": "Clerus needs a Vestal Virgin to give up and fewer than 3 dice.",
+        "build": ("Building: at most 3 buildings, one of each type, while the pile lasts, paid in full; "
+                  "the Palace only after marriage."),
+        "marry": f"Marriage: once per game, paying {row.get('cost')} money.",
+        "bribe": (f"Bribe: pay {row.get('cost')} money to play a face-up action card (not a Bribe) in "
+                  "front of another player, with a choice that card allows."),
+        "step": "Your pawn is already at Caesar's palace.",
+    }
+    return words[eff]
+
+
+def favour_reason(s: State, seat: int, k: int) -> str:
+    """Why favour card k cannot be used this way."""
+    row = data.FAVOURS[k]
+    gives = row["gives"]
+    if gives == "married":
+        return "Favour card 5 moves you only if you are married: 1 step, 2 with a Palace."
+    if gives == "vestals":
+        return "Favour card 6 moves you 1 step per Vestal Virgin you have (you need at least one)."
+    return (f"Favour card {k} ({row['name']}) takes 1 to {row['max_steps']} {gives}, "
+            "1 step each, and only what you have.")

@@ -1,0 +1,172 @@
+"""Hidden information: the privilege deck's order, other players' cards, face-down discards,
+unseen palace cards, setup face-down action cards and the generator never show in a view, a
+diff, the log or an error; determinize keeps what the seat knows."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from app.engine.diff import diff
+from app.engine.rng import Rng
+from app.engine.ruleset import IllegalMove
+from app.rulesets.fortuna import RULESET as R
+from app.rulesets.fortuna.rules import clone
+from tests.rulesets.fortuna.helpers import at, favours, game, play, province, seat_to_act
+
+
+def _states(n, seed, steps=400, **opts):
+    s = R.setup(n, R.Options(**opts), seed)
+    rng = Rng(seed + 77)
+    out = [(None, None, s)]
+    for _ in range(steps):
+        if not R.to_act(s):
+            break
+        seat = R.to_act(s)[0]
+        move = R.bot_move(s, seat, rng) if rng.below(3) else rng.choice(R.legal_moves(s, seat))
+        s = R.apply(s, seat, move)
+        out.append((seat, move, s))
+    return out
+
+
+def test_determinize_keeps_every_view_and_moves_hidden_cards():
+    """determinize: view(determinize(s, seat), seat) == view(s, seat); other players' cards and
+    the deck order change."""
+    moved = 0
+    for n in (2, 4):
+        for _, _, s in _states(n, 3)[::9]:
+            for seat in [*range(n), None]:
+                det = R.determinize(s, seat, Rng(5))
+                assert R.view(det, seat) == R.view(s, seat)
+                if seat == 0 and (det["deck"] != s["deck"] or det["p"][1]["hand"] != s["p"][1]["hand"]):
+                    moved += 1
+    assert moved > 5
+
+
+def test_determinize_keeps_own_discards_and_what_went_back_into_the_deck():
+    """determinize keeps everything the seat knows: its own hand, the cards it discarded face
+    down, and (after a reshuffle) that those cards are somewhere in the deck."""
+    s = game(3, seed=1)
+    me = seat_to_act(s)
+    s = province(favours(at(s, step="favour", dice=[1], chosen=0), tokens={1: 3}), me, water=1)
+    s = play(s, {"type": "favour", "card": 1, "n": 1})
+    drawn = s["choice"]["cards"]
+    s = play(s, {"type": "keep", "cards": [drawn[0]]})
+    for k in range(10):
+        det = R.determinize(s, me, Rng(k))
+        assert det["p"][me]["hand"] == [drawn[0]]
+        assert sorted(d["c"] for d in det["discard"] if d["by"] == me) == sorted(drawn[1:])
+    t = clone(s)
+    t["deck"] = []
+    from app.rulesets.fortuna.rules import draw
+    t["ev"] = []
+    draw(t, 1)  # reshuffles the 2 discards, draws one of them
+    for k in range(10):
+        det = R.determinize(t, me, Rng(k))
+        assert set(det["deck"]) <= set(drawn[1:]) and len(det["deck"]) == 1
+
+
+def test_setup_face_down_cards_are_hidden_even_from_the_owner_unless_the_option_says():
+    """Setup: the face-down action card stays secret until flipped (decision); with
+    peek_own_card its owner may look at it."""
+    s = game(3, seed=4)
+    other = s["order"][1]
+    down = next(slot["c"] for slot in s["sides"][other] if not slot["up"])
+    for viewer in (other, None, s["order"][0]):
+        assert down not in json.dumps(R.view(s, viewer)["sides"][other])
+    peek = game(3, seed=4, peek_own_card=True)
+    assert down in json.dumps(R.view(peek, other)["sides"][other])
+    assert down not in json.dumps(R.view(peek, s["order"][0])["sides"][other])
+
+
+def _plant(s):
+    """Markers in every hidden place: the deck, hands, face-down discards, pending choices,
+    palace cards, hidden action cards, the generator."""
+    s = clone(s)
+    s["deck"] = [f"CANARY-deck-{k}" for k in range(len(s["deck"]))]
+    for i, pl in enumerate(s["p"]):
+        if i != R.to_act(s)[0]:  # the mover's own cards stay real so its moves can be listed
+            pl["hand"] = [f"CANARY-{i}-hand-{k}" for k in range(len(pl["hand"]))]
+    for d in s["discard"]:
+        if not d["up"]:
+            d["c"] = f"CANARY-{d['by']}-discard"
+    if s["choice"]:
+        s["choice"]["cards"] = [f"CANARY-{s['choice']['seat']}-choice" for _ in s["choice"]["cards"]]
+    if s["palace_choice"]:
+        s["palace_choice"]["cards"] = [f"CANARY-{s['palace_choice']['seat']}-pal" for _ in s["palace_choice"]["cards"]]
+    s["palace"]["cards"] = ["CANARY-palace" for _ in s["palace"]["cards"]]
+    for row in s["sides"]:
+        for slot in row:
+            if not slot["up"] and not slot["pub"]:
+                slot["c"] = "CANARY-action"
+    s["rng"] = "CANARY-rng"
+    return s
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_canary_markers_never_leak(n):
+    """Hidden info: no marker of a seat reaches another seat's or the spectator's view, the view
+    diffs, the public log, the log text, or IllegalMove reasons."""
+    states = _states(n, 11, 300)
+    viewers = [*range(n), None]
+    previous = {v: None for v in viewers}
+    texts = {v: [] for v in viewers}
+    for seat, move, s in states:
+        if s["step"] == "over":
+            continue  # at the end the hands of players inside Rome are revealed on purpose
+        planted = _plant(s)
+        for v in viewers:
+            view = R.view(planted, v)
+            texts[v].append(json.dumps(view))
+            if previous[v] is not None:
+                texts[v].append(json.dumps(diff(previous[v], view)))
+            previous[v] = view
+        for bad in ({"type": "keep", "cards": ["CANARY-x"]}, {"type": "privilege", "card": "C1"},
+                    {"type": "exchange", "side": 0, "slot": 2}, {"type": "palace", "card": "A1"}):
+            for v in range(n):
+                try:
+                    R.apply(planted, v, bad)
+                except IllegalMove as exc:
+                    texts[None].append(exc.reason)
+                except (KeyError, TypeError, ValueError):
+                    pass  # a legal move on the planted state reached the planted generator
+    saw_palace = set(states[-1][2]["palace"]["seen"])  # grows only; empty before any arrival
+    for v in viewers:
+        blob = "\n".join(texts[v])
+        for marker in ("CANARY-rng", "CANARY-deck", "CANARY-action", "CANARY-palace"):
+            if marker != "CANARY-palace" or v not in saw_palace:
+                assert marker not in blob, (v, marker)
+        for owner in range(n):
+            if owner != v:
+                assert f"CANARY-{owner}-" not in blob, (v, owner)
+    assert any("CANARY-0-" in t for t in texts[0])  # the owner does see their own cards
+
+
+def test_log_hides_kept_cards_from_others():
+    """Log: which privilege cards were kept is shown to the keeper only (public_move, log_text,
+    and the public 'last move' in the views)."""
+    s = game(3, seed=1)
+    me = seat_to_act(s)
+    s = province(favours(at(s, step="favour", dice=[1], chosen=0), tokens={1: 2}), me, water=1)
+    s = play(s, {"type": "favour", "card": 1, "n": 1})
+    card = s["choice"]["cards"][0]
+    move = {"type": "keep", "cards": [card]}
+    assert R.public_move(s, me, move, me) == move
+    for viewer in (None, (me + 1) % 3):
+        assert R.public_move(s, me, move, viewer) == {"type": "keep", "count": 1}
+        assert card not in R.log_text(s, me, move, viewer)
+    after = R.apply(s, me, move)
+    assert card not in json.dumps(after["last"])
+    assert "privilege card" in R.log_text(s, me, move, me)
+
+
+def test_log_text_is_words_with_seat_placeholders():
+    """Log in words: names, places and consequences (dice), players as {seatN} placeholders."""
+    s = game(2, seed=3)
+    me = seat_to_act(s)
+    card = s["sides"][me][0]["c"]
+    text = R.log_text(s, me, {"type": "play", "slot": 0, "args": None}, None)
+    assert text.startswith(f"{{seat{me}}} plays ") and R.catalogue()["actions"][card]["name"] in text
+    s = at(s, step="military", chosen=0)
+    assert "rolls" in R.log_text(s, me, {"type": "skip"}, 1 - me)

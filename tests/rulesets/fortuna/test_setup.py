@@ -1,0 +1,86 @@
+"""Setup and the data tables (RB-F Setup as restated in rules-data B2, and the card tables)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from app.rulesets.fortuna import RULESET as R
+from app.rulesets.fortuna import data
+from tests.rulesets.fortuna.helpers import game
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_each_province_starts_with_money_5_and_one_of_each(n):
+    """Setup: pawn on its village (step 0), money 5, 1 grain, water, wine, die, Vestal, Centurion,
+    no buildings, not married, no privilege cards."""
+    s = game(n)
+    for pl in s["p"]:
+        assert (pl["pos"], pl["money"], pl["grain"], pl["water"], pl["wine"]) == (0, 5, 1, 1, 1)
+        assert (pl["dice"], pl["vestals"], pl["cent"]) == (1, 1, 1)
+        assert pl["bld"] == [] and not pl["married"] and pl["hand"] == [] and pl["aq"] is None
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_twelve_action_cards_three_per_side_one_face_down_per_player(n):
+    """Setup: all 12 action cards dealt 3 per board side; each player has one face down; an
+    unoccupied side's 3 cards lie face up. (The first player's card is already flipped: their
+    turn has begun.)"""
+    s = game(n, seed=3)
+    cards = [slot["c"] for row in s["sides"] for slot in row]
+    assert sorted(cards) == sorted(data.ACTIONS) and len(s["sides"]) == 4
+    first = s["order"][0]
+    for side, row in enumerate(s["sides"]):
+        down = [slot for slot in row if not slot["up"]]
+        if side < n and side != first:
+            assert len(down) == 1 and not down[0]["pub"]
+        else:
+            assert down == []
+
+
+@pytest.mark.parametrize(("n", "deck", "piles"), [(2, 22, 2), (3, 22, 2), (4, 26, 3)])
+def test_privilege_deck_and_building_piles_by_player_count(n, deck, piles):
+    """Setup: 26 privilege cards, the 4 with the 4 pawns removed with 2-3 players; building
+    piles of 3 per type (8 cards in all with 2-3 players)."""
+    s = game(n)
+    assert len(s["deck"]) == deck and len(set(s["deck"])) == deck
+    if n < 4:
+        assert sorted(s["out"]) == sorted(r["id"] for r in data.PRIVILEGE_ROWS if r.get("four_pawns"))
+    assert s["piles"] == {b: piles for b in data.BUILDINGS}
+
+
+def test_tokens_three_on_the_palace_and_favour_cards_face_up():
+    """Setup: 15 privilege tokens, 3 on Caesar's palace; the 6 favour cards face up, no tokens."""
+    s = game(3)
+    assert s["palace_tokens"] == 3 and s["supply"] == 12
+    assert s["fav"] == [{"used": False, "tokens": 0}] * 6
+
+
+def test_start_player_order_is_random_and_the_first_player_acts():
+    """Setup: discs on the start-player track in random order; the start player begins."""
+    orders = {tuple(game(4, seed=k)["order"]) for k in range(12)}
+    assert len(orders) > 3
+    s = game(4, seed=5)
+    assert sorted(s["order"]) == [0, 1, 2, 3] and R.to_act(s) == [s["order"][0]]
+
+
+def test_setup_is_reproducible_from_the_seed():
+    """Chance: the whole setup comes from the seed (same seed, same deal and deck)."""
+    assert game(3, seed=9) == game(3, seed=9)
+    assert game(3, seed=9)["deck"] != game(3, seed=10)["deck"]
+
+
+def test_tables_have_the_rulebook_counts_and_sources():
+    """Content as data: 12 action cards, 6 favour cards with RB-F maxima, 4 building types of 3,
+    privilege cards A 5 / B 8 / C 13; every row names its source."""
+    assert len(data.ACTIONS) == 12
+    assert {k: f["max_steps"] for k, f in data.FAVOURS.items()} == {1: 1, 2: 2, 3: 2, 4: 3, 5: 2, 6: 3}
+    assert Counter(r["cls"] for r in data.PRIVILEGE_ROWS) == {"A": 5, "B": 8, "C": 13}
+    assert sum(b["copies_4p"] for b in data.BUILDING_ROWS) == 12
+    for rows in (data.ACTION_ROWS, data.FAVOUR_ROWS, data.BUILDING_ROWS, data.PRIVILEGE_ROWS):
+        assert all(row.get("source") for row in rows)
+    assert data.ACTIONS["wine_trade"]["price"] == 3 and not data.ACTIONS["wine_trade"]["proposed"]
+    assert data.ACTIONS["harvest_grain"]["proposed"]
+    assert (data.LIMITS["money"], data.LIMITS["dice"], data.LIMITS["vestals"],
+            data.LIMITS["centurions"], data.LIMITS["buildings"]) == (20, 3, 3, 3, 3)

@@ -1,0 +1,274 @@
+"""A turn in strict order (RB-F Game Play, phases 1-3) and every action card."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.engine.ruleset import IllegalMove
+from app.rulesets.fortuna import RULESET as R
+from tests.rulesets.fortuna.helpers import arrange, at, game, play, province, seat_to_act
+
+CARDS3 = ["harvest_grain", "building", "grain_trade"]
+
+
+def _me(n=2, seed=0, cards=CARDS3, **fields):
+    s = game(n, seed)
+    me = seat_to_act(s)
+    s = arrange(s, {me: cards})
+    if fields:
+        s = province(s, me, **fields)
+    return s, me
+
+
+def test_phases_come_in_strict_order():
+    """Game Play: choose/execute, exchange, military power, the Emperor's favour, privileges, in
+    that order; a move of a later phase is refused before its time."""
+    s, me = _me()
+    assert s["step"] == "play"
+    with pytest.raises(IllegalMove, match="strict order"):
+        R.apply(s, me, {"type": "skip"})
+    s = play(s, {"type": "play", "slot": 0, "args": None})
+    assert s["step"] == "exchange"
+    with pytest.raises(IllegalMove, match="strict order"):
+        R.apply(s, me, {"type": "pass", "die": 1})
+    other = [m for m in R.legal_moves(s, me) if m["type"] == "exchange"][0]
+    s = play(s, other)
+    assert s["step"] == "military"
+    s = play(s, {"type": "skip"})
+    assert s["step"] == "favour" and len(s["dice"]) == 1
+
+
+def test_only_the_player_on_turn_may_move():
+    """Game Play: players act in turn, following the start-player track."""
+    s, me = _me()
+    with pytest.raises(IllegalMove, match="not your turn"):
+        R.apply(s, 1 - me, {"type": "play", "slot": 0, "args": None})
+    assert R.legal_moves(s, 1 - me) == []
+
+
+def test_the_face_down_card_is_flipped_at_the_start_of_the_turn():
+    """Phase 2: the active player flips the face-down action card and has 3 to choose from."""
+    s = game(3, seed=2)
+    first, second = s["order"][0], s["order"][1]
+    assert all(slot["up"] for slot in s["sides"][first])
+    assert sum(not slot["up"] for slot in s["sides"][second]) == 1
+    s = play(s, {"type": "play", "slot": 0, "args": None})
+    s = play(s, [m for m in R.legal_moves(s, first) if m["type"] == "exchange"][0], {"type": "skip"})
+    while s["order"][s["turn"]] == first:
+        s = play(s, [m for m in R.legal_moves(s, first) if m["type"] in ("pass", "end")][0])
+    assert all(slot["up"] for slot in s["sides"][second])
+    assert s["last"]["events"][-1]["k"] == "flip_action"
+
+
+def test_exchange_puts_the_new_card_face_down_and_the_chosen_card_on_the_other_side():
+    """Phase 2: the chosen card goes face up to another side; the card taken lies face down in
+    its place, so every player still has 3 action cards."""
+    s, me = _me()
+    s = play(s, {"type": "play", "slot": 0, "args": None})
+    other = 1 - me
+    j = next(j for j, slot in enumerate(s["sides"][other]) if slot["up"])
+    taken = s["sides"][other][j]["c"]
+    s = play(s, {"type": "exchange", "side": other, "slot": j})
+    assert s["sides"][other][j] == {"c": "harvest_grain", "up": True, "pub": True}
+    assert s["sides"][me][0] == {"c": taken, "up": False, "pub": True}
+    assert len(s["sides"][me]) == 3
+
+
+def test_exchange_only_with_a_face_up_card_of_another_side():
+    """Phase 2: the exchange is with a face-up card on one of the other three sides; a face-down
+    card is protected."""
+    s, me = _me()
+    s = play(s, {"type": "play", "slot": 0, "args": None})
+    with pytest.raises(IllegalMove, match="other three sides"):
+        R.apply(s, me, {"type": "exchange", "side": me, "slot": 1})
+    down = next(j for j, slot in enumerate(s["sides"][1 - me]) if not slot["up"])
+    with pytest.raises(IllegalMove, match="protected"):
+        R.apply(s, me, {"type": "exchange", "side": 1 - me, "slot": down})
+    sides = {m["side"] for m in R.legal_moves(s, me) if m["type"] == "exchange"}
+    assert sides == {0, 1, 2, 3} - {me}  # the empty sides of a 2-player game count too
+
+
+def test_playing_a_card_without_executing_it():
+    """Additional Rules: the use of action cards is voluntary."""
+    s, me = _me()
+    after = play(s, {"type": "play", "slot": 0, "args": None})
+    assert after["p"][me] == s["p"][me]
+
+
+def test_military_power_gives_up_the_top_centurion_and_the_card_stays_face_up():
+    """Phase 3: give up at most 1 Centurion (the top one) to play another face-up card of your
+    own; it is not exchanged and stays face up."""
+    s, me = _me(cent=2, money=10)
+    s = play(s, {"type": "play", "slot": 0, "args": {"water": 0}})
+    s = play(s, [m for m in R.legal_moves(s, me) if m["type"] == "exchange"][0])
+    assert {"type": "military", "slot": 1, "args": {"b": "market"}} in R.legal_moves(s, me)
+    s = play(s, {"type": "military", "slot": 1, "args": {"b": "market"}})
+    pl = s["p"][me]
+    assert pl["cent"] == 1 and pl["bld"] == ["market"] and pl["money"] == 6
+    assert s["sides"][me][1] == {"c": "building", "up": True, "pub": True}
+    assert s["step"] == "favour"  # only one Centurion per turn
+
+
+def test_military_power_needs_a_centurion():
+    """Phase 3: without a Centurion there is no military power (the step is skipped)."""
+    s, me = _me(cent=0)
+    s = play(s, {"type": "play", "slot": 0, "args": None})
+    s = play(s, [m for m in R.legal_moves(s, me) if m["type"] == "exchange"][0])
+    assert s["step"] == "favour"
+
+
+def test_military_power_cannot_play_the_card_just_taken():
+    """Phase 3: the extra card must be face up; the newly taken card lies face down."""
+    s, me = _me()
+    s = play(s, {"type": "play", "slot": 0, "args": None})
+    s = play(s, [m for m in R.legal_moves(s, me) if m["type"] == "exchange"][0])
+    with pytest.raises(IllegalMove, match="face down"):
+        R.apply(s, me, {"type": "military", "slot": 0, "args": {}})
+
+
+def test_aqueduct_fills_at_the_start_of_the_turn_from_the_next_round():
+    """Phase 1 / The Aqueduct: an Aqueduct built in an earlier round receives 1 water if empty;
+    the water goes on the Aqueduct, not in the reservoir; never more than one."""
+    s, me = _me(bld=["aqueduct"], aq=0, aq_round=1)
+    s = at(s, round=2)
+    from app.rulesets.fortuna.rules import start_turn
+    s["ev"] = []
+    start_turn(s)
+    assert s["p"][me]["aq"] == 1 and s["p"][me]["water"] == 1
+    start_turn(s)  # full: no second unit
+    assert s["p"][me]["aq"] == 1
+    fresh, me2 = _me(bld=["aqueduct"], aq=0, aq_round=1)
+    fresh["ev"] = []
+    start_turn(fresh)  # built this round: no water yet
+    assert fresh["p"][me2]["aq"] == 0
+
+
+@pytest.mark.parametrize(("water", "aq", "spend", "grain", "left"),
+                         [(2, None, 0, 2, (2, None)), (2, None, 2, 4, (0, None)), (1, 1, 1, 3, (1, 0)),
+                          (1, 1, 2, 4, (0, 0))])
+def test_harvest_grain_spends_water_aqueduct_first(water, aq, spend, grain, left):
+    """Action card Harvesting Grain (reconstructed): +1 grain and +1 per water spent (max 2);
+    the Aqueduct's water is used first (The Aqueduct: it may be emptied by harvesting)."""
+    s, me = _me(water=water, aq=aq)
+    s = play(s, {"type": "play", "slot": 0, "args": {"water": spend}})
+    pl = s["p"][me]
+    assert pl["grain"] == grain and (pl["water"], pl["aq"]) == left
+
+
+def test_harvest_cannot_spend_water_it_lacks():
+    """Action card Harvesting (reconstructed): at most 2 water, and only water you have."""
+    s, me = _me(water=1)
+    with pytest.raises(IllegalMove, match="at most 2 water"):
+        R.apply(s, me, {"type": "play", "slot": 0, "args": {"water": 2}})
+
+
+def test_water_distribution_fills_the_reservoir():
+    """Action card Water Distribution (reconstructed 2): the only source of reservoir water."""
+    s, me = _me(cards=["water", "building", "grain_trade"])
+    s = play(s, {"type": "play", "slot": 0, "args": {}})
+    assert s["p"][me]["water"] == 3
+
+
+@pytest.mark.parametrize(("card", "res", "have", "sell", "market", "money"),
+                         [("grain_trade", "grain", 3, 3, False, 11), ("grain_trade", "grain", 3, 2, True, 11),
+                          ("wine_trade", "wine", 3, 3, False, 14), ("wine_trade", "wine", 3, 3, True, 17)])
+def test_trade_cards_and_the_market(card, res, have, sell, market, money):
+    """Grain Trade (2 each, reconstructed) and Wine Trade (3 each, RB-F); a Market adds +1 per
+    unit sold (The Market)."""
+    s, me = _me(cards=[card, "building", "water"], **{res: have, "bld": ["market"] if market else []})
+    s = play(s, {"type": "play", "slot": 0, "args": {"n": sell}})
+    assert s["p"][me]["money"] == money and s["p"][me][res] == have - sell
+
+
+def test_money_stops_at_twenty():
+    """Additional Rules: a player cannot have more than 20 money (the surplus is lost)."""
+    s, me = _me(cards=["wine_trade", "building", "water"], wine=5, money=15)
+    s = play(s, {"type": "play", "slot": 0, "args": {"n": 5}})
+    assert s["p"][me]["money"] == 20
+
+
+@pytest.mark.parametrize(("have", "n", "cost"), [(1, 1, 2), (1, 2, 5), (0, 2, 3), (2, 1, 3)])
+def test_recruiting_pays_the_slot_prices(have, n, cost):
+    """Centurions / Vestal Virgins (reconstructed): each new one costs its slot's price 1/2/3;
+    at most 2 per action and 3 in all."""
+    for card, key in (("centurions", "cent"), ("vestals", "vestals")):
+        s, me = _me(cards=[card, "building", "water"], money=10, **{key: have})
+        s = play(s, {"type": "play", "slot": 0, "args": {"n": n}})
+        assert s["p"][me][key] == have + n and s["p"][me]["money"] == 10 - cost
+
+
+def test_no_more_than_three_centurions_or_vestals_and_no_debts():
+    """Limits: 3 Centurions, 3 Vestals; no debts (you cannot recruit what you cannot pay)."""
+    s, me = _me(cards=["centurions", "vestals", "water"], money=20, cent=2, vestals=3)
+    moves = R.legal_moves(s, me)
+    assert {"type": "play", "slot": 0, "args": {"n": 1}} in moves
+    assert {"type": "play", "slot": 0, "args": {"n": 2}} not in moves
+    assert not any(m["slot"] == 1 and m["args"] for m in moves if m["type"] == "play")
+    poor, me = _me(cards=["centurions", "vestals", "water"], money=1, cent=1)
+    with pytest.raises(IllegalMove, match="no debts"):
+        R.apply(poor, me, {"type": "play", "slot": 0, "args": {"n": 1}})
+
+
+def test_clerus_trades_a_vestal_for_a_die_up_to_three():
+    """Clerus (RB-F: more dice through the Clerus; reconstructed exchange): 1 Vestal for 1 die,
+    at most 3 dice."""
+    s, me = _me(cards=["clerus", "building", "water"], vestals=2, dice=2)
+    s = play(s, {"type": "play", "slot": 0, "args": {}})
+    assert (s["p"][me]["vestals"], s["p"][me]["dice"]) == (1, 3)
+    full, me = _me(cards=["clerus", "building", "water"], vestals=2, dice=3)
+    with pytest.raises(IllegalMove, match="fewer than 3 dice"):
+        R.apply(full, me, {"type": "play", "slot": 0, "args": {}})
+
+
+def test_building_limits():
+    """Buildings: one Aqueduct (RB-F), one of each type (reconstructed), at most 3 (RB-F), the
+    Palace only after marriage (RB-F), paid in full, while the pile lasts."""
+    s, me = _me(money=20)
+    builds = {m["args"]["b"] for m in R.legal_moves(s, me) if m["type"] == "play" and m["slot"] == 1 and m["args"]}
+    assert builds == {"aqueduct", "market", "basilica"}
+    wed, me = _me(money=20, married=True, bld=["aqueduct"])
+    builds = {m["args"]["b"] for m in R.legal_moves(wed, me) if m["type"] == "play" and m["slot"] == 1 and m["args"]}
+    assert builds == {"market", "basilica", "palace"}
+    three, me = _me(money=20, married=True, bld=["aqueduct", "market", "basilica"])
+    with pytest.raises(IllegalMove, match="at most 3 buildings"):
+        R.apply(three, me, {"type": "play", "slot": 1, "args": {"b": "palace"}})
+    empty, me = _me(money=20)
+    empty["piles"]["market"] = 0
+    with pytest.raises(IllegalMove, match="pile"):
+        R.apply(empty, me, {"type": "play", "slot": 1, "args": {"b": "market"}})
+    s = play(s, {"type": "play", "slot": 1, "args": {"b": "basilica"}})
+    assert s["p"][me]["money"] == 15 and s["piles"]["basilica"] == 1
+
+
+def test_marriage_once_for_four_money():
+    """Marriage (reconstructed 4 money): once per game."""
+    s, me = _me(cards=["marriage", "building", "water"])
+    s = play(s, {"type": "play", "slot": 0, "args": {}})
+    assert s["p"][me]["married"] and s["p"][me]["money"] == 1
+    again, me = _me(cards=["marriage", "building", "water"], married=True, money=9)
+    with pytest.raises(IllegalMove, match="once per game"):
+        R.apply(again, me, {"type": "play", "slot": 0, "args": {}})
+
+
+def test_bribe_pays_the_owner_and_plays_their_card_in_place():
+    """Bribe (rules-data B2; fee reconstructed 2): pay the owner to execute one of their face-up
+    cards; their card does not move."""
+    s = game(2, seed=0)
+    me = seat_to_act(s)
+    other = 1 - me
+    s = arrange(s, {me: ["bribe", "building", "water"], other: ["wine_trade", "clerus", "marriage"]},
+                down={other: 2})
+    s = province(s, me, wine=2)
+    s = play(s, {"type": "play", "slot": 0, "args": {"side": other, "slot": 0, "args": {"n": 2}}})
+    assert s["p"][me]["money"] == 5 - 2 + 6 and s["p"][other]["money"] == 7
+    assert s["sides"][other][0]["c"] == "wine_trade"
+    with pytest.raises(IllegalMove):  # a face-down card of theirs cannot be bribed
+        R.apply(arrange(game(2), {me: ["bribe", "building", "water"]}, down={other: 2}), me,
+                {"type": "play", "slot": 0, "args": {"side": other, "slot": 2, "args": {}}})
+
+
+def test_fortuna_card_moves_one_step():
+    """Fortuna (reconstructed): 1 step toward Rome."""
+    s, me = _me(cards=["fortuna", "building", "water"], pos=4)
+    s = play(s, {"type": "play", "slot": 0, "args": {}})
+    assert s["p"][me]["pos"] == 5
