@@ -1,0 +1,84 @@
+"""Fortune City (Chih-Fan Chen, Big Fun Games 2018): 2-4 players build a city of shops from goods.
+
+`RULESET` is registered by app.rulesets. Rules live in rules.py (setup, phases, checks),
+scoring.py and view.py; the tile and track values are in data/*.toml (mostly reconstructed, each
+row says so); NOTES.md records every decision the rulebook leaves open.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from app.engine.ruleset import Move, Outcome, RulesetHooks, State
+from app.rulesets.fortune_city import rules, scoring, view
+
+
+class FortuneCityOptions(BaseModel):
+    """Variants from the Chinese edition; the defaults are the English rulebook."""
+
+    model_config = {"extra": "forbid"}
+    starting_credit_card: bool = Field(
+        False, description="Chinese edition: every player starts with a credit card holding 3 of "
+        "the 7 silver (4 in hand); banks then only add gold and refills")
+    gold_after_hand_silver: bool = Field(
+        False, description="Chinese edition: a gold coin may pay for an action only once no silver "
+        "is left in your hand")
+
+
+class FortuneCity(RulesetHooks):
+    """The Fortune City ruleset."""
+
+    id = "fortune-city"
+    version = "1"
+    name = "Fortune City"
+    min_players = 2
+    max_players = 4
+    Options = FortuneCityOptions
+    has_bot = False
+    conformance_options = [{"starting_credit_card": True, "gold_after_hand_silver": True}]
+
+    def setup(self, players: int, options: BaseModel, seed: int) -> State:
+        """Starting market, goods stack and bag for the player count, boards, start player."""
+        opts = FortuneCityOptions.model_validate(options.model_dump())
+        return rules.setup_state(players, opts.model_dump(), seed)
+
+    def to_act(self, state: State) -> list[int]:
+        """The seat in turn (actions), or every seat still hiring / driving."""
+        return rules.to_act(state)
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        """Every concrete legal move."""
+        return rules.legal_moves(state, seat)
+
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        """The next state; raises IllegalMove naming the rule."""
+        return rules.apply_move(state, seat, move)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """The table as anyone sees it (no stack order, box, bag order or generator)."""
+        return view.view_state(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        """Final scores with each area of the score sheet; ties by diamonds, garbage, coins."""
+        return scoring.outcome(state)
+
+    def determinize(self, state: State, seat: int | None, rng: Any) -> State:
+        """Re-deal the unseen tiles and the bag order."""
+        return view.determinize_state(state, seat, rng)
+
+    def log_text(self, state: State, seat: int, move: Move, viewer: int | None) -> str:
+        """The move in words (every Fortune City move is public)."""
+        return view.log_text(state, seat, move, viewer)
+
+    def catalogue(self) -> dict[str, Any]:
+        """Tile and track data for the browser."""
+        return view.catalogue()
+
+    def describe_move(self, move: Move) -> str:
+        """A short label for a move."""
+        return view.describe(move)
+
+
+RULESET = FortuneCity()

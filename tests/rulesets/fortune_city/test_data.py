@@ -1,0 +1,68 @@
+"""The tables agree with every fact the rulebook states, and every reconstructed row says so."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from app.rulesets.fortune_city import data as D
+
+
+def test_44_goods_tiles_11_of_each_type_plus_4_starting_goods():
+    """Components: 44 goods/building tiles, 11 x 4 colours; 4 starting goods: 2 Meal, 2 Merchandise."""
+    assert len(D.STACK_TILES) == 44
+    assert Counter(D.TILES[t]["type"] for t in D.STACK_TILES) == {t: 11 for t in D.TYPES}
+    assert sorted(D.TILES[t]["type"] for t in D.STARTING) == ["meals", "meals", "merchandise", "merchandise"]
+
+
+def test_example_tiles_match_the_rulebook():
+    """Example of a Single Round: lollipops are a pink Meals tile costing 2 with garbage
+    production; stationery is an orange Merchandise tile costing 3."""
+    lolly, stat = D.TILES["lollipops"], D.TILES["stationery"]
+    assert (lolly["type"], lolly["price"], lolly["production"], lolly["building"]) == (
+        "meals", 2, "garbage", "Candy Store")
+    assert (stat["type"], stat["price"]) == ("merchandise", 3)
+    assert D.TRACKS["meals"]["tile_colour"] == "pink" and D.TRACKS["merchandise"]["tile_colour"] == "orange"
+
+
+def test_every_type_has_a_tile_at_each_removed_price():
+    """Setup 3: 2 players remove a 2, 3 and 4 cost tile of each colour; 3 players a 2 and a 3."""
+    for t in D.TYPES:
+        prices = {D.TILES[x]["price"] for x in D.STACK_TILES if D.TILES[x]["type"] == t}
+        assert {2, 3, 4} <= prices
+    assert D.REMOVAL[2]["prices"] == [2, 3, 4] and D.REMOVAL[3]["prices"] == [2, 3] and D.REMOVAL[4]["prices"] == []
+    assert (D.REMOVAL[2]["citizens"], D.REMOVAL[3]["citizens"], D.REMOVAL[4]["citizens"]) == (3, 2, 0)
+
+
+def test_citizens_and_supplies_match_the_components():
+    """Components: citizens green 11, red 13, blue 11, yellow 13; 6 VIPs; 8 banks; 7 silver each;
+    bank price $3 and limit 2; VIP price 3; card 3 silver + 2 gold locations."""
+    assert D.CITIZENS_IN_BOX == {"green": 11, "red": 13, "blue": 11, "yellow": 13}
+    s = D.SUPPLY
+    assert (s["vip_count"], s["bank_count"], s["silver_start"]) == (6, 8, 7)
+    assert (s["bank_price"], s["bank_limit"], s["vip_price"]) == (3, 2, 3)
+    assert (s["card_silver_slots"], s["card_gold_slots"], s["base_income"], s["base_steps"]) == (3, 2, 4, 1)
+
+
+def test_colour_map_pairs_the_13_citizen_colours_with_the_starting_goods():
+    """Setup 2 + 3 (rules-data A2 [I]): the starting goods' citizens come from the 13-citizen
+    colours, leaving 11 of each colour for the 11 tiles per type."""
+    for t in D.STARTING:
+        assert D.CITIZENS_IN_BOX[D.CITIZEN_OF[D.TILES[t]["type"]]] == 13
+    assert sorted(D.CITIZEN_OF.values()) == sorted(D.CITIZENS_IN_BOX)
+
+
+def test_tracks_have_a_centre_and_six_sectors():
+    """Expense tracks: four circular tracks, centre + sectors up to a max of 6; John's example
+    (Meals sector 3 + Merchandise sector 1 = +3, Transportation centre = 1 step)."""
+    for t in D.TRACK_ROWS:
+        assert len(t["bonus"]) == 7 and len(t["vp"]) == 7 and t["bonus"][0] == 0
+        assert t["vp"] == sorted(t["vp"])
+    assert D.TRACKS["meals"]["bonus"][3] + D.TRACKS["merchandise"]["bonus"][1] == 3
+    assert D.TRACKS["transportation"]["bonus"][0] == 0
+
+
+def test_every_row_names_its_source_and_reconstructions_are_flagged():
+    """Content as data: each tile and track row has a source; unsourced values are marked."""
+    for row in D.TILE_ROWS + D.TRACK_ROWS:
+        assert row["source"]
+        assert row["reconstructed"] is True  # no public source gives any tile or track value

@@ -1,0 +1,66 @@
+"""Setup per player count: starting market, goods stack, bag, boards, start player."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from app.rulesets.fortune_city import RULESET as R
+from app.rulesets.fortune_city import data as D
+
+
+@pytest.mark.parametrize(("n", "tiles", "per_colour"), [(2, 32, 8), (3, 36, 9), (4, 44, 11)])
+def test_goods_and_citizens_removed_per_player_count(n, tiles, per_colour):
+    """Setup 3: 2 players remove a 2, 3 and 4 cost tile per colour and 3 citizens per colour;
+    3 players a 2 and 3 cost tile and 2 citizens per colour; 4 players nothing."""
+    st = R.setup(n, R.Options(), 5)
+    assert len(st["stack"]) == tiles and len(st["bag"]) == tiles
+    assert Counter(st["bag"]) == {c: per_colour for c in D.COLOURS}
+    removed = Counter((D.TILES[t]["type"], D.TILES[t]["price"]) for t in st["box"])
+    assert removed == {(t, p): 1 for t in D.TYPES for p in D.REMOVAL[n]["prices"]}
+    assert not set(st["box"]) & set(st["stack"])
+
+
+def test_removed_tiles_differ_between_games():
+    """Setup 3: the removed tiles are chosen at random (face down) among that colour and price."""
+    boxes = {tuple(R.setup(2, R.Options(), s)["box"]) for s in range(8)}
+    assert len(boxes) > 1
+
+
+def test_starting_market_is_the_four_starting_goods_with_their_citizens():
+    """Setup 2: the four starting goods go to the market with a citizen of their colour below."""
+    st = R.setup(3, R.Options(), 1)
+    assert [m["tile"] for m in st["market"]] == D.STARTING
+    for m in st["market"]:
+        assert m["citizen"] == D.CITIZEN_OF[D.TILES[m["tile"]]["type"]]
+    assert not set(D.STARTING) & set(st["stack"])
+
+
+def test_player_boards_start_with_truck_on_city_hall_markers_centred_and_7_silver():
+    """Setup 4-5: truck on City Hall, expense markers in the centres, 7 silver, no credit card."""
+    st = R.setup(4, R.Options(), 2)
+    for p in st["p"]:
+        assert p["truck"]["at"] == "0,0" and list(p["city"]) == ["0,0"]
+        assert p["tracks"] == {t: 0 for t in D.TYPES}
+        assert p["silver"] == 7 and p["card"] is None and p["zone"] == [None, None]
+    assert st["banks"] == 8 and st["vips"] == 6
+
+
+def test_start_player_is_random_and_acts_first():
+    """Setup 6 (decision 2): the start player is chosen at random and takes the first action."""
+    starts = {R.setup(4, R.Options(), s)["start"] for s in range(20)}
+    assert starts == {0, 1, 2, 3}
+    st = R.setup(4, R.Options(), 3)
+    assert R.to_act(st) == [st["start"]] and st["phase"] == "actions"
+
+
+def test_chinese_edition_card_from_the_start():
+    """Variant (Chinese edition): the card holds 3 of the 7 silver from the start."""
+    st = R.setup(2, R.Options(starting_credit_card=True), 0)
+    assert st["p"][0]["silver"] == 4 and st["p"][0]["card"] == {"silver": 3, "gold": 0}
+
+
+def test_setup_is_reproducible_from_the_seed():
+    """Setup is a pure function of the player count, options and seed (replays rebuild it)."""
+    assert R.setup(3, R.Options(), 9) == R.setup(3, R.Options(), 9)
