@@ -34,8 +34,9 @@ class Suburbia(RulesetHooks):
 
     id = "suburbia"
     # 2: investments double "built after" and red-line effects already incurred;
-    # 3: Dale takes part in the ranking (outcome ranks/winners; NOTES.md "Version history")
-    version = "3"
+    # 3: Dale takes part in the ranking (outcome ranks/winners; NOTES.md "Version history");
+    # 4: a move is accepted only if listed (stray fields refused)
+    version = "4"
     name = "Suburbia"
     min_players = 1
     max_players = 4

@@ -43,37 +43,85 @@ def _placements(state: State, seat: int) -> list[list[int]]:
     return [[q, r] for q, r in frontier(state["p"][seat]["tiles"])]
 
 
-def turn_moves(state: State, seat: int) -> list[Move]:
-    """Buy, lake, basic and invest moves for the seat whose turn it is (pass if none)."""
+# A move family: a move type and, per rule field, the values allowed; every combination of
+# them is legal. `families` is the one source of truth: `legal_moves` expands it, `check`
+# accepts a move only if it belongs to it (and only then asks which rule to name).
+Family = tuple[str, dict[str, list[Any]]]
+
+
+def turn_families(state: State, seat: int) -> list[Family]:
+    """Buy, lake, basic and invest families for the seat whose turn it is (pass if none)."""
     p = state["p"][seat]
     cells = _placements(state, seat)
-    moves: list[Move] = []
-    for slot, (kind, extra) in enumerate(zip(state["market"], surcharges(state))):
-        if kind is None:
-            continue
-        if p["money"] >= KINDS[kind].cost + extra:
-            moves += [{"type": "buy", "slot": slot, "at": c} for c in cells]
-        if p["money"] >= extra:
-            moves += [{"type": "lake", "slot": slot, "at": c} for c in cells]
-    for b in BASIC_IDS:
-        if state["basic"][b] > 0 and p["money"] >= KINDS[b].cost:
-            moves += [{"type": "basic", "tile": b, "at": c} for c in cells]
+    out: list[Family] = []
+    if cells:
+        for slot, (kind, extra) in enumerate(zip(state["market"], surcharges(state))):
+            if kind is None:
+                continue
+            if p["money"] >= KINDS[kind].cost + extra:  # printed price + the space's surcharge
+                out.append(("buy", {"slot": [slot], "at": cells}))
+            if p["money"] >= extra:
+                out.append(("lake", {"slot": [slot], "at": cells}))
+        for b in BASIC_IDS:
+            if state["basic"][b] > 0 and p["money"] >= KINDS[b].cost:
+                out.append(("basic", {"tile": [b], "at": cells}))
     if p["markers"] > 0:
-        moves += [{"type": "invest", "at": list(t["at"])} for t in p["tiles"]
-                  if not t["inv"] and p["money"] >= tile_cost(t)]
-    return moves or [{"type": "pass"}]
+        invest = [list(t["at"]) for t in p["tiles"] if not t["inv"] and p["money"] >= tile_cost(t)]
+        if invest:
+            out.append(("invest", {"at": invest}))
+    return out or [("pass", {})]
 
 
-def legal_moves(state: State, seat: int) -> list[Move]:
-    """Every concrete move `seat` may make now."""
+def families(state: State, seat: int) -> list[Family]:
+    """Every legal move of `seat` now, as families (none when it is not the seat's turn)."""
     if seat not in to_act(state):
         return []
     phase = state["phase"]
     if phase == "choose_goal":
-        return [{"type": "keep_goal", "goal": g} for g in state["secret"][seat]["dealt"]]
+        return [("keep_goal", {"goal": list(state["secret"][seat]["dealt"])})]
     if phase in ("discard", "extra_discard"):
-        return [{"type": "discard", "slot": i} for i in discard_slots(state, seat)]
-    return turn_moves(state, seat)
+        slots = discard_slots(state, seat)
+        return [("discard", {"slot": slots})] if slots else []
+    return turn_families(state, seat)
+
+
+def _expand(family: Family) -> list[Move]:
+    kind, fields = family
+    moves: list[Move] = [{"type": kind}]
+    for key, values in fields.items():
+        moves = [{**m, key: v} for m in moves for v in values]
+    return moves
+
+
+def turn_moves(state: State, seat: int) -> list[Move]:
+    """Buy, lake, basic and invest moves for the seat whose turn it is (pass if none)."""
+    return [m for f in turn_families(state, seat) for m in _expand(f)]
+
+
+def legal_moves(state: State, seat: int) -> list[Move]:
+    """Every concrete move `seat` may make now."""
+    return [m for f in families(state, seat) for m in _expand(f)]
+
+
+def _same(a: Any, b: Any) -> bool:
+    """JSON equality with strict types (true is not 1, 1.0 is not 1)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
+def is_legal(state: State, seat: int, move: Move) -> bool:
+    """Whether `move` is one of `legal_moves(state, seat)`, without listing them all."""
+    kind = move.get("type")
+    for fam_kind, fields in families(state, seat):
+        if fam_kind != kind or len(move) != len(fields) + 1:
+            continue
+        if all(key in move and any(_same(move[key], v) for v in values)
+               for key, values in fields.items()):
+            return True
+    return False
 
 
 def _cell(move: Move) -> tuple[int, int]:
@@ -100,11 +148,14 @@ def _market_slot(state: State, move: Move) -> str:
 
 
 def check(state: State, seat: int, move: Move) -> None:
-    """Raise IllegalMove naming the rule if `move` is not legal for `seat` now."""
+    """Raise IllegalMove naming the rule unless `move` is one of the legal moves listed for
+    `seat` now (`families`); the sentence comes from the rule the move breaks."""
     kind = move.get("type") if isinstance(move, dict) else None
     if kind not in MOVE_TYPES:
         raise IllegalMove("Unknown move: a turn is buy, lake, basic or invest (then discard); "
                           "the start is keep_goal.")
+    if is_legal(state, seat, move):
+        return
     if state["phase"] == "over":
         raise IllegalMove("The game is over: final scoring has taken place.")
     if seat not in to_act(state):
@@ -114,6 +165,12 @@ def check(state: State, seat: int, move: Move) -> None:
         raise IllegalMove("It is not your turn: players take turns in order from the Start "
                           "Player.")
     _CHECKS[state["phase"]](state, seat, move)
+    extra = sorted(set(move) - {"type", *_FIELDS[kind]})
+    if extra:
+        raise IllegalMove(f"A {kind} move has only the fields {', '.join(_FIELDS[kind]) or 'type'}; "
+                          "remove the others.")
+    raise IllegalMove("That move is not one of your legal moves now: ask for the legal moves "
+                      "to see them.")
 
 
 def _check_goal(state: State, seat: int, move: Move) -> None:

@@ -157,3 +157,67 @@ def test_malformed_moves_are_refused_cleanly(build):
         with pytest.raises(IllegalMove):
             R.apply(state, 0, move)
     assert json.dumps(state, sort_keys=True) == before
+
+
+def test_a_market_tile_one_dollar_short_is_neither_listed_nor_accepted():
+    """Taking a tile from the Real Estate Market (RB-S): pay its printed cost plus the surcharge
+    above its space. With exactly that much the buy is listed and accepted; $1 short, no buy of
+    that space is listed and apply refuses it, naming the price rule."""
+    from app.rulesets.suburbia.market import surcharges
+    from app.rulesets.suburbia.tables import KINDS
+    s = playing()
+    for slot, kind in enumerate(s["market"]):
+        price = KINDS[kind].cost + surcharges(s)[slot]
+        move = {"type": "buy", "slot": slot, "at": [1, 1]}
+        exact = put(s, 0, money=price)
+        assert move in R.legal_moves(exact, 0)
+        R.apply(exact, 0, move)
+        short = put(s, 0, money=price - 1)
+        assert not [m for m in R.legal_moves(short, 0) if m["type"] == "buy" and m["slot"] == slot]
+        with pytest.raises(IllegalMove, match="cannot afford"):
+            R.apply(short, 0, move)
+
+
+def _perturbed(move):
+    """Near misses of a legal move: other cells, other slots/tiles/goals, bools for ints,
+    an extra key, a missing key."""
+    out = [{**move, "extra": 1}]
+    out += [{k: v for k, v in move.items() if k != key} for key in move if key != "type"]
+    if "at" in move:
+        q, r = move["at"]
+        out += [{**move, "at": [q + dq, r + dr]} for dq, dr in ((0, 1), (1, 0), (0, -1), (-1, 0))]
+        out.append({**move, "at": [float(q), r]})
+    if "slot" in move:
+        out += [{**move, "slot": move["slot"] + d} for d in (-1, 1)]
+        out.append({**move, "slot": bool(move["slot"]) if move["slot"] in (0, 1) else str(move["slot"])})
+    if "tile" in move:
+        out.append({**move, "tile": "casino"})
+    if "goal" in move:
+        out.append({**move, "goal": "miser"})
+    return out
+
+
+@pytest.mark.parametrize("options", [{}, {"solo_mode": "dale"}])
+def test_apply_accepts_exactly_the_listed_moves(options):
+    """One source of truth: apply accepts a move if and only if legal_moves lists it (near
+    misses of listed moves included), and a refusal always names a rule."""
+    from app.engine.rng import Rng
+    players = 1 if options else 3
+    s = R.setup(players, R.Options.model_validate(options), 9)
+    rng = Rng(9)
+    checked = 0
+    while R.to_act(s) and checked < 400:
+        seat = R.to_act(s)[0]
+        legal = R.legal_moves(s, seat)
+        for move in _perturbed(rng.choice(legal)):
+            listed = any(json.dumps(move, sort_keys=True) == json.dumps(m, sort_keys=True)
+                         for m in legal)
+            try:
+                R.apply(s, seat, move)
+                accepted = True
+            except IllegalMove as exc:
+                accepted = False
+                assert exc.reason.endswith(".")
+            assert accepted == listed, move
+            checked += 1
+        s = R.apply(s, seat, rng.choice(legal))

@@ -10,7 +10,7 @@ from tests.rulesets.suburbia.helpers import R
 GAMES = int(os.environ.get("CIVITAS_BOT_GAMES", "12"))
 
 
-def _play(players, options, seed, bots):
+def _play(players, options, seed, bots, phases=None):
     s = R.setup(players, R.Options.model_validate(options), seed)
     rng = Rng.from_seed(seed, "random-player")
     while R.to_act(s):
@@ -18,6 +18,8 @@ def _play(players, options, seed, bots):
         move = (R.bot_move(s, seat, rng) if seat in bots
                 else rng.choice(R.legal_moves(s, seat)))
         assert move in R.legal_moves(s, seat)
+        if phases is not None and seat in bots:
+            phases.add(s["phase"])
         s = R.apply(s, seat, move)
     return R.outcome(s)
 
@@ -37,6 +39,10 @@ def test_bot_scores_more_than_random_in_dale_solo():
 
 
 def test_bot_moves_are_legal_in_every_phase():
-    """The bot answers goal choice, turns and discards with legal moves (LA solo too)."""
-    out = _play(1, {}, 1, {0})
-    assert out.ranks == [1]
+    """The bot answers goal choice, turns, the discard after a basic tile or investment and the
+    Lone Architect's extra removal with legal moves; each of those phases is reached."""
+    phases: set[str] = set()
+    _play(2, {}, 1, {0, 1}, phases)
+    out = _play(1, {}, 1, {0}, phases)
+    assert phases == {"choose_goal", "play", "discard", "extra_discard"}
+    assert out.scores[0] == out.breakdown[0]["total"] > 0

@@ -157,9 +157,12 @@ def test_two_copies_of_the_same_tile_may_be_built():
     assert [t["t"] for t in s["p"][0]["tiles"]].count("fast_food_restaurant") == 2
 
 
-def test_stray_move_fields_never_enter_the_state():
-    """Moves are recorded by their rule fields only (the public 'last' summary)."""
-    s = play(base(), {"type": "lake", "slot": 6, "at": [1, 1], "note": "junk"})
+def test_stray_move_fields_are_refused_and_never_enter_the_state():
+    """A move is exactly one of the legal moves: one with a field no rule knows is refused,
+    naming the fields it may have; the legal one is recorded by its rule fields."""
+    with pytest.raises(IllegalMove, match="only the fields slot, at"):
+        play(base(), {"type": "lake", "slot": 6, "at": [1, 1], "note": "junk"})
+    s = play(base(), {"type": "lake", "slot": 6, "at": [1, 1]})
     assert s["last"]["move"] == {"type": "lake", "slot": 6, "at": [1, 1]}
 
 

@@ -191,3 +191,15 @@ def test_outcome_breakdown_and_tie_break():
     st = with_player(st, 1, None, coins=3)
     st = with_player(st, 2, town(*["shed shed shed shed"] * 3, "Wd Wd Wd Wd"), coins=3)
     assert R.outcome(st).ranks == [3, 1, 1]
+
+
+def test_feast_hall_tie_is_not_more():
+    """Feast Hall: 3 VP only with *more* Feast Halls than the player on your right; an equal
+    number scores the base 2 VP each (2 players: each compares with the other)."""
+    st = new_game(2, monuments=["starloom"] * 2)
+    st = with_player(st, 0, town("feast_hall feast_hall . .", E, E, E))
+    st = with_player(st, 1, town("feast_hall . feast_hall .", E, E, E))
+    assert score(st, 0)["cards"]["feast_hall"] == 4
+    assert score(st, 1)["cards"]["feast_hall"] == 4
+    st = with_player(st, 1, town("feast_hall . . .", E, E, E))
+    assert score(st, 0)["cards"]["feast_hall"] == 6 and score(st, 1)["cards"]["feast_hall"] == 2

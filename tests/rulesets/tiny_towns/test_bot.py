@@ -42,6 +42,18 @@ def test_bot_solo_scores_above_random():
     assert bot > rnd + 5
 
 
-def test_has_bot_flag():
-    """Bot: the ruleset advertises its bot."""
+def test_advertised_bot_answers_every_decision():
+    """Bot: the ruleset advertises a bot (has_bot), and that bot answers every kind of decision
+    (monument, naming, placing, constructing, effect choices) with a listed move, never None
+    (which would leave the platform to pick a random move)."""
     assert R.has_bot
+    state = R.setup(3, R.Options(), 5)
+    rng = Rng.from_seed(5, "bot-flag")
+    seen = set()
+    while R.to_act(state):
+        seat = R.to_act(state)[0]
+        move = R.bot_move(state, seat, rng)
+        assert move is not None and move in R.legal_moves(state, seat)
+        seen.add("choose" if move["type"] == "choose" else state["phase"])
+        state = R.apply(state, seat, move)
+    assert {"monument", "name", "place", "build"} <= seen
