@@ -11,8 +11,9 @@ from app.rulesets.fortuna.rules import card_args, execute, legal_moves, taxed, w
 from app.rulesets.fortuna.scoring import card_points
 
 # Worth of one unit in steps-equivalents x4 (a step is worth 4): tuned by bench/fortuna_bot.py.
-WORTH = {"money": 0.45, "grain": 1.1, "wine": 1.3, "water": 0.7, "cent": 1.7, "vestals": 2.6}
-BUILDING_WORTH = {"aqueduct": 2.5, "market": 2.0, "basilica": 1.5, "palace": 3.5}
+WORTH = {"money": 0.45, "grain": 1.1, "wine": 1.3, "water": 0.7, "cent": 1.7, "vestals": 2.6,
+         "die": 3.2, "married": 6.0, "fortuna_keep": 1.5, "fortuna_take": 6.0}
+BUILDING_WORTH = {"aqueduct": 5.0, "market": 5.0, "basilica": 4.0, "palace": 8.0}
 
 
 def province_value(pl: dict[str, Any], round_no: int = 1) -> float:
@@ -24,8 +25,8 @@ def province_value(pl: dict[str, Any], round_no: int = 1) -> float:
     for key in ("grain", "wine", "cent", "vestals"):
         v += WORTH[key] * min(pl[key], 4) + 0.3 * max(0, pl[key] - 4)
     v += WORTH["water"] * min(water_total(pl), 3)
-    v += 3.2 * (pl["dice"] - 1)
-    v += 3.0 * pl["married"]
+    v += WORTH["die"] * (pl["dice"] - 1)
+    v += WORTH["married"] * pl["married"]
     v += sum(BUILDING_WORTH[b] for b in pl["bld"])
     for card in pl["hand"]:
         cls = data.PRIVILEGES[card]["cls"]
@@ -84,7 +85,7 @@ def choose(state: dict[str, Any], seat: int, rng: Any) -> dict[str, Any]:
             v = action_gain(state, seat, card, m["args"])
             # keep the Fortuna card in front of you to become start player (it goes away when played)
             if card == "fortuna":
-                v -= 1.5
+                v -= WORTH["fortuna_keep"]
             v += 0.01 * rng.below(10)
             if v > score:
                 best, score = m, v
@@ -95,7 +96,7 @@ def choose(state: dict[str, Any], seat: int, rng: Any) -> dict[str, Any]:
             if m["type"] != "exchange":
                 continue
             card = state["sides"][m["side"]][m["slot"]]["c"]
-            v = best_use(state, seat, card) + (6.0 if card == "fortuna" else 0.0)
+            v = best_use(state, seat, card) + (WORTH["fortuna_take"] if card == "fortuna" else 0.0)
             v += 0.01 * rng.below(10)
             if v > score:
                 best, score = m, v

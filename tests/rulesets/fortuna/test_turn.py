@@ -104,7 +104,7 @@ def test_military_power_gives_up_the_top_centurion_and_the_card_stays_face_up():
     assert {"type": "military", "slot": 1, "args": {"b": "market"}} in R.legal_moves(s, me)
     s = play(s, {"type": "military", "slot": 1, "args": {"b": "market"}})
     pl = s["p"][me]
-    assert pl["cent"] == 1 and pl["bld"] == ["market"] and pl["money"] == 6
+    assert pl["cent"] == 1 and pl["bld"] == ["market"] and pl["money"] == 8
     assert s["sides"][me][1] == {"c": "building", "up": True, "pub": True}
     assert s["step"] == "favour"  # only one Centurion per turn
 
@@ -237,7 +237,7 @@ def test_building_limits():
     with pytest.raises(IllegalMove, match="pile"):
         R.apply(empty, me, {"type": "play", "slot": 1, "args": {"b": "market"}})
     s = play(s, {"type": "play", "slot": 1, "args": {"b": "basilica"}})
-    assert s["p"][me]["money"] == 15 and s["piles"]["basilica"] == 1
+    assert s["p"][me]["money"] == 17 and s["piles"]["basilica"] == 1
 
 
 def test_marriage_once_for_four_money():
