@@ -6,7 +6,7 @@ import importlib
 
 from app.engine import registry
 
-PRODUCT_RULESETS = ("suburbia", "tiny_towns", "fortuna", "fortune_city")
+PRODUCT_RULESETS = ("suburbia", "tiny_towns", "fortuna", "fortune_city", "city_council")
 
 
 def load_all() -> None:

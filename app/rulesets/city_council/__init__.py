@@ -1,0 +1,119 @@
+"""City Council (Elad Goldsteen, Golden Egg Games 2013): 2-5 council members build a city by
+proposing and voting on plans, running its production and scoring secret favour cards; with 2
+players the puppet member Prof. Phil is played by the rules.
+
+`RULESET` is registered by app.rulesets. Rules live in this package's modules and the components
+in data/*.toml; NOTES.md records every decision and reconstruction.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from app.engine.ruleset import Move, Outcome, RulesetHooks, State, ranks_from_keys
+from app.rulesets.city_council import flow, view
+from app.rulesets.city_council.setup import new_state
+from app.rulesets.city_council.tables import CARDS
+
+
+class CityCouncilOptions(BaseModel):
+    """Variants. Defaults: the standard game."""
+
+    model_config = {"extra": "forbid"}
+    mode: Literal["standard", "sandbox", "hard"] = Field(
+        "standard", description="Game mode: Standard; Sandbox (no fixed buildings, $11, 13 VP, "
+        "every building from the start, no end when the cards run out); or Hard (Sandbox with a "
+        "smaller budget)")
+    hard_budget: int = Field(
+        9, ge=3, le=9, description="Hard mode: the starting City Budget ($9, or lower for an "
+        "even harder game)")
+
+
+class CityCouncil(RulesetHooks):
+    """The City Council ruleset."""
+
+    id = "city-council"
+    version = "1"
+    name = "City Council"
+    min_players = 2
+    max_players = 5
+    Options = CityCouncilOptions
+    has_bot = True
+    conformance_options: list[dict[str, Any]] = [
+        {"mode": "sandbox"}, {"mode": "hard", "hard_budget": 7},
+    ]
+
+    def setup(self, players: int, options: BaseModel, seed: int) -> State:
+        """Tracks, workers, the Starting Zone, the planning area and 2 favour cards each."""
+        opts = CityCouncilOptions.model_validate(options.model_dump())
+        state = new_state(players, opts.mode, opts.hard_budget, seed)
+        flow.advance(state)
+        return state
+
+    def to_act(self, state: State) -> list[int]:
+        """Seats owing a decision now."""
+        return flow.to_act(state)
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        """Every concrete legal move."""
+        return flow.legal_moves(state, seat)
+
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        """The next state (Prof. Phil and the automatic steps run inside)."""
+        return flow.apply(state, seat, move)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see."""
+        return view.view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        """Final VP; ties: fewest cards in hand, then most private funds (RB Victory). A defeat
+        (RB Defeat) leaves nobody the winner."""
+        if state["phase"] != "over":
+            return None
+        n = state["players"]
+        breakdown = []
+        for seat in range(n):
+            breakdown.append({
+                "vp": state["vp"][seat], "cards_in_hand": len(state["hands"][seat]),
+                "private_funds": state["funds"][seat],
+                "scored": [{"card": x["card"], "name": CARDS[x["card"]].name, "vp": x["vp"]}
+                           for x in state["scored"][seat]],
+            })
+        scores = list(state["vp"])
+        if state["defeat"]:
+            return Outcome(scores, [1] * n, breakdown,
+                           {"winners": [], "defeat": state["defeat"],
+                            "result": "The city failed: the council is disbanded and everyone loses."})
+        keys = [(state["vp"][i], -len(state["hands"][i]), state["funds"][i]) for i in range(n)]
+        return Outcome(scores, ranks_from_keys(keys), breakdown)
+
+    def determinize(self, state: State, seat: int | None, rng: Any) -> State:
+        """Re-deal everything `seat` cannot see."""
+        return view.determinize(state, seat, rng)
+
+    def public_move(self, state: State, seat: int, move: Move, viewer: int | None) -> Move | None:
+        """Hide kept and discarded favour cards from everyone but their owner."""
+        return view.public_move(state, seat, move, viewer)
+
+    def log_text(self, state: State, seat: int, move: Move, viewer: int | None) -> str:
+        """The log sentence for `viewer` (state = before the move)."""
+        return view.log_text(state, seat, move, viewer)
+
+    def catalogue(self) -> dict[str, Any]:
+        """Building, card and board data for the browser."""
+        return view.catalogue()
+
+    def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
+        """The heuristic bot (bot.py)."""
+        from app.rulesets.city_council.bot import choose
+        return choose(state, seat, rng)
+
+    def describe_move(self, move: Move) -> str:
+        """A short label for a move."""
+        return view.describe(move)
+
+
+RULESET = CityCouncil()

@@ -1,0 +1,129 @@
+"""Building placement on the 9x9 city grid: free blocks, rotations, zone surcharges, upgrades."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from app.rulesets.city_council.tables import (
+    BUILD_CELLS, KIND_BY_NAME, ORIENTATIONS, SIZE, ZONE_CELLS, ZONE_GRID, ZONES, Kind, kind_of,
+)
+
+State = dict[str, Any]
+Cells = tuple[tuple[int, int], ...]
+
+
+def occupied(s: State) -> dict[tuple[int, int], str]:
+    """Block -> building id (or 'covered' for the face-down Airport in Sandbox mode)."""
+    out: dict[tuple[int, int], str] = {}
+    for bid, b in s["buildings"].items():
+        for r, c in b["cells"]:
+            out[(r, c)] = bid
+    for r, c in s["covered"]:
+        out[(r, c)] = "covered"
+    return out
+
+
+def surcharge(kind: Kind, cells: Iterable[tuple[int, int]]) -> int:
+    """RB Constructing a Building: +$1 per block off the designated zone; the Starting Zone and
+    Safety buildings never pay it."""
+    if kind.type == "safety":
+        return 0
+    extra = 0
+    for r, c in cells:
+        ztype = ZONES[ZONE_GRID[r][c]]["type"]
+        if ztype != "start" and ztype != kind.type:
+            extra += 1
+    return extra
+
+
+def start_full(s: State) -> bool:
+    """The Starting Zone has no free block (RB: 'Once the Starting Zone is full')."""
+    occ = occupied(s)
+    return all(cell in occ for cell in ZONE_CELLS["start"])
+
+
+def zone_full(s: State, zone: str, occ: dict | None = None) -> bool:
+    """A zone with no free block (RB Pollution Prevention: 'the zone has no free blocks')."""
+    occ = occupied(s) if occ is None else occ
+    return all(cell in occ for cell in ZONE_CELLS[zone])
+
+
+def placements(s: State, shape: str, own: frozenset = frozenset()) -> list[Cells]:
+    """Every position of a shape on free buildable blocks (blocks in `own` count as free). Before
+    the advanced phase the tile must lie at least partly in the Starting Zone (RB Building
+    Placement: 'at the beginning of the game you must construct buildings in the Starting Zone';
+    Example 3 allows overlapping another zone)."""
+    occ = occupied(s)
+    out = []
+    for orient in ORIENTATIONS[shape]:
+        for r0 in range(SIZE):
+            for c0 in range(SIZE):
+                cells = tuple(sorted((r0 + dr, c0 + dc) for dr, dc in orient))
+                ok = True
+                touches_start = False
+                for r, c in cells:
+                    if r >= SIZE or c >= SIZE or ZONE_GRID[r][c] == "lake":
+                        ok = False
+                        break
+                    if (r, c) in occ and (r, c) not in own:
+                        ok = False
+                        break
+                    if ZONE_GRID[r][c] == "start":
+                        touches_start = True
+                if ok and (s["advanced"] or touches_start):
+                    out.append(cells)
+    return out
+
+
+def build_options(s: State, kind: Kind) -> list[dict[str, Any]]:
+    """Ways to execute a construction plan: fresh placements at the least possible cost (RB Plan
+    Execution: the chairman 'cannot sabotage plans by intentionally increasing building costs'),
+    and every upgrade of a built building the chart allows, each at its least cost (RB Upgrading:
+    pay the cost difference; the new tile must completely cover the old one)."""
+    out: list[dict[str, Any]] = []
+    fresh = [(kind.cost + surcharge(kind, cells), cells) for cells in placements(s, kind.shape)]
+    if fresh:
+        low = min(c for c, _ in fresh)
+        out += [{"cells": [list(x) for x in cells], "cost": c} for c, cells in fresh if c == low]
+    for bid, b in sorted(s["buildings"].items()):
+        old = kind_of(b)
+        if kind.name not in old.upgrades_to:
+            continue
+        own = frozenset(tuple(x) for x in b["cells"])
+        opts = []
+        for cells in placements(s, kind.shape, own):
+            if own <= set(cells):
+                new_blocks = [x for x in cells if x not in own]
+                opts.append((kind.cost - old.cost + surcharge(kind, new_blocks), cells))
+        if opts:
+            low = min(c for c, _ in opts)
+            out += [{"upgrade": bid, "cells": [list(x) for x in cells], "cost": c}
+                    for c, cells in opts if c == low]
+    return out
+
+
+def relocate_options(s: State, bid: str) -> list[dict[str, Any]]:
+    """New locations for a relocated building at the least surcharge (RB Relocating: free, but
+    $1 per block on a non-matching zone)."""
+    b = s["buildings"][bid]
+    kind = kind_of(b)
+    own = frozenset(tuple(x) for x in b["cells"])
+    opts = [(surcharge(kind, cells), cells) for cells in placements(s, kind.shape, own)
+            if set(cells) != own]
+    if not opts:
+        return []
+    low = min(c for c, _ in opts)
+    return [{"cells": [list(x) for x in cells], "cost": c} for c, cells in opts if c == low]
+
+
+def zones_of(b: dict[str, Any]) -> set[str]:
+    """Zones a building is built on or overlaps."""
+    return {ZONE_GRID[r][c] for r, c in b["cells"]}
+
+
+def fixed_kind(name: str) -> Kind:
+    """The kind printed in the Starting Zone."""
+    return KIND_BY_NAME[name]
+
+
+ALL_CELLS = BUILD_CELLS

@@ -1,0 +1,834 @@
+"""The turn sequence (RB Turn Sequence): committees, council meeting, production, monitoring,
+turn end; who must act, the legal moves and `apply`. Prof. Phil and every automatic step run
+inside `advance`, so `to_act` only ever lists seats owing a real decision."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from itertools import permutations
+from typing import Any
+
+from app.engine.rng import Rng
+from app.engine.ruleset import IllegalMove
+from app.rulesets.city_council import phil, production as prod
+from app.rulesets.city_council.board import build_options, relocate_options, start_full
+from app.rulesets.city_council.favours import card_vp, metrics
+from app.rulesets.city_council.tables import (
+    BUDGET_MAX, COMMITTEES, PLANNING, SHAPE_ORDER, TILES, TOKENS, kind_of,
+)
+
+State = dict[str, Any]
+Move = dict[str, Any]
+HAND_LIMIT = 7
+WINDOWS = ("window_activation", "window_resolution", "window_monitoring", "turn_end")
+
+
+# --- small helpers ------------------------------------------------------------------------------
+
+def is_phil(s: State, m: int) -> bool:
+    """Member m is Prof. Phil (2-player game only)."""
+    return s["phil"] and m == s["players"]
+
+
+def chair(s: State, committee: str) -> int | None:
+    """The member chairing a committee, or None when it is empty."""
+    for m, c in enumerate(s["committee"]):
+        if c == committee:
+            return m
+    return None
+
+
+def _rng(s: State) -> Rng:
+    return Rng(s["rng"])
+
+
+def _save_rng(s: State, rng: Rng) -> None:
+    s["rng"] = rng.state
+
+
+def plans_to_execute(s: State) -> int:
+    """RB Vote Counting: 2 plans with 2-3 players, 3 with 4-5."""
+    return 2 if s["players"] <= 3 else 3
+
+
+def money_tokens_out(s: State) -> int:
+    """Money tokens held as private funds or lying on plans."""
+    return sum(s["funds"]) + sum(sum(row) for row in s["plan_funds"])
+
+
+# --- committees ---------------------------------------------------------------------------------
+
+def committee_options(s: State) -> list[list[str | None]]:
+    """Every committee assignment the Election chairman may make (RB Committees phase).
+
+    Turn 1: he is on the Election Committee and places everyone else on distinct committees.
+    Later: at least one change, the least number of changes, every member on spot B moves, the
+    Election Committee stays filled, and Prof. Phil never chairs it."""
+    members = s["members"]
+    out: list[list[str | None]] = []
+    if s["turn"] == 1:
+        others = [c for c in COMMITTEES if c != "election"]
+        rest = [m for m in range(members) if m != s["decider"]]
+        for combo in permutations(others, len(rest)):
+            a: list[str | None] = [None] * members
+            a[s["decider"]] = "election"
+            for m, c in zip(rest, combo):
+                a[m] = c
+            out.append(a)
+        return out
+    best: list[list[str | None]] = []
+    low = None
+    for combo in permutations(COMMITTEES, members):
+        if "election" not in combo:
+            continue
+        if s["phil"] and combo[s["players"]] == "election":
+            continue
+        changes = sum(1 for m in range(members) if combo[m] != s["committee"][m])
+        if changes == 0:
+            continue
+        if any(s["streak"][m] >= 2 and combo[m] == s["committee"][m] for m in range(members)):
+            continue
+        if low is None or changes < low:
+            low, best = changes, []
+        if changes == low:
+            best.append(list(combo))
+    return best
+
+
+def set_committees(s: State, assignment: list[str | None]) -> None:
+    """Seat the members; those who moved restart their A/B count; fix the turn order."""
+    for m in range(s["members"]):
+        if s["committee"][m] != assignment[m]:
+            s["streak"][m] = 0
+    s["committee"] = list(assignment)
+    s["order"] = sorted(range(s["members"]), key=lambda m: COMMITTEES.index(assignment[m]))
+    s["phase"] = "treasury"
+
+
+def can_embezzle(s: State) -> bool:
+    """RB Treasury Committee: embezzle $1 from the City Budget, if possible (a Money token left)."""
+    return s["budget"] >= 1 and money_tokens_out(s) < TOKENS["money"]
+
+
+def embezzle(s: State, m: int) -> None:
+    """Take a Money token as private funds and lower the City Budget by $1."""
+    s["budget"] -= 1
+    s["funds"][m] += 1
+
+
+# --- favour deck --------------------------------------------------------------------------------
+
+def draw_cards(s: State, rng: Rng, n: int) -> list[str]:
+    """Draw up to n favour cards, reshuffling the discard pile into the deck when short (RB
+    Favors & Scoring); if even that is not enough the game ends at the end of this turn."""
+    out = []
+    for _ in range(n):
+        if not s["deck"] and s["fdiscard"]:
+            pile = [c for c, _ in s["fdiscard"]]
+            rng.shuffle(pile)
+            s["deck"] = pile
+            s["fdiscard"] = []
+        if not s["deck"]:
+            if s["card_end"]:
+                s["end_flag"] = True
+            break
+        out.append(s["deck"].pop())
+    return out
+
+
+def discard_card(s: State, card: str, seat: int | None) -> None:
+    """A card to the favour discard pile, remembering who knows it is there (None = everyone)."""
+    mask = (1 << s["players"]) - 1 if seat is None else (1 << seat)
+    s["fdiscard"].append([card, mask])
+
+
+def deal_draw(s: State) -> None:
+    """RB Union Committee's turn: everyone draws 2 and keeps one; the Union chairman keeps both.
+    Prof. Phil's discard is chosen blind, i.e. at random."""
+    rng = _rng(s)
+    union = chair(s, "union")
+    for m in s["order"]:
+        cards = draw_cards(s, rng, 2)
+        if is_phil(s, m):
+            if len(cards) == 2 and m != union:
+                k = rng.below(2)
+                s["fdiscard"].append([cards[1 - k], 0])  # a blind discard: nobody knows it
+                cards = [cards[k]]
+            s["hands"][m] += cards
+        elif len(cards) <= 1:
+            s["hands"][m] += cards  # a single card left is simply kept
+        else:
+            s["drawn"][m] = sorted(cards)
+    _save_rng(s, rng)
+    s["phase"] = "draw"
+
+
+def keep_options(s: State, m: int) -> list[list[str]]:
+    """Which drawn cards a member may keep: one of the two, or both for the Union chairman
+    (who may still keep just one)."""
+    cards = s["drawn"][m]
+    out = [[c] for c in cards]
+    if chair(s, "union") == m:
+        out.append(sorted(cards))
+    return out
+
+
+# --- council meeting ----------------------------------------------------------------------------
+
+def available_tiles(s: State) -> list[str]:
+    """Face-up tiles of the planning area: each stack's top and the tiles laid below (RB Setup)."""
+    out = []
+    for sh in SHAPE_ORDER:
+        if s["stacks"].get(sh):
+            out.append(s["stacks"][sh][0])
+        out += s["up"].get(sh, [])
+    return out
+
+
+def plan_options(s: State, m: int) -> list[Move]:
+    """RB City Planning: construct a planning-area building the City Budget can pay for, or put a
+    Relocation or Sale token on a built building; the same tile never twice in a turn. The
+    printed Starting-Zone buildings can be upgraded but not moved or sold (NOTES)."""
+    taken_tiles = {p["target"] for p in s["plans"] if p and p["kind"] == "build"}
+    targeted = {p["target"] for p in s["plans"] if p and p["kind"] in ("relocate", "sell")}
+    used = {k: sum(1 for p in s["plans"] if p and p["kind"] == k) for k in ("relocate", "sell")}
+    out = []
+    for t in available_tiles(s):
+        if t not in taken_tiles and TILES[t].cost <= s["budget"]:
+            out.append({"type": "plan", "kind": "build", "target": t})
+    for kind, token in (("relocate", "relocate"), ("sell", "sale")):
+        if used[kind] < s["tokens"][token]:
+            for bid, b in sorted(s["buildings"].items()):
+                if not b["fixed"] and bid not in targeted:
+                    out.append({"type": "plan", "kind": kind, "target": bid})
+    return out
+
+
+def vote_targets(s: State, m: int) -> list[int]:
+    """RB Voting: a delegate goes on another member's plan."""
+    return [o for o in s["order"] if o != m and s["plans"][o] and s["plans"][o]["kind"] != "none"]
+
+
+def fund_targets(s: State, m: int) -> list[int]:
+    """RB Voting, second round: private funds on construction plans, never more than the cost."""
+    if s["funds"][m] <= 0:
+        return []
+    out = []
+    for o in s["order"]:
+        p = s["plans"][o]
+        if p and p["kind"] == "build" and sum(s["plan_funds"][o]) < TILES[p["target"]].cost:
+            out.append(o)
+    return out
+
+
+def plan_votes(s: State, o: int) -> int:
+    """Delegates on a plan (the Executive's second delegate included)."""
+    return sum(1 for d in s["delegates"] if d == o) + (1 if s["exec_vote"] == o else 0)
+
+
+def count_votes(s: State) -> None:
+    """RB Vote Counting: the plans with most votes go to execution; private funds break ties, then
+    the Election chairman chooses among plans still tied."""
+    plans = [o for o in s["order"] if s["plans"][o] and s["plans"][o]["kind"] != "none"]
+    k = plans_to_execute(s)
+    key = {o: (plan_votes(s, o), sum(s["plan_funds"][o])) for o in plans}
+    if len(plans) <= k:
+        s["approved"] = plans
+        enter_execute(s)
+        return
+    ranked = sorted(plans, key=lambda o: key[o], reverse=True)
+    cut = key[ranked[k - 1]]
+    above = [o for o in ranked if key[o] > cut]
+    tied = [o for o in ranked if key[o] == cut]
+    need = k - len(above)
+    s["approved"] = above
+    if len(tied) == need:
+        s["approved"] += tied
+        enter_execute(s)
+    else:
+        s["tie"] = {"pool": tied, "need": need}
+        s["phase"] = "approve"
+
+
+def execute_options(s: State, o: int) -> list[Move]:
+    """How the Election chairman may execute plan o now (empty: it cannot be executed)."""
+    p = s["plans"][o]
+    funds = sum(s["plan_funds"][o])
+    if p["kind"] == "sell":
+        return [{"type": "execute", "plan": o}] if p["target"] in s["buildings"] else []
+    if p["kind"] == "relocate":
+        if p["target"] not in s["buildings"]:
+            return []
+        return [{"type": "execute", "plan": o, "cells": opt["cells"]}
+                for opt in relocate_options(s, p["target"]) if opt["cost"] <= s["budget"]]
+    kind = TILES[p["target"]]
+    out = []
+    for opt in build_options(s, kind):
+        if opt["cost"] <= s["budget"] + funds:
+            mv: Move = {"type": "execute", "plan": o, "cells": opt["cells"]}
+            if "upgrade" in opt:
+                mv["upgrade"] = opt["upgrade"]
+            out.append(mv)
+    return out
+
+
+def enter_execute(s: State) -> None:
+    """Start plan execution (RB Plan Execution)."""
+    s["phase"] = "execute"
+    s.pop("tie", None)
+
+
+def _remove_tile_from_area(s: State, tile: str) -> None:
+    sh = TILES[tile].shape
+    if s["stacks"].get(sh) and s["stacks"][sh][0] == tile:
+        s["stacks"][sh].pop(0)
+    else:
+        s["up"][sh].remove(tile)
+
+
+def _new_building(s: State, tile: str, cells: list[list[int]]) -> str:
+    bid = f"b{s['next_bid']}"
+    s["next_bid"] += 1
+    s["buildings"][bid] = {"id": bid, "name": TILES[tile].name, "tile": tile, "fixed": False,
+                           "cells": sorted(cells), "token": False, "prison": [0, 0]}
+    return bid
+
+
+def _tokens_free(s: State) -> int:
+    return prod.reserve(s, "community")
+
+
+def do_execute(s: State, move: Move) -> None:
+    """Carry out one approved plan: construct (fresh or upgrade), relocate or sell."""
+    o = move["plan"]
+    p = s["plans"][o]
+    if p["kind"] == "sell":
+        b = s["buildings"].pop(p["target"])
+        kind = kind_of(b)
+        s["bdiscard"][kind.shape].append(b["tile"])
+        s["budget"] = min(BUDGET_MAX, s["budget"] + kind.cost - 1)  # RB Selling: cost - $1
+        s["last_exec"] = {"plan": o, "kind": "sell", "name": kind.name, "gain": kind.cost - 1}
+    elif p["kind"] == "relocate":
+        b = s["buildings"][p["target"]]
+        kind = kind_of(b)
+        opt = next(x for x in relocate_options(s, p["target"]) if x["cells"] == move["cells"])
+        s["budget"] -= opt["cost"]
+        b["cells"] = sorted(move["cells"])
+        s["last_exec"] = {"plan": o, "kind": "relocate", "name": kind.name, "cost": opt["cost"]}
+    else:
+        tile = p["target"]
+        kind = TILES[tile]
+        opts = build_options(s, kind)
+        opt = next(x for x in opts if x["cells"] == move["cells"]
+                   and x.get("upgrade") == move.get("upgrade"))
+        cost = opt["cost"]
+        from_funds = min(cost, sum(s["plan_funds"][o]))
+        _spend_funds(s, o, from_funds)
+        s["budget"] -= cost - from_funds
+        _remove_tile_from_area(s, tile)
+        token = False
+        if "upgrade" in move:
+            old = s["buildings"].pop(move["upgrade"])
+            token = old["token"]
+            if old["tile"]:
+                s["bdiscard"][kind_of(old).shape].append(old["tile"])
+        bid = _new_building(s, tile, move["cells"])
+        b = s["buildings"][bid]
+        if kind.permanent_community:
+            b["token"] = token or _tokens_free(s) > 0  # RB: a Community token from the reserve
+        s["last_exec"] = {"plan": o, "kind": "build", "name": kind.name, "cost": cost,
+                          "upgrade": "upgrade" in move}
+    s["executed"].append(o)
+
+
+def _spend_funds(s: State, o: int, amount: int) -> None:
+    row = s["plan_funds"][o]
+    for m in s["order"]:
+        take = min(row[m], amount)
+        row[m] -= take
+        amount -= take
+
+
+def end_council(s: State) -> None:
+    """Unspent private funds on plans go back to their owners; production starts."""
+    for o in range(s["members"]):
+        for m in range(s["members"]):
+            s["funds"][m] += s["plan_funds"][o][m]
+            s["plan_funds"][o][m] = 0
+    s["phase"] = "activate"
+    s["cursor"] = 0
+    s["passes"] = 0
+    s["acts_left"] = 0
+
+
+# --- production ---------------------------------------------------------------------------------
+
+def activation_moves(s: State) -> list[Move]:
+    """RB Production A: activate a zone or a building (pass is always allowed, NOTES)."""
+    out: list[Move] = []
+    for bid, choices in sorted(prod.activatable_buildings(s).items()):
+        for boxes in choices:
+            out.append({"type": "activate", "building": bid, "boxes": boxes})
+    out += prod.zone_options(s)
+    return out
+
+
+def _next_activator(s: State) -> None:
+    s["cursor"] = (s["cursor"] + 1) % s["members"]
+    s["acts_left"] = 0
+
+
+# --- windows ------------------------------------------------------------------------------------
+
+def scorable(s: State, seat: int) -> list[tuple[str, int]]:
+    """Cards `seat` could score in the current window, with their VP (never in turn 1)."""
+    if s["turn"] == 1:
+        return []
+    turn_end = s["phase"] == "turn_end"
+    m = metrics(s)
+    out = []
+    for c in s["hands"][seat]:
+        vp = card_vp(s, c, m, turn_end)
+        if vp:
+            out.append((c, vp))
+    return out
+
+
+def window_moves(s: State, seat: int) -> list[Move]:
+    """Score a card; at turn end also discard; done (at turn end only with 7 cards or fewer)."""
+    out: list[Move] = [{"type": "score", "card": c} for c, _ in scorable(s, seat)]
+    if s["phase"] == "turn_end":
+        out += [{"type": "discard", "card": c} for c in s["hands"][seat]]
+        if len(s["hands"][seat]) <= HAND_LIMIT:
+            out.append({"type": "done"})
+    else:
+        out.append({"type": "done"})
+    return out
+
+
+def _enter_window(s: State, name: str) -> None:
+    s["phase"] = name
+    s["done"] = [False] * s["players"]
+    if name != "turn_end":
+        for seat in range(s["players"]):
+            if not scorable(s, seat):
+                s["done"][seat] = True
+
+
+def score_card(s: State, seat: int, card: str) -> int:
+    """RB Favors & Scoring: the card is revealed and scored; a General card goes face down to the
+    discard pile, a Building card is removed from play."""
+    vp = dict(scorable(s, seat))[card]
+    s["hands"][seat].remove(card)
+    s["vp"][seat] += vp
+    s["scored"][seat].append({"card": card, "vp": vp, "turn": s["turn"]})
+    from app.rulesets.city_council.tables import CARDS
+    if CARDS[card].kind == "general":
+        discard_card(s, card, None)
+    else:
+        s["removed"].append(card)
+    return vp
+
+
+# --- turn end -----------------------------------------------------------------------------------
+
+def replenish(s: State) -> None:
+    """RB Turn End: unconstructed face-up tiles are discarded by size and the area refilled (stack
+    tops stay); once the Starting Zone is full the advanced area is built from all stacks."""
+    rng = _rng(s)
+    if not s["advanced"] and start_full(s):
+        s["advanced"] = True
+        pools = {sh: [] for sh in SHAPE_ORDER}
+        for sh in ("S", "M"):
+            pools[sh] += s["stacks"].get(sh, []) + s["up"].get(sh, []) + s["bdiscard"][sh]
+            s["bdiscard"][sh] = []
+        for t in s["reserve_adv"]:
+            pools[TILES[t].shape].append(t)
+        s["reserve_adv"] = []
+        for sh in SHAPE_ORDER:
+            pool = sorted(pools[sh])
+            rng.shuffle(pool)
+            s["stacks"][sh] = pool
+            s["up"][sh] = [pool.pop(0) for _ in range(min(PLANNING["advanced"][sh], len(pool)))]
+        s["tokens"] = {"sale": PLANNING["advanced_tokens"], "relocate": PLANNING["advanced_tokens"]}
+    else:
+        area = PLANNING["advanced"] if s["advanced"] else PLANNING["start"]
+        for sh in s["stacks"]:
+            s["bdiscard"][sh] += s["up"][sh]
+            s["up"][sh] = []
+            for _ in range(area[sh]):
+                if not s["stacks"][sh] and s["bdiscard"][sh]:
+                    pile = sorted(s["bdiscard"][sh])
+                    rng.shuffle(pile)
+                    s["stacks"][sh] = pile
+                    s["bdiscard"][sh] = []
+                if len(s["stacks"][sh]) <= 1:
+                    break  # the last tile stays on as the stack's top
+                s["up"][sh].append(s["stacks"][sh].pop(0))
+    _save_rng(s, rng)
+
+
+def finish_turn(s: State) -> None:
+    """Phil's revealed card is discarded and his hand cut to 7; zone tokens go back; committee
+    counters move to A or B; the game ends if someone reached the goal or the cards ran out."""
+    rng = _rng(s)
+    if s["phil"]:
+        ph = s["players"]
+        if s["phil_card"] in s["hands"][ph]:
+            s["hands"][ph].remove(s["phil_card"])
+            discard_card(s, s["phil_card"], None)
+        while len(s["hands"][ph]) > HAND_LIMIT:
+            c = s["hands"][ph].pop(rng.below(len(s["hands"][ph])))
+            s["fdiscard"].append([c, 0])  # discarded face down, unseen
+        s["phil_card"] = None
+    _save_rng(s, rng)
+    s["zones_on"] = {}
+    s["activated"] = []
+    s["active_names"] = {}
+    s["prison_freed"] = 0
+    for m in range(s["members"]):
+        s["streak"][m] += 1
+    if max(s["vp"]) >= s["goal"] or s["end_flag"]:
+        s["phase"] = "over"
+        return
+    s["turn"] += 1
+    s["decider"] = chair(s, "election")
+    s["plans"] = [None] * s["members"]
+    s["delegates"] = [None] * s["members"]
+    s["exec_vote"] = None
+    s["approved"], s["executed"], s["failed"] = [], [], []
+    s["phase"] = "committees"
+
+
+# --- the automatic driver -----------------------------------------------------------------------
+
+def advance(s: State) -> None:
+    """Run every automatic step (Prof. Phil, reports, resolution) until a seat owes a decision."""
+    while s["phase"] != "over":
+        ph = s["phase"]
+        if ph == "committees":
+            return
+        if ph == "treasury":
+            t = chair(s, "treasury")
+            if t is not None and can_embezzle(s) and not s.get("treasury_done"):
+                if not is_phil(s, t):
+                    return
+                embezzle(s, t)  # RB 2 players: Phil always uses his committee's benefit
+            s.pop("treasury_done", None)
+            deal_draw(s)
+            continue
+        if ph == "draw":
+            if any(d is not None for d in s["drawn"]):
+                return
+            s["phase"] = "plan"
+            s["cursor"] = 0
+            if s["phil"] and s["hands"][s["players"]]:
+                rng = _rng(s)
+                hand = s["hands"][s["players"]]
+                s["phil_card"] = hand[rng.below(len(hand))]  # revealed at random
+                _save_rng(s, rng)
+            continue
+        if ph == "plan":
+            if s["cursor"] >= len(s["order"]):
+                s["phase"], s["cursor"] = "vote", 0
+                continue
+            m = s["order"][s["cursor"]]
+            if is_phil(s, m):
+                opts = {mv["target"] for mv in plan_options(s, m) if mv["kind"] == "build"}
+                tile = phil.pick_building(s, opts)
+                s["plans"][m] = {"kind": "build", "target": tile} if tile else {"kind": "none"}
+                s["cursor"] += 1
+                continue
+            if not plan_options(s, m):
+                s["plans"][m] = {"kind": "none"}
+                s["cursor"] += 1
+                continue
+            return
+        if ph == "vote":
+            if s["cursor"] >= len(s["order"]):
+                s["phase"], s["cursor"] = "fund", 0
+                continue
+            m = s["order"][s["cursor"]]
+            if not vote_targets(s, m):
+                s["cursor"] += 1
+                continue
+            if is_phil(s, m):
+                s["delegates"][m] = phil.choose_vote(s, m)
+                s["cursor"] += 1
+                continue
+            return
+        if ph == "fund":
+            if s["cursor"] >= len(s["order"]):
+                s["phase"] = "vote2"
+                continue
+            m = s["order"][s["cursor"]]
+            if not fund_targets(s, m) or s.get("fund_done"):
+                s.pop("fund_done", None)
+                s["cursor"] += 1
+                continue
+            if is_phil(s, m):
+                p = s["plans"][m]
+                if p and p["kind"] == "build" and m in fund_targets(s, m):
+                    room = TILES[p["target"]].cost - sum(s["plan_funds"][m])
+                    give = min(room, s["funds"][m])
+                    s["funds"][m] -= give
+                    s["plan_funds"][m][m] += give
+                s["cursor"] += 1
+                continue
+            return
+        if ph == "vote2":
+            e = chair(s, "executive")
+            if e is None or not [o for o in s["order"] if s["plans"][o] and s["plans"][o]["kind"] != "none"]:
+                count_votes(s)
+                continue
+            if is_phil(s, e):
+                s["exec_vote"] = phil.choose_vote(s, e)
+                count_votes(s)
+                continue
+            return
+        if ph == "approve":
+            return
+        if ph == "execute":
+            left = [o for o in s["approved"] if o not in s["executed"] and o not in s["failed"]]
+            for o in left:
+                if not execute_options(s, o):
+                    s["failed"].append(o)  # RB: some plans cannot be executed (budget, space)
+            if not [o for o in left if o not in s["failed"]]:
+                end_council(s)
+                continue
+            return
+        if ph == "activate":
+            if not activation_moves(s) or s["passes"] >= s["members"]:
+                s["report"] = {"unemployment": None, "resolution": [], "lifestyle": None}
+                if s["turn"] > 1:
+                    _enter_window(s, "window_activation")
+                else:
+                    s["phase"] = "unemployment"
+                continue
+            m = s["order"][s["cursor"]]
+            if is_phil(s, m):
+                s["passes"] += 1  # Prof. Phil takes no activation turn (NOTES)
+                _next_activator(s)
+                continue
+            if s["acts_left"] == 0:
+                s["acts_left"] = 2 if s["committee"][m] == "transport" else 1
+            return
+        if ph in WINDOWS:
+            if not all(s["done"]):
+                return
+            nxt = {"window_activation": "unemployment", "window_resolution": "monitoring",
+                   "window_monitoring": "replenish", "turn_end": "finish"}[ph]
+            s["phase"] = nxt
+            continue
+        if ph == "unemployment":
+            s["report"]["unemployment"] = prod.unemployment(s)
+            if s["phase"] == "over":
+                return
+            s["phase"] = "resolution"
+            continue
+        if ph == "resolution":
+            s["report"]["resolution"] = prod.resolve(s)
+            if s["phase"] == "over":
+                return
+            if s["turn"] > 1:
+                _enter_window(s, "window_resolution")
+            else:
+                s["phase"] = "monitoring"
+            continue
+        if ph == "monitoring":
+            s["report"]["lifestyle"] = prod.lifestyle(s)
+            if s["phase"] == "over":
+                return
+            if s["turn"] > 1:
+                _enter_window(s, "window_monitoring")
+            else:
+                s["phase"] = "replenish"
+            continue
+        if ph == "replenish":
+            replenish(s)
+            _enter_window(s, "turn_end")
+            continue
+        if ph == "finish":
+            finish_turn(s)
+            continue
+        raise AssertionError(f"unknown phase {ph}")
+
+
+# --- to_act / legal / apply ---------------------------------------------------------------------
+
+def to_act(s: State) -> list[int]:
+    """Seats owing a decision now (several while drawing favours and in scoring windows)."""
+    ph = s["phase"]
+    if ph == "over":
+        return []
+    if ph == "committees":
+        return [s["decider"]]
+    if ph == "treasury":
+        return [chair(s, "treasury")]
+    if ph == "draw":
+        return [m for m in range(s["players"]) if s["drawn"][m] is not None]
+    if ph in ("plan", "vote", "fund"):
+        return [s["order"][s["cursor"]]]
+    if ph == "vote2":
+        return [chair(s, "executive")]
+    if ph in ("approve", "execute"):
+        return [chair(s, "election")]
+    if ph == "activate":
+        return [s["order"][s["cursor"]]]
+    if ph in WINDOWS:
+        return [i for i in range(s["players"]) if not s["done"][i]]
+    return []
+
+
+def legal_moves(s: State, seat: int) -> list[Move]:
+    """Every concrete move `seat` may make now."""
+    if seat not in to_act(s):
+        return []
+    ph = s["phase"]
+    if ph == "committees":
+        return [{"type": "committees", "seats": a} for a in committee_options(s)]
+    if ph == "treasury":
+        return [{"type": "embezzle"}, {"type": "decline"}]
+    if ph == "draw":
+        return [{"type": "keep", "cards": k} for k in keep_options(s, seat)]
+    if ph == "plan":
+        return plan_options(s, seat)
+    if ph == "vote":
+        return [{"type": "vote", "plan": o} for o in vote_targets(s, seat)]
+    if ph == "fund":
+        return [{"type": "fund", "plan": o} for o in fund_targets(s, seat)] + [{"type": "fund_done"}]
+    if ph == "vote2":
+        plans = [o for o in s["order"] if s["plans"][o] and s["plans"][o]["kind"] != "none"]
+        return [{"type": "vote2", "plan": o} for o in plans] + [{"type": "vote2_pass"}]
+    if ph == "approve":
+        return [{"type": "approve", "plan": o} for o in s["tie"]["pool"] if o not in s["approved"]]
+    if ph == "execute":
+        out = []
+        for o in s["approved"]:
+            if o not in s["executed"] and o not in s["failed"]:
+                out += execute_options(s, o)
+        return out
+    if ph == "activate":
+        return activation_moves(s) + [{"type": "pass"}]
+    if ph in WINDOWS:
+        return window_moves(s, seat)
+    return []
+
+
+def _canon(move: Any) -> str:
+    if isinstance(move, dict) and move.get("type") == "execute" and "cells" in move:
+        move = dict(move)
+        try:
+            move["cells"] = sorted([int(r), int(c)] for r, c in move["cells"])
+        except (TypeError, ValueError):
+            pass
+    return json.dumps(move, sort_keys=True)
+
+
+_RULE = {
+    "committees": "Committees phase: the Election chairman must make at least one change and the "
+                  "fewest changes possible, move everyone on spot B, keep the Election Committee "
+                  "filled and never seat Prof. Phil on it",
+    "treasury": "Treasury Committee: its chairman may embezzle $1 from the City Budget, or decline",
+    "draw": "Favour draw: keep one of the two cards you drew (the Union chairman may keep both)",
+    "plan": "City Planning: a plan constructs a building of the planning area that the City Budget "
+            "can pay for, or relocates or sells a built building while a token is left; the same "
+            "tile cannot be chosen twice",
+    "vote": "Voting: your Delegate goes on another player's plan, never your own",
+    "fund": "Voting, second round: private funds go on a construction plan, never more than its cost",
+    "vote2": "Voting: the Executive chairman places his second Delegate on a plan, or passes",
+    "approve": "Vote Counting: the Election chairman picks among the plans still tied",
+    "execute": "Plan Execution: the Election chairman executes an approved plan at its least "
+               "possible cost (an upgrade must cover the old tile) within the City Budget",
+    "activate": "Production: activate a zone (a Power and a Community token) or a building on the "
+                "Starting Zone or an activated zone, supplying every requirement of its boxes, or pass",
+    "window": "Favour scoring: you may score a card whose condition is met now (building cards "
+              "only at turn end, never in turn 1), discard at turn end, and end with at most 7 cards",
+}
+
+
+def _reason(s: State, seat: int, move: Any) -> str:
+    ph = s["phase"]
+    key = "window" if ph in WINDOWS else ph
+    if not isinstance(move, dict) or "type" not in move:
+        return "A move must be an object with a type."
+    return f"{_RULE.get(key, 'That move is not allowed now')}."
+
+
+def apply(state: State, seat: int, move: Move) -> State:
+    """The state after `seat` plays `move`; raises IllegalMove naming the rule otherwise."""
+    if state["phase"] == "over":
+        raise IllegalMove("The game is over: no more moves can be made.")
+    if seat not in to_act(state):
+        raise IllegalMove("It is not your turn: another council member must decide first.")
+    legal = {_canon(m) for m in legal_moves(state, seat)}
+    if _canon(move) not in legal:
+        raise IllegalMove(_reason(state, seat, move))
+    s = pickle.loads(pickle.dumps(state))
+    t = move["type"]
+    s["last"] = {"seat": seat, "type": t}
+    if t == "committees":
+        set_committees(s, move["seats"])
+    elif t in ("embezzle", "decline"):
+        if t == "embezzle":
+            embezzle(s, seat)
+        s["treasury_done"] = True
+    elif t == "keep":
+        drawn = s["drawn"][seat]
+        for c in drawn:
+            if c in move["cards"]:
+                s["hands"][seat].append(c)
+            else:
+                discard_card(s, c, seat)
+        s["drawn"][seat] = None
+    elif t == "plan":
+        s["plans"][seat] = {"kind": move["kind"], "target": move["target"]}
+        s["cursor"] += 1
+    elif t == "vote":
+        s["delegates"][seat] = move["plan"]
+        s["cursor"] += 1
+    elif t == "fund":
+        s["funds"][seat] -= 1
+        s["plan_funds"][move["plan"]][seat] += 1
+    elif t == "fund_done":
+        s["fund_done"] = True
+    elif t == "vote2":
+        s["exec_vote"] = move["plan"]
+        count_votes(s)
+    elif t == "vote2_pass":
+        count_votes(s)
+    elif t == "approve":
+        s["approved"].append(move["plan"])
+        s["tie"]["need"] -= 1
+        if s["tie"]["need"] == 0:
+            enter_execute(s)
+    elif t == "execute":
+        move = dict(move)
+        move["cells"] = sorted([int(r), int(c)] for r, c in move.get("cells", []))
+        do_execute(s, move)
+    elif t == "activate":
+        prod.activate_building(s, seat, move["building"], move["boxes"])
+        s["passes"] = 0
+        s["acts_left"] -= 1
+        if s["acts_left"] <= 0:
+            _next_activator(s)
+    elif t == "zone":
+        prod.activate_zone(s, move["zone"], move["token"])
+        s["passes"] = 0
+        s["acts_left"] -= 1
+        if s["acts_left"] <= 0:
+            _next_activator(s)
+    elif t == "pass":
+        s["passes"] += 1
+        _next_activator(s)
+    elif t == "score":
+        s["last"]["vp"] = score_card(s, seat, move["card"])
+        s["last"]["card"] = move["card"]
+    elif t == "discard":
+        s["hands"][seat].remove(move["card"])
+        discard_card(s, move["card"], seat)
+    elif t == "done":
+        s["done"][seat] = True
+    advance(s)
+    return s

@@ -1,0 +1,269 @@
+"""Production (RB Production phase): zone and building activation, the unemployment report,
+action resolution with the $11 cap, and the Lifestyle monitor. Token reserves are derived from the
+fixed totals (RB: 'the number of tokens and workers of each type is deliberately calculated')."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from app.rulesets.city_council.board import zones_of
+from app.rulesets.city_council.favours import community_count, prison_count
+from app.rulesets.city_council.tables import (
+    BUDGET_MAX, LIFESTYLE, POWER_MAX, TOKENS, UNEMPLOYMENT, ZONES, Kind, kind_of,
+)
+
+State = dict[str, Any]
+
+
+def _placed(s: State, key: str) -> int:
+    return sum(rec["put"].get(key, 0) for rec in s["activated"] if not rec.get("resolved"))
+
+
+def reserve(s: State, what: str) -> int:
+    """Tokens or workers of a kind left in the reserve pile."""
+    if what == "B":
+        return TOKENS["B"] - s["house"]["B"] - _placed(s, "B") - _placed(s, "BX")
+    if what == "W":
+        return TOKENS["W"] - s["house"]["W"] - _placed(s, "W")
+    if what == "crime":
+        return TOKENS["crime"] - s["crime"] - _placed(s, "jail") - prison_count(s)
+    if what == "pollution":
+        return TOKENS["pollution"] - s["pollution"]
+    if what == "goods":
+        return TOKENS["goods"] - s["goods"] - _placed(s, "goods")
+    if what == "community":
+        on_zones = sum(1 for src in s["zones_on"].values() if src == "section")
+        on_tiles = sum(1 for b in s["buildings"].values() if b["token"])
+        return TOKENS["community"] - s["community"] - on_zones - on_tiles - _placed(s, "community")
+    raise KeyError(what)
+
+
+def check_defeat(s: State) -> None:
+    """RB Defeat: all Crime or all Pollution tokens on their section ends the game at once."""
+    if s["defeat"] is None and (s["crime"] >= TOKENS["crime"] or s["pollution"] >= TOKENS["pollution"]):
+        s["defeat"] = "crime" if s["crime"] >= TOKENS["crime"] else "pollution"
+        s["phase"] = "over"
+
+
+def add_crime(s: State, n: int) -> None:
+    """Crime tokens from the reserve to the Criminal Activity section (as many as exist)."""
+    s["crime"] += max(0, min(n, reserve(s, "crime")))
+    check_defeat(s)
+
+
+def add_pollution(s: State, n: int) -> None:
+    """Pollution tokens from the reserve to the Pollution Level section."""
+    s["pollution"] += max(0, min(n, reserve(s, "pollution")))
+    check_defeat(s)
+
+
+def apply_effects(s: State, eff: dict[str, int]) -> None:
+    """A monitor's effects: workers arrive from the reserve or leave housing, Community tokens are
+    removed from the section, Crime tokens added (C4: missing tokens are simply not moved)."""
+    for w in ("W", "B"):
+        d = eff.get(w, 0)
+        if d > 0:
+            s["house"][w] += min(d, reserve(s, w))
+        elif d < 0:
+            s["house"][w] -= min(-d, s["house"][w])
+    d = eff.get("community", 0)
+    if d < 0:
+        s["community"] -= min(-d, s["community"])
+    if eff.get("crime", 0) > 0:
+        add_crime(s, eff["crime"])
+
+
+# --- activation -----------------------------------------------------------------------------
+
+def zone_active(s: State, b: dict[str, Any]) -> bool:
+    """RB Activating a Building: on or overlapping the Starting Zone or an activated zone."""
+    return any(z == "start" or z in s["zones_on"] for z in zones_of(b))
+
+
+def _need(kind: Kind, boxes: tuple[int, ...]) -> dict[str, int]:
+    need: dict[str, int] = dict(kind.special) if boxes else {}
+    for i in boxes:
+        for k, v in kind.boxes[i].inputs.items():
+            need[k] = need.get(k, 0) + v
+    return need
+
+
+def _affordable(s: State, b: dict[str, Any], need: dict[str, int]) -> bool:
+    have = {"B": s["house"]["B"], "BX": s["house"]["B"], "W": s["house"]["W"],
+            "money": s["budget"], "goods": s["goods"], "community": s["community"],
+            "jail": s["crime"]}
+    if need.get("B", 0) + need.get("BX", 0) > have["B"]:
+        return False
+    for k in ("W", "money", "goods", "community", "jail"):
+        if need.get(k, 0) > have[k]:
+            return False
+    return True
+
+
+def box_choices(s: State, bid: str) -> list[list[int]]:
+    """Every set of action boxes the building can run now (RB: choose one or more boxes; '/'
+    boxes are either/or; the specialised worker is placed once; the Prison runs only on a box
+    holding a Crime token)."""
+    b = s["buildings"][bid]
+    kind = kind_of(b)
+    out = []
+    idx = range(len(kind.boxes))
+    for size in range(1, len(kind.boxes) + 1):
+        for combo in combinations(idx, size):
+            groups = [kind.boxes[i].group for i in combo if kind.boxes[i].group]
+            if len(groups) != len(set(groups)):
+                continue
+            if any(kind.boxes[i].inputs.get("prison") and not b["prison"][kind.boxes[i].inputs["prison"] - 1]
+                   for i in combo):
+                continue
+            if _affordable(s, b, _need(kind, combo)):
+                out.append(list(combo))
+    return out
+
+
+def activatable_buildings(s: State) -> dict[str, list[list[int]]]:
+    """Buildings that may be activated now, with their box choices (RB: once per turn; power
+    plants need no activated zone)."""
+    done = {rec["b"] for rec in s["activated"]}
+    out = {}
+    for bid, b in s["buildings"].items():
+        if bid in done:
+            continue
+        kind = kind_of(b)
+        if not kind.boxes or not (kind.power_plant or zone_active(s, b)):
+            continue
+        choices = box_choices(s, bid)
+        if choices:
+            out[bid] = choices
+    return out
+
+
+def zone_options(s: State) -> list[dict[str, Any]]:
+    """Zones that may be activated: not yet this turn, holding a building, with Power on the
+    track and a Community token from the section or a permanent token on a building there (RB
+    Activating a Zone; the Playground token 'can also be used to activate the zone it is built on')."""
+    if s["power"] < 1 or len(s["zones_on"]) >= TOKENS["power_tokens"]:
+        return []
+    used = set(s["zones_on"].values())
+    out = []
+    for z in ZONES:
+        if z in ("start", "lake") or z in s["zones_on"]:
+            continue
+        here = [bid for bid, b in s["buildings"].items() if z in zones_of(b)]
+        if not here:
+            continue
+        if s["community"] >= 1:
+            out.append({"type": "zone", "zone": z, "token": "section"})
+        for bid in sorted(here):
+            b = s["buildings"][bid]
+            if b["token"] and bid not in used:
+                out.append({"type": "zone", "zone": z, "token": bid})
+    return out
+
+
+def activate_zone(s: State, zone: str, token: str) -> None:
+    """Place a Power token (Power Supply -1) and a Community token on the zone."""
+    s["power"] -= 1
+    if token == "section":
+        s["community"] -= 1
+    s["zones_on"][zone] = token
+
+
+def activate_building(s: State, seat: int, bid: str, boxes: list[int]) -> None:
+    """Place the workers and tokens the chosen boxes require on the tile (RB Production A)."""
+    kind = kind_of(s["buildings"][bid])
+    need = _need(kind, tuple(boxes))
+    s["house"]["B"] -= need.get("B", 0) + need.get("BX", 0)
+    s["house"]["W"] -= need.get("W", 0)
+    s["budget"] -= need.get("money", 0)  # RB Example 8: a Money token, City Budget -$1
+    s["goods"] -= need.get("goods", 0)
+    s["community"] -= need.get("community", 0)
+    s["crime"] -= need.get("jail", 0)  # RB: the prison-bars symbol takes a Crime token
+    s["activated"].append({"b": bid, "boxes": list(boxes), "by": seat, "put": need})
+    s["active_names"][kind.name] = s["active_names"].get(kind.name, 0) + 1
+
+
+# --- unemployment, resolution, monitoring -----------------------------------------------------
+
+def unemployment(s: State) -> dict[str, Any]:
+    """RB Production B: the workers left in housing pick the monitor's spots; apply both sides."""
+    w, b = s["house"]["W"], s["house"]["B"]
+    eff_w = UNEMPLOYMENT["W"][min(w, max(UNEMPLOYMENT["W"]))]
+    eff_b = UNEMPLOYMENT["B"][min(b, max(UNEMPLOYMENT["B"]))]
+    apply_effects(s, eff_w)
+    if s["defeat"] is None:
+        apply_effects(s, eff_b)
+    return {"W": w, "B": b, "white": eff_w, "blue": eff_b}
+
+
+def _incarcerate(s: State) -> None:
+    """RB incarcerated population: with the Prison built the token goes on its first box,
+    pushing earlier tokens right (overcrowding); otherwise back to the reserve."""
+    prisons = [b for b in s["buildings"].values() if kind_of(b).name == "Prison"]
+    if not prisons:
+        return
+    p = prisons[0]["prison"]
+    if p[0]:
+        p[1] = 1  # a token already on box 2 is pushed out to the reserve
+    p[0] = 1
+
+
+def resolve(s: State) -> list[dict[str, Any]]:
+    """RB Production C: each activated building produces, building after building (the Prison
+    first, so tokens arriving this turn wait for a later activation); workers return to housing,
+    educated workers and used tokens to the reserve; the City Budget never exceeds $11."""
+    report = []
+    records = sorted(s["activated"], key=lambda r: kind_of(s["buildings"][r["b"]]).name != "Prison")
+    for rec in records:
+        b = s["buildings"][rec["b"]]
+        kind = kind_of(b)
+        put = rec["put"]
+        rec["resolved"] = True
+        s["house"]["B"] += put.get("B", 0)
+        s["house"]["W"] += put.get("W", 0)
+        before = s["budget"]
+        for i in sorted(rec["boxes"], key=lambda i: -kind.boxes[i].inputs.get("prison", 0)):
+            box = kind.boxes[i]
+            out = box.outputs
+            if out.get("money"):
+                s["budget"] = min(BUDGET_MAX, s["budget"] + out["money"])
+            if out.get("community"):
+                s["community"] += min(out["community"], reserve(s, "community"))
+            if out.get("goods"):
+                s["goods"] += min(out["goods"], reserve(s, "goods"))
+            if out.get("power"):
+                s["power"] = min(POWER_MAX, s["power"] + out["power"])
+            if out.get("W"):
+                s["house"]["W"] += min(out["W"], reserve(s, "W"))
+            if out.get("crime_x"):
+                s["crime"] -= min(out["crime_x"], s["crime"])
+            if out.get("pollution_x"):
+                s["pollution"] -= min(out["pollution_x"], s["pollution"])
+            if box.inputs.get("jail"):
+                _incarcerate(s)
+            slot = box.inputs.get("prison")
+            if slot == 2:
+                b["prison"][1] = 0
+                s["prison_freed"] += 1
+            elif slot == 1:
+                b["prison"][0] = 0
+                b["prison"][1] = 1
+            if out.get("crime"):
+                add_crime(s, out["crime"])
+        if kind.pollution:
+            add_pollution(s, kind.pollution)
+        report.append({"b": rec["b"], "name": kind.name, "money": s["budget"] - before})
+        if s["defeat"]:
+            break
+    return report
+
+
+def lifestyle(s: State) -> dict[str, Any]:
+    """RB Monitoring: index = Crime + Pollution - Community; apply the monitor's effects."""
+    index = s["crime"] + s["pollution"] - community_count(s)
+    for lo, hi, eff in LIFESTYLE:
+        if lo <= index <= hi:
+            apply_effects(s, eff)
+            return {"index": index, "effects": eff}
+    return {"index": index, "effects": {}}

@@ -1,0 +1,79 @@
+"""Setup (RB Setup; Sandbox and Hard modes): tracks, workers, tiles, planning area, favour deal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.engine.rng import Rng
+from app.rulesets.city_council.tables import (
+    CARDS, FIXED, PLANNING, POWER_START, SETUP, SHAPE_ORDER, TILES,
+)
+
+State = dict[str, Any]
+
+
+def new_state(players: int, mode: str, hard_budget: int, seed: int) -> State:
+    """The state before the first Committees phase. With 2 players Prof. Phil is member 2."""
+    rng = Rng.from_seed(seed, "city-council")
+    row = SETUP[players]
+    phil = players == 2
+    members = players + 1 if phil else players
+    sandbox = mode != "standard"
+    budget = row["budget"] if not sandbox else (11 if mode == "sandbox" else hard_budget)
+    s: State = {
+        "players": players, "members": members, "phil": phil, "mode": mode,
+        "goal": 13 if sandbox else 11, "card_end": not sandbox,
+        "turn": 1, "phase": "committees", "window": None, "cursor": 0,
+        "committee": [None] * members, "streak": [0] * members, "decider": None,
+        "order": [], "budget": budget, "power": POWER_START, "community": 0, "crime": 0,
+        "pollution": 0, "goods": row["goods"], "house": {"B": row["B"], "W": row["W"]},
+        "advanced": sandbox, "buildings": {}, "next_bid": 1, "covered": [],
+        "tokens": {"sale": PLANNING["start_tokens"], "relocate": PLANNING["start_tokens"]},
+        "stacks": {}, "up": {}, "bdiscard": {k: [] for k in SHAPE_ORDER},
+        "deck": [], "fdiscard": [], "removed": [], "hands": [[] for _ in range(members)],
+        "drawn": [None] * members, "vp": [0] * players, "scored": [[] for _ in range(players)],
+        "funds": [0] * members, "phil_card": None,
+        "plans": [None] * members, "delegates": [None] * members, "exec_vote": None,
+        "plan_funds": [[0] * members for _ in range(members)],
+        "approved": [], "executed": [], "failed": [], "acts_left": 0, "passes": 0,
+        "zones_on": {}, "activated": [], "active_names": {}, "prison_freed": 0,
+        "done": [False] * players, "end_flag": False, "defeat": None, "last": {}, "rng": 0,
+    }
+    if sandbox:
+        # RB Sandbox: the fixed buildings are covered by the face-down Airport (out of play).
+        s["covered"] = sorted([list(c) for f in FIXED for c in f["cells"]])
+    else:
+        for f in FIXED:
+            bid = f"b{s['next_bid']}"
+            s["next_bid"] += 1
+            s["buildings"][bid] = {"id": bid, "name": f["name"], "tile": None, "fixed": True,
+                                   "cells": [list(c) for c in f["cells"]], "token": False,
+                                   "prison": [0, 0]}
+    tiles = [t for t, k in TILES.items() if not (sandbox and k.name == "Airport")]
+    if sandbox:
+        stacks = {sh: [t for t in tiles if TILES[t].shape == sh] for sh in SHAPE_ORDER}
+        area = PLANNING["advanced"]
+        s["tokens"] = {"sale": PLANNING["advanced_tokens"], "relocate": PLANNING["advanced_tokens"]}
+    else:
+        # RB Setup: starting tiles (light back) split into small and medium stacks; the advanced
+        # tiles wait, split by shape, until the Starting Zone is full.
+        stacks = {sh: [t for t in tiles if TILES[t].shape == sh and TILES[t].set == "start"]
+                  for sh in ("S", "M")}
+        s["reserve_adv"] = sorted(t for t in tiles if TILES[t].set == "adv")
+        area = PLANNING["start"]
+    for sh in SHAPE_ORDER:
+        if sh in stacks:
+            rng.shuffle(stacks[sh])
+            s["stacks"][sh] = stacks[sh]
+            s["up"][sh] = [stacks[sh].pop(0) for _ in range(min(area[sh], len(stacks[sh])))]
+    s.setdefault("reserve_adv", [])
+    deck = sorted(CARDS)
+    rng.shuffle(deck)
+    for m in range(members):  # RB Setup: 2 favour cards each (Prof. Phil too, face down)
+        s["hands"][m] = [deck.pop(), deck.pop()]
+    s["deck"] = deck
+    # RB Committees: in the first turn a random player token goes to the Election Committee
+    # (never Prof. Phil, who cannot chair it).
+    s["decider"] = rng.below(players)
+    s["rng"] = rng.state
+    return s

@@ -1,0 +1,123 @@
+"""Favours & Scoring (RB Favors & Scoring, Turn End, General Favor Card Examples)."""
+
+from __future__ import annotations
+
+from app.rulesets.city_council.favours import building_vp, general_vp, metrics
+from app.rulesets.city_council.flow import scorable, window_moves
+from tests.rulesets.city_council.helpers import R, build, clear_board, clone, game, play_until
+
+
+def _vp(s, card, turn_end=False):
+    return general_vp(s, card, metrics(s), turn_end)
+
+
+def test_mob_hangouts_basic_and_bonus():
+    """RB Mob Hangouts: 3 Crime tokens; the Restaurant / Pawn Shop activated only count in
+    addition to the 3 Crime ('+' bonus conditions)."""
+    s = clear_board(game(3))
+    s["active_names"] = {"Restaurant": 1, "Pawn Shop": 1}
+    assert _vp(s, "mob-hangouts") == 0
+    s["crime"] = 3
+    assert _vp(s, "mob-hangouts") == 3
+
+
+def test_correctional_activity_best_level():
+    """RB Correctional Activity: basic conditions are alternatives: the best one met scores."""
+    s = clear_board(game(3))
+    s["advanced"] = True
+    prison = build(s, "Prison", [(3, 3), (3, 4), (4, 3), (4, 4)])
+    s["buildings"][prison]["prison"] = [1, 1]
+    s["crime"] = 3
+    assert _vp(s, "correctional-activity") == 2
+    s["crime"] = 1
+    assert _vp(s, "correctional-activity") == 3
+
+
+def test_goods_reserve_only_at_turn_end():
+    """RB Increase Goods Reserve: 'finish a turn with more Goods than money' — checked at turn end."""
+    s = clear_board(game(3))
+    s.update(goods=5, budget=2)
+    assert _vp(s, "increase-goods-reserve") == 0
+    assert _vp(s, "increase-goods-reserve", turn_end=True) == 2
+
+
+def test_white_collar_unemployment_and_pollution_prevention():
+    """RB White Collar Unemployment / Pollution Prevention examples: no White in housing; a full
+    industrial zone with fewer than 3 Pollution."""
+    s = clear_board(game(3))
+    s["house"]["W"] = 0
+    assert _vp(s, "white-collar-unemployment") == 1
+    s["advanced"] = True
+    assert _vp(s, "pollution-prevention") == 0
+    for r in range(0, 3):  # fill industrial zone 1 (rows 0-2, columns 6-8)
+        for c in range(6, 9):
+            s["buildings"][f"x{r}{c}"] = {"id": f"x{r}{c}", "name": "Dump", "tile": None,
+                                         "fixed": True, "cells": [[r, c]], "token": False,
+                                         "prison": [0, 0]}
+    s["pollution"] = 2
+    assert _vp(s, "pollution-prevention") == 1
+    s["pollution"] = 0
+    assert _vp(s, "pollution-prevention") == 2
+
+
+def test_improve_residential_facilities():
+    """RB Improve Residential Facilities: 2 / 3 / 4 residential buildings activated by anyone."""
+    s = clear_board(game(3))
+    ids = [build(s, "Clinic", [(3, 3)]), build(s, "Clinic", [(3, 4)]), build(s, "Playground", [(3, 5)])]
+    s["activated"] = [{"b": b, "boxes": [0], "by": 0, "put": {}} for b in ids]
+    assert _vp(s, "improve-residential-facilities") == 2
+
+
+def test_building_card_counts_every_built_match():
+    """RB Favors & Scoring: a Building card scores every matching building built in the city,
+    regardless of when it was built (the printed ones too), at its level's VP."""
+    s = game(3)  # printed Diner, Clinic, Workshop
+    assert building_vp(s, "b01") == 1  # Diner 1
+    build(s, "Restaurant", [(3, 4)])
+    assert building_vp(s, "b01") == 3  # Diner 1 + Restaurant 2
+
+
+def test_no_scoring_in_turn_one():
+    """RB Favors & Scoring: you cannot score favour cards in the first turn of the game."""
+    s = play_until(game(3, 5), "turn_end", seed=1)
+    assert s["turn"] == 1
+    for seat in range(3):
+        assert not [m for m in window_moves(s, seat) if m["type"] == "score"]
+
+
+def test_building_cards_only_at_turn_end():
+    """RB: Building Favor cards can only be scored at the end of the turn; General cards whenever
+    their condition is met (our windows: after activation, resolution, monitoring, turn end)."""
+    s = clone(play_until(game(3, 5), "turn_end", seed=1))
+    s["turn"] = 2
+    s["hands"][0] = ["b01", "community-spirit"]
+    s["community"] = 4
+    assert dict(scorable(s, 0)) == {"b01": 1, "community-spirit": 1}
+    s["phase"] = "window_monitoring"
+    assert dict(scorable(s, 0)) == {"community-spirit": 1}
+
+
+def test_scoring_discards_general_removes_building():
+    """RB: a scored General card goes face down to the discard pile; a scored Building card is
+    removed from play; the scorer moves up the Scoring Track."""
+    s = clone(play_until(game(3, 5), "turn_end", seed=1))
+    s["turn"] = 2
+    s["hands"][0] = ["b01", "community-spirit"]
+    s["community"] = 4
+    s["done"] = [False, True, True]
+    s2 = R.apply(s, 0, {"type": "score", "card": "b01"})
+    assert s2["vp"][0] == 1 and "b01" in s2["removed"]
+    s3 = R.apply(s2, 0, {"type": "score", "card": "community-spirit"})
+    assert s3["vp"][0] == 2 and s3["fdiscard"][-1][0] == "community-spirit"
+
+
+def test_hand_limit_seven():
+    """RB Turn End: each player discards down to 7 cards, and may discard more."""
+    s = clone(play_until(game(3, 5), "turn_end", seed=1))
+    s["hands"][0] = ["b0%d" % i for i in range(1, 10)]
+    s["done"] = [False, True, True]
+    assert {"type": "done"} not in R.legal_moves(s, 0)
+    s = R.apply(s, 0, {"type": "discard", "card": "b01"})
+    s = R.apply(s, 0, {"type": "discard", "card": "b02"})
+    assert {"type": "done"} in R.legal_moves(s, 0)
+    assert {"type": "discard", "card": "b03"} in R.legal_moves(s, 0)

@@ -1,0 +1,92 @@
+"""Prof. Phil, the puppet council member of the 2-player game (RB Special Rules for 2 Players)."""
+
+from __future__ import annotations
+
+from app.engine.rng import Rng
+from app.rulesets.city_council import flow, phil
+from app.rulesets.city_council.tables import TILES
+from tests.rulesets.city_council.helpers import R, clone, game, take_tile
+
+PHIL = 2
+
+
+def _area_with(s, names_up_s):
+    """Lay out the small column: the stack top, then the named tiles below it."""
+    s["up"]["S"] = [take_tile(s, n) for n in names_up_s]
+    return s
+
+
+def test_phil_plan_matches_revealed_card_highest_placed():
+    """RB 2 players: Phil proposes a building on his revealed card found in the planning area;
+    with several, the one placed higher."""
+    s = clone(game(2, 1))
+    _area_with(s, ["Firm", "Diner", "Diner"])
+    s["phil_card"] = "b01"  # Diner / Restaurant / Shopping Mall
+    tile = phil.pick_building(s, set(flow.available_tiles(s)))
+    assert TILES[tile].name == "Diner" and tile == s["up"]["S"][1]
+
+
+def test_phil_plan_falls_back_to_largest():
+    """RB 2 players: with no match (or a General card naming no building) he proposes the largest
+    available building, the higher placed among equals."""
+    s = clone(game(2, 1))
+    s["phil_card"] = "community-spirit"
+    tile = phil.pick_building(s, set(flow.available_tiles(s)))
+    assert TILES[tile].shape == "M" and tile == s["stacks"]["M"][0]
+
+
+def test_phil_vote_never_own_plan():
+    """RB 2 players: Phil votes by the same criteria, but never for his own plan."""
+    s = clone(game(2, 1))
+    _area_with(s, ["Diner", "Firm"])
+    s["phil_card"] = "b01"
+    s["order"] = [0, 1, PHIL]
+    diner = s["up"]["S"][0]
+    firm = s["up"]["S"][1]
+    s["plans"] = [{"kind": "build", "target": firm}, {"kind": "relocate", "target": "b1"},
+                  {"kind": "build", "target": diner}]
+    assert phil.choose_vote(s, PHIL) == 0  # the Diner is his own: the Firm plan is the construction
+
+
+def test_phil_never_in_to_act_and_uses_powers():
+    """RB 2 players: Phil is played by the rules (never a seat to act); as Treasury chairman he
+    always embezzles; his private funds always go on his own construction plan, never others'."""
+    embezzled = funded = 0
+    for seed in range(6):
+        s = game(2, seed)
+        rng = Rng(seed)
+        for _ in range(300):
+            if not R.to_act(s):
+                break
+            assert set(R.to_act(s)) <= {0, 1}
+            seat = rng.choice(R.to_act(s))
+            before = s
+            s = R.apply(s, seat, rng.choice(R.legal_moves(s, seat)))
+            if (before["phase"] == "committees" and s["committee"][PHIL] == "treasury"
+                    and before["budget"] >= 1 and flow.money_tokens_out(before) < 7):
+                assert s["funds"][PHIL] == before["funds"][PHIL] + 1
+                embezzled += 1
+            if s["phase"] in ("vote2", "approve", "execute"):
+                mine = s["plans"][PHIL]
+                if mine and mine["kind"] == "build" and s["funds"][PHIL] == 0 and before["funds"][PHIL]:
+                    funded += 1
+                assert all(s["plan_funds"][o][PHIL] == 0 for o in range(3) if o != PHIL)
+    assert embezzled and funded
+
+
+def test_phil_blind_discard_and_union():
+    """RB 2 players: on the Union's turn Phil is dealt 2 cards and one is discarded unseen; as
+    Union chairman he keeps both."""
+    s = game(2, 3)
+    d = s["decider"]
+    other = 1 - d
+    for phil_c, other_c in (("union", "transport"), ("treasury", "union")):
+        seats = [None, None, None]
+        seats[d], seats[other], seats[PHIL] = "election", other_c, phil_c
+        s2 = R.apply(s, d, {"type": "committees", "seats": seats})
+        if s2["phase"] == "treasury":
+            s2 = R.apply(s2, R.to_act(s2)[0], {"type": "decline"})
+        gain = len(s2["hands"][PHIL]) - 2
+        assert gain == (2 if phil_c == "union" else 1)
+        if phil_c != "union":
+            assert s2["fdiscard"][-1][1] == 0  # nobody knows the discarded card

@@ -1,0 +1,239 @@
+"""Production (RB 3. Production Phase) and Monitoring (RB 4.): Examples 7-11 and the rules for
+zones, buildings, specialised and educated workers, pollution, the Playground and the Prison."""
+
+from __future__ import annotations
+
+from app.rulesets.city_council import production as prod
+from app.rulesets.city_council.favours import community_count
+from tests.rulesets.city_council.helpers import R, build, clear_board, clone, find, game, play_until
+
+
+def _city():
+    """The city of Examples 7, 8 and 10 (layout reconstructed; the examples give no grid)."""
+    s = clear_board(game(4))
+    s["advanced"] = True
+    build(s, "School", [(2, 4), (3, 4)])            # overlaps the Starting Zone (Example 7 A)
+    build(s, "Manufacturing Plant", [(3, 5), (3, 6), (4, 5), (4, 6)])
+    build(s, "Bank", [(4, 3), (4, 4)])
+    build(s, "Diner", [(5, 3)])
+    build(s, "Clinic", [(5, 4)])
+    build(s, "Firm", [(5, 5)])
+    build(s, "Shop", [(3, 2), (3, 3)])
+    build(s, "Courthouse", [(1, 3), (1, 4)])        # residential zone 1 only (Example 7 B)
+    s.update(budget=7, power=3, community=2, goods=1, crime=0, pollution=0)
+    s["house"] = {"B": 8, "W": 3}
+    return s
+
+
+def test_example_7_zone_activation_enables_courthouse():
+    """RB Example 7: the School overlapping the Starting Zone can be activated without a zone;
+    the Courthouse on an un-activated residential zone cannot, until a player activates that zone
+    with a Power token (Power Supply -1) and a Community token."""
+    s = _city()
+    can = prod.activatable_buildings(s)
+    assert find(s, "School") in can and find(s, "Courthouse") not in can
+    opts = prod.zone_options(s)
+    assert {"type": "zone", "zone": "res1", "token": "section"} in opts
+    prod.activate_zone(s, "res1", "section")
+    assert s["power"] == 2 and s["community"] == 1
+    assert find(s, "Courthouse") in prod.activatable_buildings(s)
+    assert all(o["zone"] != "res1" for o in prod.zone_options(s))  # once per turn
+
+
+def test_example_8_eight_activations():
+    """RB Example 8: Bank (Blue + $1), Firm (White), zone, School (3 Blue + $1), Manufacturing
+    Plant (2 Blue + the last Goods), Courthouse (judge White + Blue + Community on box 2), Diner,
+    Clinic: then no worker is left and the Shop has no Goods, so activation is over."""
+    s = _city()
+    prod.activate_building(s, 0, find(s, "Bank"), [0])
+    prod.activate_building(s, 0, find(s, "Firm"), [0])
+    assert s["budget"] == 6 and s["house"] == {"B": 7, "W": 2}
+    prod.activate_zone(s, "res1", "section")
+    prod.activate_building(s, 2, find(s, "School"), [0])
+    assert s["budget"] == 5 and s["house"]["B"] == 4
+    prod.activate_building(s, 3, find(s, "Manufacturing Plant"), [0])
+    assert s["goods"] == 0 and s["house"]["B"] == 2
+    assert prod.box_choices(s, find(s, "Courthouse")) == [[1]]  # no Crime for the prison bars
+    prod.activate_building(s, 0, find(s, "Courthouse"), [1])
+    prod.activate_building(s, 0, find(s, "Diner"), [0])
+    prod.activate_building(s, 1, find(s, "Clinic"), [0])
+    assert s["house"] == {"B": 0, "W": 0} and s["community"] == 0
+    assert prod.activatable_buildings(s) == {}  # the Shop lacks Goods and a worker
+
+
+def test_example_10_resolution_to_the_cap():
+    """RB Example 10: Diner $1, Firm and Bank $2 each, Courthouse $3 push the budget to the $11
+    maximum; the Clinic makes 1 Community; the Manufacturing Plant 3 Goods and 1 Pollution; the
+    School turns 2 Blue into a White; workers come home."""
+    s = _city()
+    for name, boxes in (("Bank", [0]), ("Firm", [0]), ("School", [0]), ("Manufacturing Plant", [0]),
+                        ("Diner", [0]), ("Clinic", [0])):
+        prod.activate_building(s, 0, find(s, name), boxes)
+    prod.activate_zone(s, "res1", "section")
+    prod.activate_building(s, 0, find(s, "Courthouse"), [1])
+    assert s["budget"] == 5
+    prod.resolve(s)
+    assert s["budget"] == 11  # 5 + 1 + 2 + 2 + 3 = 13, capped at $11
+    assert s["community"] == 1 and s["goods"] == 3 and s["pollution"] == 1
+    assert s["house"] == {"B": 6, "W": 4}  # 2 Blue educated away, 1 White arrived
+    assert prod.reserve(s, "B") == 9 and prod.reserve(s, "W") == 3
+
+
+def test_example_9_unemployment():
+    """RB Example 9: two Blue Collar workers left unemployed add 1 Crime; no unemployed White
+    Collar workers brings a new White Collar worker from the reserve."""
+    s = game(3)
+    s["house"] = {"B": 2, "W": 0}
+    prod.unemployment(s)
+    assert s["crime"] == 1 and s["house"] == {"B": 2, "W": 1}
+
+
+def test_example_11_lifestyle():
+    """RB Example 11: 1 Community against 1 Crime + 1 Pollution is +1 on the red/black side: the
+    city loses 1 Community token."""
+    s = clear_board(game(3))
+    s.update(community=1, crime=1, pollution=1)
+    report = prod.lifestyle(s)
+    assert report["index"] == 1 and s["community"] == 0
+
+
+def test_power_plants_need_no_zone():
+    """RB Activating a Building: power plants produce without an activated zone; Solar makes 2
+    Power from a Blue and a White."""
+    s = clear_board(game(3))
+    s["advanced"] = True
+    solar = build(s, "Solar Power Plant", [(0, 6), (0, 7)])
+    diner = build(s, "Diner", [(3, 0)])
+    can = prod.activatable_buildings(s)
+    assert solar in can and diner not in can
+    power = s["power"]
+    prod.activate_building(s, 0, solar, [0])
+    prod.resolve(s)
+    assert s["power"] == power + 2
+
+
+def test_either_or_and_once_per_turn():
+    """RB '/' boxes: only one of the two; a building activated once cannot be activated again by
+    anyone this turn (RB Activating a Building)."""
+    s = clear_board(game(3))
+    police = build(s, "Police Station", [(4, 4)])
+    s["crime"] = 2
+    assert sorted(prod.box_choices(s, police)) == [[0], [1]]
+    prod.activate_building(s, 0, police, [1])
+    assert police not in prod.activatable_buildings(s)
+    prod.resolve(s)
+    assert s["crime"] == 1  # the X removes a Crime token
+
+
+def test_specialised_worker_once():
+    """RB Specialized Workers: one pilot enables both Airport boxes; each box still needs its
+    White and Blue; the Airport adds Pollution when activated."""
+    s = clear_board(game(3))
+    airport = build(s, "Airport", [(3, 3), (4, 3), (5, 3), (5, 4)])
+    s["house"] = {"B": 2, "W": 3}
+    assert [0, 1] in prod.box_choices(s, airport)
+    s["house"] = {"B": 2, "W": 2}
+    assert [0, 1] not in prod.box_choices(s, airport) and [0] in prod.box_choices(s, airport)
+    prod.activate_building(s, 0, airport, [0])
+    assert s["house"] == {"B": 1, "W": 0}
+    prod.resolve(s)
+    assert s["pollution"] == 1 and s["house"] == {"B": 2, "W": 2}
+
+
+def test_incarceration_without_prison():
+    """RB prison bars: a correctional building takes a Crime token from the section; without a
+    Prison it goes back to the reserve when resolved."""
+    s = clear_board(game(3))
+    court = build(s, "Courthouse", [(4, 4), (4, 5)])
+    s["crime"] = 2
+    s["house"]["W"] = 1
+    prod.activate_building(s, 0, court, [0])
+    assert s["crime"] == 1
+    prod.resolve(s)
+    assert s["crime"] == 1 and prod.reserve(s, "crime") == 6
+
+
+def test_prison_and_overcrowding():
+    """RB Prison: incarcerated Crime goes to the Prison's first box; activating box 1 moves it to
+    box 2, box 2 returns it to the reserve; an arriving token pushes earlier ones right and out
+    (overcrowding); the Prison cannot run without a token; prison Crime is not on the section."""
+    s = clear_board(game(3))
+    s["advanced"] = True
+    prison = build(s, "Prison", [(3, 3), (3, 4), (4, 3), (4, 4)])
+    fbi = build(s, "FBI Branch", [(5, 3), (5, 4)])
+    assert prison not in prod.activatable_buildings(s)
+    s["crime"] = 4
+    s["house"] = {"B": 3, "W": 3}
+    prod.activate_building(s, 0, fbi, [0])
+    prod.resolve(s)
+    assert s["buildings"][prison]["prison"] == [1, 0] and s["crime"] == 2
+    s["activated"] = []
+    assert prod.box_choices(s, prison) == [[0]]
+    prod.activate_building(s, 0, prison, [0])
+    prod.activate_building(s, 0, fbi, [0])
+    prod.resolve(s)
+    assert s["buildings"][prison]["prison"] == [1, 1]
+    s["activated"] = []
+    police = build(s, "Police Station", [(5, 5)])
+    prod.activate_building(s, 0, police, [0])
+    prod.resolve(s)  # pushes: box 1 -> box 2, box 2 -> out
+    assert s["buildings"][prison]["prison"] == [1, 1]
+    s["activated"] = []
+    prod.activate_building(s, 0, prison, [1])
+    prod.resolve(s)
+    assert s["buildings"][prison]["prison"] == [1, 0] and s["prison_freed"] == 1
+
+
+def test_playground_token():
+    """RB Playground: a Community token from the reserve lies on it while built, counts in the
+    monitoring and can activate its zone, then is not counted that turn."""
+    s = clear_board(game(3))
+    s["advanced"] = True
+    pg = build(s, "Playground", [(1, 4)], token=True)
+    assert community_count(s) == s["community"] + 1
+    s["community"] = 0
+    assert {"type": "zone", "zone": "res1", "token": pg} in prod.zone_options(s)
+    prod.activate_zone(s, "res1", pg)
+    assert community_count(s) == 0
+
+
+def test_educating_workers_to_reserve():
+    """RB Educating Workers: Blue workers marked X become the White worker on the right and go to
+    the reserve instead of home."""
+    s = clear_board(game(3))
+    school = build(s, "School", [(4, 4), (4, 5)])
+    s["house"] = {"B": 3, "W": 0}
+    prod.activate_building(s, 0, school, [0])
+    prod.resolve(s)
+    assert s["house"] == {"B": 1, "W": 1}
+
+
+def test_defeat_all_crime_on_section():
+    """RB Defeat: when all Crime tokens are on the section the game ends at once: all lose."""
+    s = clear_board(game(3))
+    s["crime"] = 6
+    prod.add_crime(s, 1)
+    assert s["phase"] == "over" and s["defeat"] == "crime"
+    out = R.outcome(s)
+    assert out.to_json()["winners"] == [] and out.extra["defeat"] == "crime"
+
+
+def test_defeat_all_pollution():
+    """RB Defeat: all Pollution tokens on their section ends the game, everyone loses."""
+    s = clear_board(game(3))
+    s["pollution"] = 6
+    prod.add_pollution(s, 2)
+    assert s["pollution"] == 7 and s["defeat"] == "pollution"
+
+
+def test_transport_activates_two():
+    """RB Transport Committee: plays first and activates two buildings/zones on his turn."""
+    s = play_until(game(5, 4), "activate", seed=3)
+    t = s["order"][0]
+    assert s["committee"][t] == "transport" and R.to_act(s) == [t] and s["acts_left"] == 2
+    mv = next(m for m in R.legal_moves(s, t) if m["type"] != "pass")
+    s2 = R.apply(clone(s), t, mv)
+    assert s2["phase"] == "activate"
+    assert R.to_act(s2) == [t] and s2["acts_left"] == 1
+    s3 = R.apply(s2, t, {"type": "pass"})
+    assert s3["phase"] != "activate" or R.to_act(s3) != [t]
