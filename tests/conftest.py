@@ -13,7 +13,7 @@ from app.engine import registry
 from tests.support.testgame import TEST_GAME
 
 POSTGRES_URL = os.environ.get("CIVITAS_TEST_POSTGRES_URL", "")
-TABLES = "snapshots, moves, games, seats, rooms, players"
+TABLES = "chat_messages, rematches, seat_clocks, room_paces, snapshots, moves, games, seats, rooms, players"
 
 
 def _postgres_reachable(url: str) -> bool:

@@ -7,9 +7,11 @@ from typing import Any
 from fastapi import APIRouter
 
 from app.api.deps import CurrentPlayer, OptionalPlayer, PlatformDep
-from app.api.schemas import error_responses, GameDocument, GameLog, LegalMoves, MoveAccepted, MoveSubmit
+from app.api.schemas import (error_responses, GameDocument, GameLog, LegalMoves, MoveAccepted,
+                             MoveSubmit, TableInfo)
 from app.services.errors import ServiceError
 from app.services.games import game_document
+from app.services.table import table_info
 
 router = APIRouter(prefix="/api/games", tags=["games"],
                    responses=error_responses(400, 401, 403, 404, 409, 413, 422))
@@ -51,3 +53,9 @@ async def game_log(game_id: str, platform: PlatformDep, player: OptionalPlayer) 
     """The moves as the caller may see them; after the end, every move and the seed."""
     live = await platform.games.live(game_id)
     return await platform.games.log(game_id, live.seat_of(player.id if player else None))
+
+
+@router.get("/{game_id}/table", response_model=TableInfo)
+async def game_table(game_id: str, platform: PlatformDep) -> dict[str, Any]:
+    """Who sits where (names, bots, presence, held seats), the clocks and the rematch, if any."""
+    return await table_info(platform, game_id)

@@ -7,9 +7,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 
 from app.api.deps import committing, CurrentPlayer, OptionalPlayer, PlatformDep, SessionDep
-from app.api.schemas import error_responses, BotAdd, GameStarted, RoomCreate, RoomJoin, RoomPublic
+from app.api.schemas import (error_responses, BotAdd, ChatLine, GameStarted, RematchStarted, RoomCreate,
+                             RoomJoin, RoomPublic)
 from app.services import rooms as room_service
+from app.services.clocks import set_pace
 from app.services.errors import ServiceError
+from app.services.table import rematch as rematch_service
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"],
                    responses=error_responses(400, 401, 403, 404, 409, 413, 422))
@@ -22,6 +25,7 @@ async def create_room(body: RoomCreate, player: CurrentPlayer, session: SessionD
     async with committing(session):
         room = await room_service.create_room(session, player, body.ruleset, body.seats,
                                               body.private, body.options)
+        await set_pace(session, room.id, body.pace)
     doc = await room_service.room_document(session, room, player)
     await platform.announce_room(room.id)
     return doc
@@ -115,4 +119,29 @@ async def start_game(room_id: str, player: CurrentPlayer, session: SessionDep,
         room.game_id = game.id
     await platform.announce_room(room.id)
     platform.bots.kick(game.id)
+    await platform.clocks.on_move(game.id)
     return {"game_id": game.id}
+
+
+@router.post("/{room_id}/rematch", response_model=RematchStarted)
+async def rematch(room_id: str, player: CurrentPlayer, session: SessionDep,
+                  platform: PlatformDep) -> dict[str, Any]:
+    """Ask for (or accept) a rematch of a finished game: same ruleset, options, pace and seats;
+    bots accept at once, and the game starts when every player of the old table has accepted."""
+    async with committing(session):
+        new_room, game = await rematch_service(session, room_id, player.id, platform.games)
+        new_room_id, game_id = new_room.id, game.id if game else None
+    await platform.announce_room(new_room_id)
+    if game_id:
+        platform.bots.kick(game_id)
+        await platform.clocks.on_move(game_id)
+    return {"room_id": new_room_id, "game_id": game_id}
+
+
+@router.get("/{room_id}/chat", response_model=list[ChatLine])
+async def room_chat(room_id: str, session: SessionDep, platform: PlatformDep, player: OptionalPlayer,
+                    invite_code: str | None = None) -> list[dict[str, Any]]:
+    """The room's last chat lines (its lobby and its games), oldest first; new ones come over the
+    room's and the game's sockets as `chat` frames."""
+    await room_service.visible_room(session, room_id, player, invite_code)
+    return await platform.chat.history(room_id)

@@ -39,6 +39,8 @@ class RoomCreate(Strict):
     seats: StrictInt = Field(ge=1, le=6)
     private: bool = False
     options: dict[str, Any] = Field(default_factory=dict)
+    # {"kind": "none"} | {"kind": "realtime", "move_minutes", "reserve_minutes"} | {"kind": "turn", "move_hours"}
+    pace: dict[str, Any] | None = None
 
 
 class SeatPublic(BaseModel):
@@ -133,3 +135,49 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI entries for the refusals a router can give (all share ErrorBody)."""
     return {status: {"model": ErrorBody, "description": "Refused; `detail` says why."}
             for status in statuses}
+
+
+class SeatClockPublic(BaseModel):
+    deadline: str | None  # when the running clock runs out (null: not running)
+    reserve_seconds: float
+
+
+class TableSeat(BaseModel):
+    seat: int
+    name: str
+    kind: str  # player | bot | held (a bot plays for its absent player) | empty
+    connected: bool | None
+    held: bool
+    held_for: str | None
+    clock: SeatClockPublic | None
+
+
+class RematchPublic(BaseModel):
+    room_id: str
+    game_id: str | None
+    by: int
+    accepted: list[int]
+
+
+class TableInfo(BaseModel):
+    """The table around a game: seats with presence and clocks, the pace, the rematch."""
+
+    game_id: str
+    room_id: str
+    now: str
+    pace: dict[str, Any]
+    seats: list[TableSeat]
+    rematch: RematchPublic | None
+
+
+class RematchStarted(BaseModel):
+    room_id: str
+    game_id: str | None
+
+
+class ChatLine(BaseModel):
+    id: int
+    name: str
+    text: str
+    spectator: bool  # spectators' lines are shown under their own heading
+    time: str | None

@@ -106,3 +106,50 @@ class Snapshot(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     version: Mapped[int] = mapped_column(Integer, primary_key=True)
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class RoomPace(Base):
+    """The pace the host chose for a room: 'none', 'realtime' (per move + reserve) or 'turn'."""
+
+    __tablename__ = "room_paces"
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
+    pace: Mapped[str] = mapped_column(String(16), default="none")
+    move_seconds: Mapped[int] = mapped_column(Integer, default=0)
+    reserve_seconds: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class SeatClock(Base):
+    """One seat's clock and presence in a game: the running deadline, the reserve left, when a
+    socket of its player was last seen, and whether a bot holds the seat for its absent player."""
+
+    __tablename__ = "seat_clocks"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    reserve_left: Mapped[float] = mapped_column(default=0.0)
+    last_seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    connected: Mapped[int] = mapped_column(Integer, default=0)
+    held: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class ChatMessage(Base):
+    """One chat line of a room (its lobby and its games), from a seated player or a spectator."""
+
+    __tablename__ = "chat_messages"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    spectator: Mapped[bool] = mapped_column(Boolean, default=False)
+    text: Mapped[str] = mapped_column(String(400))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Rematch(Base):
+    """A finished room's rematch: the new room (same ruleset, options and seats) and who asked."""
+
+    __tablename__ = "rematches"
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
+    new_room_id: Mapped[str] = mapped_column(String(32))
+    by_seat: Mapped[int] = mapped_column(Integer)

@@ -12,6 +12,7 @@ from sqlalchemy.exc import DBAPIError
 
 from app.api.errors import DATABASE_DOWN
 from app.engine.errors import GameError
+from app.realtime import table_socket
 from app.realtime.hub import Connection, encode
 from app.services import rooms as room_service
 from app.services.errors import ServiceError
@@ -90,6 +91,7 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
     sender = asyncio.create_task(conn.sender())
     heart = asyncio.create_task(_heartbeat(conn, platform, settings.heartbeat_seconds))
     await platform.hub.join(conn)
+    await table_socket.joined(platform, conn, live.room_id)
     loop = asyncio.get_running_loop()
     bucket = TokenBucket(settings.frames_per_second, loop.time())
     try:
@@ -108,6 +110,10 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
             if frame is None:
                 conn.send(encode({"type": "error", "id": None, "status": 400, "detail": problem}))
                 continue
+            if frame["type"] == "chat":
+                await table_socket.chat(platform, conn, frame, live.room_id, game_id,
+                                        player.name if player else "", conn.seat is None)
+                continue
             await _handle(conn, frame, platform)
     except WebSocketDisconnect:
         pass
@@ -115,6 +121,7 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
         platform.hub.leave(conn)
         heart.cancel()
         sender.cancel()
+        await table_socket.left(platform, conn)
 
 
 async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> None:
@@ -138,7 +145,8 @@ async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> Non
             version = await platform.games.submit(conn.game_id, conn.seat, frame.get("version"),
                                                   frame.get("move"), move_id)
         except GameError as exc:
-            body = {"type": "error", "id": move_id, "status": exc.status, "detail": exc.detail}
+            body = {"type": "error", "id": move_id, "status": exc.status, "detail": exc.detail,
+                    "code": exc.code.value}
             if exc.version is not None:
                 body["version"] = exc.version
             conn.send(encode(body))
@@ -165,6 +173,7 @@ async def _heartbeat(conn: Connection, platform: Any, every: float) -> None:
         await asyncio.sleep(every)
         live = await platform.games.live(conn.game_id)
         conn.send(encode({"type": "heartbeat", "version": live.version}))
+        await table_socket.beat(platform, conn)
 
 
 @router.websocket("/ws/lobby")
@@ -206,6 +215,14 @@ async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = 
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            if room_id is not None and player is not None:
+                frame, _problem = _parse(message.get("text"), platform.settings.max_frame_bytes)
+                if frame is not None and frame["type"] == "chat":
+                    async with platform.sessions() as session:
+                        seated = any(s.player_id == player.id
+                                     for s in await room_service.seats_of(session, room_id))
+                    await table_socket.chat(platform, conn, frame, room_id, None, player.name,
+                                            not seated)
     except WebSocketDisconnect:
         pass
     finally:

@@ -9,9 +9,12 @@ from typing import Any
 from app.config import Settings
 from app.db.session import make_engine, make_sessionmaker
 from app.realtime.broker import make_broker
+from app.realtime.chat import deliver as deliver_chat
 from app.realtime.hub import Hub
 from app.realtime.lobby import LobbyHub
 from app.services.bots import BotRunner
+from app.services.chat import ChatService
+from app.services.clocks import Clocks
 from app.services.games import GameService
 
 log = logging.getLogger(__name__)
@@ -32,6 +35,27 @@ class Platform:
         self.lobby.room_listeners.append(self.games.refresh_seats_of_room)
         self.bots = BotRunner(self.games, settings.bot_delay_ms)
         self.games.listeners.append(self._announce_game)
+        self.chat = ChatService(self.sessions)
+        self.clocks = Clocks(self.sessions, settings.absence_grace_seconds,
+                             settings.heartbeat_seconds, settings.clock_sweep_seconds)
+        self.games.listeners.append(self.clocks.on_move)
+        self.clocks.on_hold.append(self._seat_held)
+
+    async def _seat_held(self, game_id: str, room_id: str) -> None:
+        """A bot now plays a held seat: every instance reloads the seats; this one runs the bot."""
+        await self.games.refresh_seats_of_room(room_id)
+        self.bots.kick(game_id)
+        await self.announce_room(room_id)
+
+    async def seat_reclaimed(self, game_id: str, room_id: str) -> None:
+        """A player took their held seat back: every instance reloads the seats."""
+        await self.games.refresh_seats_of_room(room_id)
+        await self.announce_room(room_id)
+
+    async def announce_chat(self, room_id: str, game_id: str | None, message: dict[str, Any]) -> None:
+        """Send a chat line to every instance's sockets of the room and its game."""
+        await self.broker.publish({"type": "chat", "room_id": room_id, "game_id": game_id,
+                                   "message": message})
 
     async def _announce_game(self, game_id: str, version: int) -> None:
         await self.broker.publish({"type": "game", "game_id": game_id, "version": version})
@@ -45,6 +69,8 @@ class Platform:
     async def _on_event(self, event: dict[str, Any]) -> None:
         if event.get("type") == "game":
             await self.hub.on_version(str(event["game_id"]), int(event["version"]))
+        elif event.get("type") == "chat":
+            deliver_chat(self, event)
         elif event.get("type") == "room" and event.get("origin") != self.instance:
             # Room events take their own path (the lobby's queue), never this game-patch loop.
             self.lobby.post(str(event["room_id"]))
@@ -54,10 +80,12 @@ class Platform:
         await self.lobby.start()
         await self.broker.start(self._on_event)
         await self.bots.resume_all()
+        self.clocks.start()
 
     async def stop(self) -> None:
         """Stop background work and close connections."""
         await self.bots.stop()
+        await self.clocks.stop()
         await self.lobby.stop()
         await self.broker.stop()
         self.games.close()

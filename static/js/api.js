@@ -45,26 +45,48 @@ export function showWho(player) {
   if (el && player) el.textContent = `Playing as ${player.name}`;
 }
 
-// A websocket that reconnects with jittered backoff; `onOpen` runs after every (re)connect.
+// A websocket that reconnects with exponential backoff and full jitter; `onOpen` runs after every
+// (re)connect. A socket the server refuses (close codes 4400-4499: no such game or room, not
+// visible to you, bad token) is not retried: `onState("refused", sentence)` says why, once.
+export const BACKOFF = { base: 500, cap: 15000 };
+export function backoffDelay(attempt, random = Math.random) {
+  return Math.round(random() * Math.min(BACKOFF.cap, BACKOFF.base * 2 ** attempt));
+}
+
 export function liveSocket(path, { onMessage, onOpen, onState }) {
   let socket = null;
   let attempt = 0;
   let stopped = false;
+  let refusal = null;
+  const stats = { connects: 0 };
   const connect = () => {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
+    stats.connects += 1;
     socket = new WebSocket(`${scheme}://${location.host}${path}`);
-    socket.onopen = () => { attempt = 0; onState && onState("online"); onOpen && onOpen(socket); };
-    socket.onmessage = (event) => onMessage(JSON.parse(event.data), socket);
-    socket.onclose = () => {
+    socket.onopen = () => { onState && onState("online"); onOpen && onOpen(socket); };
+    socket.onmessage = (event) => {
+      const frame = JSON.parse(event.data);
+      if (frame.type === "error" && frame.id === null && [401, 403, 404].includes(frame.status)) refusal = frame.detail;
+      else if (frame.type === "snapshot" || frame.type === "room" || frame.type === "rooms") attempt = 0;
+      onMessage(frame, socket);
+    };
+    socket.onclose = (event) => {
+      if (stopped) { onState && onState("closed"); return; }
+      if (event.code >= 4400 && event.code < 4500) {
+        stopped = true;
+        onState && onState("refused", refusal || "The server refused this connection.");
+        return;
+      }
       onState && onState("offline");
-      if (stopped) return;
-      const delay = Math.min(8000, 300 * 2 ** attempt++) * (0.5 + Math.random());
-      setTimeout(connect, delay);
+      setTimeout(connect, backoffDelay(attempt++));
     };
   };
   connect();
-  return { send: (message) => socket && socket.readyState === 1 && socket.send(JSON.stringify(message)),
-           close: () => { stopped = true; socket && socket.close(); } };
+  return { send: (message) => { if (socket && socket.readyState === 1) { socket.send(JSON.stringify(message)); return true; } return false; },
+           close: () => { stopped = true; socket && socket.close(); },
+           reconnect: () => { socket && socket.close(); },
+           get open() { return !!socket && socket.readyState === 1; },
+           stats };
 }
 
 export function el(tag, attrs = {}, ...children) {

@@ -1,5 +1,8 @@
-// Game page: keeps the game document by applying patches, resyncs on gaps, reconnects, and lets
-// the ruleset's renderer (static/rulesets/<id>.js, or the generic one) draw it and send moves.
+// Game page: the shared table shell around a ruleset's renderer (static/rulesets/<id>.js, or the
+// generic one). It keeps the game document by applying patches, resyncs on gaps, reconnects, and
+// draws what every game shares: the prompt bar, errors beside the board, player panels with
+// clocks, the log in words, chat, your-turn signals, the result panel and Leave.
+// The layout rules renderers follow are in docs/UX.md.
 import { el, liveSocket, me, request, showWho } from "./api.js";
 import { applyPatch } from "./patch.js";
 import * as generic from "../rulesets/generic.js";
@@ -10,8 +13,57 @@ showWho(player);
 const board = document.getElementById("board");
 const movesBox = document.getElementById("moves");
 const moveError = document.getElementById("move-error");
-const state = { doc: null, legal: [], legalVersion: -1, renderer: null, catalogue: {}, names: {} };
+const state = {
+  doc: null, legal: [], legalVersion: -1, renderer: null, catalogue: {}, names: {}, table: null,
+  log: [], pending: null, chat: [], refused: null, online: false,
+};
 window.civitas = state; // for debugging and browser tests
+
+// ---- preferences (remembered per browser) ------------------------------------------------------
+const PREFS_KEY = "civitas.prefs";
+const prefs = Object.assign({ title: true, sound: true, notify: true }, (() => {
+  try { return JSON.parse(localStorage.getItem(PREFS_KEY)) || {}; } catch { return {}; }
+})());
+for (const key of ["title", "sound", "notify"]) {
+  const box = document.getElementById(`opt-${key}`);
+  box.checked = !!prefs[key];
+  box.addEventListener("change", () => {
+    prefs[key] = box.checked;
+    localStorage.setItem(PREFS_KEY, JSON.stringify(prefs));
+    if (key === "notify" && box.checked && "Notification" in window && Notification.permission === "default") Notification.requestPermission();
+    drawTitle();
+  });
+}
+// Sound and notifications need a click first (browsers' rule); the first click anywhere allows them.
+let audio = null;
+document.addEventListener("click", () => {
+  if (!audio && window.AudioContext) audio = new AudioContext();
+  if (prefs.notify && "Notification" in window && Notification.permission === "default") Notification.requestPermission();
+}, { once: true });
+
+function beep() {
+  if (!audio || !prefs.sound) return;
+  const osc = audio.createOscillator();
+  const gain = audio.createGain();
+  osc.frequency.value = 660;
+  gain.gain.setValueAtTime(0.15, audio.currentTime);
+  gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+  osc.connect(gain).connect(audio.destination);
+  osc.start();
+  osc.stop(audio.currentTime + 0.35);
+  state.beeps = (state.beeps || 0) + 1;
+}
+
+// ---- names and seats -----------------------------------------------------------------------------
+function nameOf(seat) { return state.names[seat] || `Seat ${seat + 1}`; }
+function listNames(seats) {
+  const names = seats.map(nameOf);
+  return names.length <= 1 ? (names[0] || "") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+function myTurn() {
+  const doc = state.doc;
+  return !!doc && doc.status === "active" && doc.seat !== null && doc.to_act.includes(doc.seat);
+}
 
 async function loadRenderer(rulesetId) {
   try {
@@ -20,49 +72,207 @@ async function loadRenderer(rulesetId) {
     state.renderer = generic;
   }
   try { state.catalogue = await request("GET", `/api/rulesets/${rulesetId}/catalogue`); } catch { state.catalogue = {}; }
-  try {
-    const room = await request("GET", `/api/rooms/${state.doc.room_id}`);
-    for (const s of room.seats) state.names[s.seat] = s.player ? s.player.name : (s.bot ? `${s.bot} ${s.seat + 1}` : `Seat ${s.seat + 1}`);
-  } catch { /* names are a nicety */ }
+  await refreshTable();
 }
+
+async function refreshTable() {
+  try {
+    state.table = await request("GET", `/api/games/${gameId}/table`);
+    state.clockSkew = Date.parse(state.table.now) - Date.now();
+    for (const s of state.table.seats) state.names[s.seat] = s.name;
+  } catch { /* the panels keep their last state */ }
+  if (state.doc) { drawPlayers(); drawOutcome(); }
+}
+setInterval(refreshTable, 10000);
 
 function describe(move) {
   if (state.renderer && state.renderer.describe) return state.renderer.describe(move, state.catalogue);
   return generic.describe(move);
 }
 
+// ---- moves, offline moves and errors -------------------------------------------------------------
 let counter = 0;
+function send(move) {
+  const id = `${Date.now().toString(36)}-${counter++}`;
+  state.sent = { id, move };
+  return socket.send({ type: "move", version: state.doc.version, move, id });
+}
+
 function play(move) {
-  moveError.textContent = "";
-  socket.send({ type: "move", version: state.doc.version, move, id: `${Date.now().toString(36)}-${counter++}` });
+  clearError();
+  if (!socket.open || !state.online) {
+    // Offline: keep the move; after the resync it is sent if still legal, or refused visibly.
+    state.pending = { move, version: state.doc.version };
+    showError("You are offline: this move will be sent when the connection is back, if it is still allowed.", "pending");
+    return;
+  }
+  send(move);
+}
+
+function sendPending() {
+  const pending = state.pending;
+  if (!pending || !state.online || state.legalVersion !== state.doc.version) return;
+  state.pending = null;
+  const same = state.legal.find((m) => JSON.stringify(m) === JSON.stringify(pending.move));
+  if (same) { clearError(); send(same); }
+  else showError(`Your move "${describe(pending.move)}" was not sent: the game moved on while you were offline and it is no longer allowed.`);
+}
+
+function showError(text, kind = "error") {
+  moveError.textContent = text;
+  moveError.dataset.kind = kind;
+  moveError.hidden = false;
+}
+function clearError() { moveError.textContent = ""; moveError.hidden = true; delete moveError.dataset.kind; }
+
+// The server's sentences name the rule; seats are turned into names and turns into "It is X's turn."
+function friendly(frame) {
+  if (frame.code === "not_your_turn" && state.doc) {
+    const others = state.doc.to_act.filter((s) => s !== state.doc.seat);
+    if (state.doc.status !== "active") return "The game is over.";
+    if (others.length) return `It is ${listNames(others)}'s turn.`;
+  }
+  return String(frame.detail || "That was refused.").replace(/\bseat (\d+)\b/gi, (_, n) => nameOf(Number(n)));
 }
 
 async function refreshLegal() {
   const doc = state.doc;
-  if (doc.seat === null || !doc.to_act.includes(doc.seat) || doc.status !== "active") {
-    state.legal = []; state.legalVersion = doc.version; return;
-  }
-  const answer = await request("GET", `/api/games/${gameId}/legal-moves`);
-  if (answer.version === state.doc.version) { state.legal = answer.moves; state.legalVersion = answer.version; }
+  if (!myTurn()) { state.legal = []; state.legalVersion = doc.version; return; }
+  try {
+    const answer = await request("GET", `/api/games/${gameId}/legal-moves`);
+    if (answer.version === state.doc.version) { state.legal = answer.moves; state.legalVersion = answer.version; }
+  } catch { /* offline: the next snapshot tries again */ }
 }
 
+// ---- log in words --------------------------------------------------------------------------------
 let logTimer = null;
 function refreshLog() {
   clearTimeout(logTimer);
   logTimer = setTimeout(async () => {
-    const log = await request("GET", `/api/games/${gameId}/log`);
-    document.getElementById("log").replaceChildren(...log.moves.slice(-60).reverse().map((entry) =>
-      el("li", { value: entry.seq }, el("strong", {}, state.names[entry.seat] || `Seat ${entry.seat + 1}`), " ", describe(entry.move))));
-  }, 150);
+    let log;
+    try { log = await request("GET", `/api/games/${gameId}/log`); } catch { return; }
+    state.log = log.moves;
+    drawLog();
+  }, 120);
+}
+
+function targets(entry) {
+  if (!entry || !state.renderer || !state.renderer.changed) return [];
+  try {
+    return (state.renderer.changed(entry, ctx()) || []).flatMap((sel) => [...board.querySelectorAll(sel)]);
+  } catch { return []; }
+}
+
+function drawLog() {
+  const entries = state.log.slice(-80).reverse();
+  document.getElementById("log").replaceChildren(...entries.map((entry) => {
+    const text = entry.text || `${nameOf(entry.seat)}: ${describe(entry.move)}`;
+    const li = el("li", { value: entry.seq, tabindex: "0", dataset: { seq: entry.seq } }, text);
+    const on = () => targets(entry).forEach((n) => n.classList.add("civ-hl"));
+    const off = () => board.querySelectorAll(".civ-hl").forEach((n) => n.classList.remove("civ-hl"));
+    li.addEventListener("mouseenter", on); li.addEventListener("focus", on);
+    li.addEventListener("mouseleave", off); li.addEventListener("blur", off);
+    return li;
+  }));
+  markLast();
+}
+
+function markLast() {
+  board.querySelectorAll(".civ-last").forEach((n) => n.classList.remove("civ-last"));
+  const last = state.log[state.log.length - 1];
+  if (last && last.seq === state.doc.version) targets(last).forEach((n) => n.classList.add("civ-last"));
+}
+
+// ---- drawing -------------------------------------------------------------------------------------
+function ctx() {
+  return { doc: state.doc, legalMoves: state.legal, seat: state.doc.seat, catalogue: state.catalogue,
+           play, describe, names: state.names, explain: (text) => showError(text, "hint") };
+}
+
+let wasMyTurn = false;
+function drawTitle() {
+  const base = document.title.replace(/^▶ Your turn · /, "");
+  document.title = prefs.title && myTurn() ? `▶ Your turn · ${base}` : base;
+}
+
+function signalTurn() {
+  const now = myTurn();
+  if (now && !wasMyTurn) {
+    beep();
+    if (prefs.notify && document.hidden && "Notification" in window && Notification.permission === "granted") {
+      try { new Notification("Civitas: your turn", { body: "The table is waiting for your move.", tag: `civitas-${gameId}` }); } catch { /* some browsers allow it only from a worker */ }
+    }
+  }
+  wasMyTurn = now;
+  drawTitle();
 }
 
 function drawStatus() {
   const doc = state.doc;
   const status = document.getElementById("turn-status");
-  if (doc.status === "finished") status.textContent = "Game over.";
-  else if (doc.seat !== null && doc.to_act.includes(doc.seat)) status.textContent = "Your move!";
-  else status.textContent = `Waiting for ${doc.to_act.map((s) => state.names[s] || `seat ${s + 1}`).join(", ")}…`;
-  status.classList.toggle("your-turn", doc.seat !== null && doc.to_act.includes(doc.seat) && doc.status === "active");
+  if (state.refused) status.textContent = state.refused;
+  else if (doc.status === "finished") status.textContent = "Game over — see the result below.";
+  else if (myTurn()) status.textContent = doc.to_act.length > 1 ? "Your turn (everyone plays at once)." : "Your turn.";
+  else if (doc.seat !== null && doc.to_act.length) status.textContent = `Waiting for ${listNames(doc.to_act)}…`;
+  else status.textContent = doc.to_act.length ? `${listNames(doc.to_act)} to play.` : "";
+  status.classList.toggle("your-turn", myTurn());
+  document.getElementById("watching").hidden = doc.seat !== null;
+  document.getElementById("leave-game").hidden = doc.seat === null || doc.status !== "active";
+}
+
+function fmtClock(ms) {
+  if (ms <= 0) return "0:00";
+  const s = Math.ceil(ms / 1000);
+  const h = Math.floor(s / 3600); const m = Math.floor((s % 3600) / 60); const sec = s % 60;
+  return h ? `${h}h${String(m).padStart(2, "0")}` : `${m}:${String(sec).padStart(2, "0")}`;
+}
+
+function clockLeft(seat) {
+  const info = state.table && state.table.seats.find((s) => s.seat === seat);
+  if (!info || !info.clock) return null;
+  const { deadline, reserve_seconds: reserve } = info.clock;
+  if (!deadline) return { running: false, ms: reserve * 1000 };
+  return { running: true, ms: Date.parse(deadline) - (Date.now() + (state.clockSkew || 0)) };
+}
+
+function drawClocks() {
+  for (const node of document.querySelectorAll("[data-clock-seat]")) {
+    const left = clockLeft(Number(node.dataset.clockSeat));
+    node.hidden = !left;
+    if (!left) continue;
+    node.textContent = `⏱ ${fmtClock(left.ms)}${left.running ? "" : " left"}`;
+    node.classList.toggle("low", left.running && left.ms < 30000);
+  }
+  const mine = state.doc && state.doc.seat !== null ? clockLeft(state.doc.seat) : null;
+  const box = document.getElementById("my-clock");
+  box.hidden = !mine || !mine.running;
+  if (mine && mine.running) box.textContent = `⏱ ${fmtClock(mine.ms)}`;
+}
+setInterval(() => { if (state.doc) drawClocks(); }, 1000);
+
+function drawPlayers() {
+  const doc = state.doc;
+  const seats = doc.outcome ? doc.outcome.scores.map((_, i) => i) : [...new Set([...(state.table ? state.table.seats.map((s) => s.seat) : []), ...doc.to_act])];
+  let order = seats.sort((a, b) => a - b);
+  if (state.renderer && state.renderer.turnOrder) { try { order = state.renderer.turnOrder(doc.view, ctx()) || order; } catch { /* keep seat order */ } }
+  const info = (seat) => (state.table ? state.table.seats.find((s) => s.seat === seat) : null) || {};
+  document.getElementById("players").replaceChildren(...order.map((seat, i) => {
+    const s = info(seat);
+    const acting = doc.status === "active" && doc.to_act.includes(seat);
+    let score = null;
+    if (doc.outcome) score = `${doc.outcome.scores[seat]} points`;
+    else if (state.renderer && state.renderer.publicScore) { try { score = state.renderer.publicScore(doc.view, seat, ctx()); } catch { score = null; } }
+    const dot = s.kind === "bot" ? el("span", { class: "dot bot", title: "computer player" }, "🤖")
+      : el("span", { class: `dot ${s.connected ? "on" : "off"}`, title: s.connected ? "connected" : "not connected" }, s.connected ? "●" : "○");
+    return el("li", { class: `player${acting ? " acting" : ""}${seat === doc.seat ? " me" : ""}`, dataset: { seat } },
+      el("span", { class: "order", title: "turn order" }, `${i + 1}`), dot,
+      el("span", { class: "pname" }, nameOf(seat), seat === doc.seat ? " (you)" : ""),
+      acting ? el("span", { class: "to-play" }, "▶ to play") : null,
+      s.held ? el("span", { class: "held", title: "the seat is kept for its player" }, `bot playing until ${s.held_for || "the player"} returns`) : null,
+      score !== null && score !== undefined ? el("span", { class: "score" }, String(score)) : null,
+      el("span", { class: "clock", dataset: { clockSeat: seat }, hidden: true }));
+  }));
+  drawClocks();
 }
 
 function drawOutcome() {
@@ -71,52 +281,116 @@ function drawOutcome() {
   box.hidden = !outcome;
   if (!outcome) return;
   const order = outcome.scores.map((_, seat) => seat).sort((a, b) => outcome.ranks[a] - outcome.ranks[b]);
-  const name = (seat) => state.names[seat] || `Seat ${seat + 1}`;
-  if (state.renderer !== generic) {
-    // The ruleset's renderer draws its own breakdown; here only who won.
-    const winners = order.filter((seat) => outcome.ranks[seat] === 1).map(name).join(" and ");
-    box.replaceChildren(el("h3", {}, `Game over: ${winners} ${order.filter((s) => outcome.ranks[s] === 1).length > 1 ? "share the win" : "wins"}`),
-      el("p", {}, order.map((seat) => `${outcome.ranks[seat]}. ${name(seat)} (${outcome.scores[seat]})`).join(" · ")));
-    return;
+  const winners = order.filter((s) => outcome.ranks[s] === 1);
+  const title = winners.includes(state.doc.seat) && winners.length === 1 ? "You win!"
+    : `${listNames(winners)} ${winners.length > 1 ? "share the win" : "wins"}.`;
+  let details = null;
+  if (state.renderer && state.renderer.outcomeDetails) { try { details = state.renderer.outcomeDetails(ctx()); } catch { details = null; } }
+  if (!details) details = genericBreakdown(outcome, order);
+  const rematch = state.table && state.table.rematch;
+  const actions = el("div", { class: "result-actions" });
+  if (state.doc.seat !== null) {
+    if (rematch && rematch.game_id) actions.append(el("a", { class: "button primary", href: `/games/${rematch.game_id}`, id: "rematch-go" }, "Go to the rematch"));
+    else {
+      const accepted = rematch && rematch.accepted.includes(state.doc.seat);
+      const label = !rematch ? "Rematch" : accepted ? "Waiting for the others…" : `Accept the rematch (${nameOf(rematch.by)} asks)`;
+      actions.append(el("button", { type: "button", class: "primary", id: "rematch", disabled: accepted, onclick: askRematch }, label));
+    }
   }
+  actions.append(el("a", { class: "button", href: `/?ruleset=${encodeURIComponent(state.doc.ruleset)}#create`, id: "new-table" }, "New table"),
+    el("a", { class: "button", href: "/", id: "back-to-lobby" }, "Back to lobby"));
+  box.replaceChildren(el("h2", {}, title),
+    el("ol", { class: "ranking" }, ...order.map((seat) => el("li", { class: outcome.ranks[seat] === 1 ? "winner" : "" },
+      el("strong", {}, `${outcome.ranks[seat]}.`), ` ${nameOf(seat)}${seat === state.doc.seat ? " (you)" : ""} — ${outcome.scores[seat]} points`))),
+    actions, details);
+  if (rematch && rematch.game_id && rematch.accepted.includes(state.doc.seat) && !state.leftForRematch) {
+    state.leftForRematch = true;
+    location.href = `/games/${rematch.game_id}`;
+  }
+}
+
+function genericBreakdown(outcome, order) {
   const keys = [...new Set(outcome.breakdown.flatMap((b) => Object.keys(b)))];
   const cell = (value) => el("td", {}, typeof value === "object" ? JSON.stringify(value) : value);
+  const head = el("tr", {}, ...["Player", "Score", ...keys].map((k) => el("th", {}, k)));
   const rows = order.map((seat) => el("tr", { class: outcome.ranks[seat] === 1 ? "winner" : "" },
-    cell(outcome.ranks[seat]), cell(state.names[seat] || `Seat ${seat + 1}`), cell(outcome.scores[seat]),
-    ...keys.map((k) => cell(outcome.breakdown[seat][k] ?? ""))));
-  const head = el("tr", {}, ...["Rank", "Player", "Score", ...keys].map((k) => el("th", {}, k)));
-  const extra = Object.entries(outcome).filter(([k]) => !["scores", "ranks", "winners", "breakdown"].includes(k));
-  box.replaceChildren(el("h3", {}, "Final scores"),
-    el("table", { class: "scores" }, el("thead", {}, head), el("tbody", {}, ...rows)),
-    ...extra.map(([k, v]) => el("p", { class: "muted" }, `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`)));
+    cell(nameOf(seat)), cell(outcome.scores[seat]), ...keys.map((k) => cell(outcome.breakdown[seat][k] ?? ""))));
+  return el("details", { class: "breakdown", open: true }, el("summary", {}, "Score breakdown"),
+    el("table", { class: "scores" }, el("thead", {}, head), el("tbody", {}, ...rows)));
+}
+
+async function askRematch() {
+  try {
+    const answer = await request("POST", `/api/rooms/${state.doc.room_id}/rematch`);
+    if (answer.game_id) { location.href = `/games/${answer.game_id}`; return; }
+  } catch (e) { showError(e.message); }
+  refreshTable();
+}
+
+document.getElementById("leave-game").addEventListener("click", async () => {
+  if (!confirm("Leave this game? A bot will take over your seat and you cannot come back to it.")) return;
+  try {
+    await request("POST", `/api/rooms/${state.doc.room_id}/leave`);
+    location.href = "/";
+  } catch (e) { showError(e.message); }
+});
+
+// Keyboard: everything a renderer marks with data-click (or a button) can be reached with Tab and
+// played with Enter or Space; focus is put back on the same thing after each redraw.
+function focusKey(node) {
+  if (!node || !board.contains(node)) return null;
+  const attrs = Object.entries(node.dataset).filter(([k]) => k !== "click");
+  if (!attrs.length) return null;
+  return attrs.map(([k, v]) => `[data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${CSS.escape(v)}"]`).join("");
+}
+
+function keyboard() {
+  for (const node of board.querySelectorAll("[data-click]")) {
+    if (node.tabIndex < 0 || !node.hasAttribute("tabindex")) node.setAttribute("tabindex", "0");
+    if (!node.getAttribute("role")) node.setAttribute("role", "button");
+    node.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      event.preventDefault();
+      node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    });
+  }
 }
 
 function draw() {
-  const ctx = { doc: state.doc, legalMoves: state.legal, seat: state.doc.seat, catalogue: state.catalogue,
-                play, describe, names: state.names };
+  const key = focusKey(document.activeElement);
+  const c = ctx();
   try {
-    state.renderer.render(board, ctx);
+    state.renderer.render(board, c);
   } catch (error) {
     console.error(error);
-    generic.render(board, ctx);
+    generic.render(board, c);
   }
-  const list = generic.moveList(ctx);
-  movesBox.replaceChildren(state.renderer === generic ? list : el("details", {}, el("summary", {}, `All legal moves (${state.legal.length})`), list));
+  keyboard();
+  if (key) { const again = board.querySelector(key); if (again) again.focus({ preventScroll: true }); }
+  // The full list of legal moves is the generic renderer's only way to play; others draw their own.
+  movesBox.replaceChildren(state.renderer === generic ? el("section", { class: "panel" }, el("h3", {}, "Moves"), generic.moveList(c)) : "");
   drawStatus();
+  drawPlayers();
   drawOutcome();
+  markLast();
+  signalTurn();
 }
 
 async function update() {
   await refreshLegal();
   draw();
   refreshLog();
+  sendPending();
 }
 
+// ---- the socket ------------------------------------------------------------------------------------
 function onFrame(frame) {
   if (frame.type === "snapshot") {
     const first = !state.doc;
+    const seatChanged = state.doc && state.doc.seat !== frame.game.seat;
     state.doc = frame.game;
-    (first ? loadRenderer(state.doc.ruleset) : Promise.resolve()).then(update);
+    if (first) loadChat();
+    (first || seatChanged ? loadRenderer(state.doc.ruleset) : refreshTable()).then(update);
   } else if (frame.type === "patch") {
     if (!state.doc || frame.version <= state.doc.version) return;
     if (frame.version !== state.doc.version + 1) { socket.send({ type: "sync", version: state.doc.version }); return; }
@@ -126,18 +400,74 @@ function onFrame(frame) {
       socket.send({ type: "sync", version: -1 });
       return;
     }
+    if (state.doc.status === "finished" || frame.version % 5 === 0) refreshTable();
     update();
   } else if (frame.type === "heartbeat") {
     if (state.doc && frame.version > state.doc.version) socket.send({ type: "sync", version: state.doc.version });
+  } else if (frame.type === "ack") {
+    if (moveError.dataset.kind !== "hint") clearError();
+  } else if (frame.type === "chat") {
+    if (!state.chat.some((m) => m.id === frame.message.id)) state.chat.push(frame.message);
+    drawChat();
+  } else if (frame.type === "seats") {
+    refreshTable();
   } else if (frame.type === "error") {
-    moveError.textContent = frame.detail;
+    if (typeof frame.id === "string" && frame.id.startsWith("chat-")) {
+      document.getElementById("chat-error").textContent = frame.detail;
+      return;
+    }
+    showError(friendly(frame));
     if (frame.version !== undefined && state.doc && frame.version > state.doc.version) socket.send({ type: "sync", version: state.doc.version });
   }
 }
 
 state.receive = onFrame; // lets tests feed a frame as if it came from the server
 
+// ---- chat ------------------------------------------------------------------------------------------
+async function loadChat() {
+  try {
+    const lines = await request("GET", `/api/rooms/${state.doc.room_id}/chat`);
+    const seen = new Set(lines.map((m) => m.id));
+    state.chat = [...lines, ...state.chat.filter((m) => !seen.has(m.id))];
+    drawChat();
+  } catch { /* chat is a nicety */ }
+}
+
+function drawChat() {
+  const line = (m) => el("p", { class: "chat-line", dataset: { chatId: m.id } }, el("strong", {}, m.name), ": ", m.text);
+  document.getElementById("chat-players").replaceChildren(...state.chat.filter((m) => !m.spectator).slice(-100).map(line));
+  const watchers = state.chat.filter((m) => m.spectator);
+  document.getElementById("chat-spectators").replaceChildren(...watchers.slice(-100).map(line));
+  for (const list of document.querySelectorAll(".chat-list")) list.scrollTop = list.scrollHeight;
+}
+
+document.getElementById("chat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = document.getElementById("chat-input");
+  const text = input.value.trim();
+  document.getElementById("chat-error").textContent = "";
+  if (!text) return;
+  if (!player) { document.getElementById("chat-error").textContent = "Choose a name in the lobby to chat."; return; }
+  if (!socket.send({ type: "chat", text, id: `chat-${Date.now().toString(36)}` })) {
+    document.getElementById("chat-error").textContent = "You are offline; the message was not sent.";
+    return;
+  }
+  input.value = "";
+});
+
 const socket = liveSocket(`/ws/games/${gameId}${player ? `?token=${encodeURIComponent(player.token)}` : ""}`, {
   onMessage: onFrame,
-  onState: (s) => { document.getElementById("conn-status").textContent = s === "online" ? "● live" : "○ reconnecting…"; },
+  onState: (s, why) => {
+    state.online = s === "online";
+    const conn = document.getElementById("conn-status");
+    conn.dataset.state = s;
+    if (s === "online") conn.textContent = "● live";
+    else if (s === "refused") {
+      state.refused = `${why} This page will not reconnect.`;
+      conn.textContent = "✕ not connected";
+      document.getElementById("turn-status").textContent = state.refused;
+      showError(state.refused);
+    } else conn.textContent = "○ reconnecting…";
+  },
 });
+state.socket = socket;

@@ -23,18 +23,23 @@ def test_create_room_add_bot_start_and_play_by_clicking(live_server, page):
     page.wait_for_selector(".remove-bot[data-seat='1']")
     page.click("#start-button")
     page.wait_for_url("**/games/*")
-    page.wait_for_selector("#turn-status:has-text('Your move')")
+    page.wait_for_selector("#turn-status:has-text('Your turn')")
     clicks = 0
-    while not page.locator("#outcome:not([hidden])").count():
-        button = page.locator(".legal-move").first
-        if button.count() and page.locator("#turn-status.your-turn").count():
-            version = page.evaluate("window.civitas.doc.version")
-            button.click()
-            clicks += 1
-            page.wait_for_function(f"window.civitas.doc.version > {version}")
-        else:
-            page.wait_for_timeout(50)
+    # Wait for the state the click needs (our turn, legal moves of this version), never for a
+    # button that the next redraw may replace.
+    ready = ("window.civitas.doc.status === 'finished' || (window.civitas.doc.to_act.includes("
+             "window.civitas.doc.seat) && window.civitas.legalVersion === window.civitas.doc.version"
+             " && window.civitas.legal.length > 0)")
+    while True:
+        page.wait_for_function(ready, timeout=30000)
+        if page.evaluate("window.civitas.doc.status") == "finished":
+            break
+        version = page.evaluate("window.civitas.doc.version")
+        page.locator(".legal-move").first.click()
+        clicks += 1
+        page.wait_for_function(f"window.civitas.doc.version > {version}", timeout=30000)
         assert clicks < 40
+    page.wait_for_selector("#outcome:not([hidden])")
     assert clicks >= 2
     assert page.locator("table.scores tbody tr").count() == 2
     game_id = page.url.rsplit("/", 1)[1]

@@ -1,0 +1,53 @@
+"""What the game and room sockets add for the table: presence (which reclaims a held seat) and
+chat frames in; kept apart from ws.py's move path. The chat so far is read over REST
+(GET /api/rooms/{id}/chat), so a socket's first frames stay what the wire contract says."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from app.realtime.hub import Connection, encode
+from app.services.errors import ServiceError
+
+log = logging.getLogger(__name__)
+
+
+async def joined(platform: Any, conn: Connection, room_id: str) -> None:
+    """A socket is in: note its seat's presence (taking a held seat back)."""
+    try:
+        if conn.seat is not None and await platform.clocks.presence(conn.game_id, conn.seat, +1):
+            await platform.seat_reclaimed(conn.game_id, room_id)
+    except Exception:  # noqa: BLE001 - the table's extras must never stop a socket from playing
+        log.exception("table extras failed on join of %s", conn.game_id)
+
+
+async def left(platform: Any, conn: Connection) -> None:
+    """A socket is gone: its seat may now count as absent."""
+    try:
+        await platform.clocks.presence(conn.game_id, conn.seat, -1)
+    except Exception:  # noqa: BLE001
+        log.exception("presence update failed on leave of %s", conn.game_id)
+
+
+async def beat(platform: Any, conn: Connection) -> None:
+    """The socket is still there (called with each heartbeat)."""
+    try:
+        await platform.clocks.presence(conn.game_id, conn.seat, 0)
+    except Exception:  # noqa: BLE001
+        log.exception("presence update failed for %s", conn.game_id)
+
+
+async def chat(platform: Any, conn: Connection, frame: dict[str, Any], room_id: str,
+               game_id: str | None, name: str, spectator: bool) -> None:
+    """A `chat` frame: store it and send it to everyone at the table (or say what is wrong)."""
+    unknown = set(frame) - {"type", "text", "id"}
+    move_id = frame.get("id") if isinstance(frame.get("id"), str) else None
+    try:
+        if unknown:
+            raise ServiceError(422, f"Unknown fields in a chat frame: {sorted(unknown)[:5]}.")
+        message = await platform.chat.post(room_id, conn.player_id, name, spectator, frame.get("text"))
+    except ServiceError as exc:
+        conn.send(encode({"type": "error", "id": move_id, "status": exc.status, "detail": exc.detail}))
+        return
+    await platform.announce_chat(room_id, game_id, message)

@@ -1,0 +1,81 @@
+"""Chat: text lines stored with the room (its lobby and its games), sent over the sockets already
+open. Text only, at most MAX_CHARS characters, control characters removed (browsers show it as
+text, never as markup); each player may send at most RATE messages per WINDOW seconds."""
+
+from __future__ import annotations
+
+import time
+import unicodedata
+from collections import deque
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import async_sessionmaker
+
+from app.db.models import ChatMessage
+from app.services.errors import ServiceError
+
+MAX_CHARS = 300
+RATE, WINDOW = 5, 10.0
+HISTORY = 100
+
+
+def clean(text: Any) -> str:
+    """The message as stored, or a 422 saying what is wrong with it."""
+    if not isinstance(text, str):
+        raise ServiceError(422, "A chat message must be text.")
+    text = "".join(ch for ch in text if ch in "\n" or unicodedata.category(ch)[0] != "C").strip()
+    if not text:
+        raise ServiceError(422, "A chat message cannot be empty.")
+    if len(text) > MAX_CHARS:
+        raise ServiceError(422, f"A chat message may be at most {MAX_CHARS} characters.")
+    return text
+
+
+def message_json(m: ChatMessage) -> dict[str, Any]:
+    """One message as the wire shows it."""
+    return {"id": m.id, "name": m.name, "text": m.text, "spectator": m.spectator,
+            "time": m.created_at.isoformat() if m.created_at else None}
+
+
+class ChatService:
+    """Stores messages and remembers, per player, when they last wrote (for the rate limit)."""
+
+    def __init__(self, sessions: async_sessionmaker) -> None:
+        self.sessions = sessions
+        self._sent: dict[str, deque[float]] = {}
+
+    def _allow(self, player_id: str) -> None:
+        stamps = self._sent.setdefault(player_id, deque())
+        moment = time.monotonic()
+        while stamps and stamps[0] <= moment - WINDOW:
+            stamps.popleft()
+        if len(stamps) >= RATE:
+            wait = max(1, round(stamps[0] + WINDOW - moment))
+            raise ServiceError(429, f"You may send {RATE} messages every {WINDOW:g} seconds; wait {wait} s.")
+        stamps.append(moment)
+        if len(self._sent) > 10000:  # forget quiet players so the table stays small
+            for key in [k for k, v in self._sent.items() if not v or v[-1] <= moment - WINDOW][:5000]:
+                self._sent.pop(key, None)
+
+    async def post(self, room_id: str, player_id: str | None, name: str, spectator: bool,
+                   text: Any) -> dict[str, Any]:
+        """Store one message; returns it as the wire shows it."""
+        if player_id is None:
+            raise ServiceError(401, "Choose a name (a player token) to chat.")
+        body = clean(text)
+        self._allow(player_id)
+        async with self.sessions() as session:
+            message = ChatMessage(room_id=room_id, player_id=player_id, name=name[:40],
+                                  spectator=spectator, text=body)
+            session.add(message)
+            await session.commit()
+            return message_json(message)
+
+    async def history(self, room_id: str) -> list[dict[str, Any]]:
+        """The room's last messages, oldest first."""
+        async with self.sessions() as session:
+            rows = list((await session.execute(
+                select(ChatMessage).where(ChatMessage.room_id == room_id)
+                .order_by(ChatMessage.id.desc()).limit(HISTORY))).scalars())
+        return [message_json(m) for m in reversed(rows)]

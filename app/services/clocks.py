@@ -1,0 +1,276 @@
+"""Clocks and absent players: each seat's clock and presence live in the database (seat_clocks),
+so they survive a restart and a move to another instance.
+
+- A room's pace (room_paces) is 'none', 'realtime' (seconds per move plus a reserve used up by
+  overtime) or 'turn' (hours per move, no reserve).
+- A seat's clock runs while the seat is asked to act; when it runs out, or when its player's
+  sockets have all been gone longer than the grace period while the seat is asked to act, the seat
+  is *held*: a bot (the existing bot machinery) plays it while its player keeps the seat.
+- The player takes the seat back when a socket of theirs joins the game again.
+Every instance sweeps now and then; a hold is claimed with a guarded UPDATE, so two instances
+never both claim it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime, timedelta, timezone
+from typing import Any, Awaitable, Callable
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db.models import Game, RoomPace, Seat, SeatClock
+from app.services.errors import ServiceError
+from app.services.rooms import BOT_NAME
+
+log = logging.getLogger(__name__)
+
+PACES = ("none", "realtime", "turn")
+
+
+def now() -> datetime:
+    """Timezone-aware now (a function so tests can read the code's notion of time)."""
+    return datetime.now(timezone.utc)
+
+
+def aware(moment: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes; every stored time is UTC."""
+    if moment is not None and moment.tzinfo is None:
+        return moment.replace(tzinfo=timezone.utc)
+    return moment
+
+
+def parse_pace(body: dict[str, Any] | None) -> tuple[str, int, int]:
+    """(pace, move_seconds, reserve_seconds) from a room-creation `pace` object, or a 422 saying
+    which value is wrong."""
+    if not body:
+        return "none", 0, 0
+    kind = body.get("kind", "none")
+    if kind not in PACES:
+        raise ServiceError(422, f"The pace must be one of {', '.join(PACES)}, not {str(kind)[:20]!r}.")
+
+    def number(key: str, low: float, high: float) -> float:
+        value = body.get(key)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+            raise ServiceError(422, f"The pace's {key} must be a number from {low:g} to {high:g}.")
+        return float(value)
+
+    if kind == "realtime":
+        return kind, round(number("move_minutes", 0.05, 60) * 60), round(number("reserve_minutes", 0, 120) * 60)
+    if kind == "turn":
+        return kind, round(number("move_hours", 1, 24 * 14) * 3600), 0
+    return "none", 0, 0
+
+
+async def set_pace(session: AsyncSession, room_id: str, body: dict[str, Any] | None) -> None:
+    """Store the pace the host chose (inside the caller's transaction)."""
+    pace, move_s, reserve_s = parse_pace(body)
+    if pace != "none":
+        session.add(RoomPace(room_id=room_id, pace=pace, move_seconds=move_s, reserve_seconds=reserve_s))
+
+
+async def pace_of(session: AsyncSession, room_id: str) -> RoomPace | None:
+    """The room's clock settings, or None for no clock."""
+    return await session.get(RoomPace, room_id)
+
+
+def pace_json(pace: RoomPace | None) -> dict[str, Any]:
+    """The pace as the wire shows it."""
+    if pace is None:
+        return {"kind": "none"}
+    return {"kind": pace.pace, "move_seconds": pace.move_seconds, "reserve_seconds": pace.reserve_seconds}
+
+
+class Clocks:
+    """Runs clocks on each move, records presence, holds seats and gives them back."""
+
+    def __init__(self, sessions: async_sessionmaker, grace_seconds: float, heartbeat_seconds: float,
+                 sweep_seconds: float) -> None:
+        self.sessions = sessions
+        self.grace = timedelta(seconds=grace_seconds)
+        self.stale = timedelta(seconds=3 * heartbeat_seconds)
+        self.sweep_seconds = sweep_seconds
+        self.on_hold: list[Callable[[str, str], Awaitable[None]]] = []  # (game_id, room_id)
+        self._task: asyncio.Task[None] | None = None
+        # A room's pace never changes once chosen: remember it so games without a clock cost no
+        # query per move.
+        self._paced: dict[str, bool] = {}
+        # Sweeps query only while this instance knows of seats to watch (it wrote a clock or a
+        # presence, or the last sweep found some), plus a full look now and then for the seats
+        # another instance was watching before it stopped.
+        self.armed = True
+        self.full_sweep_every = 60.0
+
+    async def _has_clock(self, game_id: str) -> bool:
+        known = self._paced.get(game_id)
+        if known is None:
+            async with self.sessions() as session:
+                game = await session.get(Game, game_id)
+                known = game is not None and await pace_of(session, game.room_id) is not None
+            if len(self._paced) > 20000:
+                self._paced.clear()
+            self._paced[game_id] = known
+        return known
+
+    async def _rows(self, session: AsyncSession, game: Game, reserve: float = 0.0
+                    ) -> dict[int, SeatClock]:
+        rows = {c.seat: c for c in (await session.execute(
+            select(SeatClock).where(SeatClock.game_id == game.id))).scalars()}
+        for seat in range(game.players):
+            if seat not in rows:
+                rows[seat] = SeatClock(game_id=game.id, seat=seat, reserve_left=reserve,
+                                       connected=0, held=False)
+                session.add(rows[seat])
+        return rows
+
+    async def on_move(self, game_id: str, version: int = 0) -> None:
+        """Start the clocks of seats now asked to act, stop the others (overtime eats the reserve)."""
+        if not await self._has_clock(game_id):
+            return
+        for attempt in range(2):
+            try:
+                return await self._on_move(game_id)
+            except IntegrityError:  # another instance created the rows first: read them again
+                if attempt:
+                    raise
+
+    async def _on_move(self, game_id: str) -> None:
+        async with self.sessions() as session:
+            game = await session.get(Game, game_id)
+            if game is None:
+                return
+            pace = await pace_of(session, game.room_id)
+            if pace is None:
+                return
+            rows = await self._rows(session, game, float(pace.reserve_seconds))
+            self.armed = True
+            moment = now()
+            acting = set(game.to_act or []) if game.status == "active" else set()
+            for seat, clock in rows.items():
+                running = clock.deadline is not None
+                if seat in acting and not running and not clock.held:
+                    clock.started_at = moment
+                    clock.deadline = moment + timedelta(seconds=pace.move_seconds + clock.reserve_left)
+                elif seat not in acting and running:
+                    used = (moment - aware(clock.started_at)).total_seconds()
+                    clock.reserve_left = max(0.0, clock.reserve_left - max(0.0, used - pace.move_seconds))
+                    clock.started_at = clock.deadline = None
+            await session.commit()
+
+    async def presence(self, game_id: str, seat: int | None, delta: int) -> bool:
+        """A seat's socket joined (+1), left (-1) or beat (0); True if the seat was held and its
+        player has just taken it back."""
+        if seat is None:
+            return False
+        for attempt in range(2):
+            try:
+                return await self._presence(game_id, seat, delta)
+            except IntegrityError:  # another socket created the rows first: read them again
+                if attempt:
+                    raise
+        return False
+
+    async def _presence(self, game_id: str, seat: int, delta: int) -> bool:
+        moment = now()
+        async with self.sessions() as session:
+            game = await session.get(Game, game_id)
+            if game is None:
+                return False
+            pace = await pace_of(session, game.room_id)
+            rows = await self._rows(session, game, float(pace.reserve_seconds) if pace else 0.0)
+            clock = rows.get(seat)
+            if clock is None:
+                return False
+            self.armed = True
+            clock.last_seen = moment
+            clock.connected = max(0, clock.connected + delta)
+            reclaimed = False
+            if delta > 0 and clock.held:
+                clock.held = False
+                seat_row = await session.get(Seat, (game.room_id, seat))
+                if seat_row is not None and seat_row.player_id:
+                    seat_row.bot = None
+                    reclaimed = True
+                if pace is not None and seat in (game.to_act or []) and game.status == "active":
+                    clock.started_at = moment
+                    clock.deadline = moment + timedelta(seconds=pace.move_seconds + clock.reserve_left)
+            await session.commit()
+            return reclaimed
+
+    async def sweep(self) -> list[tuple[str, str]]:
+        """Hold every seat whose clock ran out or whose player has been gone past the grace
+        period while asked to act; returns the (game, room) pairs that changed."""
+        moment = now()
+        changed: list[tuple[str, str]] = []
+        async with self.sessions() as session:
+            rows = (await session.execute(
+                select(SeatClock, Game.room_id, Game.to_act, Seat.player_id, Seat.bot)
+                .join(Game, Game.id == SeatClock.game_id)
+                .join(Seat, (Seat.room_id == Game.room_id) & (Seat.seat == SeatClock.seat))
+                .where(Game.status == "active", SeatClock.held.is_(False)))).all()
+            self.armed = any(player_id and not bot for _c, _r, _t, player_id, bot in rows)
+            for clock, room_id, to_act, player_id, bot in rows:
+                if not player_id or bot or clock.seat not in (to_act or []):
+                    continue
+                out_of_time = clock.deadline is not None and aware(clock.deadline) <= moment
+                seen = aware(clock.last_seen)
+                gone = seen is not None and (clock.connected == 0 or seen < moment - self.stale) \
+                    and seen < moment - self.grace
+                if not (out_of_time or gone):
+                    continue
+                claimed = await session.execute(
+                    update(SeatClock).where(SeatClock.game_id == clock.game_id,
+                                            SeatClock.seat == clock.seat, SeatClock.held.is_(False))
+                    .values(held=True, deadline=None, started_at=None,
+                            reserve_left=0.0 if out_of_time else clock.reserve_left))
+                if claimed.rowcount != 1:
+                    continue
+                await session.execute(update(Seat).where(
+                    Seat.room_id == room_id, Seat.seat == clock.seat, Seat.bot.is_(None))
+                    .values(bot=BOT_NAME))
+                changed.append((clock.game_id, room_id))
+            await session.commit()
+        for game_id, room_id in changed:
+            for hook in self.on_hold:
+                await hook(game_id, room_id)
+        return changed
+
+    async def seats(self, game_id: str) -> dict[int, SeatClock]:
+        """Every seat's clock row of a game (missing seats have none yet)."""
+        async with self.sessions() as session:
+            return {c.seat: c for c in (await session.execute(
+                select(SeatClock).where(SeatClock.game_id == game_id))).scalars()}
+
+    def connected(self, clock: SeatClock | None) -> bool:
+        """Whether a socket of the seat's player is open somewhere (fresh enough to trust)."""
+        if clock is None or clock.connected <= 0 or clock.last_seen is None:
+            return False
+        return aware(clock.last_seen) >= now() - self.stale
+
+    async def _loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        last_full = loop.time()
+        while True:
+            await asyncio.sleep(self.sweep_seconds)
+            if not self.armed and loop.time() - last_full < self.full_sweep_every:
+                continue
+            if not self.armed:
+                last_full = loop.time()
+            try:
+                await self.sweep()
+            except Exception:  # noqa: BLE001 - a database hiccup must not stop the sweeping
+                log.exception("clock sweep failed")
+
+    def start(self) -> None:
+        """Start sweeping on this instance."""
+        if self._task is None and self.sweep_seconds > 0:
+            self._task = asyncio.create_task(self._loop())
+
+    async def stop(self) -> None:
+        """Stop sweeping."""
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None

@@ -1,0 +1,107 @@
+"""The table around a game: who sits where (names, bots, presence, held seats), the clocks, and the
+rematch of a finished game (same ruleset, options, pace and seats; bots accept at once)."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Game, Player, Rematch, Room, RoomPace, Seat
+from app.services.clocks import aware, now, pace_json, pace_of
+from app.services.errors import ServiceError, not_found
+from app.services.rooms import BOT_NAME, seat_label, seats_of
+
+
+async def table_info(platform: Any, game_id: str) -> dict[str, Any]:
+    """Seats with names, kinds, presence, held state and clocks; the pace; the rematch, if any."""
+    live = await platform.games.live(game_id, fresh=True)
+    clocks = await platform.clocks.seats(game_id)
+    async with platform.sessions() as session:
+        rows = (await session.execute(
+            select(Seat.seat, Seat.player_id, Seat.bot, Player.name)
+            .outerjoin(Player, Player.id == Seat.player_id)
+            .where(Seat.room_id == live.room_id).order_by(Seat.seat))).all()
+        pace = await pace_of(session, live.room_id)
+        rematch = await _rematch_json(session, live.room_id)
+    seats = []
+    for r in rows:
+        clock = clocks.get(r.seat)
+        held = bool(clock is not None and clock.held and r.player_id and r.bot)
+        entry: dict[str, Any] = {
+            "seat": r.seat, "name": seat_label(r.seat, r.name, r.bot),
+            "kind": "player" if r.player_id and not r.bot else "bot" if r.bot and not r.player_id
+            else "held" if held else "player" if r.player_id else "empty",
+            "connected": platform.clocks.connected(clock) if r.player_id else None,
+            "held": held, "held_for": r.name if held else None, "clock": None,
+        }
+        if pace is not None and clock is not None:
+            deadline = aware(clock.deadline)
+            entry["clock"] = {"deadline": deadline.isoformat() if deadline else None,
+                              "reserve_seconds": clock.reserve_left}
+        seats.append(entry)
+    return {"game_id": game_id, "room_id": live.room_id, "now": now().isoformat(),
+            "pace": pace_json(pace), "seats": seats, "rematch": rematch}
+
+
+async def _rematch_json(session: AsyncSession, room_id: str) -> dict[str, Any] | None:
+    row = await session.get(Rematch, room_id)
+    if row is None:
+        return None
+    new_room = await session.get(Room, row.new_room_id)
+    if new_room is None:
+        return None
+    seats = await seats_of(session, new_room.id)
+    return {"room_id": new_room.id, "game_id": new_room.game_id, "by": row.by_seat,
+            "accepted": [s.seat for s in seats if s.player_id or s.bot]}
+
+
+async def rematch(session: AsyncSession, room_id: str, player_id: str, games: Any
+                  ) -> tuple[Room, Game | None]:
+    """Ask for or accept the rematch of a finished game; the game starts once every seat of the
+    old table has accepted (bots at once). Returns (new room, new game or None)."""
+    room = await session.get(Room, room_id, with_for_update=True)
+    if room is None:
+        raise not_found("room")
+    game = await session.get(Game, room.game_id) if room.game_id else None
+    if game is None or game.status != "finished":
+        raise ServiceError(409, "A rematch can be asked for once the game is over.")
+    seats = await seats_of(session, room.id)
+    mine = next((s.seat for s in seats if s.player_id == player_id), None)
+    if mine is None:
+        raise ServiceError(403, "Only the players of this game can ask for a rematch.")
+    existing = await session.get(Rematch, room.id)
+    if existing is None:
+        new_room = Room(id=secrets.token_hex(8), ruleset=room.ruleset, options=room.options,
+                        private=True, invite_code=secrets.token_urlsafe(12), host_id=player_id,
+                        status="lobby")
+        session.add(new_room)
+        await session.flush()
+        session.add_all([Seat(room_id=new_room.id, seat=s.seat,
+                              player_id=player_id if s.seat == mine else None,
+                              bot=BOT_NAME if s.bot and not s.player_id else None) for s in seats])
+        pace = await pace_of(session, room.id)
+        if pace is not None:
+            session.add(RoomPace(room_id=new_room.id, pace=pace.pace, move_seconds=pace.move_seconds,
+                                 reserve_seconds=pace.reserve_seconds))
+        session.add(Rematch(room_id=room.id, new_room_id=new_room.id, by_seat=mine))
+        await session.flush()
+    else:
+        new_room = await session.get(Room, existing.new_room_id, with_for_update=True)
+        if new_room is None:
+            raise not_found("room")
+        if new_room.game_id:
+            return new_room, await session.get(Game, new_room.game_id)
+        target = await session.get(Seat, (new_room.id, mine))
+        if target is not None and target.player_id is None:
+            target.player_id = player_id
+            await session.flush()
+    new_seats = await seats_of(session, new_room.id)
+    if all(s.player_id or s.bot for s in new_seats):
+        new_game = await games.create(session, new_room, len(new_seats))
+        new_room.status = "playing"
+        new_room.game_id = new_game.id
+        return new_room, new_game
+    return new_room, None
