@@ -262,7 +262,7 @@ function drawPlayers() {
     let score = null;
     if (doc.outcome) score = `${doc.outcome.scores[seat]} points`;
     else if (state.renderer && state.renderer.publicScore) { try { score = state.renderer.publicScore(doc.view, seat, ctx()); } catch { score = null; } }
-    const dot = s.kind === "bot" ? el("span", { class: "dot bot", title: "computer player" }, "🤖")
+    const dot = s.kind === "bot" ? el("span", { class: "dot bot", title: "computer player" }, "bot")
       : el("span", { class: `dot ${s.connected ? "on" : "off"}`, title: s.connected ? "connected" : "not connected" }, s.connected ? "●" : "○");
     return el("li", { class: `player${acting ? " acting" : ""}${seat === doc.seat ? " me" : ""}`, dataset: { seat } },
       el("span", { class: "order", title: "turn order" }, `${i + 1}`), dot,
@@ -438,6 +438,8 @@ function drawChat() {
   document.getElementById("chat-players").replaceChildren(...state.chat.filter((m) => !m.spectator).slice(-100).map(line));
   const watchers = state.chat.filter((m) => m.spectator);
   document.getElementById("chat-spectators").replaceChildren(...watchers.slice(-100).map(line));
+  document.querySelector(".chat-spectators-title").hidden = !watchers.length;
+  document.getElementById("chat-spectators").hidden = !watchers.length;
   for (const list of document.querySelectorAll(".chat-list")) list.scrollTop = list.scrollHeight;
 }
 

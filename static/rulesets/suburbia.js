@@ -4,7 +4,11 @@
 const SVG = "http://www.w3.org/2000/svg";
 const HEX = 30; // hex radius in px (flat-top)
 const SQ3 = Math.sqrt(3);
-const COLOURS = { residential: "#5aa454", commercial: "#4a7fc1", industrial: "#e0b432", civic: "#9a9a9a", lake: "#6cc3e8" };
+// Fills dark enough for white text (or light ones with dark text), plus a letter per kind so the
+// colour is never the only clue (docs/UX.md).
+const COLOURS = { residential: "#3d7a37", commercial: "#2f62a6", industrial: "#e0b432", civic: "#6b6b6b", lake: "#6cc3e8" };
+const INK = { residential: "#fff", commercial: "#fff", industrial: "#2b2100", civic: "#fff", lake: "#06354a" };
+const LETTER = { residential: "R", commercial: "C", industrial: "I", civic: "Ci", lake: "L" };
 const STAT_LABEL = { money: "$", income: "Income", rep: "Reputation", pop: "Population" };
 
 // What the seat has picked and not yet placed: {type: "buy"|"lake", slot} | {type: "basic", tile} | {type: "invest"}.
@@ -42,13 +46,16 @@ function injectStyle() {
   .sb-panel { background: #fbfaf6; border: 1px solid #ddd8c8; border-radius: 8px; padding: 8px 10px; }
   .sb-panel h3 { margin: 0 0 6px; font-size: 14px; text-transform: uppercase; letter-spacing: .04em; color: #6b6453; }
   .sb-market { display: flex; gap: 6px; flex-wrap: wrap; align-items: stretch; }
-  .sb-slot { width: 118px; border: 2px solid transparent; border-radius: 8px; padding: 4px; background: #fff; display: flex; flex-direction: column; gap: 3px; }
+  .sb-slot { width: 118px; max-width: calc(33.3% - 4px); border: 2px solid transparent; border-radius: 8px; padding: 4px; background: #fff; display: flex; flex-direction: column; gap: 3px; }
   .sb-slot .sb-surcharge { font-size: 12px; color: #6b6453; text-align: center; }
-  .sb-card { border-radius: 6px; padding: 5px 6px; color: #fff; font-size: 12px; min-height: 74px; }
-  .sb-card .sb-name { font-weight: 700; font-size: 13px; }
+  .sb-card { border-radius: 6px; padding: 5px 6px; color: #fff; font-size: 12px; min-height: 74px; overflow-wrap: break-word; hyphens: auto; }
+  .sb-kind { display: inline-block; min-width: 16px; text-align: center; border-radius: 4px; background: #fff; color: #222; font-size: 10px; font-weight: 700; padding: 0 2px; margin-right: 3px; }
+  .sb-short { font-size: 11px; color: #8a2417; font-weight: 600; text-align: center; }
+  .sb-card .sb-name { font-weight: 700; font-size: 13px; overflow-wrap: break-word; hyphens: auto; }
+  @media (max-width: 600px) { .sb-card { font-size: 11px; } .sb-card .sb-name { font-size: 12px; } }
   .sb-card .sb-text { opacity: .95; margin-top: 2px; line-height: 1.2; overflow-wrap: anywhere; }
   .sb-card.sb-empty { background: #eee; color: #999; text-align: center; }
-  .sb-slot.sb-can { cursor: pointer; border-color: #c9b46b; }
+  .sb-slot.sb-can { cursor: pointer; border-color: #b08f1e; border-width: 3px; }
   .sb-slot.sb-selected { border-color: #d2691e; box-shadow: 0 0 0 2px #f4c48f; }
   .sb-slot button { font-size: 11px; padding: 2px 4px; }
   .sb-stacks { display: flex; gap: 10px; font-size: 13px; margin-top: 6px; flex-wrap: wrap; }
@@ -61,20 +68,26 @@ function injectStyle() {
   .sb-goal.sb-secret { border-style: dashed; }
   .sb-goal button { margin-left: 6px; }
   .sb-boroughs { display: flex; flex-wrap: wrap; gap: 12px; }
-  .sb-player { border: 2px solid #ddd8c8; border-radius: 10px; padding: 8px; background: #fff; }
+  .sb-player { border: 2px solid #ddd8c8; border-radius: 10px; padding: 8px; background: #fff; max-width: 100%; min-width: 0; flex: 1 1 300px; }
+  .sb-player .sb-svg { width: 100%; max-width: 560px; height: auto; display: block; }
   .sb-player.sb-active { border-color: #d2691e; }
-  .sb-player.sb-me h4::after { content: " (you)"; color: #d2691e; font-weight: 400; }
+  .sb-player.sb-me h4::after { content: " (you)"; color: #a4501a; font-weight: 400; }
+  .sb-redline { color: #a11d1d; font-weight: 600; }
   .sb-player h4 { margin: 0 0 4px; }
   .sb-tracks { display: flex; gap: 8px; flex-wrap: wrap; font-size: 13px; }
   .sb-track { background: #f3f1ea; border-radius: 5px; padding: 1px 6px; }
   .sb-delta-up { color: #2e7d32; font-weight: 600; } .sb-delta-down { color: #c62828; font-weight: 600; }
-  .sb-svg .sb-hex-text { font-size: 7.5px; fill: #fff; pointer-events: none; font-weight: 600; }
-  .sb-svg .sb-board { fill: #7d6b52; }
-  .sb-svg .sb-cell { fill: #fff7e0; stroke: #d2691e; stroke-width: 2; stroke-dasharray: 4 3; cursor: pointer; }
+  .sb-svg .sb-hex-text { font-size: 8.5px; pointer-events: none; font-weight: 600; }
+  .sb-svg .sb-hex-kind { font-size: 7px; pointer-events: none; font-weight: 700; }
+  .sb-svg .sb-board { fill: #4b3f30; }
+  .sb-svg .sb-board-text { font-size: 8px; fill: #f3e7cf; pointer-events: none; font-weight: 600; }
+  .sb-svg .sb-board-num { font-size: 12px; fill: #fff; pointer-events: none; font-weight: 700; }
+  .sb-svg .sb-cell { fill: #fff1c9; stroke: #b34f00; stroke-width: 3; stroke-dasharray: 5 3; cursor: pointer; }
   .sb-svg .sb-cell:hover { fill: #ffe2b8; }
   .sb-svg .sb-tile.sb-investable { cursor: pointer; stroke: #d2691e; stroke-width: 3; }
   .sb-svg .sb-new { stroke: #222; stroke-width: 3; }
   .sb-last { font-size: 13px; color: #4a4536; }
+  .sb-outcome { overflow-x: auto; }
   .sb-outcome table { border-collapse: collapse; font-size: 13px; }
   .sb-outcome td, .sb-outcome th { border: 1px solid #ddd8c8; padding: 3px 8px; text-align: right; }
   .sb-outcome tr.sb-winner { background: #fff3cf; }
@@ -101,8 +114,8 @@ function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 function card(catalogue, id, extra = "") {
   if (!id) return h("div", { class: "sb-card sb-empty" }, "empty");
   const t = tileInfo(catalogue, id);
-  return h("div", { class: `sb-card ${extra}`, style: `background:${COLOURS[t.category] || "#888"}`, title: t.text },
-    h("div", { class: "sb-name" }, t.name), h("div", {}, `$${t.cost} · ${t.category}${t.icon ? " · " + t.icon : ""}`),
+  return h("div", { class: `sb-card ${extra}`, style: `background:${COLOURS[t.category] || "#888"};color:${INK[t.category] || "#fff"}`, title: t.text },
+    h("div", { class: "sb-name" }, h("span", { class: "sb-kind" }, LETTER[t.category] || "?"), t.name), h("div", {}, `$${t.cost} · ${t.category}${t.icon ? " · " + t.icon : ""}`),
     h("div", { class: "sb-text" }, t.text));
 }
 
@@ -147,9 +160,14 @@ function marketPanel(ctx) {
     if (discard) { attrs.dataset.move = JSON.stringify(discard); attrs.onclick = () => ctx.play(discard); }
     else if (canBuy) attrs.onclick = () => select(ctx, { type: "buy", slot });
     const price = id ? tileInfo(ctx.catalogue, id).cost + view.surcharges[slot] : null;
+    const money = ctx.seat !== null && view.players[ctx.seat] ? view.players[ctx.seat].money : null;
+    const myTurn = moves.length > 0 && view.phase === "play";
+    const short = myTurn && price !== null && money !== null && !canBuy && price > money ? price - money : 0;
+    if (!discard && !canBuy) attrs.onclick = () => explainSlot(ctx, slot, short);
     return h("div", attrs,
-      h("div", { class: "sb-surcharge" }, `+$${view.surcharges[slot]}${price !== null ? ` → $${price}` : ""}`),
+      h("div", { class: "sb-surcharge" }, `Space ${slot + 1}: +$${view.surcharges[slot]}${price !== null ? ` → $${price}` : ""}`),
       card(ctx.catalogue, id),
+      short ? h("div", { class: "sb-short" }, `needs $${short} more`) : null,
       canBuy ? h("button", { class: "sb-buy-btn", type: "button", onclick: (e) => { e.stopPropagation(); select(ctx, { type: "buy", slot }); } }, "Buy") : null,
       canLake ? h("button", { class: "sb-lake-btn", type: "button", onclick: (e) => { e.stopPropagation(); select(ctx, { type: "lake", slot }); } }, `Lake ($${view.surcharges[slot]})`) : null,
       discard ? h("button", { class: "sb-discard-btn", type: "button", dataset: { move: JSON.stringify(discard) }, onclick: (e) => { e.stopPropagation(); ctx.play(discard); } }, "Discard") : null);
@@ -159,6 +177,14 @@ function marketPanel(ctx) {
     h("span", {}, `Discards: ${view.discards.length}`),
     view.one_more_round ? h("strong", {}, ` 1 More Round is out${view.final_turns !== null ? ` — ${view.final_turns} turn(s) left` : ""}`) : null);
   return h("section", { class: "sb-panel" }, h("h3", {}, "Real Estate Market"), h("div", { class: "sb-market" }, ...slots), stacks);
+}
+
+function explainSlot(ctx, slot, short) {
+  const say = ctx.explain || (() => {});
+  if (ctx.seat === null) say("You are watching; only the players can buy.");
+  else if (!ctx.legalMoves.length) say("It is not your turn yet.");
+  else if (short) say(`You cannot afford market space ${slot + 1}: it needs $${short} more.`);
+  else say(`Market space ${slot + 1} cannot be taken in this step.`);
 }
 
 function supplyPanel(ctx) {
@@ -217,10 +243,17 @@ function hexPoints(x, y, r = HEX - 1) {
 }
 
 function label(name) {
-  const words = name.replace("'s", "").split(" ");
-  if (words.length === 1) return [name.slice(0, 11)];
-  const half = Math.ceil(words.length / 2);
-  return [words.slice(0, half).join(" ").slice(0, 12), words.slice(half).join(" ").slice(0, 12)];
+  // Whole words on up to three lines, never cut; a line too long for the hex is squeezed
+  // (textLength) rather than clipped.
+  const words = name.split(" ");
+  const lines = [];
+  for (const w of words) {
+    const last = lines[lines.length - 1];
+    if (last && (last + " " + w).length <= 10) lines[lines.length - 1] = `${last} ${w}`;
+    else lines.push(w);
+  }
+  while (lines.length > 3) { const tail = lines.pop(); lines[lines.length - 1] += ` ${tail}`; }
+  return lines;
 }
 
 function boroughSvg(ctx, i) {
@@ -241,11 +274,21 @@ function boroughSvg(ctx, i) {
   const pad = HEX + 4;
   const minX = Math.min(...xs) - pad; const minY = Math.min(...ys) - pad;
   const w = Math.max(...xs) - minX + pad; const hgt = Math.max(...ys) - minY + pad;
-  const svg = s("svg", { class: "sb-svg", viewBox: `${minX} ${minY} ${w} ${hgt}`, width: Math.min(520, w), height: Math.min(520, w) * hgt / w, role: "img", "aria-label": `${playerName(ctx, i)}'s borough` });
-  for (const [q, r] of board) {
+  const svg = s("svg", { class: "sb-svg", viewBox: `${minX} ${minY} ${w} ${hgt}`, role: "group", "aria-label": `${playerName(ctx, i)}'s borough` });
+  // The player board under the borough: not building space, so it carries the tracks instead.
+  const next = nextRedLine(ctx, p.pop);
+  const boardText = [["Income", `${p.income >= 0 ? "+" : ""}${p.income}`], ["Rep.", `${p.rep >= 0 ? "+" : ""}${p.rep}`],
+    ["Pop.", String(p.pop)], ["Red line", next === null ? "–" : String(next)], ["Money", `$${p.money}`]];
+  [...board].sort((a, b) => a[0] - b[0]).forEach(([q, r], k) => {
     const [x, y] = center(q, r);
-    svg.append(s("polygon", { class: "sb-board", points: hexPoints(x, y) }));
-  }
+    const g = s("g", { class: "sb-board-cell" }, s("title", {}, "Player board (no building here)"), s("polygon", { class: "sb-board", points: hexPoints(x, y) }));
+    const item = k % 2 === 0 ? boardText[k / 2] : null;
+    if (item) {
+      g.append(s("text", { class: "sb-board-text", x, y: y - 4, "text-anchor": "middle" }, item[0]));
+      g.append(s("text", { class: "sb-board-num", x, y: y + 10, "text-anchor": "middle" }, item[1]));
+    }
+    svg.append(g);
+  });
   const last = view.last;
   const lastAt = last && last.move && last.seat === i && last.move.at ? last.move.at : (last && last.dale && view.dale === i ? last.dale.at : null);
   for (const t of p.tiles) {
@@ -255,18 +298,42 @@ function boroughSvg(ctx, i) {
     const cls = `sb-tile${invest ? " sb-investable" : ""}${lastAt && same(lastAt, t.at) ? " sb-new" : ""}`;
     const attrs = { class: cls, points: hexPoints(x, y), fill: t.lake ? COLOURS.lake : COLOURS[info.category] || "#888", "data-at": JSON.stringify(t.at) };
     if (invest) { attrs["data-move"] = JSON.stringify(invest); attrs.onclick = () => { selection = null; ctx.play(invest); }; }
-    const g = s("g", {}, s("title", {}, t.lake ? `Lake (was ${info.name})` : `${info.name}: ${info.text}`), s("polygon", attrs));
+    if (invest) attrs["data-click"] = "";
+    const g = s("g", { "data-at": JSON.stringify(t.at) }, s("title", {}, t.lake ? `Lake (was ${info.name})` : `${info.name}: ${info.text}`), s("polygon", attrs));
+    const kind = t.lake ? "lake" : info.category;
+    const ink = INK[kind] || "#fff";
     const lines = t.lake ? ["Lake"] : label(info.name);
-    lines.forEach((line, k) => g.append(s("text", { class: "sb-hex-text", x, y: y + (k - (lines.length - 1) / 2) * 10 + 3, "text-anchor": "middle" }, line)));
+    g.append(s("text", { class: "sb-hex-kind", x, y: y - HEX * 0.55, "text-anchor": "middle", fill: ink }, LETTER[kind] || ""));
+    lines.forEach((line, k) => {
+      const attrsText = { class: "sb-hex-text", x, y: y + (k - (lines.length - 1) / 2) * 10 + 4, "text-anchor": "middle", fill: ink };
+      if (line.length > 10) { attrsText.textLength = 2 * HEX - 12; attrsText.lengthAdjust = "spacingAndGlyphs"; }
+      g.append(s("text", attrsText, line));
+    });
     if (t.inv) g.append(s("circle", { class: "sb-marker", cx: x, cy: y - HEX * 0.62, r: 5, fill: "#ffd54a", stroke: "#6b4e00" }));
     svg.append(g);
   }
+  svg.addEventListener("click", (e) => { if (!e.target.closest("[data-click]")) explainBorough(ctx, i); });
   for (const m of cells) {
     const [x, y] = center(m.at[0], m.at[1]);
     svg.append(s("polygon", { class: "sb-cell legal", points: hexPoints(x, y), "data-move": JSON.stringify(m), "data-at": JSON.stringify(m.at),
-      onclick: () => { selection = null; ctx.play(m); } }));
+      "data-click": "", "aria-label": `Build here (${m.at})`, onclick: () => { selection = null; ctx.play(m); } }));
   }
   return svg;
+}
+
+function nextRedLine(ctx, pop) {
+  const lines = (ctx.catalogue.red_lines || {})[ctx.doc.view.red_lines || "nemikolh"] || (ctx.catalogue.red_lines || {}).nemikolh || [];
+  const next = lines.find((n) => n > pop);
+  return next === undefined ? null : next;
+}
+
+function explainBorough(ctx, i) {
+  const say = ctx.explain || (() => {});
+  if (ctx.seat === null) return say("You are watching; only the players can build.");
+  if (i !== ctx.seat) return say(`That is ${playerName(ctx, i)}'s borough: you can only build in your own.`);
+  if (!ctx.legalMoves.length) return say("It is not your turn yet.");
+  if (!selection) return say("First pick a market tile, a basic tile or the Investment Marker; then the spaces to build on light up.");
+  return say("That space is not open for this tile: build on a highlighted (dashed) space.");
 }
 
 function tracks(ctx, i) {
@@ -279,13 +346,14 @@ function tracks(ctx, i) {
   };
   return h("div", { class: "sb-tracks" },
     ...["pop", "rep", "income", "money"].map((k) => h("span", { class: `sb-track sb-${k}` }, `${STAT_LABEL[k]} ${k === "money" ? "$" : ""}${p[k]}`, badge(k))),
-    h("span", { class: "sb-track" }, `Markers ${p.markers}`));
+    h("span", { class: "sb-track" }, `Markers ${p.markers}`),
+    nextRedLine(ctx, p.pop) !== null ? h("span", { class: "sb-track sb-redline", title: "Passing a red line costs 1 Income and 1 Reputation" }, `Next red line at ${nextRedLine(ctx, p.pop)}`) : null);
 }
 
-function boroughsPanel(ctx) {
+function boroughsPanel(ctx, mine) {
   const { view } = ctx.doc;
-  const order = view.players.map((_, i) => i);
-  if (ctx.seat !== null) order.sort((a, b) => (b === ctx.seat) - (a === ctx.seat));
+  const order = view.players.map((_, i) => i).filter((i) => (i === ctx.seat) === mine);
+  if (!order.length) return null;
   return h("section", { class: "sb-boroughs" }, ...order.map((i) => {
     const active = view.phase !== "over" && (view.to_act || []).includes(i) && view.phase !== "choose_goal";
     const start = i === view.start && view.dale !== i ? " ★ start player" : "";
@@ -298,11 +366,11 @@ export function describe(move, catalogue = {}) {
   const name = (id) => tileInfo(catalogue, id).name;
   switch (move.type) {
     case "keep_goal": return move.goal ? `keep goal ${goalInfo(catalogue, move.goal).name}` : "keep a secret goal";
-    case "buy": return `buy market tile ${move.slot + 1} → [${move.at}]`;
-    case "lake": return `lake from market tile ${move.slot + 1} → [${move.at}]`;
-    case "basic": return `${name(move.tile)} → [${move.at}]`;
-    case "invest": return `invest at [${move.at}]`;
-    case "discard": return `discard market tile ${move.slot + 1}`;
+    case "buy": return `buy the tile on market space ${move.slot + 1}`;
+    case "lake": return `take market space ${move.slot + 1} as a lake`;
+    case "basic": return `build a ${name(move.tile)}`;
+    case "invest": return "place an Investment Marker";
+    case "discard": return `discard market space ${move.slot + 1}`;
     case "pass": return "pass";
     default: return JSON.stringify(move);
   }
@@ -316,6 +384,29 @@ function lastLine(ctx) {
   if (last.tile && last.move.type !== "basic") parts.push(`(${tileInfo(ctx.catalogue, last.tile).name})`);
   if (last.dale && last.dale.tile) parts.push(`· Dale built ${tileInfo(ctx.catalogue, last.dale.tile).name} for $${last.dale.paid}`);
   return h("div", { class: "sb-last" }, "Last: ", parts.join(" "));
+}
+
+export function outcomeDetails(ctx) {
+  return outcomePanel(ctx);
+}
+
+export function turnOrder(view) {
+  // The start player, then clockwise; Dale (solo) is not a seat.
+  const n = view.seats;
+  return Array.from({ length: n }, (_, k) => (view.start + k) % n);
+}
+
+export function publicScore(view, seat) {
+  const p = view.players[seat];
+  return p ? `pop. ${p.pop}` : null;
+}
+
+export function changed(entry) {
+  const m = entry.move || {};
+  const at = (seat, cell) => `.sb-player[data-seat="${seat}"] g[data-at='${JSON.stringify(cell)}']`;
+  if (["buy", "lake", "basic", "invest"].includes(m.type) && m.at) return [at(entry.seat, m.at)];
+  if (m.type === "discard") return [`.sb-market-slot[data-slot="${m.slot}"]`];
+  return [];
 }
 
 function outcomePanel(ctx) {
@@ -345,8 +436,11 @@ export function render(root, ctx) {
   validateSelection(ctx);
   const { view } = ctx.doc;
   const mode = { multi: "Suburbia", lone_architect: "Suburbia — The Lone Architect", dale: "Suburbia — vs Dale the Bot" }[view.mode];
-  const bar = h("div", { class: "sb-bar" }, h("strong", {}, mode), h("span", {}, `Round ${view.round}`),
+  const bar = h("div", { class: "sb-bar" }, h("strong", {}, mode), view.round > 0 ? h("span", {}, `Round ${view.round}`) : null,
     h("span", { class: "sb-prompt" }, prompt(ctx)),
     selection ? h("button", { type: "button", class: "sb-action sb-cancel", onclick: () => select(ctx, selection) }, "Cancel") : null);
-  root.replaceChildren(h("div", { class: "sb" }, bar, lastLine(ctx), marketPanel(ctx), supplyPanel(ctx), goalsPanel(ctx), boroughsPanel(ctx), outcomePanel(ctx)));
+  // Prompt, your borough, the shared market/supply/goals, then the other boroughs (docs/UX.md).
+  // Dale's turn happens inside the player's move, so the log does not show it: say it here.
+  root.replaceChildren(h("div", { class: "sb" }, bar, view.mode === "dale" ? lastLine(ctx) : null, boroughsPanel(ctx, true), marketPanel(ctx), supplyPanel(ctx),
+    goalsPanel(ctx), boroughsPanel(ctx, false), ctx.doc.outcome && !ctx.explain ? outcomePanel(ctx) : null));
 }

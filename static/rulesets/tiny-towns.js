@@ -44,24 +44,31 @@ const STYLE = `
 button.tt-res { cursor: pointer; padding: 0 6px; }
 .tt-res.sel { border-color: #111; box-shadow: 0 0 0 2px #fff inset; }
 .tt-cards { display: flex; flex-wrap: wrap; gap: 8px; }
-.tt-card { width: 150px; border-radius: 8px; padding: 6px; background: #fff; border: 3px solid #ccc; font-size: 12px; }
-.tt-card.can { cursor: pointer; box-shadow: 0 0 0 2px #2e8b57; }
-.tt-card.sel { box-shadow: 0 0 0 3px #111; }
+.tt-card { width: 150px; max-width: calc(50% - 4px); border-radius: 8px; padding: 6px; background: #fff; border: 3px solid #ccc; font-size: 12px; position: relative; }
+.tt-card.can { cursor: pointer; box-shadow: 0 0 0 3px #2e8b57; background: #eefaf2; }
+.tt-card.can::after { content: "✓ can build"; position: absolute; top: -9px; right: 6px; background: #2e8b57; color: #fff; font-size: 11px; font-weight: 700; border-radius: 8px; padding: 0 6px; }
+.tt-card.sel { box-shadow: 0 0 0 4px #111; }
 .tt-card h4 { margin: 0 0 4px; font-size: 13px; }
 .tt-card p { margin: 4px 0 0; color: #555; }
 .tt-pat { display: inline-grid; gap: 2px; }
 .tt-pat span { width: 16px; height: 16px; border-radius: 3px; font-size: 8px; display: flex; align-items: center; justify-content: center; }
 .tt-towns { display: flex; flex-wrap: wrap; gap: 14px; }
-.tt-town { background: #fff; border: 2px solid #ddd; border-radius: 10px; padding: 8px; }
+.tt-town { background: #fff; border: 2px solid #ddd; border-radius: 10px; padding: 8px; max-width: 100%; }
+.tt-board { display: grid; grid-template-columns: 14px minmax(0, 1fr); grid-template-rows: 14px auto; gap: 2px; }
+.tt-cols { grid-column: 2; display: grid; grid-template-columns: repeat(4, minmax(0, 62px)); gap: 4px; font-size: 11px; color: #555; text-align: center; }
+.tt-rows { grid-row: 2; display: grid; grid-template-rows: repeat(4, minmax(0, 1fr)); gap: 4px; font-size: 11px; color: #555; align-items: center; }
+.tt-intro { font-size: 13px; color: #444; }
 .tt-town.me { border-color: #3b6fd6; }
 .tt-town.act { box-shadow: 0 0 0 3px #f1c40f; }
 .tt-town header { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; font-size: 13px; margin-bottom: 6px; max-width: 280px; }
-.tt-grid { display: grid; grid-template-columns: repeat(4, 62px); grid-template-rows: repeat(4, 62px); gap: 4px; }
+.tt-grid { display: grid; grid-template-columns: repeat(4, minmax(0, 62px)); gap: 4px; }
+.tt-grid .tt-sq { aspect-ratio: 1; min-height: 44px; }
 .tt-sq { position: relative; border-radius: 6px; background: #ece6d9; display: flex; align-items: center; justify-content: center; font-size: 11px; text-align: center; overflow: hidden; }
-.tt-sq.click { cursor: pointer; outline: 2px dashed #2e8b57; }
+.tt-sq.click { cursor: pointer; outline: 3px dashed #1d7a46; background: #dff3e6; }
 .tt-sq.pick { outline: 3px solid #111; }
-.tt-sq.target { outline: 3px solid #e67e22; cursor: pointer; }
-.tt-sq.bld { color: #fff; font-weight: 600; padding: 2px; }
+.tt-sq.target { outline: 4px solid #c55f00; background: #ffe3c4; cursor: pointer; }
+.tt-sq.target::after { content: "here"; position: absolute; bottom: 2px; font-size: 10px; color: #7a3b00; font-weight: 700; }
+.tt-sq.bld { color: #fff; font-weight: 600; padding: 2px; overflow-wrap: anywhere; hyphens: auto; line-height: 1.1; text-shadow: 0 1px 1px #0008; }
 .tt-sq .tt-cube { width: 34px; height: 34px; }
 .tt-coin { display: inline-block; width: 12px; height: 12px; border-radius: 50%; background: #f5c518; border: 1px solid #a07c00; vertical-align: middle; }
 .tt-coin.empty { background: transparent; border-style: dashed; }
@@ -73,7 +80,8 @@ button.tt-res { cursor: pointer; padding: 0 6px; }
 .tt-badge.done { background: #2e8b57; color: #fff; }
 .tt-btn { cursor: pointer; border-radius: 6px; border: 1px solid #888; background: #fff; padding: 4px 10px; }
 .tt-btn.main { background: #2e8b57; color: #fff; border-color: #2e8b57; }
-.tt-last { color: #666; font-size: 12px; }
+.tt-last { color: #555; font-size: 12px; }
+@media (max-width: 600px) { .tt-card { font-size: 11px; } }
 .tt-score table { border-collapse: collapse; font-size: 13px; }
 .tt-score td, .tt-score th { border: 1px solid #ddd; padding: 3px 8px; text-align: right; }
 .tt-score th:first-child, .tt-score td:first-child { text-align: left; }
@@ -134,20 +142,65 @@ export function describe(move, cat = {}) {
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const sortedKey = (cells) => [...cells].sort((x, y) => x - y).join(",");
 
+const PHASE_WORDS = { monument: "choosing monuments", name: "naming a resource", place: "placing",
+  build: "constructing", over: "game over" };
+// Where the shell's explain() is missing (old shells, the renderer harness), hints go nowhere.
+let explain = () => {};
+let autoDone = "";
+
 export function render(root, ctx) {
-  const { doc, legalMoves = [], seat, catalogue: cat = {}, play } = ctx;
+  const { doc, legalMoves = [], seat, catalogue: cat = {} } = ctx;
   const view = doc.view;
+  explain = ctx.explain || (() => {});
+  // Every click that plays a move clears the selection, so the next decision starts clean.
+  const play = (m) => { ui.card = null; ui.cells = []; ctx.play(m); };
   const key = `${doc.version}`;
   const phaseKey = `${view.phase}:${view.round}:${legalMoves.length && legalMoves[0].type}`;
   if (ui.key !== phaseKey) Object.assign(ui, { key: phaseKey, resource: view.named, card: null, cells: [] });
   const redraw = () => render(root, ctx);
   const byType = (t) => legalMoves.filter((m) => m.type === t);
+  const names = ctx.names || {};
+  const order = orderSeats(view, seat);
+  const townOf = (s) => town(view, cat, s, seat, legalMoves, byType, play, redraw, names);
+  const mine = seat !== null && seat !== undefined ? [townOf(seat)] : [];
+  const others = order.filter((s) => s !== seat).map(townOf);
 
+  // Prompt, your town, the shared cards, then the other towns (docs/UX.md).
   root.replaceChildren(h("style", {}, STYLE), h("div", { class: "tt", dataset: { version: key } },
     topBar(view, cat, ctx), prompt(view, cat, legalMoves, byType, play, redraw),
+    mine.length ? h("div", { class: "tt-towns tt-mine" }, ...mine) : null,
     cardsInPlay(view, cat, byType, redraw),
-    h("div", { class: "tt-towns" }, ...orderSeats(view, seat).map((s) => town(view, cat, s, seat, legalMoves, byType, play, redraw, ctx.names || {}))),
-    doc.outcome ? scoreTable(doc.outcome, view, cat, ctx.names || {}) : null));
+    others.length ? h("div", { class: "tt-towns" }, ...others) : null));
+  // Nothing can be constructed: "Done" is the only answer, so give it without a click.
+  const only = legalMoves.length === 1 && legalMoves[0].type === "done";
+  if (only && autoDone !== `${doc.id}:${doc.version}`) {
+    autoDone = `${doc.id}:${doc.version}`;
+    setTimeout(() => play(legalMoves[0]), 0);
+  }
+}
+
+export function outcomeDetails(ctx) {
+  return scoreTable(ctx.doc.outcome, ctx.doc.view, ctx.catalogue || {}, ctx.names || {});
+}
+
+export function turnOrder(view) {
+  // The Master Builder names first, then clockwise (seat order).
+  const n = view.towns.length;
+  const first = view.master !== null && view.master !== undefined ? view.master : 0;
+  return Array.from({ length: n }, (_, i) => (first + i) % n);
+}
+
+export function changed(entry) {
+  const m = entry.move || {};
+  const sq = (seat, cell) => `[data-seat="${seat}"][data-cell="${cell}"]`;
+  switch (m.type) {
+    case "place": case "store": case "bondmaker": return [sq(entry.seat, m.cell)];
+    case "swap": case "take_oddity": return [sq(entry.seat, m.to)];
+    case "build": return [sq(entry.seat, m.at), ...(m.cells || []).map((c) => sq(entry.seat, c))];
+    case "name": return [`[data-named]`];
+    case "choose": return m.cell !== undefined ? [sq(entry.seat, m.cell)] : m.to !== undefined ? [sq(entry.seat, m.to)] : [];
+    default: return [];
+  }
 }
 
 function orderSeats(view, seat) {
@@ -159,7 +212,7 @@ function topBar(view, cat, ctx) {
   const names = ctx.names || {};
   const who = (s) => names[s] || `Seat ${s + 1}`;
   const parts = [h("span", { class: "tt-title" }, `Tiny Towns${view.coins_on ? " · Fortune" : ""}`),
-    h("span", {}, `Round ${view.round}`), h("span", { class: "tt-badge" }, view.phase)];
+    view.round > 0 ? h("span", {}, `Round ${view.round}`) : null, h("span", { class: "tt-badge" }, PHASE_WORDS[view.phase] || view.phase)];
   if (view.solo) {
     parts.push(h("span", {}, `Resource deck: ${view.solo_deck.deck_size} face down`));
   } else if (view.town_hall) {
@@ -170,7 +223,6 @@ function topBar(view, cat, ctx) {
     parts.push(h("span", {}, "Master Builder: ", h("strong", {}, who(view.master))));
   }
   if (view.named) parts.push(h("span", {}, "Named: ", resChip(view.named, { dataset: { named: view.named } })));
-  if (view.last) parts.push(h("span", { class: "tt-last" }, `Last: ${who(view.last.seat)} — ${describe(view.last.move, cat)}`));
   return h("div", { class: "tt-bar" }, ...parts);
 }
 
@@ -203,18 +255,25 @@ function prompt(view, cat, legal, byType, play, redraw) {
     });
   } else if (view.phase === "place") {
     const resources = [...new Set(byType("place").map((m) => m.resource))];
-    if (!view.named) box.append("Town Hall free choice: pick any resource, then an empty square:");
-    else box.append("Place ", resChip(view.named), resources.length > 1 ? " — or pick another resource (1 coin, or free with your Factory):" : " on an empty square of your town.");
+    const picked = ui.resource || view.named;
+    if (!view.named && !ui.resource) box.append("Town Hall free choice: pick any resource, then an empty square:");
+    else if (ui.resource && ui.resource !== view.named) box.append("Now click a green square of your town for ", resChip(ui.resource), ":");
+    else box.append("Place ", resChip(picked), resources.length > 1 ? " on a green square — or pick another resource (1 coin, or free with your Factory):" : " on a green square of your town.");
     if (resources.length > 1) for (const r of resources) {
       box.append(resChip(r, { class: ui.resource === r ? "sel" : "", dataset: { resource: r }, onclick: () => { ui.resource = r; redraw(); } }, "button"));
     }
     for (const m of legal.filter((x) => x.type !== "place")) box.append(h("button", { class: "tt-btn", dataset: { move: JSON.stringify(m) }, onclick: () => play(m) }, describe(m, cat)));
   } else if (view.phase === "build") {
     const builds = byType("build");
-    box.append(builds.length ? "Click a glowing building card, then its squares in your town, then where it goes — or: " : "Nothing to construct now. ");
+    const need = ui.card ? (builds.find((m) => m.card === ui.card) || { cells: [] }).cells.length : 0;
+    const exact = ui.card && builds.some((m) => m.card === ui.card && sortedKey(m.cells) === sortedKey(ui.cells));
+    if (!builds.length) box.append("Nothing to construct now — moving on.");
+    else if (!ui.card) box.append("Construct a building? Click a card marked ✓ can build — or: ");
+    else if (exact) box.append(`Now click where the ${cardName(cat, ui.card)} goes (a square marked "here"), or pick more squares. `);
+    else box.append(`Pick the squares of the ${cardName(cat, ui.card)} pattern in your town (green): ${ui.cells.length} of ${need} chosen. `);
     if (ui.card) box.append(h("button", { class: "tt-btn", dataset: { action: "clear" }, onclick: () => { ui.card = null; ui.cells = []; redraw(); } }, "clear selection"));
     const done = byType("done")[0];
-    if (done) box.append(h("button", { class: "tt-btn main", dataset: { action: "done" }, onclick: () => play(done) }, "Done constructing"));
+    if (done && builds.length) box.append(h("button", { class: "tt-btn main", dataset: { action: "done" }, onclick: () => play(done) }, "Done constructing"));
   } else {
     legal.forEach((m) => box.append(h("button", { class: "tt-btn", dataset: { move: JSON.stringify(m) }, onclick: () => play(m) }, describe(m, cat))));
   }
@@ -222,7 +281,7 @@ function prompt(view, cat, legal, byType, play, redraw) {
 }
 
 function monumentCard(cat, id, onclick) {
-  return h("div", { class: "tt-card can", style: `border-color:${COLOUR.monument}`, dataset: { monument: id }, onclick },
+  return h("div", { class: "tt-card can", style: `border-color:${COLOUR.monument}`, dataset: { monument: id, click: "" }, onclick },
     h("h4", {}, cardName(cat, id)), pattern(cat, id), h("p", {}, (cat.cards && cat.cards[id] && cat.cards[id].text) || ""));
 }
 
@@ -235,7 +294,9 @@ function cardsInPlay(view, cat, byType, redraw) {
     const can = buildable.has(id);
     return h("div", {
       class: `tt-card${can ? " can" : ""}${ui.card === id ? " sel" : ""}`, style: `border-color:${cardColour(cat, id)}`,
-      dataset: { card: id }, onclick: can ? () => { ui.card = ui.card === id ? null : id; ui.cells = []; redraw(); } : undefined,
+      dataset: can ? { card: id, click: "" } : { card: id },
+      onclick: can ? () => { ui.card = ui.card === id ? null : id; ui.cells = []; redraw(); }
+        : () => explain(byType("build").length || view.phase === "build" ? `You cannot construct ${cardName(cat, id)} now: your town has no matching pattern.` : "Buildings are constructed after placing a resource."),
     }, h("h4", {}, cardName(cat, id), id === (me && me.monument) ? " (your monument)" : ""), pattern(cat, id),
       h("p", {}, (cat.cards && cat.cards[id] && cat.cards[id].text) || ""));
   }));
@@ -273,13 +334,19 @@ function town(view, cat, s, seat, legal, byType, play, redraw, names) {
   const t = view.towns[s];
   const acts = squareActions(view, s, seat, legal, byType, play, redraw);
   const grid = h("div", { class: "tt-grid" });
+  const owner = s === seat ? "your town" : `${names[s] || `Seat ${s + 1}`}'s town`;
   t.grid.forEach((v, cell) => {
     const a = acts[cell];
     const bld = v && !isRes(v);
-    const sq = h("div", {
+    const label = `${"ABCD"[cell % 4]}${Math.floor(cell / 4) + 1}`;
+    const what = bld ? cardName(cat, v) : v || "empty";
+    const attrs = {
       class: `tt-sq${bld ? " bld" : ""}${a ? ` ${a.cls}` : ""}`, style: bld ? `background:${cardColour(cat, v)}` : "",
-      dataset: { cell, seat: s, content: v || "" }, title: bld ? cardName(cat, v) : v || "empty", onclick: a ? a.onclick : undefined,
-    }, isRes(v) ? resChip(v, { class: "tt-cube" }) : bld ? cardName(cat, v) : "");
+      dataset: { cell, seat: s, content: v || "" }, title: `${label}: ${what}`, "aria-label": `${label} of ${owner}: ${what}`,
+      onclick: a ? a.onclick : () => explain(whyNot(view, cat, s, seat, legal, v, names)),
+    };
+    if (a) attrs.dataset.click = "";
+    const sq = h("div", attrs, isRes(v) ? resChip(v, { class: "tt-cube" }) : bld ? cardName(cat, v) : "");
     if (t.marks[String(cell)]) sq.append(h("span", { class: "tt-coin", title: `${t.marks[String(cell)]} coin` }));
     const stored = t.store[String(cell)];
     if (stored && stored.length) sq.append(h("span", { class: "tt-store" }, ...stored.map((r) => h("span", { style: `background:${RES[r].color}`, title: r }))));
@@ -295,9 +362,28 @@ function town(view, cat, s, seat, legal, byType, play, redraw, names) {
   if (t.pending && t.pending.length) badges.push(h("span", { class: "tt-badge" }, `deciding: ${t.pending[0].kind}`));
   const mon = t.monument ? `${cardName(cat, t.monument)}${t.built_monument ? " (built)" : " (secret)"}` : t.has_monument ? "a secret monument" : "choosing a monument";
   const acting = legal.length && s === seat;
+  const board = h("div", { class: "tt-board" }, h("span", {}),
+    h("div", { class: "tt-cols", "aria-hidden": "true" }, ..."ABCD".split("").map((c) => h("span", {}, c))),
+    h("div", { class: "tt-rows", "aria-hidden": "true" }, ..."1234".split("").map((r) => h("span", {}, r))), grid);
   return h("section", { class: `tt-town${s === seat ? " me" : ""}${acting ? " act" : ""}`, dataset: { town: s } },
-    h("header", {}, h("strong", {}, s === seat ? "Your town" : names[s] || `Seat ${s + 1}`), h("span", {}, ...coins, view.coins_on ? ` ${t.coins}/${t.chest}` : ""), ...badges,
-      h("span", { class: "tt-last" }, `Monument: ${mon}`)), grid);
+    h("header", {}, h("strong", {}, s === seat ? `${names[s] || "Your town"} (you)` : names[s] || `Seat ${s + 1}`), h("span", {}, ...coins, view.coins_on ? ` ${t.coins}/${t.chest}` : ""), ...badges,
+      h("span", { class: "tt-last" }, `Monument: ${mon}`)), board);
+}
+
+function whyNot(view, cat, s, seat, legal, content, names) {
+  // The legal moves already tell why this square cannot be played: say it in words, send nothing.
+  if (seat === null || seat === undefined) return "You are watching; only the players can place and build.";
+  if (s !== seat) return `That is ${names[s] || `Seat ${s + 1}`}'s town: you can only place and build in your own.`;
+  if (!legal.length) return "Nothing to do in your town right now; wait for the others.";
+  const kind = legal[0].type;
+  if (view.phase === "place" && kind === "place") return content ? "That square is taken: place on an empty (green) square." : "That square cannot take this resource.";
+  if (view.phase === "build" && kind !== "choose") {
+    if (!ui.card) return "First click a building card marked ✓ can build, then its squares.";
+    return `That square is not part of a ${cardName(cat, ui.card)} pattern with the squares you chose.`;
+  }
+  if (kind === "name" || kind === "take_oddity") return "First name a resource (the buttons above your town).";
+  if (kind === "keep_monument") return "First keep one of your two monuments (above).";
+  return "That square cannot be used for this step; the green squares can.";
 }
 
 function scoreTable(outcome, view, cat, names) {

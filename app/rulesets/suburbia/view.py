@@ -32,6 +32,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     """Public table plus the seat's own secret goal; stacks as counts; never the generator."""
     return {
         "mode": state["mode"], "seats": state["seats"], "phase": state["phase"],
+        "red_lines": state["red_lines"],
         "turn": state["turn"], "start": state["start"], "round": state["round"],
         "to_act": to_act(state),
         "one_more_round": state["one_more_round"], "final_turns": state["final_turns"],

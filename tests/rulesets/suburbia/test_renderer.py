@@ -129,9 +129,18 @@ def test_spectator_sees_boroughs_and_final_scores(browser):
         s = R.apply(s, seat, rng.choice(R.legal_moves(s, seat)))
     page, _, errors = open_page(browser, s, None)
     assert page.locator(".sb-player").count() == 3
-    table = page.inner_text(".sb-outcome")
-    for total in R.outcome(s).scores:
-        assert str(total) in table
+    # Each player's row shows exactly that player's total in the Total column (a substring match
+    # over the whole table would pass with totals swapped or one total inside another number).
+    headers = page.locator(".sb-outcome thead th").all_inner_texts()
+    total_col = headers.index("Total")
+    rows = page.locator(".sb-outcome tbody tr")
+    outcome = R.outcome(s)
+    assert rows.count() == 3
+    for i in range(3):
+        cells = rows.nth(i).locator("td").all_inner_texts()
+        assert cells[1] == f"Player {i + 1}"
+        assert cells[total_col] == str(outcome.scores[i])
+        assert cells[0] == str(outcome.ranks[i])
     assert not errors
     page.close()
 
