@@ -106,3 +106,59 @@ def test_tiny_towns_monument_naming_placing_and_building_by_clicking(live_server
     town = page.evaluate("window.civitas.doc.view.towns[0].grid")
     assert any(cell and cell not in ("wood", "wheat", "brick", "glass", "stone") for cell in town), (town, done)
     _same_as_server(live_server, page, game, auth)
+
+
+def _fortuna_click(page):
+    """One decision by clicking what the Fortuna renderer highlights: an action card and how to
+    execute it, a card to exchange, skipping military power, a favour card (and its steps) or a
+    decline, the 2-player flip, privilege choices, or ending the turn."""
+    step = page.evaluate("window.civitas.doc.view.step")
+    if step == "play":
+        page.locator(".fo-card.can:not([data-card='bribe'])").first.click()
+        page.locator("[data-choice]").last.click()
+    elif step == "exchange":
+        page.locator(".fo-card.can").first.click()
+    elif step == "military":
+        page.locator("[data-action='skip']").click()
+    elif step == "favour":
+        if page.locator(".fo-fav.can").count():
+            page.locator(".fo-fav.can").first.click()
+            if page.locator("[data-choice]").count():
+                page.locator("[data-choice]").first.click()
+        else:
+            page.locator("[data-die]").first.click()
+    elif step == "flip":
+        page.locator(".fo-fav.can").first.click()
+    elif step == "keep":
+        page.locator("[data-keep]").first.click()
+    elif step == "palace":
+        page.locator("[data-palace]").first.click()
+    else:
+        page.locator("[data-action='end']").click()
+    return step
+
+
+def test_fortuna_turns_by_clicking(live_server, page):
+    """Play Fortuna turns against a bot by clicking cards, exchange targets and favour cards;
+    the log speaks in words and the page's document matches the server's."""
+    game, auth = _start(live_server, page, "fortuna")
+    page.set_default_timeout(4000)
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    done = []
+    for _ in range(40):
+        version = _my_turn(page)
+        try:
+            done.append(_fortuna_click(page))
+        except PlaywrightTimeout:
+            continue  # a redraw raced the click: look again
+        _moved(page, version)
+        if done.count("favour") >= 3:
+            break
+    assert {"play", "exchange", "favour"} <= set(done), done
+    _my_turn(page)
+    log = httpx.get(f"{live_server.url}/api/games/{game}/log", headers=auth).json()["moves"]
+    mine = [m for m in log if m["seat"] == 0]
+    assert [m["move"]["type"] for m in mine][:2] == ["play", "exchange"]
+    assert any(" plays " in (m.get("text") or "") for m in mine), mine[:3]
+    _same_as_server(live_server, page, game, auth)

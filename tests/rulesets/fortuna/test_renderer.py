@@ -1,0 +1,155 @@
+"""The browser renderer (static/rulesets/fortuna.js) in headless Chromium: it draws real views
+(road to Rome, sides, favour cards, provinces), highlights what the seat may do and turns clicks
+into legal moves; it fits a 390 px phone. Served through Playwright routing, no server needed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from app.engine.rng import Rng
+from app.rulesets.fortuna import RULESET as R
+from tests.rulesets.fortuna.helpers import arrange, at, favours, game, province, seat_to_act
+
+pytestmark = pytest.mark.browser
+JS = Path(__file__).resolve().parents[3] / "static" / "rulesets" / "fortuna.js"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+HARNESS = """<!doctype html><html><head><meta name=viewport content="width=device-width"></head>
+<body style="margin:0"><div id=root></div><script type=module>
+import { render } from "./fortuna.js";
+window.played = [];
+const ctx = { ...window.CTX, play: (m) => window.played.push(m), describe: (m) => JSON.stringify(m) };
+render(document.getElementById("root"), ctx);
+</script></body></html>"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                     args=["--headless=new", "--no-sandbox", "--disable-gpu"])
+        yield instance
+        instance.close()
+
+
+def open_page(browser, state, seat, width=1280):
+    out = R.outcome(state)
+    legal = R.legal_moves(state, seat) if seat is not None else []
+    doc = {"id": "g", "ruleset": "fortuna", "version": 1, "status": "finished" if out else "active",
+           "to_act": R.to_act(state), "seat": seat, "view": R.view(state, seat),
+           "outcome": out.to_json() if out else None}
+    ctx = {"doc": doc, "legalMoves": legal, "seat": seat, "catalogue": R.catalogue(),
+           "names": {str(i): f"P{i}" for i in range(state["n"])}}
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.route("http://fortuna.test/index.html", lambda route: route.fulfill(body=HARNESS, content_type="text/html"))
+    page.route("http://fortuna.test/fortuna.js",
+               lambda route: route.fulfill(body=JS.read_text(), content_type="text/javascript"))
+    page.add_init_script(f"window.CTX = {json.dumps(ctx)};")
+    page.goto("http://fortuna.test/index.html")
+    page.wait_for_selector(".fo")
+    return page, legal, errors
+
+
+def played(page):
+    return page.evaluate("window.played")
+
+
+def test_play_a_card_then_choose_how_to_execute_it(browser):
+    """Phase 2 in the browser: the seat's three cards glow; clicking one offers its legal
+    executions (and not executing); the click sends that legal move."""
+    s = game(2, seed=0)
+    me = seat_to_act(s)
+    s = province(arrange(s, {me: ["harvest_grain", "building", "water"]}), me, water=2)
+    page, legal, errors = open_page(browser, s, me)
+    assert page.locator(".fo-card.can").count() == 3
+    assert page.locator(".fo-road .fo-pawn").count() == 2 and page.locator(".fo-fav").count() == 7
+    page.click(f".fo-card.can[data-side='{me}'][data-slot='0']")
+    assert page.locator("[data-choice]").count() == 4  # none, 0, 1, 2 water
+    page.locator("[data-choice]", has_text="spend 2 water").click()
+    assert played(page) == [{"type": "play", "slot": 0, "args": {"water": 2}}]
+    assert played(page)[0] in legal and not errors
+    page.close()
+
+
+def test_exchange_targets_glow_and_face_down_cards_do_not(browser):
+    """Phase 2 exchange: only face-up cards of the other sides are offered."""
+    s = game(3, seed=1)
+    me = seat_to_act(s)
+    s = R.apply(s, me, {"type": "play", "slot": 0, "args": None})
+    page, legal, errors = open_page(browser, s, me)
+    glowing = page.locator(".fo-card.can")
+    assert glowing.count() == sum(1 for m in legal if m["type"] == "exchange")
+    assert page.locator(".fo-card.can.down").count() == 0
+    glowing.first.click()
+    assert played(page)[0] in legal and played(page)[0]["type"] == "exchange" and not errors
+    page.close()
+
+
+def test_favour_cards_and_declining_by_die(browser):
+    """Phase 4 in the browser: favour cards usable with the dice glow; one with several step
+    counts asks how many; declining names the die and whether tax is due."""
+    s = game(2, seed=0)
+    me = seat_to_act(s)
+    s = province(favours(at(s, step="favour", dice=[2, 5], chosen=0), used=(1,), tokens={3: 2}), me,
+                 wine=2, grain=2, cent=0)
+    page, legal, errors = open_page(browser, s, me)
+    assert sorted(int(x) for x in page.locator(".fo-fav.can").evaluate_all("els => els.map(e => e.dataset.favour)")) == [2, 3]
+    assert page.locator(".fo-fav[data-favour='3'] .fo-token").count() == 2
+    page.click(".fo-fav.can[data-favour='2']")
+    page.locator("[data-choice]", has_text="2 steps").click()
+    page.click("[data-die='2']")
+    assert played(page) == [{"type": "favour", "card": 2, "n": 2}, {"type": "pass", "die": 2}]
+    assert "(1 money tax)" in page.inner_text("[data-die='5']") and not errors
+    page.close()
+
+
+def test_privilege_cards_are_secret_and_playable_by_their_owner(browser):
+    """Privilege cards: the owner sees and can play A/B cards; others see only how many."""
+    s = game(2, seed=0)
+    me = seat_to_act(s)
+    s = province(favours(at(s, step="favour", dice=[1], chosen=0)), me, hand=["B2", "C5"])
+    page, legal, errors = open_page(browser, s, me)
+    page.click("[data-privilege='B2'].can")
+    assert played(page) == [{"type": "privilege", "card": "B2"}] and not errors
+    assert page.locator("[data-privilege='C5'].can").count() == 0
+    page.close()
+    page, _, errors = open_page(browser, s, 1 - me)
+    assert "2 secret privilege cards" in page.inner_text(f"[data-province='{me}']")
+    assert "B2" not in page.content() and not errors
+    page.close()
+
+
+def _finished(n, seed):
+    s = R.setup(n, R.Options(), seed)
+    rng = Rng(seed)
+    while R.to_act(s):
+        seat = R.to_act(s)[0]
+        s = R.apply(s, seat, R.bot_move(s, seat, rng))
+    return s
+
+
+def test_final_breakdown_and_phone_width(browser):
+    """The end: each player's steps, privilege points and total; the page fits 390 px."""
+    s = _finished(4, 3)
+    page, _, errors = open_page(browser, s, None, width=390)
+    table = page.inner_text("[data-outcome]")
+    for b in R.outcome(s).breakdown:
+        assert str(b["total"]) in table
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert not errors
+    page.close()
+
+
+def test_mid_game_fits_a_phone(browser):
+    """Every part of the table stays inside a 390 px screen (no sideways scrolling)."""
+    s = game(4, seed=2)
+    page, _, errors = open_page(browser, s, s["order"][0], width=390)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390 and not errors
+    page.close()
