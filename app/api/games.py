@@ -59,3 +59,16 @@ async def game_log(game_id: str, platform: PlatformDep, player: OptionalPlayer) 
 async def game_table(game_id: str, platform: PlatformDep) -> dict[str, Any]:
     """Who sits where (names, bots, presence, held seats), the clocks and the rematch, if any."""
     return await table_info(platform, game_id)
+
+
+@router.post("/{game_id}/reclaim", response_model=TableInfo)
+async def reclaim_seat(game_id: str, platform: PlatformDep, player: CurrentPlayer) -> dict[str, Any]:
+    """The caller is back: a seat a bot held for them (clock ran out, or away too long) is theirs
+    again. Opening the game's socket does the same."""
+    live = await platform.games.live(game_id)
+    seat = live.seat_of(player.id)
+    if seat is None:
+        raise ServiceError(403, "You do not hold a seat in this game.")
+    if await platform.clocks.reclaim(game_id, seat):
+        await platform.seat_reclaimed(game_id, live.room_id)
+    return await table_info(platform, game_id)

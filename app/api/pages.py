@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 
 from app.config import ROOT
@@ -34,3 +34,9 @@ async def invite_link(invite_code: str) -> RedirectResponse:
 async def game_page(request: Request, game_id: str) -> HTMLResponse:
     """A game: the board drawn by the ruleset's renderer, the log, the legal moves."""
     return templates.TemplateResponse(request, "game.html", {"page": "game", "game_id": game_id})
+
+
+@router.get("/favicon.ico")
+async def favicon() -> FileResponse:
+    """The site icon, for browsers that ask for /favicon.ico whatever the page says."""
+    return FileResponse(ROOT / "static" / "favicon.svg", media_type="image/svg+xml")

@@ -160,20 +160,22 @@ class Clocks:
                     clock.started_at = clock.deadline = None
             await session.commit()
 
-    async def presence(self, game_id: str, seat: int | None, delta: int) -> bool:
+    async def presence(self, game_id: str, seat: int | None, delta: int,
+                       reclaim: bool | None = None) -> bool:
         """A seat's socket joined (+1), left (-1) or beat (0); True if the seat was held and its
         player has just taken it back."""
         if seat is None:
             return False
         for attempt in range(2):
             try:
-                return await self._presence(game_id, seat, delta)
+                return await self._presence(game_id, seat, delta,
+                                            delta > 0 if reclaim is None else reclaim)
             except IntegrityError:  # another socket created the rows first: read them again
                 if attempt:
                     raise
         return False
 
-    async def _presence(self, game_id: str, seat: int, delta: int) -> bool:
+    async def _presence(self, game_id: str, seat: int, delta: int, reclaim: bool) -> bool:
         moment = now()
         async with self.sessions() as session:
             game = await session.get(Game, game_id)
@@ -188,7 +190,7 @@ class Clocks:
             clock.last_seen = moment
             clock.connected = max(0, clock.connected + delta)
             reclaimed = False
-            if delta > 0 and clock.held:
+            if reclaim and clock.held:
                 clock.held = False
                 seat_row = await session.get(Seat, (game.room_id, seat))
                 if seat_row is not None and seat_row.player_id:
@@ -199,6 +201,10 @@ class Clocks:
                     clock.deadline = moment + timedelta(seconds=pace.move_seconds + clock.reserve_left)
             await session.commit()
             return reclaimed
+
+    async def reclaim(self, game_id: str, seat: int) -> bool:
+        """The seat's player says they are back: take a held seat back (True if it was held)."""
+        return await self.presence(game_id, seat, 0, reclaim=True)
 
     async def sweep(self) -> list[tuple[str, str]]:
         """Hold every seat whose clock ran out or whose player has been gone past the grace

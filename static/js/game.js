@@ -81,7 +81,7 @@ async function refreshTable() {
     state.clockSkew = Date.parse(state.table.now) - Date.now();
     for (const s of state.table.seats) state.names[s.seat] = s.name;
   } catch { /* the panels keep their last state */ }
-  if (state.doc) { drawPlayers(); drawOutcome(); }
+  if (state.doc) { drawPlayers(); drawOutcome(); drawStatus(); }
 }
 setInterval(refreshTable, 10000);
 
@@ -98,8 +98,24 @@ function send(move) {
   return socket.send({ type: "move", version: state.doc.version, move, id });
 }
 
+function myHeld() {
+  const doc = state.doc;
+  const mine = doc && doc.seat !== null && state.table ? state.table.seats.find((s) => s.seat === doc.seat) : null;
+  return !!(mine && mine.held);
+}
+
+async function reclaim() {
+  try {
+    state.table = await request("POST", `/api/games/${gameId}/reclaim`);
+    drawPlayers();
+    drawStatus();
+  } catch (e) { showError(e.message); }
+}
+document.getElementById("reclaim").addEventListener("click", reclaim);
+
 function play(move) {
   clearError();
+  if (myHeld()) reclaim(); // playing a move means the player is back
   if (!socket.open || !state.online) {
     // Offline: keep the move; after the resync it is sent if still legal, or refused visibly.
     state.pending = { move, version: state.doc.version };
@@ -217,6 +233,7 @@ function drawStatus() {
   else status.textContent = doc.to_act.length ? `${listNames(doc.to_act)} to play.` : "";
   status.classList.toggle("your-turn", myTurn());
   document.getElementById("watching").hidden = doc.seat !== null;
+  document.getElementById("held-banner").hidden = !myHeld() || doc.status !== "active";
   document.getElementById("leave-game").hidden = doc.seat === null || doc.status !== "active";
 }
 

@@ -1,6 +1,6 @@
 // Lobby: live list of public rooms, create a room (options from the ruleset's JSON schema), join by code.
 import { el, ensurePlayer, liveSocket, me, request, showWho } from "./api.js";
-import { optionFields, readOptions } from "./options.js";
+import { optionFields, readOptions, showRelevant } from "./options.js";
 import { applyPatch } from "./patch.js";
 
 const rulesets = await request("GET", "/api/rulesets");
@@ -18,7 +18,10 @@ function showOptions() {
   seats.max = ruleset.max_players;
   seats.value = Math.min(Math.max(Number(seats.value) || 2, ruleset.min_players), ruleset.max_players);
   fields.replaceChildren(el("legend", {}, "Options"), ...optionFields(ruleset.options));
+  relevant = showRelevant(fields, () => seats.value);
 }
+let relevant = () => {};
+seats.addEventListener("input", () => relevant());
 select.addEventListener("change", showOptions);
 showOptions();
 
@@ -33,10 +36,25 @@ document.getElementById("create-form").addEventListener("submit", async (event) 
       seats: Number(seats.value),
       private: document.getElementById("private-input").checked,
       options: readOptions(fields, byId[select.value].options),
+      pace: readPace(),
     });
     location.href = `/rooms/${room.id}`;
   } catch (e) { error.textContent = e.message; }
 });
+
+// The host's choice of clock: none, real time (minutes per move + reserve) or turn based (hours).
+const paceSelect = document.getElementById("pace-select");
+function showPace() {
+  for (const field of document.querySelectorAll("[data-pace]")) field.hidden = field.dataset.pace !== paceSelect.value;
+}
+paceSelect.addEventListener("change", showPace);
+showPace();
+function readPace() {
+  const kind = paceSelect.value;
+  if (kind === "realtime") return { kind, move_minutes: Number(document.getElementById("pace-move-minutes").value), reserve_minutes: Number(document.getElementById("pace-reserve-minutes").value) };
+  if (kind === "turn") return { kind, move_hours: Number(document.getElementById("pace-move-hours").value) };
+  return { kind: "none" };
+}
 
 async function joinByCode(code) {
   const error = document.getElementById("code-error");

@@ -1,5 +1,23 @@
-// Form fields for a ruleset's Options, rendered from its JSON schema (bool, int, enum, string).
+// Form fields for a ruleset's Options, rendered from its JSON schema (bool, int, enum, string), in
+// words: enum values get readable labels, options that only matter solo show only for one seat,
+// and options that belong to an expansion show only when the expansion is ticked.
 import { el } from "./api.js";
+
+// Readable names for option values the rulesets use; anything else is humanised.
+const VALUE_LABELS = {
+  lone_architect: "The Lone Architect", dale: "Dale the Bot",
+  nemikolh: "First red line at 15 (standard)", bestagon: "First red line at 14",
+  plus2: "+2 Income and Reputation (as printed)", minus2: "−2 Income and Reputation (suspected misprint)",
+};
+// Client-side defaults where the base game should be the default and an expansion one click away.
+const BASE_GAME = { fortune: false };
+
+export function valueLabel(value) {
+  if (typeof value !== "string") return String(value);
+  if (VALUE_LABELS[value]) return VALUE_LABELS[value];
+  const words = value.replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
 
 function resolve(schema, prop) {
   if (prop.$ref) return schema.$defs[prop.$ref.split("/").pop()];
@@ -7,24 +25,53 @@ function resolve(schema, prop) {
   return prop;
 }
 
+function soloOnly(name, prop) {
+  return /solo|lone_architect/.test(name) || /\b(solo|alone)\b/i.test(prop.description || "");
+}
+
+// The boolean option an option depends on (fortune_monuments and max_fortune_buildings → fortune).
+function parentOf(name, props) {
+  return Object.keys(props).find((other) => other !== name && props[other].type === "boolean" && name.includes(other)) || null;
+}
+
 export function optionFields(schema) {
-  const props = schema.properties || {};
+  const props = Object.fromEntries(Object.entries(schema.properties || {}).map(([n, p]) => [n, resolve(schema, p)]));
   if (!Object.keys(props).length) return [el("p", { class: "muted" }, "This game has no options.")];
-  return Object.entries(props).map(([name, raw]) => {
-    const prop = resolve(schema, raw);
+  return Object.entries(props).map(([name, prop]) => {
     const label = prop.title || name;
     const hint = prop.description ? el("small", { class: "muted" }, prop.description) : null;
+    const dataset = { option: name };
+    if (soloOnly(name, prop)) dataset.solo = "1";
+    const parent = parentOf(name, props);
+    if (parent) dataset.parent = parent;
+    const def = name in BASE_GAME ? BASE_GAME[name] : prop.default;
+    let field;
     if (prop.type === "boolean") {
-      return el("label", { class: "check" }, el("input", { type: "checkbox", name, checked: !!prop.default }), ` ${label}`, hint);
+      field = el("label", { class: "check", dataset }, el("input", { type: "checkbox", name, checked: !!def }), ` ${label}`, hint);
+    } else if (prop.enum) {
+      field = el("label", { dataset }, label, el("select", { name }, ...prop.enum.map((v) => el("option", { value: v, selected: v === def }, valueLabel(v)))), hint);
+    } else if (prop.type === "integer" || prop.type === "number") {
+      field = el("label", { dataset }, label, el("input", { type: "number", name, value: def ?? "", min: prop.minimum, max: prop.maximum }), hint);
+    } else {
+      field = el("label", { dataset }, label, el("input", { name, value: def ?? "" }), hint);
     }
-    if (prop.enum) {
-      return el("label", {}, label, el("select", { name }, ...prop.enum.map((v) => el("option", { value: v, selected: v === prop.default }, String(v)))), hint);
-    }
-    if (prop.type === "integer" || prop.type === "number") {
-      return el("label", {}, label, el("input", { type: "number", name, value: prop.default ?? "", min: prop.minimum, max: prop.maximum }), hint);
-    }
-    return el("label", {}, label, el("input", { name, value: prop.default ?? "" }), hint);
+    return field;
   });
+}
+
+// Show only the options that matter for this many seats and for the ticked expansions.
+export function showRelevant(container, seats) {
+  const refresh = () => {
+    for (const field of container.querySelectorAll("[data-option]")) {
+      let hidden = field.dataset.solo === "1" && Number(seats()) > 1;
+      const parent = field.dataset.parent && container.querySelector(`input[name="${field.dataset.parent}"]`);
+      if (parent && !parent.checked) hidden = true;
+      field.hidden = hidden;
+    }
+  };
+  container.addEventListener("change", refresh);
+  refresh();
+  return refresh;
 }
 
 export function readOptions(container, schema) {
@@ -40,4 +87,22 @@ export function readOptions(container, schema) {
     else out[name] = input.value;
   }
   return out;
+}
+
+// A room's options in words, leaving out what does not apply (solo options with several seats,
+// an expansion's settings when it is off).
+export function describeOptions(schema, options, seats) {
+  const props = Object.fromEntries(Object.entries(schema.properties || {}).map(([n, p]) => [n, resolve(schema, p)]));
+  const parts = [];
+  for (const [name, prop] of Object.entries(props)) {
+    if (!(name in options)) continue;
+    if (soloOnly(name, prop) && seats > 1) continue;
+    const parent = parentOf(name, props);
+    if (parent && options[parent] === false) continue;
+    const value = options[name];
+    const label = prop.title || name;
+    if (prop.type === "boolean") { if (value) parts.push(label); }
+    else parts.push(`${label}: ${valueLabel(value)}`);
+  }
+  return parts.length ? parts.join(" · ") : "base game";
 }

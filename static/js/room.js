@@ -1,5 +1,6 @@
 // Room page: seats, invite, join/leave, bots (host), start; follows the room live and opens the game.
 import { el, ensurePlayer, liveSocket, me, request, showWho } from "./api.js";
+import { describeOptions } from "./options.js";
 
 const roomId = document.getElementById("room").dataset.roomId;
 const code = new URLSearchParams(location.search).get("invite_code") || sessionStorage.getItem(`civitas.code.${roomId}`) || "";
@@ -12,15 +13,23 @@ async function act(fn) {
   try { await fn(); } catch (e) { error.textContent = e.message; }
 }
 
+let navigating = false;
+function go(url) {
+  // Start answers with the game id and the room update says the same: navigate once.
+  if (navigating) return;
+  navigating = true;
+  location.href = url;
+}
+
 function draw(room) {
   if (!room) { document.getElementById("room-title").textContent = "This room is closed."; return; }
-  if (room.game_id) { location.href = `/games/${room.game_id}`; return; }
+  if (room.game_id) { go(`/games/${room.game_id}`); return; }
   const player = me();
   const mine = player && room.seats.find((s) => s.player && s.player.id === player.id);
   const isHost = player && room.host.id === player.id;
   const ruleset = rulesets[room.ruleset];
   document.getElementById("room-title").textContent = `${ruleset ? ruleset.name : room.ruleset} · ${room.private ? "private" : "public"} table`;
-  const opts = Object.entries(room.options).map(([k, v]) => `${k}: ${v}`).join(", ");
+  const opts = ruleset ? describeOptions(ruleset.options, room.options, room.seats.length) : "";
   document.getElementById("room-meta").textContent = `Host: ${room.host.name}${opts ? " · " + opts : ""}`;
   if (room.invite_code) {
     const link = `${location.origin}/r/${room.invite_code}`;
@@ -28,13 +37,26 @@ function draw(room) {
     document.getElementById("invite-code").textContent = room.invite_code;
     const a = document.getElementById("invite-link");
     a.href = link; a.textContent = link;
-    document.getElementById("copy-link").onclick = () => navigator.clipboard && navigator.clipboard.writeText(link);
+    document.getElementById("copy-link").onclick = async () => {
+      const button = document.getElementById("copy-link");
+      try { await navigator.clipboard.writeText(link); button.textContent = "Copied ✓"; }
+      catch { button.textContent = "Select the link to copy it"; }
+      setTimeout(() => { button.textContent = "Copy link"; }, 2500);
+    };
   }
   document.getElementById("seats").replaceChildren(...room.seats.map((seat) => {
     let who = el("span", { class: "muted" }, "empty");
     if (seat.player) who = el("span", {}, seat.player.name, seat.player.id === room.host.id ? " (host)" : "");
-    if (seat.bot) who = el("span", { class: "bot" }, `${seat.bot} (computer)`);
+    if (seat.bot) who = el("span", { class: "bot" }, `${seat.bot} ${seat.seat + 1} (computer)`);
     const buttons = [];
+    if (!mine && !seat.player && !seat.bot && room.status === "lobby")
+      buttons.push(el("button", { type: "button", class: "sit-here", dataset: { seat: seat.seat },
+        onclick: () => act(async () => {
+          await ensurePlayer();
+          await request("POST", `/api/rooms/${roomId}/join`, code ? { invite_code: code, seat: seat.seat } : { seat: seat.seat });
+          socket.close();
+          socket = connect();
+        }) }, "Sit here"));
     if (isHost && !seat.player && !seat.bot)
       buttons.push(el("button", { type: "button", class: "add-bot", dataset: { seat: seat.seat },
         onclick: () => act(() => request("POST", `/api/rooms/${roomId}/bots`, { seat: seat.seat })) }, "Add bot"));
@@ -64,7 +86,7 @@ document.getElementById("leave-button").onclick = () => act(async () => {
 });
 document.getElementById("start-button").onclick = () => act(async () => {
   const { game_id } = await request("POST", `/api/rooms/${roomId}/start`);
-  location.href = `/games/${game_id}`;
+  go(`/games/${game_id}`);
 });
 
 function connect() {
@@ -74,8 +96,42 @@ function connect() {
   return liveSocket(`/ws/rooms/${roomId}?${params}`, {
     onMessage: (frame) => {
       if (frame.type === "room") draw(frame.room);
-      else if (frame.type === "error") error.textContent = frame.detail;
+      else if (frame.type === "chat") addChat([frame.message]);
+      else if (frame.type === "error") {
+        if (typeof frame.id === "string" && frame.id.startsWith("chat-")) document.getElementById("chat-error").textContent = frame.detail;
+        else error.textContent = frame.detail;
+      }
+    },
+    onState: (s, why) => {
+      if (s !== "refused") return;
+      document.getElementById("room-title").textContent = why;
+      error.textContent = `${why} This page will not reconnect; check the link or the invite code.`;
     },
   });
 }
 let socket = connect();
+
+// Chat: stored with the room, read once over REST, then live over the room socket.
+const chat = [];
+function addChat(lines) {
+  for (const m of lines) if (!chat.some((x) => x.id === m.id)) chat.push(m);
+  const line = (m) => el("p", { class: "chat-line", dataset: { chatId: m.id } }, el("strong", {}, m.name), ": ", m.text);
+  document.getElementById("chat-players").replaceChildren(...chat.filter((m) => !m.spectator).slice(-100).map(line));
+  const watchers = chat.filter((m) => m.spectator);
+  document.getElementById("chat-spectators").replaceChildren(...watchers.slice(-100).map(line));
+  document.querySelector(".chat-spectators-title").hidden = !watchers.length;
+}
+request("GET", `/api/rooms/${roomId}/chat${code ? `?invite_code=${encodeURIComponent(code)}` : ""}`).then(addChat).catch(() => {});
+document.getElementById("chat-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const input = document.getElementById("chat-input");
+  const text = input.value.trim();
+  document.getElementById("chat-error").textContent = "";
+  if (!text) return;
+  if (!me()) { await ensurePlayer(); socket.close(); socket = connect(); return; }
+  if (!socket.send({ type: "chat", text, id: `chat-${Date.now().toString(36)}` })) {
+    document.getElementById("chat-error").textContent = "You are offline; the message was not sent.";
+    return;
+  }
+  input.value = "";
+});
