@@ -48,31 +48,34 @@ def zone_full(s: State, zone: str, occ: dict | None = None) -> bool:
     return all(cell in occ for cell in ZONE_CELLS[zone])
 
 
+def _all_positions() -> dict[str, list[tuple[Cells, bool]]]:
+    """Every position of every shape on buildable blocks, with whether it touches the Starting
+    Zone (computed once)."""
+    out: dict[str, list[tuple[Cells, bool]]] = {}
+    for shape, orients in ORIENTATIONS.items():
+        rows = []
+        for orient in orients:
+            for r0 in range(SIZE):
+                for c0 in range(SIZE):
+                    cells = tuple(sorted((r0 + dr, c0 + dc) for dr, dc in orient))
+                    if all(r < SIZE and c < SIZE and ZONE_GRID[r][c] != "lake" for r, c in cells):
+                        rows.append((cells, any(ZONE_GRID[r][c] == "start" for r, c in cells)))
+        out[shape] = rows
+    return out
+
+
+POSITIONS = _all_positions()
+
+
 def placements(s: State, shape: str, own: frozenset = frozenset()) -> list[Cells]:
     """Every position of a shape on free buildable blocks (blocks in `own` count as free). Before
     the advanced phase the tile must lie at least partly in the Starting Zone (RB Building
     Placement: 'at the beginning of the game you must construct buildings in the Starting Zone';
     Example 3 allows overlapping another zone)."""
-    occ = occupied(s)
-    out = []
-    for orient in ORIENTATIONS[shape]:
-        for r0 in range(SIZE):
-            for c0 in range(SIZE):
-                cells = tuple(sorted((r0 + dr, c0 + dc) for dr, dc in orient))
-                ok = True
-                touches_start = False
-                for r, c in cells:
-                    if r >= SIZE or c >= SIZE or ZONE_GRID[r][c] == "lake":
-                        ok = False
-                        break
-                    if (r, c) in occ and (r, c) not in own:
-                        ok = False
-                        break
-                    if ZONE_GRID[r][c] == "start":
-                        touches_start = True
-                if ok and (s["advanced"] or touches_start):
-                    out.append(cells)
-    return out
+    occ = set(occupied(s)) - own
+    advanced = s["advanced"]
+    return [cells for cells, touches in POSITIONS[shape]
+            if (advanced or touches) and not any(c in occ for c in cells)]
 
 
 def build_options(s: State, kind: Kind) -> list[dict[str, Any]]:

@@ -1,13 +1,170 @@
-"""A heuristic City Council bot (placeholder until the greedy bot lands: random legal move)."""
+"""A heuristic City Council bot: plans and votes for buildings its favour cards reward, keeps the
+city working (employ workers, hold Crime and Pollution down, earn money), and scores at once."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.rulesets.city_council.flow import legal_moves
+from app.rulesets.city_council.favours import building_vp, general_vp, metrics
+from app.rulesets.city_council.flow import available_tiles, chair, legal_moves
+from app.rulesets.city_council.tables import CARDS, TILES, KIND_BY_NAME, Kind, kind_of
+
+State = dict[str, Any]
+Move = dict[str, Any]
+
+# What one unit of each product or input is worth to the city (a tuned guess; NOTES "Bot").
+_OUT = {"money": 1.0, "community": 1.6, "goods": 0.7, "power": 0.6, "W": 1.4, "crime_x": 2.2,
+        "pollution_x": 1.6, "crime": -2.6}
+_IN = {"money": -1.0, "goods": -0.6, "community": -1.5, "jail": 2.0, "B": 0.5, "BX": 0.3, "W": 0.4}
 
 
-def choose(state: dict[str, Any], seat: int, rng: Any) -> dict[str, Any] | None:
-    """Pick a move for `seat`."""
-    moves = legal_moves(state, seat)
-    return rng.choice(moves) if moves else None
+def _wanted_names(s: State, seat: int) -> dict[str, float]:
+    """Building names the seat's hand rewards: building-card VP, and a little for General cards
+    naming them."""
+    want: dict[str, float] = {}
+    for c in s["hands"][seat]:
+        card = CARDS[c]
+        for i, name in enumerate(card.buildings):
+            bonus = (i + 1) if card.kind == "building" else 1.0
+            want[name] = want.get(name, 0.0) + bonus
+    return want
+
+
+def _weights(s: State | None) -> tuple[dict[str, float], dict[str, float]]:
+    """Box weights, shifted by the city's state: idle Blue workers breed Crime (unemployment
+    monitor), so employing them and fighting Crime grow in value as Crime rises."""
+    out, inp = dict(_OUT), dict(_IN)
+    if s is not None:
+        idle_b = s["house"]["B"]
+        inp["B"] = inp["BX"] = 1.4 if idle_b >= 2 else 0.2
+        inp["W"] = 0.9 if s["house"]["W"] >= 2 else 0.2
+        out["crime_x"] += 0.7 * s["crime"]
+        inp["jail"] += 0.7 * s["crime"]
+        out["crime"] -= 0.8 * s["crime"]
+        out["pollution_x"] += 0.5 * s["pollution"]
+        out["community"] += 0.4 * max(0, s["crime"] + s["pollution"] - s["community"])
+        if s["budget"] <= 2:
+            out["money"] += 0.6
+    return out, inp
+
+
+def _kind_value(kind: Kind, s: State | None = None) -> float:
+    """A building's usefulness to the city per activation (best box)."""
+    out, inp = _weights(s)
+    best = 0.0
+    for box in kind.boxes:
+        v = sum(out.get(k, 0) * n for k, n in box.outputs.items())
+        v += sum(inp.get(k, 0) * n for k, n in box.inputs.items())
+        best = max(best, v)
+    return best - 1.2 * kind.pollution + (1.5 if kind.permanent_community else 0.0)
+
+
+def _tile_value(s: State, seat: int, tile: str) -> float:
+    kind = TILES[tile]
+    want = _wanted_names(s, seat)
+    return 2.0 * want.get(kind.name, 0.0) + 0.8 * _kind_value(kind, s) - 0.35 * kind.cost
+
+
+def _plan_value(s: State, seat: int, owner: int) -> float:
+    p = s["plans"][owner]
+    if not p or p["kind"] == "none":
+        return -9.0
+    if p["kind"] == "build":
+        return _tile_value(s, seat, p["target"])
+    b = s["buildings"].get(p["target"])
+    if not b:
+        return -9.0
+    want = _wanted_names(s, seat).get(kind_of(b).name, 0.0)
+    return (-2.0 * want - 0.5) if p["kind"] == "sell" else -0.5
+
+
+def _card_value(s: State, seat: int, card: str) -> float:
+    c = CARDS[card]
+    if c.kind == "building":
+        area = {TILES[t].name for t in available_tiles(s)}
+        return building_vp(s, card) + 0.5 * sum(1 for n in c.buildings if n in area)
+    return general_vp(s, card, metrics(s), True) + 0.3
+
+
+def _activation_value(s: State, seat: int, mv: Move) -> float:
+    if mv["type"] == "pass":
+        return 0.0
+    want = _wanted_names(s, seat)
+    if mv["type"] == "zone":
+        from app.rulesets.city_council.board import zones_of
+        gain = 0.0
+        for b in s["buildings"].values():
+            if mv["zone"] in zones_of(b) and not any(z == "start" or z in s["zones_on"] for z in zones_of(b)):
+                gain = max(gain, _kind_value(kind_of(b), s))
+        cost = 1.2 if mv["token"] == "section" else 0.3
+        return gain - cost - 0.4
+    kind = kind_of(s["buildings"][mv["building"]])
+    out, inp = _weights(s)
+    v = 0.0
+    for i in mv["boxes"]:
+        box = kind.boxes[i]
+        v += sum(out.get(k, 0) * n for k, n in box.outputs.items())
+        v += sum(inp.get(k, 0) * n for k, n in box.inputs.items())
+    v += sum(inp.get(k, 0) * n for k, n in kind.special.items()) if mv["boxes"] else 0
+    if s["budget"] >= 10:
+        v -= 0.8 * sum(kind.boxes[i].outputs.get("money", 0) for i in mv["boxes"])
+    v -= 1.3 * kind.pollution * (1 + s["pollution"] / 3)
+    v += 1.0 * sum(1 for c in s["hands"][seat] if CARDS[c].kind == "general"
+                   and kind.name in CARDS[c].buildings)
+    v += 0.2 * want.get(kind.name, 0.0)
+    return v
+
+
+def choose(s: State, seat: int, rng: Any) -> Move | None:
+    """The bot's move for `seat`."""
+    moves = legal_moves(s, seat)
+    if not moves:
+        return None
+    ph = s["phase"]
+    if ph == "committees":
+        def key(mv: Move) -> tuple:
+            mine = mv["seats"][seat]
+            return ({"election": 3, "union": 2, "executive": 1}.get(mine, 0), -moves.index(mv))
+        return max(moves, key=key)
+    if ph == "treasury":
+        return {"type": "embezzle"} if s["budget"] >= 6 else {"type": "decline"}
+    if ph == "draw":
+        return max(moves, key=lambda mv: sum(_card_value(s, seat, c) for c in mv["cards"]))
+    if ph == "plan":
+        def pv(mv: Move) -> float:
+            if mv["kind"] == "build":
+                return _tile_value(s, seat, mv["target"])
+            if mv["kind"] == "sell":
+                return -3.0
+            return -2.0
+        return max(moves, key=pv)
+    if ph in ("vote", "vote2", "approve"):
+        if ph == "vote2":
+            cands = [mv for mv in moves if mv["type"] == "vote2"]
+            return max(cands, key=lambda mv: _plan_value(s, seat, mv["plan"]) + (3 if mv["plan"] == seat else 0)) \
+                if cands else moves[-1]
+        return max(moves, key=lambda mv: _plan_value(s, seat, mv["plan"]))
+    if ph == "fund":
+        mine = [mv for mv in moves if mv["type"] == "fund" and mv["plan"] == seat]
+        if mine and s["plans"][seat]["kind"] == "build" and _tile_value(s, seat, s["plans"][seat]["target"]) > 1:
+            return mine[0]
+        return {"type": "fund_done"}
+    if ph == "execute":
+        def ev(mv: Move) -> tuple:
+            up = mv.get("upgrade")
+            return (_plan_value(s, seat, mv["plan"]), 0 if up is None else -1)
+        return max(moves, key=ev)
+    if ph == "activate":
+        best = max(moves, key=lambda mv: _activation_value(s, seat, mv))
+        return best if _activation_value(s, seat, best) > 0 else {"type": "pass"}
+    # scoring windows and turn end: score everything scorable, then trim the hand
+    scores = [mv for mv in moves if mv["type"] == "score"]
+    if scores:
+        return scores[0]
+    if ph == "turn_end" and len(s["hands"][seat]) > 7:
+        return min((mv for mv in moves if mv["type"] == "discard"),
+                   key=lambda mv: _card_value(s, seat, mv["card"]))
+    return {"type": "done"}
+
+
+_ = (chair, KIND_BY_NAME)

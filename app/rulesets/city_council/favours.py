@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rulesets.city_council.board import occupied, zone_full
-from app.rulesets.city_council.tables import CARDS, ZONES, ZONE_CELLS, ZONE_GRID, kind_of
+from app.rulesets.city_council.tables import BUILDING_LEVEL_VP, CARDS, ZONES, ZONE_CELLS, ZONE_GRID, kind_of
 
 State = dict[str, Any]
 
@@ -100,7 +100,7 @@ def building_vp(s: State, card_id: str) -> int:
     for b in s["buildings"].values():
         name = kind_of(b).name
         if name in names:
-            total += names.index(name) + 1
+            total += BUILDING_LEVEL_VP[names.index(name)]
     return total
 
 

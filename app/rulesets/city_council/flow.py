@@ -756,6 +756,38 @@ def _reason(s: State, seat: int, move: Any) -> str:
     return f"{_RULE.get(key, 'That move is not allowed now')}."
 
 
+_MISSING = object()
+
+
+def _share(old: Any, new: Any) -> Any:
+    """`new` with every subtree equal to `old`'s replaced by `old`'s object, so views and diffs
+    of consecutive states skip unchanged parts by identity (app.engine.diff)."""
+    if old is new or type(old) is not type(new):
+        return new
+    if isinstance(new, dict):
+        same = old.keys() == new.keys()
+        for k, v in new.items():
+            o = old.get(k, _MISSING)
+            if o is _MISSING:
+                continue
+            nv = _share(o, v)
+            if nv is not v:
+                new[k] = nv
+            if nv is not o:
+                same = False
+        return old if same else new
+    if isinstance(new, list):
+        same = len(old) == len(new)
+        for i in range(min(len(old), len(new))):
+            nv = _share(old[i], new[i])
+            if nv is not new[i]:
+                new[i] = nv
+            if nv is not old[i]:
+                same = False
+        return old if same else new
+    return old if old == new else new
+
+
 def apply(state: State, seat: int, move: Move) -> State:
     """The state after `seat` plays `move`; raises IllegalMove naming the rule otherwise."""
     if state["phase"] == "over":
@@ -831,4 +863,4 @@ def apply(state: State, seat: int, move: Move) -> State:
     elif t == "done":
         s["done"][seat] = True
     advance(s)
-    return s
+    return _share(state, s)

@@ -221,6 +221,10 @@ for row in _FAVOURS["building_card"]:
 if len(CARDS) != 52 or len(TILES) != 44:
     raise ValueError("City Council needs 52 favour cards and 44 building tiles (RB Components)")
 
+BUILDING_LEVEL_VP = tuple(_FAVOURS["building_levels"]["vp"])
+if len(BUILDING_LEVEL_VP) != 3:
+    raise ValueError("building_levels.vp needs the white, light-grey and dark-grey values")
+
 UNEMPLOYMENT = {side: {} for side in ("W", "B")}
 for row in BOARD["unemployment"]:
     for n in row["counts"]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.rulesets.city_council.tables import BUILDING_LEVEL_VP
 from app.rulesets.city_council.favours import building_vp, general_vp, metrics
 from app.rulesets.city_council.flow import scorable, window_moves
 from tests.rulesets.city_council.helpers import R, build, clear_board, clone, game, play_until
@@ -72,9 +73,11 @@ def test_building_card_counts_every_built_match():
     """RB Favors & Scoring: a Building card scores every matching building built in the city,
     regardless of when it was built (the printed ones too), at its level's VP."""
     s = game(3)  # printed Diner, Clinic, Workshop
-    assert building_vp(s, "b01") == 1  # Diner 1
+    white, light, _ = BUILDING_LEVEL_VP
+    assert building_vp(s, "b01") == white  # the Diner (white level)
     build(s, "Restaurant", [(3, 4)])
-    assert building_vp(s, "b01") == 3  # Diner 1 + Restaurant 2
+    build(s, "Diner", [(3, 5)])
+    assert building_vp(s, "b01") == 2 * white + light  # two Diners and the Restaurant
 
 
 def test_no_scoring_in_turn_one():

@@ -1,0 +1,99 @@
+"""City Council bot figures: the bot against random legal play over seeded 2-player games, and a
+bot-only simulation per player count (game length, VP spread, defeats, building and card use).
+
+Usage: nice -n 10 .venv/bin/python bench/city_council_bot.py [--duel N] [--sim N] [--players 2 3 4 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from app.engine.rng import Rng  # noqa: E402
+from app.rulesets.city_council import RULESET as R  # noqa: E402
+from app.rulesets.city_council.bot import choose  # noqa: E402
+from app.rulesets.city_council.tables import TILES  # noqa: E402
+
+
+def play(players: int, seed: int, bots: set[int], options: dict | None = None) -> tuple[dict, int]:
+    """One game; seats in `bots` use the bot, the others random legal moves."""
+    s = R.setup(players, R.Options.model_validate(options or {}), seed)
+    rng = Rng.from_seed(seed, "bench-bot")
+    moves = 0
+    while to := R.to_act(s):
+        seat = rng.choice(to)
+        mv = choose(s, seat, rng) if seat in bots else rng.choice(R.legal_moves(s, seat))
+        s = R.apply(s, seat, mv)
+        moves += 1
+    return s, moves
+
+
+def duel(games: int) -> None:
+    """Bot vs random, 2 players, alternating the bot's seat."""
+    wins = defeats = 0
+    for seed in range(games):
+        bot = seed % 2
+        s, _ = play(2, seed, {bot})
+        out = R.outcome(s)
+        if s["defeat"]:
+            defeats += 1
+        elif bot in out.winners and len(out.winners) == 1:
+            wins += 1
+    print(f"duel: bot won {wins}/{games} ({100 * wins / games:.1f}%), city defeats {defeats}")
+
+
+def simulate(players: int, games: int, options: dict | None = None) -> None:
+    """Bot-only games: length, VP, defeats, buildings built and scored cards."""
+    turns, lengths, spread, tops = [], [], [], []
+    ends: Counter[str] = Counter()
+    built: Counter[str] = Counter()
+    cards: Counter[str] = Counter()
+    win_cards: Counter[str] = Counter()
+    t0 = time.perf_counter()
+    for seed in range(games):
+        s, n = play(players, 10_000 + seed, set(range(players)), options)
+        turns.append(s["turn"])
+        lengths.append(n)
+        ends[s["defeat"] or ("goal" if max(s["vp"]) >= s["goal"] else "cards")] += 1
+        spread.append(max(s["vp"]) - min(s["vp"]))
+        tops.append(max(s["vp"]))
+        for b in s["buildings"].values():
+            if b["tile"]:
+                built[TILES[b["tile"]].name] += 1
+        out = R.outcome(s)
+        for seat in range(players):
+            for x in s["scored"][seat]:
+                cards[x["card"]] += 1
+                if seat in out.winners and not s["defeat"]:
+                    win_cards[x["card"]] += 1
+    dt = time.perf_counter() - t0
+    print(f"\n{players}p {options or ''}: {games} games in {dt:.0f}s; turns mean "
+          f"{statistics.mean(turns):.1f} (min {min(turns)}, max {max(turns)}); moves "
+          f"{statistics.mean(lengths):.0f}; ends {dict(ends)}")
+    print(f"  winner VP mean {statistics.mean(tops):.1f}; spread (max-min) mean {statistics.mean(spread):.1f}")
+    print("  built per game:", ", ".join(f"{k} {v / games:.2f}" for k, v in built.most_common()))
+    print("  scored (wins):", ", ".join(f"{k} {v}({win_cards[k]})" for k, v in cards.most_common(18)))
+
+
+def main() -> None:
+    """Print the duel and simulation figures."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--duel", type=int, default=200)
+    ap.add_argument("--sim", type=int, default=0)
+    ap.add_argument("--players", type=int, nargs="*", default=[2, 3, 4, 5])
+    ap.add_argument("--mode", default="standard")
+    args = ap.parse_args()
+    if args.duel:
+        duel(args.duel)
+    for n in args.players if args.sim else []:
+        simulate(n, args.sim, {"mode": args.mode})
+
+
+if __name__ == "__main__":
+    main()
