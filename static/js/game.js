@@ -255,15 +255,16 @@ function clockLeft(seat) {
 function drawClocks() {
   for (const node of document.querySelectorAll("[data-clock-seat]")) {
     const left = clockLeft(Number(node.dataset.clockSeat));
-    node.hidden = !left;
-    if (!left) continue;
-    node.textContent = `⏱ ${fmtClock(left.ms)}${left.running ? "" : " left"}`;
+    // A stopped clock shows only the reserve still to spend (real time with a reserve).
+    node.hidden = !left || (!left.running && left.ms <= 0);
+    if (node.hidden) continue;
+    node.textContent = left.running ? `◷ ${fmtClock(left.ms)}` : `reserve ${fmtClock(left.ms)}`;
     node.classList.toggle("low", left.running && left.ms < 30000);
   }
   const mine = state.doc && state.doc.seat !== null ? clockLeft(state.doc.seat) : null;
   const box = document.getElementById("my-clock");
   box.hidden = !mine || !mine.running;
-  if (mine && mine.running) box.textContent = `⏱ ${fmtClock(mine.ms)}`;
+  if (mine && mine.running) box.textContent = `◷ ${fmtClock(mine.ms)} to move`;
 }
 setInterval(() => { if (state.doc) drawClocks(); }, 1000);
 

@@ -1,0 +1,266 @@
+"""The table as players expect it (issue 8), in Chromium at 1366x900 and 390x844 for Suburbia and
+Tiny Towns: the board in the first screen with no sideways scrolling, the log in words, errors
+beside the board, chat, a clock running out and the player taking the seat back, a rematch, and
+reconnecting that stops on a refused socket. Each step saves a screenshot in var/screenshots/."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.support.server import ROOT, ServerProcess
+
+SHOTS = ROOT / "var" / "screenshots"
+VIEWPORTS = {"wide": (1366, 900), "phone": (390, 844)}
+GAMES = ["suburbia", "tiny-towns"]
+OWN_BOARD = {"suburbia": ".sb-player.sb-me", "tiny-towns": ".tt-town.me"}
+
+
+@pytest.fixture(scope="module")
+def table_server(tmp_path_factory):
+    """A server whose bots wait a little (so a test can watch a held seat) and whose clocks are
+    swept often."""
+    db = tmp_path_factory.mktemp("table") / "civitas.db"
+    with ServerProcess({"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{db}",
+                        "CIVITAS_BOT_DELAY_MS": "300", "CIVITAS_CLOCK_SWEEP_SECONDS": "0.3",
+                        "CIVITAS_HEARTBEAT_SECONDS": "5"}) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def quick_server(tmp_path_factory):
+    """A server whose bots move at once (games played to the end for the rematch)."""
+    db = tmp_path_factory.mktemp("quick") / "civitas.db"
+    with ServerProcess({"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{db}",
+                        "CIVITAS_BOT_DELAY_MS": "0"}) as server:
+        yield server
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def viewport(request):
+    return request.param
+
+
+def _page(browser, viewport, errors=None):
+    width, height = VIEWPORTS[viewport]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    seen = errors if errors is not None else []
+    page.on("pageerror", lambda exc: seen.append(str(exc)))
+    return page, seen
+
+
+def shot(page, name):
+    """Save what the player sees now (var/screenshots/ is git-ignored; open it in any viewer)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def _player(server, name):
+    p = httpx.post(f"{server.url}/api/players", json={"name": name}).json()
+    p["headers"] = {"Authorization": f"Bearer {p['token']}"}
+    return p
+
+
+def _room(server, host, ruleset, seats=2, bots=1, pace=None, guests=()):
+    room = httpx.post(f"{server.url}/api/rooms", headers=host["headers"], json={
+        "ruleset": ruleset, "seats": seats, "options": {}, "pace": pace}).json()
+    for guest in guests:
+        httpx.post(f"{server.url}/api/rooms/{room['id']}/join", headers=guest["headers"], json={})
+    for _ in range(bots):
+        httpx.post(f"{server.url}/api/rooms/{room['id']}/bots", headers=host["headers"], json={})
+    game = httpx.post(f"{server.url}/api/rooms/{room['id']}/start", headers=host["headers"]).json()["game_id"]
+    return room["id"], game
+
+
+def _open(page, server, player, game):
+    page.goto(server.url + "/")
+    page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))",
+                  {k: player[k] for k in ("id", "name", "token")})
+    page.goto(f"{server.url}/games/{game}")
+    page.wait_for_function("window.civitas && window.civitas.doc && window.civitas.table")
+
+
+def _rest_moves(server, game, player, count, until=None):
+    """Play the player's first legal moves over REST (waiting for bots in between)."""
+    played = 0
+    deadline = time.monotonic() + 60
+    while played < count and time.monotonic() < deadline:
+        legal = httpx.get(f"{server.url}/api/games/{game}/legal-moves", headers=player["headers"]).json()
+        doc = httpx.get(f"{server.url}/api/games/{game}").json()
+        if doc["status"] != "active" or (until and until(doc)):
+            break
+        if legal["moves"]:
+            r = httpx.post(f"{server.url}/api/games/{game}/moves", headers=player["headers"],
+                           json={"version": legal["version"], "move": legal["moves"][0]})
+            played += r.status_code == 200
+        else:
+            time.sleep(0.02)
+    return played
+
+
+def _ready(page):
+    """Wait for the state a click needs: our turn and the legal moves of this very version."""
+    page.wait_for_function("window.civitas.doc.status === 'active' && window.civitas.doc.to_act.includes("
+                           "window.civitas.doc.seat) && window.civitas.legalVersion === window.civitas.doc.version "
+                           "&& window.civitas.legal.length > 0", timeout=30000)
+
+
+def _no_sideways_scroll(page):
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+@pytest.mark.parametrize("ruleset", GAMES)
+def test_board_first_log_in_words_and_errors_beside_the_board(table_server, browser, viewport, ruleset):
+    """Your board starts in the first screen with no sideways scrolling; the log is in words with
+    names; a refused move and an illegal click are explained in words right above the board."""
+    server = table_server
+    host = _player(server, "Alice")
+    _room_id, game = _room(server, host, ruleset)
+    _rest_moves(server, game, host, 3)
+    page, errors = _page(browser, viewport)
+    _open(page, server, host, game)
+    _ready(page)
+    page.wait_for_selector("#log li")
+    shot(page, f"{ruleset}-{viewport}-1-first-screen")
+    height = VIEWPORTS[viewport][1]
+    top = page.locator(OWN_BOARD[ruleset]).bounding_box()["y"]
+    assert top < height - 150, f"your board starts at y={top}, below the first screen"
+    assert _no_sideways_scroll(page), "the page scrolls sideways"
+    log = page.locator("#log li").all_inner_texts()
+    assert any(line.startswith("Alice ") for line in log) and any(line.startswith("Bot 2 ") for line in log), log
+    assert not any("{seat" in line or re.search(r"\bseat \d", line, re.I) for line in log), log
+    # A move the server refuses: its sentence, in words, beside the board.
+    page.evaluate("window.civitas.socket.send({type: 'move', version: window.civitas.doc.version, "
+                  "move: {type: 'no-such-move'}, id: 'bad-1'})")
+    error = page.locator("#move-error")
+    error.wait_for(state="visible")
+    assert error.inner_text() and error.inner_text()[0].isupper()
+    board_top = page.locator("#board").bounding_box()["y"]
+    assert 0 <= board_top - (error.bounding_box()["y"] + error.bounding_box()["height"]) < 80
+    # An illegal click (the bot's board): explained before anything is sent.
+    version = page.evaluate("window.civitas.doc.version")
+    other = ".sb-player[data-seat='1'] svg" if ruleset == "suburbia" else "[data-seat='1'][data-cell='15']"
+    page.locator(other).first.click()
+    page.wait_for_function("document.getElementById('move-error').textContent.includes(\"Bot 2's\")")
+    shot(page, f"{ruleset}-{viewport}-2-error-beside-board")
+    assert page.evaluate("window.civitas.doc.version") >= version  # nothing refused, nothing sent
+    page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("ruleset", GAMES)
+def test_chat_between_two_players(table_server, browser, viewport, ruleset):
+    """Chat over the game sockets: a line from one player shows for the other, as text (markup is
+    shown, never run)."""
+    server = table_server
+    ann, bob = _player(server, "Ann"), _player(server, "Bob")
+    _room_id, game = _room(server, ann, ruleset, bots=0, guests=[bob])
+    page_a, errors = _page(browser, viewport)
+    page_b, _ = _page(browser, viewport, errors)
+    _open(page_a, server, ann, game)
+    _open(page_b, server, bob, game)
+    page_a.wait_for_function("window.civitas.online")
+    page_a.fill("#chat-input", "Good luck <b>Bob</b>!")
+    page_a.press("#chat-input", "Enter")
+    line = page_b.locator("#chat-players .chat-line")
+    line.wait_for()
+    assert line.inner_text() == "Ann: Good luck <b>Bob</b>!"
+    assert page_b.locator("#chat-players b").count() == 0
+    page_b.fill("#chat-input", "Thanks, Ann")
+    page_b.click("#chat-form button[type=submit]")
+    page_a.wait_for_selector("#chat-players .chat-line:has-text('Bob: Thanks, Ann')")
+    shot(page_a, f"{ruleset}-{viewport}-3-chat")
+    page_a.context.close()
+    page_b.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("ruleset", GAMES)
+def test_a_clock_runs_out_a_bot_takes_the_seat_and_the_player_takes_it_back(table_server, browser, viewport, ruleset):
+    """Real-time pace: everyone sees the clock count down; when it runs out a bot plays the seat,
+    which is held for the player ("bot playing until Alice returns"); the player takes it back."""
+    server = table_server
+    host = _player(server, "Alice")
+    _room_id, game = _room(server, host, ruleset,
+                           pace={"kind": "realtime", "move_minutes": 0.05, "reserve_minutes": 0})
+    page, errors = _page(browser, viewport)
+    _open(page, server, host, game)
+    page.wait_for_function("window.civitas.doc.to_act.includes(0)")
+    clock = page.locator(".player[data-seat='0'] [data-clock-seat='0']")
+    clock.wait_for(state="visible")
+    first = clock.inner_text()
+    page.wait_for_function(f"document.querySelector(\"[data-clock-seat='0']\").textContent !== {first!r}")
+    shot(page, f"{ruleset}-{viewport}-4-clock-running")
+    version = page.evaluate("window.civitas.doc.version")
+    page.wait_for_selector(".player[data-seat='0'] .held", timeout=30000)
+    page.wait_for_selector("#held-banner:not([hidden])")
+    assert "until Alice returns" in page.inner_text(".player[data-seat='0'] .held")
+    page.wait_for_function(f"window.civitas.doc.version > {version}", timeout=30000)  # the bot moved
+    shot(page, f"{ruleset}-{viewport}-5-bot-holds-seat")
+    page.click("#reclaim")
+    # The server's answer to the reclaim (a fresh clock starts then, so read this very answer).
+    page.wait_for_function("window.civitas.table.seats[0].held === false && "
+                           "window.civitas.table.seats[0].kind === 'player'")
+    shot(page, f"{ruleset}-{viewport}-6-seat-taken-back")
+    page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("ruleset", GAMES)
+def test_result_panel_and_rematch_with_the_same_seats(quick_server, browser, viewport, ruleset):
+    """End of game: the result panel is in the first screen with the winner and scores; Rematch
+    starts a new game with the same seats (the bot accepts at once) and the page goes there."""
+    server = quick_server
+    host = _player(server, "Alice")
+    room_id, game = _room(server, host, ruleset)
+    _rest_moves(server, game, host, 10_000)
+    assert httpx.get(f"{server.url}/api/games/{game}").json()["status"] == "finished"
+    page, errors = _page(browser, viewport)
+    _open(page, server, host, game)
+    result = page.locator("#outcome")
+    result.wait_for(state="visible")
+    assert result.bounding_box()["y"] < VIEWPORTS[viewport][1] - 100
+    text = result.inner_text()
+    assert re.search(r"(Alice|Bot 2|You) (wins|win!|share the win)|You win!", text), text
+    assert page.is_visible("#rematch") and page.is_visible("#new-table") and page.is_visible("#back-to-lobby")
+    assert _no_sideways_scroll(page)
+    shot(page, f"{ruleset}-{viewport}-7-result")
+    page.click("#rematch")
+    page.wait_for_url(re.compile(r".*/games/(?!%s)[0-9a-f]+$" % game), timeout=30000)
+    page.wait_for_function("window.civitas && window.civitas.doc && window.civitas.table")
+    new_game = page.url.rsplit("/", 1)[1]
+    seats = httpx.get(f"{server.url}/api/games/{new_game}/table").json()["seats"]
+    assert [(s["name"], s["kind"]) for s in seats] == [("Alice", "player"), ("Bot 2", "bot")]
+    old = httpx.get(f"{server.url}/api/rooms/{room_id}", headers=host["headers"]).json()
+    new = httpx.get(f"{server.url}/api/games/{new_game}", headers=host["headers"]).json()
+    assert new["ruleset"] == old["ruleset"] and new["seat"] == 0
+    shot(page, f"{ruleset}-{viewport}-8-rematch")
+    page.context.close()
+    assert not errors, errors
+
+
+def test_reconnecting_stops_with_a_sentence_on_a_refused_socket(table_server, browser, viewport):
+    """A game that does not exist, or a private room opened without its code: the socket is
+    refused; the page says so in a sentence and stops trying (no reconnect loop)."""
+    server = table_server
+    page, errors = _page(browser, viewport)
+    page.goto(f"{server.url}/games/doesnotexist")
+    page.wait_for_selector("#conn-status[data-state='refused']")
+    status = page.inner_text("#turn-status")
+    assert "game" in status.lower() and "will not reconnect" in status
+    page.wait_for_timeout(1500)  # give a looping client time to show itself
+    assert page.evaluate("window.civitas.socket.stats.connects") == 1
+    shot(page, f"refused-game-{viewport}")
+    host = _player(server, "Host")
+    room = httpx.post(f"{server.url}/api/rooms", headers=host["headers"],
+                      json={"ruleset": "tiny-towns", "seats": 2, "private": True}).json()
+    page.goto(f"{server.url}/rooms/{room['id']}")
+    page.wait_for_selector("#room-error:has-text('will not reconnect')")
+    shot(page, f"refused-room-{viewport}")
+    page.context.close()
+    assert not errors, errors
