@@ -7,6 +7,7 @@ from typing import Annotated, AsyncIterator
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Player
@@ -67,3 +68,14 @@ async def current_player(player: Annotated[Player | None, Depends(optional_playe
 
 OptionalPlayer = Annotated[Player | None, Depends(optional_player)]
 CurrentPlayer = Annotated[Player, Depends(current_player)]
+
+
+@asynccontextmanager
+async def room_writing(platform: Platform, session: AsyncSession, room_id: str) -> AsyncIterator[None]:
+    """One write to a room: this instance's lock for the room, then a committing transaction."""
+    async with platform.room_locks.hold(room_id):
+        try:
+            async with committing(session):
+                yield
+        except IntegrityError:  # a seat constraint caught a write another instance raced in
+            raise ServiceError(409, "The room changed while this request was handled; try again.") from None

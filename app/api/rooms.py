@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
-from app.api.deps import committing, CurrentPlayer, OptionalPlayer, PlatformDep, SessionDep
+from app.api.deps import committing, room_writing, CurrentPlayer, OptionalPlayer, PlatformDep, SessionDep
 from app.api.schemas import (error_responses, BotAdd, ChatLine, GameStarted, RematchStarted, RoomCreate,
                              RoomJoin, RoomPublic)
 from app.services import rooms as room_service
@@ -61,7 +61,7 @@ async def join_room(room_id: str, player: CurrentPlayer, session: SessionDep,
                     platform: PlatformDep, body: RoomJoin | None = None) -> dict[str, Any]:
     """Take a seat (the first empty one unless `seat` is given)."""
     body = body or RoomJoin()
-    async with committing(session):
+    async with room_writing(platform, session, room_id):
         room = await room_service.join_room(session, room_id, player, body.invite_code, body.seat)
     doc = await room_service.room_document(session, room, player)
     await platform.announce_room(room.id)
@@ -72,7 +72,7 @@ async def join_room(room_id: str, player: CurrentPlayer, session: SessionDep,
 async def leave_room(room_id: str, player: CurrentPlayer, session: SessionDep,
                      platform: PlatformDep) -> Response:
     """Leave the room; during a game a bot takes the seat over."""
-    async with committing(session):
+    async with room_writing(platform, session, room_id):
         room, _deleted = await room_service.leave_room(session, room_id, player)
         playing = room.status == "playing"
         game_id = room.game_id
@@ -87,7 +87,7 @@ async def leave_room(room_id: str, player: CurrentPlayer, session: SessionDep,
 async def add_bot(room_id: str, player: CurrentPlayer, session: SessionDep,
                   platform: PlatformDep, body: BotAdd | None = None) -> dict[str, Any]:
     """The host seats a bot (in the first empty seat unless `seat` is given)."""
-    async with committing(session):
+    async with room_writing(platform, session, room_id):
         room = await room_service.add_bot(session, room_id, player, (body or BotAdd()).seat)
     doc = await room_service.room_document(session, room, player)
     await platform.announce_room(room.id)
@@ -98,7 +98,7 @@ async def add_bot(room_id: str, player: CurrentPlayer, session: SessionDep,
 async def remove_bot(room_id: str, seat: int, player: CurrentPlayer, session: SessionDep,
                      platform: PlatformDep) -> dict[str, Any]:
     """The host takes a bot out of a seat."""
-    async with committing(session):
+    async with room_writing(platform, session, room_id):
         room = await room_service.remove_bot(session, room_id, player, seat)
     doc = await room_service.room_document(session, room, player)
     await platform.announce_room(room.id)
@@ -109,7 +109,7 @@ async def remove_bot(room_id: str, seat: int, player: CurrentPlayer, session: Se
 async def start_game(room_id: str, player: CurrentPlayer, session: SessionDep,
                      platform: PlatformDep) -> dict[str, str]:
     """The host starts the game once every seat is filled."""
-    async with committing(session):
+    async with room_writing(platform, session, room_id):
         room, seats = await room_service.host_room(session, room_id, player)
         empty = [s.seat for s in seats if not s.player_id and not s.bot]
         if empty:
@@ -128,7 +128,7 @@ async def rematch(room_id: str, player: CurrentPlayer, session: SessionDep,
                   platform: PlatformDep) -> dict[str, Any]:
     """Ask for (or accept) a rematch of a finished game: same ruleset, options, pace and seats;
     bots accept at once, and the game starts when every player of the old table has accepted."""
-    async with committing(session):
+    async with room_writing(platform, session, room_id):
         new_room, game = await rematch_service(session, room_id, player.id, platform.games)
         new_room_id, game_id = new_room.id, game.id if game else None
     await platform.announce_room(new_room_id)

@@ -63,11 +63,11 @@ class RoomPublic(BaseModel):
 
 class RoomJoin(Strict):
     invite_code: str | None = Field(None, max_length=40)
-    seat: int | None = Field(None, ge=0, le=5)
+    seat: StrictInt | None = Field(None, ge=0, le=5)
 
 
 class BotAdd(Strict):
-    seat: int | None = Field(None, ge=0, le=5)
+    seat: StrictInt | None = Field(None, ge=0, le=5)
 
 
 class GameStarted(BaseModel):

@@ -51,6 +51,9 @@ class Room(Base):
     status: Mapped[str] = mapped_column(String(16), default="lobby")
     game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Bumped by every room write with `WHERE version = <read>`: a second writer (another
+    # instance, or SQLite where FOR UPDATE does nothing) finds it moved on and is refused.
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     __table_args__ = (Index("ix_rooms_status_private", "status", "private"),)
 
@@ -63,6 +66,8 @@ class Seat(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)
     bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
+
+    __table_args__ = (UniqueConstraint("room_id", "player_id", name="uq_seats_room_player"),)
 
 
 class Game(Base):

@@ -16,6 +16,7 @@ from app.services.bots import BotRunner
 from app.services.chat import ChatService
 from app.services.clocks import Clocks
 from app.services.games import GameService
+from app.services.rooms import RoomLocks
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +31,7 @@ class Platform:
         self.games = GameService(self.sessions, settings.snapshot_every, settings.max_live_games)
         self.broker = make_broker(settings.broker_url)
         self.hub = Hub(self.games, settings.patch_history)
+        self.room_locks = RoomLocks()
         self.instance = secrets.token_hex(6)  # tells this instance's own events apart
         self.lobby = LobbyHub(self.sessions, settings.lobby_page_size, settings.lobby_resync_seconds)
         self.lobby.room_listeners.append(self.games.refresh_seats_of_room)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import secrets
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, AsyncIterator
 
 from pydantic import ValidationError
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.engine import registry
@@ -138,6 +141,38 @@ async def visible_room(session: AsyncSession, room_id: str, viewer: Player | Non
     return room, seats
 
 
+class RoomLocks:
+    """One asyncio lock per room being written on this instance, so room writes run one at a
+    time (across instances, and on SQLite where FOR UPDATE does nothing, `claim` decides)."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+
+    @asynccontextmanager
+    async def hold(self, room_id: str) -> AsyncIterator[None]:
+        """Hold the room's lock for the block; a lock nobody waits for is forgotten."""
+        lock, users = self._locks.setdefault(room_id, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if users[0] == 0:
+                self._locks.pop(room_id, None)
+
+
+async def claim(session: AsyncSession, room: Room) -> None:
+    """Bump the room's version if nobody wrote it since it was read; else 409. On SQLite this
+    UPDATE also takes the write lock, so the rest of the transaction cannot interleave."""
+    result = await session.execute(
+        update(Room).where(Room.id == room.id, Room.version == room.version)
+        .values(version=room.version + 1).execution_options(synchronize_session=False))
+    if result.rowcount != 1:
+        raise ServiceError(409, "The room changed while this request was handled; try again.")
+    set_committed_value(room, "version", room.version + 1)
+
+
 async def room_by_code(session: AsyncSession, code: str) -> Room:
     """The room an invite code opens."""
     room = (await session.execute(select(Room).where(Room.invite_code == code))).scalar_one_or_none()
@@ -168,7 +203,9 @@ async def join_room(session: AsyncSession, room_id: str, player: Player,
         raise ServiceError(409, "This room's game has already started.")
     if any(s.player_id == player.id for s in seats):
         raise ServiceError(409, "You already have a seat in this room.")
-    _open_seat(seats, seat).player_id = player.id
+    target = _open_seat(seats, seat)
+    await claim(session, room)
+    target.player_id = player.id
     return room
 
 
@@ -181,9 +218,12 @@ async def leave_room(session: AsyncSession, room_id: str, player: Player) -> tup
     seats = await seats_of(session, room.id)
     mine = [s for s in seats if s.player_id == player.id]
     if not mine and room.host_id != player.id:
+        if room.private:  # the same 404 as for a room that does not exist: no probing
+            raise not_found("room")
         raise ServiceError(403, "You are not in this room.")
     if room.status == "finished":
         raise ServiceError(409, "This room's game is over; there is nothing to leave.")
+    await claim(session, room)
     for s in mine:
         s.player_id = None
         if room.status == "playing":
@@ -206,6 +246,7 @@ async def host_room(session: AsyncSession, room_id: str, player: Player) -> tupl
         raise ServiceError(403, "Only the room's host may do that.")
     if room.status != "lobby":
         raise ServiceError(409, "This room's game has already started.")
+    await claim(session, room)
     return room, seats
 
 

@@ -75,8 +75,9 @@ def test_a_token_for_another_seat_cannot_move_it(client):
 
 
 def test_moves_to_a_room_in_the_lobby_or_wrong_room_ops(client):
-    """Bots cannot be added by non-members of a private room; leaving a room you are not in is 403."""
+    """Non-members of a private room can neither add bots nor leave it: both 404, as if it did
+    not exist (issue 12 finding 7: a 403 on leave revealed the room)."""
     host, other = new_player(client), new_player(client, "O")
     room = new_room(client, host, private=True)
     assert client.post(f"/api/rooms/{room['id']}/bots", headers=other["headers"], json={}).status_code == 404
-    assert client.post(f"/api/rooms/{room['id']}/leave", headers=other["headers"]).status_code == 403
+    assert client.post(f"/api/rooms/{room['id']}/leave", headers=other["headers"]).status_code == 404
