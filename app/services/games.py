@@ -243,10 +243,10 @@ class GameService:
                     select(MoveRow.seq, MoveRow.seat, MoveRow.move, MoveRow.created_at)
                     .where(MoveRow.game_id == game_id, MoveRow.seq > live.log.count,
                            MoveRow.seq <= live.version).order_by(MoveRow.seq))).all()
+                names = await seat_names(session, live.room_id)
             # Each move is redacted for every viewer once, stepping one shared replay state,
             # so a log request costs only the moves made since the last one.
             live.log.extend(live, rows)
-            names = await seat_names(session, live.room_id)
         own = live.log.entries.get(viewer, live.log.entries[None])
         if finished:
             # After the end every move shows as made; the sentence stays the viewer's own.
