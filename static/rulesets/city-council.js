@@ -1,0 +1,427 @@
+// City Council renderer: the prompt with its buttons, your favour hand, the city (9x9 blocks in
+// zones, columns A-I and rows 1-9 as in the log), the city's tracks, the committees, the engineer's
+// planning area, the council table (plans, Delegates, private funds) and the other members.
+// Plain ES module, no imports; render(root, ctx) redraws everything each call.
+// Clickable things carry data-* attributes for browser tests: [data-move] buttons, .cc-tile.can
+// [data-tile] planning tiles, .cc-bld.can [data-building] buildings, .cc-cell.can [data-cell]
+// placement anchors, [data-plan] plans, [data-card] favour cards, [data-option] committee choices.
+
+const SVG = "http://www.w3.org/2000/svg";
+const ZONE_COLOURS = { residential: "#b9dfb0", commercial: "#b8d0ef", industrial: "#f1dc9a", start: "#e6dfcf", lake: "#5f9fbf" };
+const TYPE_COLOURS = { residential: "#3f8a3a", commercial: "#2f64a8", industrial: "#a77d0b", safety: "#b23b3b" };
+const TYPE_LETTER = { residential: "R", commercial: "C", industrial: "I", safety: "S", start: "St", lake: "~" };
+const COMMITTEE_NAMES = { transport: "Transport", treasury: "Treasury", election: "Election", union: "Union", executive: "Executive" };
+const PHASES = {
+  committees: "Committees", treasury: "Treasury Committee", draw: "Favour draw", plan: "City planning",
+  vote: "Voting", fund: "Voting: private funds", vote2: "Voting: Executive's second Delegate",
+  approve: "Vote counting (tie)", execute: "Plan execution", activate: "Production: activation",
+  window_activation: "Scoring after activation", window_resolution: "Scoring after resolution",
+  window_monitoring: "Scoring after monitoring", turn_end: "Turn end", over: "Game over",
+};
+const SHAPES = { S: "small", M: "medium", L: "large", LT: "L-shaped" };
+
+// The pending choice of a multi-click decision: {key, plan, anchor, building} (reset when the decision changes).
+const ui = { key: "", plan: null, anchor: null, building: null };
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "dataset") for (const [dk, dv] of Object.entries(v)) node.dataset[dk] = dv;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c.nodeType ? c : String(c));
+  return node;
+}
+
+function sv(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c.nodeType ? c : String(c));
+  return node;
+}
+
+const STYLE = `
+.cc { font-family: system-ui, sans-serif; color: #222; display: flex; flex-direction: column; gap: 10px; max-width: 100%; }
+.cc-prompt { background: #fffbe6; border: 1px solid #eedc82; border-radius: 8px; padding: 8px 12px; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; font-size: 14px; }
+.cc-prompt .cc-what { flex-basis: 100%; font-weight: 600; }
+.cc-btn { cursor: pointer; border-radius: 6px; border: 1px solid #8a7f66; background: #fff; padding: 5px 10px; font-size: 13px; max-width: 100%; overflow-wrap: anywhere; text-align: left; }
+.cc-btn.main { background: #2e6f4f; color: #fff; border-color: #2e6f4f; }
+.cc-btn:hover { box-shadow: 0 0 0 2px #f1c40f; }
+.cc-panel { background: #fbf8f1; border: 1px solid #e2d9c4; border-radius: 8px; padding: 8px; min-width: 0; }
+.cc-panel h3 { margin: 0 0 6px; font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: #6b6453; }
+.cc-grid2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 300px), 1fr)); gap: 10px; }
+.cc-hand { display: flex; flex-wrap: wrap; gap: 6px; }
+.cc-card { border: 2px solid #cdbf9d; border-radius: 8px; background: #fff; padding: 5px 7px; font-size: 12px; width: 150px; max-width: 100%; overflow-wrap: anywhere; }
+.cc-card b { display: block; font-size: 13px; }
+.cc-card.building { border-color: #8fa6c9; }
+.cc-card.can { outline: 3px solid #e0a800; }
+.cc-card ul { margin: 2px 0; padding-left: 16px; }
+.cc-card .cc-btn { margin-top: 4px; padding: 2px 6px; }
+.cc-city svg { width: 100%; max-width: 520px; height: auto; display: block; }
+.cc-cell.can { cursor: pointer; fill: #fff3b0; stroke: #d2691e; stroke-width: 3; }
+.cc-bld rect { stroke: #222; stroke-width: 1; }
+.cc-bld.can { cursor: pointer; }
+.cc-bld.can rect { stroke: #e0a800; stroke-width: 4; }
+.cc-bld text, .cc-label { font-size: 10px; pointer-events: none; }
+.cc-bld text { fill: #fff; font-weight: 700; }
+.cc-tracks { display: flex; flex-wrap: wrap; gap: 6px; font-size: 13px; }
+.cc-track { background: #efe9da; border-radius: 5px; padding: 2px 7px; }
+.cc-track.warn { background: #f6c7c0; }
+.cc-committees { display: grid; grid-template-columns: repeat(auto-fit, minmax(105px, 1fr)); gap: 6px; font-size: 12px; }
+.cc-committee { background: #fff; border: 1px solid #ddd2b8; border-radius: 6px; padding: 4px 6px; }
+.cc-committee.act { box-shadow: 0 0 0 3px #f1c40f; }
+.cc-area { display: grid; grid-template-columns: repeat(auto-fit, minmax(120px, 1fr)); gap: 6px; }
+.cc-tile { border-radius: 6px; padding: 4px 6px; font-size: 12px; color: #fff; margin-bottom: 4px; overflow-wrap: anywhere; border: 3px solid transparent; }
+.cc-tile.can { cursor: pointer; border-color: #f1c40f; }
+.cc-tile.top::after { content: " (stack top)"; font-weight: 400; opacity: .9; }
+.cc-plans { display: flex; flex-direction: column; gap: 4px; font-size: 13px; }
+.cc-plan { background: #fff; border: 1px solid #ddd2b8; border-radius: 6px; padding: 4px 8px; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+.cc-plan.ok { border-color: #2e6f4f; } .cc-plan.fail { opacity: .6; }
+.cc-members { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 6px; font-size: 13px; }
+.cc-member { background: #fff; border: 2px solid #ddd2b8; border-radius: 8px; padding: 5px 7px; }
+.cc-member.me { border-color: #2e6f4f; }
+.cc-member.act { box-shadow: 0 0 0 3px #f1c40f; }
+.cc-report { font-size: 12px; color: #4a4536; }
+.cc-outcome table { border-collapse: collapse; font-size: 13px; } .cc-outcome td, .cc-outcome th { border: 1px solid #ddd2b8; padding: 3px 6px; }
+`;
+
+function injectStyle() {
+  if (document.getElementById("cc-style")) return;
+  document.head.append(h("style", { id: "cc-style" }, STYLE));
+}
+
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const cellName = (r, c) => `${String.fromCharCode(65 + c)}${r + 1}`;
+
+function memberName(ctx, m) {
+  const v = ctx.doc.view;
+  if (v.phil && m === v.players) return "Prof. Phil";
+  return (ctx.names && ctx.names[m]) || `Player ${m + 1}`;
+}
+
+function kindOf(cat, name) { return (cat.kinds || {})[name] || { type: "safety", cost: 0, boxes: [], shape: "S" }; }
+function tileName(cat, tile) { return ((cat.tiles || {})[tile] || { name: tile }).name; }
+function cardOf(cat, id) { return (cat.cards || {})[id] || { name: id, kind: "general", conditions: [], buildings: [] }; }
+
+function planText(ctx, plan) {
+  const cat = ctx.catalogue;
+  const v = ctx.doc.view;
+  if (!plan || plan.kind === "none") return "no plan";
+  if (plan.kind === "build") { const n = tileName(cat, plan.target); return `construct the ${n} ($${kindOf(cat, n).cost})`; }
+  const b = v.buildings[plan.target];
+  return `${plan.kind === "sell" ? "sell" : "relocate"} the ${b ? b.name : "building"}`;
+}
+
+function playBtn(ctx, move, label, main = false, extra = {}) {
+  return h("button", { type: "button", class: `cc-btn${main ? " main" : ""}`, dataset: { move: JSON.stringify(move), ...extra },
+    onclick: () => { ui.key = ""; ctx.play(move); } }, label);
+}
+
+export function describe(move, catalogue = {}) {
+  const t = move.type;
+  if (t === "plan") return move.kind === "build" ? `Propose ${tileName(catalogue, move.target)}` : `Propose to ${move.kind}`;
+  if (t === "execute") return move.cells ? `Execute at ${move.cells.map(([r, c]) => cellName(r, c)).join(" ")}` : "Execute the sale";
+  if (t === "activate") return `Activate building (${move.boxes.length} box${move.boxes.length > 1 ? "es" : ""})`;
+  if (t === "zone") return `Activate zone ${move.zone}`;
+  if (t === "keep") return "Keep favour card";
+  if (t === "score") return `Score ${cardOf(catalogue, move.card).name}`;
+  if (t === "discard") return move.card ? `Discard ${cardOf(catalogue, move.card).name}` : "Discard a card";
+  return { pass: "Activate nothing more", done: "Done", embezzle: "Embezzle $1", decline: "Take no money",
+    fund_done: "No more funds", vote2_pass: "Keep the second Delegate", committees: "Set committees",
+    vote: "Vote", vote2: "Second Delegate", fund: "Private funds $1", approve: "Approve plan" }[t] || t;
+}
+
+function promptText(ctx) {
+  const v = ctx.doc.view;
+  const mine = ctx.legalMoves.length > 0;
+  const phase = PHASES[v.phase] || v.phase;
+  if (v.phase === "over") return v.defeat ? `Game over: all the ${v.defeat === "crime" ? "Crime" : "Pollution"} tokens are on the board, the council is disbanded and everyone loses.` : "Game over.";
+  if (!mine) return `${phase} (turn ${v.turn}): waiting for ${(v.to_act || []).map((m) => memberName(ctx, m)).join(", ")}.`;
+  return {
+    committees: v.turn === 1 ? "You chair the Election Committee: seat the other members." : "Election: change the committees (fewest changes; members on B must move).",
+    treasury: "Treasury: embezzle $1 from the City Budget into your private funds?",
+    draw: "Keep one of the two favour cards you drew" + (v.committee[ctx.seat] === "union" ? " (as Union chairman you may keep both)." : "."),
+    plan: "Propose a plan: click a building in the planning area, or a building in the city to relocate or sell it.",
+    vote: "Put your Delegate on another member's plan.",
+    fund: "Put private funds on a construction plan ($1 each), or stop.",
+    vote2: "Executive: place your second Delegate, or keep it.",
+    approve: "Election: choose among the tied plans.",
+    execute: ui.plan === null ? "Election: choose the next approved plan to execute." : "Click a highlighted block for the building's corner (the cheapest places only).",
+    activate: `Activate a building or a zone (${v.acts_left} left this turn), or stop.`,
+    window_activation: "You may score favour cards now.", window_resolution: "You may score favour cards now.",
+    window_monitoring: "You may score favour cards now.",
+    turn_end: "Turn end: score cards, discard (keep at most 7), then Done.",
+  }[v.phase] || phase;
+}
+
+function promptBox(ctx) {
+  const v = ctx.doc.view;
+  const legal = ctx.legalMoves;
+  const box = h("div", { class: "cc-prompt" }, h("div", { class: "cc-what" }, promptText(ctx)));
+  const simple = { embezzle: "Embezzle $1", decline: "Take nothing", pass: "Activate nothing more", done: "Done",
+    fund_done: "No more funds", vote2_pass: "Keep the Delegate" };
+  if (v.phase === "committees") {
+    legal.forEach((mv, i) => {
+      const text = mv.seats.map((c, m) => c ? `${memberName(ctx, m)}: ${COMMITTEE_NAMES[c]}` : null).filter(Boolean).join(", ");
+      box.append(playBtn(ctx, mv, text, false, { option: String(i) }));
+    });
+  }
+  if (["vote", "vote2", "approve", "fund"].includes(v.phase)) {
+    for (const mv of legal.filter((m) => m.plan !== undefined)) {
+      const label = `${mv.type === "fund" ? "$1 on" : mv.type === "approve" ? "Approve" : "Delegate on"} ${memberName(ctx, mv.plan)}'s plan: ${planText(ctx, v.plans[mv.plan])}`;
+      box.append(playBtn(ctx, mv, label, false, { plan: String(mv.plan) }));
+    }
+  }
+  if (v.phase === "execute") {
+    const plans = [...new Set(legal.map((m) => m.plan))];
+    if (ui.plan !== null && !plans.includes(ui.plan)) ui.plan = null;
+    if (ui.plan === null && plans.length === 1) ui.plan = plans[0];
+    for (const p of plans) {
+      const moves = legal.filter((m) => m.plan === p);
+      if (v.plans[p].kind === "sell") { box.append(playBtn(ctx, moves[0], `Execute: ${planText(ctx, v.plans[p])}`, true, { plan: String(p) })); continue; }
+      box.append(h("button", { type: "button", class: `cc-btn${ui.plan === p ? " main" : ""}`, dataset: { plan: String(p) },
+        onclick: () => { ui.plan = p; ui.anchor = null; ctx.explain && ctx.explain(""); rerender(); } }, `Execute ${memberName(ctx, p)}'s plan: ${planText(ctx, v.plans[p])}`));
+      const ups = moves.filter((m) => m.upgrade);
+      if (ui.plan === p) for (const up of ups) box.append(playBtn(ctx, up, `Upgrade the ${v.buildings[up.upgrade].name} at ${up.cells.map(([r, c]) => cellName(r, c)).join(" ")}`, false, { upgrade: up.upgrade }));
+    }
+    if (ui.plan !== null && ui.anchor) {
+      for (const mv of anchorMoves(legal, ui.plan, ui.anchor)) box.append(playBtn(ctx, mv, `Place on ${mv.cells.map(([r, c]) => cellName(r, c)).join(" ")}`, true));
+    }
+  }
+  if (v.phase === "activate") {
+    for (const mv of legal.filter((m) => m.type === "zone")) {
+      const zone = (ctx.catalogue.zones || {})[mv.zone] || { name: mv.zone };
+      const src = mv.token === "section" ? "a Community token" : `the ${v.buildings[mv.token].name}'s token`;
+      box.append(playBtn(ctx, mv, `Activate ${zone.name} (Power + ${src})`, false, { zone: mv.zone }));
+    }
+    if (ui.building) {
+      const kind = kindOf(ctx.catalogue, (v.buildings[ui.building] || {}).name);
+      for (const mv of legal.filter((m) => m.type === "activate" && m.building === ui.building)) {
+        box.append(playBtn(ctx, mv, `${v.buildings[ui.building].name}: ${mv.boxes.map((i) => kind.boxes[i]).join(" and ")}`, true, { boxes: mv.boxes.join(",") }));
+      }
+    }
+  }
+  if (v.phase === "plan" && ui.building) {
+    for (const mv of legal.filter((m) => m.target === ui.building)) box.append(playBtn(ctx, mv, `Propose to ${mv.kind} the ${v.buildings[ui.building].name}`, true));
+  }
+  for (const mv of legal) if (simple[mv.type]) box.append(playBtn(ctx, mv, simple[mv.type], mv.type === "done" || mv.type === "embezzle"));
+  return box;
+}
+
+function anchorMoves(legal, plan, anchor) {
+  return legal.filter((m) => m.plan === plan && !m.upgrade && m.cells && same(m.cells[0], anchor));
+}
+
+let rerender = () => {};
+
+function handPanel(ctx) {
+  const v = ctx.doc.view;
+  if (ctx.seat === null || !v.hand) return null;
+  const legal = ctx.legalMoves;
+  const cards = [];
+  const cardBox = (id, extra) => {
+    const c = cardOf(ctx.catalogue, id);
+    const rows = c.kind === "building"
+      ? c.buildings.map((b, i) => h("li", {}, `${b}: ${["white", "light grey", "dark grey"][i]}`))
+      : c.conditions.map((x) => h("li", {}, `${x.text} (${x.bonus ? "+" : ""}${x.vp} VP)`));
+    const moves = legal.filter((m) => m.card === id || (m.cards && m.cards.includes(id) && m.cards.length === 1));
+    return h("div", { class: `cc-card ${c.kind}${moves.length ? " can" : ""}`, dataset: { card: id } },
+      h("b", {}, c.kind === "building" ? `Buildings: ${c.name}` : c.name), h("ul", {}, ...rows), extra,
+      ...moves.map((m) => playBtn(ctx, m, m.type === "score" ? "Score" : m.type === "discard" ? "Discard" : "Keep", m.type === "score", { card: id })));
+  };
+  for (const id of v.hand) cards.push(cardBox(id, null));
+  const both = legal.find((m) => m.type === "keep" && m.cards.length === 2);
+  const drawn = (v.drawn || []).map((id) => cardBox(id, h("div", {}, h("i", {}, "just drawn"))));
+  return h("section", { class: "cc-panel" }, h("h3", {}, `Your favour cards (${v.hand.length}) · ${v.vp[ctx.seat]} VP · private funds $${v.funds[ctx.seat]}`),
+    drawn.length ? h("div", { class: "cc-hand" }, ...drawn, both ? playBtn(ctx, both, "Keep both", true) : null) : null,
+    h("div", { class: "cc-hand" }, ...cards));
+}
+
+function cityPanel(ctx) {
+  const v = ctx.doc.view;
+  const cat = ctx.catalogue;
+  const grid = cat.zone_grid || [];
+  const zones = cat.zones || {};
+  const S = 40, O = 16;
+  const svg = sv("svg", { viewBox: `0 0 ${O + 9 * S + 2} ${O + 9 * S + 2}`, role: "img", "aria-label": "The city" });
+  for (let i = 0; i < 9; i++) {
+    svg.append(sv("text", { x: O + i * S + S / 2, y: 11, "text-anchor": "middle", class: "cc-label" }, String.fromCharCode(65 + i)));
+    svg.append(sv("text", { x: 7, y: O + i * S + S / 2 + 4, "text-anchor": "middle", class: "cc-label" }, String(i + 1)));
+  }
+  const legal = ctx.legalMoves;
+  const anchors = new Map();
+  if (v.phase === "execute" && ui.plan !== null) {
+    for (const m of legal) if (m.plan === ui.plan && m.cells && !m.upgrade) anchors.set(m.cells[0].join(","), m.cells[0]);
+  }
+  for (let r = 0; r < 9; r++) for (let c = 0; c < 9; c++) {
+    const z = (grid[r] || [])[c] || "start";
+    const type = (zones[z] || {}).type || "start";
+    const on = v.zones_on && v.zones_on[z];
+    const key = `${r},${c}`;
+    const can = anchors.has(key);
+    const rect = sv("rect", { x: O + c * S, y: O + r * S, width: S - 1, height: S - 1, fill: ZONE_COLOURS[type],
+      class: `cc-cell${can ? " can" : ""}`, "data-cell": key, "data-click": can ? "" : null,
+      stroke: on ? "#2e6f4f" : "#fff", "stroke-width": on ? 2 : 1,
+      onclick: () => {
+        if (!can) { if (v.phase === "execute" && ui.plan !== null && ctx.explain) ctx.explain(`${cellName(r, c)} is not one of the cheapest places for this plan.`); return; }
+        const opts = anchorMoves(legal, ui.plan, anchors.get(key));
+        if (opts.length === 1) { ui.key = ""; ctx.play(opts[0]); } else { ui.anchor = anchors.get(key); rerender(); }
+      } });
+    svg.append(rect);
+    if (r % 3 === 0 && c % 3 === 0) svg.append(sv("text", { x: O + c * S + 3, y: O + r * S + 11, class: "cc-label" },
+      `${TYPE_LETTER[type]}${z.match(/\d/) ? z.match(/\d/)[0] : ""}${on ? " ⚡" : ""}`));
+  }
+  for (const [r, c] of v.covered || []) svg.append(sv("rect", { x: O + c * S, y: O + r * S, width: S - 1, height: S - 1, fill: "#7a6a55" }));
+  const activated = new Set((v.activated || []).map((a) => a.b));
+  const clickable = new Set(legal.filter((m) => m.building || (v.phase === "plan" && m.kind && m.kind !== "build")).map((m) => m.building || m.target));
+  for (const b of Object.values(v.buildings)) {
+    const kind = kindOf(cat, b.name);
+    const can = clickable.has(b.id);
+    const g = sv("g", { class: `cc-bld${can ? " can" : ""}`, "data-building": b.id, "data-click": can ? "" : null,
+      onclick: () => {
+        if (!can) { if (ctx.explain && ctx.legalMoves.length) ctx.explain(`The ${b.name} cannot be chosen now.`); return; }
+        ui.building = b.id;
+        const moves = legal.filter((m) => m.building === b.id || m.target === b.id);
+        if (moves.length === 1) { ui.key = ""; ctx.play(moves[0]); } else rerender();
+      } });
+    for (const [r, c] of b.cells) g.append(sv("rect", { x: O + c * S + 3, y: O + r * S + 3, width: S - 7, height: S - 7, rx: 4,
+      fill: TYPE_COLOURS[kind.type], opacity: activated.has(b.id) ? 1 : 0.85 }));
+    const [r0, c0] = b.cells[0];
+    const short = b.name.split(" ").map((w) => w.slice(0, 4)).join(" ");
+    g.append(sv("title", {}, `${b.name} (${kind.type}, $${kind.cost})${b.fixed ? ", printed on the board" : ""}: ${kind.boxes.join("; ") || "no action"}`));
+    g.append(sv("text", { x: O + c0 * S + 6, y: O + r0 * S + 17 }, short.length > 9 ? short.slice(0, 9) : short));
+    const marks = `${activated.has(b.id) ? "✓" : ""}${b.token ? "♥" : ""}${b.prison && (b.prison[0] || b.prison[1]) ? `⛓${b.prison[0] + b.prison[1]}` : ""}`;
+    if (marks) g.append(sv("text", { x: O + c0 * S + 6, y: O + r0 * S + 31 }, marks));
+    svg.append(g);
+  }
+  return h("section", { class: "cc-panel cc-city" }, h("h3", {}, `The city (${v.advanced ? "advanced phase" : "starting phase"})`), svg,
+    h("div", { class: "cc-report" }, "Zones: R residential, C commercial, I industrial, St Starting Zone, ~ lake; ⚡ activated zone; ✓ activated building; ♥ Community token; ⛓ Crime in prison."));
+}
+
+function tracksPanel(ctx) {
+  const v = ctx.doc.view;
+  const t = (label, value, warn = false) => h("span", { class: `cc-track${warn ? " warn" : ""}` }, `${label} ${value}`);
+  return h("section", { class: "cc-panel" }, h("h3", {}, `Turn ${v.turn} · ${PHASES[v.phase] || v.phase} · goal ${v.goal} VP`),
+    h("div", { class: "cc-tracks" },
+      t("City Budget $", `${v.budget}/11`), t("Power", v.power), t("Community ♥", v.community),
+      t("Crime", `${v.crime}/7`, v.crime >= 5), t("Pollution", `${v.pollution}/7`, v.pollution >= 5), t("Goods", `${v.goods}/8`),
+      t("Housing: Blue", v.house.B), t("White", v.house.W), t("Sale tokens", v.tokens.sale), t("Relocation tokens", v.tokens.relocate),
+      t("Favour deck", v.deck), t("Discards", v.discard_pile)),
+    reportLine(ctx));
+}
+
+function reportLine(ctx) {
+  const rep = ctx.doc.view.report;
+  if (!rep) return null;
+  const parts = [];
+  if (rep.unemployment) parts.push(`Unemployment: ${rep.unemployment.B} Blue and ${rep.unemployment.W} White left in housing.`);
+  if (rep.resolution && rep.resolution.length) parts.push(`Produced: ${rep.resolution.map((x) => x.name).join(", ")}.`);
+  if (rep.lifestyle) parts.push(`Lifestyle index ${rep.lifestyle.index > 0 ? "+" : ""}${rep.lifestyle.index}.`);
+  return parts.length ? h("div", { class: "cc-report" }, parts.join(" ")) : null;
+}
+
+function committeesPanel(ctx) {
+  const v = ctx.doc.view;
+  const toAct = new Set(v.to_act || []);
+  return h("section", { class: "cc-panel" }, h("h3", {}, "Committees (turn order)"),
+    h("div", { class: "cc-committees" }, ...Object.entries(COMMITTEE_NAMES).map(([key, name], i) => {
+      const m = v.committee.indexOf(key);
+      const spot = m >= 0 ? (v.streak[m] >= 2 ? "B" : v.streak[m] === 1 ? "A" : "new") : "";
+      return h("div", { class: `cc-committee${m >= 0 && toAct.has(m) ? " act" : ""}`, dataset: { committee: key } },
+        h("b", {}, `${i + 1}. ${name}`), h("div", {}, m >= 0 ? `${memberName(ctx, m)} (${spot})` : "empty"));
+    })));
+}
+
+function areaPanel(ctx) {
+  const v = ctx.doc.view;
+  const cat = ctx.catalogue;
+  const legal = ctx.legalMoves;
+  const tileMoves = new Map(legal.filter((m) => m.type === "plan" && m.kind === "build").map((m) => [m.target, m]));
+  const chosen = new Map((v.plans || []).map((p, m) => [p && p.kind === "build" ? p.target : null, m]));
+  const tileBox = (tile, top) => {
+    const name = tileName(cat, tile);
+    const kind = kindOf(cat, name);
+    const mv = tileMoves.get(tile);
+    const owner = chosen.get(tile);
+    return h("div", { class: `cc-tile${mv ? " can" : ""}${top ? " top" : ""}`, dataset: { tile }, "data-click": mv ? "" : null,
+      style: `background:${TYPE_COLOURS[kind.type]}`, title: kind.boxes.join("; "),
+      onclick: () => {
+        if (mv) { ui.key = ""; ctx.play(mv); return; }
+        if (v.phase === "plan" && legal.length && ctx.explain) ctx.explain(owner !== undefined ? `${memberName(ctx, owner)} already proposed this tile.` : `The City Budget ($${v.budget}) cannot pay for the ${name}.`);
+      } },
+      h("b", {}, name), ` $${kind.cost} · ${TYPE_LETTER[kind.type]}`, owner !== undefined ? ` · ${memberName(ctx, owner)}'s plan` : "");
+  };
+  return h("section", { class: "cc-panel" }, h("h3", {}, "Planning area"),
+    h("div", { class: "cc-area" }, ...Object.entries(v.planning).map(([sh, col]) => h("div", {},
+      h("div", { class: "cc-report" }, `${SHAPES[sh]} (${col.count} in stack)`),
+      col.top ? tileBox(col.top, true) : null, ...col.up.map((t) => tileBox(t, false))))));
+}
+
+function councilPanel(ctx) {
+  const v = ctx.doc.view;
+  if (!v.plans.some((p) => p)) return null;
+  const votes = (o) => v.delegates.filter((d) => d === o).length + (v.exec_vote === o ? 1 : 0);
+  return h("section", { class: "cc-panel" }, h("h3", {}, "Council table"),
+    h("div", { class: "cc-plans" }, ...v.order.filter((o) => v.plans[o]).map((o) => {
+      const funds = v.plan_funds[o].reduce((a, b) => a + b, 0);
+      const state = v.executed.includes(o) ? "executed" : v.failed.includes(o) ? "could not be executed" : v.approved.includes(o) ? "approved" : "";
+      return h("div", { class: `cc-plan${v.executed.includes(o) ? " ok" : ""}${v.failed.includes(o) ? " fail" : ""}`, dataset: { plan: String(o) } },
+        h("b", {}, memberName(ctx, o)), planText(ctx, v.plans[o]), `· ${votes(o)} vote${votes(o) === 1 ? "" : "s"}`, funds ? `· $${funds} private funds` : "", state ? `· ${state}` : "");
+    })),
+    v.phil && v.phil_card ? h("div", { class: "cc-report" }, `Prof. Phil's revealed card: ${cardOf(ctx.catalogue, v.phil_card).name}`) : null);
+}
+
+function membersPanel(ctx) {
+  const v = ctx.doc.view;
+  const toAct = new Set(v.to_act || []);
+  const order = ctx.seat === null ? [...Array(v.members).keys()] : [...Array(v.members).keys()].filter((m) => m !== ctx.seat);
+  return h("section", { class: "cc-panel" }, h("h3", {}, "Council members"),
+    h("div", { class: "cc-members" }, ...order.map((m) => {
+      const phil = v.phil && m === v.players;
+      return h("div", { class: `cc-member${toAct.has(m) ? " act" : ""}`, dataset: { seat: String(m) } },
+        h("b", {}, memberName(ctx, m)), h("div", {}, phil ? "puppet member (2 players)" : `${v.vp[m]} VP`),
+        h("div", {}, `${v.hand_counts[m]} favour cards · $${v.funds[m]} private funds`),
+        v.committee[m] ? h("div", {}, COMMITTEE_NAMES[v.committee[m]]) : null,
+        !phil && v.scored[m].length ? h("div", { class: "cc-report" }, `Scored: ${v.scored[m].map((x) => `${cardOf(ctx.catalogue, x.card).name} (${x.vp})`).join(", ")}`) : null);
+    })));
+}
+
+export function render(root, ctx) {
+  injectStyle();
+  const v = ctx.doc.view;
+  const key = `${ctx.doc.version}:${v.phase}:${(ctx.legalMoves || []).length}`;
+  const decision = `${v.turn}:${v.phase}:${v.cursor}:${v.executed.length}:${(v.activated || []).length}`;
+  if (ui.key.split("|")[1] !== decision) { ui.plan = null; ui.anchor = null; ui.building = null; }
+  ui.key = `${key}|${decision}`;
+  rerender = () => render(root, ctx);
+  root.replaceChildren(h("div", { class: "cc" },
+    promptBox(ctx), handPanel(ctx), cityPanel(ctx),
+    h("div", { class: "cc-grid2" }, tracksPanel(ctx), committeesPanel(ctx)),
+    councilPanel(ctx), areaPanel(ctx), membersPanel(ctx)));
+}
+
+export function turnOrder(view) {
+  return (view.order && view.order.length ? view.order : [...Array(view.players).keys()]).filter((m) => m < view.players);
+}
+
+export function publicScore(view, seat) {
+  return `${view.vp[seat]} VP`;
+}
+
+export function outcomeDetails(ctx) {
+  const out = ctx.doc.outcome;
+  if (!out) return null;
+  const rows = out.breakdown.map((b, seat) => h("tr", {}, h("td", {}, memberName(ctx, seat)), h("td", {}, String(b.vp)),
+    h("td", {}, String(b.cards_in_hand)), h("td", {}, `$${b.private_funds}`),
+    h("td", {}, b.scored.map((x) => `${x.name} (${x.vp})`).join(", ") || "none")));
+  return h("div", { class: "cc-outcome" }, out.defeat ? h("p", {}, out.result) : null,
+    h("div", { style: "overflow-x:auto" }, h("table", {}, h("thead", {}, h("tr", {}, ...["Member", "VP", "Cards in hand (fewer wins a tie)", "Private funds (then more wins)", "Cards scored"].map((x) => h("th", {}, x)))),
+      h("tbody", {}, ...rows))));
+}

@@ -1,0 +1,97 @@
+"""City Council played by clicking in the real game page against a bot, through the server, on a
+desktop and on a 390 px phone."""
+
+from __future__ import annotations
+
+import httpx
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests.browser.test_rulesets_browser import _my_turn, _moved, _same_as_server, _start
+
+
+def _click(page):
+    """One decision by clicking what the renderer offers; returns the phase it was made in."""
+    phase = page.evaluate("window.civitas.doc.view.phase")
+    prompt = page.locator(".cc-prompt")
+    if phase == "committees":
+        page.locator("[data-option]").first.click()
+    elif phase == "treasury":
+        prompt.get_by_role("button", name="Embezzle $1").click()
+    elif phase == "draw":
+        page.locator(".cc-card.can .cc-btn").first.click()
+    elif phase == "plan":
+        if page.locator(".cc-tile.can").count():
+            page.locator(".cc-tile.can").first.click()
+        else:
+            page.locator(".cc-bld.can rect").first.click()
+            prompt.locator(".cc-btn.main").first.click()
+    elif phase in ("vote", "vote2", "approve", "fund"):
+        if prompt.locator("[data-plan]").count() and phase != "fund":
+            prompt.locator("[data-plan]").first.click()
+        else:
+            prompt.locator(".cc-btn").last.click()
+    elif phase == "execute":
+        prompt.locator("[data-plan]").first.click()
+        if page.evaluate("window.civitas.doc.view.phase") == "execute" and page.locator(".cc-cell.can").count():
+            page.locator(".cc-cell.can").first.click()
+            if page.locator(".cc-prompt .cc-btn.main[data-move]").count():
+                page.locator(".cc-prompt .cc-btn.main[data-move]").first.click()
+    elif phase == "activate":
+        if page.locator(".cc-bld.can").count():
+            page.locator(".cc-bld.can rect").first.click()
+            if page.locator(".cc-prompt [data-boxes]").count():
+                page.locator(".cc-prompt [data-boxes]").first.click()
+        elif page.locator(".cc-prompt [data-zone]").count():
+            page.locator(".cc-prompt [data-zone]").first.click()
+        else:
+            prompt.get_by_role("button", name="Activate nothing more").click()
+    else:
+        score = page.locator(".cc-card .cc-btn.main")
+        if score.count():
+            score.first.click()
+        else:
+            prompt.get_by_role("button", name="Done").click()
+    return phase
+
+
+def _play(page, game, auth, server, decisions):
+    page.set_default_timeout(4000)
+    done = []
+    for _ in range(decisions):
+        version = _my_turn(page)
+        try:
+            done.append(_click(page))
+        except PlaywrightTimeout:
+            continue  # a redraw raced the click: look again
+        _moved(page, version)
+    return done
+
+
+def test_city_council_turns_by_clicking(live_server, page):
+    """Play a 2-player City Council (with Prof. Phil) against a bot by clicking: committees, the
+    favour draw, a plan from the planning area, votes, execution on the city grid, activations
+    and turn end; the log speaks in words and the page's document matches the server's."""
+    game, auth = _start(live_server, page, "city-council")
+    done = _play(page, game, auth, live_server, 45)
+    assert {"draw", "plan", "vote", "activate", "turn_end"} <= set(done), done
+    log = httpx.get(f"{live_server.url}/api/games/{game}/log", headers=auth).json()["moves"]
+    mine = [m for m in log if m["seat"] == 0]
+    assert any(m["move"]["type"] == "plan" for m in mine)
+    texts = [m.get("text") or "" for m in log]
+    if any(texts):
+        assert any("proposed to construct" in t for t in texts), texts[:5]
+    _my_turn(page)
+    _same_as_server(live_server, page, game, auth)
+
+
+def test_city_council_phone_width(live_server, browser):
+    """At 390 px the board fits the screen (no horizontal scrolling) and the prompt comes first."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    game, auth = _start(live_server, page, "city-council", seats=3)
+    _play(page, game, auth, live_server, 8)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
+    first = page.locator("#board .cc > *").first
+    assert "cc-prompt" in (first.get_attribute("class") or "")
+    context.close()
