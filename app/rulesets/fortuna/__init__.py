@@ -24,10 +24,10 @@ class FortunaOptions(BaseModel):
 
     model_config = {"extra": "forbid"}
     two_player_flip: bool = Field(
-        True, description="2 players: the start player flips one more favour card without tokens "
+        True, title="2-player rule: extra favour card flip", description="2 players: the start player flips one more favour card without tokens "
                           "after phase 4 (the rulebook's 2-player rule)")
     peek_own_card: bool = Field(
-        False, description="Players may look at the action card dealt face down to them at setup "
+        False, title="Look at your face-down starting card", description="Players may look at the action card dealt face down to them at setup "
                            "(the rulebook is silent; by default nobody sees it until it is flipped)")
 
 

@@ -12,7 +12,8 @@ from app.rulesets.fortuna.scoring import card_points
 
 # Worth of one unit in steps-equivalents x4 (a step is worth 4): tuned by bench/fortuna_bot.py.
 WORTH = {"money": 0.45, "grain": 1.1, "wine": 1.3, "water": 0.7, "cent": 1.7, "vestals": 2.6,
-         "die": 3.2, "married": 6.0, "fortuna_keep": 1.5, "fortuna_take": 6.0}
+         "die": 3.2, "married": 6.0, "fortuna_keep": 1.5, "fortuna_take": 6.0,
+         "fuel": 0.5, "fuel_broke": 3.0}
 BUILDING_WORTH = {"aqueduct": 5.0, "market": 5.0, "basilica": 4.0, "palace": 8.0}
 
 
@@ -25,6 +26,11 @@ def province_value(pl: dict[str, Any], round_no: int = 1) -> float:
     for key in ("grain", "wine", "cent", "vestals"):
         v += WORTH[key] * min(pl[key], 4) + 0.3 * max(0, pl[key] - 4)
     v += WORTH["water"] * min(water_total(pl), 3)
+    # something to offer the Emperor next turn: without it the favour phase costs a tax, and
+    # without money the tax is a step back (bots stalled on Fortuna-then-tax without this)
+    fuel = water_total(pl) + pl["wine"] + pl["grain"] + pl["cent"]  # favour cards 1-4: most dice
+    if fuel:
+        v += WORTH["fuel"] if pl["money"] else WORTH["fuel_broke"]
     v += WORTH["die"] * (pl["dice"] - 1)
     v += WORTH["married"] * pl["married"]
     v += sum(BUILDING_WORTH[b] for b in pl["bld"])

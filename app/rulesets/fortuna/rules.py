@@ -444,6 +444,9 @@ def favour_options(s: State, seat: int) -> list[Move]:
     pl = s["p"][seat]
     top = max(s["dice"])
     out: list[Move] = []
+    room = data.PALACE_STEP - pl["pos"]  # units are delivered one per step: none beyond the palace
+    if room <= 0:
+        return out
     for k in range(1, top + 1):
         if s["fav"][k - 1]["used"]:
             continue
@@ -455,13 +458,16 @@ def favour_options(s: State, seat: int) -> list[Move]:
             steps = [pl["vestals"]] if pl["vestals"] else []
         else:
             have = water_total(pl) if gives == "water" else pl["cent" if gives == "centurions" else gives]
-            steps = list(range(1, min(row["max_steps"], have) + 1))
+            steps = list(range(1, min(row["max_steps"], have, room) + 1))
         out += [{"type": "favour", "card": k, "n": n} for n in steps]
     return out
 
 
 def taxed(s: State, die: int) -> bool:
-    """Declining with this die costs tax unless no face-up favour card is available for it."""
+    """Declining with this die costs tax unless no face-up favour card is available for it (or
+    the pawn already stands at the palace and cannot move closer)."""
+    if s["p"][active(s)]["pos"] >= data.PALACE_STEP:
+        return False
     return any(not s["fav"][k - 1]["used"] for k in range(1, die + 1))
 
 

@@ -151,7 +151,8 @@ def args_words(card: str, args: dict[str, Any] | None, side_word: Any = None) ->
     if eff == "clerus":
         return "giving up a Vestal Virgin for one more die"
     if eff == "build":
-        return f"building a {data.BUILDINGS[args['b']]['name']} for {data.BUILDINGS[args['b']]['cost']} money"
+        name = data.BUILDINGS[args["b"]]["name"]
+        return f"building {'an' if name[0] in 'AEIOU' else 'a'} {name} for {data.BUILDINGS[args['b']]['cost']} money"
     if eff == "marry":
         return f"marrying for {row['cost']} money"
     if eff == "bribe":
@@ -208,7 +209,7 @@ def log_text(s: dict[str, Any], seat: int, move: dict[str, Any], viewer: int | N
         head = f"{me} exchanges {give} for {take} from {where}; {take} lies face down, protected"
     elif t == "military":
         card = mine[move["slot"]]["c"]
-        head = f"{me} gives up a Centurion to play {card_name(card)} again, {args_words(card, move['args'])}"
+        head = f"{me} gives up a Centurion to play {card_name(card)} as well, {args_words(card, move['args'])}"
     elif t == "skip":
         head = f"{me} does not use military power"
     elif t == "favour":

@@ -235,3 +235,19 @@ def test_enter_privilege_without_tokens_ends_the_turn():
     s["ev"] = []
     enter(s, "privilege")
     assert s["turn"] == 1
+
+
+def test_no_units_delivered_beyond_the_palace():
+    """Favour cards 1-4: one unit per step; at step 14 only one more unit can be delivered."""
+    s, me = _rolled([6], pos=14, wine=2, grain=2, cent=3)
+    offered = {(m["card"], m["n"]) for m in R.legal_moves(s, me) if m["type"] == "favour"}
+    assert offered == {(1, 1), (2, 1), (3, 1), (4, 1), (6, 1)}
+
+
+def test_at_the_palace_no_favour_and_no_tax():
+    """At Caesar's palace a pawn cannot move closer: no favour card is used (so no card is
+    flipped or tokens taken) and declining costs no tax (decision)."""
+    s, me = _rolled([6], pos=15, wine=2, money=4, tokens={2: 2})
+    assert [m for m in R.legal_moves(s, me) if m["type"] == "favour"] == []
+    s = play(s, {"type": "pass", "die": 6})
+    assert s["p"][me]["money"] == 4 and s["fav"][1] == {"used": False, "tokens": 2}
