@@ -45,9 +45,9 @@ const STYLE = `
 .fo-step.gate { box-shadow: inset 3px 0 0 #8b5a2b; }
 .fo-step.palace { background: #d7a94b; color: #3b2a00; font-weight: 700; }
 .fo-pawns { display: flex; flex-wrap: wrap; justify-content: center; gap: 1px; margin-top: 2px; }
-.fo-pawn { width: 11px; height: 11px; border-radius: 50%; border: 1px solid #0006; }
+.fo-pawn { display: inline-flex; align-items: center; justify-content: center; width: 16px; height: 16px; border-radius: 50%; border: 1px solid #0006; color: #fff; font-size: 10px; font-weight: 700; }
 .fo-pawn.moved { box-shadow: 0 0 0 2px #ffd54a; }
-.fo-sides { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); gap: 8px; }
+.fo-sides { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 260px), 1fr)); gap: 8px; }
 .fo-side { border-radius: 8px; padding: 6px; border: 2px solid #ddd; background: #fff; }
 .fo-side.me { border-color: #2e7d4f; }
 .fo-side.act { box-shadow: 0 0 0 3px #f1c40f; }
@@ -58,20 +58,19 @@ const STYLE = `
 .fo-card.down { background: repeating-linear-gradient(45deg, #6d5a3c, #6d5a3c 6px, #7d6947 6px, #7d6947 12px); color: #fff; }
 .fo-card.down.known { background: repeating-linear-gradient(45deg, #8c7754, #8c7754 6px, #9b8561 6px, #9b8561 12px); }
 .fo-card.chosen { border-color: #555; border-style: dashed; }
-.fo-card.can { cursor: pointer; border-color: #2e7d4f; box-shadow: 0 0 0 2px #9fd8b3; }
+.fo-card.can { cursor: pointer; outline: 3px solid #2e7d4f; outline-offset: 1px; }
 .fo-card.sel { border-color: #111; box-shadow: 0 0 0 3px #f1c40f; }
 .fo-favs { display: grid; grid-template-columns: repeat(6, minmax(48px, 1fr)); gap: 4px; }
 .fo-fav { border-radius: 6px; padding: 4px; background: #fff; border: 2px solid #d8ccb0; font-size: 11px; text-align: center; min-height: 70px; }
 .fo-fav .num { font-size: 20px; font-weight: 800; color: #8b5a2b; }
 .fo-fav.used { background: #cfc6b3; color: #6d6655; }
 .fo-fav.used .num { color: #6d6655; }
-.fo-fav.can { cursor: pointer; border-color: #2e7d4f; box-shadow: 0 0 0 2px #9fd8b3; }
+.fo-fav.can { cursor: pointer; outline: 3px solid #2e7d4f; outline-offset: 1px; }
 .fo-fav.sel { border-color: #111; box-shadow: 0 0 0 3px #f1c40f; }
 .fo-token { display: inline-block; width: 10px; height: 10px; border-radius: 50%; background: #c0392b; border: 1px solid #7a1e14; margin: 1px; }
 .fo-dice { display: inline-flex; gap: 4px; }
 .fo-die { width: 26px; height: 26px; border-radius: 5px; background: #fff; border: 2px solid #333; font-weight: 700; display: inline-flex; align-items: center; justify-content: center; }
-.fo-provinces { display: grid; grid-template-columns: repeat(auto-fit, minmax(230px, 1fr)); gap: 8px; }
-.fo-prov { border-radius: 8px; padding: 8px; background: #fff; border: 2px solid #ddd; font-size: 13px; }
+.fo-prov { font-size: 13px; display: flex; flex-direction: column; gap: 4px; }
 .fo-prov.act { box-shadow: 0 0 0 3px #f1c40f; }
 .fo-prov h4 { margin: 0 0 6px; display: flex; gap: 6px; align-items: center; flex-wrap: wrap; }
 .fo-res { display: flex; flex-wrap: wrap; gap: 4px; }
@@ -81,7 +80,14 @@ const STYLE = `
 .fo-badge.start { background: #8b5a2b; color: #fff; }
 .fo-priv { display: flex; flex-wrap: wrap; gap: 4px; margin-top: 6px; }
 .fo-pcard { border-radius: 5px; padding: 2px 6px; border: 1px solid #b8a77f; background: #fffaf0; font-size: 12px; }
-.fo-pcard.can { cursor: pointer; border-color: #2e7d4f; box-shadow: 0 0 0 2px #9fd8b3; }
+.fo-pcard.can { cursor: pointer; outline: 3px solid #2e7d4f; font: inherit; font-size: 12px; }
+.fo-area { border-radius: 10px; padding: 8px; background: #fff; border: 2px solid #ddd; }
+.fo-area.me { border-color: #2e7d4f; }
+.fo-area.act { box-shadow: 0 0 0 3px #f1c40f; }
+.fo-area h4 { margin: 0 0 6px; display: flex; gap: 6px; align-items: center; flex-wrap: wrap; font-size: 14px; }
+.fo-area-body { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 260px), 1fr)); gap: 8px; }
+.fo-shared { display: flex; flex-direction: column; gap: 8px; }
+.fo-card .fo-text { display: block; }
 .fo-score table { border-collapse: collapse; font-size: 13px; }
 .fo-score td, .fo-score th { border: 1px solid #ddd; padding: 3px 8px; text-align: right; }
 .fo-score th:first-child, .fo-score td:first-child { text-align: left; }
@@ -169,22 +175,53 @@ export function render(root, ctx) {
   const names = ctx.names || {};
   const who = (s) => names[s] || `Player ${s + 1}`;
   const redraw = () => render(root, ctx);
-  const env = { view, cat, seat, legal: legalMoves, play: ctx.play, who, redraw };
+  const explain = ctx.explain || (() => {});
+  const env = { view, cat, seat, legal: legalMoves, play: ctx.play, who, redraw, explain };
+  const me = seat === null || seat === undefined ? null : seat;
+  const others = view.order.filter((s) => s !== me);
   root.replaceChildren(h("div", { class: "fo", dataset: { version: String(doc.version) } },
-    topBar(env), prompt(env), road(env), sidesPanel(env), favourPanel(env), provinces(env),
-    doc.outcome ? scoreTable(doc.outcome, env) : null));
+    prompt(env),
+    me !== null ? playerArea(env, me) : null,
+    h("div", { class: "fo-panel fo-shared" }, shared(env), road(env), favourPanel(env), emptySides(env)),
+    ...others.map((s) => playerArea(env, s))));
 }
 
-function topBar({ view, who }) {
-  const parts = [h("span", { class: "fo-title" }, "Fortuna"), h("span", {}, `Round ${view.round}`)];
-  if (view.step === "over") parts.push(h("span", { class: "fo-turn" }, "Game over"));
-  else parts.push(h("span", { class: "fo-turn" }, `${who(view.active)}'s turn`));
-  parts.push(h("span", {}, "Start-player track: ", view.order.map(who).join(" → ")));
-  if (view.end) parts.push(h("span", { class: "fo-badge start" }, "last round: a pawn reached the palace"));
+export function outcomeDetails(ctx) {
+  const names = ctx.names || {};
+  return ctx.doc.outcome ? scoreTable(ctx.doc.outcome, { cat: ctx.catalogue || {}, who: (s) => names[s] || `Player ${s + 1}` }) : null;
+}
+
+export function turnOrder(view) {
+  return view.order;
+}
+
+export function publicScore(view, seat) {
+  const p = view.p[seat];
+  return p ? `step ${p.pos}${p.pos >= 10 ? " (in Rome)" : ""}` : null;
+}
+
+export function changed(entry) {
+  const m = entry.move || {};
+  const s = entry.seat;
+  const mine = (slot) => `.fo-card[data-side="${s}"][data-slot="${slot}"]`;
+  const pawn = `.fo-pawn[data-pawn="${s}"]`;
+  switch (m.type) {
+    case "play": case "military": return [mine(m.slot), `.fo-prov[data-province="${s}"]`, pawn];
+    case "exchange": return [`.fo-card[data-side="${m.side}"][data-slot="${m.slot}"]`, `.fo-card[data-side="${s}"].down`];
+    case "favour": return [`.fo-fav[data-favour="${m.card}"]`, pawn, `.fo-prov[data-province="${s}"]`];
+    case "flip": return [`.fo-fav[data-favour="${m.card}"]`];
+    case "pass": case "keep": case "palace": case "privilege": return [`.fo-prov[data-province="${s}"]`, pawn];
+    default: return [];
+  }
+}
+
+function shared({ view, who }) {
+  const parts = [h("strong", {}, `Round ${view.round}`), h("span", {}, "Start-player track: ", view.order.map(who).join(" → "))];
+  if (view.end) parts.push(h("span", { class: "fo-badge start" }, "Last round: a pawn reached the palace"));
   parts.push(h("span", {}, `Privilege deck ${view.deck_size} · discards ${view.discard.face_up.length + view.discard.face_down} · tokens in stock ${view.supply}`));
   if (view.last) {
     const evs = (view.last.events || []).map((e) => eventWords(e, who)).filter(Boolean);
-    parts.push(h("span", { class: "fo-last", dataset: { last: "1" } }, `Last: ${who(view.last.seat)} — ${describe(view.last.move, {})}${evs.length ? " · " + evs.join(" · ") : ""}`));
+    if (evs.length) parts.push(h("span", { class: "fo-last", dataset: { last: "1" } }, `Last: ${evs.join(" · ")}`));
   }
   return h("div", { class: "fo-bar" }, ...parts);
 }
@@ -244,46 +281,89 @@ function prompt(env) {
   return box;
 }
 
+function pawnNode(s, who, moved) {
+  const name = who(s);
+  return h("span", { class: `fo-pawn${moved ? " moved" : ""}`, title: name, style: `background:${SEAT_COLOURS[s]}`, dataset: { pawn: String(s) } }, name.trim().charAt(0).toUpperCase());
+}
+
 function road({ view, who }) {
   const moved = new Set(((view.last && view.last.events) || []).filter((e) => e.k === "step").map((e) => e.seat));
   const steps = [];
   for (let i = 0; i <= 15; i++) {
     const cls = ["fo-step", i >= 10 ? "rome" : "", i === 10 ? "gate" : "", i === 15 ? "palace" : ""].join(" ");
-    const pawns = view.p.map((p, s) => (p.pos === i ? h("span", { class: `fo-pawn${moved.has(s) ? " moved" : ""}`, title: who(s), style: `background:${SEAT_COLOURS[s]}`, dataset: { pawn: String(s) } }) : null));
+    const pawns = view.p.map((p, s) => (p.pos === i ? pawnNode(s, who, moved.has(s)) : null));
     steps.push(h("div", { class: cls, title: i === 0 ? "villages" : i === 15 ? "Caesar's palace" : i === 10 ? "gate of Rome" : `step ${i}` },
       i === 0 ? "start" : i === 15 ? "♛" : String(i), h("div", { class: "fo-pawns" }, ...pawns)));
   }
   return h("div", { class: "fo-panel" }, h("h3", {}, "The road to Rome (inside Rome from 10; the palace at 15)"), h("div", { class: "fo-road" }, ...steps));
 }
 
-function sidesPanel(env) {
-  const { view, cat, seat, legal, play, who, redraw } = env;
-  const sides = view.sides.map((row, side) => {
-    const owner = side < view.players ? side : null;
-    const cards = row.map((slot, j) => {
-      const id = slot.card;
-      let can = null;
-      if (view.step === "exchange") {
-        const m = legal.find((o) => o.type === "exchange" && o.side === side && o.slot === j);
-        if (m) can = () => play(m);
-      } else if ((view.step === "play" || view.step === "military") && side === seat) {
-        if (legal.some((o) => o.type === view.step && o.slot === j)) can = () => { ui.slot = j; ui.target = null; redraw(); };
-      } else if (view.step === "play" && ui.slot !== null && side !== seat && view.sides[seat][ui.slot].card === "bribe") {
-        if (legal.some((o) => o.type === "play" && o.slot === ui.slot && o.args && o.args.side === side && o.args.slot === j)) can = () => { ui.target = [side, j]; redraw(); };
-      }
-      const sel = (side === seat && ui.slot === j && (view.step === "play" || view.step === "military")) || (ui.target && ui.target[0] === side && ui.target[1] === j);
-      const chosen = side === view.active && view.chosen === j && view.step !== "play";
-      const cls = ["fo-card", slot.up ? "" : "down", !slot.up && id ? "known" : "", can ? "can" : "", sel ? "sel" : "", chosen ? "chosen" : ""].join(" ");
-      const a = action(cat, id);
-      return h("div", { class: cls, title: id ? a.text : "face down", dataset: { side: String(side), slot: String(j), card: id || "" }, onclick: can || undefined },
-        id ? h("b", {}, a.name) : h("b", {}, "face down"), id ? (slot.up ? a.text : "face down (protected)") : "");
-    });
-    const label = owner === null ? `Empty side ${side + 1}` : `${who(owner)}${owner === seat ? " (you)" : ""}`;
-    return h("div", { class: `fo-side${owner === seat ? " me" : ""}${owner !== null && owner === view.active ? " act" : ""}` },
-      h("h4", {}, owner !== null ? h("span", { class: "fo-pawn", style: `background:${SEAT_COLOURS[owner]}` }) : null, label),
-      h("div", { class: "fo-cards" }, ...cards));
-  });
-  return h("div", { class: "fo-panel" }, h("h3", {}, "Action cards on the four sides"), h("div", { class: "fo-sides" }, ...sides));
+function sideCards(env, side) {
+  const { view, cat, seat, legal, play, redraw, explain } = env;
+  const row = view.sides[side];
+  return h("div", { class: "fo-cards" }, ...row.map((slot, j) => {
+    const id = slot.card;
+    let can = null;
+    if (view.step === "exchange") {
+      const m = legal.find((o) => o.type === "exchange" && o.side === side && o.slot === j);
+      if (m) can = () => play(m);
+    } else if ((view.step === "play" || view.step === "military") && side === seat) {
+      if (legal.some((o) => o.type === view.step && o.slot === j)) can = () => { ui.slot = j; ui.target = null; redraw(); };
+    } else if (view.step === "play" && ui.slot !== null && side !== seat && view.sides[seat][ui.slot].card === "bribe") {
+      if (legal.some((o) => o.type === "play" && o.slot === ui.slot && o.args && o.args.side === side && o.args.slot === j)) can = () => { ui.target = [side, j]; redraw(); };
+    }
+    const why = can ? null : cardWhy(env, side, j);
+    const sel = (side === seat && ui.slot === j && (view.step === "play" || view.step === "military")) || (ui.target && ui.target[0] === side && ui.target[1] === j);
+    const chosen = side === view.active && view.chosen === j && view.step !== "play";
+    const cls = ["fo-card", slot.up ? "" : "down", !slot.up && id ? "known" : "", can ? "can" : "", sel ? "sel" : "", chosen ? "chosen" : ""].join(" ");
+    const a = action(cat, id);
+    const onclick = can || (why ? () => explain(why) : undefined);
+    return h("div", { class: cls, title: id ? `${a.name}: ${a.text}` : "face down", dataset: { side: String(side), slot: String(j), card: id || "", click: onclick ? "1" : undefined }, onclick },
+      h("b", {}, id ? a.name : "Face down"), id ? h("span", { class: "fo-text" }, slot.up ? a.text : "face down, protected") : "");
+  }));
+}
+
+function cardWhy(env, side, j) {
+  // Why a card cannot be clicked now, when the legal moves already say so.
+  const { view, seat, legal } = env;
+  if (!legal.length) return null;
+  const slot = view.sides[side][j];
+  if (view.step === "exchange") {
+    if (side === seat) return "Exchange with a card on one of the other three sides.";
+    if (!slot.up) return "That card lies face down: it is protected this round.";
+  }
+  if (view.step === "play" && side !== seat && !(ui.slot !== null && view.sides[seat][ui.slot].card === "bribe")) return "Choose one of your own three action cards.";
+  if (view.step === "military" && side === seat && !slot.up) return "The card you just took lies face down; military power plays a face-up card.";
+  if (view.step === "military" && side === seat) return "That card cannot be executed now (you lack what it needs).";
+  return null;
+}
+
+function playerArea(env, s) {
+  const { view, who, seat } = env;
+  const label = `${who(s)}${s === seat ? " (you)" : ""}`;
+  return h("section", { class: `fo-area${s === seat ? " me" : ""}${s === view.active ? " act" : ""}`, dataset: { seat: String(s) } },
+    h("h4", {}, pawnNode(s, who, false), label, s === view.active ? h("span", { class: "fo-badge start" }, "to play") : null),
+    h("div", { class: "fo-area-body" }, sideCards(env, s), province(env, s)));
+}
+
+function emptySides(env) {
+  const { view } = env;
+  const out = [];
+  for (let side = view.players; side < 4; side++) {
+    out.push(h("div", { class: "fo-side" }, h("h4", {}, `Unoccupied side ${side + 1} (anyone may exchange with it)`), sideCards(env, side)));
+  }
+  return out.length ? h("div", { class: "fo-sides" }, ...out) : null;
+}
+
+function favourWhy(env, f, fc) {
+  // Why a favour card cannot be used now, in words (only when it is the seat's decision).
+  const { view, legal } = env;
+  if (!legal.length) return null;
+  if (view.step === "flip") return f.used ? "That card is already flipped over." : "A favour card with tokens on it may not be flipped.";
+  if (view.step !== "favour") return null;
+  if (f.used) return "That favour card has been flipped over this round.";
+  if (f.card > Math.max(...view.dice)) return `You need a die of ${f.card} or more for this card.`;
+  return `${fc.name}: you lack what it takes (${fc.text})`;
 }
 
 function favourPanel(env) {
@@ -297,39 +377,39 @@ function favourPanel(env) {
     else if (uses.length > 1) onclick = () => { ui.slot = f.card; redraw(); };
     const fc = favour(cat, f.card);
     const cls = ["fo-fav", f.used ? "used" : "", onclick ? "can" : "", view.step === "favour" && ui.slot === f.card ? "sel" : ""].join(" ");
-    return h("div", { class: cls, title: fc.text, dataset: { favour: String(f.card) }, onclick },
-      h("div", { class: "num" }, f.card), h("div", {}, f.used ? "used" : fc.name),
+    const why = onclick ? null : favourWhy(env, f, fc);
+    if (why) onclick = () => env.explain(why);
+    return h("div", { class: cls, title: `${fc.name}: ${fc.text}`, dataset: { favour: String(f.card), click: onclick ? "1" : undefined }, onclick },
+      h("div", { class: "num" }, f.card), h("div", {}, f.used ? `${fc.name} (used)` : fc.name),
       h("div", {}, ...Array.from({ length: f.tokens }, () => h("span", { class: "fo-token", title: "privilege token" }))));
   });
   const palace = h("div", { class: "fo-fav" }, h("div", { class: "num" }, "♛"), h("div", {}, "Palace"),
     h("div", {}, ...Array.from({ length: view.palace_tokens }, () => h("span", { class: "fo-token" }))),
     view.palace.count ? h("div", {}, `${view.palace.count} card(s) left`) : null);
-  return h("div", { class: "fo-panel" }, h("h3", {}, "The Emperor's favour"),
+  const dice = view.dice ? h("span", { class: "fo-dice" }, ` · ${env.who(view.active)} rolled`, ...view.dice.map((d) => h("span", { class: "fo-die" }, d))) : null;
+  return h("div", { class: "fo-panel" }, h("h3", {}, "The Emperor's favour", dice),
     h("div", { class: "fo-favs" }, ...cards), h("div", { style: "margin-top:6px;max-width:110px" }, palace));
 }
 
-function provinces(env) {
-  const { view, cat, seat, legal, play, who } = env;
-  const order = seat === null || seat === undefined ? view.p.map((_, i) => i) : [seat, ...view.p.map((_, i) => i).filter((i) => i !== seat)];
-  return h("div", { class: "fo-provinces" }, ...order.map((s) => {
-    const p = view.p[s];
-    const chips = RES.map(([k, label, colour]) => h("span", { class: "fo-chip", dataset: { res: k } }, h("i", { style: `background:${colour}` }), `${label} ${p[k]}`));
-    if (p.aqueduct !== null) chips.push(h("span", { class: "fo-chip" }, `Aqueduct water ${p.aqueduct}`));
-    const bld = p.buildings.map((b) => h("span", { class: "fo-badge" }, building(cat, b).name));
-    const hand = p.hand ? p.hand.map((c) => {
-      const m = legal.find((o) => o.type === "privilege" && o.card === c);
-      return h("span", { class: `fo-pcard${m ? " can" : ""}`, dataset: { privilege: c }, onclick: m ? () => play(m) : undefined, title: m ? "play it now" : "" }, privWords(cat, c));
-    }) : [h("span", { class: "fo-pcard" }, `${p.hand_size} secret privilege card${p.hand_size === 1 ? "" : "s"}`)];
-    const pos = view.order.indexOf(s);
-    return h("div", { class: `fo-prov${s === view.active ? " act" : ""}`, dataset: { province: String(s) } },
-      h("h4", {}, h("span", { class: "fo-pawn", style: `background:${SEAT_COLOURS[s]}` }), who(s), s === seat ? " (you)" : "",
-        h("span", { class: "fo-badge" }, `step ${p.pos}${p.pos >= 10 ? " · in Rome" : ""}`),
-        pos === 0 ? h("span", { class: "fo-badge start" }, "start player") : h("span", { class: "fo-badge" }, `#${pos + 1} on the track`),
-        p.married ? h("span", { class: "fo-badge" }, "married") : null),
-      h("div", { class: "fo-res" }, ...chips, ...bld),
-      h("div", { class: "fo-priv" }, ...hand),
-      s === seat && view.discard.mine.length ? h("div", { class: "fo-priv" }, "Discarded by you: ", ...view.discard.mine.map((c) => h("span", { class: "fo-pcard" }, privWords(cat, c)))) : null);
-  }));
+function province(env, s) {
+  const { view, cat, seat, legal, play } = env;
+  const p = view.p[s];
+  const chips = RES.map(([k, label, colour]) => h("span", { class: "fo-chip", dataset: { res: k } }, h("i", { style: `background:${colour}` }), `${label} ${p[k]}`));
+  if (p.aqueduct !== null) chips.push(h("span", { class: "fo-chip" }, `Aqueduct water ${p.aqueduct}`));
+  const bld = p.buildings.map((b) => h("span", { class: "fo-badge" }, building(cat, b).name));
+  const hand = p.hand ? p.hand.map((c) => {
+    const m = legal.find((o) => o.type === "privilege" && o.card === c);
+    return m ? h("button", { type: "button", class: "fo-pcard can", dataset: { privilege: c }, onclick: () => play(m), title: "play it now" }, privWords(cat, c))
+      : h("span", { class: "fo-pcard", dataset: { privilege: c } }, privWords(cat, c));
+  }) : [h("span", { class: "fo-pcard" }, `${p.hand_size} secret privilege card${p.hand_size === 1 ? "" : "s"}`)];
+  const pos = view.order.indexOf(s);
+  return h("div", { class: "fo-prov", dataset: { province: String(s) } },
+    h("div", { class: "fo-res" }, h("span", { class: "fo-badge" }, `Step ${p.pos}${p.pos >= 10 ? " · in Rome" : ""}`),
+      pos === 0 ? h("span", { class: "fo-badge start" }, "Start player") : h("span", { class: "fo-badge" }, `#${pos + 1} on the track`),
+      p.married ? h("span", { class: "fo-badge" }, "Married") : null),
+    h("div", { class: "fo-res" }, ...chips, ...bld),
+    h("div", { class: "fo-priv" }, ...hand),
+    s === seat && view.discard.mine.length ? h("div", { class: "fo-priv" }, "Discarded by you: ", ...view.discard.mine.map((c) => h("span", { class: "fo-pcard" }, privWords(cat, c)))) : null);
 }
 
 function scoreTable(outcome, env) {

@@ -19,10 +19,16 @@ JS = Path(__file__).resolve().parents[3] / "static" / "rulesets" / "fortuna.js"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 HARNESS = """<!doctype html><html><head><meta name=viewport content="width=device-width"></head>
 <body style="margin:0"><div id=root></div><script type=module>
-import { render } from "./fortuna.js";
+import { render, outcomeDetails, turnOrder, publicScore, changed } from "./fortuna.js";
 window.played = [];
-const ctx = { ...window.CTX, play: (m) => window.played.push(m), describe: (m) => JSON.stringify(m) };
+window.explained = [];
+const ctx = { ...window.CTX, play: (m) => window.played.push(m), describe: (m) => JSON.stringify(m),
+              explain: (t) => window.explained.push(t) };
 render(document.getElementById("root"), ctx);
+const details = outcomeDetails(ctx);
+if (details) document.body.append(details);
+window.hooks = { order: turnOrder(ctx.doc.view, ctx), score: publicScore(ctx.doc.view, 0, ctx),
+                 changed: (entry) => changed(entry, ctx) };
 </script></body></html>"""
 
 
@@ -87,6 +93,9 @@ def test_exchange_targets_glow_and_face_down_cards_do_not(browser):
     glowing = page.locator(".fo-card.can")
     assert glowing.count() == sum(1 for m in legal if m["type"] == "exchange")
     assert page.locator(".fo-card.can.down").count() == 0
+    down = page.locator(".fo-card.down").first
+    down.click()
+    assert played(page) == [] and "protected" in page.evaluate("window.explained")[0]
     glowing.first.click()
     assert played(page)[0] in legal and played(page)[0]["type"] == "exchange" and not errors
     page.close()
@@ -107,6 +116,8 @@ def test_favour_cards_and_declining_by_die(browser):
     page.click("[data-die='2']")
     assert played(page) == [{"type": "favour", "card": 2, "n": 2}, {"type": "pass", "die": 2}]
     assert "(1 money tax)" in page.inner_text("[data-die='5']") and not errors
+    page.click(".fo-fav[data-favour='6']")
+    assert page.evaluate("window.explained") == ["You need a die of 6 or more for this card."]
     page.close()
 
 
@@ -147,9 +158,17 @@ def test_final_breakdown_and_phone_width(browser):
     page.close()
 
 
-def test_mid_game_fits_a_phone(browser):
-    """Every part of the table stays inside a 390 px screen (no sideways scrolling)."""
+def test_mid_game_fits_a_phone_with_the_own_board_first(browser):
+    """Table layout (docs/UX.md): prompt, then the viewer's own cards and province in the first
+    screen of a 390x844 phone, no sideways scrolling; hooks give the turn order and public score."""
     s = game(4, seed=2)
-    page, _, errors = open_page(browser, s, s["order"][0], width=390)
+    me = s["order"][0]
+    page, legal, errors = open_page(browser, s, me, width=390)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390 and not errors
+    first = page.locator(".fo > *").nth(1)
+    assert first.get_attribute("data-seat") == str(me) and "(you)" in first.inner_text()
+    assert page.locator(f".fo-area[data-seat='{me}'] .fo-card.can").first.bounding_box()["y"] < 844
+    hooks = page.evaluate("window.hooks")
+    assert hooks["order"] == s["order"] and hooks["score"] == "step 0"
+    assert page.evaluate("window.hooks.changed({seat: 1, move: {type: 'favour', card: 3, n: 1}})")[0] == '.fo-fav[data-favour="3"]'
     page.close()
