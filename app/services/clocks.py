@@ -270,9 +270,13 @@ class Clocks:
             except Exception:  # noqa: BLE001 - a database hiccup must not stop the sweeping
                 log.exception("clock sweep failed")
 
-    def start(self) -> None:
-        """Start sweeping on this instance."""
+    async def start(self) -> None:
+        """Sweep once now (clocks that ran out while no instance was up), then now and then."""
         if self._task is None and self.sweep_seconds > 0:
+            try:
+                await self.sweep()
+            except Exception:  # noqa: BLE001 - a database hiccup at start must not stop the server
+                log.exception("first clock sweep failed")
             self._task = asyncio.create_task(self._loop())
 
     async def stop(self) -> None:

@@ -82,7 +82,7 @@ class Platform:
         await self.lobby.start()
         await self.broker.start(self._on_event)
         await self.bots.resume_all()
-        self.clocks.start()
+        await self.clocks.start()
 
     async def stop(self) -> None:
         """Stop background work and close connections."""

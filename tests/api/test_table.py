@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import select, update
 
 from app.db.models import Seat, SeatClock
@@ -11,6 +12,18 @@ from app.services.clocks import now, parse_pace
 from app.services.errors import ServiceError
 from tests.support.api import doc, new_player, play_first_legal, play_to_end, started_game
 from tests.support.wait import wait_for
+
+
+@pytest.fixture
+def client(settings):
+    """The app without its background clock sweeper: these tests sweep when they choose, so the
+    sweeper never races them to a hold."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    with TestClient(create_app(settings.model_copy(update={"clock_sweep_seconds": 0}))) as test_client:
+        yield test_client
 
 
 def _table(client, game_id):
@@ -227,3 +240,27 @@ def test_an_absent_player_past_the_grace_period_is_replaced_while_asked_to_act(c
     _db(client, long_ago)
     assert client.portal.call(clocks.sweep) == [(game_id, room_id)]
     assert next(s for s in _table(client, game_id)["seats"] if s["seat"] == seat)["held"] is True
+
+
+def test_clocks_live_in_the_database_and_survive_a_restart(settings):
+    """Clocks are stored, not kept in memory: a clock that ran out while no server was up is
+    found by the next server's first sweep, which hands the seat to a bot (held for the player)."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    quiet = settings.model_copy(update={"clock_sweep_seconds": 0})
+    with TestClient(create_app(quiet)) as first:
+        game_id, room_id, a, b = _clocked_game(first)
+        seat = doc(first, game_id)["to_act"][0]
+        deadline = _table(first, game_id)["seats"][seat]["clock"]["deadline"]
+        assert deadline is not None
+
+        async def expire(session):
+            await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
+                                  .values(deadline=now() - timedelta(seconds=5)))
+        _db(first, expire)
+    with TestClient(create_app(settings)) as second:  # a new server: it sweeps on start
+        wait_for(lambda: next(s for s in _table(second, game_id)["seats"] if s["seat"] == seat)["held"])
+        info = next(s for s in _table(second, game_id)["seats"] if s["seat"] == seat)
+        assert info["kind"] == "held" and info["held_for"] in ("Ann", "Bob")
