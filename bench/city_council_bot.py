@@ -81,6 +81,33 @@ def simulate(players: int, games: int, options: dict | None = None) -> None:
     print("  scored (wins):", ", ".join(f"{k} {v}({win_cards[k]})" for k, v in cards.most_common(18)))
 
 
+def move_cost(players: int, games: int) -> None:
+    """Per-move engine cost (apply + every viewer's view + diffs) in CPU time of this thread, so
+    a busy shared machine's preemptions do not count; engine_bench.py gives wall-clock figures."""
+    from app.engine.diff import diff
+
+    costs = []
+    for seed in range(games):
+        s = R.setup(players, R.Options(), seed)
+        rng = Rng.from_seed(seed, "bench-cost")
+        viewers = [*range(players), None]
+        views = {v: R.view(s, v) for v in viewers}
+        while to := R.to_act(s):
+            seat = rng.choice(to)
+            mv = rng.choice(R.legal_moves(s, seat))
+            t0 = time.thread_time()
+            s = R.apply(s, seat, mv)
+            for v in viewers:
+                new = R.view(s, v)
+                diff(views[v], new)
+                views[v] = new
+            costs.append(time.thread_time() - t0)
+    costs.sort()
+    p = lambda q: costs[min(len(costs) - 1, int(q * len(costs)))] * 1e6  # noqa: E731
+    print(f"{players}p CPU per move: p50 {p(0.5):.0f} µs, p99 {p(0.99):.0f} µs, max {costs[-1] * 1e6:.0f} µs "
+          f"({len(costs)} moves)")
+
+
 def main() -> None:
     """Print the duel and simulation figures."""
     ap = argparse.ArgumentParser()
@@ -88,9 +115,12 @@ def main() -> None:
     ap.add_argument("--sim", type=int, default=0)
     ap.add_argument("--players", type=int, nargs="*", default=[2, 3, 4, 5])
     ap.add_argument("--mode", default="standard")
+    ap.add_argument("--cost", type=int, default=0, help="games per player count for CPU cost per move")
     args = ap.parse_args()
     if args.duel:
         duel(args.duel)
+    for n in args.players if args.cost else []:
+        move_cost(n, args.cost)
     for n in args.players if args.sim else []:
         simulate(n, args.sim, {"mode": args.mode})
 

@@ -128,7 +128,8 @@ export function describe(move, catalogue = {}) {
   const t = move.type;
   if (t === "plan") return move.kind === "build" ? `Propose ${tileName(catalogue, move.target)}` : `Propose to ${move.kind}`;
   if (t === "execute") return move.cells ? `Execute at ${move.cells.map(([r, c]) => cellName(r, c)).join(" ")}` : "Execute the sale";
-  if (t === "activate") return `Activate building (${move.boxes.length} box${move.boxes.length > 1 ? "es" : ""})`;
+  if (t === "activate") return move.chair ? "Activate (the Election chairman picks the box)" : `Activate building (${move.boxes.length} box${move.boxes.length > 1 ? "es" : ""})`;
+  if (t === "police") return "Choose the Police Station's box";
   if (t === "zone") return `Activate zone ${move.zone}`;
   if (t === "keep") return "Keep favour card";
   if (t === "score") return `Score ${cardOf(catalogue, move.card).name}`;
@@ -154,7 +155,7 @@ function promptText(ctx) {
     vote2: "Executive: place your second Delegate, or keep it.",
     approve: "Election: choose among the tied plans.",
     execute: ui.plan === null ? "Election: choose the next approved plan to execute." : "Click a highlighted block for the building's corner (the cheapest places only).",
-    activate: `Activate a building or a zone (${v.acts_left} left this turn), or stop.`,
+    activate: v.pending ? `Election: decide which box the ${v.buildings[v.pending.b].name} uses.` : `Activate a building or a zone (${v.acts_left} left this turn), or stop.`,
     window_activation: "You may score favour cards now.", window_resolution: "You may score favour cards now.",
     window_monitoring: "You may score favour cards now.",
     turn_end: "Turn end: score cards, discard (keep at most 7), then Done.",
@@ -200,6 +201,13 @@ function promptBox(ctx) {
       const zone = (ctx.catalogue.zones || {})[mv.zone] || { name: mv.zone };
       const src = mv.token === "section" ? "a Community token" : `the ${v.buildings[mv.token].name}'s token`;
       box.append(playBtn(ctx, mv, `Activate ${zone.name} (Power + ${src})`, false, { zone: mv.zone }));
+    }
+    if (v.pending) {
+      const b = v.buildings[v.pending.b];
+      const kind = kindOf(ctx.catalogue, b.name);
+      for (const mv of legal.filter((m) => m.type === "police")) {
+        box.append(playBtn(ctx, mv, `${b.name}: ${mv.boxes.map((i) => kind.boxes[i]).join(" and ")}`, true, { boxes: mv.boxes.join(",") }));
+      }
     }
     if (ui.building) {
       const kind = kindOf(ctx.catalogue, (v.buildings[ui.building] || {}).name);

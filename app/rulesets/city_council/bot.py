@@ -98,6 +98,10 @@ def _activation_value(s: State, seat: int, mv: Move) -> float:
                 gain = max(gain, _kind_value(kind_of(b), s))
         cost = 1.2 if mv["token"] == "section" else 0.3
         return gain - cost - 0.4
+    if mv.get("chair"):  # the Election chairman will pick the box: assume the better one
+        from app.rulesets.city_council.production import box_choices
+        return max(_activation_value(s, seat, {"type": "activate", "building": mv["building"],
+                                               "boxes": b}) for b in box_choices(s, mv["building"]))
     kind = kind_of(s["buildings"][mv["building"]])
     out, inp = _weights(s)
     v = 0.0
@@ -154,6 +158,10 @@ def choose(s: State, seat: int, rng: Any) -> Move | None:
             up = mv.get("upgrade")
             return (_plan_value(s, seat, mv["plan"]), 0 if up is None else -1)
         return max(moves, key=ev)
+    if ph == "activate" and s.get("pending"):
+        b = s["pending"]["b"]
+        return max(moves, key=lambda mv: _activation_value(
+            s, seat, {"type": "activate", "building": b, "boxes": mv["boxes"]}))
     if ph == "activate":
         best = max(moves, key=lambda mv: _activation_value(s, seat, mv))
         return best if _activation_value(s, seat, best) > 0 else {"type": "pass"}

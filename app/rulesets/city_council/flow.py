@@ -364,10 +364,16 @@ def end_council(s: State) -> None:
 
 # --- production ---------------------------------------------------------------------------------
 
-def activation_moves(s: State) -> list[Move]:
-    """RB Production A: activate a zone or a building (pass is always allowed, NOTES)."""
+def activation_moves(s: State, seat: int | None = None) -> list[Move]:
+    """RB Production A: activate a zone or a building (pass is always allowed, NOTES). For a
+    building whose either/or boxes the Election chairman picks (the Police Station), anyone else
+    activates it without choosing: {"building", "chair": true}, and the chairman then decides."""
     out: list[Move] = []
+    election = chair(s, "election")
     for bid, choices in sorted(prod.activatable_buildings(s).items()):
+        if kind_of(s["buildings"][bid]).chair_chooses and seat is not None and seat != election:
+            out.append({"type": "activate", "building": bid, "chair": True})
+            continue
         for boxes in choices:
             out.append({"type": "activate", "building": bid, "boxes": boxes})
     out += prod.zone_options(s)
@@ -675,6 +681,8 @@ def to_act(s: State) -> list[int]:
     if ph in ("approve", "execute"):
         return [chair(s, "election")]
     if ph == "activate":
+        if s.get("pending"):
+            return [chair(s, "election")]
         return [s["order"][s["cursor"]]]
     if ph in WINDOWS:
         return [i for i in range(s["players"]) if not s["done"][i]]
@@ -710,7 +718,9 @@ def legal_moves(s: State, seat: int) -> list[Move]:
                 out += execute_options(s, o)
         return out
     if ph == "activate":
-        return activation_moves(s) + [{"type": "pass"}]
+        if s.get("pending"):
+            return [{"type": "police", "boxes": b} for b in prod.box_choices(s, s["pending"]["b"])]
+        return activation_moves(s, seat) + [{"type": "pass"}]
     if ph in WINDOWS:
         return window_moves(s, seat)
     return []
@@ -742,7 +752,8 @@ _RULE = {
     "execute": "Plan Execution: the Election chairman executes an approved plan at its least "
                "possible cost (an upgrade must cover the old tile) within the City Budget",
     "activate": "Production: activate a zone (a Power and a Community token) or a building on the "
-                "Starting Zone or an activated zone, supplying every requirement of its boxes, or pass",
+                "Starting Zone or an activated zone, supplying every requirement of its boxes, or pass; "
+                "the Election chairman decides which Police Station box is used",
     "window": "Favour scoring: you may score a card whose condition is met now (building cards "
               "only at turn end, never in turn 1), discard at turn end, and end with at most 7 cards",
 }
@@ -759,33 +770,27 @@ def _reason(s: State, seat: int, move: Any) -> str:
 _MISSING = object()
 
 
-def _share(old: Any, new: Any) -> Any:
-    """`new` with every subtree equal to `old`'s replaced by `old`'s object, so views and diffs
-    of consecutive states skip unchanged parts by identity (app.engine.diff)."""
-    if old is new or type(old) is not type(new):
-        return new
-    if isinstance(new, dict):
-        same = old.keys() == new.keys()
-        for k, v in new.items():
-            o = old.get(k, _MISSING)
-            if o is _MISSING:
-                continue
-            nv = _share(o, v)
-            if nv is not v:
-                new[k] = nv
-            if nv is not o:
-                same = False
-        return old if same else new
-    if isinstance(new, list):
-        same = len(old) == len(new)
-        for i in range(min(len(old), len(new))):
-            nv = _share(old[i], new[i])
-            if nv is not new[i]:
-                new[i] = nv
-            if nv is not old[i]:
-                same = False
-        return old if same else new
-    return old if old == new else new
+def _share(old: State, new: State) -> State:
+    """`new` with every top-level value (and each entry of a changed top-level dict or list)
+    that equals `old`'s replaced by `old`'s object, so views and diffs of consecutive states skip
+    unchanged parts by identity (app.engine.diff). The state never changes a value's JSON type in
+    place (no 1 -> true), so == is a safe test here."""
+    for k, v in new.items():
+        o = old.get(k, _MISSING)
+        if o is _MISSING or type(o) is not type(v):
+            continue
+        if o == v:
+            new[k] = o
+        elif isinstance(v, dict):
+            for kk, vv in v.items():
+                oo = o.get(kk, _MISSING)
+                if oo is not _MISSING and type(oo) is type(vv) and oo == vv:
+                    v[kk] = oo
+        elif isinstance(v, list) and len(v) == len(o):
+            for idx, vv in enumerate(v):
+                if type(o[idx]) is type(vv) and o[idx] == vv:
+                    v[idx] = o[idx]
+    return new
 
 
 def apply(state: State, seat: int, move: Move) -> State:
@@ -839,8 +844,15 @@ def apply(state: State, seat: int, move: Move) -> State:
         move = dict(move)
         move["cells"] = sorted([int(r), int(c)] for r, c in move.get("cells", []))
         do_execute(s, move)
-    elif t == "activate":
-        prod.activate_building(s, seat, move["building"], move["boxes"])
+    elif t == "activate" and move.get("chair"):
+        s["pending"] = {"b": move["building"], "by": seat}  # the Election chairman picks the box
+    elif t in ("activate", "police"):
+        by = seat
+        if t == "police":
+            pending = s.pop("pending")
+            by = pending["by"]
+            move = {"type": "activate", "building": pending["b"], "boxes": move["boxes"]}
+        prod.activate_building(s, by, move["building"], move["boxes"])
         s["passes"] = 0
         s["acts_left"] -= 1
         if s["acts_left"] <= 0:

@@ -104,6 +104,7 @@ class Kind:
     pollution: int
     permanent_community: bool
     power_plant: bool
+    chair_chooses: bool
     upgrades_to: tuple[str, ...]
     source: str
 
@@ -129,6 +130,7 @@ for row in _BUILDINGS["building"]:
     kind = Kind(row["name"], row["set"], row["shape"], row["cost"], row["type"],
                 dict(row.get("special", {})), tuple(boxes), row.get("pollution", 0),
                 row.get("permanent_community", False), row.get("power_plant", False),
+                row.get("either_or_by") == "election",
                 tuple(row["upgrades_to"]), row["source"])
     KIND_BY_NAME.setdefault(kind.name, kind)
     for _ in range(row["copies"]):

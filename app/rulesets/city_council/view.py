@@ -35,6 +35,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     v["hand"] = list(s["hands"][seat]) if seat is not None else None
     v["drawn"] = s["drawn"][seat] if seat is not None else None
     v["tie"] = s.get("tie")
+    v["pending"] = s.get("pending")
     v["report"] = s.get("report")
     v["last_exec"] = s.get("last_exec")
     return v
@@ -150,6 +151,13 @@ def log_text(s: State, seat: int, move: dict[str, Any], viewer: int | None) -> s
         src = "a Community token" if move["token"] == "section" else \
             f"the {_building_name(s, move['token'])}'s Community token"
         return f"{who} activated {ZONES[move['zone']]['name']} with a Power token and {src}."
+    if t == "activate" and move.get("chair"):
+        return (f"{who} activated the {_building_name(s, move['building'])}; the Election chairman "
+                f"decides which action box it uses.")
+    if t == "police":
+        b = s["pending"]["b"] if s.get("pending") else None
+        what = "incarcerate a Crime token" if move["boxes"] == [0] else "remove a Crime token"
+        return f"{who} (Election) decided the {_building_name(s, b)} will {what}."
     if t == "activate":
         n = len(move["boxes"])
         return f"{who} activated the {_building_name(s, move['building'])} ({n} action box{'es' if n > 1 else ''})."

@@ -237,3 +237,30 @@ def test_transport_activates_two():
     assert R.to_act(s2) == [t] and s2["acts_left"] == 1
     s3 = R.apply(s2, t, {"type": "pass"})
     assert s3["phase"] != "activate" or R.to_act(s3) != [t]
+
+
+def test_police_station_box_chosen_by_election_chairman():
+    """RB Specialized Workers: the Police Station does either the prison-bars action or the X
+    action, and the Election Committee chairman decides which one."""
+    s = clone(play_until(game(3, 4), "activate", seed=3))
+    actor = s["order"][s["cursor"]]
+    election = s["committee"].index("election")
+    if actor == election:  # seat someone else on the Election Committee
+        other = next(m for m in range(3) if m != actor)
+        s["committee"][actor], s["committee"][other] = s["committee"][other], s["committee"][actor]
+        election = other
+    free = next((r, c) for r in range(3, 6) for c in range(3, 6)
+                if (r, c) not in {tuple(x) for b in s["buildings"].values() for x in b["cells"]})
+    police = build(s, "Police Station", [free])
+    s["crime"], s["house"]["B"] = 2, max(s["house"]["B"], 1)
+    moves = [m for m in R.legal_moves(s, actor) if m.get("building") == police]
+    assert moves == [{"type": "activate", "building": police, "chair": True}]
+    s2 = R.apply(s, actor, moves[0])
+    assert R.to_act(s2) == [election]
+    assert sorted(m["boxes"] for m in R.legal_moves(s2, election)) == [[0], [1]]
+    s3 = R.apply(s2, election, {"type": "police", "boxes": [1]})
+    assert s3["activated"][-1]["b"] == police and s3["activated"][-1]["boxes"] == [1]
+    assert s3["activated"][-1]["by"] == actor
+    own = clone(s)
+    own["committee"][actor], own["committee"][election] = own["committee"][election], own["committee"][actor]
+    assert sorted(m["boxes"] for m in R.legal_moves(own, actor) if m.get("building") == police) == [[0], [1]]
