@@ -5,6 +5,10 @@
    favour card, building and privilege card is chosen, and the win share of those choices
    (the share of uses made by the game's winner; 1/n means "no edge").
 
+3. Per-move engine cost floor: each move of random games (apply + every seat's and the
+   spectator's view + diffs) timed 5 times, keeping the fastest, so that other processes on a
+   shared machine do not inflate the p99 (bench/engine_bench.py gives the plain figures).
+
 Usage: python bench/fortuna_bot.py [duel_games] [sim_games]   (defaults 200 and 500)
 """
 
@@ -18,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from app.engine.diff import diff  # noqa: E402
 from app.engine.rng import Rng  # noqa: E402
 from app.rulesets.fortuna import RULESET as R  # noqa: E402
 from app.rulesets.fortuna import data  # noqa: E402
@@ -115,12 +120,42 @@ def simulate(players: int, games: int) -> None:
                                          for n, name in rows))
 
 
+def cost_floor(players: int, games: int = 5) -> None:
+    """p50/p99 of the per-move cost, each move timed 5 times and the fastest kept."""
+    costs = []
+    for seed in range(games):
+        state = R.setup(players, R.Options(), 2000 + seed)
+        rng = Rng.from_seed(seed, "floor")
+        viewers = [*range(players), None]
+        views = {v: R.view(state, v) for v in viewers}
+        while R.to_act(state):
+            seat = R.to_act(state)[0]
+            move = rng.choice(R.legal_moves(state, seat))
+            best = float("inf")
+            for _ in range(5):
+                start = time.perf_counter()
+                after = R.apply(state, seat, move)
+                new = {v: R.view(after, v) for v in viewers}
+                for v in viewers:
+                    diff(views[v], new[v])
+                best = min(best, time.perf_counter() - start)
+            costs.append(best)
+            state, views = after, new
+    costs.sort()
+    print(f"  {players}p per-move cost floor: p50 {costs[len(costs) // 2] * 1e6:.0f} µs, "
+          f"p99 {costs[int(len(costs) * 0.99)] * 1e6:.0f} µs, max {costs[-1] * 1e6:.0f} µs "
+          f"({len(costs)} moves)")
+
+
 def main() -> None:
     duel_games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     sim_games = int(sys.argv[2]) if len(sys.argv) > 2 else 500
     duel(duel_games)
     for players in (2, 3, 4):
         simulate(players, sim_games)
+    print("\nEngine cost floor (fastest of 5 timings per move):")
+    for players in (2, 3, 4):
+        cost_floor(players)
 
 
 if __name__ == "__main__":
