@@ -7,7 +7,7 @@ from typing import Any
 
 from app.rulesets.city_council.favours import building_vp, general_vp, metrics
 from app.rulesets.city_council.flow import available_tiles, chair, legal_moves
-from app.rulesets.city_council.tables import CARDS, TILES, KIND_BY_NAME, Kind, kind_of
+from app.rulesets.city_council.tables import CARDS, KIND_BY_NAME, TILES, ZONE_GRID, Kind, kind_of
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -155,8 +155,13 @@ def choose(s: State, seat: int, rng: Any) -> Move | None:
         return {"type": "fund_done"}
     if ph == "execute":
         def ev(mv: Move) -> tuple:
+            # a building touching the Starting Zone (or a zone with a Community token source)
+            # can work without a zone activation
+            cells = mv.get("cells") or []
+            zones = {ZONE_GRID[r][c] for r, c in cells}
+            start = "start" in zones
             up = mv.get("upgrade")
-            return (_plan_value(s, seat, mv["plan"]), 0 if up is None else -1)
+            return (_plan_value(s, seat, mv["plan"]), start, 0 if up is None else -1)
         return max(moves, key=ev)
     if ph == "activate" and s.get("pending"):
         b = s["pending"]["b"]

@@ -799,8 +799,10 @@ def apply(state: State, seat: int, move: Move) -> State:
         raise IllegalMove("The game is over: no more moves can be made.")
     if seat not in to_act(state):
         raise IllegalMove("It is not your turn: another council member must decide first.")
-    legal = {_canon(m) for m in legal_moves(state, seat)}
-    if _canon(move) not in legal:
+    key = _canon(move)
+    norm = json.loads(key) if isinstance(move, dict) else None
+    # == finds candidates fast; the JSON text then tells true from 1 (strict JSON types)
+    if not any(m == norm and _canon(m) == key for m in legal_moves(state, seat)):
         raise IllegalMove(_reason(state, seat, move))
     s = pickle.loads(pickle.dumps(state))
     t = move["type"]
