@@ -38,6 +38,7 @@ def best_cell(w: World, dale: int, kind: str) -> Cell:
     for cell in frontier(me["tiles"]):
         trial = World({"p": w.players, "red_lines": w.state["red_lines"],
                        "mode": w.state["mode"]})
+        trial.trial = True  # other boroughs' reactions never change Dale's tracks
         trial.place(dale, kind, cell, lake=False)
         after = trial.players[dale]
         d_rep = after["rep"] - me["rep"]

@@ -9,20 +9,60 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rulesets.suburbia.hexes import Cell, cell_of, neighbours, occupied
+from app.rulesets.suburbia.hexes import Cell, cell_of, grown, neighbours, occupied
 from app.rulesets.suburbia.tables import KINDS, LAKE, RED_LINES, TRACK_MAX, TRACK_MIN, Effect
 
 _TRACK_KEY = {"income": "income", "reputation": "rep", "population": "pop", "money": "money"}
 
 
+_TAGS = {k.id: k.tags for k in KINDS.values()}
+
+
 def tile_tags(tile: dict) -> frozenset[str]:
     """What other effects match on: the lake tag for a face-down tile, else category and icon."""
-    return LAKE.tags if tile["lake"] else KINDS[tile["t"]].tags
+    return _TAGS["lake"] if tile["lake"] else _TAGS[tile["t"]]
 
 
 def tile_effects(tile: dict) -> tuple[Effect, ...]:
     """The conditional effects of a borough tile entry."""
     return LAKE.effects if tile["lake"] else KINDS[tile["t"]].effects
+
+
+def _scoped(scopes: tuple[str, ...]) -> dict[str, tuple[Effect, ...]]:
+    """Per tile kind (the lake under "lake"), its effects whose scope is one of `scopes`."""
+    kinds = {k.id: k.effects for k in KINDS.values()}
+    kinds["lake"] = LAKE.effects
+    return {k: tuple(e for e in effs if e.scope in scopes) for k, effs in kinds.items()}
+
+
+# Which effects can react at each stage of a placement, so tiles that cannot react are skipped:
+# an adjacent tile of the placer's borough, the rest of that borough, another borough.
+_REACT_ADJACENT = _scoped(("adjacent", "own", "every", "after", "lake_pairs"))
+_REACT_REST = _scoped(("own", "every", "after", "lake_pairs"))
+_REACT_OTHER = _scoped(("every", "after", "others"))
+
+
+def _key(tile: dict) -> str:
+    return "lake" if tile["lake"] else tile["t"]
+
+
+_Reactive = tuple[list[tuple[int, dict, tuple[Effect, ...]]], list[tuple[dict, tuple[Effect, ...]]]]
+_REACTIVE: dict[int, tuple[list[dict], _Reactive]] = {}
+
+
+def _reactive(tiles: list[dict]) -> _Reactive:
+    """The tiles of a borough that can react to a placement in that borough (index, tile,
+    effects) and to one in another borough (tile, effects); kept by the list's identity, as in
+    hexes.py (tiles lists are never changed in place)."""
+    hit = _REACTIVE.get(id(tiles))
+    if hit is not None and hit[0] is tiles:
+        return hit[1]
+    rest = [(k, t, e) for k, t in enumerate(tiles) if (e := _REACT_REST[_key(t)])]
+    other = [(t, e) for t in tiles if (e := _REACT_OTHER[_key(t)])]
+    if len(_REACTIVE) >= 2048:
+        _REACTIVE.clear()
+    _REACTIVE[id(tiles)] = (tiles, (rest, other))
+    return rest, other
 
 
 def tile_cost(tile: dict) -> int:
@@ -42,6 +82,9 @@ class World:
         # written (an option plays it as -2/-2; see NOTES.md).
         self.line_step = state.get("la_step", 2) if state["mode"] == "lone_architect" else -1
         self.red_lines_active = True
+        # A trial placement (Dale weighing his cells) needs only the placer's own tracks, so
+        # other boroughs' reactions are skipped.
+        self.trial = False
 
     def mut(self, i: int) -> dict[str, Any]:
         """Player i, copied on first write."""
@@ -143,8 +186,10 @@ class World:
         """Add a tile to player i's borough and resolve every effect in the rulebook's order."""
         tile: dict[str, Any] = {"t": kind, "at": [cell[0], cell[1]], "lake": lake, "inv": False}
         p = self.mut(i)
-        p["tiles"] = [*p["tiles"], tile]
-        since = self._since_record(i, tile)
+        old = p["tiles"]
+        p["tiles"] = [*old, tile]
+        taken = grown(old, p["tiles"], cell, with_frontier=not self.trial)
+        since = {} if self.trial else self._since_record(i, tile)
         if since:
             tile["since"] = since  # what an investment needs to double the tile later
         # 2. immediate effect; 3. the tile's own conditional effect.
@@ -153,19 +198,26 @@ class World:
                 self.gain(i, stat, amount)
         for eff in tile_effects(tile):
             self.gain(i, eff.stat, eff.amount * self.count_for(i, cell, eff))
-        # 4. adjacent tiles' conditional effects; 5. the rest of the borough.
+        # 4. adjacent tiles' conditional effects; 5. the rest of the borough (each stage in
+        # placement order, NOTES item 21).
         tags = tile_tags(tile)
-        near = set(neighbours(cell))
-        mine = p["tiles"][:-1]
-        for adjacent_pass in (True, False):
-            for t in mine:
-                if (cell_of(t) in near) == adjacent_pass:
-                    self._react(i, t, i, cell, tags, lake, adjacent_pass)
+        mine = old
+        adjacent = sorted(taken[n] for n in neighbours(cell) if n in taken)
+        for k in adjacent:
+            t = mine[k]
+            self._react(i, t, i, cell, tags, lake, True, _REACT_ADJACENT[_key(t)])
+        skip = set(adjacent)
+        for k, t, effects in _reactive(mine)[0]:
+            if k not in skip:
+                self._react(i, t, i, cell, tags, lake, False, effects)
         # 6. no base-game tile changes another player's tracks from its owner's borough, so the
-        # rulebook's "their tiles cause you adjustments" step is empty; 7. other boroughs react.
+        # rulebook's "their tiles cause you adjustments" step is empty; 7. other boroughs react
+        # (they only ever change their owners' tracks: `trial` placements skip them).
+        if self.trial:
+            return
         for j in self.others_in_order(i):
-            for t in list(self.players[j]["tiles"]):
-                self._react(j, t, i, cell, tags, lake, False)
+            for t, effects in _reactive(self.players[j]["tiles"])[1]:
+                self._react(j, t, i, cell, tags, lake, False, effects)
 
     def _since_record(self, i: int, tile: dict) -> dict[str, int]:
         """For a tile with a "built after" or red-line effect: the count of matching tiles
@@ -179,10 +231,11 @@ class World:
         return since
 
     def _react(self, owner: int, t: dict, placer: int, cell: Cell, tags: frozenset[str],
-               lake: bool, adjacent: bool) -> None:
-        """Existing tile `t` (owner's) reacting to a tile just placed by `placer` at `cell`."""
+               lake: bool, adjacent: bool, effects: tuple[Effect, ...]) -> None:
+        """Existing tile `t` (owner's) reacting to a tile just placed by `placer` at `cell`
+        (`effects`: those of its effects that can react at this stage)."""
         mult = 2 if t["inv"] else 1
-        for eff in tile_effects(t):
+        for eff in effects:
             n = 0
             if eff.scope == "adjacent":
                 n = 1 if adjacent and owner == placer and tags & eff.match else 0

@@ -72,8 +72,25 @@ def turn_families(state: State, seat: int) -> list[Family]:
     return out or [("pass", {})]
 
 
+# The families last computed, with the state they belong to: listing the legal moves and then
+# applying one of them (the usual sequence) computes them once. States are never changed in
+# place, and the entry holds the state, so its identity stands for its content.
+# One tuple, replaced whole, so concurrent callers never see a mixed entry.
+_LAST: tuple[Any, int, list[Family]] = (None, -1, [])
+
+
 def families(state: State, seat: int) -> list[Family]:
     """Every legal move of `seat` now, as families (none when it is not the seat's turn)."""
+    global _LAST
+    last = _LAST
+    if last[0] is state and last[1] == seat:
+        return last[2]
+    out = _families(state, seat)
+    _LAST = (state, seat, out)
+    return out
+
+
+def _families(state: State, seat: int) -> list[Family]:
     if seat not in to_act(state):
         return []
     phase = state["phase"]
@@ -87,10 +104,13 @@ def families(state: State, seat: int) -> list[Family]:
 
 def _expand(family: Family) -> list[Move]:
     kind, fields = family
-    moves: list[Move] = [{"type": kind}]
-    for key, values in fields.items():
-        moves = [{**m, key: v} for m in moves for v in values]
-    return moves
+    if not fields:
+        return [{"type": kind}]
+    if len(fields) == 1:
+        (key, values), = fields.items()
+        return [{"type": kind, key: v} for v in values]
+    (k1, v1), (k2, v2) = fields.items()
+    return [{"type": kind, k1: a, k2: b} for a in v1 for b in v2]
 
 
 def turn_moves(state: State, seat: int) -> list[Move]:
@@ -100,16 +120,22 @@ def turn_moves(state: State, seat: int) -> list[Move]:
 
 def legal_moves(state: State, seat: int) -> list[Move]:
     """Every concrete move `seat` may make now."""
-    return [m for f in families(state, seat) for m in _expand(f)]
+    out: list[Move] = []
+    for f in families(state, seat):
+        out += _expand(f)
+    return out
 
 
-def _same(a: Any, b: Any) -> bool:
-    """JSON equality with strict types (true is not 1, 1.0 is not 1)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    return bool(a == b)
+def _allowed(value: Any, values: list[Any]) -> bool:
+    """Whether a move field's value is one of the listed values, with strict JSON types (true
+    is not 1, 1.0 is not 1). Field values are ints, strings or [q, r] integer pairs."""
+    t = type(value)
+    if t is int or t is str:
+        return value in values
+    if t is list:
+        return (len(value) == 2 and type(value[0]) is int and type(value[1]) is int
+                and value in values)
+    return False
 
 
 def is_legal(state: State, seat: int, move: Move) -> bool:
@@ -118,8 +144,10 @@ def is_legal(state: State, seat: int, move: Move) -> bool:
     for fam_kind, fields in families(state, seat):
         if fam_kind != kind or len(move) != len(fields) + 1:
             continue
-        if all(key in move and any(_same(move[key], v) for v in values)
-               for key, values in fields.items()):
+        for key, values in fields.items():
+            if key not in move or not _allowed(move[key], values):
+                break
+        else:
             return True
     return False
 

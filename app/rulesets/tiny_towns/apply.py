@@ -3,7 +3,6 @@ decisions; then the round flow (rounds.py) runs until someone owes a decision.""
 
 from __future__ import annotations
 
-import json
 from typing import Any, Callable
 
 from app.engine.ruleset import IllegalMove
@@ -49,10 +48,20 @@ _PUBLIC_KEYS = ("type", "resource", "cell", "index", "from", "shop", "to", "take
                 "at", "pay", "stop", "skip", "coins", "line")
 
 
+def _same(a: Any, b: Any) -> bool:
+    """JSON equality with strict types (true is not 1, 1.0 is not 1)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
 def is_listed(move: Move, moves: list[Move]) -> bool:
     """Whether the move is one of `moves`, comparing JSON types strictly (true is not 1)."""
-    text = json.dumps(move, sort_keys=True)
-    return any(json.dumps(m, sort_keys=True) == text for m in moves)
+    return any(m == move and _same(m, move) for m in moves)
 
 
 def public_summary(move: Move) -> Move:

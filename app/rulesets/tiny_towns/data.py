@@ -116,14 +116,16 @@ def is_feedable(cid: str | None) -> bool:
     return cid in CARDS and (CARDS[cid].get("cottage", 0) > 0 or CARDS[cid].get("feedable", False))
 
 
+_PASSIVES = {cid: frozenset(row.get("passive", ())) for cid, row in CARDS.items()}
+_REACTS = {cid: row["react"]["kind"] for cid, row in CARDS.items() if row.get("react")}
+
+
 def has_passive(cid: str | None, name: str) -> bool:
     """Whether a card has a standing property."""
-    return cid in CARDS and name in CARDS[cid].get("passive", ())
+    passives = _PASSIVES.get(cid)  # type: ignore[arg-type]
+    return passives is not None and name in passives
 
 
 def react_kind(cid: str | None) -> str | None:
     """The card's reaction kind to another player's naming, if any."""
-    if cid not in CARDS:
-        return None
-    react = CARDS[cid].get("react")
-    return react["kind"] if react else None
+    return _REACTS.get(cid)  # type: ignore[arg-type]

@@ -19,6 +19,27 @@ for _cid, _places in data.PLACEMENTS.items():
         _index.setdefault(tuple(c for c, _ in _pl), []).append(_pl)
     _BY_CELLS[_cid] = _index
 
+# Each placement as bit masks over the 16 squares: every square it covers, and per resource the
+# squares that need it, filed under its lowest square and the resource that square needs. A town
+# is matched with a few integer operations per placement, and only placements whose lowest
+# square holds that resource (or a Trading Post) are looked at (build_moves checks every card
+# each time it is asked).
+_Row = tuple[int, int, tuple[tuple[str, int], ...], tuple[int, ...]]
+_ANCHORED: dict[str, list[dict[str, list[_Row]]]] = {}
+for _cid, _places in data.PLACEMENTS.items():
+    _by_low: list[dict[str, list[_Row]]] = [{} for _ in range(16)]
+    for _n, _pl in enumerate(_places):
+        _need: dict[str, int] = {}
+        for _c, _r in _pl:
+            _need[_r] = _need.get(_r, 0) | (1 << _c)
+        _all = sum(1 << _c for _c, _ in _pl)
+        _low = (_all & -_all).bit_length() - 1
+        _res = next(_r for _c, _r in _pl if _c == _low)
+        _by_low[_low].setdefault(_res, []).append(
+            (_n, _all, tuple(_need.items()), tuple(_c for _c, _ in _pl)))
+    _ANCHORED[_cid] = _by_low
+_WILD = frozenset(cid for cid in data.CARDS if data.has_passive(cid, "wild"))
+
 
 def buildable_cards(state: dict[str, Any], seat: int) -> list[str]:
     """The building cards in play plus the player's own unbuilt monument."""
@@ -78,6 +99,64 @@ def build_moves(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     pl = state["p"][seat]
     grid = pl["grid"]
     ghost = _ghost(pl)
+    if ghost is not None:
+        return _build_moves_slow(state, seat, pl, grid, ghost)
+    res: dict[str, int] = {}
+    wild = empty = 0
+    for i, value in enumerate(grid):
+        if value is None:
+            empty |= 1 << i
+        elif value in _WILD:
+            wild |= 1 << i
+        elif value not in data.CARDS:
+            res[value] = res.get(value, 0) | (1 << i)
+    usable = wild
+    for m in res.values():
+        usable |= m
+    if not res:
+        return []  # every construction needs at least one resource (NOTES 44)
+    anchors = [(i, grid[i]) for i in range(16) if usable >> i & 1]
+    moves: list[dict[str, Any]] = []
+    for cid in buildable_cards(state, seat):
+        if not can_afford(state, seat, cid):
+            continue
+        by_low = _ANCHORED[cid]
+        found = []
+        for low, value in anchors:
+            at_low = by_low[low]
+            if value in _WILD:
+                rows = [row for group in at_low.values() for row in group]
+            else:
+                rows = at_low.get(value, ())
+            for n, allm, need, cells in rows:
+                if allm & ~usable:
+                    continue
+                real = 0
+                for r, m in need:
+                    have = res.get(r, 0)
+                    if m & ~(have | wild):
+                        break
+                    real |= m & have
+                else:
+                    if real:
+                        found.append((n, cells, real))
+        if not found:
+            continue
+        found.sort()
+        anywhere = data.has_passive(cid, "place_anywhere") or built(pl, "place_anywhere_all")
+        seen: set[tuple[tuple[int, ...], int]] = set()
+        for _, cells, real in found:
+            spots = real | empty if anywhere else real
+            for at in range(16):
+                if spots >> at & 1 and (cells, at) not in seen:
+                    seen.add((cells, at))
+                    moves.append({"type": "build", "card": cid, "cells": list(cells), "at": at})
+    return moves
+
+
+def _build_moves_slow(state: dict[str, Any], seat: int, pl: dict[str, Any], grid: list[Any],
+                      ghost: dict[str, Any]) -> list[dict[str, Any]]:
+    """build_moves with a Prism Forge ghost to take into account, square by square."""
     moves: list[dict[str, Any]] = []
     seen: set[tuple[str, tuple[int, ...], int]] = set()
     for cid in buildable_cards(state, seat):
@@ -88,7 +167,7 @@ def build_moves(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
             if found is None:
                 continue
             real, ghosts = found
-            if ghosts and cid == ghost["card"]:  # type: ignore[index]
+            if ghosts and cid == ghost["card"]:
                 continue  # Prism Forge: the second building must be a different type
             if not real and not ghosts:
                 continue

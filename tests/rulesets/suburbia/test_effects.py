@@ -239,3 +239,25 @@ def test_reacting_tiles_of_one_stage_apply_in_placement_order():
     w = world(two(p0=[*START, fancy, farm], income=15))
     w.place(0, "fast_food_restaurant", (-1, 0), lake=False)
     assert w.players[0]["income"] == 15
+
+
+def test_other_boroughs_reactions_never_change_the_placer():
+    """Resolution order step 7 (other boroughs react) only ever moves those boroughs' own
+    tracks, so Dale's placement search may leave it out: on random positions, the placer's
+    tracks after a trial placement equal those after the full resolution."""
+    from app.engine.rng import Rng
+    from app.rulesets.suburbia.hexes import frontier
+    from app.rulesets.suburbia.tables import KINDS
+    rng = Rng(3)
+    s = game(3, 2)
+    kinds = sorted(k for k in KINDS if k != "lake")
+    for _ in range(60):
+        seat = rng.below(3)
+        cell = rng.choice(frontier(s["p"][seat]["tiles"]))
+        kind, lake = rng.choice(kinds), rng.below(5) == 0
+        full, trial = world(s), world(s)
+        trial.trial = True
+        full.place(seat, kind, cell, lake)
+        trial.place(seat, kind, cell, lake)
+        assert after(trial, seat) == after(full, seat)
+        s = dict(s, p=full.players)

@@ -48,3 +48,23 @@ def test_invariants_hold_through_games(players, options):
             steps += 1
         assert st["phase"] == "over" and all(pl["complete"] for pl in st["p"])
         assert R.outcome(st) is not None and steps > players
+
+
+def test_fast_pattern_matcher_lists_the_same_constructions():
+    """Constructing (patterns in every rotation and mirror, Trading Post wild, Shed/Obelisk
+    anywhere, at least one real cube): the bit-mask matcher lists exactly the moves, in the same
+    order, of the square-by-square matcher, on random towns with buildings and Trading Posts."""
+    from app.rulesets.tiny_towns.patterns import _build_moves_slow, build_moves
+    from tests.rulesets.tiny_towns.helpers import new_game, with_player
+    rng = Rng(21)
+    cards = ["cottage", "farm", "tavern", "chapel", "theater", "shed", "trading_post"]
+    st = new_game(2, buildings=cards, monuments=["obelisk_crescent", "barrett_castle"])
+    found = 0
+    for k in range(300):
+        grid = [rng.choice([None, None, *data.RESOURCES, "trading_post", "cottage"])
+                for _ in range(16)]
+        s = with_player(st, 0, grid, built_monument=k % 3 == 0)
+        fast = build_moves(s, 0)
+        assert fast == _build_moves_slow(s, 0, s["p"][0], grid, None)
+        found += len(fast)
+    assert found > 1000
