@@ -7,7 +7,7 @@
 // placement anchors, [data-plan] plans, [data-card] favour cards, [data-option] committee choices.
 
 const SVG = "http://www.w3.org/2000/svg";
-const ZONE_COLOURS = { residential: "#b9dfb0", commercial: "#b8d0ef", industrial: "#f1dc9a", start: "#e6dfcf", lake: "#5f9fbf" };
+const ZONE_COLOURS = { residential: "#b9dfb0", commercial: "#b8d0ef", industrial: "#f1dc9a", start: "#e6dfcf", lake: "#8fa9b3" };
 const TYPE_COLOURS = { residential: "#3f8a3a", commercial: "#2f64a8", industrial: "#a77d0b", safety: "#b23b3b" };
 const TYPE_LETTER = { residential: "R", commercial: "C", industrial: "I", safety: "S", start: "St", lake: "~" };
 const COMMITTEE_NAMES = { transport: "Transport", treasury: "Treasury", election: "Election", union: "Union", executive: "Executive" };
@@ -99,6 +99,8 @@ function injectStyle() {
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const cellName = (r, c) => `${String.fromCharCode(65 + c)}${r + 1}`;
+// Short labels that fit one block: one word -> its first 4 letters, several -> initials.
+const abbrev = (name) => { const w = name.split(/[\s-]+/); return w.length === 1 ? name.slice(0, 4) : w.map((x) => x[0]).join("").toUpperCase(); };
 
 function memberName(ctx, m) {
   const v = ctx.doc.view;
@@ -130,7 +132,7 @@ export function describe(move, catalogue = {}) {
   if (t === "execute") return move.cells ? `Execute at ${move.cells.map(([r, c]) => cellName(r, c)).join(" ")}` : "Execute the sale";
   if (t === "activate") return move.chair ? "Activate (the Election chairman picks the box)" : `Activate building (${move.boxes.length} box${move.boxes.length > 1 ? "es" : ""})`;
   if (t === "police") return "Choose the Police Station's box";
-  if (t === "zone") return `Activate zone ${move.zone}`;
+  if (t === "zone") return `Activate ${((catalogue.zones || {})[move.zone] || { name: "a zone" }).name}`;
   if (t === "keep") return "Keep favour card";
   if (t === "score") return `Score ${cardOf(catalogue, move.card).name}`;
   if (t === "discard") return move.card ? `Discard ${cardOf(catalogue, move.card).name}` : "Discard a card";
@@ -284,11 +286,14 @@ function cityPanel(ctx) {
       } });
     svg.append(rect);
     if (r % 3 === 0 && c % 3 === 0) svg.append(sv("text", { x: O + c * S + 3, y: O + r * S + 11, class: "cc-label" },
-      `${TYPE_LETTER[type]}${z.match(/\d/) ? z.match(/\d/)[0] : ""}${on ? " ⚡" : ""}`));
+      type === "lake" ? "Lake" : `${TYPE_LETTER[type]}${z.match(/\d/) ? z.match(/\d/)[0] : ""}${on ? " ⚡" : ""}`));
   }
   for (const [r, c] of v.covered || []) svg.append(sv("rect", { x: O + c * S, y: O + r * S, width: S - 1, height: S - 1, fill: "#7a6a55" }));
   const activated = new Set((v.activated || []).map((a) => a.b));
   const clickable = new Set(legal.filter((m) => m.building || (v.phase === "plan" && m.kind && m.kind !== "build")).map((m) => m.building || m.target));
+  const owner = new Map();
+  for (const b of Object.values(v.buildings)) for (const [r, c] of b.cells) owner.set(`${r},${c}`, b.id);
+  const legend = new Map();
   for (const b of Object.values(v.buildings)) {
     const kind = kindOf(cat, b.name);
     const can = clickable.has(b.id);
@@ -299,18 +304,27 @@ function cityPanel(ctx) {
         const moves = legal.filter((m) => m.building === b.id || m.target === b.id);
         if (moves.length === 1) { ui.key = ""; ctx.play(moves[0]); } else rerender();
       } });
-    for (const [r, c] of b.cells) g.append(sv("rect", { x: O + c * S + 3, y: O + r * S + 3, width: S - 7, height: S - 7, rx: 4,
-      fill: TYPE_COLOURS[kind.type], opacity: activated.has(b.id) ? 1 : 0.85 }));
+    // one block per cell, joined to the building's other blocks so each tile reads as one piece
+    for (const [r, c] of b.cells) {
+      const mine = (dr, dc) => owner.get(`${r + dr},${c + dc}`) === b.id;
+      const x0 = O + c * S + (mine(0, -1) ? 0 : 3), y0 = O + r * S + (mine(-1, 0) ? 0 : 3);
+      const x1 = O + c * S + S - 1 - (mine(0, 1) ? -1 : 4), y1 = O + r * S + S - 1 - (mine(1, 0) ? -1 : 4);
+      g.append(sv("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 3,
+        fill: TYPE_COLOURS[kind.type], opacity: activated.has(b.id) ? 1 : 0.85 }));
+    }
     const [r0, c0] = b.cells[0];
-    const short = b.name.split(" ").map((w) => w.slice(0, 4)).join(" ");
+    const short = abbrev(b.name);
+    legend.set(short, b.name);
     g.append(sv("title", {}, `${b.name} (${kind.type}, $${kind.cost})${b.fixed ? ", printed on the board" : ""}: ${kind.boxes.join("; ") || "no action"}`));
-    g.append(sv("text", { x: O + c0 * S + 6, y: O + r0 * S + 17 }, short.length > 9 ? short.slice(0, 9) : short));
-    const marks = `${activated.has(b.id) ? "✓" : ""}${b.token ? "♥" : ""}${b.prison && (b.prison[0] || b.prison[1]) ? `⛓${b.prison[0] + b.prison[1]}` : ""}`;
-    if (marks) g.append(sv("text", { x: O + c0 * S + 6, y: O + r0 * S + 31 }, marks));
+    g.append(sv("text", { x: O + c0 * S + 6, y: O + r0 * S + 17 }, short));
+    const marks = `${TYPE_LETTER[kind.type]}${activated.has(b.id) ? " ✓" : ""}${b.token ? " ♥" : ""}${b.prison && (b.prison[0] || b.prison[1]) ? ` ⛓${b.prison[0] + b.prison[1]}` : ""}`;
+    g.append(sv("text", { x: O + c0 * S + 6, y: O + r0 * S + 31 }, marks));
     svg.append(g);
   }
+  const legendText = [...legend.entries()].sort().map(([k, n]) => `${k} ${n}`).join(" · ");
   return h("section", { class: "cc-panel cc-city" }, h("h3", {}, `The city (${v.advanced ? "advanced phase" : "starting phase"})`), svg,
-    h("div", { class: "cc-report" }, "Zones: R residential, C commercial, I industrial, St Starting Zone, ~ lake; ⚡ activated zone; ✓ activated building; ♥ Community token; ⛓ Crime in prison."));
+    h("div", { class: "cc-report" }, legendText),
+    h("div", { class: "cc-report" }, "Zones and buildings: R residential, C commercial, I industrial, S safety, St Starting Zone, Lake (no building); ⚡ activated zone; ✓ activated building; ♥ Community token; ⛓ Crime in the prison."));
 }
 
 function tracksPanel(ctx) {
@@ -432,4 +446,14 @@ export function outcomeDetails(ctx) {
   return h("div", { class: "cc-outcome" }, out.defeat ? h("p", {}, out.result) : null,
     h("div", { style: "overflow-x:auto" }, h("table", {}, h("thead", {}, h("tr", {}, ...["Member", "VP", "Cards in hand (fewer wins a tie)", "Private funds (then more wins)", "Cards scored"].map((x) => h("th", {}, x)))),
       h("tbody", {}, ...rows))));
+}
+
+export function changed(entry) {
+  const m = entry.move || {};
+  if (m.type === "execute" && m.cells) return m.cells.map(([r, c]) => `[data-cell="${r},${c}"]`);
+  if (m.type === "activate") return [`[data-building="${m.building}"]`];
+  if (m.type === "zone") return [`[data-zone="${m.zone}"]`];
+  if (["plan", "vote", "vote2", "fund", "approve"].includes(m.type)) return [`.cc-plan[data-plan="${m.type === "plan" ? entry.seat : m.plan}"]`];
+  if (m.type === "committees" || m.type === "embezzle") return [".cc-committees"];
+  return [];
 }

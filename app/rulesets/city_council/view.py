@@ -105,7 +105,7 @@ def log_text(s: State, seat: int, move: dict[str, Any], viewer: int | None) -> s
     who = f"{{seat{seat}}}"
     t = move.get("type")
     if t == "committees":
-        parts = [f"{_who(m, s)} {c.capitalize()}" for m, c in enumerate(move["seats"]) if c]
+        parts = [f"{_who(m, s)}: {c.capitalize()}" for m, c in enumerate(move["seats"]) if c]
         return f"{who} set the committees: {', '.join(parts)}."
     if t == "embezzle":
         return f"{who} (Treasury) embezzled $1 from the City Budget."
