@@ -113,8 +113,10 @@ async function reclaim() {
 }
 document.getElementById("reclaim").addEventListener("click", reclaim);
 
-function play(move) {
-  clearError();
+function play(move, opts = {}) {
+  // A move the renderer makes by itself (opts.auto: the only possible answer) keeps what the
+  // error line says, so a notice is not wiped before the player has read it.
+  if (!opts.auto) clearError();
   if (myHeld()) reclaim(); // playing a move means the player is back
   if (!socket.open || !state.online) {
     // Offline: keep the move; after the resync it is sent if still legal, or refused visibly.
@@ -362,8 +364,11 @@ function focusKey(node) {
   return attrs.map(([k, v]) => `[data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${CSS.escape(v)}"]`).join("");
 }
 
+const keyed = new WeakSet();
 function keyboard() {
   for (const node of board.querySelectorAll("[data-click]")) {
+    if (keyed.has(node)) continue;
+    keyed.add(node);
     if (node.tabIndex < 0 || !node.hasAttribute("tabindex")) node.setAttribute("tabindex", "0");
     if (!node.getAttribute("role")) node.setAttribute("role", "button");
     node.addEventListener("keydown", (event) => {
@@ -373,6 +378,9 @@ function keyboard() {
     });
   }
 }
+
+// Renderers may redraw by themselves (a selection): every new clickable thing gets the keys too.
+new MutationObserver(() => keyboard()).observe(board, { childList: true, subtree: true });
 
 function draw() {
   const key = focusKey(document.activeElement);
@@ -423,7 +431,8 @@ function onFrame(frame) {
   } else if (frame.type === "heartbeat") {
     if (state.doc && frame.version > state.doc.version) socket.send({ type: "sync", version: state.doc.version });
   } else if (frame.type === "ack") {
-    if (moveError.dataset.kind !== "hint") clearError();
+    // The kept offline move went through; other notices stay until the player's next move.
+    if (moveError.dataset.kind === "pending") clearError();
   } else if (frame.type === "chat") {
     if (!state.chat.some((m) => m.id === frame.message.id)) state.chat.push(frame.message);
     drawChat();

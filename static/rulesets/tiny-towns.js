@@ -153,7 +153,7 @@ export function render(root, ctx) {
   const view = doc.view;
   explain = ctx.explain || (() => {});
   // Every click that plays a move clears the selection, so the next decision starts clean.
-  const play = (m) => { ui.card = null; ui.cells = []; ctx.play(m); };
+  const play = (m, opts) => { ui.card = null; ui.cells = []; ctx.play(m, opts); };
   const key = `${doc.version}`;
   const phaseKey = `${view.phase}:${view.round}:${legalMoves.length && legalMoves[0].type}`;
   if (ui.key !== phaseKey) Object.assign(ui, { key: phaseKey, resource: view.named, card: null, cells: [] });
@@ -175,7 +175,7 @@ export function render(root, ctx) {
   const only = legalMoves.length === 1 && legalMoves[0].type === "done";
   if (only && autoDone !== `${doc.id}:${doc.version}`) {
     autoDone = `${doc.id}:${doc.version}`;
-    setTimeout(() => play(legalMoves[0]), 0);
+    setTimeout(() => play(legalMoves[0], { auto: true }), 0);
   }
 }
 

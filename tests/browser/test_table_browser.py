@@ -264,3 +264,91 @@ def test_reconnecting_stops_with_a_sentence_on_a_refused_socket(table_server, br
     shot(page, f"refused-room-{viewport}")
     page.context.close()
     assert not errors, errors
+
+
+def test_a_move_made_offline_is_sent_after_the_resync_or_refused_visibly(table_server, browser, viewport):
+    """Reconnecting: a move clicked while the socket is down is kept and sent once the page has
+    resynced, if it is still legal; if the game moved on so that it is not, the page says so."""
+    server = table_server
+    host = _player(server, "Alice")
+    _room_id, game = _room(server, host, "tiny-towns")
+    page, errors = _page(browser, viewport)
+    link = {"down": False, "current": None}
+
+    def route(ws):
+        if link["down"]:
+            ws.close(code=1011, reason="outage")
+            return
+        ws.connect_to_server()
+        link["current"] = ws
+
+    page.route_web_socket(re.compile(r".*/ws/games/.*"), route)
+    _open(page, server, host, game)
+    _ready(page)
+    link["down"] = True
+    link["current"].close(code=1011, reason="outage")
+    page.wait_for_function("!window.civitas.online")
+    page.locator("[data-monument]").first.click()
+    page.wait_for_selector("#move-error[data-kind='pending']")
+    shot(page, f"offline-{viewport}-1-kept")
+    version = page.evaluate("window.civitas.doc.version")
+    link["down"] = False
+    page.wait_for_function(f"window.civitas.doc.version > {version} && window.civitas.pending === null", timeout=30000)
+    log = httpx.get(f"{server.url}/api/games/{game}/log", headers=host["headers"]).json()["moves"]
+    assert any(m["seat"] == 0 and m["move"]["type"] == "keep_monument" for m in log)
+    # Now the refusal: offline again, click a square; meanwhile the same seat places elsewhere.
+    _ready(page)
+    if page.evaluate("window.civitas.legal[0].type") != "place":
+        _rest_moves(server, game, host, 5, until=lambda d: d["view"]["phase"] == "place")
+        _ready(page)
+    link["down"] = True
+    link["current"].close(code=1011, reason="outage")
+    page.wait_for_function("!window.civitas.online")
+    page.locator(".tt-sq.click[data-seat='0'][data-cell='0']").click()
+    page.wait_for_selector("#move-error[data-kind='pending']")
+    legal = httpx.get(f"{server.url}/api/games/{game}/legal-moves", headers=host["headers"]).json()
+    elsewhere = next(m for m in legal["moves"] if m["type"] == "place" and m["cell"] == 15)
+    assert httpx.post(f"{server.url}/api/games/{game}/moves", headers=host["headers"],
+                      json={"version": legal["version"], "move": elsewhere}).status_code == 200
+    link["down"] = False
+    page.wait_for_selector("#move-error:has-text('was not sent')", timeout=30000)
+    shot(page, f"offline-{viewport}-2-refused")
+    assert "no longer allowed" in page.inner_text("#move-error")
+    page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("ruleset", GAMES)
+def test_moves_can_be_made_with_the_keyboard(table_server, browser, ruleset):
+    """Accessibility: the board's clickable things take the focus (visibly) and Enter plays them."""
+    server = table_server
+    host = _player(server, "Alice")
+    _room_id, game = _room(server, host, ruleset)
+    page, errors = _page(browser, "wide")
+    _open(page, server, host, game)
+    _ready(page)
+    version = page.evaluate("window.civitas.doc.version")
+    target = page.locator(".sb-keep-goal" if ruleset == "suburbia" else "[data-monument]").first
+    target.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"window.civitas.doc.version > {version}", timeout=30000)
+    _ready(page)
+    if ruleset == "suburbia":
+        page.locator(".sb-lake-btn").first.focus()
+        page.keyboard.press("Enter")
+        cell = page.locator(".sb-cell.legal").first
+    else:
+        if page.evaluate("window.civitas.legal[0].type") == "name":
+            page.locator("[data-action='name']").first.focus()
+            page.keyboard.press("Enter")
+            page.wait_for_function("window.civitas.legal.length && window.civitas.legal[0].type === 'place'", timeout=30000)
+        cell = page.locator(".tt-sq.click[data-seat='0']").first
+    version = page.evaluate("window.civitas.doc.version")
+    cell.focus()
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert page.evaluate("document.activeElement.dataset.click") == "" and outline != "none"
+    shot(page, f"{ruleset}-keyboard-focus")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"window.civitas.doc.version > {version}", timeout=30000)
+    page.context.close()
+    assert not errors, errors
