@@ -20,6 +20,8 @@ class Settings(BaseSettings):
     database_url: str = f"sqlite+aiosqlite:///{ROOT / 'var' / 'civitas.db'}"
     broker_url: str = "memory://"
     bot_delay_ms: int = 600
+    bot_lease_seconds: float = 15.0  # one instance drives a game's bots; a dead one's lease runs out
+    bot_watchdog_seconds: float = 3.0  # how often to look for games whose bot seats nobody plays
     snapshot_every: int = 20
     max_body_bytes: int = 64 * 1024
     max_frame_bytes: int = 64 * 1024

@@ -40,11 +40,11 @@ async def legal_moves(game_id: str, platform: PlatformDep, player: OptionalPlaye
 async def submit_move(game_id: str, body: MoveSubmit, platform: PlatformDep,
                       player: CurrentPlayer) -> dict[str, int]:
     """Play a move for the caller's seat, made at `version`."""
-    live = await platform.games.live(game_id)
-    seat = live.seat_of(player.id)
+    seat = await platform.games.seat_of(game_id, player.id)
     if seat is None:
         raise ServiceError(403, "You do not hold a seat in this game.")
-    version = await platform.games.submit(game_id, seat, body.version, body.move, body.id)
+    version = await platform.games.submit(game_id, seat, body.version, body.move, body.id,
+                                          player_id=player.id)
     return {"version": version}
 
 

@@ -78,7 +78,10 @@ async def leave_room(room_id: str, player: CurrentPlayer, session: SessionDep,
         game_id = room.game_id
     await platform.announce_room(room_id)
     if playing and game_id:
-        await platform.games.refresh_seats_of_room(room_id)
+        # Load the game first so the refresh cannot miss a copy that is being loaded right now.
+        await platform.games.live(game_id)
+        for refreshed in await platform.games.refresh_seats_of_room(room_id):
+            await platform.hub.check_seats(refreshed)
         platform.bots.kick(game_id)
     return Response(status_code=204)
 

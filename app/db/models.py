@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, Integer, String, UniqueConstraint, Boolean, DateTime
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, Integer, String, UniqueConstraint, Boolean, DateTime
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -87,6 +87,9 @@ class Game(Base):
     to_act: Mapped[list[int]] = mapped_column(JSON)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The lease of the one instance driving this game's bot seats (see app.services.bots).
+    bot_owner: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    bot_lease_until: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # epoch ms
 
 
 class MoveRow(Base):

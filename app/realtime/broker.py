@@ -62,6 +62,7 @@ class RedisBroker:
 
         self._redis = redis.from_url(url)
         self._task: asyncio.Task[None] | None = None
+        self._pubsub: Any = None  # the current subscription (replaced on each reconnect)
 
     async def start(self, handler: Handler) -> None:
         """Subscribe (before returning, so no event published after start is missed) and listen."""
@@ -72,6 +73,8 @@ class RedisBroker:
             delay = 0.2
             while True:
                 try:
+                    if not pubsub.subscribed:
+                        await pubsub.subscribe(CHANNEL)
                     async for message in pubsub.listen():
                         delay = 0.2
                         if message.get("type") != "message":
@@ -80,18 +83,18 @@ class RedisBroker:
                             await handler(json.loads(message["data"]))
                         except Exception:
                             log.exception("broker handler failed")
+                    # listen() ends without an error when nothing is subscribed: never spin on it.
+                    raise ConnectionError("the redis subscription ended")
                 except asyncio.CancelledError:
                     raise
                 except Exception:
                     log.warning("redis broker connection lost; retrying in %.1fs", delay)
                     await asyncio.sleep(delay)
                     delay = min(delay * 2, 5.0)
-                    pubsub = self._redis.pubsub()
-                    try:
-                        await pubsub.subscribe(CHANNEL)
-                    except Exception:
-                        continue
+                    await _close(pubsub)  # its connection is not reused: give it back
+                    pubsub = self._pubsub = self._redis.pubsub()
 
+        self._pubsub = pubsub
         self._task = asyncio.create_task(listen(pubsub))
 
     async def publish(self, event: dict[str, Any]) -> None:
@@ -105,7 +108,17 @@ class RedisBroker:
         """Unsubscribe and close."""
         if self._task:
             self._task.cancel()
+        if self._pubsub is not None:
+            await _close(self._pubsub)
         await self._redis.aclose()
+
+
+async def _close(pubsub: Any) -> None:
+    """Close a pub/sub and its connection, ignoring errors from a connection already gone."""
+    try:
+        await pubsub.aclose()
+    except Exception:
+        log.debug("closing a dead redis pub/sub failed", exc_info=True)
 
 
 def make_broker(url: str) -> Broker:

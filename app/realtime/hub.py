@@ -148,6 +148,26 @@ class Hub:
                 conn.send(audience.snapshot())
                 return
 
+    async def check_seats(self, game_id: str) -> None:
+        """Move every socket whose player no longer holds its seat to the seat it holds now (a
+        spectator's, usually: a bot took it over), with a fresh snapshot: a socket never keeps
+        receiving the private view of a seat that changed hands."""
+        channel = self.channels.get(game_id)
+        if channel is None:
+            return
+        live = await self.games.live(game_id)
+        async with channel.lock:
+            for conn in list(channel.connections):
+                now = live.seat_of(conn.player_id)
+                if now == conn.seat:
+                    continue
+                old, conn.seat = conn.seat, now
+                if not any(c.seat == old for c in channel.connections):
+                    channel.audiences.pop(old, None)
+                audience = self._audience(channel, live, now)
+                conn.version = audience.version
+                conn.send(audience.snapshot())
+
     def leave(self, conn: Connection) -> None:
         """Forget a socket; a game with no sockets left is forgotten too."""
         channel = self.channels.get(conn.game_id)

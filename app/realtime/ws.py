@@ -88,13 +88,15 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
         return await _refuse(websocket, exc.status, exc.detail, 4404)
     conn = Connection(websocket, game_id, live.seat_of(player.id if player else None),
                       player.id if player else None)
-    sender = asyncio.create_task(conn.sender())
-    heart = asyncio.create_task(_heartbeat(conn, platform, settings.heartbeat_seconds))
-    await platform.hub.join(conn)
-    await table_socket.joined(platform, conn, live.room_id)
+    sender = heart = None
     loop = asyncio.get_running_loop()
     bucket = TokenBucket(settings.frames_per_second, loop.time())
     try:
+        # Tasks start inside the try: if joining fails, the finally still stops them.
+        sender = asyncio.create_task(conn.sender())
+        heart = asyncio.create_task(_heartbeat(conn, platform, settings.heartbeat_seconds))
+        await platform.hub.join(conn)
+        await table_socket.joined(platform, conn, live.room_id)
         while not conn.closed:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
@@ -119,8 +121,9 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
         pass
     finally:
         platform.hub.leave(conn)
-        heart.cancel()
-        sender.cancel()
+        for task in (heart, sender):
+            if task is not None:
+                task.cancel()
         await table_socket.left(platform, conn)
 
 
@@ -143,7 +146,8 @@ async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> Non
             return
         try:
             version = await platform.games.submit(conn.game_id, conn.seat, frame.get("version"),
-                                                  frame.get("move"), move_id)
+                                                  frame.get("move"), move_id,
+                                                  player_id=conn.player_id)
         except GameError as exc:
             body = {"type": "error", "id": move_id, "status": exc.status, "detail": exc.detail,
                     "code": exc.code.value}
@@ -153,6 +157,9 @@ async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> Non
         except ServiceError as exc:
             conn.send(encode({"type": "error", "id": move_id, "status": exc.status,
                               "detail": exc.detail}))
+            if exc.status == 403:
+                # The seat changed hands: this socket now sees what its player may see.
+                await platform.hub.check_seats(conn.game_id)
         except DBAPIError:
             conn.send(encode({"type": "error", "id": move_id, "status": 503,
                               "detail": DATABASE_DOWN}))
@@ -171,7 +178,14 @@ async def _heartbeat(conn: Connection, platform: Any, every: float) -> None:
     """Tell the client the current version now and then, so a lost patch is noticed even when idle."""
     while True:
         await asyncio.sleep(every)
-        live = await platform.games.live(conn.game_id)
+        # The database's version, not this instance's copy (read at most once per game per half
+        # period, however many sockets watch it); a missed broker event is pushed now.
+        try:
+            live = await platform.games.live(conn.game_id, fresh=True, max_age=every / 2)
+            if live.version > conn.version:
+                await platform.hub.on_version(conn.game_id, live.version)
+        except (DBAPIError, ServiceError):
+            continue  # the database is away: skip this beat rather than report a guess
         conn.send(encode({"type": "heartbeat", "version": live.version}))
         await table_socket.beat(platform, conn)
 
@@ -203,8 +217,9 @@ async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = 
             except ServiceError as exc:
                 return await _refuse(websocket, exc.status, exc.detail, 4404)
     conn = Connection(websocket, room_id or "", None, player.id if player else None)
-    sender = asyncio.create_task(conn.sender())
+    sender = None
     try:
+        sender = asyncio.create_task(conn.sender())
         if room_id is None:
             lobby.lobby.add(conn)
             conn.send(lobby.snapshot_frame())  # from memory: a lobby socket costs no query
@@ -230,4 +245,5 @@ async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = 
             lobby.lobby.discard(conn)
         else:
             lobby.unwatch_room(room_id, conn)
-        sender.cancel()
+        if sender is not None:
+            sender.cancel()

@@ -1,14 +1,20 @@
 """Bot seats: the server plays them, after a short delay so people can follow the game.
 
-A seat's bot is the ruleset's own (`bot_move`) or, where a ruleset has none, a random legal move.
-One task per game on the instance that saw the last move; racing instances are safe because the
-move path refuses a second move for the same version.
+A seat's bot is the ruleset's own (`bot_move`) or, where a ruleset has none, a random legal move;
+when the ruleset's choice is refused or raises, a random legal move is played instead, so a bot
+seat never stalls a game. Exactly one instance drives a game's bots at a time: it holds a lease
+in the game's row (renewed while it plays, released when no bot seat is asked to act, and
+running out on its own if the instance dies). A watchdog on every instance looks for games whose
+bot seats are asked to act while nobody holds a live lease, and starts them again: after a
+restart, after an instance died, or after any stall.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
+import time
 
 from app.engine.errors import GameError
 from app.engine.rng import Rng
@@ -18,73 +24,181 @@ from app.services.games import GameService, LiveGame
 
 log = logging.getLogger(__name__)
 
+# After this many refused or failed moves in a row the bot plays a random legal move instead of
+# the ruleset's choice; after GIVE_UP_AFTER it stops and leaves the game to the watchdog.
+FALLBACK_AFTER = 1
+GIVE_UP_AFTER = 6
+
 
 def choose_bot_move(live: LiveGame, seat: int) -> Move:
-    """The move a bot seat makes now; deterministic per (game, version, seat)."""
+    """The move a bot seat makes now; deterministic per (game, version, seat). The ruleset's own
+    bot decides when it has one; a bot that raises falls back to a random legal move."""
     rng = Rng.from_seed(live.seed, "bot", live.version, seat)
-    move = live.ruleset.bot_move(live.state, seat, rng) if hasattr(live.ruleset, "bot_move") else None
+    move = None
+    if hasattr(live.ruleset, "bot_move"):
+        try:
+            move = live.ruleset.bot_move(live.state, seat, rng)
+        except Exception:
+            log.exception("the %s bot failed in game %s; playing a random legal move",
+                          live.ruleset.id, live.id)
     if move is None:
         move = rng.choice(live.ruleset.legal_moves(live.state, seat))
     return move
 
 
-class BotRunner:
-    """Plays every bot seat that is asked to act, one move at a time."""
+def random_legal_move(live: LiveGame, seat: int, attempt: int) -> Move:
+    """A random legal move, different per attempt: the fallback when the bot's choice fails."""
+    rng = Rng.from_seed(live.seed, "bot-fallback", live.version, seat, attempt)
+    return rng.choice(live.ruleset.legal_moves(live.state, seat))
 
-    def __init__(self, games: GameService, delay_ms: int) -> None:
+
+def due_bot_seats(live: LiveGame) -> list[int]:
+    """Bot seats the rules ask to act now."""
+    if live.finished:
+        return []
+    bots = set(live.bot_seats())
+    return [s for s in live.ruleset.to_act(live.state) if s in bots]
+
+
+class BotRunner:
+    """Plays every bot seat that is asked to act, one move at a time, one task per game."""
+
+    def __init__(self, games: GameService, delay_ms: int, lease_seconds: float = 15.0,
+                 watchdog_seconds: float = 3.0) -> None:
         self.games = games
         self.delay = delay_ms / 1000
+        self.lease_seconds = lease_seconds
+        self.watchdog_seconds = watchdog_seconds
+        self.owner = secrets.token_hex(8)  # this instance, as a lease holder
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()  # kicked while its task was running: look again
+        self._leases: dict[str, float] = {}  # game -> monotonic time to renew its lease
+        self._watchdog: asyncio.Task[None] | None = None
         games.listeners.append(self._on_move)
 
     async def _on_move(self, game_id: str, version: int) -> None:
         self.kick(game_id)
 
     def kick(self, game_id: str) -> None:
-        """Make sure a task is playing this game's bot seats, if any are to act."""
+        """Make sure a task is playing this game's bot seats, if any are to act. A kick that
+        arrives while the task runs makes it look again before it stops (a seat may have just
+        passed to a bot after the task decided there was nothing to do)."""
         task = self._tasks.get(game_id)
         if task is None or task.done():
             self._tasks[game_id] = asyncio.create_task(self._run(game_id))
+        else:
+            self._again.add(game_id)
+
+    def holds(self, game_id: str) -> bool:
+        """Whether this instance is driving the game's bots now."""
+        return game_id in self._leases
 
     async def _run(self, game_id: str) -> None:
         try:
-            await self._play(game_id)
+            while True:
+                self._again.discard(game_id)
+                try:
+                    await self._play(game_id)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("bot driver for %s failed; the watchdog restarts it", game_id)
+                    self._again.discard(game_id)
+                if game_id in self._again:
+                    continue
+                await self._release(game_id)
+                if game_id not in self._again:  # nothing can slip in between here and the end
+                    break
         finally:
             if self._tasks.get(game_id) is asyncio.current_task():
                 del self._tasks[game_id]
 
+    async def _release(self, game_id: str) -> None:
+        if self._leases.pop(game_id, None) is None:
+            return
+        try:
+            await self.games.release_bots([game_id], self.owner)
+        except Exception:  # the lease runs out by itself
+            log.warning("could not release the bot lease of %s", game_id)
+
+    async def _hold(self, game_id: str) -> bool:
+        """Take or renew this game's lease when due; False if another instance drives it."""
+        now = time.monotonic()
+        if self._leases.get(game_id, 0.0) > now:
+            return True
+        if not await self.games.lease_bots(game_id, self.owner, self.lease_seconds):
+            self._leases.pop(game_id, None)
+            return False
+        self._leases[game_id] = now + self.lease_seconds / 2
+        return True
+
     async def _play(self, game_id: str) -> None:
         failures = 0
-        while failures < 5:
+        while True:
             try:
-                live = await self.games.live(game_id)
+                live = await self.games.live(game_id, fresh=failures > 0)
             except ServiceError:
                 return
-            bots = set(live.bot_seats())
-            seats = [s for s in live.ruleset.to_act(live.state) if s in bots]
-            if not seats or live.finished:
+            seats = due_bot_seats(live)
+            if not seats or not await self._hold(game_id):
                 return
             await asyncio.sleep(self.delay)
-            if live.ruleset.to_act(live.state) and seats[0] in live.ruleset.to_act(live.state):
-                try:
-                    await self.games.submit(game_id, seats[0], live.version,
-                                            choose_bot_move(live, seats[0]))
-                    failures = 0
-                except (GameError, ServiceError) as exc:
-                    # Another instance or player moved first; look again (bounded, never a spin).
-                    failures += 1
-                    log.info("bot move in %s refused: %s", game_id, exc)
-                    await self.games.live(game_id, fresh=True)
-                except Exception:
-                    failures += 1
-                    log.exception("bot move in %s failed", game_id)
+            if due_bot_seats(live) != seats:
+                continue  # the game moved on during the delay: look again
+            seat, version = seats[0], live.version
+            try:
+                if failures < FALLBACK_AFTER:
+                    move = choose_bot_move(live, seat)
+                else:
+                    move = random_legal_move(live, seat, failures)
+                await self.games.submit(game_id, seat, version, move)
+                failures = 0
+            except (GameError, ServiceError) as exc:
+                # Another instance or player may have moved first; or the bot's choice is not
+                # legal: look again, and fall back to a random legal move (bounded, never a spin).
+                failures += 1
+                log.warning("bot move for seat %s in %s refused: %s", seat, game_id, exc)
+            except Exception:
+                failures += 1
+                log.exception("bot move for seat %s in %s failed", seat, game_id)
+                await asyncio.sleep(min(0.1 * 2 ** failures, 2.0))  # e.g. the database is away
+            if failures >= GIVE_UP_AFTER:
+                log.error("bot seat %s in %s failed %d times in a row; the watchdog retries later",
+                          seat, game_id, failures)
+                return
 
-    async def resume_all(self) -> None:
-        """After a restart, give every active game's bot seats a chance to move."""
-        for game_id in await self.games.games_with_bots():
+    async def start(self) -> None:
+        """Resume bot seats of games in progress now, then keep watching for stalled ones."""
+        await self.check()
+        self._watchdog = asyncio.create_task(self._watch())
+
+    async def check(self) -> list[str]:
+        """One watchdog pass: kick every game whose bot seats are asked to act while nobody
+        drives them; returns the games kicked."""
+        stalled = [g for g in await self.games.games_waiting_on_bots(self.owner)
+                   if g not in self._tasks or self._tasks[g].done()]
+        for game_id in stalled:
             self.kick(game_id)
+        return stalled
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(self.watchdog_seconds)
+            try:
+                await self.check()
+            except Exception:  # the database may be away for a while; try again next time
+                log.warning("bot watchdog pass failed", exc_info=True)
 
     async def stop(self) -> None:
-        """Cancel running bot tasks."""
-        for task in self._tasks.values():
+        """Cancel the watchdog and running bot tasks, and give up this instance's leases."""
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+        tasks = list(self._tasks.values())
+        for task in tasks:
             task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        held, self._leases = list(self._leases), {}
+        try:
+            await self.games.release_bots(held, self.owner)
+        except Exception:
+            log.warning("could not release bot leases at shutdown; they run out by themselves")

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from collections import OrderedDict
 from typing import Any, Awaitable, Callable
 
-from sqlalchemy import select
+from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -43,6 +44,7 @@ class GameService:
         # Least recently used games are dropped from memory; the database rebuilds them on demand.
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._load_locks: dict[str, asyncio.Lock] = {}
+        self._seat_epoch = 0  # bumped by every seat refresh
         self.listeners: list[Callable[[str, int], Awaitable[None]]] = []
         # SQLite has one writer at a time: moves queue here (not in SQLite's busy handler, which
         # sleeps in steps of up to 100 ms) and are written by one thread in one hop each.
@@ -59,12 +61,13 @@ class GameService:
 
     # -- loading -----------------------------------------------------------------------------
 
-    async def live(self, game_id: str, *, fresh: bool = False) -> LiveGame:
-        """The game, loaded once per instance; with `fresh`, caught up with the database first."""
+    async def live(self, game_id: str, *, fresh: bool = False, max_age: float = 0.0) -> LiveGame:
+        """The game, loaded once per instance; with `fresh`, caught up with the database first
+        (unless it was caught up less than `max_age` seconds ago)."""
         live = self._live.get(game_id)
         if live is not None:
             self._live.move_to_end(game_id)
-            if fresh:
+            if fresh and not (max_age and time.monotonic() - live.checked_at < max_age):
                 async with live.lock:
                     async with self.sessions() as session:
                         await self._catch_up(session, live)
@@ -74,8 +77,13 @@ class GameService:
             async with lock:
                 live = self._live.get(game_id)
                 if live is None:
+                    epoch = self._seat_epoch
                     async with self.sessions() as session:
                         live = await self._load(session, game_id)
+                        if epoch != self._seat_epoch:
+                            # Seats changed while this game was loading (a player left right
+                            # after the start): the copy read before the change is stale.
+                            live.seats = await self._seats(session, live.room_id)
                     self._live[game_id] = live
                     while len(self._live) > self.max_live_games:
                         self._live.popitem(last=False)
@@ -127,14 +135,17 @@ class GameService:
             live.advance(row.seat, row.move, ruleset.apply(live.state, row.seat, row.move),
                          row.client_move_id)
         live.seats = await self._seats(session, game.room_id)
+        live.checked_at = time.monotonic()
         return live
 
     async def _seats(self, session: AsyncSession, room_id: str) -> dict[int, dict[str, Any]]:
         rows = (await session.execute(select(Seat).where(Seat.room_id == room_id))).scalars()
         return {s.seat: {"player_id": s.player_id, "bot": s.bot} for s in rows}
 
-    async def _catch_up(self, session: AsyncSession, live: LiveGame) -> None:
-        """Apply moves other instances committed since this copy's version."""
+    async def _catch_up(self, session: AsyncSession, live: LiveGame, *, seats: bool = False
+                        ) -> None:
+        """Apply moves other instances committed since this copy's version (and, with `seats`,
+        reload who holds each seat even when no move came in)."""
         rows = (await session.execute(
             select(MoveRow.seq, MoveRow.seat, MoveRow.move, MoveRow.client_move_id).where(
                 MoveRow.game_id == live.id, MoveRow.seq > live.version).order_by(MoveRow.seq)
@@ -144,15 +155,32 @@ class GameService:
                 break
             live.advance(row.seat, row.move, live.ruleset.apply(live.state, row.seat, row.move),
                          row.client_move_id)
-        if rows:
+        if rows or seats:
             live.seats = await self._seats(session, live.room_id)
+        live.checked_at = time.monotonic()
 
-    async def refresh_seats_of_room(self, room_id: str) -> None:
-        """Reload who holds each seat of a room's loaded game (after a bot takes a seat over)."""
+    async def seat_of(self, game_id: str, player_id: str) -> int | None:
+        """The seat a player holds, asking the database before saying "none" (this copy's seats
+        may be older than a change made through another instance)."""
+        live = await self.live(game_id)
+        seat = live.seat_of(player_id)
+        if seat is None:
+            async with self.sessions() as session:
+                live.seats = await self._seats(session, live.room_id)
+            seat = live.seat_of(player_id)
+        return seat
+
+    async def refresh_seats_of_room(self, room_id: str) -> list[str]:
+        """Reload who holds each seat of a room's loaded game (after a bot takes a seat over);
+        returns the ids of the games refreshed."""
+        self._seat_epoch += 1  # a load running now re-reads its seats (see `live`)
+        refreshed = []
         for live in list(self._live.values()):
             if live.room_id == room_id:
                 async with self.sessions() as session:
                     live.seats = await self._seats(session, live.room_id)
+                refreshed.append(live.id)
+        return refreshed
 
     # -- starting ----------------------------------------------------------------------------
 
@@ -174,26 +202,39 @@ class GameService:
     # -- moves -------------------------------------------------------------------------------
 
     async def submit(
-        self, game_id: str, seat: int, sent_version: Any, move: Any, client_id: str | None = None
+        self, game_id: str, seat: int, sent_version: Any, move: Any, client_id: str | None = None,
+        *, player_id: str | None = None,
     ) -> int:
-        """Check and store one move; return the version it produced. Raises GameError/ServiceError."""
+        """Check and store one move; return the version it produced. Raises GameError/ServiceError.
+
+        With `player_id`, the move is refused (403) unless that player still holds `seat`: a
+        socket opened before its player left must not keep playing the seat a bot took over.
+        """
         if isinstance(sent_version, bool) or not isinstance(sent_version, int):
             raise ServiceError(422, "The move must name the version it was made at, as an integer.")
         live = await self.live(game_id)
-        for attempt in range(2):
+        for attempt in range(3):
             async with live.lock:
                 async with self.sessions() as session:
-                    if attempt:
-                        await self._catch_up(session, live)
-                    if client_id is not None:
-                        earlier = live.earlier(seat, client_id, move)
-                        if earlier is not None:
-                            return earlier
-                    new_state = play(live.ruleset, live.state, seat, move,
-                                     sent_version=sent_version, current_version=live.version,
-                                     history=live.history(sent_version))
+                    fresh = bool(attempt)
+                    if fresh:
+                        await self._catch_up(session, live, seats=True)
+                    try:
+                        known, new_state = self._check(live, seat, sent_version, move, client_id,
+                                                       player_id)
+                    except (GameError, ServiceError):
+                        if fresh:
+                            raise
+                        # This copy may be behind the database (another instance moved the game
+                        # on, or the seat changed hands there): never refuse on stale knowledge.
+                        await self._catch_up(session, live, seats=True)
+                        known, new_state = self._check(live, seat, sent_version, move, client_id,
+                                                       player_id)
+                    if known is not None:
+                        return known
                     version = live.version + 1
-                    if await self._store(session, live, seat, move, client_id, new_state, version):
+                    if await self._store(session, live, seat, move, client_id, new_state, version,
+                                         player_id):
                         live.advance(seat, move, new_state, client_id)
                         break
             # Another instance stored a move first: catch up and check this one again.
@@ -205,12 +246,27 @@ class GameService:
             await listener(game_id, version)
         return version
 
+    @staticmethod
+    def _check(live: LiveGame, seat: int, sent_version: int, move: Any, client_id: str | None,
+               player_id: str | None) -> tuple[int | None, State | None]:
+        """(version of an earlier identical move, None) for a retry, else (None, the new state)."""
+        if player_id is not None and live.seats.get(seat, {}).get("player_id") != player_id:
+            raise ServiceError(403, f"You no longer hold seat {seat} in this game.")
+        if client_id is not None:
+            earlier = live.earlier(seat, client_id, move)
+            if earlier is not None:
+                return earlier, None
+        return None, play(live.ruleset, live.state, seat, move, sent_version=sent_version,
+                          current_version=live.version, history=live.history(sent_version))
+
     async def _store(self, session: AsyncSession, live: LiveGame, seat: int, move: Move,
-                     client_id: str | None, state: State, version: int) -> bool:
-        """Append the move in one transaction; False if another writer got this version first."""
+                     client_id: str | None, state: State, version: int,
+                     holder: str | None = None) -> bool:
+        """Append the move in one transaction; False if another writer got this version first
+        (or, with `holder`, if that player no longer holds the seat)."""
         outcome = live.ruleset.outcome(state)
         statements = move_statements(live, seat, move, client_id, state, version, outcome,
-                                      self.snapshot_every)
+                                      self.snapshot_every, holder)
         if self._sqlite_writer is not None:
             async with self._write_lock:
                 loop = asyncio.get_running_loop()
@@ -265,8 +321,59 @@ class GameService:
         return body
 
     async def games_with_bots(self) -> list[str]:
-        """Active games that have a bot seat (to restart their bots after a restart)."""
+        """Active games that have a bot seat."""
         async with self.sessions() as session:
             return list((await session.execute(
                 select(Game.id).join(Seat, Seat.room_id == Game.room_id)
                 .where(Game.status == "active", Seat.bot.is_not(None)).distinct())).scalars())
+
+    async def games_waiting_on_bots(self, owner: str) -> list[str]:
+        """Active games where a bot seat is asked to act and no other instance holds a live bot
+        lease: nobody is playing those seats (see BotRunner's watchdog)."""
+        now = _now_ms()
+        async with self.sessions() as session:
+            rows = (await session.execute(
+                select(Game.id, Game.to_act, Seat.seat).join(Seat, Seat.room_id == Game.room_id)
+                .where(Game.status == "active", Seat.bot.is_not(None),
+                       or_(Game.bot_owner.is_(None), Game.bot_owner == owner,
+                           Game.bot_lease_until < now)))).all()
+        return sorted({row.id for row in rows if row.seat in (row.to_act or [])})
+
+    async def lease_bots(self, game_id: str, owner: str, seconds: float) -> bool:
+        """Take or renew the lease to drive a game's bot seats; False while another instance
+        holds a lease that has not run out."""
+        now = _now_ms()
+        statement = (update(Game.__table__)
+                     .where(Game.__table__.c.id == game_id,
+                            or_(Game.__table__.c.bot_owner.is_(None),
+                                Game.__table__.c.bot_owner == owner,
+                                Game.__table__.c.bot_lease_until < now))
+                     .values(bot_owner=owner, bot_lease_until=now + int(seconds * 1000)))
+        return await self._write_one(statement)
+
+    async def release_bots(self, game_ids: list[str], owner: str) -> None:
+        """Give up this instance's bot leases so another instance may drive at once."""
+        if not game_ids:
+            return
+        table = Game.__table__
+        await self._write_one(update(table).where(table.c.id.in_(game_ids), table.c.bot_owner == owner)
+                              .values(bot_owner=None, bot_lease_until=None), exact=False)
+
+    async def _write_one(self, statement: Any, exact: bool = True) -> bool:
+        """Run one write in its own transaction (through SQLite's single writer where there is
+        one, so it never makes moves wait); True if it changed exactly one row."""
+        if self._sqlite_writer is not None:
+            writer = self._sqlite_writer
+            async with self._write_lock:
+                loop = asyncio.get_running_loop()
+                return await loop.run_in_executor(
+                    writer.thread, lambda: writer.write_one(statement) == 1 or not exact)
+        async with self.sessions() as session:
+            result = await session.execute(statement)
+            await session.commit()
+            return result.rowcount == 1 or not exact
+
+
+def _now_ms() -> int:
+    """Wall-clock milliseconds: leases are compared across instances, so not a monotonic clock."""
+    return int(time.time() * 1000)

@@ -37,6 +37,7 @@ class LiveGame:
     states: OrderedDict[int, State] = field(default_factory=OrderedDict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     log: "PublicLog" = field(default_factory=lambda: PublicLog())
+    checked_at: float = 0.0  # time.monotonic() of the last catch-up with the database
 
     @property
     def finished(self) -> bool:

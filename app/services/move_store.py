@@ -5,12 +5,12 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from sqlalchemy import bindparam, create_engine, event, update
+from sqlalchemy import bindparam, create_engine, event, exists, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
 from app.config import sync_url
-from app.db.models import Game, MoveRow, Room, Snapshot, utcnow
+from app.db.models import Game, MoveRow, Room, Seat, Snapshot, utcnow
 from app.db.session import sqlite_pragmas
 from app.engine.ruleset import Move, State
 from app.services.live import LiveGame
@@ -26,18 +26,28 @@ _BUMP_VERSION = (
             status=bindparam("new_status"), outcome=bindparam("new_outcome"))
 )
 
+_SEATS = Seat.__table__
+# The same guard for a player's move, which also needs the player to still hold the seat: the
+# database, not an instance's copy of the seats, decides whether a player who left may move.
+_BUMP_VERSION_HELD = _BUMP_VERSION.where(exists().where(
+    _SEATS.c.room_id == bindparam("room"), _SEATS.c.seat == bindparam("seat_no"),
+    _SEATS.c.player_id == bindparam("holder")))
 
 
 def move_statements(live: LiveGame, seat: int, move: Move, client_id: str | None, state: State,
-                     version: int, outcome: Any, snapshot_every: int
+                     version: int, outcome: Any, snapshot_every: int, holder: str | None = None
                      ) -> list[tuple[Any, dict[str, Any]]]:
     """The statements of one move's transaction, the version guard first. Plain Core statements:
-    the ORM's bulk-update and unit-of-work machinery cost more than the statements here."""
+    the ORM's bulk-update and unit-of-work machinery cost more than the statements here. With
+    `holder`, the guard also requires that player to hold the seat."""
     to_act = live.ruleset.to_act(state)
+    bump = {"game": live.id, "old": version - 1, "new": version, "now_to_act": to_act,
+            "new_status": "finished" if outcome else "active",
+            "new_outcome": outcome.to_json() if outcome else None}
+    if holder is not None:
+        bump.update(room=live.room_id, seat_no=seat, holder=holder)
     statements: list[tuple[Any, dict[str, Any]]] = [
-        (_BUMP_VERSION, {"game": live.id, "old": version - 1, "new": version, "now_to_act": to_act,
-                         "new_status": "finished" if outcome else "active",
-                         "new_outcome": outcome.to_json() if outcome else None}),
+        (_BUMP_VERSION if holder is None else _BUMP_VERSION_HELD, bump),
         (_MOVES.insert(), {"game_id": live.id, "seq": version, "seat": seat, "move": move,
                            "client_move_id": client_id, "to_act": to_act, "created_at": utcnow()}),
     ]
@@ -69,6 +79,11 @@ class SqliteWriter:
         except (Conflict, IntegrityError):
             return False
         return True
+
+    def write_one(self, statement: Any) -> int:
+        """Run one statement in its own transaction; the number of rows it changed."""
+        with self.engine.begin() as conn:
+            return conn.execute(statement).rowcount
 
     def close(self) -> None:
         """Release the connection and the thread."""

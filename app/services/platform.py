@@ -34,8 +34,9 @@ class Platform:
         self.room_locks = RoomLocks()
         self.instance = secrets.token_hex(6)  # tells this instance's own events apart
         self.lobby = LobbyHub(self.sessions, settings.lobby_page_size, settings.lobby_resync_seconds)
-        self.lobby.room_listeners.append(self.games.refresh_seats_of_room)
-        self.bots = BotRunner(self.games, settings.bot_delay_ms)
+        self.lobby.room_listeners.append(self._seats_changed)
+        self.bots = BotRunner(self.games, settings.bot_delay_ms, settings.bot_lease_seconds,
+                              settings.bot_watchdog_seconds)
         self.games.listeners.append(self._announce_game)
         self.chat = ChatService(self.sessions)
         self.clocks = Clocks(self.sessions, settings.absence_grace_seconds,
@@ -68,9 +69,17 @@ class Platform:
         await self.lobby.apply([room_id])
         await self.broker.publish({"type": "room", "room_id": room_id, "origin": self.instance})
 
+    async def _seats_changed(self, room_id: str) -> None:
+        """A room changed: re-read its game's seats, and move sockets whose seat changed hands."""
+        for game_id in await self.games.refresh_seats_of_room(room_id):
+            await self.hub.check_seats(game_id)
+
     async def _on_event(self, event: dict[str, Any]) -> None:
         if event.get("type") == "game":
-            await self.hub.on_version(str(event["game_id"]), int(event["version"]))
+            game_id = str(event["game_id"])
+            if self.bots.holds(game_id):  # a move made elsewhere may be this driver's cue
+                self.bots.kick(game_id)
+            await self.hub.on_version(game_id, int(event["version"]))
         elif event.get("type") == "chat":
             deliver_chat(self, event)
         elif event.get("type") == "room" and event.get("origin") != self.instance:
@@ -78,10 +87,10 @@ class Platform:
             self.lobby.post(str(event["room_id"]))
 
     async def start(self) -> None:
-        """Connect the broker and resume bot seats of games in progress."""
+        """Connect the broker, resume bot seats of games in progress and watch for stalled ones."""
         await self.lobby.start()
         await self.broker.start(self._on_event)
-        await self.bots.resume_all()
+        await self.bots.start()
         await self.clocks.start()
 
     async def stop(self) -> None:
