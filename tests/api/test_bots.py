@@ -97,9 +97,16 @@ def test_the_host_leaving_right_after_the_start_never_strands_the_game(settings)
             wait_for(lambda: doc(client, game_id)["status"] == "finished")
 
 
-def test_one_instance_holds_a_games_bot_lease_until_it_runs_out(client):
+def test_one_instance_holds_a_games_bot_lease_until_it_runs_out(settings):
     """Bots: exactly one driver per game across instances; a second owner cannot take a live
     lease, the holder renews it, and anyone may take it once it has run out or was released."""
+    settings = settings.model_copy(update={"bot_watchdog_seconds": 3600})
+    with TestClient(create_app(settings)) as client:
+        client.app.state.platform.bots.kick = lambda game_id: None  # this app's runner stays out
+        _lease_scenario(client)
+
+
+def _lease_scenario(client):
     games = client.app.state.platform.games
     game_id, _ = started_game(client, seats=2, bots=1)
 
