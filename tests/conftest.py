@@ -67,8 +67,11 @@ def settings(db_url):
     """Settings for a test app: no bot delay, the test game registered."""
     from app.config import Settings
 
+    # The bot watchdog's periodic pass is a background query; tests that count queries must not
+    # see it, and tests of the watchdog call `platform.bots.check()` themselves.
     return Settings(database_url=db_url, bot_delay_ms=0, heartbeat_seconds=30,
-                    extra_rulesets="tests.support.testgame:TEST_GAME", broker_url="memory://")
+                    extra_rulesets="tests.support.testgame:TEST_GAME", broker_url="memory://",
+                    bot_watchdog_seconds=3600)
 
 
 @pytest.fixture
