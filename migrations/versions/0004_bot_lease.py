@@ -1,7 +1,7 @@
 """bot lease: one instance drives a game's bot seats
 
-Revision ID: 0003_bot_lease
-Revises: 0002_table
+Revision ID: 0004_bot_lease
+Revises: 0003_room_writes
 Create Date: 2026-11-30 12:30:00.000000
 """
 
@@ -11,8 +11,8 @@ import sqlalchemy as sa
 from alembic import op
 
 
-revision = '0003_bot_lease'
-down_revision = '0002_table'
+revision = '0004_bot_lease'
+down_revision = '0003_room_writes'
 branch_labels = None
 depends_on = None
 
