@@ -161,6 +161,7 @@ function eventWords(ev, who) {
     case "reshuffle": return "privilege discards reshuffled";
     case "round": return `round ${ev.round} begins`;
     case "game_over": return "game over";
+    case "flip_favour": return `${who(ev.seat)} flipped favour card ${ev.card}`;
     default: return null;
   }
 }

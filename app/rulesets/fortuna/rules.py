@@ -526,6 +526,26 @@ def apply_move(state: State, seat: int, move: Move) -> State:
         raise IllegalMove(reason(state, seat, move))
     s = clone_state(state)
     s["ev"] = []
+    run(s, seat, move)
+    # Decisions with a single possible answer are taken at once (docs/UX.md: no busywork):
+    # skipping military power with no card to play, declining when nothing else is possible,
+    # the 2-player flip when only one card qualifies.
+    while (nxt := active(s)) is not None:
+        only = legal_moves(s, nxt)
+        if len(only) != 1 or only[0]["type"] not in AUTOMATIC:
+            break
+        s["ev"].append({"k": "auto", "seat": nxt, "move": only[0]})
+        run(s, nxt, only[0])
+    s["last"] = {"seat": seat, "move": public_form(move), "events": s["ev"]}
+    s["ev"] = []
+    return s
+
+
+AUTOMATIC = frozenset({"skip", "pass", "flip"})
+
+
+def run(s: State, seat: int, move: Move) -> None:
+    """Carry out one legal move on the copy `s`, then every automatic step after it."""
     t = move["type"]
     pl = s["p"][seat]
     if t == "play":
@@ -576,6 +596,7 @@ def apply_move(state: State, seat: int, move: Move) -> State:
         enter(s, "flip2")
     elif t == "flip":
         s["fav"][move["card"] - 1]["used"] = True
+        s["ev"].append({"k": "flip_favour", "seat": seat, "card": move["card"]})
         enter(s, "privilege")
     elif t == "keep":
         ch = s["choice"]
@@ -600,9 +621,6 @@ def apply_move(state: State, seat: int, move: Move) -> State:
         proceed(s, "wrap" if step == "wrap" else step)
     elif t == "end":
         end_turn(s)
-    s["last"] = {"seat": seat, "move": public_form(move), "events": s["ev"]}
-    s["ev"] = []
-    return s
 
 
 def public_form(move: Move) -> Move:

@@ -184,6 +184,12 @@ def _event_words(ev: dict[str, Any]) -> str | None:
                 + ", ".join(f"{{seat{x}}}" for x in ev["order"]))
     if k == "game_over":
         return "the game is over"
+    if k == "flip_favour":
+        return f"{who} flips favour card {ev['card']} ({data.FAVOURS[ev['card']]['name']})"
+    if k == "auto" and ev["move"]["type"] == "pass":
+        return f"{who} cannot win the Emperor's favour with the {ev['move']['die']}"
+    if k == "auto" and ev["move"]["type"] == "skip":
+        return f"{who} has no card for military power"
     return None
 
 

@@ -8,7 +8,7 @@ import pytest
 from app.engine.ruleset import IllegalMove
 from app.rulesets.fortuna import RULESET as R
 from app.rulesets.fortuna.rules import enter
-from tests.rulesets.fortuna.helpers import at, favours, game, play, province, seat_to_act
+from tests.rulesets.fortuna.helpers import arrange, at, favours, game, play, province, seat_to_act
 
 
 def _rolled(dice, n=3, seed=0, used=(), tokens=None, **fields):
@@ -196,7 +196,7 @@ def test_no_cards_left_no_privileges():
 def test_privilege_a_gives_resources_and_b_a_step_once_per_turn():
     """Privilege cards A (resources) and B (a step) may be used at any time in the player's own
     turn, each once, discarded face up; only one B per turn; C is not played."""
-    s, me = _rolled([1], hand=["A1", "B1", "B2", "C4"], grain=0, water=0)
+    s, me = _rolled([1], hand=["A1", "B1", "B2", "C4"], grain=0, water=1)
     moves = {m["card"] for m in R.legal_moves(s, me) if m["type"] == "privilege"}
     assert moves == {"A1", "B1", "B2"}
     s = play(s, {"type": "privilege", "card": "A1"}, {"type": "privilege", "card": "B1"})
@@ -251,3 +251,38 @@ def test_at_the_palace_no_favour_and_no_tax():
     assert [m for m in R.legal_moves(s, me) if m["type"] == "favour"] == []
     s = play(s, {"type": "pass", "die": 6})
     assert s["p"][me]["money"] == 4 and s["fav"][1] == {"used": False, "tokens": 2}
+
+
+def test_decline_is_automatic_when_it_is_the_only_possible_move():
+    """No busywork (docs/UX.md): with one die, nothing to deliver and no privilege card to play,
+    declining is the only answer, so it happens at once, tax included."""
+    s = game(3, seed=2)
+    me = seat_to_act(s)
+    s = province(s, me, water=0, wine=0, grain=0, cent=0, vestals=0, money=3)
+    s = play(s, {"type": "play", "slot": 0, "args": None})
+    s = play(s, [m for m in R.legal_moves(s, me) if m["type"] == "exchange"][0])
+    kinds = [e["k"] for e in s["last"]["events"]]
+    assert kinds[:3] == ["roll", "auto", "tax"] and s["p"][me]["money"] == 2
+    assert seat_to_act(s) != me
+
+
+def test_two_player_flip_is_automatic_with_a_single_candidate():
+    """2 Player Rules with no choice: when only one face-up card has no tokens it is flipped
+    at once."""
+    s, me = _rolled([1], n=2, tokens={1: 1, 2: 1, 3: 1, 5: 1, 6: 1}, water=1, money=3)
+    s = play(s, {"type": "pass", "die": 1})
+    assert {"k": "flip_favour", "seat": me, "card": 4} in s["last"]["events"]
+    assert s["fav"][3]["used"] and seat_to_act(s) != me
+
+
+def test_military_power_is_skipped_when_no_card_can_be_played():
+    """Phase 3 with no choice: a Centurion but no face-up card that can be executed; the phase
+    passes at once to the dice."""
+    s = game(2, seed=0)
+    me = seat_to_act(s)
+    s = arrange(s, {me: ["water", "marriage", "clerus"]})
+    s = province(s, me, money=0, vestals=0, cent=1)
+    s = play(s, {"type": "play", "slot": 0, "args": {}})
+    s = play(s, [m for m in R.legal_moves(s, me) if m["type"] == "exchange"][0])
+    assert {"k": "auto", "seat": me, "move": {"type": "skip"}} in s["last"]["events"]
+    assert s["p"][me]["cent"] == 1 and "roll" in [e["k"] for e in s["last"]["events"]]
