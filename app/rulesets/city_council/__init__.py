@@ -23,11 +23,11 @@ class CityCouncilOptions(BaseModel):
 
     model_config = {"extra": "forbid"}
     mode: Literal["standard", "sandbox", "hard"] = Field(
-        "standard", description="Game mode: Standard; Sandbox (no fixed buildings, $11, 13 VP, "
+        "standard", title="Game mode", description="Game mode: Standard; Sandbox (no fixed buildings, $11, 13 VP, "
         "every building from the start, no end when the cards run out); or Hard (Sandbox with a "
         "smaller budget)")
     hard_budget: int = Field(
-        9, ge=3, le=9, description="Hard mode: the starting City Budget ($9, or lower for an "
+        9, ge=3, le=9, title="Hard mode budget", description="Hard mode: the starting City Budget ($9, or lower for an "
         "even harder game)")
 
 

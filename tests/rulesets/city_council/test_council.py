@@ -227,3 +227,23 @@ def test_unaffordable_plan_fails():
     s["plans"] = [{"kind": "build", "target": t}, None, None]
     s["budget"] = 4
     assert flow.execute_options(s, 0) == []
+
+
+def test_executive_second_delegate_after_funds():
+    """RB Voting: after private funds, the Executive chairman may place his second Delegate on any
+    plan (his own included, NOTES 8) or keep it; his choice decides a tie."""
+    s = _council(5)
+    while s["phase"] in ("plan", "vote", "fund"):
+        m = R.to_act(s)[0]
+        moves = R.legal_moves(s, m)
+        mv = next((x for x in moves if x["type"] == "fund_done"), moves[0])
+        s = R.apply(s, m, mv)
+    assert s["phase"] == "vote2"
+    e = s["committee"].index("executive")
+    assert R.to_act(s) == [e]
+    plans = {mv["plan"] for mv in R.legal_moves(s, e) if mv["type"] == "vote2"}
+    assert e in plans or s["plans"][e]["kind"] == "none"
+    assert {"type": "vote2_pass"} in R.legal_moves(s, e)
+    target = min(plans)
+    after = R.apply(s, e, {"type": "vote2", "plan": target})
+    assert after["exec_vote"] == target and flow.plan_votes(after, target) == flow.plan_votes(s, target) + 1

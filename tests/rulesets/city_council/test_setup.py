@@ -68,7 +68,7 @@ def test_options_are_labelled_and_default_to_standard():
     assert registry.get("city-council") is R and R.version
     fields = R.Options.model_fields
     assert R.Options().mode == "standard"
-    assert all(fields[f].description for f in fields)
+    assert all(fields[f].description and fields[f].title for f in fields)
     with pytest.raises(Exception):
         R.Options.model_validate({"mode": "easy"})
 
