@@ -127,6 +127,7 @@ def test_board_first_log_in_words_and_errors_beside_the_board(table_server, brow
     _ready(page)
     page.wait_for_selector("#log li")
     shot(page, f"{ruleset}-{viewport}-1-first-screen")
+    assert page.title().startswith("▶ Your turn")  # the tab says it (on by default, remembered)
     height = VIEWPORTS[viewport][1]
     top = page.locator(OWN_BOARD[ruleset]).bounding_box()["y"]
     assert top < height - 150, f"your board starts at y={top}, below the first screen"
