@@ -37,6 +37,7 @@ const STYLE = `
 .fo-prompt { background: #fffbe6; border: 1px solid #eedc82; border-radius: 8px; padding: 8px 12px; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; font-size: 14px; }
 .fo-btn { cursor: pointer; border-radius: 6px; border: 1px solid #8a7f66; background: #fff; padding: 5px 10px; font-size: 13px; }
 .fo-btn.main { background: #2e7d4f; color: #fff; border-color: #2e7d4f; }
+.fo-hint { color: #8a3b12; font-size: 13px; }
 .fo-panel { background: #fbf8f1; border: 1px solid #e2d9c4; border-radius: 8px; padding: 8px; }
 .fo-panel h3 { margin: 0 0 6px; font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: #6b6453; }
 .fo-road { display: grid; grid-template-columns: repeat(16, minmax(18px, 1fr)); gap: 2px; }
@@ -263,6 +264,7 @@ function prompt(env) {
       if (plain) box.append(btn("play without executing", plain, play, { dataset: { choice: JSON.stringify(plain) } }));
     } else {
       for (const m of opts) box.append(btn(argsWords(cat, card, m.args), m, play, { class: m.args ? "main" : "", dataset: { choice: JSON.stringify(m) } }));
+      if (!opts.some((m) => m.args)) box.append(h("span", { class: "fo-hint", dataset: { hint: "1" } }, cannotWhy(card, view.p[env.seat])));
     }
     box.append(h("button", { type: "button", class: "fo-btn", dataset: { action: "back" }, onclick: () => { ui.slot = null; ui.target = null; redraw(); } }, "back"));
   }
@@ -285,6 +287,22 @@ function prompt(env) {
 function pawnNode(s, who, moved) {
   const name = who(s);
   return h("span", { class: `fo-pawn${moved ? " moved" : ""}`, title: name, style: `background:${SEAT_COLOURS[s]}`, dataset: { pawn: String(s) } }, name.trim().charAt(0).toUpperCase());
+}
+
+function cannotWhy(card, p) {
+  // Why an action card cannot be executed now, in words (the legal moves offer no execution).
+  const whys = {
+    harvest_grain: "", harvest_wine: "", water: "",
+    grain_trade: "you have no grain to sell", wine_trade: "you have no wine to sell",
+    centurions: p.centurions >= 3 ? "you already have 3 Centurions" : "not enough money for the next slot",
+    vestals: p.vestals >= 3 ? "you already have 3 Vestal Virgins" : "not enough money for the next slot",
+    clerus: p.dice >= 3 ? "you already have 3 dice" : "you need a Vestal Virgin to give up",
+    building: p.buildings.length >= 3 ? "you already have 3 buildings" : `not enough money (you have ${p.money}) or no pile left`,
+    marriage: p.married ? "you are already married" : `needs 4 money (you have ${p.money})`,
+    bribe: p.money < 2 ? `needs 2 money (you have ${p.money})` : "no card in front of another player can be executed",
+    fortuna: "your pawn is already at the palace",
+  };
+  return `Cannot be executed: ${whys[card] || "nothing to do"}.`;
 }
 
 function road({ view, who }) {

@@ -172,3 +172,16 @@ def test_mid_game_fits_a_phone_with_the_own_board_first(browser):
     assert hooks["order"] == s["order"] and hooks["score"] == "step 0"
     assert page.evaluate("window.hooks.changed({seat: 1, move: {type: 'favour', card: 3, n: 1}})")[0] == '.fo-fav[data-favour="3"]'
     page.close()
+
+
+def test_a_card_that_cannot_be_executed_says_why(browser):
+    """Unaffordable actions are marked in words: Marriage without 4 money offers only playing it
+    without executing, and says what is missing."""
+    s = game(2, seed=0)
+    me = seat_to_act(s)
+    s = province(arrange(s, {me: ["marriage", "water", "clerus"]}), me, money=1)
+    page, legal, errors = open_page(browser, s, me)
+    page.click(f".fo-card.can[data-side='{me}'][data-slot='0']")
+    assert page.locator("[data-choice]").count() == 1
+    assert "needs 4 money (you have 1)" in page.inner_text("[data-hint]") and not errors
+    page.close()
