@@ -353,3 +353,30 @@ def test_moves_can_be_made_with_the_keyboard(table_server, browser, ruleset):
     page.wait_for_function(f"window.civitas.doc.version > {version}", timeout=30000)
     page.context.close()
     assert not errors, errors
+
+
+def test_leave_asks_first_then_a_bot_takes_the_seat(table_server, browser):
+    """Leave during a game: the page asks first (declining changes nothing); accepting hands the
+    seat to a bot and goes back to the lobby."""
+    server = table_server
+    host, guest = _player(server, "Alice"), _player(server, "Bob")
+    _room_id, game = _room(server, host, "tiny-towns", bots=0, guests=[guest])
+    page, errors = _page(browser, "phone")
+    _open(page, server, guest, game)
+    answers = iter([False, True])
+    asked = []
+
+    def on_dialog(dialog):
+        asked.append(dialog.message)
+        dialog.accept() if next(answers) else dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    page.click("#leave-game")
+    assert "A bot will take over your seat" in asked[0]
+    assert httpx.get(f"{server.url}/api/games/{game}/table").json()["seats"][1]["kind"] == "player"
+    page.click("#leave-game")
+    page.wait_for_url(f"{server.url}/")
+    seat = httpx.get(f"{server.url}/api/games/{game}/table").json()["seats"][1]
+    assert seat["kind"] == "bot" and seat["name"] == "Bot 2"
+    page.context.close()
+    assert not errors, errors
