@@ -339,10 +339,22 @@ function tracksPanel(ctx) {
     reportLine(ctx));
 }
 
+function autoText(ctx, a) {
+  const v = ctx.doc.view;
+  const who = memberName(ctx, a.seat);
+  const m = a.move;
+  if (m.type === "vote") return `${who}'s Delegate went to the only other plan (${memberName(ctx, m.plan)}'s).`;
+  if (m.type === "committees") return `${who} made the only committee change the rules allow.`;
+  if (m.type === "execute") return `${who} executed the last plan in its only possible way.`;
+  if (m.type === "police") return `${who} used the Police Station's only possible box.`;
+  return "";
+}
+
 function reportLine(ctx) {
   const rep = ctx.doc.view.report;
-  if (!rep) return null;
-  const parts = [];
+  const auto = ((ctx.doc.view.last || {}).auto || []).map((a) => autoText(ctx, a)).filter(Boolean);
+  if (!rep) return auto.length ? h("div", { class: "cc-report" }, auto.join(" ")) : null;
+  const parts = [...auto];
   if (rep.unemployment) parts.push(`Unemployment: ${rep.unemployment.B} Blue and ${rep.unemployment.W} White left in housing.`);
   if (rep.resolution && rep.resolution.length) parts.push(`Produced: ${rep.resolution.map((x) => x.name).join(", ")}.`);
   if (rep.lifestyle) parts.push(`Lifestyle index ${rep.lifestyle.index > 0 ? "+" : ""}${rep.lifestyle.index}.`);

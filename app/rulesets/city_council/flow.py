@@ -509,12 +509,23 @@ def finish_turn(s: State) -> None:
 
 # --- the automatic driver -----------------------------------------------------------------------
 
+def _auto(s: State, seat: int, move: Move) -> None:
+    """Record a decision taken at once because it had a single possible answer (shown with the
+    move that led to it, `last.auto`)."""
+    s["last"].setdefault("auto", []).append({"seat": seat, "move": move})
+
+
 def advance(s: State) -> None:
     """Run every automatic step (Prof. Phil, reports, resolution) until a seat owes a decision."""
     while s["phase"] != "over":
         ph = s["phase"]
         if ph == "committees":
-            return
+            opts = committee_options(s)
+            if len(opts) != 1:
+                return
+            _auto(s, s["decider"], {"type": "committees", "seats": opts[0]})  # the only choice
+            set_committees(s, opts[0])
+            continue
         if ph == "treasury":
             t = chair(s, "treasury")
             if t is not None and can_embezzle(s) and not s.get("treasury_done"):
@@ -563,6 +574,12 @@ def advance(s: State) -> None:
                 s["delegates"][m] = phil.choose_vote(s, m)
                 s["cursor"] += 1
                 continue
+            targets = vote_targets(s, m)
+            if len(targets) == 1:  # a single plan to vote for: the Delegate goes there at once
+                _auto(s, m, {"type": "vote", "plan": targets[0]})
+                s["delegates"][m] = targets[0]
+                s["cursor"] += 1
+                continue
             return
         if ph == "fund":
             if s["cursor"] >= len(s["order"]):
@@ -603,7 +620,24 @@ def advance(s: State) -> None:
             if not [o for o in left if o not in s["failed"]]:
                 end_council(s)
                 continue
+            only = legal_moves(s, chair(s, "election"))
+            if len(only) == 1:  # one plan left with one possible placement
+                _auto(s, chair(s, "election"), only[0])
+                do_execute(s, only[0])
+                continue
             return
+        if ph == "activate" and s.get("pending"):
+            choices = prod.box_choices(s, s["pending"]["b"])
+            if len(choices) != 1:
+                return
+            pending = s.pop("pending")
+            _auto(s, chair(s, "election"), {"type": "police", "boxes": choices[0]})
+            prod.activate_building(s, pending["by"], pending["b"], choices[0])
+            s["passes"] = 0
+            s["acts_left"] -= 1
+            if s["acts_left"] <= 0:
+                _next_activator(s)
+            continue
         if ph == "activate":
             if not activation_moves(s) or s["passes"] >= s["members"]:
                 s["report"] = {"unemployment": None, "resolution": [], "lifestyle": None}

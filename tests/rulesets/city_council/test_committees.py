@@ -120,3 +120,31 @@ def test_union_keeps_both_cards():
     one = R.legal_moves(s2, d)[0]
     s3 = R.apply(s2, d, one)
     assert len(s3["hands"][d]) == 3 and len(s3["fdiscard"]) == 1
+
+
+def test_single_answer_taken_at_once():
+    """Table rule (docs/UX.md, no busywork) on RB Example 1: when the committee rules leave the
+    Election chairman a single possible change, it is made at once and reported in `last.auto`."""
+    from app.rulesets.city_council import flow
+
+    s = _seated(game(4), ["election", "treasury", "executive", "union"], [1, 2, 1, 1])
+    s["decider"], s["phase"], s["last"] = PURPLE, "committees", {}
+    flow.advance(s)
+    assert s["committee"] == ["election", "transport", "executive", "union"]
+    assert s["phase"] != "committees"
+    assert s["last"]["auto"][0] == {"seat": PURPLE, "move": {"type": "committees",
+                                                            "seats": s["committee"]}}
+
+
+def test_single_vote_target_taken_at_once():
+    """RB Voting with one other plan on the table: the Delegate can only go there, so it does."""
+    from app.rulesets.city_council import flow
+
+    s = clone(game(3))
+    s["committee"] = ["transport", "treasury", "election"]
+    s["order"], s["phase"], s["cursor"], s["last"] = [0, 1, 2], "vote", 0, {}
+    t1, t2 = flow.available_tiles(s)[:2]
+    s["plans"] = [{"kind": "build", "target": t1}, {"kind": "build", "target": t2}, {"kind": "none"}]
+    flow.advance(s)
+    assert s["delegates"][0] == 1 and s["delegates"][1] == 0
+    assert [a["move"]["plan"] for a in s["last"]["auto"]] == [1, 0]
