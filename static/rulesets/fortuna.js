@@ -46,7 +46,7 @@ const STYLE = `
 .fo-step.gate { box-shadow: inset 3px 0 0 #8b5a2b; }
 .fo-step.palace { background: #d7a94b; color: #3b2a00; font-weight: 700; }
 .fo-pawns { display: flex; flex-wrap: wrap; justify-content: center; gap: 1px; margin-top: 2px; }
-.fo-pawn { display: inline-flex; align-items: center; justify-content: center; width: 16px; height: 16px; border-radius: 50%; border: 1px solid #0006; color: #fff; font-size: 10px; font-weight: 700; }
+.fo-pawn { display: inline-flex; align-items: center; justify-content: center; min-width: 16px; height: 16px; padding: 0 2px; box-sizing: border-box; border-radius: 8px; border: 1px solid #0006; color: #fff; font-size: 10px; font-weight: 700; }
 .fo-pawn.moved { box-shadow: 0 0 0 2px #ffd54a; }
 .fo-sides { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 260px), 1fr)); gap: 8px; }
 .fo-side { border-radius: 8px; padding: 6px; border: 2px solid #ddd; background: #fff; }
@@ -284,9 +284,17 @@ function prompt(env) {
   return box;
 }
 
-function pawnNode(s, who, moved) {
-  const name = who(s);
-  return h("span", { class: `fo-pawn${moved ? " moved" : ""}`, title: name, style: `background:${SEAT_COLOURS[s]}`, dataset: { pawn: String(s) } }, name.trim().charAt(0).toUpperCase());
+function pawnLabel(s, who, n) {
+  // The name's initial, or initial + last character when two players share an initial
+  // ("Bot 2", "Bot 3" -> B2, B3): a letter beside each colour (docs/UX.md).
+  const initial = (i) => who(i).trim().charAt(0).toUpperCase();
+  const clash = Array.from({ length: n }, (_, i) => i).some((i) => i !== s && initial(i) === initial(s));
+  const name = who(s).trim();
+  return clash ? initial(s) + name.charAt(name.length - 1) : initial(s);
+}
+
+function pawnNode(s, who, moved, n) {
+  return h("span", { class: `fo-pawn${moved ? " moved" : ""}`, title: who(s), style: `background:${SEAT_COLOURS[s]}`, dataset: { pawn: String(s) } }, pawnLabel(s, who, n));
 }
 
 function cannotWhy(card, p) {
@@ -310,7 +318,7 @@ function road({ view, who }) {
   const steps = [];
   for (let i = 0; i <= 15; i++) {
     const cls = ["fo-step", i >= 10 ? "rome" : "", i === 10 ? "gate" : "", i === 15 ? "palace" : ""].join(" ");
-    const pawns = view.p.map((p, s) => (p.pos === i ? pawnNode(s, who, moved.has(s)) : null));
+    const pawns = view.p.map((p, s) => (p.pos === i ? pawnNode(s, who, moved.has(s), view.players) : null));
     steps.push(h("div", { class: cls, title: i === 0 ? "villages" : i === 15 ? "Caesar's palace" : i === 10 ? "gate of Rome" : `step ${i}` },
       i === 0 ? "start" : i === 15 ? "♛" : String(i), h("div", { class: "fo-pawns" }, ...pawns)));
   }
@@ -361,7 +369,7 @@ function playerArea(env, s) {
   const { view, who, seat } = env;
   const label = `${who(s)}${s === seat ? " (you)" : ""}`;
   return h("section", { class: `fo-area${s === seat ? " me" : ""}${s === view.active ? " act" : ""}`, dataset: { seat: String(s) } },
-    h("h4", {}, pawnNode(s, who, false), label, s === view.active ? h("span", { class: "fo-badge start" }, "to play") : null),
+    h("h4", {}, pawnNode(s, who, false, view.players), label, s === view.active ? h("span", { class: "fo-badge start" }, "to play") : null),
     h("div", { class: "fo-area-body" }, sideCards(env, s), province(env, s)));
 }
 
