@@ -127,7 +127,6 @@ def test_board_first_log_in_words_and_errors_beside_the_board(table_server, brow
     _ready(page)
     page.wait_for_selector("#log li")
     shot(page, f"{ruleset}-{viewport}-1-first-screen")
-    assert page.title().startswith("▶ Your turn")  # the tab says it (on by default, remembered)
     height = VIEWPORTS[viewport][1]
     top = page.locator(OWN_BOARD[ruleset]).bounding_box()["y"]
     assert top < height - 150, f"your board starts at y={top}, below the first screen"
@@ -148,6 +147,8 @@ def test_board_first_log_in_words_and_errors_beside_the_board(table_server, brow
     other = ".sb-player[data-seat='1'] svg" if ruleset == "suburbia" else "[data-seat='1'][data-cell='15']"
     page.locator(other).first.click()
     page.wait_for_function("document.getElementById('move-error').textContent.includes(\"Bot 2's\")")
+    box = page.locator("#move-error").bounding_box()  # still in sight after scrolling to that board
+    assert 0 <= box["y"] and box["y"] + box["height"] <= VIEWPORTS[viewport][1]
     shot(page, f"{ruleset}-{viewport}-2-error-beside-board")
     assert page.evaluate("window.civitas.doc.version") >= version  # nothing refused, nothing sent
     page.context.close()
@@ -166,6 +167,8 @@ def test_chat_between_two_players(table_server, browser, viewport, ruleset):
     _open(page_a, server, ann, game)
     _open(page_b, server, bob, game)
     page_a.wait_for_function("window.civitas.online")
+    # Both must choose (goal or monument) and neither has: the tab title says it is your turn.
+    page_a.wait_for_function("document.title.startsWith('▶ Your turn')")
     page_a.fill("#chat-input", "Good luck <b>Bob</b>!")
     page_a.press("#chat-input", "Enter")
     line = page_b.locator("#chat-players .chat-line")
