@@ -23,6 +23,9 @@ function showOptions() {
 let relevant = () => {};
 seats.addEventListener("input", () => relevant());
 select.addEventListener("change", showOptions);
+// "New table" at the end of a game links here with its ruleset chosen.
+const wanted = new URLSearchParams(location.search).get("ruleset");
+if (wanted && byId[wanted]) select.value = wanted;
 showOptions();
 
 document.getElementById("create-form").addEventListener("submit", async (event) => {

@@ -383,3 +383,28 @@ def test_leave_asks_first_then_a_bot_takes_the_seat(table_server, browser):
     assert seat["kind"] == "bot" and seat["name"] == "Bot 2"
     page.context.close()
     assert not errors, errors
+
+
+def test_lobby_and_room_fit_a_phone(table_server, browser, viewport):
+    """No sideways scrolling on the lobby (open tables before the form on a phone) or a room."""
+    server = table_server
+    host = _player(server, "Alice")
+    room = httpx.post(f"{server.url}/api/rooms", headers=host["headers"],
+                      json={"ruleset": "tiny-towns", "seats": 3, "options": {}}).json()
+    page, errors = _page(browser, viewport)
+    page.goto(server.url + "/")
+    page.select_option("#ruleset-select", "tiny-towns")
+    page.select_option("#pace-select", "realtime")
+    page.wait_for_selector(f"tr[data-room-id='{room['id']}']")
+    assert _no_sideways_scroll(page)
+    if viewport == "phone":
+        assert page.locator("#open-tables").bounding_box()["y"] < page.locator("#create-panel").bounding_box()["y"]
+    shot(page, f"lobby-{viewport}")
+    page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))",
+                  {k: host[k] for k in ("id", "name", "token")})
+    page.goto(f"{server.url}/rooms/{room['id']}")
+    page.wait_for_selector("#invite:not([hidden])")
+    assert _no_sideways_scroll(page)
+    shot(page, f"room-{viewport}")
+    page.context.close()
+    assert not errors, errors
