@@ -152,8 +152,25 @@ def reaction_moves(state: dict[str, Any], seat: int) -> list[Move]:
     return moves
 
 
+# The moves last listed, with the state they belong to: listing the legal moves and then
+# applying one of them (the usual sequence) computes them once. States are never changed in
+# place and the entry holds the state, so its identity stands for its content; one tuple,
+# replaced whole, so concurrent callers never see a mixed entry.
+_LAST: tuple[Any, int, list[Move]] = (None, -1, [])
+
+
 def legal_moves(state: dict[str, Any], seat: int) -> list[Move]:
-    """Every concrete move the seat may make now."""
+    """Every concrete move the seat may make now (shared list: do not modify)."""
+    global _LAST
+    last = _LAST
+    if last[0] is state and last[1] == seat:
+        return last[2]
+    out = _legal_moves(state, seat)
+    _LAST = (state, seat, out)
+    return out
+
+
+def _legal_moves(state: dict[str, Any], seat: int) -> list[Move]:
     if seat not in to_act(state):
         return []
     pl = state["p"][seat]

@@ -7,6 +7,7 @@ resources just removed by the previous construction this round (the "ghost") can
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from app.rulesets.tiny_towns import data
@@ -24,7 +25,11 @@ for _cid, _places in data.PLACEMENTS.items():
 # is matched with a few integer operations per placement, and only placements whose lowest
 # square holds that resource (or a Trading Post) are looked at (build_moves checks every card
 # each time it is asked).
-_Row = tuple[int, int, tuple[tuple[str, int], ...], tuple[int, ...]]
+# Without Trading Posts a whole town is also one integer, 3 bits per square holding the
+# resource's code (0: empty or a building), and a placement matches when the town's bits under
+# its squares equal its own codes: one AND and one comparison.
+_CODE = {r: k + 1 for k, r in enumerate(data.RESOURCES)}
+_Row = tuple[int, int, tuple[tuple[str, int], ...], tuple[int, ...], int, int]
 _ANCHORED: dict[str, list[dict[str, list[_Row]]]] = {}
 for _cid, _places in data.PLACEMENTS.items():
     _by_low: list[dict[str, list[_Row]]] = [{} for _ in range(16)]
@@ -35,9 +40,24 @@ for _cid, _places in data.PLACEMENTS.items():
         _all = sum(1 << _c for _c, _ in _pl)
         _low = (_all & -_all).bit_length() - 1
         _res = next(_r for _c, _r in _pl if _c == _low)
+        _bits = sum(7 << 3 * _c for _c, _ in _pl)
+        _codes = sum(_CODE[_r] << 3 * _c for _c, _r in _pl)
         _by_low[_low].setdefault(_res, []).append(
-            (_n, _all, tuple(_need.items()), tuple(_c for _c, _ in _pl)))
+            (_n, _all, tuple(_need.items()), tuple(_c for _c, _ in _pl), _bits, _codes))
     _ANCHORED[_cid] = _by_low
+@lru_cache(maxsize=256)
+def _anchor_index(cards: tuple[str, ...]) -> dict[tuple[int, str], list[tuple[str, _Row]]]:
+    """For the cards one player may construct: every placement, filed by (lowest square, the
+    resource it needs there), so a town without Trading Posts looks up each of its resource
+    squares once for all cards."""
+    out: dict[tuple[int, str], list[tuple[str, _Row]]] = {}
+    for cid in dict.fromkeys(cards):
+        for low, groups in enumerate(_ANCHORED[cid]):
+            for res, rows in groups.items():
+                out.setdefault((low, res), []).extend((cid, row) for row in rows)
+    return out
+
+
 _WILD = frozenset(cid for cid in data.CARDS if data.has_passive(cid, "wild"))
 
 
@@ -102,7 +122,7 @@ def build_moves(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     if ghost is not None:
         return _build_moves_slow(state, seat, pl, grid, ghost)
     res: dict[str, int] = {}
-    wild = empty = 0
+    wild = empty = word = 0
     for i, value in enumerate(grid):
         if value is None:
             empty |= 1 << i
@@ -110,6 +130,7 @@ def build_moves(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
             wild |= 1 << i
         elif value not in data.CARDS:
             res[value] = res.get(value, 0) | (1 << i)
+            word |= _CODE[value] << 3 * i
     usable = wild
     for m in res.values():
         usable |= m
@@ -117,18 +138,31 @@ def build_moves(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
         return []  # every construction needs at least one resource (NOTES 44)
     anchors = [(i, grid[i]) for i in range(16) if usable >> i & 1]
     moves: list[dict[str, Any]] = []
-    for cid in buildable_cards(state, seat):
-        if not can_afford(state, seat, cid):
-            continue
+    cards = buildable_cards(state, seat)
+    matched: dict[str, list[tuple[int, tuple[int, ...], int]]] = {}
+    if not wild:
+        index = _anchor_index(tuple(cards))
+        for anchor in anchors:
+            for cid, (n, allm, _, cells, bits, codes) in index.get(anchor, ()):
+                if word & bits == codes:
+                    matched.setdefault(cid, []).append((n, cells, allm))
+    for cid in cards:
+        if wild:  # Trading Posts stand in for any resource: square by square, with masks
+            if not can_afford(state, seat, cid):
+                continue
+            found = []
+        else:
+            found = matched.get(cid)  # type: ignore[assignment]
+            if not found or not can_afford(state, seat, cid):
+                continue
         by_low = _ANCHORED[cid]
-        found = []
-        for low, value in anchors:
+        for low, value in anchors if wild else ():
             at_low = by_low[low]
             if value in _WILD:
                 rows = [row for group in at_low.values() for row in group]
             else:
                 rows = at_low.get(value, ())
-            for n, allm, need, cells in rows:
+            for n, allm, need, cells, _, _ in rows:
                 if allm & ~usable:
                     continue
                 real = 0

@@ -43,6 +43,7 @@ class Edit:
     """A copy-on-write editor over a state; `s` is the new state."""
 
     def __init__(self, state: State) -> None:
+        self.before = state  # the state the move is judged against
         self.s: State = dict(state)
         self._players: dict[int, dict[str, Any]] = {}
         self._fields: set[tuple[int, str]] = set()
