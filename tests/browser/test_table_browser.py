@@ -128,12 +128,24 @@ def test_board_first_log_in_words_and_errors_beside_the_board(table_server, brow
     page.wait_for_selector("#log li")
     shot(page, f"{ruleset}-{viewport}-1-first-screen")
     height = VIEWPORTS[viewport][1]
-    top = page.locator(OWN_BOARD[ruleset]).bounding_box()["y"]
+    page.wait_for_selector(OWN_BOARD[ruleset])
+    # Read the position in one go (a redraw between finding and measuring would lose it).
+    top = page.evaluate(f"document.querySelector({OWN_BOARD[ruleset]!r}).getBoundingClientRect().top")
     assert top < height - 150, f"your board starts at y={top}, below the first screen"
     assert _no_sideways_scroll(page), "the page scrolls sideways"
     log = page.locator("#log li").all_inner_texts()
     assert any(line.startswith("Alice ") for line in log) and any(line.startswith("Bot 2 ") for line in log), log
     assert not any("{seat" in line or re.search(r"\bseat \d", line, re.I) for line in log), log
+    # Hovering an entry highlights what it changed on the board.
+    word = "built" if ruleset == "suburbia" else "placed"
+    lit = page.evaluate("""word => {
+        const li = [...document.querySelectorAll('#log li')].find((n) => n.textContent.includes(word));
+        li.dispatchEvent(new MouseEvent('mouseenter'));
+        const count = document.querySelectorAll('#board .civ-hl').length;
+        li.dispatchEvent(new MouseEvent('mouseleave'));
+        return count;
+    }""", word)
+    assert lit >= 1, f"hovering a '{word}' entry highlighted nothing on the board"
     # A move the server refuses: its sentence, in words, beside the board.
     page.evaluate("window.civitas.socket.send({type: 'move', version: window.civitas.doc.version, "
                   "move: {type: 'no-such-move'}, id: 'bad-1'})")
