@@ -171,7 +171,7 @@ async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> Non
         conn.send(encode({"type": "pong"}))
     else:
         conn.send(encode({"type": "error", "id": move_id, "status": 400,
-                          "detail": f"Unknown frame type {str(kind)[:40]!r}; use move, sync or ping."}))
+                          "detail": f"Unknown frame type {str(kind)[:40]!r}; use move, sync, ping or chat."}))
 
 
 async def _heartbeat(conn: Connection, platform: Any, every: float) -> None:

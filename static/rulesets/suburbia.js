@@ -194,9 +194,11 @@ function supplyPanel(ctx) {
     const can = moves.some((m) => m.type === "basic" && m.tile === id);
     const t = tileInfo(ctx.catalogue, id);
     const on = selection && selection.type === "basic" && selection.tile === id;
+    const money = ctx.seat !== null && view.players[ctx.seat] ? view.players[ctx.seat].money : null;
+    const short = !can && moves.length && view.phase === "play" && money !== null && t.cost > money ? t.cost - money : 0;
     return h("button", { type: "button", class: `sb-basic${on ? " sb-selected" : ""}`, disabled: !can, dataset: { tile: id },
       style: `border-left: 8px solid ${COLOURS[t.category]}`, title: t.text, onclick: () => select(ctx, { type: "basic", tile: id }) },
-      `${t.name} $${t.cost} (${left} left)`);
+      `${LETTER[t.category] || ""} · ${t.name} $${t.cost} (${left} left)${short ? ` — needs $${short} more` : ""}`);
   });
   const canInvest = moves.some((m) => m.type === "invest");
   const invest = h("button", { type: "button", class: `sb-action sb-invest-btn${selection && selection.type === "invest" ? " sb-selected" : ""}`,
