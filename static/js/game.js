@@ -302,8 +302,12 @@ function drawOutcome() {
   if (!outcome) return;
   const order = outcome.scores.map((_, seat) => seat).sort((a, b) => outcome.ranks[a] - outcome.ranks[b]);
   const winners = order.filter((s) => outcome.ranks[s] === 1);
-  const title = winners.includes(state.doc.seat) && winners.length === 1 ? "You win!"
-    : `${listNames(winners)} ${winners.length > 1 ? "share the win" : "wins"}.`;
+  // Rule-driven players (Dale the Bot) hold no seat: the ruleset lists them in `others`.
+  const others = Array.isArray(outcome.others) ? outcome.others : [];
+  const winnerNames = [...winners.map((s) => (s === state.doc.seat ? "You" : nameOf(s))),
+    ...others.filter((o) => o.rank === 1).map((o) => o.name)];
+  const title = winners.includes(state.doc.seat) && winnerNames.length === 1 ? "You win!"
+    : `${winnerNames.join(" and ")} ${winnerNames.length > 1 ? "share the win" : "wins"}.`;
   let details = null;
   if (state.renderer && state.renderer.outcomeDetails) { try { details = state.renderer.outcomeDetails(ctx()); } catch { details = null; } }
   if (!details) details = genericBreakdown(outcome, order);
@@ -321,7 +325,9 @@ function drawOutcome() {
     el("a", { class: "button", href: "/", id: "back-to-lobby" }, "Back to lobby"));
   box.replaceChildren(el("h2", {}, title),
     el("ol", { class: "ranking" }, ...order.map((seat) => el("li", { class: outcome.ranks[seat] === 1 ? "winner" : "" },
-      el("strong", {}, `${outcome.ranks[seat]}.`), ` ${nameOf(seat)}${seat === state.doc.seat ? " (you)" : ""} — ${outcome.scores[seat]} points`))),
+      el("strong", {}, `${outcome.ranks[seat]}.`), ` ${nameOf(seat)}${seat === state.doc.seat ? " (you)" : ""} — ${outcome.scores[seat]} points`)),
+      ...others.map((o) => el("li", { class: o.rank === 1 ? "winner" : "" },
+        el("strong", {}, `${o.rank}.`), ` ${o.name} — ${o.score} points`))),
     actions, details);
   if (rematch && rematch.game_id && rematch.accepted.includes(state.doc.seat) && !state.leftForRematch) {
     state.leftForRematch = true;

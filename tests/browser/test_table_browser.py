@@ -420,3 +420,32 @@ def test_lobby_and_room_fit_a_phone(table_server, browser, viewport):
     shot(page, f"room-{viewport}")
     page.context.close()
     assert not errors, errors
+
+
+def test_a_dale_game_names_its_winner_dale_included(quick_server, browser):
+    """Suburbia solo against Dale the Bot (RB-S 'Winning the Game' with Dale): the banner and the
+    ranking name whoever the outcome ranks first, Dale included, never an empty or wrong name."""
+    server = quick_server
+    host = _player(server, "Alice")
+    room = httpx.post(f"{server.url}/api/rooms", headers=host["headers"], json={
+        "ruleset": "suburbia", "seats": 1, "options": {"solo_mode": "dale"}}).json()
+    game = httpx.post(f"{server.url}/api/rooms/{room['id']}/start", headers=host["headers"]).json()["game_id"]
+    _rest_moves(server, game, host, 10_000)
+    outcome = httpx.get(f"{server.url}/api/games/{game}", headers=host["headers"]).json()["outcome"]
+    dale = outcome["others"][0]
+    page, errors = _page(browser, "wide")
+    _open(page, server, host, game)
+    result = page.locator("#outcome")
+    result.wait_for(state="visible")
+    title = result.locator("h2").inner_text()
+    if dale["rank"] == 1 and outcome["ranks"] == [1]:
+        assert title == "You and Dale the Bot share the win."
+    elif dale["rank"] == 1:
+        assert title == "Dale the Bot wins."
+    else:
+        assert title == "You win!"
+    ranking = result.locator("ol.ranking").inner_text()
+    assert f"Dale the Bot — {dale['score']} points" in ranking
+    assert f"Alice (you) — {outcome['scores'][0]} points" in ranking
+    page.context.close()
+    assert not errors, errors
