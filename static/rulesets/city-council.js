@@ -80,6 +80,7 @@ const STYLE = `
 .cc-area { display: grid; grid-template-columns: repeat(auto-fit, minmax(120px, 1fr)); gap: 6px; }
 .cc-tile { border-radius: 6px; padding: 4px 6px; font-size: 12px; color: #fff; margin-bottom: 4px; overflow-wrap: anywhere; border: 3px solid transparent; }
 .cc-tile.can { cursor: pointer; border-color: #f1c40f; }
+.cc-tile.poor { opacity: .55; }
 .cc-tile.top::after { content: " (stack top)"; font-weight: 400; opacity: .9; }
 .cc-plans { display: flex; flex-direction: column; gap: 4px; font-size: 13px; }
 .cc-plan { background: #fff; border: 1px solid #ddd2b8; border-radius: 6px; padding: 4px 8px; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
@@ -384,13 +385,15 @@ function areaPanel(ctx) {
     const kind = kindOf(cat, name);
     const mv = tileMoves.get(tile);
     const owner = chosen.get(tile);
-    return h("div", { class: `cc-tile${mv ? " can" : ""}${top ? " top" : ""}`, dataset: { tile }, "data-click": mv ? "" : null,
+    const poor = v.phase === "plan" && kind.cost > v.budget;
+    return h("div", { class: `cc-tile${mv ? " can" : ""}${top ? " top" : ""}${poor ? " poor" : ""}`, dataset: { tile }, "data-click": mv ? "" : null,
       style: `background:${TYPE_COLOURS[kind.type]}`, title: kind.boxes.join("; "),
       onclick: () => {
         if (mv) { ui.key = ""; ctx.play(mv); return; }
         if (v.phase === "plan" && legal.length && ctx.explain) ctx.explain(owner !== undefined ? `${memberName(ctx, owner)} already proposed this tile.` : `The City Budget ($${v.budget}) cannot pay for the ${name}.`);
       } },
-      h("b", {}, name), ` $${kind.cost} · ${TYPE_LETTER[kind.type]}`, owner !== undefined ? ` · ${memberName(ctx, owner)}'s plan` : "");
+      h("b", {}, name), ` $${kind.cost} · ${TYPE_LETTER[kind.type]}`, owner !== undefined ? ` · ${memberName(ctx, owner)}'s plan` : "",
+      poor ? ` · budget needs $${kind.cost - v.budget} more` : "");
   };
   return h("section", { class: "cc-panel" }, h("h3", {}, "Planning area"),
     h("div", { class: "cc-area" }, ...Object.entries(v.planning).map(([sh, col]) => h("div", {},

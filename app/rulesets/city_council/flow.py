@@ -53,8 +53,8 @@ def plans_to_execute(s: State) -> int:
 
 
 def money_tokens_out(s: State) -> int:
-    """Money tokens held as private funds or lying on plans."""
-    return sum(s["funds"]) + sum(sum(row) for row in s["plan_funds"])
+    """Money tokens held as private funds, lying on plans or on building tiles."""
+    return TOKENS["money"] - prod.money_tokens_free(s)
 
 
 # --- committees ---------------------------------------------------------------------------------

@@ -98,7 +98,16 @@ def _affordable(s: State, b: dict[str, Any], need: dict[str, int]) -> bool:
     for k in ("W", "money", "goods", "community", "jail"):
         if need.get(k, 0) > have[k]:
             return False
+    # RB Example 8: the box takes a Money token from the reserve (7 in all, RB Components)
+    if need.get("money", 0) > money_tokens_free(s):
+        return False
     return True
+
+
+def money_tokens_free(s: State) -> int:
+    """Money tokens in the reserve: 7 minus private funds, funds on plans and tokens on tiles."""
+    out = sum(s["funds"]) + sum(sum(row) for row in s["plan_funds"]) + _placed(s, "money")
+    return TOKENS["money"] - out
 
 
 def box_choices(s: State, bid: str) -> list[list[int]]:

@@ -264,3 +264,14 @@ def test_police_station_box_chosen_by_election_chairman():
     own = clone(s)
     own["committee"][actor], own["committee"][election] = own["committee"][election], own["committee"][actor]
     assert sorted(m["boxes"] for m in R.legal_moves(own, actor) if m.get("building") == police) == [[0], [1]]
+
+
+def test_money_box_needs_a_money_token():
+    """RB Example 8 / Components: a box costing $1 takes one of the 7 Money tokens from the
+    reserve; with every token held as private funds the Bank cannot run."""
+    s = clear_board(game(3))
+    bank = build(s, "Bank", [(4, 4), (4, 5)])
+    s["budget"] = 5
+    assert prod.box_choices(s, bank) == [[0]]
+    s["funds"] = [4, 3, 0]
+    assert prod.box_choices(s, bank) == []
