@@ -162,3 +162,60 @@ def test_fortuna_turns_by_clicking(live_server, page):
     assert [m["move"]["type"] for m in mine][:2] == ["play", "exchange"]
     assert any(" plays " in (m.get("text") or "") for m in mine), mine[:3]
     _same_as_server(live_server, page, game, auth)
+
+
+def _fortune_city_click(page):
+    """One decision by clicking: a market tile, a zone then a highlighted square, a citizen then a
+    building, a truck square, Done or Pass."""
+    view = page.evaluate("window.civitas.doc.view")
+    me = view["players"][0]
+    own = "[data-seat='0']"
+    if view["phase"] == "actions":
+        if page.locator(f".fc-zone.can{own}").count():
+            page.locator(f".fc-zone.can{own}").first.click()
+            page.locator(f".fc-cell.legal{own}").first.click()
+            return "construct"
+        if None in me["zone"] and page.locator(".fc-good.can").count():
+            page.locator(".fc-good.can").first.click()
+            return "buy"
+        page.locator("[data-action='pass']").click()
+        return "pass"
+    if view["phase"] == "hire":
+        if page.locator(f"button[data-citizen]").count():
+            page.locator("button[data-citizen]").first.click()
+            page.locator(f".fc-cell.legal{own}").first.click()
+            return "hire"
+        page.locator("[data-action='done']").click()
+        return "done"
+    page.locator(f".fc-cell.legal{own}").first.click()
+    return "drive"
+
+
+def test_fortune_city_buy_build_hire_and_drive_by_clicking(live_server, page):
+    """Buy goods, construct on a highlighted square, hire the citizen and drive the truck by
+    clicking, through the end of round 1; the page works at a 390 px phone width."""
+    game, auth = _start(live_server, page, "fortune-city")
+    page.set_default_timeout(4000)
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    done = []
+    for _ in range(40):
+        version = _my_turn(page)
+        if page.evaluate("window.civitas.doc.view.round") >= 2 and "construct" in done:
+            break
+        try:
+            done.append(_fortune_city_click(page))
+        except PlaywrightTimeout:
+            continue
+        _moved(page, version)
+    assert "buy" in done and "construct" in done, done
+    log = httpx.get(f"{live_server.url}/api/games/{game}/log", headers=auth).json()["moves"]
+    mine = [m["move"]["type"] for m in log if m["seat"] == 0]
+    assert "buy" in mine and "construct" in mine
+    city = page.evaluate("window.civitas.doc.view.players[0].city")
+    assert len(city) >= 2
+    assert page.locator("[data-last]").count() == 1
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 392
+    _same_as_server(live_server, page, game, auth)

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from app.engine.ruleset import Move, Outcome, RulesetHooks, State
-from app.rulesets.fortune_city import rules, scoring, view
+from app.rulesets.fortune_city import bot, rules, scoring, view
 
 
 class FortuneCityOptions(BaseModel):
@@ -31,12 +31,12 @@ class FortuneCity(RulesetHooks):
     """The Fortune City ruleset."""
 
     id = "fortune-city"
-    version = "1"
+    version = "2"  # 2: tuned tile VPs (NOTES Tuning), round-30 safeguard
     name = "Fortune City"
     min_players = 2
     max_players = 4
     Options = FortuneCityOptions
-    has_bot = False
+    has_bot = True
     conformance_options = [{"starting_credit_card": True, "gold_after_hand_silver": True}]
 
     def setup(self, players: int, options: BaseModel, seed: int) -> State:
@@ -75,6 +75,10 @@ class FortuneCity(RulesetHooks):
     def catalogue(self) -> dict[str, Any]:
         """Tile and track data for the browser."""
         return view.catalogue()
+
+    def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
+        """The heuristic bot of bot.py."""
+        return bot.choose(state, seat, rng)
 
     def describe_move(self, move: Move) -> str:
         """A short label for a move."""

@@ -571,10 +571,11 @@ def _end_round(s: State) -> State:
 
 def _refill(s: State) -> None:
     """Refill the market to players + 3, each new tile with a citizen drawn from the bag. If the
-    stack cannot fill it (or is empty), the rest goes out and the next round is the last."""
+    stack cannot fill it (or is empty), the rest goes out and the next round is the last; round
+    `max_rounds` is always the last (a safeguard against a table where nobody buys)."""
     need = s["n"] + SUP["market_extra"] - len(s["market"])
     stack, bag = list(s["stack"]), list(s["bag"])
-    if len(stack) < need or not stack:
+    if len(stack) < need or not stack or s["round"] + 1 >= SUP["max_rounds"]:
         s["final"] = True
     market = list(s["market"])
     rng = Rng(s["rng"])

@@ -12,9 +12,9 @@ from app.rulesets.fortune_city.rules import key
 # Handy tiles by (type, price, production) from the reconstructed table.
 BAKERY = "bread"          # meals, 2, 1 VP, coin
 SNACK = "fried-snack"     # meals, 2, 2 VP, garbage
-FRUIT = "fruit"           # meals, 2, 1 VP, diamond
+FRUIT = "fruit"           # meals, 2, 0 VP (tuned), diamond
 BOOKS = "books"           # merchandise, 2, 1 VP, coin
-COFFEE = "coffee"         # meals, 3, 1 VP, 2 coins
+COFFEE = "coffee"         # meals, 3, 2 VP, 2 coins
 BUS = "bus-pass"          # transportation, 2, coin
 BIKE = "bicycle"          # transportation, 2, coin
 LAMP = "lamp"             # home, 2, coin

@@ -122,7 +122,7 @@ def test_final_round_scores_right_after_the_trucks_without_income():
     assert st["p"][0]["silver"] == 7  # no income in the final round
     out = R.outcome(st)
     b = out.breakdown[0]
-    assert b["diamonds"] == 1 and b["buildings"] == 1 and b["track_meals"] == D.TRACKS["meals"]["vp"][1]
+    assert b["diamonds"] == 1 and b["buildings"] == D.TILES[FRUIT]["vp"] and b["track_meals"] == D.TRACKS["meals"]["vp"][1]
 
 
 def test_scoring_adds_buildings_diamonds_tracks_and_subtracts_garbage_on_tiles():
@@ -136,9 +136,11 @@ def test_scoring_adds_buildings_diamonds_tracks_and_subtracts_garbage_on_tiles()
     st["p"][0]["tracks"] = {"meals": 2, "merchandise": 5, "transportation": 0, "home": 6}
     b = R.outcome(st).breakdown[0]
     tracks = D.TRACKS["meals"]["vp"][2] + D.TRACKS["merchandise"]["vp"][5] + D.TRACKS["home"]["vp"][6]
-    assert b["buildings"] == 2 + 1 + 0 + 1
+    vp = D.TILES[SNACK]["vp"] + D.TILES[BOOKS]["vp"] + D.TILES[FRUIT]["vp"]  # the bank scores 0
+    assert vp == 2 + 1 + 0
+    assert b["buildings"] == vp
     assert b["diamonds"] == 3 and b["tracks"] == tracks and b["garbage"] == -1
-    assert b["total"] == 4 + 3 + tracks - 1
+    assert b["total"] == vp + 3 + tracks - 1
 
 
 def test_tie_break_diamonds_then_garbage_then_coins_else_shared():
@@ -166,3 +168,13 @@ def test_tie_break_diamonds_then_garbage_then_coins_else_shared():
     st["p"][0]["city"]["1,0"]["token"] = None
     st["p"][0]["city"]["0,1"]["t"] = "tea"                       # now 1 + 2 = 3
     assert R.outcome(st).ranks == [1, 2]
+
+
+def test_round_30_is_always_the_last():
+    """Game End safeguard (decision 20): a table where nobody buys still ends; round 30 is final."""
+    st = game()
+    st["round"] = 29
+    st = _end_round(st)
+    assert st["round"] == 30 and st["final"] and len(st["stack"]) == 31  # tiles remain
+    st = _end_round(st)
+    assert st["phase"] == "over" and R.outcome(st) is not None
