@@ -111,8 +111,10 @@ def relocate_options(s: State, bid: str) -> list[dict[str, Any]]:
     b = s["buildings"][bid]
     kind = kind_of(b)
     own = frozenset(tuple(x) for x in b["cells"])
+    if b.get("covers"):  # the printed building beneath reappears: its blocks stay taken
+        own -= {tuple(x) for x in b["covers"]["cells"]}
     opts = [(surcharge(kind, cells), cells) for cells in placements(s, kind.shape, own)
-            if set(cells) != own]
+            if set(cells) != set(tuple(x) for x in b["cells"])]
     if not opts:
         return []
     low = min(c for c, _ in opts)

@@ -247,3 +247,18 @@ def test_executive_second_delegate_after_funds():
     target = min(plans)
     after = R.apply(s, e, {"type": "vote2", "plan": target})
     assert after["exec_vote"] == target and flow.plan_votes(after, target) == flow.plan_votes(s, target) + 1
+
+
+def test_selling_an_upgrade_uncovers_the_printed_building():
+    """RB Upgrading: an upgrade covers a pre-constructed building; selling the covering tile leaves
+    the printed building in the Starting Zone again (NOTES 4)."""
+    s = _council(3)
+    diner = find(s, "Diner")
+    t = _area(s, "Restaurant")
+    s["plans"] = [{"kind": "build", "target": t}, None, None]
+    flow.do_execute(s, {"type": "execute", "plan": 0, "cells": [[5, 3]], "upgrade": diner})
+    rest = find(s, "Restaurant")
+    assert diner not in s["buildings"]
+    s["plans"] = [{"kind": "sell", "target": rest}, None, None]
+    flow.do_execute(s, {"type": "execute", "plan": 0})
+    assert s["buildings"][diner]["name"] == "Diner" and s["buildings"][diner]["cells"] == [[5, 3]]
