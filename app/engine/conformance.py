@@ -11,7 +11,7 @@ from typing import Any
 
 from app.engine.rng import Rng
 from app.engine.runner import parse_options, replay
-from app.engine.ruleset import Move, Ruleset, State
+from app.engine.ruleset import IllegalMove, Move, Ruleset, State
 
 FORBIDDEN_VIEW_KEYS = {"rng", "seed"}
 
@@ -48,6 +48,68 @@ def check_views(ruleset: Ruleset, state: State, players: int, rng: Rng, label: s
         )
 
 
+def _strict(value: Any) -> str:
+    """A move's JSON text with sorted keys: equal only when types match too (true is not 1)."""
+    return json.dumps(value, sort_keys=True)
+
+
+# What the engine's move check turns into "malformed move" (422) when a move's shape is wrong.
+SHAPE_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+
+
+def perturbations(move: Move, moves: list[Move]) -> list[tuple[Move, bool]]:
+    """Near misses of a legal move, each with whether it keeps the move's shape. Same shape:
+    other cells and amounts (numbers moved by a little and a lot), other ids (strings other
+    legal moves use for the same key, or unknown ones), flipped flags, shorter or longer lists,
+    an extra key. Other shape (a key dropped, a number as text or float, a flag as a number,
+    null for text): the rules may also refuse these with an error the engine reports as a
+    malformed move. Nested objects get the same changes one level down."""
+    others: dict[str, list[Any]] = {}
+    for m in moves:
+        for k, v in m.items():
+            if isinstance(v, str) and v not in others.setdefault(k, []):
+                others[k].append(v)
+    out: list[tuple[Move, bool]] = [(dict(move, unexpected_key=1), True)]
+    for k, v in move.items():
+        out.append(({kk: vv for kk, vv in move.items() if kk != k}, False))
+        if isinstance(v, bool):
+            out += [({**move, k: not v}, True), ({**move, k: int(v)}, False)]
+        elif isinstance(v, int):
+            out += [({**move, k: v + d}, True) for d in (1, -1, 7, 1000)]
+            out += [({**move, k: float(v)}, False), ({**move, k: str(v)}, False)]
+        elif isinstance(v, str):
+            out += [({**move, k: o}, True) for o in others.get(k, [])[:4] if o != v]
+            out += [({**move, k: v + "?"}, True), ({**move, k: None}, False)]
+        elif isinstance(v, list):
+            out += [({**move, k: v[:-1]}, True), ({**move, k: v + (v[-1:] if v else [0])}, True)]
+        elif isinstance(v, dict):
+            out += [({**move, k: p}, same) for p, same in perturbations(v, [])]
+    return out
+
+
+def check_refuses_unlisted(ruleset: Ruleset, state: State, seat: int, moves: list[Move],
+                           sample: list[Move], label: str) -> None:
+    """Moves that are not listed are refused, checked on perturbations of the sampled legal
+    moves: never accepted; refused with IllegalMove (naming the rule) when they keep the move's
+    shape, and at worst with a shape error (reported as malformed) when they do not."""
+    listed = {_strict(m) for m in moves}
+    for move in sample:
+        for bad, same_shape in perturbations(move, moves):
+            if _strict(bad) in listed:
+                continue
+            try:
+                ruleset.apply(state, seat, bad)
+            except IllegalMove:
+                continue
+            except SHAPE_ERRORS as exc:
+                if not same_shape:
+                    continue
+                raise AssertionError(f"{label}: seat {seat}'s unlisted move {bad} raised "
+                                     f"{type(exc).__name__} instead of IllegalMove") from exc
+            raise AssertionError(f"{label}: seat {seat}'s unlisted move {bad} was accepted "
+                                 f"(a perturbation of the legal {move})")
+
+
 def random_playout(
     ruleset: Ruleset,
     players: int,
@@ -57,13 +119,17 @@ def random_playout(
     max_moves: int = 5000,
     check_every_legal: int = 30,
     check_views_every: int = 1,
+    check_unlisted: bool = True,
 ) -> tuple[State, list[tuple[int, Move]]]:
-    """Play random legal moves to the end, checking the contract on the way; return (state, log)."""
+    """Play random legal moves to the end, checking the contract on the way (every listed move
+    sampled is accepted, perturbations of one that are not listed are refused); return
+    (state, log)."""
     label = f"{ruleset.id} players={players} options={options} seed={seed}"
     opts = parse_options(ruleset, options)
     state = ruleset.setup(players, opts, seed)
     _roundtrip(state, f"{label}: initial state")
     chooser = Rng.from_seed(seed, "chooser")
+    probe = Rng.from_seed(seed, "unlisted")  # its own stream: the game played stays the same
     det_rng = Rng.from_seed(seed, "determinize")
     log: list[tuple[int, Move]] = []
     for step in range(max_moves + 1):
@@ -86,6 +152,8 @@ def random_playout(
         ]
         for move in sample:
             ruleset.apply(state, seat, move)  # must not raise: every legal move is accepted
+        if check_unlisted:
+            check_refuses_unlisted(ruleset, state, seat, moves, [probe.choice(moves)], label)
         move = chooser.choice(moves)
         previous, state = state, ruleset.apply(state, seat, move)
         assert json.dumps(previous, sort_keys=True) == before, f"{label}: apply mutated its input"

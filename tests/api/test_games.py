@@ -113,7 +113,9 @@ def test_log_hides_sealed_bids_until_the_end_then_shows_moves_and_seed(client):
     r = client.post(f"/api/games/{game_id}/moves", headers=a["headers"],
                     json={"version": d["version"], "move": {"type": "pass"}})
     assert r.status_code == 409 and "over" in r.json()["detail"]
-    assert client.get("/api/rooms", headers=a["headers"]).status_code == 200
+    room = client.get(f"/api/rooms/{d['room_id']}", headers=a["headers"]).json()
+    assert room["status"] == "finished" and room["game_id"] == game_id  # the room ends with it
+    assert d["room_id"] not in [r["id"] for r in client.get("/api/rooms").json()]
 
 
 def test_replaying_the_public_log_reproduces_the_final_state(client):

@@ -99,3 +99,28 @@ def test_least_recently_used_games_leave_memory_and_come_back_equal(client):
     assert list(platform.games._live) == [second]
     assert doc(client, first, humans_1[0]) == expected
     assert list(platform.games._live) == [first]
+
+
+def test_move_ids_from_before_the_latest_snapshot_survive_a_reload(settings):
+    """Idempotent retries: after a restart that loads the game from a snapshot, retrying a move id
+    first used before that snapshot returns its first answer (not a 409, not a second move)."""
+    settings.snapshot_every = 2
+    with TestClient(create_app(settings)) as first:
+        game_id, (a, b) = started_game(first, options={"rounds": 3})
+        sent = []
+        for i in range(5):
+            for player in (a, b):
+                moves = legal(first, game_id, player)
+                if moves["moves"]:
+                    body = {"version": moves["version"], "move": moves["moves"][0], "id": f"m{i}"}
+                    r = first.post(f"/api/games/{game_id}/moves", headers=player["headers"],
+                                   json=body)
+                    assert r.status_code == 200, r.text
+                    sent.append((player, body, r.json()["version"]))
+        version = doc(first, game_id)["version"]
+    assert version >= 5
+    with TestClient(create_app(settings)) as second:
+        for player, body, answered in sent[:3]:  # stored before the snapshot at version 4
+            again = second.post(f"/api/games/{game_id}/moves", headers=player["headers"], json=body)
+            assert again.status_code == 200 and again.json() == {"version": answered}, again.text
+        assert doc(second, game_id)["version"] == version

@@ -78,7 +78,8 @@ def _require(ok: bool, reason: str) -> None:
 
 
 def _keep(e: Edit, seat: int, move: Move) -> None:
-    _require(move.get("monument") in e.s["p"][seat]["dealt"],
+    dealt = e.s["p"][seat]["dealt"]
+    _require(is_listed(move, [{"type": "keep_monument", "monument": m} for m in dealt]),
              "You must keep one of the two monuments dealt to you.")
     pl = e.p(seat)
     pl["monument"] = move["monument"]
@@ -197,6 +198,8 @@ def _museum(e: Edit, seat: int, move: Move) -> None:
 
 
 def _build(e: Edit, seat: int, move: Move) -> None:
+    _require(set(move) == {"type", "card", "cells", "at"},
+             "A build names exactly its card, the cells of its pattern and where it stands.")
     found = check_build(e.s, seat, move)
     if isinstance(found, str):
         raise IllegalMove(found)
@@ -220,6 +223,7 @@ def _build(e: Edit, seat: int, move: Move) -> None:
 
 
 def _done(e: Edit, seat: int, move: Move) -> None:
+    _require(is_listed(move, [{"type": "done"}]), "Ending your build step is just {'type': 'done'}.")
     e.p(seat)["done"] = True
 
 

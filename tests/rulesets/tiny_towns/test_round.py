@@ -209,10 +209,13 @@ def test_outcome_absent_before_end():
 
 
 def test_last_move_shown_without_foreign_fields():
-    """View: the table shows the last move, with only the move's own fields."""
+    """View: the table shows the last move, with only the move's own fields; a move carrying a
+    foreign field is refused outright (only listed moves are played)."""
     st = new_game(2)
     st = with_player(st, 0, town("Wd St . .", ". . . .", ". . . .", ". . . ."))
     st = round_with(st, "wheat", [15, 15])
-    st = play(st, 0, {"type": "build", "card": "well", "cells": [0, 1], "at": 0, "note": "x" * 50})
+    with pytest.raises(IllegalMove):
+        R.apply(st, 0, {"type": "build", "card": "well", "cells": [0, 1], "at": 0, "note": "x" * 50})
+    st = play(st, 0, {"type": "build", "card": "well", "cells": [0, 1], "at": 0})
     assert R.view(st, 1)["last"] == {"seat": 0, "move": {"type": "build", "card": "well",
                                                          "cells": [0, 1], "at": 0}}
