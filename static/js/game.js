@@ -389,6 +389,7 @@ function keyboard() {
 new MutationObserver(() => keyboard()).observe(board, { childList: true, subtree: true });
 
 function draw() {
+  if (!state.renderer) return; // the renderer is still loading; loadRenderer draws when it is in
   const key = focusKey(document.activeElement);
   const c = ctx();
   try {

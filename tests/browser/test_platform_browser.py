@@ -29,7 +29,7 @@ def test_create_room_add_bot_start_and_play_by_clicking(live_server, page):
     # button that the next redraw may replace.
     ready = ("window.civitas.doc.status === 'finished' || (window.civitas.doc.to_act.includes("
              "window.civitas.doc.seat) && window.civitas.legalVersion === window.civitas.doc.version"
-             " && window.civitas.legal.length > 0)")
+             " && window.civitas.legal.length > 0 && document.querySelector('.legal-move') !== null)")
     while True:
         page.wait_for_function(ready, timeout=30000)
         if page.evaluate("window.civitas.doc.status") == "finished":
