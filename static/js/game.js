@@ -183,6 +183,7 @@ function targets(entry) {
 
 function drawLog() {
   const entries = state.log.slice(-80).reverse();
+  if (!entries.length) { document.getElementById("log").replaceChildren(el("li", { class: "muted log-empty" }, "No moves yet.")); return; }
   document.getElementById("log").replaceChildren(...entries.map((entry) => {
     const text = entry.text || `${nameOf(entry.seat)}: ${describe(entry.move)}`;
     const li = el("li", { value: entry.seq, tabindex: "0", dataset: { seq: entry.seq } }, text);

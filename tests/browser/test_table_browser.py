@@ -125,7 +125,7 @@ def test_board_first_log_in_words_and_errors_beside_the_board(table_server, brow
     page, errors = _page(browser, viewport)
     _open(page, server, host, game)
     _ready(page)
-    page.wait_for_selector("#log li")
+    page.wait_for_selector("#log li[data-seq]")
     shot(page, f"{ruleset}-{viewport}-1-first-screen")
     height = VIEWPORTS[viewport][1]
     page.wait_for_selector(OWN_BOARD[ruleset])
@@ -133,7 +133,7 @@ def test_board_first_log_in_words_and_errors_beside_the_board(table_server, brow
     top = page.evaluate(f"document.querySelector({OWN_BOARD[ruleset]!r}).getBoundingClientRect().top")
     assert top < height - 150, f"your board starts at y={top}, below the first screen"
     assert _no_sideways_scroll(page), "the page scrolls sideways"
-    log = page.locator("#log li").all_inner_texts()
+    log = page.locator("#log li[data-seq]").all_inner_texts()
     assert any(line.startswith("Alice ") for line in log) and any(line.startswith("Bot 2 ") for line in log), log
     assert not any("{seat" in line or re.search(r"\bseat \d", line, re.I) for line in log), log
     # Hovering an entry highlights what it changed on the board.
