@@ -6,12 +6,13 @@
 //   [data-cell][data-seat] city squares (.legal when a click there is a legal move),
 //   [data-action] buttons (bank, vip, pass, done, pay-*).
 
+// Light tile colours (dark text stays readable) with a letter code beside each colour.
 const TYPE = {
-  meals: { name: "Meals", colour: "#e36f9a", citizen: "red" },
-  merchandise: { name: "Merchandise", colour: "#ef8a2d", citizen: "yellow" },
-  transportation: { name: "Transportation", colour: "#3f7fd1", citizen: "blue" },
-  home: { name: "Home", colour: "#3f9d5a", citizen: "green" },
-  financial: { name: "Bank", colour: "#6b6b6b" },
+  meals: { name: "Meals", colour: "#f29bbb", letter: "Me" },
+  merchandise: { name: "Merchandise", colour: "#f5ad6b", letter: "Mr" },
+  transportation: { name: "Transportation", colour: "#8fb6ea", letter: "Tr" },
+  home: { name: "Home", colour: "#8fd0a2", letter: "Ho" },
+  financial: { name: "Bank", colour: "#9a9a9a", letter: "$" },
 };
 const CITIZEN = { red: "#c0392b", yellow: "#e2b80f", blue: "#2f62b5", green: "#2e8b57", vip: "#8e44ad" };
 // Tokens as small CSS shapes (no emoji font is needed): gold coins, a blue diamond, brown garbage.
@@ -43,13 +44,16 @@ function injectStyle() {
   .fc { font-family: system-ui, sans-serif; color: #222; display: grid; gap: 10px; max-width: 100%; }
   .fc-bar { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: center; background: #f3f1ea; border-radius: 8px; padding: 8px 10px; }
   .fc-prompt { font-weight: 600; }
+  .fc-round { color: #555; font-size: 13px; }
   .fc-last { color: #555; font-size: 13px; }
   .fc-panel { background: #fbfaf6; border: 1px solid #ddd8c8; border-radius: 8px; padding: 8px; min-width: 0; }
   .fc-panel h3 { margin: 0 0 6px; font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: #6b6453; }
   .fc-market { display: flex; flex-wrap: wrap; gap: 6px; }
-  .fc-good { width: 104px; border: 3px solid transparent; border-radius: 8px; background: #fff; padding: 4px; font-size: 12px; display: flex; flex-direction: column; gap: 2px; }
+  .fc-good { width: 104px; max-width: calc(50% - 12px); box-sizing: border-box; border: 3px solid transparent; border-radius: 8px; background: #fff; padding: 4px; font-size: 12px; display: flex; flex-direction: column; gap: 2px; }
   .fc-good.can { cursor: pointer; border-color: #2e8b57; }
-  .fc-good .fc-face { border-radius: 5px; color: #fff; padding: 3px 5px; }
+  .fc-good.no { opacity: .55; }
+  .fc-need { color: #8a2c1d; font-size: 11px; }
+  .fc-good .fc-face { border-radius: 5px; color: #111; padding: 3px 5px; }
   .fc-good .fc-name { font-weight: 700; }
   .fc-good .fc-back { color: #555; }
   .fc-chip { display: inline-flex; align-items: center; justify-content: center; min-width: 20px; height: 20px; border-radius: 10px; color: #fff; font-size: 11px; font-weight: 700; padding: 0 5px; border: 2px solid transparent; }
@@ -69,7 +73,7 @@ function injectStyle() {
   .fc-badge.start { background: #e67e22; color: #fff; }
   .fc-city { overflow-x: auto; padding-bottom: 4px; }
   .fc-grid { display: grid; gap: 3px; width: max-content; }
-  .fc-cell { width: 52px; height: 52px; border-radius: 6px; background: #f1eee6; position: relative; font-size: 9px; line-height: 1.1; display: flex; align-items: center; justify-content: center; text-align: center; overflow: hidden; box-sizing: border-box; }
+  .fc-cell { width: 54px; height: 54px; border-radius: 6px; background: #f1eee6; position: relative; font-size: 10px; overflow-wrap: anywhere; line-height: 1.1; display: flex; align-items: center; justify-content: center; text-align: center; overflow: hidden; box-sizing: border-box; }
   .fc-cell.void { background: transparent; }
   .fc-cell.bld { background: #fff; border: 4px solid #999; color: #222; font-weight: 600; padding: 2px; }
   .fc-cell.hall { background: #6b6b6b; color: #fff; font-weight: 700; }
@@ -77,21 +81,24 @@ function injectStyle() {
   .fc-cell.changed { box-shadow: 0 0 0 3px #e67e22; }
   .fc-cell.legal { outline: 3px dashed #2e8b57; cursor: pointer; }
   .fc-cell.legal:hover { background: #dff3e4; }
-  .fc-t { display: inline-flex; align-items: center; justify-content: center; width: 14px; height: 14px; border-radius: 50%; font-size: 9px; font-weight: 700; vertical-align: middle; }
+  .fc-t { display: inline-flex; align-items: center; justify-content: center; width: 14px; height: 14px; border-radius: 50%; font-size: 10px; font-weight: 700; vertical-align: middle; }
   .fc-t.coin { background: #f5c518; border: 1px solid #a07c00; color: #5a4300; }
   .fc-t.dia { background: #bfe6f7; border: 1px solid #3d8fb5; color: #1f6f95; border-radius: 3px; }
   .fc-t.junk { background: #8a6b4a; border: 1px solid #4d3a26; color: #fff; border-radius: 3px; }
   .fc-cell .fc-t { position: absolute; right: 2px; bottom: 2px; }
   .fc-cell .wk { position: absolute; left: 2px; top: 2px; width: 10px; height: 10px; border-radius: 50%; border: 1px solid #0006; }
-  .fc-cell .vp { position: absolute; right: 2px; top: 1px; font-size: 9px; color: #555; }
-  .fc-cell .truck { position: absolute; left: 1px; bottom: 1px; font-size: 8px; background: #222; color: #fff; border-radius: 3px; padding: 0 2px; }
+  .fc-cell .vp { position: absolute; right: 2px; top: 1px; font-size: 10px; color: #444; }
+  .fc-cell .ty { position: absolute; left: 0; right: 0; bottom: 1px; font-size: 10px; color: #444; font-weight: 400; }
+  .fc-axis { width: 18px; height: 18px; font-size: 10px; color: #6b6453; display: flex; align-items: center; justify-content: center; }
+  .fc-cell.has-truck { box-shadow: inset 0 0 0 3px #222; }
+  .fc-cell .truck { position: absolute; left: 50%; transform: translateX(-50%); top: 0; font-size: 10px; line-height: 12px; background: #222; color: #fff; border-radius: 3px; padding: 0 2px; }
   .fc-zone { cursor: default; }
   .fc-zone.can { cursor: pointer; outline: 3px solid #2e8b57; }
   .fc-zone.sel { outline: 3px solid #d2691e; }
   .fc-tracks { display: grid; grid-template-columns: auto 1fr; gap: 2px 6px; font-size: 11px; margin-top: 6px; align-items: center; }
   .fc-track { display: flex; gap: 2px; }
-  .fc-track span { width: 22px; height: 18px; border-radius: 3px; background: #eee; display: flex; align-items: center; justify-content: center; font-size: 9px; color: #555; }
-  .fc-track span.on { color: #fff; font-weight: 700; }
+  .fc-track span { width: 24px; height: 18px; border-radius: 3px; background: #eee; display: flex; align-items: center; justify-content: center; font-size: 10px; color: #444; }
+  .fc-track span.on { color: #111; font-weight: 700; outline: 2px solid #333; }
   .fc-money { display: flex; flex-wrap: wrap; gap: 6px; font-size: 12px; align-items: center; }
   .fc-pay { display: flex; flex-wrap: wrap; gap: 4px; align-items: center; font-size: 12px; }
   .fc-score table { border-collapse: collapse; font-size: 13px; }
@@ -100,7 +107,7 @@ function injectStyle() {
   .fc-winner { background: #fff6d6; }
   @media (max-width: 480px) {
     .fc-good { width: calc(50% - 12px); }
-    .fc-cell { width: 44px; height: 44px; font-size: 8px; }
+    .fc-cell { width: 46px; height: 46px; font-size: 10px; }
     .fc-players { grid-template-columns: 1fr; }
   }`;
   document.head.append(h("style", { id: "fortune-city-style" }, css));
@@ -194,11 +201,11 @@ function prompt(ctx) {
   if (view.phase === "actions") {
     if (selection && selection.kind === "construct") return "Click a green-dashed square in your city to construct.";
     if (selection && selection.kind === "bank") return "Click a green-dashed square to build the bank.";
-    return "Your action: buy a market tile, click a construction zone to build, build a bank, invite a VIP, or pass.";
+    return "Your turn: buy goods, click a zone to build it, build a bank, invite a VIP, or pass.";
   }
   if (view.phase === "hire") {
     if (selection) return `Click a building for the ${selection.citizen} citizen.`;
-    return "Hire: click a citizen in your park, then a building of its colour (VIP: any). Done when finished.";
+    return "Hire: click a citizen in your park, then a building of its colour (a VIP: any).";
   }
   if (view.phase === "truck") {
     const left = view.players[ctx.seat].truck.left;
@@ -243,13 +250,25 @@ function goodCard(ctx, slotIndex, m) {
     const ret = selection && selection.kind === "return" ? selection.zone : 0;
     move = paid(buys.some((x) => x.return !== undefined) ? buys.filter((x) => x.return === ret) : buys);
   }
-  const attrs = { class: `fc-good${move ? " can" : ""}`, dataset: { slot: String(slotIndex) }, title: `${t.good} → ${t.building}: ${t.vp} VP, produces ${TOKEN_WORD[t.production] || t.production}` };
+  const { view } = ctx.doc;
+  const myTurn = ctx.seat !== null && view.phase === "actions" && ctx.legalMoves.length > 0;
+  let need = null;
+  if (myTurn && !move) {
+    const me = view.players[ctx.seat];
+    const have = me.silver + (me.card ? me.card.silver : 0);
+    need = me.card && me.card.gold ? "gold not usable now" : `needs $${t.price - have} more`;
+  }
+  const attrs = { class: `fc-good${move ? " can" : ""}${need ? " no" : ""}`, dataset: { slot: String(slotIndex) }, "data-click": "",
+    title: `${t.good} → ${t.building}: ${t.vp} VP, produces ${TOKEN_WORD[t.production] || t.production}` };
   if (move) { attrs.onclick = () => play(ctx, move); attrs["data-move"] = JSON.stringify(move); }
+  else if (need) attrs.onclick = () => ctx.explain && ctx.explain(`You cannot buy the ${t.good}: it ${need}.`);
+  else attrs.onclick = () => ctx.explain && ctx.explain(view.phase === "actions" ? "Goods are bought on your turn in the Player Actions phase." : "Goods are bought only in the Player Actions phase.");
   return h("div", attrs,
     h("div", { class: "fc-face", style: `background:${TYPE[t.type].colour}` },
-      h("div", { class: "fc-name" }, t.good), h("div", {}, `${TYPE[t.type].name} · $${t.price}`)),
+      h("div", { class: "fc-name" }, t.good), h("div", {}, `${TYPE[t.type].letter} ${TYPE[t.type].name} · $${t.price}`)),
     h("div", { class: "fc-back" }, `${t.building}: ${t.vp} VP `, TOKEN[t.production] ? token(t.production) : null),
-    h("div", {}, "Citizen ", h("span", { class: "fc-chip", style: `background:${CITIZEN[m.citizen]}` }, m.citizen[0].toUpperCase())));
+    h("div", {}, "Citizen ", h("span", { class: "fc-chip", style: `background:${CITIZEN[m.citizen]}` }, m.citizen[0].toUpperCase())),
+    need ? h("div", { class: "fc-need" }, need) : null);
 }
 
 function marketPanel(ctx) {
@@ -257,8 +276,6 @@ function marketPanel(ctx) {
   const mine = ctx.legalMoves;
   const bankMoves = mine.filter((m) => m.type === "bank");
   const vip = paid(mine.filter((m) => m.type === "vip"));
-  const pass = mine.find((m) => m.type === "pass");
-  const done = mine.find((m) => m.type === "done");
   const me = ctx.seat !== null ? view.players[ctx.seat] : null;
   const full = me && me.zone[0] && me.zone[1] && mine.some((m) => m.type === "buy");
   const bag = Object.entries(view.bag).map(([c, n]) => h("span", { class: "fc-chip", style: `background:${CITIZEN[c]}`, title: `${n} ${c} citizens in the bag` }, String(n)));
@@ -273,9 +290,7 @@ function marketPanel(ctx) {
       h("button", { type: "button", class: `fc-btn${selection && selection.kind === "bank" ? " sel" : ""}`, dataset: { action: "bank" }, disabled: !bankMoves.length,
         onclick: () => select(ctx, { kind: "bank" }) }, `Bank $3 (${view.banks} left)`),
       h("button", { type: "button", class: "fc-btn", dataset: { action: "vip" }, disabled: !vip, onclick: () => play(ctx, vip) }, `Invite VIP $3 (${view.vips} left)`),
-      pass ? h("button", { type: "button", class: "fc-btn main", dataset: { action: "pass" }, onclick: () => play(ctx, pass) }, "Pass") : null,
-      done ? h("button", { type: "button", class: "fc-btn main", dataset: { action: "done" }, onclick: () => play(ctx, done) }, "Done hiring") : null),
-    payPanel(ctx));
+    ));
 }
 
 function payPanel(ctx) {
@@ -328,8 +343,11 @@ function cityGrid(ctx, i) {
   const x0 = Math.min(-1, ...xs) - (mine ? 0 : 0);
   const x1 = Math.max(1, ...xs);
   const y1 = Math.max(0, ...ys);
-  const cells = [];
+  // Column numbers on top and row numbers on the left, as the log names squares.
+  const cells = [h("span", { class: "fc-axis" })];
+  for (let x = x0; x <= x1; x++) cells.push(h("span", { class: "fc-axis", title: `column ${x > 0 ? "+" : ""}${x}` }, `${x > 0 ? "+" : ""}${x}`));
   for (let y = y1; y >= -1; y--) {
+    cells.push(h("span", { class: "fc-axis", title: y >= 0 ? `row ${y}` : "park row" }, y >= 0 ? String(y) : ""));
     for (let x = x0; x <= x1; x++) {
       const key = `${x},${y}`;
       const c = p.city[key];
@@ -347,10 +365,12 @@ function cityGrid(ctx, i) {
         else { attrs.class += " bld"; attrs.style = `border-color:${TYPE[type].colour}`; }
         const t = tile(cat, c.t);
         content = [buildingName(cat, c.t),
-          t ? h("span", { class: "vp" }, `${t.vp}`) : null,
+          t ? h("span", { class: "vp", title: `${t.vp} VP` }, `${t.vp}`) : null,
+          c.t !== "city_hall" ? h("span", { class: "ty" }, TYPE[type].letter) : null,
           c.token ? token(c.token, `${TOKEN_WORD[c.token]} waiting for the truck`) : null,
           c.worker ? h("span", { class: "wk", style: `background:${CITIZEN[c.worker]}`, title: `${c.worker} worker` }) : null,
-          p.truck.at === key ? h("span", { class: "truck", title: "delivery truck" }, "TRUCK") : null];
+          p.truck.at === key ? h("span", { class: "truck", title: "the delivery truck is here" }, "T") : null];
+        if (p.truck.at === key) attrs.class += " has-truck";
         attrs.title = `${buildingName(cat, c.t)}${c.token ? `, ${TOKEN_WORD[c.token]} waiting` : ""}${c.worker ? `, ${c.worker} worker` : ""}`;
       } else if (!ms.length) {
         attrs.class += " void";
@@ -359,13 +379,14 @@ function cityGrid(ctx, i) {
       if (lm && lm[0] === x && lm[1] === y) { attrs.class += " changed"; attrs.title = `${attrs.title || ""} (last change)`; }
       if (move) {
         attrs.class += " legal";
+        attrs["data-click"] = "";
         attrs["data-move"] = JSON.stringify(move);
         attrs.onclick = () => play(ctx, move);
       }
       cells.push(h("div", attrs, ...content));
     }
   }
-  return h("div", { class: "fc-city" }, h("div", { class: "fc-grid", style: `grid-template-columns: repeat(${x1 - x0 + 1}, auto)` }, ...cells));
+  return h("div", { class: "fc-city" }, h("div", { class: "fc-grid", style: `grid-template-columns: 18px repeat(${x1 - x0 + 1}, auto)` }, ...cells));
 }
 
 function parkBox(ctx, i) {
@@ -379,7 +400,7 @@ function parkBox(ctx, i) {
       dataset: { citizen: c }, title: `${n} ${c === "vip" ? "VIP" : c} citizen${n > 1 ? "s" : ""} in the park`,
       onclick: can ? () => select(ctx, { kind: "hire", citizen: c }) : null }, `${n}`);
   });
-  return h("div", { title: "Park" }, h("div", {}, "Park"), ...chips);
+  return h("div", { class: "fc-park", title: "Park" }, h("div", {}, "Park"), ...chips);
 }
 
 function zoneBox(ctx, i, z) {
@@ -391,8 +412,9 @@ function zoneBox(ctx, i, z) {
   const t = id ? tile(ctx.catalogue, id) : null;
   return h("div", { class: `fc-zone${can ? " can" : ""}${sel ? " sel" : ""}`, dataset: { zone: String(z), seat: String(i) },
     title: t ? `${t.good} ($${t.price}) → ${t.building}, ${t.vp} VP` : "Construction zone",
-    style: t ? `color:${TYPE[t.type].colour}` : "", onclick: can ? () => select(ctx, { kind: "construct", zone: z }) : null },
-  t ? `${t.good} $${t.price}` : `Zone ${z + 1}`);
+    "data-click": can ? "" : null,
+    style: t ? `background:${TYPE[t.type].colour};color:#111;border-radius:4px;padding:1px` : "", onclick: can ? () => select(ctx, { kind: "construct", zone: z }) : null },
+  t ? `${TYPE[t.type].letter} ${t.good} $${t.price}` : `Zone ${z + 1}`);
 }
 
 function playerBoard(ctx, i) {
@@ -402,7 +424,7 @@ function playerBoard(ctx, i) {
   const acting = (view.to_act || []).includes(i) && view.phase !== "over";
   const status = view.phase === "actions" && p.passed ? "passed" : (view.phase === "hire" || view.phase === "truck") && p.done ? "done" : null;
   return h("div", { class: `fc-player${ctx.seat === i ? " me" : ""}${acting ? " act" : ""}`, dataset: { seat: String(i) } },
-    h("header", {}, h("strong", {}, nameOf(ctx, i)),
+    h("header", {}, h("strong", {}, nameOf(ctx, i), ctx.seat === i ? " (you)" : ""),
       i === view.start ? h("span", { class: "fc-badge start" }, "★ start") : null,
       acting ? h("span", { class: "fc-badge" }, "to act") : null, status ? h("span", { class: "fc-badge" }, status) : null,
       h("span", {}, `Score now ${live.score}`)),
@@ -410,11 +432,12 @@ function playerBoard(ctx, i) {
       h("span", { title: "silver in hand" }, token("coin", "silver in hand"), ` ${p.silver} in hand`),
       p.card ? h("span", { class: "fc-badge", title: "credit card: silver and gold on it" }, `Card: ${p.card.silver} silver, ${p.card.gold} gold`) : h("span", { class: "fc-badge" }, "no card"),
       h("span", { title: "collected diamonds" }, token("diamond", "collected diamonds"), ` ${p.diamonds}`),
-      h("span", {}, `banks ${p.banks}/2`), h("span", {}, `income ${live.income}`), h("span", {}, `truck ${live.steps} step${live.steps > 1 ? "s" : ""}`)),
+      h("span", {}, `banks ${p.banks}/2`), h("span", {}, `income ${live.income}`), h("span", { title: "the square marked T holds the truck" }, `truck (T) ${live.steps} step${live.steps > 1 ? "s" : ""}`)),
     cityGrid(ctx, i), trackRows(ctx, p));
 }
 
-function outcomePanel(ctx) {
+// The shell's result panel shows this breakdown (docs/UX.md outcomeDetails).
+export function outcomeDetails(ctx) {
   const out = ctx.doc.outcome;
   if (!out) return null;
   const order = out.scores.map((_, i) => i).sort((a, b) => out.ranks[a] - out.ranks[b]);
@@ -429,17 +452,45 @@ function outcomePanel(ctx) {
     h("p", { class: "fc-last" }, "Ties: most collected diamonds, then fewest garbage on tiles, then most coins."));
 }
 
+export function publicScore(view, seat) {
+  return view.live ? view.live[seat].score : "";
+}
+
+export function turnOrder(view) {
+  // Player actions go clockwise from the start player.
+  return view.players.map((_, k) => (view.start + k) % view.players.length);
+}
+
+export function changed(entry) {
+  const m = entry.move || {};
+  const where = m.at || m.to;
+  if (where) return [`[data-cell="${where[0]},${where[1]}"][data-seat="${entry.seat}"]`];
+  if (m.type === "buy") return [`[data-zone][data-seat="${entry.seat}"]`];
+  if (m.type === "vip") return [`[data-seat="${entry.seat}"] .fc-park`];
+  return [];
+}
+
+function promptBar(ctx) {
+  const { view } = ctx.doc;
+  const mine = ctx.legalMoves;
+  const pass = mine.find((m) => m.type === "pass");
+  const done = mine.find((m) => m.type === "done");
+  return h("div", { class: "fc-bar" },
+    h("span", { class: "fc-prompt" }, prompt(ctx)),
+    pass ? h("button", { type: "button", class: "fc-btn main", dataset: { action: "pass" }, onclick: () => play(ctx, pass) }, "Pass") : null,
+    done ? h("button", { type: "button", class: "fc-btn main", dataset: { action: "done" }, onclick: () => play(ctx, done) }, "Done hiring") : null,
+    selection && selection.kind !== "return" ? h("button", { type: "button", class: "fc-btn", dataset: { action: "cancel" }, onclick: () => select(ctx, null) }, "Cancel") : null,
+    h("span", { class: "fc-round" }, `Round ${view.round}${view.final ? " (final round)" : ""} · ${PHASE[view.phase]}`),
+    payPanel(ctx));
+}
+
 export function render(root, ctx) {
   injectStyle();
   ctx = { ...ctx, root };
   validateSelection(ctx);
   const { view } = ctx.doc;
-  const order = view.players.map((_, i) => i);
-  if (ctx.seat !== null) order.sort((a, b) => (b === ctx.seat) - (a === ctx.seat));
-  const bar = h("div", { class: "fc-bar" }, h("strong", {}, "Fortune City"),
-    h("span", {}, `Round ${view.round}${view.final ? " (final round)" : ""}`), h("span", {}, PHASE[view.phase]),
-    h("span", { class: "fc-prompt" }, prompt(ctx)),
-    selection && selection.kind !== "return" ? h("button", { type: "button", class: "fc-btn", dataset: { action: "cancel" }, onclick: () => select(ctx, null) }, "Cancel") : null);
-  root.replaceChildren(h("div", { class: "fc" }, bar, lastLine(ctx), outcomePanel(ctx), marketPanel(ctx),
-    h("div", { class: "fc-players" }, ...order.map((i) => playerBoard(ctx, i)))));
+  const order = turnOrder(view).filter((i) => i !== ctx.seat);
+  const mine = ctx.seat !== null ? [playerBoard(ctx, ctx.seat)] : [];
+  root.replaceChildren(h("div", { class: "fc" }, promptBar(ctx), ...mine, marketPanel(ctx), lastLine(ctx),
+    h("div", { class: "fc-players" }, ...(ctx.seat === null ? view.players.map((_, i) => i) : order).map((i) => playerBoard(ctx, i)))));
 }

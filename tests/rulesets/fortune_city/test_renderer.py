@@ -1,0 +1,132 @@
+"""The browser renderer (static/rulesets/fortune-city.js) in headless Chromium, fed real views:
+it highlights what the seat may do, turns clicks into legal moves, explains a good it cannot buy,
+shows the end breakdown and fits a 390 px phone. Served through Playwright routing, no server."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from app.rulesets.fortune_city import RULESET as R
+from tests.rulesets.fortune_city.helpers import BAKERY, BOOKS, build, cell, game, pass_all
+
+pytestmark = pytest.mark.browser
+JS = Path(__file__).resolve().parents[3] / "static" / "rulesets" / "fortune-city.js"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+HARNESS = """<!doctype html><html><head><meta name=viewport content="width=device-width"></head>
+<body style="margin:0"><div id=root></div><script type=module>
+import { render, outcomeDetails, turnOrder, publicScore, changed } from "./fc.js";
+window.played = [];
+window.explained = [];
+const ctx = { ...window.CTX, play: (m) => window.played.push(m), describe: (m) => JSON.stringify(m),
+              explain: (t) => window.explained.push(t) };
+render(document.getElementById("root"), ctx);
+const details = outcomeDetails(ctx);
+if (details) document.body.append(details);
+window.hooks = { order: turnOrder(ctx.doc.view, ctx), score: publicScore(ctx.doc.view, 0, ctx),
+                 changed: (entry) => changed(entry, ctx) };
+</script></body></html>"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                     args=["--headless=new", "--no-sandbox", "--disable-gpu"])
+        yield instance
+        instance.close()
+
+
+def open_page(browser, state, seat, width=1280):
+    out = R.outcome(state)
+    legal = R.legal_moves(state, seat) if seat is not None else []
+    doc = {"id": "g", "ruleset": "fortune-city", "version": 1, "status": "finished" if out else "active",
+           "to_act": R.to_act(state), "seat": seat, "view": R.view(state, seat),
+           "outcome": out.to_json() if out else None}
+    ctx = {"doc": doc, "legalMoves": legal, "seat": seat, "catalogue": R.catalogue(),
+           "names": {str(i): f"P{i}" for i in range(state["n"])}}
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.route("http://fc.test/index.html", lambda route: route.fulfill(body=HARNESS, content_type="text/html"))
+    page.route("http://fc.test/fc.js", lambda route: route.fulfill(body=JS.read_text(), content_type="text/javascript"))
+    page.add_init_script(f"window.CTX = {json.dumps(ctx)};")
+    page.goto("http://fc.test/index.html")
+    page.wait_for_selector(".fc")
+    return page, legal, errors
+
+
+def test_buying_by_clicking_a_market_good_and_explaining_a_dear_one(browser):
+    """Buy Goods in the browser: affordable goods glow and a click sends the legal buy; a good the
+    seat cannot pay for is greyed with what it lacks and a click explains instead of sending."""
+    st = game()
+    st["p"][0]["silver"] = 2
+    page, legal, errors = open_page(browser, st, 0)
+    cheap = [i for i, m in enumerate(st["market"]) if m["tile"] != "stationery"]
+    dear = [m["tile"] for m in st["market"]].index("stationery")
+    assert page.locator(".fc-good.can").count() == len(cheap)
+    page.click(f".fc-good[data-slot='{cheap[0]}']")
+    assert page.evaluate("window.played") == [{"type": "buy", "slot": cheap[0], "card": 0}]
+    assert "needs $1 more" in page.locator(f".fc-good[data-slot='{dear}']").inner_text()
+    page.click(f".fc-good[data-slot='{dear}']")
+    assert len(page.evaluate("window.played")) == 1 and "needs $1 more" in page.evaluate("window.explained")[0]
+    assert not errors
+
+
+def test_construct_by_clicking_a_zone_then_a_highlighted_square(browser):
+    """Construct in the browser: the zone glows; after clicking it exactly the legal squares are
+    highlighted, and a click sends that construct move."""
+    st = game()
+    st["p"][0]["zone"] = [BAKERY, None]
+    build(st, 0, {(0, 1): "tea"})
+    page, legal, errors = open_page(browser, st, 0)
+    page.click(".fc-zone.can[data-zone='0'][data-seat='0']")
+    cells = {c for c in page.eval_on_selector_all(".fc-cell.legal[data-seat='0']", "els => els.map(e => e.dataset.cell)")}
+    assert cells == {f"{m['at'][0]},{m['at'][1]}" for m in legal if m["type"] == "construct"}
+    assert "0,2" not in cells  # next to the tea house: same border colour
+    page.click(".fc-cell.legal[data-cell='1,0'][data-seat='0']")
+    assert page.evaluate("window.played") == [{"type": "construct", "zone": 0, "at": [1, 0], "card": 0}]
+    assert not errors
+
+
+def test_hire_and_drive_by_clicking(browser):
+    """Hire Citizens and Move Delivery Truck in the browser: a park citizen then its building;
+    the truck's legal squares are highlighted and a click drives there."""
+    st = game()
+    build(st, 0, {(0, 1): BAKERY, (1, 0): BOOKS}, tokens=True)
+    st["p"][0]["park"]["red"] = 1
+    st = pass_all(st)
+    page, _, errors = open_page(browser, st, 0)
+    page.click("button[data-citizen='red']")
+    page.click(".fc-cell.legal[data-cell='0,1'][data-seat='0']")
+    assert page.evaluate("window.played") == [{"type": "hire", "citizen": "red", "at": [0, 1]}]
+    st = R.apply(st, 0, {"type": "hire", "citizen": "red", "at": [0, 1]})
+    page, _, errors = open_page(browser, st, 0)
+    assert page.locator(".fc-cell.legal[data-seat='0']").count() == 2
+    page.click(".fc-cell.legal[data-cell='1,0'][data-seat='0']")
+    assert page.evaluate("window.played") == [{"type": "drive", "to": [1, 0]}]
+    assert not errors
+
+
+def test_end_breakdown_hooks_and_phone_width(browser):
+    """Scoring in the browser: the breakdown lists each area per player; the public score, turn
+    order and last-change hooks answer; nothing scrolls sideways at 390 px."""
+    st = game(3)
+    build(st, 0, {(0, 1): BAKERY, (1, 0): BOOKS}, tokens=True)
+    cell(st, 0, 0, 1)["token"] = "garbage"
+    st["phase"] = "over"
+    st["start"] = 2
+    page, _, errors = open_page(browser, st, 0, width=390)
+    text = page.locator("[data-outcome]").inner_text()
+    assert "Buildings" in text and "Garbage" in text and "P2" in text
+    hooks = page.evaluate("window.hooks")
+    assert hooks["order"] == [2, 0, 1] and hooks["score"] == R.outcome(st).scores[0]
+    assert page.evaluate("window.hooks.changed({seat: 1, move: {type: 'drive', to: [2, 1]}})") == [
+        '[data-cell="2,1"][data-seat="1"]']
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert not errors
