@@ -51,3 +51,20 @@ async def chat(platform: Any, conn: Connection, frame: dict[str, Any], room_id: 
         conn.send(encode({"type": "error", "id": move_id, "status": exc.status, "detail": exc.detail}))
         return
     await platform.announce_chat(room_id, game_id, message)
+
+
+async def log(platform: Any, conn: Connection, frame: dict[str, Any]) -> None:
+    """A `log` frame asks for the log entries after `after` (a seq, default 0), as this socket's
+    seat may see them, each with its sentence in words (`text`): answered with one `log` frame."""
+    after = frame.get("after", 0)
+    if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+        conn.send(encode({"type": "error", "id": frame.get("id") if isinstance(frame.get("id"), str) else None,
+                          "status": 422, "detail": "A log frame's 'after' must be a move number (0 or more)."}))
+        return
+    try:
+        body = await platform.games.log(conn.game_id, conn.seat)
+    except ServiceError as exc:
+        conn.send(encode({"type": "error", "id": None, "status": exc.status, "detail": exc.detail}))
+        return
+    conn.send(encode({"type": "log", "version": body["version"],
+                      "entries": [e for e in body["moves"] if e["seq"] > after]}))

@@ -112,6 +112,9 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
             if frame is None:
                 conn.send(encode({"type": "error", "id": None, "status": 400, "detail": problem}))
                 continue
+            if frame["type"] == "log":
+                await table_socket.log(platform, conn, frame)
+                continue
             if frame["type"] == "chat":
                 await table_socket.chat(platform, conn, frame, live.room_id, game_id,
                                         player.name if player else "", conn.seat is None)
@@ -171,7 +174,7 @@ async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> Non
         conn.send(encode({"type": "pong"}))
     else:
         conn.send(encode({"type": "error", "id": move_id, "status": 400,
-                          "detail": f"Unknown frame type {str(kind)[:40]!r}; use move, sync, ping or chat."}))
+                          "detail": f"Unknown frame type {str(kind)[:40]!r}; use move, sync, ping, chat or log."}))
 
 
 async def _heartbeat(conn: Connection, platform: Any, every: float) -> None:

@@ -163,15 +163,28 @@ async function refreshLegal() {
 }
 
 // ---- log in words --------------------------------------------------------------------------------
+// Over the socket: a `log` frame asks for the entries after the last one we have (all of them once
+// the game is over, when every move is shown as made); REST when the socket is down.
 let logTimer = null;
 function refreshLog() {
   clearTimeout(logTimer);
   logTimer = setTimeout(async () => {
+    const over = state.doc.status === "finished";
+    const after = over && !state.logComplete ? 0 : (state.log.length ? state.log[state.log.length - 1].seq : 0);
+    if (over) state.logComplete = true;
+    if (state.online && socket.send({ type: "log", after })) return;
     let log;
     try { log = await request("GET", `/api/games/${gameId}/log`); } catch { return; }
     state.log = log.moves;
     drawLog();
   }, 120);
+}
+
+function mergeLog(entries) {
+  const bySeq = new Map(state.log.map((e) => [e.seq, e]));
+  for (const e of entries) bySeq.set(e.seq, e);
+  state.log = [...bySeq.values()].sort((a, b) => a.seq - b.seq);
+  drawLog();
 }
 
 function targets(entry) {
@@ -441,6 +454,8 @@ function onFrame(frame) {
   } else if (frame.type === "ack") {
     // The kept offline move went through; other notices stay until the player's next move.
     if (moveError.dataset.kind === "pending") clearError();
+  } else if (frame.type === "log") {
+    mergeLog(frame.entries || []);
   } else if (frame.type === "chat") {
     if (!state.chat.some((m) => m.id === frame.message.id)) state.chat.push(frame.message);
     drawChat();

@@ -264,3 +264,26 @@ def test_clocks_live_in_the_database_and_survive_a_restart(settings):
         wait_for(lambda: next(s for s in _table(second, game_id)["seats"] if s["seat"] == seat)["held"])
         info = next(s for s in _table(second, game_id)["seats"] if s["seat"] == seat)
         assert info["kind"] == "held" and info["held_for"] in ("Ann", "Bob")
+
+
+def test_the_log_in_words_over_the_socket(client):
+    """Log over the socket: a `log` frame answers with the entries after `after`, each with its
+    sentence for this socket's seat (a sealed bid is hidden from the other seat)."""
+    game_id, (a, b) = started_game(client)
+    card = client.get(f"/api/games/{game_id}/legal-moves", headers=a["headers"]).json()["moves"][0]
+    client.post(f"/api/games/{game_id}/moves", headers=a["headers"], json={"version": 0, "move": card})
+    with client.websocket_connect(f"/ws/games/{game_id}?token={b['token']}") as wb, \
+            client.websocket_connect(f"/ws/games/{game_id}?token={a['token']}") as wa:
+        wb.receive_json(), wa.receive_json()
+        wa.send_json({"type": "log", "after": 0})
+        mine = wa.receive_json()
+        wb.send_json({"type": "log"})
+        theirs = wb.receive_json()
+        assert mine["type"] == "log" and [e["seq"] for e in mine["entries"]] == [1]
+        assert mine["entries"][0]["text"].startswith("P0: ") and mine["entries"][0]["move"] == card
+        assert theirs["entries"][0]["move"] == {"type": "bid"} and f"card={card['card']}" not in theirs["entries"][0]["text"]
+        wa.send_json({"type": "log", "after": 1})
+        assert wa.receive_json()["entries"] == []
+        wa.send_json({"type": "log", "after": -1})
+        err = wa.receive_json()
+        assert err["type"] == "error" and err["status"] == 422 and "after" in err["detail"]
