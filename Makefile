@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean
+.PHONY: run test bench mutation clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ bench: $(STAMP)
 	$(PY) bench/platform_bench.py
 	$(PY) bench/suburbia_bot.py 10
 	$(PY) bench/tiny_towns_bot.py 10
+
+# Mutation testing, package by package (slow; never part of make test): see docs/TESTING.md.
+mutation: $(STAMP)
+	$(PY) scripts/mutation.py $(PACKAGES)
 
 clean:
 	rm -rf $(VENV) var .pytest_cache

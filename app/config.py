@@ -20,6 +20,7 @@ class Settings(BaseSettings):
     database_url: str = f"sqlite+aiosqlite:///{ROOT / 'var' / 'civitas.db'}"
     broker_url: str = "memory://"
     bot_delay_ms: int = 600
+    game_seed: int | None = None  # every new game uses this seed (tests, reproducing a report)
     bot_lease_seconds: float = 15.0  # one instance drives a game's bots; a dead one's lease runs out
     bot_watchdog_seconds: float = 3.0  # how often to look for games whose bot seats nobody plays
     snapshot_every: int = 20

@@ -13,6 +13,8 @@ from app.engine import registry
 from tests.support.testgame import TEST_GAME
 
 POSTGRES_URL = os.environ.get("CIVITAS_TEST_POSTGRES_URL", "")
+GAME_SEED = int(os.environ["CIVITAS_TEST_GAME_SEED"]) if os.environ.get(
+    "CIVITAS_TEST_GAME_SEED") else None
 TABLES = "chat_messages, rematches, seat_clocks, room_paces, snapshots, moves, games, seats, rooms, players"
 
 
@@ -28,7 +30,8 @@ def _postgres_reachable(url: str) -> bool:
 
 def _backends() -> list[str]:
     backends = ["sqlite"]
-    if POSTGRES_URL and _postgres_reachable(POSTGRES_URL):
+    # In CI a PostgreSQL that is not there fails its tests instead of dropping them quietly.
+    if POSTGRES_URL and (os.environ.get("CI") or _postgres_reachable(POSTGRES_URL)):
         backends.append("postgres")
     return backends
 
@@ -49,7 +52,16 @@ def postgres_url() -> Iterator[str]:
     yield POSTGRES_URL
 
 
-@pytest.fixture(params=_backends())
+_BACKENDS: list[str] = []
+
+
+def _backends_cached() -> list[str]:
+    if not _BACKENDS:
+        _BACKENDS.extend(_backends())
+    return _BACKENDS
+
+
+@pytest.fixture(params=_backends_cached())
 def db_url(request, tmp_path) -> str:
     """A database URL with an empty, migrated schema: a new SQLite file, or PostgreSQL truncated."""
     if request.param == "sqlite":
@@ -69,9 +81,10 @@ def settings(db_url):
 
     # The bot watchdog's periodic pass is a background query; tests that count queries must not
     # see it, and tests of the watchdog call `platform.bots.check()` themselves.
+    # CIVITAS_TEST_GAME_SEED replays a failing test's games with the seed its report printed.
     return Settings(database_url=db_url, bot_delay_ms=0, heartbeat_seconds=30,
                     extra_rulesets="tests.support.testgame:TEST_GAME", broker_url="memory://",
-                    bot_watchdog_seconds=3600)
+                    bot_watchdog_seconds=3600, game_seed=GAME_SEED)
 
 
 @pytest.fixture
@@ -89,3 +102,61 @@ def client(settings):
 def unique() -> str:
     """A short random string for names."""
     return secrets.token_hex(3)
+
+
+# -- every game a test starts prints its seed when the test fails --------------------------------
+
+@pytest.fixture(autouse=True)
+def _record_game_seeds(request, monkeypatch):
+    """Note the seed of every game the test starts in-process (see pytest_runtest_makereport)."""
+    from app.services.games import GameService
+
+    started: list[tuple[str, str, str]] = []
+    request.node.civitas_games = started
+    create = GameService.create
+
+    async def recording(self, session, room, players):
+        game = await create(self, session, room, players)
+        started.append((game.id, game.ruleset, game.seed))
+        return game
+
+    monkeypatch.setattr(GameService, "create", recording)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed test's report lists its games' seeds and how to replay them."""
+    outcome = yield
+    report = outcome.get_result()
+    games = getattr(item, "civitas_games", None)
+    if report.failed and games:
+        lines = [f"game {gid} ({ruleset}) seed {seed}" for gid, ruleset, seed in games]
+        lines.append(f"replay with CIVITAS_TEST_GAME_SEED={games[-1][2]}")
+        report.sections.append(("games started (seeds)", "\n".join(lines)))
+
+
+# -- without PostgreSQL or Redis, say so loudly, in one line naming what did not run -------------
+
+@pytest.hookimpl(trylast=True)
+def pytest_terminal_summary(terminalreporter):
+    """One loud line: the tests skipped for want of PostgreSQL or Redis (and the PostgreSQL
+    variants never generated), so a green run on SQLite alone is not mistaken for a full one."""
+    skipped = []
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else ""
+        if any(word in reason for word in ("POSTGRES", "PostgreSQL", "Redis", "REDIS")):
+            skipped.append(report.nodeid.split("::")[-1])
+    missing = [] if "postgres" in _backends_cached() else ["PostgreSQL"]
+    if not skipped and not missing:
+        return
+    if any("Redis" in str(r.longrepr) for r in terminalreporter.stats.get("skipped", [])):
+        missing.append("Redis")
+    what = " and ".join(missing) or "PostgreSQL or Redis"
+    parts = []
+    if skipped:
+        parts.append(f"{len(skipped)} tests skipped ({', '.join(sorted(set(skipped)))})")
+    if "PostgreSQL" in missing:
+        parts.append("every [postgres] variant of the database tests was not generated")
+    terminalreporter.write_line(
+        f"NOT RUN for want of {what}: {'; '.join(parts)}. Run .ci/run (or make test with "
+        "CIVITAS_TEST_POSTGRES_URL and CIVITAS_TEST_REDIS_URL).", red=True, bold=True)

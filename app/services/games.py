@@ -37,8 +37,9 @@ class GameService:
     """Starts games, loads them, applies moves, and tells listeners when a game moves on."""
 
     def __init__(self, sessions: async_sessionmaker, snapshot_every: int = 20,
-                 max_live_games: int = 5000) -> None:
+                 max_live_games: int = 5000, game_seed: int | None = None) -> None:
         self.sessions = sessions
+        self.game_seed = game_seed
         self.snapshot_every = snapshot_every
         self.max_live_games = max_live_games
         # Least recently used games are dropped from memory; the database rebuilds them on demand.
@@ -188,7 +189,8 @@ class GameService:
         """Insert a new game for a room (inside the caller's transaction) at version 0."""
         ruleset = registry.get(room.ruleset)
         assert ruleset is not None
-        seed = secrets.randbits(63)
+        # A fixed seed (CIVITAS_GAME_SEED) makes a test's or a bug report's games reproducible.
+        seed = self.game_seed if self.game_seed is not None else secrets.randbits(63)
         state = ruleset.setup(players, parse_options(ruleset, room.options), seed)
         game = Game(
             id=secrets.token_hex(8), room_id=room.id, ruleset=ruleset.id,

@@ -28,7 +28,8 @@ class Platform:
         self.settings = settings
         self.engine = make_engine(settings.database_url)
         self.sessions = make_sessionmaker(self.engine)
-        self.games = GameService(self.sessions, settings.snapshot_every, settings.max_live_games)
+        self.games = GameService(self.sessions, settings.snapshot_every, settings.max_live_games,
+                                 settings.game_seed)
         self.broker = make_broker(settings.broker_url)
         self.hub = Hub(self.games, settings.patch_history)
         self.room_locks = RoomLocks()
