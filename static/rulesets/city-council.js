@@ -158,7 +158,9 @@ function promptText(ctx) {
     vote2: "Executive: place your second Delegate, or keep it.",
     approve: "Election: choose among the tied plans.",
     execute: ui.plan === null ? "Election: choose the next approved plan to execute." : "Click a highlighted block for the building's corner (the cheapest places only).",
-    activate: v.pending ? `Election: decide which box the ${v.buildings[v.pending.b].name} uses.` : `Activate a building or a zone (${v.acts_left} left this turn), or stop.`,
+    activate: v.pending ? `Election: decide which box the ${v.buildings[v.pending.b].name} uses.`
+      : v.phil && v.order[v.cursor] === v.players ? `Election: activate a building or a zone for Prof. Phil (${v.acts_left} left), or stop.`
+        : `Activate a building or a zone (${v.acts_left} left this turn), or stop.`,
     window_activation: "You may score favour cards now.", window_resolution: "You may score favour cards now.",
     window_monitoring: "You may score favour cards now.",
     turn_end: "Turn end: score cards, discard (keep at most 7), then Done.",

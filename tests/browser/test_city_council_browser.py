@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.test_rulesets_browser import _my_turn, _moved, _same_as_server, _start
+from tests.browser.test_rulesets_browser import _my_turn, _same_as_server, _start
 
 
 def _click(page):
@@ -58,12 +58,18 @@ def _play(page, game, auth, server, decisions):
     page.set_default_timeout(4000)
     done = []
     for _ in range(decisions):
+        page.wait_for_function("window.civitas.doc.status !== 'active' || "
+                               "(window.civitas.doc.to_act.includes(window.civitas.doc.seat) && "
+                               "window.civitas.legalVersion === window.civitas.doc.version)", timeout=60000)
+        if page.evaluate("window.civitas.doc.status") != "active":
+            break  # the game ended (a goal reached or the city failed)
         version = _my_turn(page)
         try:
-            done.append(_click(page))
+            phase = _click(page)
+            page.wait_for_function(f"window.civitas.doc.version > {version}", timeout=10000)
         except PlaywrightTimeout:
-            continue  # a redraw raced the click: look again
-        _moved(page, version)
+            continue  # a redraw raced the click, or the click only opened a choice: look again
+        done.append(phase)
     return done
 
 
@@ -81,7 +87,8 @@ def test_city_council_turns_by_clicking(live_server, page):
     texts = [m.get("text") or "" for m in log]
     if any(texts):
         assert any("proposed to construct" in t for t in texts), texts[:5]
-    _my_turn(page)
+    if page.evaluate("window.civitas.doc.status") == "active":
+        _my_turn(page)
     _same_as_server(live_server, page, game, auth)
 
 

@@ -661,10 +661,7 @@ def advance(s: State) -> None:
                     s["phase"] = "unemployment"
                 continue
             m = s["order"][s["cursor"]]
-            if is_phil(s, m):
-                s["passes"] += 1  # Prof. Phil takes no activation turn (NOTES)
-                _next_activator(s)
-                continue
+            # Prof. Phil's activation turn is played for him by the Election chairman (NOTES 15)
             if s["acts_left"] == 0:
                 s["acts_left"] = 2 if s["committee"][m] == "transport" else 1
             return
@@ -729,9 +726,10 @@ def to_act(s: State) -> list[int]:
     if ph in ("approve", "execute"):
         return [chair(s, "election")]
     if ph == "activate":
-        if s.get("pending"):
+        m = s["order"][s["cursor"]]
+        if s.get("pending") or is_phil(s, m):
             return [chair(s, "election")]
-        return [s["order"][s["cursor"]]]
+        return [m]
     if ph in WINDOWS:
         return [i for i in range(s["players"]) if not s["done"][i]]
     return []
@@ -897,7 +895,7 @@ def apply(state: State, seat: int, move: Move) -> State:
     elif t == "activate" and move.get("chair"):
         s["pending"] = {"b": move["building"], "by": seat}  # the Election chairman picks the box
     elif t in ("activate", "police"):
-        by = seat
+        by = s["order"][s["cursor"]]  # the member whose activation turn it is (maybe Phil)
         if t == "police":
             pending = s.pop("pending")
             by = pending["by"]

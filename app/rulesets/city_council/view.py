@@ -147,6 +147,10 @@ def log_text(s: State, seat: int, move: dict[str, Any], viewer: int | None) -> s
             return (f"{who} upgraded the {_building_name(s, move['upgrade'])} to the {k.name} "
                     f"at {_cells(move['cells'])}.")
         return f"{who} constructed the {k.name} at {_cells(move['cells'])}."
+    if t in ("zone", "activate", "pass") and s["phase"] == "activate" and s["phil"] \
+            and s["order"][s["cursor"]] == s["players"] and not s.get("pending"):
+        inner = log_text({**s, "phil": False}, seat, move, viewer)
+        return inner[:-1] + " for Prof. Phil."
     if t == "zone":
         src = "a Community token" if move["token"] == "section" else \
             f"the {_building_name(s, move['token'])}'s Community token"

@@ -90,3 +90,29 @@ def test_phil_blind_discard_and_union():
         assert gain == (2 if phil_c == "union" else 1)
         if phil_c != "union":
             assert s2["fdiscard"][-1][1] == 0  # nobody knows the discarded card
+
+
+def test_phil_activation_turn_played_by_election_chairman():
+    """RB 2 players ("the rest of the rules apply as normal") with no criteria for Phil's
+    activations: on his activation turn the Election chairman activates for him (NOTES 15); as
+    Transport he activates two."""
+    from tests.rulesets.city_council.helpers import play_until
+
+    for seed in range(30):
+        s = play_until(game(2, seed), "activate", seed=seed)
+        while s["phase"] == "activate" and s["order"][s["cursor"]] != PHIL:
+            m = R.to_act(s)[0]
+            s = R.apply(s, m, {"type": "pass"})
+        if s["phase"] != "activate":
+            continue
+        election = s["committee"].index("election")
+        assert R.to_act(s) == [election]
+        assert s["acts_left"] == (2 if s["committee"][PHIL] == "transport" else 1)
+        mv = next((m for m in R.legal_moves(s, election) if m["type"] == "activate"), None)
+        if mv is None:
+            continue
+        text = R.log_text(s, election, mv, None)
+        after = R.apply(s, election, mv)
+        assert after["activated"][-1]["by"] == PHIL and text.endswith("for Prof. Phil.")
+        return
+    raise AssertionError("no Phil activation turn found")
