@@ -82,7 +82,9 @@ def determinize_state(s: dict[str, Any], seat: int | None, rng: Any) -> dict[str
     if d["choice"] is not None and d["choice"]["seat"] != seat:
         pool += d["choice"]["cards"]
         slots.append(("choice", len(d["choice"]["cards"])))
-    if d["palace_choice"] is not None and d["palace_choice"]["seat"] != seat:
+    # a later arrival chooses from the cards the earlier arrivals left face down: they saw them
+    saw_offer = len(d["arrivals"]) > 1 and seat in d["palace"]["seen"]
+    if d["palace_choice"] is not None and d["palace_choice"]["seat"] != seat and not saw_offer:
         pool += d["palace_choice"]["cards"]
         slots.append(("palace_choice", len(d["palace_choice"]["cards"])))
     if seat not in d["palace"]["seen"]:

@@ -170,3 +170,26 @@ def test_log_text_is_words_with_seat_placeholders():
     assert text.startswith(f"{{seat{me}}} plays ") and R.catalogue()["actions"][card]["name"] in text
     s = at(s, step="military", chosen=0)
     assert "rolls" in R.log_text(s, me, {"type": "skip"}, 1 - me)
+
+
+def test_determinize_keeps_the_palace_cards_the_first_arrival_left_while_the_second_chooses():
+    """The End of the Game / determinize: the first to reach the palace saw the two cards it left
+    face down; while the second arrival chooses from them, a re-deal for the first arrival must
+    still offer exactly those two cards (it knows them), not cards from the deck."""
+    s = game(4, seed=0)
+    me = seat_to_act(s)
+    s = province(favours(at(s, step="favour", dice=[6], chosen=0)), me, pos=13, vestals=2)
+    s = play(s, {"type": "favour", "card": 6, "n": 2})
+    s = play(s, {"type": "palace", "card": s["palace_choice"]["cards"][0]})
+    left = sorted(s["palace"]["cards"])
+    while s["turn"] == 0:
+        s = play(s, {"type": "end"} if s["step"] == "wrap"
+                 else [m for m in R.legal_moves(s, me) if m["type"] != "privilege"][0])
+    second = seat_to_act(s)
+    s = province(favours(at(s, step="favour", dice=[6])), second, pos=14, vestals=1)
+    s = play(s, {"type": "favour", "card": 6, "n": 1})
+    assert s["step"] == "palace" and sorted(s["palace_choice"]["cards"]) == left
+    for k in range(10):
+        det = R.determinize(s, me, Rng(k))
+        assert sorted(det["palace_choice"]["cards"]) == left
+        assert R.view(det, me) == R.view(s, me)
