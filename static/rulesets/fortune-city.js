@@ -218,7 +218,7 @@ function lastLine(ctx) {
   const { view } = ctx.doc;
   const parts = [];
   const last = view.last;
-  if (last) {
+  if (last && last.move) {
     const m = last.move;
     const who = nameOf(ctx, last.seat);
     let text = `${who}: ${describe(m)}`;
@@ -230,6 +230,10 @@ function lastLine(ctx) {
     else if (m.type === "pass") text = `${who} passed`;
     else if (m.type === "vip") text = `${who} invited a VIP`;
     parts.push(text);
+  }
+  for (const e of (last && last.auto) || []) {
+    parts.push(e.kind === "pass" ? `${nameOf(ctx, e.seat)} could pay for nothing and passed`
+      : `${nameOf(ctx, e.seat)}'s truck had one way to go: ${buildingName(ctx.catalogue, e.tile)}${e.token ? `, picked up ${TOKEN_WORD[e.token]}` : ""}`);
   }
   if (view.round_end && view.round_end.round === view.round - 1 && view.phase === "actions") {
     parts.push(`Round ${view.round_end.round} income: ` + view.round_end.players.map((r, i) =>

@@ -31,7 +31,7 @@ class FortuneCity(RulesetHooks):
     """The Fortune City ruleset."""
 
     id = "fortune-city"
-    version = "2"  # 2: tuned tile VPs (NOTES Tuning), round-30 safeguard
+    version = "3"  # 2: tuned tile VPs (NOTES Tuning), round-30 safeguard; 3: single-answer steps automatic
     name = "Fortune City"
     min_players = 2
     max_players = 4

@@ -469,26 +469,66 @@ def apply_move(state: State, seat: int, move: Move) -> State:
     elif kind == "done":
         p["done"] = True
     elif kind == "drive":
-        k = key(*move["to"])
-        truck = p["truck"]
-        truck["prev"], truck["at"] = truck["at"], k
-        truck["left"] -= 1
-        cell = p["city"][k]
-        token = cell["token"]
-        last["token"], last["tile"] = token, cell["t"]
-        if token is not None:
-            cell["token"] = None
-            if token == "diamond":
-                p["diamonds"] += 1
-            elif token == "garbage":
-                p["garbage_cleared"] += 1  # garbage goes back to the general supply
-            else:
-                p["silver"] += D.PRODUCTIONS[token]
-                p["coins_collected"] += D.PRODUCTIONS[token]
-        if not drive_targets(p):
-            p["done"] = True  # steps used up, or a dead end ends the movement at once
+        got = _drive(p, key(*move["to"]))
+        last["token"], last["tile"] = got["token"], got["tile"]
+        s["last"] = last
+        _forced_drives(s, [seat])
     s["last"] = last
     return _advance(s, seat)
+
+
+def _drive(p: dict[str, Any], k: str) -> dict[str, Any]:
+    """One truck step into `k`: collect its token (coins and diamonds to the player, garbage back
+    to the supply); a truck out of steps or at a dead end is done."""
+    truck = p["truck"]
+    truck["prev"], truck["at"] = truck["at"], k
+    truck["left"] -= 1
+    cell = p["city"][k]
+    token = cell["token"]
+    if token is not None:
+        cell["token"] = None
+        if token == "diamond":
+            p["diamonds"] += 1
+        elif token == "garbage":
+            p["garbage_cleared"] += 1
+        else:
+            p["silver"] += D.PRODUCTIONS[token]
+            p["coins_collected"] += D.PRODUCTIONS[token]
+    if not drive_targets(p):
+        p["done"] = True  # steps used up, or a dead end ends the movement at once
+    return {"token": token, "tile": cell["t"]}
+
+
+def _auto(s: State, event: dict[str, Any]) -> None:
+    """Record a step the rules took by themselves (one possible answer) in `last`."""
+    if s["last"] is None:
+        s["last"] = {"seat": event["seat"], "move": None, "round": s["round"]}
+    s["last"].setdefault("auto", []).append(event)
+
+
+def _forced_drives(s: State, seats: list[int]) -> None:
+    """A truck step with exactly one legal square is taken at once (nothing to decide)."""
+    for i in seats:
+        p = s["p"][i]
+        while not p["done"]:
+            targets = drive_targets(p)
+            if len(targets) != 1:
+                break
+            got = _drive(p, targets[0])
+            _auto(s, {"seat": i, "kind": "drive", "to": _at(targets[0]), **got})
+
+
+def can_act(s: State, p: dict[str, Any]) -> bool:
+    """Whether a player can pay for any action now (otherwise passing is the only move)."""
+    if any(pay_options(s, p, D.TILES[m["tile"]]["price"]) for m in s["market"]):
+        return True
+    if s["vips"] > 0 and pay_options(s, p, SUP["vip_price"]):
+        return True
+    for t in p["zone"]:
+        if t is not None and pay_options(s, p, D.TILES[t]["price"]) and placements(p, t):
+            return True
+    return (s["banks"] > 0 and p["banks"] < SUP["bank_limit"]
+            and bool(pay_options(s, p, SUP["bank_price"])) and bool(placements(p, D.BANK)))
 
 
 # ---------------------------------------------------------------- phase flow
@@ -496,18 +536,31 @@ def apply_move(state: State, seat: int, move: Move) -> State:
 def _advance(s: State, seat: int) -> State:
     """Move the game on after a move: next turn, or the next phase once everyone is through."""
     if s["phase"] == "actions":
-        n = s["n"]
-        for step in range(1, n + 1):
-            nxt = (seat + step) % n
-            if not s["p"][nxt]["passed"]:
-                s["turn"] = nxt
-                return s
-        return _start_hire(s)
+        return _seek_turn(s, seat + 1)
     if any(not p["done"] for p in s["p"]):
         return s
     if s["phase"] == "hire":
         return _start_truck(s)
     return _end_round(s)
+
+
+def _seek_turn(s: State, first: int) -> State:
+    """The next seat clockwise from `first` that has not passed takes the turn; one that can pay
+    for nothing passes at once (its only move); when all have passed, hiring starts."""
+    n = s["n"]
+    for step in range(n):
+        nxt = (first + step) % n
+        p = s["p"][nxt]
+        if p["passed"]:
+            continue
+        if not can_act(s, p):
+            s["p"] = list(s["p"])
+            s["p"][nxt] = {**p, "passed": True}
+            _auto(s, {"seat": nxt, "kind": "pass"})
+            continue
+        s["turn"] = nxt
+        return s
+    return _start_hire(s)
 
 
 def _start_hire(s: State) -> State:
@@ -530,6 +583,7 @@ def _start_truck(s: State) -> State:
         p["truck"]["left"] = truck_steps(p)
         p["truck"]["prev"] = None
         p["done"] = not drive_targets(p)
+    _forced_drives(s, list(range(s["n"])))
     if all(p["done"] for p in s["p"]):
         return _end_round(s)
     return s
@@ -566,7 +620,7 @@ def _end_round(s: State) -> State:
     s["start"] = (s["start"] + 1) % s["n"]
     s["turn"] = s["start"]
     s["phase"] = "actions"
-    return s
+    return _seek_turn(s, s["start"])
 
 
 def _refill(s: State) -> None:

@@ -94,9 +94,35 @@ def _where(p: dict[str, Any], at: list[int]) -> str:
     return f"next to the {names[0]} ({spot})" if names else f"at {spot}"
 
 
+_GOT = {None: "nothing to pick up", "coin": "picked up 1 silver", "coin2": "picked up 2 silver",
+        "diamond": "picked up a diamond", "garbage": "cleared a garbage token"}
+
+
+def _auto_words(state: State, seat: int, move: dict[str, Any]) -> str:
+    """What the rules then did by themselves (steps with one possible answer), in words."""
+    try:
+        after = R.apply_move(state, seat, move)
+    except Exception:  # noqa: BLE001 - an illegal move has no consequences to tell
+        return ""
+    events = (after.get("last") or {}).get("auto") or []
+    parts = []
+    for e in events:
+        who = f"{{seat{e['seat']}}}"
+        if e["kind"] == "pass":
+            parts.append(f"{who} could pay for nothing and passed")
+        else:
+            parts.append(f"{who}'s truck had one way to go, to the {D.name_of(e['tile'], 'building')} "
+                         f"({_GOT[e['token']]})")
+    return (" Then " + "; ".join(parts) + ".") if parts else ""
+
+
 def log_text(state: State, seat: int, move: dict[str, Any], viewer: int | None) -> str:
-    """One sentence for the log (state = before the move); players as {seatN} placeholders.
-    Every fact in it is public, so the sentence is the same for every viewer."""
+    """One sentence for the log (state = before the move); players as {seatN} placeholders,
+    followed by what the rules then did by themselves. Every fact in it is public."""
+    return _log_main(state, seat, move) + _auto_words(state, seat, move)
+
+
+def _log_main(state: State, seat: int, move: dict[str, Any]) -> str:
     who = f"{{seat{seat}}}"
     p = state["p"][seat]
     kind = move.get("type")
@@ -131,9 +157,7 @@ def log_text(state: State, seat: int, move: dict[str, Any], viewer: int | None) 
         return f"{who} finished hiring citizens."
     if kind == "drive":
         cell = p["city"][R.key(*move["to"])]
-        token = cell["token"]
-        got = {None: "nothing to pick up", "coin": "picked up 1 silver", "coin2": "picked up 2 silver",
-               "diamond": "picked up a diamond", "garbage": "cleared a garbage token"}[token]
+        got = _GOT[cell["token"]]
         return f"{who}'s delivery truck drove to the {D.name_of(cell['t'], 'building')}: {got}."
     return f"{who} moved."
 

@@ -182,3 +182,13 @@ def test_cannot_afford_means_only_passing():
     assert R.legal_moves(st, 0) == [{"type": "pass"}]
     with pytest.raises(IllegalMove, match="cannot pay"):
         R.apply(st, 0, {"type": "buy", "slot": 0, "card": 0})
+
+
+def test_a_player_who_can_pay_for_nothing_passes_at_once():
+    """Pass: a player who cannot take any action passes; the rules take that only move at once,
+    including for the start player of a new round."""
+    st = game(3)
+    st["p"][1]["silver"] = 0
+    st = R.apply(st, 0, {"type": "vip", "card": 0})
+    assert st["p"][1]["passed"] and R.to_act(st) == [2]
+    assert st["last"]["auto"] == [{"seat": 1, "kind": "pass"}]

@@ -45,8 +45,9 @@ def test_johns_round():
     # Turn 4: 1 gold buys and constructs a bank, 1 silver coin on it.
     st = R.apply(st, 0, {"type": "bank", "at": [3, 0], "gold": True})
     assert cell(st, 0, 3, 0)["token"] == "coin" and st["p"][0]["card"]["gold"] == 0
-    # John passes on the following turn.
-    st = R.apply(st, 0, {"type": "pass"})
+    # John passes on the following turn: with 1 card silver he can pay for nothing, so the
+    # pass is taken at once (its only move).
+    assert st["p"][0]["passed"] and {"seat": 0, "kind": "pass"} in st["last"]["auto"]
     # Hire Citizens: a pink (red) citizen into the candy store; Meals sector 2 -> 3.
     assert st["phase"] == "hire" and R.to_act(st) == [0]
     st = R.apply(st, 0, {"type": "hire", "citizen": "red", "at": [2, 0]})

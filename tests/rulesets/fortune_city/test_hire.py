@@ -71,7 +71,8 @@ def test_hiring_is_simultaneous_and_optional():
     st = R.apply(st, 1, {"type": "done"})
     assert R.to_act(st) == [0]
     st = R.apply(st, 0, {"type": "hire", "citizen": "red", "at": [0, 1]})
-    assert st["phase"] == "truck"  # seat 0 had nobody left to place: done on its own
+    # seat 0 had nobody left to place: done on its own; both trucks then had one way to go
+    assert st["phase"] == "actions" and st["round"] == 2
     assert st["p"][1]["park"]["yellow"] == 1 and st["p"][1]["tracks"]["merchandise"] == 0
 
 

@@ -29,7 +29,7 @@ def test_phase_sentences_name_tracks_and_pick_ups():
     """Log: hiring names the building and the new sector; driving names the tile and what the
     truck picked up."""
     st = game()
-    build(st, 0, {(0, 1): BAKERY})
+    build(st, 0, {(0, 1): BAKERY, (1, 0): BOOKS})
     cell(st, 0, 0, 1)["token"] = "coin"
     st["p"][0]["park"]["red"] = 1
     st = pass_all(st)
@@ -39,3 +39,16 @@ def test_phase_sentences_name_tracks_and_pick_ups():
     assert R.log_text(st, 0, {"type": "drive", "to": [0, 1]}, None) == (
         "{seat0}'s delivery truck drove to the Bakery: picked up 1 silver.")
     assert D.name_of(D.BANK) == "Bank"
+
+
+def test_steps_the_rules_take_by_themselves_are_told():
+    """Log: a forced truck step and a pass by a player who can pay for nothing are added to the
+    sentence of the move that caused them."""
+    st = game()
+    build(st, 0, {(0, 1): BAKERY})
+    cell(st, 0, 0, 1)["token"] = "coin"
+    st["p"][1]["silver"] = 0
+    text = R.log_text(st, 0, {"type": "pass"}, None)
+    assert text == ("{seat0} passed for the rest of the Player Actions phase. Then {seat1} could pay "
+                    "for nothing and passed; {seat0}'s truck had one way to go, to the Bakery "
+                    "(picked up 1 silver).")

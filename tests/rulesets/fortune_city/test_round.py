@@ -117,7 +117,7 @@ def test_final_round_scores_right_after_the_trucks_without_income():
     st["p"][0]["park"]["red"] = 1
     st = pass_all(st)
     st = R.apply(st, 0, {"type": "hire", "citizen": "red", "at": [0, 1]})  # hire still happens
-    st = R.apply(st, 0, {"type": "drive", "to": [0, 1]})
+    # the truck's one way (to the fruit market) is driven at once, then scoring
     assert st["phase"] == "over" and R.to_act(st) == []
     assert st["p"][0]["silver"] == 7  # no income in the final round
     out = R.outcome(st)
