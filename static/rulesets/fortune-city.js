@@ -381,6 +381,15 @@ function cityGrid(ctx, i) {
       }
       const lm = view.last && view.last.seat === i ? (view.last.move.at || view.last.move.to) : null;
       if (lm && lm[0] === x && lm[1] === y) { attrs.class += " changed"; attrs.title = `${attrs.title || ""} (last change)`; }
+      if (!move && mine && y >= 0 && ctx.explain) {
+        // Say why a square cannot be used for the decision at hand instead of sending a move.
+        const why = view.phase === "truck" && ctx.legalMoves.length
+          ? "The truck moves one square at a time onto your buildings or City Hall, never diagonally and never straight back."
+          : selection && (selection.kind === "construct" || selection.kind === "bank")
+            ? "Build next to your city, above the park row, never beside a building of the same border colour (a bank never beside City Hall or another bank)."
+            : selection && selection.kind === "hire" ? "That square has no empty building of this citizen's colour." : null;
+        if (why) attrs.onclick = () => ctx.explain(why);
+      }
       if (move) {
         attrs.class += " legal";
         attrs["data-click"] = "";

@@ -20,10 +20,10 @@ class FortuneCityOptions(BaseModel):
 
     model_config = {"extra": "forbid"}
     starting_credit_card: bool = Field(
-        False, description="Chinese edition: every player starts with a credit card holding 3 of "
+        False, title="Credit card from the start", description="Chinese edition: every player starts with a credit card holding 3 of "
         "the 7 silver (4 in hand); banks then only add gold and refills")
     gold_after_hand_silver: bool = Field(
-        False, description="Chinese edition: a gold coin may pay for an action only once no silver "
+        False, title="Gold only after the hand's silver", description="Chinese edition: a gold coin may pay for an action only once no silver "
         "is left in your hand")
 
 

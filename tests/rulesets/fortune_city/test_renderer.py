@@ -89,6 +89,8 @@ def test_construct_by_clicking_a_zone_then_a_highlighted_square(browser):
     cells = {c for c in page.eval_on_selector_all(".fc-cell.legal[data-seat='0']", "els => els.map(e => e.dataset.cell)")}
     assert cells == {f"{m['at'][0]},{m['at'][1]}" for m in legal if m["type"] == "construct"}
     assert "0,2" not in cells  # next to the tea house: same border colour
+    page.click(".fc-cell[data-cell='0,1'][data-seat='0']")  # occupied: explained, not sent
+    assert page.evaluate("window.played") == [] and "same border colour" in page.evaluate("window.explained")[0]
     page.click(".fc-cell.legal[data-cell='1,0'][data-seat='0']")
     assert page.evaluate("window.played") == [{"type": "construct", "zone": 0, "at": [1, 0], "card": 0}]
     assert not errors

@@ -64,3 +64,12 @@ def test_chinese_edition_card_from_the_start():
 def test_setup_is_reproducible_from_the_seed():
     """Setup is a pure function of the player count, options and seed (replays rebuild it)."""
     assert R.setup(3, R.Options(), 9) == R.setup(3, R.Options(), 9)
+
+
+def test_options_are_labelled_and_default_to_the_english_rules():
+    """Registration: every option has a title and a description for people; defaults are the
+    standard (English) game."""
+    schema = R.Options.model_json_schema()["properties"]
+    assert set(schema) == {"starting_credit_card", "gold_after_hand_silver"}
+    for prop in schema.values():
+        assert prop["title"] and len(prop["description"]) > 30 and prop["default"] is False
