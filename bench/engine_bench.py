@@ -1,4 +1,5 @@
-"""Engine speed for any registered ruleset: random full-game playouts per second, and the per-move
+"""Engine speed for any registered ruleset: random full-game playouts per second (moves drawn with
+the ruleset's `random_move` hook, a uniform draw from `legal_moves` by default), and the per-move
 engine cost (apply + every seat's and the spectator's view + diffs between consecutive views) at
 p50/p99, for each player count and option set.
 
@@ -29,14 +30,24 @@ from app.engine.rng import Rng  # noqa: E402
 from app.engine.ruleset import Ruleset  # noqa: E402
 
 
+def drawer(ruleset: Ruleset) -> Any:
+    """The ruleset's `random_move(state, seat, rng)` hook, or a uniform draw from `legal_moves`
+    for a ruleset (or an older tree, when measuring "before") without it."""
+    hook = getattr(ruleset, "random_move", None)
+    if hook is not None:
+        return hook
+    return lambda state, seat, rng: rng.choice(ruleset.legal_moves(state, seat))
+
+
 def playout(ruleset: Ruleset, players: int, options: dict[str, Any], seed: int) -> int:
-    """A random legal game to the end; returns its number of moves."""
+    """A random legal game to the end (moves drawn by `random_move`); returns its length."""
     state = ruleset.setup(players, ruleset.Options.model_validate(options), seed)
     rng = Rng.from_seed(seed, "bench")
+    draw = drawer(ruleset)
     moves = 0
     while to_act := ruleset.to_act(state):
         seat = rng.choice(to_act)
-        state = ruleset.apply(state, seat, rng.choice(ruleset.legal_moves(state, seat)))
+        state = ruleset.apply(state, seat, draw(state, seat, rng))
         moves += 1
     return moves
 
@@ -49,9 +60,10 @@ def move_costs(ruleset: Ruleset, players: int, options: dict[str, Any], seed: in
     viewers = [*range(players), None]
     views = {v: ruleset.view(state, v) for v in viewers}
     costs = []
+    draw = drawer(ruleset)
     while to_act := ruleset.to_act(state):
         seat = rng.choice(to_act)
-        move = rng.choice(ruleset.legal_moves(state, seat))
+        move = draw(state, seat, rng)
         start = clock()
         state = ruleset.apply(state, seat, move)
         for v in viewers:

@@ -11,7 +11,7 @@ from typing import Any
 
 from app.engine.rng import Rng
 from app.engine.runner import parse_options, replay
-from app.engine.ruleset import IllegalMove, Move, Ruleset, State
+from app.engine.ruleset import IllegalMove, Move, Ruleset, State, random_move
 
 FORBIDDEN_VIEW_KEYS = {"rng", "seed"}
 
@@ -171,3 +171,57 @@ def random_playout(
     assert rebuilt == state, f"{label}: replaying the log gives a different state"
     return state, log
 
+
+
+def move_kind(move: Move) -> Any:
+    """A move's family for coverage checks: its `type` field, else the names of its fields."""
+    return move.get("type", tuple(sorted(move))) if isinstance(move, dict) else type(move).__name__
+
+
+def check_random_move(ruleset: Ruleset, state: State, seat: int, rng: Rng, label: str,
+                      *, draws_per_move: int = 20) -> None:
+    """`random_move` returns only members of `legal_moves` (strict JSON equality), draws the same
+    move from the same generator state, leaves the state unchanged, and reaches every kind of move
+    listed: draws continue until each kind is seen, up to `draws_per_move` x the number of legal
+    moves (a uniform sampler misses a kind of one move in M with probability e^-20)."""
+    moves = ruleset.legal_moves(state, seat)
+    legal = {json.dumps(m, sort_keys=True) for m in moves}
+    wanted = {move_kind(m) for m in moves}
+    before = json.dumps(state, sort_keys=True)
+    twin = Rng(rng.state)
+    first = random_move(ruleset, state, seat, rng)
+    assert random_move(ruleset, state, seat, twin) == first, (
+        f"{label}: random_move differs for the same generator state")
+    seen = {move_kind(first)}
+    draws = 1
+    while draws < draws_per_move * len(moves) and not wanted <= seen:
+        move = random_move(ruleset, state, seat, rng)
+        assert json.dumps(move, sort_keys=True) in legal, (
+            f"{label}: random_move gave {move!r}, which is not in legal_moves")
+        seen.add(move_kind(move))
+        draws += 1
+    assert json.dumps(first, sort_keys=True) in legal, (
+        f"{label}: random_move gave {first!r}, which is not in legal_moves")
+    assert wanted <= seen, (
+        f"{label}: random_move never drew a move of kind {sorted(map(str, wanted - seen))} "
+        f"in {draws} draws")
+    assert json.dumps(state, sort_keys=True) == before, f"{label}: random_move mutated the state"
+
+
+def random_move_playout(ruleset: Ruleset, players: int, options: dict[str, Any], seed: int, *,
+                        check_every: int = 3, max_moves: int = 5000) -> int:
+    """Play a game with `random_move` alone (every drawn move must be accepted), checking
+    `check_random_move` every `check_every` steps; returns the number of moves."""
+    label = f"{ruleset.id} players={players} options={options} seed={seed}"
+    state = ruleset.setup(players, parse_options(ruleset, options), seed)
+    chooser = Rng.from_seed(seed, "random-move")
+    for step in range(max_moves + 1):
+        to_act = ruleset.to_act(state)
+        if not to_act:
+            return step
+        seat = chooser.choice(to_act)
+        if step % check_every == 0:
+            check_random_move(ruleset, state, seat, Rng.from_seed(seed, "draws", step),
+                              f"{label} step {step}")
+        state = ruleset.apply(state, seat, random_move(ruleset, state, seat, chooser))
+    raise AssertionError(f"{label}: no end after {max_moves} moves with random_move")

@@ -12,7 +12,20 @@ from typing import Any
 Op = dict[str, Any]
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+# Escaped object keys, by key: views use a small set of key names again and again.
+_ESCAPED: dict[str, str] = {}
+
+
 def _escape(token: str | int) -> str:
+    if type(token) is str:
+        escaped = _ESCAPED.get(token)
+        if escaped is None:
+            escaped = token.replace("~", "~0").replace("/", "~1")
+            if len(_ESCAPED) < 4096:
+                _ESCAPED[token] = escaped
+        return escaped
     return str(token).replace("~", "~0").replace("/", "~1")
 
 
@@ -48,15 +61,27 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
 
 
 def _diff_dict(old: dict[str, Any], new: dict[str, Any], path: str, ops: list[Op]) -> None:
+    # A child's path is only built when it has an operation or is entered: most values are the
+    # same object or an equal scalar.
+    removed = 0
     for key, value in old.items():
-        child = f"{path}/{_escape(key)}"
         if key not in new:
-            ops.append({"op": "remove", "path": child})
-        else:
-            _diff(value, new[key], child, ops)
-    for key, value in new.items():
-        if key not in old:
-            ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": value})
+            ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
+            removed += 1
+            continue
+        other = new[key]
+        if value is other:
+            continue
+        kind = type(value)
+        if kind is type(other) and kind in _SCALARS:
+            if value != other:
+                ops.append({"op": "replace", "path": f"{path}/{_escape(key)}", "value": other})
+            continue
+        _diff(value, other, f"{path}/{_escape(key)}", ops)
+    if len(new) > len(old) - removed:  # some keys of `new` are not in `old`
+        for key, value in new.items():
+            if key not in old:
+                ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": value})
 
 
 def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None:
@@ -72,7 +97,15 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None
             return
     common = min(n_old, n_new)
     for i in range(common):
-        _diff(old[i], new[i], f"{path}/{i}", ops)
+        a, b = old[i], new[i]
+        if a is b:
+            continue
+        kind = type(a)
+        if kind is type(b) and kind in _SCALARS:
+            if a != b:
+                ops.append({"op": "replace", "path": f"{path}/{i}", "value": b})
+            continue
+        _diff(a, b, f"{path}/{i}", ops)
     for i in range(n_old - 1, common - 1, -1):
         ops.append({"op": "remove", "path": f"{path}/{i}"})
     for i in range(common, n_new):

@@ -101,6 +101,10 @@ class RulesetHooks:
     - `public_move(state, seat, move, viewer)`: the move as `viewer` may see it in the log
       (None hides it entirely); default: everyone sees every move.
     - `bot_move(state, seat, rng)`: the ruleset's own player-replacing bot; default: none.
+    - `random_move(state, seat, rng)`: one legal move drawn at random (playouts, bots' fallback);
+      default: uniform over `legal_moves`. A ruleset may override it with a sampler that never
+      builds the whole list; it must return a member of `legal_moves` and reach every kind of
+      move `legal_moves` offers (checked by the conformance harness).
     - `describe_move(move)`: a short human label for a move (move lists, logs).
     - `log_text(state, seat, move, viewer)`: one sentence in words for the log, as `viewer` may
       know it, naming players as `{seat0}`, `{seat1}`, ... (the platform substitutes names);
@@ -122,6 +126,10 @@ class RulesetHooks:
         """The ruleset's bot choice, or None to fall back to a random legal move."""
         return None
 
+    def random_move(self, state: State, seat: int, rng: Any) -> Move:
+        """One legal move of `seat` drawn with `rng` (default: uniform over `legal_moves`)."""
+        return rng.choice(self.legal_moves(state, seat))  # type: ignore[attr-defined]
+
     def catalogue(self) -> dict[str, Any]:
         """Public component data for the browser renderer."""
         return {}
@@ -134,3 +142,12 @@ class RulesetHooks:
         """One log sentence for `viewer` about `seat` playing `move` (`state` is before the move)."""
         shown = self.public_move(state, seat, move, viewer)
         return self.describe_move(shown if shown is not None else {})
+
+
+def random_move(ruleset: Any, state: State, seat: int, rng: Any) -> Move:
+    """A random legal move through the ruleset's `random_move` hook, or uniformly from
+    `legal_moves` for a ruleset without it (the same draw the default hook makes)."""
+    hook = getattr(ruleset, "random_move", None)
+    if hook is not None:
+        return hook(state, seat, rng)  # type: ignore[no-any-return]
+    return rng.choice(ruleset.legal_moves(state, seat))  # type: ignore[no-any-return]

@@ -18,7 +18,7 @@ import time
 
 from app.engine.errors import GameError
 from app.engine.rng import Rng
-from app.engine.ruleset import Move
+from app.engine.ruleset import Move, random_move
 from app.services.errors import ServiceError
 from app.services.games import GameService, LiveGame
 
@@ -42,14 +42,14 @@ def choose_bot_move(live: LiveGame, seat: int) -> Move:
             log.exception("the %s bot failed in game %s; playing a random legal move",
                           live.ruleset.id, live.id)
     if move is None:
-        move = rng.choice(live.ruleset.legal_moves(live.state, seat))
+        move = random_move(live.ruleset, live.state, seat, rng)
     return move
 
 
 def random_legal_move(live: LiveGame, seat: int, attempt: int) -> Move:
     """A random legal move, different per attempt: the fallback when the bot's choice fails."""
     rng = Rng.from_seed(live.seed, "bot-fallback", live.version, seat, attempt)
-    return rng.choice(live.ruleset.legal_moves(live.state, seat))
+    return random_move(live.ruleset, live.state, seat, rng)
 
 
 def due_bot_seats(live: LiveGame) -> list[int]:

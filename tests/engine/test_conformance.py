@@ -11,7 +11,7 @@ import pytest
 
 import app.rulesets  # noqa: F401  (registers the product's rulesets)
 from app.engine import registry
-from app.engine.conformance import random_playout
+from app.engine.conformance import random_move_playout, random_playout
 from tests.support.testgame import TEST_GAME
 
 SEEDS = int(os.environ.get("CIVITAS_CONFORMANCE_SEEDS", "3"))
@@ -48,3 +48,10 @@ def test_random_play_conforms(ruleset, players, options):
     the outcome appears exactly at the end."""
     for seed in range(SEEDS):
         random_playout(ruleset, players, options, seed)
+
+
+@pytest.mark.parametrize(("ruleset", "players", "options"), list(_cases()))
+def test_random_move_draws_legal_moves_of_every_kind(ruleset, players, options):
+    """The `random_move` hook (a ruleset's fast sampler or the default) returns only moves listed
+    by `legal_moves`, reaches every kind of move listed, and plays games to their end."""
+    assert random_move_playout(ruleset, players, options, seed=0) > 0

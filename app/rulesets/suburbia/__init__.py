@@ -61,6 +61,10 @@ class Suburbia(RulesetHooks):
         """Every concrete legal move."""
         return legal.legal_moves(state, seat)
 
+    def random_move(self, state: State, seat: int, rng: Any) -> Move:
+        """The move a uniform draw from `legal_moves` gives, without listing them."""
+        return legal.random_move(state, seat, rng)
+
     def apply(self, state: State, seat: int, move: Move) -> State:
         """The next state (Dale's turn, when playing him, runs inside)."""
         return turn.apply(state, seat, move)

@@ -39,8 +39,26 @@ def to_act(state: State) -> list[int]:
     return [state["turn"]]
 
 
+# Per tiles list (never changed in place; see hexes.py), kept by the list's identity with the
+# list held in the entry: the placements as [q, r] lists, and the uninvested tiles as
+# (printed cost, [q, r]) in borough order, so a turn's families need no walk over the borough.
+_BY_TILES: dict[int, tuple[list[dict], list[list[int]], list[tuple[int, list[int]]]]] = {}
+
+
+def _borough(tiles: list[dict]) -> tuple[list[list[int]], list[tuple[int, list[int]]]]:
+    hit = _BY_TILES.get(id(tiles))
+    if hit is not None and hit[0] is tiles:
+        return hit[1], hit[2]
+    cells = [[q, r] for q, r in frontier(tiles)]
+    invest = [(tile_cost(t), list(t["at"])) for t in tiles if not t["inv"]]
+    if len(_BY_TILES) >= 2048:
+        _BY_TILES.clear()
+    _BY_TILES[id(tiles)] = (tiles, cells, invest)
+    return cells, invest
+
+
 def _placements(state: State, seat: int) -> list[list[int]]:
-    return [[q, r] for q, r in frontier(state["p"][seat]["tiles"])]
+    return _borough(state["p"][seat]["tiles"])[0]
 
 
 # A move family: a move type and, per rule field, the values allowed; every combination of
@@ -66,7 +84,8 @@ def turn_families(state: State, seat: int) -> list[Family]:
             if state["basic"][b] > 0 and p["money"] >= KINDS[b].cost:
                 out.append(("basic", {"tile": [b], "at": cells}))
     if p["markers"] > 0:
-        invest = [list(t["at"]) for t in p["tiles"] if not t["inv"] and p["money"] >= tile_cost(t)]
+        money = p["money"]
+        invest = [at for cost, at in _borough(p["tiles"])[1] if money >= cost]
         if invest:
             out.append(("invest", {"at": invest}))
     return out or [("pass", {})]
@@ -124,6 +143,33 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     for f in families(state, seat):
         out += _expand(f)
     return out
+
+
+def random_move(state: State, seat: int, rng: Any) -> Move:
+    """The move `rng.choice(legal_moves(state, seat))` would draw (same generator use, same
+    move), found by indexing the families instead of building every move."""
+    fams = families(state, seat)
+    i = rng.below(sum(_size(fields) for _, fields in fams))
+    for kind, fields in fams:
+        size = _size(fields)
+        if i < size:
+            break
+        i -= size
+    move: Move = {"type": kind}
+    if len(fields) == 2:  # _expand's order: the first field outer, the second inner
+        (k1, v1), (k2, v2) = fields.items()
+        move[k1], move[k2] = v1[i // len(v2)], v2[i % len(v2)]
+    elif fields:
+        (key, values), = fields.items()
+        move[key] = values[i]
+    return move
+
+
+def _size(fields: dict[str, list[Any]]) -> int:
+    if len(fields) == 2:
+        v1, v2 = fields.values()
+        return len(v1) * len(v2)
+    return len(next(iter(fields.values()))) if fields else 1
 
 
 def _allowed(value: Any, values: list[Any]) -> bool:

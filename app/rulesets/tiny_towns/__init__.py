@@ -15,7 +15,7 @@ from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.apply import apply_move
 from app.rulesets.tiny_towns.effects import BUILD
 from app.rulesets.tiny_towns.feeding import FEED_KINDS
-from app.rulesets.tiny_towns.legal import legal_moves, to_act
+from app.rulesets.tiny_towns.legal import legal_moves, random_move, to_act
 from app.rulesets.tiny_towns.scoring import SCORE, score_all, solo_rank, tie_key
 from app.rulesets.tiny_towns.setup import setup_state
 from app.rulesets.tiny_towns import logtext
@@ -88,6 +88,10 @@ class TinyTowns(RulesetHooks):
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         """Every concrete move the seat may make now."""
         return legal_moves(state, seat)
+
+    def random_move(self, state: State, seat: int, rng: Any) -> Move:
+        """The move a uniform draw from `legal_moves` gives; placing moves drawn by index."""
+        return random_move(state, seat, rng)
 
     def apply(self, state: State, seat: int, move: Move) -> State:
         """The next state; raises IllegalMove naming the rule that forbids the move."""

@@ -10,7 +10,7 @@ from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.choices import prune, resolve_pending
 from app.rulesets.tiny_towns.effects import place_building
 from app.rulesets.tiny_towns.legal import (
-    free_choice, is_master, legal_moves, to_act, tracks_changes, uses_coin)
+    drawn_move, free_choice, is_master, legal_moves, to_act, tracks_changes, uses_coin)
 from app.rulesets.tiny_towns.patterns import check_build
 from app.rulesets.tiny_towns.rounds import advance, complete, start_place
 from app.rulesets.tiny_towns.state import (
@@ -28,7 +28,7 @@ def apply_move(state: dict[str, Any], seat: int, move: Move) -> dict[str, Any]:
     e = Edit(state)
     pl = state["p"][seat]
     if pl["pending"]:
-        if move.get("type") != "choose" or not is_listed(move, legal_moves(state, seat)):
+        if move.get("type") != "choose" or not listed(state, seat, move):
             raise IllegalMove("You must first resolve your pending card effect with one of its "
                               "listed choices.")
         resolve_pending(e, seat, move)
@@ -57,6 +57,15 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, list):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
     return bool(a == b)
+
+
+def listed(state: dict[str, Any], seat: int, move: Move) -> bool:
+    """Whether the move is one of `legal_moves(state, seat)`: the move `random_move` just drew for
+    this state is, without listing them (strict JSON types either way)."""
+    drawn = drawn_move(state, seat)
+    if drawn is not None and _same(drawn, move):
+        return True
+    return is_listed(move, legal_moves(state, seat))
 
 
 def is_listed(move: Move, moves: list[Move]) -> bool:
@@ -90,13 +99,13 @@ def _keep(e: Edit, seat: int, move: Move) -> None:
 
 
 def _name(e: Edit, seat: int, move: Move) -> None:
-    _require(is_listed(move, legal_moves(e.before, seat)),
+    _require(listed(e.before, seat, move),
              "The Master Builder names one of the five resources (not one on their own Banks).")
     start_place(e, move["resource"])
 
 
 def _choose_card(e: Edit, seat: int, move: Move) -> None:
-    _require(is_listed(move, legal_moves(e.before, seat)), "Solo: choose one of the 3 revealed resource cards.")
+    _require(listed(e.before, seat, move), "Solo: choose one of the 3 revealed resource cards.")
     deck = dict(e.s["solo_deck"])
     shown, rest = list(deck["shown"]), list(deck["deck"])
     res = shown[move["index"]]
@@ -107,7 +116,7 @@ def _choose_card(e: Edit, seat: int, move: Move) -> None:
 
 
 def _take_oddity(e: Edit, seat: int, move: Move) -> None:
-    _require(is_listed(move, legal_moves(e.before, seat)),
+    _require(listed(e.before, seat, move),
              "At the start of your Master Builder turn you may take 1 resource from another "
              "player's Oddity Shop into an empty square of your town, once.")
     other, shop = move["from"], str(move["shop"])
@@ -136,7 +145,7 @@ def _placed(e: Edit, seat: int) -> None:
 
 
 def _check_place(e: Edit, seat: int, move: Move) -> None:
-    if is_listed(move, legal_moves(e.before, seat)):
+    if listed(e.before, seat, move):
         return
     pl = e.s["p"][seat]
     cell = move.get("cell")

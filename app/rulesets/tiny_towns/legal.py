@@ -109,6 +109,13 @@ def factory_swap(state: dict[str, Any], seat: int) -> bool:
 
 def place_moves(state: dict[str, Any], seat: int) -> list[Move]:
     """Every way to deal with the named resource this round."""
+    resources, cells, reactions = _place_parts(state, seat)
+    return [{"type": "place", "resource": r, "cell": c} for r in resources for c in cells] + reactions
+
+
+def _place_parts(state: dict[str, Any], seat: int) -> tuple[list[str], list[int], list[Move]]:
+    """place_moves in parts: the resources and squares every combination of which is a
+    `place` move (resources outer, squares inner), then the reaction moves."""
     pl = state["p"][seat]
     named = state["named"]
     other = not is_master(state, seat)
@@ -119,10 +126,7 @@ def place_moves(state: dict[str, Any], seat: int) -> list[Move]:
         resources = [r for r in data.RESOURCES if r not in banned] or list(data.RESOURCES)
     elif other and (factory_swap(state, seat) or (state["coins_on"] and pl["coins"] >= 1)):
         resources = list(data.RESOURCES)
-    moves: list[Move] = [{"type": "place", "resource": r, "cell": c} for r in resources for c in cells]
-    if other:
-        moves += reaction_moves(state, seat)
-    return moves
+    return resources, cells, reaction_moves(state, seat) if other else []
 
 
 def reaction_moves(state: dict[str, Any], seat: int) -> list[Move]:
@@ -134,6 +138,8 @@ def reaction_moves(state: dict[str, Any], seat: int) -> list[Move]:
     moves: list[Move] = []
     for i in CELLS:
         kind = data.react_kind(grid[i])
+        if kind is None:
+            continue
         stored = pl["store"].get(str(i), [])
         if kind == "warehouse":
             cap = data.card(grid[i])["react"]["capacity"]
@@ -168,6 +174,35 @@ def legal_moves(state: dict[str, Any], seat: int) -> list[Move]:
     out = _legal_moves(state, seat)
     _LAST = (state, seat, out)
     return out
+
+
+# The move `random_move` last drew without listing the legal moves, with its state and seat
+# (a copy: the caller owns the returned dict), so `apply` can accept it without listing them.
+_DRAWN: tuple[Any, int, Move | None] = (None, -1, None)
+
+
+def random_move(state: dict[str, Any], seat: int, rng: Any) -> Move:
+    """The move `rng.choice(legal_moves(state, seat))` would draw (same generator use, same
+    move); while placing it is found by index, without building every (resource, square) move."""
+    global _DRAWN
+    if state["phase"] != "place" or state["p"][seat]["pending"] or seat not in to_act(state):
+        return rng.choice(legal_moves(state, seat))  # type: ignore[no-any-return]
+    resources, cells, reactions = _place_parts(state, seat)
+    n = len(resources) * len(cells)
+    i = rng.below(n + len(reactions))
+    if i < n:
+        move = {"type": "place", "resource": resources[i // len(cells)], "cell": cells[i % len(cells)]}
+    else:
+        move = reactions[i - n]
+    _DRAWN = (state, seat, dict(move))  # field values are strings and ints: a flat copy is whole
+    return move
+
+
+def drawn_move(state: dict[str, Any], seat: int) -> Move | None:
+    """The move `random_move` last drew for exactly this state and seat, if that was the last
+    draw (it is legal: states are never changed in place)."""
+    drawn = _DRAWN
+    return drawn[2] if drawn[0] is state and drawn[1] == seat else None
 
 
 def _legal_moves(state: dict[str, Any], seat: int) -> list[Move]:

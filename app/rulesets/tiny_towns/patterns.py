@@ -45,6 +45,16 @@ for _cid, _places in data.PLACEMENTS.items():
         _by_low[_low].setdefault(_res, []).append(
             (_n, _all, tuple(_need.items()), tuple(_c for _c, _ in _pl), _bits, _codes))
     _ANCHORED[_cid] = _by_low
+
+# Per card, its placements as _anchor_index files them, built once at import: a player's index
+# is then the merge of their cards' lists, in card order (the same lists, in the same order, as
+# building it placement by placement).
+_PAIRS: dict[str, dict[tuple[int, str], list[tuple[str, _Row]]]] = {
+    _cid: {(_low, _res): [(_cid, _row) for _row in _rows]
+           for _low, _groups in enumerate(_by_low) for _res, _rows in _groups.items()}
+    for _cid, _by_low in _ANCHORED.items()}
+
+
 @lru_cache(maxsize=256)
 def _anchor_index(cards: tuple[str, ...]) -> dict[tuple[int, str], list[tuple[str, _Row]]]:
     """For the cards one player may construct: every placement, filed by (lowest square, the
@@ -52,9 +62,12 @@ def _anchor_index(cards: tuple[str, ...]) -> dict[tuple[int, str], list[tuple[st
     squares once for all cards."""
     out: dict[tuple[int, str], list[tuple[str, _Row]]] = {}
     for cid in dict.fromkeys(cards):
-        for low, groups in enumerate(_ANCHORED[cid]):
-            for res, rows in groups.items():
-                out.setdefault((low, res), []).extend((cid, row) for row in rows)
+        for key, pairs in _PAIRS[cid].items():
+            have = out.get(key)
+            if have is None:
+                out[key] = list(pairs)
+            else:
+                have += pairs
     return out
 
 
