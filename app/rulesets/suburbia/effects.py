@@ -65,6 +65,22 @@ def _reactive(tiles: list[dict]) -> _Reactive:
     return rest, other
 
 
+def _grow_reactive(old: list[dict], new: list[dict], tile: dict) -> None:
+    """File `_reactive(new)` for `new` = `old` + [`tile`], from `_reactive(old)`, without a walk
+    over the borough (the next placement in it asks for it)."""
+    hit = _REACTIVE.get(id(old))
+    if hit is None or hit[0] is not old:
+        return
+    rest, other = hit[1]
+    if (e := _REACT_REST[_key(tile)]):
+        rest = [*rest, (len(old), tile, e)]
+    if (e := _REACT_OTHER[_key(tile)]):
+        other = [*other, (tile, e)]
+    if len(_REACTIVE) >= 2048:
+        _REACTIVE.clear()
+    _REACTIVE[id(new)] = (new, (rest, other))
+
+
 def tile_cost(tile: dict) -> int:
     """The printed cost of a borough tile (a lake prints none: $0)."""
     return 0 if tile["lake"] else KINDS[tile["t"]].cost
@@ -215,6 +231,7 @@ class World:
         # (they only ever change their owners' tracks: `trial` placements skip them).
         if self.trial:
             return
+        _grow_reactive(old, p["tiles"], tile)
         for j in self.others_in_order(i):
             for t, effects in _reactive(self.players[j]["tiles"])[1]:
                 self._react(j, t, i, cell, tags, lake, False, effects)
