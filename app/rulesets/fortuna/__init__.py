@@ -35,7 +35,7 @@ class Fortuna(RulesetHooks):
     """Fortuna: action cards, dice and the Emperor's favour on the road to Rome."""
 
     id = "fortuna"
-    version = "2"
+    version = "3"
     name = "Fortuna"
     min_players = 2
     max_players = 4

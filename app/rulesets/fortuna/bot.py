@@ -110,9 +110,11 @@ def choose(state: dict[str, Any], seat: int, rng: Any) -> dict[str, Any]:
     if step == "military":
         best, score = {"type": "skip"}, 0.0
         mine = state["sides"][seat]
+        paid = _light(state)  # the Centurion is given up before the card is executed (rules)
+        paid["p"][seat]["cent"] -= 1
         for m in moves:
             if m["type"] == "military":
-                v = action_gain(state, seat, mine[m["slot"]]["c"], m["args"]) - WORTH["cent"] - 0.5
+                v = action_gain(paid, seat, mine[m["slot"]]["c"], m["args"]) - WORTH["cent"] - 0.5
                 if v > score:
                     best, score = m, v
         return best

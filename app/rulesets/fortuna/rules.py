@@ -495,9 +495,17 @@ def legal_moves(s: State, seat: int) -> list[Move]:
                  for j, slot in enumerate(s["sides"][side]) if slot["up"]]
     elif step == "military":
         moves.append({"type": "skip"})
-        for i, slot in enumerate(mine):
-            if slot["up"]:
-                moves += [{"type": "military", "slot": i, "args": a} for a in card_args(s, seat, slot["c"])]
+        # the Centurion is given up first (it pays for the extra card), so the card is judged
+        # without it, e.g. a Centurions card may refill the freed slot at its price (a temporary
+        # change, undone below: legal_moves never alters its input)
+        pl = s["p"][seat]
+        pl["cent"] -= 1
+        try:
+            for i, slot in enumerate(mine):
+                if slot["up"]:
+                    moves += [{"type": "military", "slot": i, "args": a} for a in card_args(s, seat, slot["c"])]
+        finally:
+            pl["cent"] += 1
     elif step == "favour":
         moves = favour_options(s, seat)
         moves += [{"type": "pass", "die": d} for d in sorted(set(s["dice"]))]

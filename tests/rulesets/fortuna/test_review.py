@@ -1,0 +1,77 @@
+"""Clauses an independent review found without a test of their own (RB-F; see REVIEW.md)."""
+
+from __future__ import annotations
+
+from app.rulesets.fortuna import RULESET as R
+from app.rulesets.fortuna.rules import end_round
+from tests.rulesets.fortuna.helpers import arrange, at, favours, game, play, province, seat_to_act
+
+
+def test_favour_one_may_empty_the_aqueduct():
+    """The Aqueduct: its water may be used 'by supplying water for the Emperor's favor' (favour
+    card 1), even with an empty reservoir; the Aqueduct is then empty and refills next turn."""
+    s = game(3, seed=0)
+    me = seat_to_act(s)
+    s = province(favours(at(s, step="favour", dice=[1], chosen=0)), me, water=0, aq=1,
+                 bld=["aqueduct"], aq_round=0)
+    assert {"type": "favour", "card": 1, "n": 1} in R.legal_moves(s, me)
+    s = play(s, {"type": "favour", "card": 1, "n": 1})
+    assert (s["p"][me]["aq"], s["p"][me]["water"], s["p"][me]["pos"]) == (0, 0, 1)
+
+
+def test_military_power_frees_the_most_expensive_centurion_slot():
+    """Phase 3: the Centurion given up is the top (most expensive) one, so hiring again costs
+    that slot's price (reconstructed prices 1/2/3)."""
+    s = game(2, seed=0)
+    me = seat_to_act(s)
+    s = arrange(s, {me: ["harvest_grain", "centurions", "water"]})
+    s = province(s, me, cent=3, money=10)
+    s = play(s, {"type": "play", "slot": 0, "args": {"water": 0}})
+    s = play(s, [m for m in R.legal_moves(s, me) if m["type"] == "exchange"][0])
+    s = play(s, {"type": "military", "slot": 1, "args": {"n": 1}})
+    # gave up the 3rd Centurion (slot price 3), then hired it back for 3: 10 - 3 = 7
+    assert s["p"][me]["cent"] == 3 and s["p"][me]["money"] == 7
+
+
+def test_bribe_money_beyond_twenty_is_lost_by_the_owner():
+    """Additional Rules: a player cannot have more than 20 Money (the bribed owner too)."""
+    s = game(2, seed=0)
+    me = seat_to_act(s)
+    other = 1 - me
+    s = arrange(s, {me: ["bribe", "building", "water"], other: ["water", "clerus", "marriage"]},
+                down={other: 2})
+    s = province(province(s, other, money=19), me, money=5)
+    s = play(s, {"type": "play", "slot": 0, "args": {"side": other, "slot": 0, "args": {}}})
+    assert s["p"][other]["money"] == 20 and s["p"][me]["money"] == 3 and s["p"][me]["water"] == 3
+
+
+def test_favour_cards_used_stay_flipped_for_later_players_in_the_round():
+    """Important (favour cards): a flipped card is not available to the players who follow in
+    this round; at round end it is turned back and gets no token, the unused ones get one."""
+    s = game(3, seed=0)
+    first = seat_to_act(s)
+    s = province(favours(at(s, step="favour", dice=[3], chosen=0)), first, grain=1)
+    s = play(s, {"type": "favour", "card": 3, "n": 1})
+    while seat_to_act(s) == first:
+        s = play(s, [m for m in R.legal_moves(s, first) if m["type"] != "privilege"][0])
+    nxt = seat_to_act(s)
+    s = province(at(s, step="favour", dice=[3]), nxt, grain=2, wine=0, water=0)
+    assert [m for m in R.legal_moves(s, nxt) if m["type"] == "favour"] == []
+    t = at(s, turn=3)
+    t["ev"] = []
+    end_round(t)
+    assert [f["tokens"] for f in t["fav"]] == [1, 1, 0, 1, 1, 1]
+    assert not any(f["used"] for f in t["fav"])
+
+
+def test_start_player_track_ties_count_clockwise_from_the_new_start_player():
+    """End of the Game Round: the Fortuna holder starts; equal money is ordered by who sits
+    nearest clockwise after that (new) start player, not after the old one."""
+    s = game(4, seed=0)
+    s = arrange(s, {2: ["fortuna", "water", "clerus"]})
+    for seat in range(4):
+        s = province(s, seat, money=5)
+    s = at(s, turn=4, order=[0, 1, 2, 3])
+    s["ev"] = []
+    end_round(s)
+    assert s["order"] == [2, 3, 0, 1]
