@@ -50,9 +50,17 @@ def test_suburbia_goal_choice_and_turns_by_clicking(live_server, page):
 
 
 def _same_as_server(server, page, game, auth):
-    """The document the page rebuilt from patches equals the server's."""
-    served = httpx.get(f"{server.url}/api/games/{game}", headers=auth).json()
-    assert page.evaluate("window.civitas.doc") == served
+    """The document the page rebuilt from patches equals the server's at the same version (bots
+    may still be moving: wait for the page to reach the server's version, and compare the two
+    documents of one version, never a document with a newer one)."""
+    for _ in range(20):
+        served = httpx.get(f"{server.url}/api/games/{game}", headers=auth).json()
+        page.wait_for_function(f"window.civitas.doc.version >= {served['version']}", timeout=30000)
+        mine = page.evaluate("window.civitas.doc")
+        if mine["version"] == served["version"]:
+            assert mine == served
+            return
+    raise AssertionError("the game kept moving; no version was seen by both the page and the server")
 
 
 def _tiny_towns_click(page):
