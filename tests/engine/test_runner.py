@@ -73,3 +73,43 @@ def test_moves_after_the_end_are_refused():
     with pytest.raises(GameError) as err:
         play(TEST_GAME, state, 0, {"type": "pass"}, sent_version=0, current_version=0)
     assert err.value.code is ErrorCode.GAME_OVER
+
+
+class _Crashing(type(TEST_GAME)):
+    """The test game, but its rules crash on a move of the wrong shape (as real rules may)."""
+
+    def apply(self, state, seat, move):
+        return {"x": 1}[move["type"]]
+
+
+def test_each_refusal_is_a_sentence_naming_what_is_wrong():
+    """Refusals: game over, seat not asked, stale or ahead version, not an object, wrong shape;
+    each detail is the exact sentence the player sees, with the seat or versions it concerns."""
+    state = _state()
+    over = _state(players=1)
+    while TEST_GAME.to_act(over):
+        seat = TEST_GAME.to_act(over)[0]
+        over = TEST_GAME.apply(over, seat, TEST_GAME.legal_moves(over, seat)[0])
+    moved = TEST_GAME.apply(state, 0, TEST_GAME.legal_moves(state, 0)[0])
+    cases = [
+        (dict(ruleset=TEST_GAME, state=over, seat=0, move={}, sent_version=0, current_version=0),
+         ErrorCode.GAME_OVER, "The game is over; no more moves are accepted."),
+        (dict(ruleset=TEST_GAME, state=moved, seat=0, move={}, sent_version=1, current_version=1),
+         ErrorCode.NOT_YOUR_TURN, "Seat 0 is not asked to act now."),
+        (dict(ruleset=TEST_GAME, state=state, seat=1, move={}, sent_version=3, current_version=2),
+         ErrorCode.STALE_VERSION, "The game is at version 2, not 3; reload the game and try again."),
+        (dict(ruleset=TEST_GAME, state=state, seat=1, move=[], sent_version=0, current_version=0),
+         ErrorCode.MALFORMED_MOVE, "A move must be a JSON object."),
+        (dict(ruleset=_Crashing(), state=state, seat=1, move={"type": "y"}, sent_version=0,
+              current_version=0),
+         ErrorCode.MALFORMED_MOVE,
+         "The move is not one of this game's move shapes; ask for the legal moves to see them."),
+    ]
+    for kwargs, code, detail in cases:
+        ruleset, state_, seat, move = (kwargs.pop(k) for k in ("ruleset", "state", "seat", "move"))
+        with pytest.raises(GameError) as err:
+            play(ruleset, state_, seat, move, **kwargs)
+        assert (err.value.code, err.value.detail) == (code, detail)
+    with pytest.raises(GameError) as err:
+        play(TEST_GAME, state, 1, {}, sent_version=3, current_version=2)
+    assert err.value.version == 2
