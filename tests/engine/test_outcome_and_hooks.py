@@ -34,3 +34,20 @@ def test_hook_defaults():
     assert not hooks.has_bot and hooks.conformance_options == []
     error = IllegalMove("Bids must be cards.")
     assert error.reason == str(error) == "Bids must be cards."
+
+
+class _Secret(RulesetHooks):
+    """A ruleset whose moves only their own seat sees, unless the state says they are public."""
+
+    def public_move(self, state, seat, move, viewer):
+        return move if viewer == seat or (state or {}).get("public") else None
+
+
+def test_default_log_line_says_only_what_the_viewer_may_see():
+    """Log in words: the default sentence is built from public_move for that viewer, with the
+    state before the move and the mover's seat: a hidden move reads as nothing."""
+    hooks, move = _Secret(), {"type": "bid", "card": "K001"}
+    assert hooks.log_text({}, 0, move, 0) == "type=bid, card=K001"
+    assert hooks.log_text({}, 0, move, 1) == ""
+    assert hooks.log_text({"public": True}, 0, move, 1) == "type=bid, card=K001"
+    assert hooks.log_text({}, 1, move, 1) == "type=bid, card=K001"

@@ -39,7 +39,7 @@ def test_below_rejects_the_biased_top_and_refuses_empty_ranges():
     assert rng.state == raw.state  # exactly the same outputs were consumed
     assert {Rng(7).below(1) for _ in range(5)} == {0}
     for bad in (0, -1):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"^below\(\) needs a positive bound$"):
             Rng(1).below(bad)
 
 
@@ -54,3 +54,10 @@ def test_shuffle_is_fisher_yates_from_the_top():
     assert rng.shuffled(items) == expected and items == list(range(10))
     two = [Rng.from_seed(s).shuffled([0, 1]) for s in range(40)]
     assert [1, 0] in two and [0, 1] in two  # the first pair is shuffled too
+
+
+def test_choice_picks_the_item_below_draws():
+    """RNG: choice(items) is items[below(len(items))]."""
+    items = ["a", "b", "c", "d", "e"]
+    rng, ref = Rng(5), Rng(5)
+    assert [rng.choice(items) for _ in range(12)] == [items[ref.below(5)] for _ in range(12)]

@@ -56,12 +56,14 @@ def test_stale_version_after_a_turn_change_is_refused():
 
 
 def test_version_ahead_is_refused():
-    """A version ahead of the game is always stale."""
+    """A version ahead of the game is always stale, even with a history that would let an older
+    version through."""
     state = _state()
-    with pytest.raises(GameError) as err:
-        play(TEST_GAME, state, 0, TEST_GAME.legal_moves(state, 0)[0], sent_version=5,
-             current_version=0, history=None)
-    assert err.value.code is ErrorCode.STALE_VERSION
+    for history in (None, History(5, [[0, 1]], [])):
+        with pytest.raises(GameError) as err:
+            play(TEST_GAME, state, 0, TEST_GAME.legal_moves(state, 0)[0], sent_version=5,
+                 current_version=0, history=history)
+        assert err.value.code is ErrorCode.STALE_VERSION
 
 
 def test_moves_after_the_end_are_refused():
@@ -113,3 +115,23 @@ def test_each_refusal_is_a_sentence_naming_what_is_wrong():
     with pytest.raises(GameError) as err:
         play(TEST_GAME, state, 1, {}, sent_version=3, current_version=2)
     assert err.value.version == 2
+
+
+def test_replay_from_setup_or_from_a_snapshot_gives_the_same_state():
+    """Replay: (setup, moves) rebuilds the state; so does a snapshot plus the moves after it;
+    options may be given raw (None means the defaults) or parsed."""
+    from app.engine.runner import parse_options, replay
+
+    state, log = _state(rounds=2), []
+    for _ in range(6):
+        seat = TEST_GAME.to_act(state)[0]
+        move = TEST_GAME.legal_moves(state, seat)[-1]
+        log.append((seat, move))
+        state = TEST_GAME.apply(state, seat, move)
+        if len(log) == 3:
+            snapshot = state
+    assert replay(TEST_GAME, 2, {"rounds": 2}, 7, log) == state
+    assert replay(TEST_GAME, 2, TestGameOptions(rounds=2), 7, log) == state
+    assert replay(TEST_GAME, 2, {}, 7, log[3:], start=snapshot) == state
+    assert parse_options(TEST_GAME, None) == TestGameOptions()
+    assert replay(TEST_GAME, 2, None, 7, []) == TEST_GAME.setup(2, TestGameOptions(), 7)
