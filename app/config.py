@@ -36,6 +36,8 @@ class Settings(BaseSettings):
     migrate_on_start: bool = True
     absence_grace_seconds: float = 90.0  # a player gone this long while asked to act: a bot holds the seat
     clock_sweep_seconds: float = 1.0  # how often each instance looks for run-out clocks and absent players
+    log_level: str = "info"
+    log_format: str = "json"  # or "text"
 
 
 @lru_cache

@@ -13,9 +13,10 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app import rulesets as _product_rulesets  # noqa: F401  (registers the product's rulesets)
-from app.api import errors, games, pages, players, rooms, rulesets
+from app.api import errors, games, health, pages, players, rooms, rulesets
 from app.config import ROOT, Settings, get_settings, sync_url
 from app.engine import registry
+from app.observability.logs import log_config
 from app.realtime import ws
 from app.services.platform import Platform
 
@@ -101,7 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Civitas", version="1", lifespan=lifespan,
                   description="An online table for city-building board games (wire contract v1).")
     errors.install(app)
-    for module in (players, rulesets, rooms, games, pages):
+    for module in (players, rulesets, rooms, games, pages, health):
         app.include_router(module.router)
     app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
@@ -110,12 +111,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def main() -> None:
-    """Serve with uvicorn on CIVITAS_HOST:CIVITAS_PORT."""
+    """Serve with uvicorn on CIVITAS_HOST:CIVITAS_PORT; `python -m app.main migrate` only migrates
+    (the one-shot job of a deployment with several replicas, which then skip it at start)."""
+    import sys
+
     import uvicorn
 
     settings = get_settings()
+    if sys.argv[1:] == ["migrate"]:
+        migrate(settings.database_url)
+        return
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
-                ws_max_size=settings.max_frame_bytes * 2, ws_per_message_deflate=False)
+                ws_max_size=settings.max_frame_bytes * 2, ws_per_message_deflate=False,
+                log_config=log_config(settings.log_level, settings.log_format))
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import subprocess
 import sys
 from pathlib import Path
 
@@ -38,6 +39,8 @@ def main() -> None:
     ap.add_argument("--ruleset", default="benchgame")
     ap.add_argument("--postgres", default="")
     ap.add_argument("--no-pin", action="store_true")
+    ap.add_argument("--profile", default="", help="py-spy flame graph of the server to this file")
+    ap.add_argument("--skip-echo", action="store_true", help="no baseline (profiling runs only)")
     args = ap.parse_args()
     server_core, client_core = (None, None) if args.no_pin else ("0", "1")
     pin_self(client_core)
@@ -46,19 +49,30 @@ def main() -> None:
           f"({args.games / args.interval:.0f} moves/s planned), {args.duration}s measured "
           f"after {args.warmup}s warm-up; ruleset {args.ruleset}")
     echo = []
-    with echo_server(server_core) as e:
-        echo.append(run(drive_echo(e.ws, args.games, 2, args.interval, args.duration, args.warmup)))
+    if not args.skip_echo:
+        with echo_server(server_core) as e:
+            echo.append(run(drive_echo(e.ws, args.games, 2, args.interval, args.duration, args.warmup)))
     with sqlite_url() as sqlite:
         db = fresh_postgres(args.postgres, "civitas_bench") if args.postgres else sqlite
         with civitas({"CIVITAS_DATABASE_URL": db}, server_core) as server:
             async def subject():
                 games = await new_games(server.url, args.games, 2, args.ruleset)
                 socks = await open_sockets(server.ws, games)
+                spy = None
+                if args.profile:
+                    spy = subprocess.Popen(["py-spy", "record", "-p", str(server.pid), "-o", args.profile,
+                                            "-d", str(int(args.duration + args.warmup)), "-r", "200",
+                                            "--nonblocking"], stdout=subprocess.DEVNULL)
                 stats = await drive_games(server.url, games, socks, args.interval, args.duration,
                                           args.warmup)
                 await asyncio.gather(*(s.close() for row in socks for s in row))
+                if spy is not None:
+                    spy.wait()
                 return stats
             stats = run(subject())
+    if args.skip_echo:
+        print(f"move ack     : {summary(stats.ack)}  {rate(stats):.0f} moves/s")
+        return
     with echo_server(server_core) as e:
         echo.append(run(drive_echo(e.ws, args.games, 2, args.interval, args.duration, args.warmup)))
     base = echo[0].ack + echo[1].ack

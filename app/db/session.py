@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import time
+
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import AsyncAdaptedQueuePool
 
 from app.config import async_url
 
@@ -19,17 +22,35 @@ def sqlite_pragmas(dbapi_conn: Any, _record: Any = None) -> None:
     cur.close()
 
 
+class TimedPool(AsyncAdaptedQueuePool):
+    """The usual async pool, timing how long each checkout waits for a free connection
+    (the /metrics pool-wait histogram: a busy pool shows there before requests time out)."""
+
+    def _do_get(self):  # type: ignore[no-untyped-def]
+        from app.observability.metrics import POOL_WAIT, POOL_WAITS
+
+        start = time.perf_counter()
+        try:
+            return super()._do_get()
+        finally:
+            waited = time.perf_counter() - start
+            POOL_WAIT.observe(waited)
+            if waited > 0.001:
+                POOL_WAITS.inc()
+
+
 def make_engine(url: str) -> AsyncEngine:
     """An async engine for `url` (sqlite or postgresql)."""
     url = async_url(url)
     if url.startswith("sqlite"):
-        engine = create_async_engine(url, connect_args={"timeout": 30})
+        engine = create_async_engine(url, connect_args={"timeout": 30}, poolclass=TimedPool)
         event.listen(engine.sync_engine, "connect", sqlite_pragmas)
         return engine
     # No pre-ping (it costs a round trip per request, about a third of a move's time here): a
     # connection the server dropped fails its request with a retryable 503, and SQLAlchemy
     # then discards the pool's stale connections.
-    return create_async_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800)
+    return create_async_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800,
+                               poolclass=TimedPool)
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker:

@@ -20,13 +20,18 @@ CHANNEL = "civitas:events"
 class Broker(Protocol):
     """Publish an event to every instance (this one included); handlers receive each event."""
 
+    shared: bool  # whether other processes hear this broker's events
+
     async def start(self, handler: Handler) -> None: ...
+    async def ready(self) -> bool: ...
     async def publish(self, event: dict[str, Any]) -> None: ...
     async def stop(self) -> None: ...
 
 
 class MemoryBroker:
     """In-process delivery, in order, on a background task so publishers never run handlers inline."""
+
+    shared = False  # only this process hears its events
 
     def __init__(self) -> None:
         self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -44,6 +49,10 @@ class MemoryBroker:
 
         self._task = asyncio.create_task(pump())
 
+    async def ready(self) -> bool:
+        """Always ready: it lives in this process."""
+        return True
+
     async def publish(self, event: dict[str, Any]) -> None:
         """Queue an event for delivery."""
         self._queue.put_nowait(event)
@@ -55,7 +64,14 @@ class MemoryBroker:
 
 
 class RedisBroker:
-    """Redis pub/sub on one channel; reconnects with backoff if Redis goes away."""
+    """Redis pub/sub on one channel; reconnects with backoff if Redis goes away.
+
+    Publishing never waits for Redis: events queue (bounded) and one task sends them in order,
+    several per round trip when they pile up, so a move's ack does not wait for the broker.
+    """
+
+    shared = True
+    QUEUE = 10_000
 
     def __init__(self, url: str) -> None:
         import redis.asyncio as redis
@@ -63,6 +79,9 @@ class RedisBroker:
         self._redis = redis.from_url(url)
         self._task: asyncio.Task[None] | None = None
         self._pubsub: Any = None  # the current subscription (replaced on each reconnect)
+        self._outbox: list[bytes] = []
+        self._wake = asyncio.Event()
+        self._sender: asyncio.Task[None] | None = None
 
     async def start(self, handler: Handler) -> None:
         """Subscribe (before returning, so no event published after start is missed) and listen."""
@@ -97,17 +116,54 @@ class RedisBroker:
         self._pubsub = pubsub
         self._task = asyncio.create_task(listen(pubsub))
 
-    async def publish(self, event: dict[str, Any]) -> None:
-        """Publish to every subscribed instance; a Redis outage is logged, not raised (it is a hint)."""
+    async def ready(self) -> bool:
+        """Redis answers a ping (within a second)."""
         try:
-            await self._redis.publish(CHANNEL, json.dumps(event))
+            return bool(await asyncio.wait_for(self._redis.ping(), 1))
         except Exception:
-            log.warning("could not publish %s to redis", event.get("type"))
+            return False
+
+    async def publish(self, event: dict[str, Any]) -> None:
+        """Queue an event for every subscribed instance; a Redis outage is logged, not raised
+        (events are hints: receivers read the truth from the database)."""
+        if len(self._outbox) >= self.QUEUE:
+            log.warning("redis broker outbox full; dropping %s", event.get("type"))
+            return
+        self._outbox.append(json.dumps(event).encode())
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.create_task(self._send())
+        self._wake.set()
+
+    async def _send(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._outbox:
+                batch, self._outbox = self._outbox, []
+                try:
+                    if len(batch) == 1:
+                        await self._redis.publish(CHANNEL, batch[0])
+                    else:
+                        async with self._redis.pipeline(transaction=False) as pipe:
+                            for data in batch:
+                                pipe.publish(CHANNEL, data)
+                            await pipe.execute()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.warning("could not publish %d events to redis", len(batch))
 
     async def stop(self) -> None:
-        """Unsubscribe and close."""
-        if self._task:
-            self._task.cancel()
+        """Send what is queued (briefly), unsubscribe and close."""
+        if self._sender is not None and self._outbox:
+            self._wake.set()
+            for _ in range(20):
+                if not self._outbox:
+                    break
+                await asyncio.sleep(0.01)
+        for task in (self._task, self._sender):
+            if task:
+                task.cancel()
         if self._pubsub is not None:
             await _close(self._pubsub)
         await self._redis.aclose()

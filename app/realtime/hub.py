@@ -13,11 +13,14 @@ import json
 import logging
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 import orjson
+from sqlalchemy.exc import DBAPIError
 
 from app.engine.diff import diff
+from app.observability.metrics import DROPPED, PATCH_BYTES, PATCH_FRAMES, RESYNCS
+from app.services.errors import ServiceError
 from app.services.games import GameService, LiveGame, game_document
 
 log = logging.getLogger(__name__)
@@ -40,6 +43,7 @@ class Audience:
     version: int
     doc: dict[str, Any]
     patches: deque[tuple[int, str]] = field(default_factory=deque)  # (version, encoded frame)
+    _snapshot: tuple[int, str] | None = None
 
     def advance(self, live: LiveGame, keep: int) -> None:
         """Build one patch per version up to the game's current version."""
@@ -50,6 +54,7 @@ class Audience:
                 return
             doc = game_document(live, state, version, self.seat)
             frame = encode({"type": "patch", "version": version, "ops": diff(self.doc, doc)})
+            PATCH_FRAMES.inc()
             self.patches.append((version, frame))
             while len(self.patches) > keep:
                 self.patches.popleft()
@@ -70,42 +75,69 @@ class Audience:
         return [frame for v, frame in self.patches if v > version]
 
     def snapshot(self) -> str:
-        """A snapshot frame of the current document."""
-        return encode({"type": "snapshot", "game": self.doc})
+        """A snapshot frame of the current document (encoded once per version, however many ask)."""
+        if self._snapshot is None or self._snapshot[0] != self.version:
+            self._snapshot = (self.version, encode({"type": "snapshot", "game": self.doc}))
+        return self._snapshot[1]
 
 
 class Connection:
-    """One socket: its seat, the version it has, and a queue drained by its own sender task."""
+    """One socket: its seat, the version it has, and a bounded backlog of frames to send.
 
-    def __init__(self, websocket: Any, game_id: str, seat: int | None, player_id: str | None) -> None:
+    Frames are written by a short-lived flush task that exists only while there is a backlog, so an
+    idle socket costs no task; past SEND_QUEUE unsent frames the socket is closed (code 1013) and
+    its client resyncs when it comes back, so a slow reader never holds up anyone else.
+    """
+
+    __slots__ = ("websocket", "game_id", "seat", "player_id", "version", "queue", "closed",
+                 "_flusher", "kind")
+
+    def __init__(self, websocket: Any, game_id: str, seat: int | None, player_id: str | None,
+                 kind: str = "game") -> None:
         self.websocket = websocket
         self.game_id = game_id
         self.seat = seat
         self.player_id = player_id
         self.version = -1
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(SEND_QUEUE)
+        self.queue: deque[str] = deque()
         self.closed = False
+        self._flusher: asyncio.Task[None] | None = None
+        self.kind = kind
 
     def send(self, frame: str) -> None:
         """Queue a frame; a socket too far behind is closed and will resync when it returns."""
         if self.closed:
             return
-        try:
-            self.queue.put_nowait(frame)
-        except asyncio.QueueFull:
+        if len(self.queue) >= SEND_QUEUE:
             self.closed = True
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            self.queue.put_nowait(None)  # the sender closes the socket; the client resyncs
+            self.queue.clear()
+            DROPPED.inc()
+            log.info("closing a socket that fell %d frames behind", SEND_QUEUE,
+                     extra={"game_id": self.game_id, "version": self.version})
+        else:
+            self.queue.append(frame)
+        if self._flusher is None:
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
 
-    async def sender(self) -> None:
-        """Drain the queue to the socket until closed."""
-        while True:
-            frame = await self.queue.get()
-            if frame is None:
+    async def _flush(self) -> None:
+        try:
+            while self.queue:
+                await self.websocket.send_text(self.queue.popleft())
+            if self.closed:
                 await self.websocket.close(code=1013)
-                return
-            await self.websocket.send_text(frame)
+        except Exception:  # the socket went away mid-send; its receive loop will notice
+            self.closed = True
+            self.queue.clear()
+        finally:
+            self._flusher = None
+
+    def stop(self) -> None:
+        """The socket is gone: drop its backlog and any flush in progress."""
+        self.closed = True
+        self.queue.clear()
+        if self._flusher is not None:
+            self._flusher.cancel()
+            self._flusher = None
 
 
 @dataclass
@@ -120,10 +152,76 @@ class Channel:
 class Hub:
     """Routes new versions to sockets; one per instance."""
 
-    def __init__(self, games: GameService, keep: int = 64) -> None:
+    def __init__(self, games: GameService, keep: int = 64, heartbeat_seconds: float = 15.0) -> None:
         self.games = games
         self.keep = keep
+        self.heartbeat_seconds = heartbeat_seconds
         self.channels: dict[str, Channel] = {}
+        # Called on each heartbeat with one socket per (game, seat) that has any (presence).
+        self.beat_listeners: list[Callable[[Connection], Awaitable[None]]] = []
+        self._pending: dict[str, int] = {}
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def start(self) -> None:
+        """Start delivering this instance's own moves, and the heartbeat."""
+        self._tasks = [asyncio.create_task(self._pump()), asyncio.create_task(self._heartbeat())]
+
+    async def stop(self) -> None:
+        """Stop the hub's tasks."""
+        for task in self._tasks:
+            task.cancel()
+
+    def post(self, game_id: str, version: int) -> None:
+        """A move was stored here: deliver its patches on the hub's task, right after the caller
+        has queued its ack (and without waiting for the broker's round trip)."""
+        if version > self._pending.get(game_id, -1):
+            self._pending[game_id] = version
+        self._wake.set()
+
+    async def _pump(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._pending = self._pending, {}
+            for game_id, version in batch.items():
+                try:
+                    await self.on_version(game_id, version)
+                except Exception:  # one game's failure must not stop the others' patches
+                    log.exception("delivering a version failed",
+                                  extra={"game_id": game_id, "version": version})
+
+    async def _heartbeat(self) -> None:
+        """Now and then tell every socket its game's version (one frame per game), so a client that
+        lost a patch notices even when the game is idle."""
+        while True:
+            await asyncio.sleep(self.heartbeat_seconds)
+            for game_id, channel in list(self.channels.items()):
+                # The database's version, not only this instance's copy (read once per game per
+                # beat, however many sockets watch it): a missed broker event is pushed now.
+                try:
+                    live = await self.games.live(game_id, fresh=True,
+                                                 max_age=self.heartbeat_seconds / 2)
+                    if any(a.version < live.version for a in channel.audiences.values()):
+                        await self.on_version(game_id, live.version)
+                except (DBAPIError, ServiceError):
+                    continue  # the database is away: skip this beat rather than report a guess
+                frame = encode({"type": "heartbeat", "version": live.version})
+                for conn in list(channel.connections):
+                    conn.send(frame)
+            seated = {(c.game_id, c.seat): c for channel in list(self.channels.values())
+                      for c in channel.connections if c.seat is not None}
+            for conn in seated.values():
+                for listener in self.beat_listeners:
+                    try:
+                        await listener(conn)
+                    except Exception:  # presence is an extra: never stop the heartbeat
+                        log.exception("heartbeat listener failed",
+                                      extra={"game_id": conn.game_id})
+
+    def socket_count(self) -> int:
+        """Game sockets open on this instance."""
+        return sum(len(channel.connections) for channel in self.channels.values())
 
     def _audience(self, channel: Channel, live: LiveGame, seat: int | None) -> Audience:
         audience = channel.audiences.get(seat)
@@ -199,9 +297,12 @@ class Hub:
         valid = isinstance(after, int) and not isinstance(after, bool)
         frames = audience.frames_after(after) if valid else None
         if frames is None:
+            if conn.version >= 0:
+                RESYNCS.inc()
             conn.send(audience.snapshot())
         else:
             for frame in frames:
+                PATCH_BYTES.inc(len(frame))
                 conn.send(frame)
         conn.version = audience.version
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from sqlalchemy.exc import DBAPIError
@@ -64,11 +64,11 @@ def _parse(text: str | None, limit: int) -> tuple[dict[str, Any] | None, str | N
     if len(text) > limit:
         return None, f"Frames may be at most {limit} bytes."
     try:
-        message = json.loads(text)
-    except ValueError:
+        message = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        if "depth" in str(exc):
+            return None, "The frame nests too deeply."
         return None, "The frame is not valid JSON."
-    except RecursionError:
-        return None, "The frame nests too deeply."
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         return None, "A frame must be a JSON object with a string 'type'."
     return message, None
@@ -88,13 +88,9 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
         return await _refuse(websocket, exc.status, exc.detail, 4404)
     conn = Connection(websocket, game_id, live.seat_of(player.id if player else None),
                       player.id if player else None)
-    sender = heart = None
     loop = asyncio.get_running_loop()
     bucket = TokenBucket(settings.frames_per_second, loop.time())
     try:
-        # Tasks start inside the try: if joining fails, the finally still stops them.
-        sender = asyncio.create_task(conn.sender())
-        heart = asyncio.create_task(_heartbeat(conn, platform, settings.heartbeat_seconds))
         await platform.hub.join(conn)
         await table_socket.joined(platform, conn, live.room_id)
         while not conn.closed:
@@ -124,9 +120,7 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
         pass
     finally:
         platform.hub.leave(conn)
-        for task in (heart, sender):
-            if task is not None:
-                task.cancel()
+        conn.stop()
         await table_socket.left(platform, conn)
 
 
@@ -177,22 +171,6 @@ async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> Non
                           "detail": f"Unknown frame type {str(kind)[:40]!r}; use move, sync, ping, chat or log."}))
 
 
-async def _heartbeat(conn: Connection, platform: Any, every: float) -> None:
-    """Tell the client the current version now and then, so a lost patch is noticed even when idle."""
-    while True:
-        await asyncio.sleep(every)
-        # The database's version, not this instance's copy (read at most once per game per half
-        # period, however many sockets watch it); a missed broker event is pushed now.
-        try:
-            live = await platform.games.live(conn.game_id, fresh=True, max_age=every / 2)
-            if live.version > conn.version:
-                await platform.hub.on_version(conn.game_id, live.version)
-        except (DBAPIError, ServiceError):
-            continue  # the database is away: skip this beat rather than report a guess
-        conn.send(encode({"type": "heartbeat", "version": live.version}))
-        await table_socket.beat(platform, conn)
-
-
 @router.websocket("/ws/lobby")
 async def lobby_socket(websocket: WebSocket) -> None:
     """The public rooms, sent on connect and whenever a room changes."""
@@ -219,10 +197,9 @@ async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = 
                 await room_service.visible_room(session, room_id, player, invite_code)
             except ServiceError as exc:
                 return await _refuse(websocket, exc.status, exc.detail, 4404)
-    conn = Connection(websocket, room_id or "", None, player.id if player else None)
-    sender = None
+    conn = Connection(websocket, room_id or "", None, player.id if player else None,
+                      "lobby" if room_id is None else "room")
     try:
-        sender = asyncio.create_task(conn.sender())
         if room_id is None:
             lobby.lobby.add(conn)
             conn.send(lobby.snapshot_frame())  # from memory: a lobby socket costs no query
@@ -248,5 +225,4 @@ async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = 
             lobby.lobby.discard(conn)
         else:
             lobby.unwatch_room(room_id, conn)
-        if sender is not None:
-            sender.cancel()
+        conn.stop()

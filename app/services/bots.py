@@ -77,6 +77,9 @@ class BotRunner:
         games.listeners.append(self._on_move)
 
     async def _on_move(self, game_id: str, version: int) -> None:
+        live = self.games.loaded(game_id)
+        if live is not None and not live.bot_seats():
+            return  # no bot seat: no task per move
         self.kick(game_id)
 
     def kick(self, game_id: str) -> None:

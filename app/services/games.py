@@ -10,6 +10,7 @@ against the stale-version rule.
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 from collections import OrderedDict
@@ -24,13 +25,16 @@ from app.engine import registry
 from app.engine.errors import ErrorCode, GameError
 from app.engine.rng import seed_hash
 from app.engine.ruleset import Move, State
+from app.observability.metrics import MOVE_REFUSED, MOVE_SECONDS, MOVES
 from app.engine.runner import parse_options, play
 from app.services.errors import ServiceError, not_found
 from app.services.live import LiveGame, fill_names, game_document
 from app.services.rooms import seat_names
-from app.services.move_store import Conflict, SqliteWriter, move_statements
+from app.services.move_store import Conflict, SqliteWriter, move_statements, sqlite_rows
 
 __all__ = ["GameService", "LiveGame", "game_document"]
+log = logging.getLogger(__name__)
+CHECKPOINT_EVERY = 500  # moves between SQLite WAL checkpoints
 
 
 class GameService:
@@ -48,12 +52,25 @@ class GameService:
         self._seat_epoch = 0  # bumped by every seat refresh
         self.listeners: list[Callable[[str, int], Awaitable[None]]] = []
         # SQLite has one writer at a time: moves queue here (not in SQLite's busy handler, which
-        # sleeps in steps of up to 100 ms) and are written by one thread in one hop each.
+        # sleeps in steps of up to 100 ms) and are written by one connection (see SqliteWriter).
         bind = sessions.kw.get("bind")
         self._write_lock = asyncio.Lock()
         self._sqlite_writer: SqliteWriter | None = None
+        self._checkpointing: asyncio.Task[None] | None = None
         if bind is not None and bind.dialect.name == "sqlite":
             self._sqlite_writer = SqliteWriter(bind.url.render_as_string(hide_password=False))
+
+    async def _checkpoint(self) -> None:
+        """Copy SQLite's WAL into the database on the writer thread, between moves."""
+        writer = self._sqlite_writer
+        assert writer is not None
+        try:
+            async with self._write_lock:
+                await asyncio.get_running_loop().run_in_executor(writer.thread, writer.checkpoint)
+        except Exception:  # a busy reader only delays the checkpoint to the next round
+            log.warning("SQLite checkpoint failed; retrying later", exc_info=True)
+        finally:
+            self._checkpointing = None
 
     def close(self) -> None:
         """Release the SQLite writer, if any."""
@@ -61,6 +78,14 @@ class GameService:
             self._sqlite_writer.close()
 
     # -- loading -----------------------------------------------------------------------------
+
+    def loaded(self, game_id: str) -> LiveGame | None:
+        """The game if this instance holds it in memory (no database access)."""
+        return self._live.get(game_id)
+
+    def loaded_count(self) -> int:
+        """Games held in memory by this instance."""
+        return len(self._live)
 
     async def live(self, game_id: str, *, fresh: bool = False, max_age: float = 0.0) -> LiveGame:
         """The game, loaded once per instance; with `fresh`, caught up with the database first
@@ -212,6 +237,22 @@ class GameService:
         With `player_id`, the move is refused (403) unless that player still holds `seat`: a
         socket opened before its player left must not keep playing the seat a bot took over.
         """
+        start = time.perf_counter()
+        try:
+            version = await self._submit(game_id, seat, sent_version, move, client_id, player_id)
+        except GameError as exc:
+            MOVE_REFUSED.inc(code=exc.code.value)
+            log.debug("move refused: %s", exc.code.value,
+                      extra={"game_id": game_id, "seat": seat, "code": exc.code.value,
+                             "version": exc.version})
+            raise
+        MOVES.inc()
+        MOVE_SECONDS.observe(time.perf_counter() - start)
+        log.debug("move stored", extra={"game_id": game_id, "version": version, "seat": seat})
+        return version
+
+    async def _submit(self, game_id: str, seat: int, sent_version: Any, move: Any,
+                      client_id: str | None, player_id: str | None) -> int:
         if isinstance(sent_version, bool) or not isinstance(sent_version, int):
             raise ServiceError(422, "The move must name the version it was made at, as an integer.")
         live = await self.live(game_id)
@@ -269,11 +310,17 @@ class GameService:
         outcome = live.ruleset.outcome(state)
         statements = move_statements(live, seat, move, client_id, state, version, outcome,
                                       self.snapshot_every, holder)
-        if self._sqlite_writer is not None:
+        writer = self._sqlite_writer
+        if writer is not None:
+            rows = sqlite_rows(statements)
             async with self._write_lock:
-                loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(self._sqlite_writer.thread,
-                                                  self._sqlite_writer.write, statements)
+                stored = writer.try_inline(rows)
+                if stored is None:  # another connection holds the write lock: wait on the thread
+                    loop = asyncio.get_running_loop()
+                    stored = await loop.run_in_executor(writer.thread, writer.write, rows)
+            if writer.since_checkpoint >= CHECKPOINT_EVERY and self._checkpointing is None:
+                self._checkpointing = asyncio.create_task(self._checkpoint())
+            return stored
         try:
             conn = await session.connection()
             for i, (statement, params) in enumerate(statements):

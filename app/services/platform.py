@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from typing import Any
 
 from app.config import Settings
 from app.db.session import make_engine, make_sessionmaker
+from app.observability.metrics import BROKER_LAG, REGISTRY, Gauge
 from app.realtime.broker import make_broker
 from app.realtime.chat import deliver as deliver_chat
 from app.realtime.hub import Hub
@@ -31,7 +33,7 @@ class Platform:
         self.games = GameService(self.sessions, settings.snapshot_every, settings.max_live_games,
                                  settings.game_seed)
         self.broker = make_broker(settings.broker_url)
-        self.hub = Hub(self.games, settings.patch_history)
+        self.hub = Hub(self.games, settings.patch_history, settings.heartbeat_seconds)
         self.room_locks = RoomLocks()
         self.instance = secrets.token_hex(6)  # tells this instance's own events apart
         self.lobby = LobbyHub(self.sessions, settings.lobby_page_size, settings.lobby_resync_seconds)
@@ -60,15 +62,41 @@ class Platform:
         """Send a chat line to every instance's sockets of the room and its game."""
         await self.broker.publish({"type": "chat", "room_id": room_id, "game_id": game_id,
                                    "message": message})
+        self.hub.beat_listeners.append(self._beat)
+        self._register_gauges()
+
+    async def _beat(self, conn: Any) -> None:
+        """A seat still has a socket here (once per heartbeat): keep its presence fresh."""
+        from app.realtime import table_socket
+
+        await table_socket.beat(self, conn)
+
+    def _register_gauges(self) -> None:
+        """Gauges read at scrape time from this platform's hubs and games."""
+        REGISTRY.add(Gauge("civitas_open_sockets", "Open websockets on this instance, by kind.",
+                           lambda: {(("kind", "game"),): self.hub.socket_count(),
+                                    (("kind", "lobby"),): len(self.lobby.lobby),
+                                    (("kind", "room"),): sum(map(len, self.lobby.rooms.values()))}))
+        REGISTRY.add(Gauge("civitas_live_games", "Games held in memory by this instance.",
+                           self.games.loaded_count))
+        REGISTRY.add(Gauge("civitas_lobby_sockets", "Lobby sockets open on this instance.",
+                           lambda: len(self.lobby.lobby)))
+        REGISTRY.add(Gauge("civitas_lobby_rooms", "Public rooms waiting in the lobby.",
+                           lambda: len(self.lobby.entries)))
 
     async def _announce_game(self, game_id: str, version: int) -> None:
-        await self.broker.publish({"type": "game", "game_id": game_id, "version": version})
+        # This instance's sockets hear of the move at once; the others through the broker.
+        self.hub.post(game_id, version)
+        if self.broker.shared:
+            await self.broker.publish({"type": "game", "game_id": game_id, "version": version,
+                                       "origin": self.instance, "t": time.time()})
 
     async def announce_room(self, room_id: str) -> None:
         """A room changed: update this instance's lobby now (so the caller's next read sees it),
         then tell the other instances."""
         await self.lobby.apply([room_id])
-        await self.broker.publish({"type": "room", "room_id": room_id, "origin": self.instance})
+        await self.broker.publish({"type": "room", "room_id": room_id, "origin": self.instance,
+                                   "t": time.time()})
 
     async def _seats_changed(self, room_id: str) -> None:
         """A room changed: re-read its game's seats, and move sockets whose seat changed hands."""
@@ -76,11 +104,14 @@ class Platform:
             await self.hub.check_seats(game_id)
 
     async def _on_event(self, event: dict[str, Any]) -> None:
+        if isinstance(event.get("t"), (int, float)):
+            BROKER_LAG.observe(max(0.0, time.time() - event["t"]))
         if event.get("type") == "game":
             game_id = str(event["game_id"])
             if self.bots.holds(game_id):  # a move made elsewhere may be this driver's cue
                 self.bots.kick(game_id)
-            await self.hub.on_version(game_id, int(event["version"]))
+            if event.get("origin") != self.instance:
+                self.hub.post(game_id, int(event["version"]))
         elif event.get("type") == "chat":
             deliver_chat(self, event)
         elif event.get("type") == "room" and event.get("origin") != self.instance:
@@ -90,6 +121,7 @@ class Platform:
     async def start(self) -> None:
         """Connect the broker, resume bot seats of games in progress and watch for stalled ones."""
         await self.lobby.start()
+        await self.hub.start()
         await self.broker.start(self._on_event)
         await self.bots.start()
         await self.clocks.start()
@@ -99,6 +131,7 @@ class Platform:
         await self.bots.stop()
         await self.clocks.stop()
         await self.lobby.stop()
+        await self.hub.stop()
         await self.broker.stop()
         self.games.close()
         await self.engine.dispose()

@@ -27,17 +27,40 @@ def test_a_socket_that_falls_too_far_behind_is_closed():
     async def scenario():
         socket = _SlowSocket()
         conn = Connection(socket, "g", 0, "p")
-        sender = asyncio.create_task(conn.sender())
-        await asyncio.sleep(0)
         for i in range(SEND_QUEUE + 5):
             conn.send(f"frame {i}")
-        assert conn.closed and conn.queue.qsize() == 1
+        await asyncio.sleep(0)
+        assert conn.closed and len(conn.queue) == 0
+        conn.send("after the drop")  # ignored: the socket is closing
         socket.release.set()
-        await asyncio.wait_for(sender, 2)
+        for _ in range(100):
+            if socket.closed_with is not None:
+                break
+            await asyncio.sleep(0.01)
         return socket
 
     socket = asyncio.run(scenario())
     assert socket.closed_with == 1013 and len(socket.sent) <= 1
+
+
+def test_an_idle_socket_holds_no_task_and_a_busy_one_sends_in_order():
+    """Frames go out in the order queued; once the backlog is sent no flush task is left behind."""
+
+    async def scenario():
+        socket = _SlowSocket()
+        socket.release.set()
+        conn = Connection(socket, "g", 0, "p")
+        for i in range(5):
+            conn.send(f"frame {i}")
+        assert conn._flusher is not None
+        for _ in range(100):
+            if conn._flusher is None:
+                break
+            await asyncio.sleep(0.01)
+        return socket, conn
+
+    socket, conn = asyncio.run(scenario())
+    assert socket.sent == [f"frame {i}" for i in range(5)] and conn._flusher is None
 
 
 def test_frames_after_a_version_or_none_when_gone():

@@ -1,0 +1,1 @@
+"""Metrics in Prometheus text format and structured (JSON) logs, with no extra dependencies."""

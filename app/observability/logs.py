@@ -1,0 +1,54 @@
+"""Structured logs: one JSON object per line, carrying the game id and version when a record has
+them (`log.info("...", extra={"game_id": ..., "version": ...})`)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+# Context fields copied from a record's `extra` into its JSON line.
+FIELDS = ("game_id", "version", "seat", "room_id", "code", "instance")
+
+
+class JsonFormatter(logging.Formatter):
+    """Formats a record as one JSON line: time, level, logger, message and context fields."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The record as JSON."""
+        line: dict[str, Any] = {
+            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+            + f".{int(record.msecs):03d}Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "msg": record.getMessage(),
+        }
+        for name in FIELDS:
+            value = record.__dict__.get(name)
+            if value is not None:
+                line[name] = value
+        if record.exc_info:
+            line["exc"] = self.formatException(record.exc_info)
+        return json.dumps(line, default=str)
+
+
+def log_config(level: str = "info", fmt: str = "json") -> dict[str, Any]:
+    """A logging dictConfig for uvicorn.run: JSON (or plain text) lines on stderr for the app and
+    uvicorn alike, at `level`."""
+    formatter = ({"()": "app.observability.logs.JsonFormatter"} if fmt == "json"
+                 else {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"})
+    level = level.upper()
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"default": formatter},
+        "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "default",
+                                "stream": "ext://sys.stderr"}},
+        "root": {"handlers": ["stderr"], "level": level},
+        "loggers": {
+            "uvicorn": {"handlers": [], "level": level, "propagate": True},
+            "uvicorn.error": {"handlers": [], "level": level, "propagate": True},
+            "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": True},
+        },
+    }
