@@ -146,6 +146,7 @@ def main() -> None:
     ap.add_argument("--interval", type=float, default=0.5)
     ap.add_argument("--slow", type=int, default=0)
     ap.add_argument("--no-pin", action="store_true")
+    ap.add_argument("--compare", default="", help="also run the server from this checkout (before/after)")
     args = ap.parse_args()
     server_core, client_core = (None, None) if args.no_pin else ("0", "1")
     pin_self(client_core)
@@ -153,13 +154,13 @@ def main() -> None:
     print(f"{args.spectators} spectators, {args.moves} moves {args.interval}s apart, {args.slow} stalled readers")
     with echo_server(server_core) as e:
         base = run(baseline(e.ws, args.spectators, args.moves, args.interval))
-    with sqlite_url() as db, civitas({"CIVITAS_DATABASE_URL": db}, server_core) as server:
-        times, resyncs = run(subject(server, args.spectators, args.moves, args.interval, args.slow))
     print(f"baseline fan-out : {summary(base)}")
-    print(f"civitas patches  : {summary(times)}  ({resyncs} spectator resyncs)")
-    print(f"ratio            : p50 {pct(times, 50) / pct(base, 50):.2f}x, p99 {pct(times, 99) / pct(base, 99):.2f}x"
-          f"  (target: p99 <= 50 ms)")
-
+    for root in [None] + ([args.compare] if args.compare else []):
+        with sqlite_url() as db, civitas({"CIVITAS_DATABASE_URL": db}, server_core, root=root) as server:
+            times, resyncs = run(subject(server, args.spectators, args.moves, args.interval, args.slow))
+        print(f"civitas patches  : {summary(times)}  ({resyncs} spectator resyncs) {root or ''}")
+        print(f"ratio            : p50 {pct(times, 50) / pct(base, 50):.2f}x, "
+              f"p99 {pct(times, 99) / pct(base, 99):.2f}x  (target: p99 <= 50 ms)")
 
 if __name__ == "__main__":
     main()

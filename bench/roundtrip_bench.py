@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.lib.common import (  # noqa: E402
     civitas, echo_server, fresh_postgres, machine, new_games, pct, pin_self, run, sqlite_url,
     summary)
-from bench.lib.load import drive_echo, drive_games, open_sockets, rate  # noqa: E402
+from bench.lib.load import cpu_per_move, drive_echo, drive_games, open_sockets, rate  # noqa: E402
 
 
 def main() -> None:
@@ -39,6 +39,7 @@ def main() -> None:
     ap.add_argument("--ruleset", default="benchgame")
     ap.add_argument("--postgres", default="")
     ap.add_argument("--no-pin", action="store_true")
+    ap.add_argument("--compare", default="", help="also run the server from this checkout (before/after)")
     ap.add_argument("--profile", default="", help="py-spy flame graph of the server to this file")
     ap.add_argument("--skip-echo", action="store_true", help="no baseline (profiling runs only)")
     args = ap.parse_args()
@@ -52,24 +53,27 @@ def main() -> None:
     if not args.skip_echo:
         with echo_server(server_core) as e:
             echo.append(run(drive_echo(e.ws, args.games, 2, args.interval, args.duration, args.warmup)))
-    with sqlite_url() as sqlite:
-        db = fresh_postgres(args.postgres, "civitas_bench") if args.postgres else sqlite
-        with civitas({"CIVITAS_DATABASE_URL": db}, server_core) as server:
-            async def subject():
-                games = await new_games(server.url, args.games, 2, args.ruleset)
-                socks = await open_sockets(server.ws, games)
-                spy = None
-                if args.profile:
-                    spy = subprocess.Popen(["py-spy", "record", "-p", str(server.pid), "-o", args.profile,
-                                            "-d", str(int(args.duration + args.warmup)), "-r", "200",
-                                            "--nonblocking"], stdout=subprocess.DEVNULL)
-                stats = await drive_games(server.url, games, socks, args.interval, args.duration,
-                                          args.warmup)
-                await asyncio.gather(*(s.close() for row in socks for s in row))
-                if spy is not None:
-                    spy.wait()
-                return stats
-            stats = run(subject())
+    results = []
+    for root in [None] + ([args.compare] if args.compare else []):
+        with sqlite_url() as sqlite:
+            db = fresh_postgres(args.postgres, "civitas_bench") if args.postgres else sqlite
+            with civitas({"CIVITAS_DATABASE_URL": db}, server_core, root=root) as server:
+                async def subject():
+                    games = await new_games(server.url, args.games, 2, args.ruleset)
+                    socks = await open_sockets(server.ws, games)
+                    spy = None
+                    if args.profile and root is None:
+                        spy = subprocess.Popen(["py-spy", "record", "-p", str(server.pid), "-o",
+                                                args.profile, "-d", str(int(args.duration + args.warmup)),
+                                                "-r", "200", "--nonblocking"], stdout=subprocess.DEVNULL)
+                    stats = await drive_games(server.url, games, socks, args.interval, args.duration,
+                                              args.warmup, [server.pid])
+                    await asyncio.gather(*(s.close() for row in socks for s in row))
+                    if spy is not None:
+                        spy.wait()
+                    return stats
+                results.append((root or "this checkout", run(subject())))
+    stats = results[0][1]
     if args.skip_echo:
         print(f"move ack     : {summary(stats.ack)}  {rate(stats):.0f} moves/s")
         return
@@ -78,12 +82,14 @@ def main() -> None:
     base = echo[0].ack + echo[1].ack
     print(f"echo before  : {summary(echo[0].ack)}  {rate(echo[0]):.0f} msgs/s")
     print(f"echo after   : {summary(echo[1].ack)}  {rate(echo[1]):.0f} msgs/s")
-    print(f"move ack     : {summary(stats.ack)}  {rate(stats):.0f} moves/s, "
-          f"{stats.errors} errors, {stats.resyncs} resyncs")
-    print(f"patch (all)  : {summary(stats.patch)}")
-    print(f"ack -> patch : p50 {pct(stats.after_ack, 50):.2f}  p99 {pct(stats.after_ack, 99):.2f} ms")
-    print(f"ratio to echo: p50 {pct(stats.ack, 50) / pct(base, 50):.2f}x, "
-          f"p99 {pct(stats.ack, 99) / pct(base, 99):.2f}x  (targets: p50 <= 2x, p99 <= 10 ms)")
+    for label, stats in results:
+        print(f"--- server: {label}")
+        print(f"move ack     : {summary(stats.ack)}  {rate(stats):.0f} moves/s, "
+              f"{stats.errors} errors, {stats.resyncs} resyncs, server {cpu_per_move(stats)}")
+        print(f"patch (all)  : {summary(stats.patch)}")
+        print(f"ack -> patch : p50 {pct(stats.after_ack, 50):.2f}  p99 {pct(stats.after_ack, 99):.2f} ms")
+        print(f"ratio to echo: p50 {pct(stats.ack, 50) / pct(base, 50):.2f}x, "
+              f"p99 {pct(stats.ack, 99) / pct(base, 99):.2f}x  (targets: p50 <= 2x, p99 <= 10 ms)")
 
 
 if __name__ == "__main__":

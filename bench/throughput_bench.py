@@ -21,13 +21,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.lib.common import (  # noqa: E402
     civitas, echo_server, fresh_postgres, machine, new_games, pin_self, run, sqlite_url, summary)
-from bench.lib.load import drive_echo, drive_games, open_sockets, rate  # noqa: E402
+from bench.lib.load import cpu_per_move, drive_echo, drive_games, open_sockets, rate  # noqa: E402
 
 FAST = {"CIVITAS_FRAMES_PER_SECOND": "100000", "CIVITAS_HEARTBEAT_SECONDS": "600"}
 
 
 async def _subject(urls: list[str], games: int, duration: float, warmup: float, spread: bool,
-                   ruleset: str):
+                   ruleset: str, pids: list[int]):
     made = await new_games(urls[0], games, 2, ruleset)
     ws = [u.replace("http", "ws") for u in urls]
     if spread:  # seat k of every game on worker k
@@ -37,7 +37,7 @@ async def _subject(urls: list[str], games: int, duration: float, warmup: float, 
         socks = [[row[0][0] for row in pair] for pair in socks]
     else:
         socks = await open_sockets(ws, made)
-    stats = await drive_games(urls, made, socks, 0, duration, warmup)
+    stats = await drive_games(urls, made, socks, 0, duration, warmup, pids)
     await asyncio.gather(*(s.close() for row in socks for s in row))
     return stats
 
@@ -54,6 +54,7 @@ def main() -> None:
     ap.add_argument("--spread", action="store_true")
     ap.add_argument("--ruleset", default="benchgame")
     ap.add_argument("--no-pin", action="store_true")
+    ap.add_argument("--compare", default="", help="also run the server from this checkout (before/after)")
     args = ap.parse_args()
     counts = [int(w) for w in args.workers.split(",")]
     multi = max(counts) > 1
@@ -65,20 +66,22 @@ def main() -> None:
         echo = run(drive_echo(e.ws, args.games, 2, 0, args.duration, args.warmup))
     print(f"echo (1 process)     : {rate(echo):7.0f} msgs/s   {summary(echo.ack)}")
     for workers in counts:
-        with sqlite_url() as sqlite, contextlib.ExitStack() as stack:
-            db = fresh_postgres(args.postgres, "civitas_bench") if args.postgres else sqlite
-            env = {"CIVITAS_DATABASE_URL": db, **FAST}
-            if args.redis:
-                env["CIVITAS_BROKER_URL"] = args.redis
-            servers = [stack.enter_context(civitas(env, server_core))]
-            for _ in range(workers - 1):  # migrations ran once, in the first
-                servers.append(stack.enter_context(civitas({**env, "CIVITAS_MIGRATE_ON_START": "false"})))
-            stats = run(_subject([s.url for s in servers], args.games, args.duration, args.warmup,
-                                 args.spread, args.ruleset))
-        label = f"civitas {workers} worker{'s' if workers > 1 else ''} {'PG' if args.postgres else 'SQLite'}"
-        print(f"{label:21s}: {rate(stats):7.0f} moves/s  {summary(stats.ack)}  "
-              f"ratio to echo {rate(stats) / rate(echo):.2f}  ({stats.errors} errors)")
-
+        for root in [None] + ([args.compare] if args.compare else []):
+            with sqlite_url() as sqlite, contextlib.ExitStack() as stack:
+                db = fresh_postgres(args.postgres, "civitas_bench") if args.postgres else sqlite
+                env = {"CIVITAS_DATABASE_URL": db, **FAST}
+                if args.redis:
+                    env["CIVITAS_BROKER_URL"] = args.redis
+                servers = [stack.enter_context(civitas(env, server_core, root=root))]
+                for _ in range(workers - 1):  # migrations ran once, in the first
+                    servers.append(stack.enter_context(civitas(
+                        {**env, "CIVITAS_MIGRATE_ON_START": "false"}, root=root)))
+                stats = run(_subject([s.url for s in servers], args.games, args.duration,
+                                     args.warmup, args.spread, args.ruleset, [s.pid for s in servers]))
+            label = (f"{workers} worker{'s' if workers > 1 else ''} "
+                     f"{'PG' if args.postgres else 'SQLite'}{' ' + root if root else ''}")
+            print(f"{label:21s}: {rate(stats):7.0f} moves/s  {summary(stats.ack)}  "
+                  f"ratio to echo {rate(stats) / rate(echo):.2f}  {cpu_per_move(stats)}  ({stats.errors} errors)")
 
 if __name__ == "__main__":
     main()

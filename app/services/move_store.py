@@ -68,7 +68,7 @@ def _json(value: Any) -> str | None:
 
 def _stamp(value: Any) -> str:
     """A DateTime column's text in SQLAlchemy's SQLite storage format."""
-    return value.strftime("%Y-%m-%d %H:%M:%S.%f")
+    return value.replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
 _SQL_BUMP = ("UPDATE games SET version = ?, to_act = ?, status = ?, outcome = ? "
@@ -110,11 +110,13 @@ class SqliteWriter:
     A move's transaction is a few microseconds of SQLite work in WAL mode (no fsync per commit),
     far less than a hop to a thread and back, so it first runs inline on the event loop with no
     busy wait; only when another connection holds the write lock does it go to the writer thread
-    and wait there. Checkpoints run on that thread too, so the loop never copies the WAL back.
+    and wait there. Checkpoints run on a thread of their own, so neither the loop nor the moves
+    wait while the WAL is copied back.
     """
 
     def __init__(self, url: str) -> None:
         self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+        self.checkpoints = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-checkpoint")
         path = sync_url(url).split(":///", 1)[1]
         self.conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False,
                                     cached_statements=16)
@@ -122,6 +124,8 @@ class SqliteWriter:
         self.conn.execute("PRAGMA wal_autocheckpoint = 0")
         # SQLAlchemy over the same connection, for the odd Core statement (bot leases).
         self._engine = create_engine("sqlite://", creator=lambda: self.conn, poolclass=StaticPool)
+        self.path = path
+        self._checkpointer: sqlite3.Connection | None = None
         self.inline_busy = 0  # moves that found the write lock taken and went to the thread
         self.since_checkpoint = 0
 
@@ -167,16 +171,28 @@ class SqliteWriter:
         with self._engine.connect() as conn:  # the driver autocommits: one statement, one transaction
             return conn.execute(statement).rowcount
 
-    def checkpoint(self) -> None:
-        """Copy the WAL back into the database file (on the writer thread, between moves)."""
-        self.conn.execute("PRAGMA busy_timeout = 1000")
-        self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    def checkpoint_due(self, every: int) -> bool:
+        """Whether `every` moves were written since the last checkpoint began (and restart the count)."""
+        if self.since_checkpoint < every:
+            return False
         self.since_checkpoint = 0
+        return True
+
+    def checkpoint(self) -> None:
+        """Copy the WAL back into the database file, on its own connection (run it on a thread):
+        in WAL mode a checkpoint runs beside the writer, so moves never wait for it."""
+        if self._checkpointer is None:
+            self._checkpointer = sqlite3.connect(self.path, timeout=1, isolation_level=None,
+                                                 check_same_thread=False)
+        self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def close(self) -> None:
-        """Release the connection and the thread."""
+        """Release the connections and the threads."""
         self.thread.shutdown(wait=True)
+        self.checkpoints.shutdown(wait=True)
         self.conn.close()
+        if self._checkpointer is not None:
+            self._checkpointer.close()
 
 
 class Conflict(Exception):

@@ -79,6 +79,12 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far (robust to a busy machine, unlike wall time)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _pin(core: str | None) -> list[str]:
     return ["taskset", "-c", core] if core and shutil.which("taskset") else []
 
@@ -87,11 +93,11 @@ class Proc:
     """A server process on a loopback port; stops on exit."""
 
     def __init__(self, args: list[str], env: dict[str, str], port: int, ready_path: str,
-                 core: str | None = None) -> None:
+                 core: str | None = None, root: Path = ROOT) -> None:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         self.ws = f"ws://127.0.0.1:{port}"
-        self.args, self.env, self.ready_path, self.core = args, env, ready_path, core
+        self.args, self.env, self.ready_path, self.core, self.root = args, env, ready_path, core, root
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> "Proc":
@@ -99,7 +105,7 @@ class Proc:
         import tempfile
 
         self.log = tempfile.NamedTemporaryFile(prefix="civitas-bench-", suffix=".log", delete=False)
-        self.proc = subprocess.Popen(_pin(self.core) + self.args, cwd=ROOT, env=self.env,
+        self.proc = subprocess.Popen(_pin(self.core) + self.args, cwd=self.root, env=self.env,
                                      stdout=subprocess.DEVNULL, stderr=self.log)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -133,7 +139,7 @@ class Proc:
                 self.proc.wait()
         if self.proc:
             text = Path(self.log.name).read_text(errors="replace")
-            if "Traceback" in text or "ERROR" in text:
+            if "Traceback" in text or "ERROR" in text or os.environ.get("BENCH_KEEP_LOG"):
                 print(f"  [server log {self.log.name}, tail]\n" + text[-1500:], file=sys.stderr)
             else:
                 os.unlink(self.log.name)
@@ -145,13 +151,18 @@ class Proc:
         self.stop()
 
 
-def civitas(env: dict[str, str], core: str | None = None, port: int | None = None) -> Proc:
-    """A Civitas server (python -m app.main) with the bench game registered."""
+def civitas(env: dict[str, str], core: str | None = None, port: int | None = None,
+            root: str | Path | None = None) -> Proc:
+    """A Civitas server (python -m app.main) with the bench game registered; `root` runs another
+    checkout's code (e.g. the commit before a change, for a before/after in one run)."""
     port = port or free_port()
+    root = Path(root) if root else ROOT
+    if root != ROOT and not (root / "bench" / "lib" / "benchgame.py").exists():
+        raise SystemExit(f"{root} has no bench/lib/benchgame.py; copy bench/ into it first")
     full = {**os.environ, "CIVITAS_HOST": "127.0.0.1", "CIVITAS_PORT": str(port),
             "CIVITAS_EXTRA_RULESETS": EXTRA_RULESETS, "CIVITAS_BOT_DELAY_MS": "0",
             "CIVITAS_LOG_LEVEL": "warning", **env}
-    return Proc([sys.executable, "-m", "app.main"], full, port, "/api/rulesets", core)
+    return Proc([sys.executable, "-m", "app.main"], full, port, "/api/rulesets", core, root)
 
 
 def echo_server(core: str | None = None) -> Proc:

@@ -12,7 +12,7 @@ import httpx
 
 from bench.lib.benchgame import bench_move
 from bench.lib.clients import EchoSocket, SeatSocket, connect
-from bench.lib.common import dumps
+from bench.lib.common import cpu_seconds, dumps
 
 SAMPLE_MOVE = dumps({"type": "move", "version": 123, "move": {"type": "bid", "card": "K017"},
                      "id": "g0-m123"})
@@ -31,6 +31,8 @@ class Stats:
     resyncs: int = 0
     first: float = 0.0
     last: float = 0.0
+    cpu: float = 0.0  # server CPU seconds over the measured window (all moves' worth)
+    cpu_moves: int = 0  # moves completed over that window
 
 
 async def open_sockets(ws_base: str | list[str], games: list[tuple[str, list[dict]]],
@@ -113,16 +115,25 @@ async def drive_game(url: str, game_id: str, players: list[dict], socks: list[Se
 
 async def drive_games(url: str | list[str], games: list[tuple[str, list[dict]]],
                       socks: list[list[SeatSocket]], interval: float, duration: float,
-                      warmup: float) -> Stats:
-    """Drive every game for `warmup + duration` seconds; latencies after the warm-up only."""
+                      warmup: float, pids: list[int] | None = None) -> Stats:
+    """Drive every game for `warmup + duration` seconds; latencies after the warm-up only.
+    With `pids`, also the servers' CPU time per move over the measured window."""
     stats = Stats()
     urls = [url] if isinstance(url, str) else url
     start = time.perf_counter()
+
+    async def cpu_window() -> None:
+        await asyncio.sleep(warmup)
+        cpu0, moves0 = sum(cpu_seconds(p) for p in pids), stats.moves
+        await asyncio.sleep(duration)
+        stats.cpu = sum(cpu_seconds(p) for p in pids) - cpu0
+        stats.cpu_moves = stats.moves - moves0
+
     async with httpx.AsyncClient(timeout=30) as http:
         await asyncio.gather(*(
             drive_game(urls[i % len(urls)], g, p, s, interval, start + warmup + duration,
                        start + warmup, stats, http)
-            for i, ((g, p), s) in enumerate(zip(games, socks))))
+            for i, ((g, p), s) in enumerate(zip(games, socks))), *([cpu_window()] if pids else []))
     stats.resyncs = sum(s.resyncs for row in socks for s in row)
     return stats
 
@@ -167,6 +178,13 @@ async def drive_echo(ws_base: str, games: int, seats: int, interval: float, dura
     await asyncio.gather(*(game(row) for row in socks))
     await asyncio.gather(*(s.close() for row in socks for s in row))
     return stats
+
+
+def cpu_per_move(stats: Stats) -> str:
+    """Server CPU per move, as text."""
+    if not stats.cpu_moves:
+        return "n/a"
+    return f"{stats.cpu / stats.cpu_moves * 1000:.2f} ms CPU/move"
 
 
 def rate(stats: Stats) -> float:
