@@ -7,6 +7,7 @@ Lists are diffed positionally, with a fast path for one inserted or removed elem
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 Op = dict[str, Any]
@@ -39,6 +40,8 @@ def _same(a: Any, b: Any) -> bool:
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, list):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if type(a) is float:  # 0.0 == -0.0, but they are different JSON numbers
+        return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
     return bool(a == b)
 
 
