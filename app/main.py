@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -94,6 +95,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         platform = Platform(settings)
         app.state.platform = platform
         await platform.start()
+        # Start-up objects (modules, rulesets, catalogues) live as long as the process: keep them
+        # out of the collector's generations so full collections only walk what games allocate.
+        gc.collect()
+        gc.freeze()
         try:
             yield
         finally:

@@ -88,6 +88,8 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
         return await _refuse(websocket, exc.status, exc.detail, 4404)
     conn = Connection(websocket, game_id, live.seat_of(player.id if player else None),
                       player.id if player else None)
+    name = player.name if player else ""
+    del player  # an idle socket keeps two strings, not an ORM object with its session state
     loop = asyncio.get_running_loop()
     bucket = TokenBucket(settings.frames_per_second, loop.time())
     try:
@@ -113,7 +115,7 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
                 continue
             if frame["type"] == "chat":
                 await table_socket.chat(platform, conn, frame, live.room_id, game_id,
-                                        player.name if player else "", conn.seat is None)
+                                        name, conn.seat is None)
                 continue
             await _handle(conn, frame, platform)
     except WebSocketDisconnect:

@@ -46,6 +46,8 @@ class Platform:
                              settings.heartbeat_seconds, settings.clock_sweep_seconds)
         self.games.listeners.append(self.clocks.on_move)
         self.clocks.on_hold.append(self._seat_held)
+        self.hub.beat_listeners.append(self._beat)
+        self._register_gauges()
 
     async def _seat_held(self, game_id: str, room_id: str) -> None:
         """A bot now plays a held seat: every instance reloads the seats; this one runs the bot."""
@@ -62,8 +64,6 @@ class Platform:
         """Send a chat line to every instance's sockets of the room and its game."""
         await self.broker.publish({"type": "chat", "room_id": room_id, "game_id": game_id,
                                    "message": message})
-        self.hub.beat_listeners.append(self._beat)
-        self._register_gauges()
 
     async def _beat(self, conn: Any) -> None:
         """A seat still has a socket here (once per heartbeat): keep its presence fresh."""

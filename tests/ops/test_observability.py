@@ -124,3 +124,12 @@ def test_log_lines_are_json_with_game_and_version():
     line = json.loads(JsonFormatter().format(record))
     assert line["msg"] == "move stored" and line["game_id"] == "g1" and line["version"] == 7
     assert line["level"] == "info"
+
+
+def test_tokens_in_logged_urls_are_redacted():
+    """uvicorn logs websocket URLs; a bearer token in the query string never reaches the log."""
+    record = logging.LogRecord("uvicorn.error", logging.INFO, __file__, 1,
+                               '%s - "WebSocket %s" [accepted]',
+                               ("127.0.0.1:5000", "/ws/games/g1?token=SECRET123&x=1"), None)
+    line = JsonFormatter().format(record)
+    assert "SECRET123" not in line and "token=[redacted]&x=1" in line
