@@ -72,6 +72,8 @@ class RedisBroker:
 
     shared = True
     QUEUE = 10_000
+    _sender: "asyncio.Task[None] | None" = None  # class defaults: __init__ sets the real ones
+    _outbox: "list[bytes] | tuple[()]" = ()
 
     def __init__(self, url: str) -> None:
         import redis.asyncio as redis

@@ -165,7 +165,7 @@ class Hub:
 
     async def start(self) -> None:
         """Start delivering this instance's own moves, and the heartbeat."""
-        self._tasks = [asyncio.create_task(self._pump()), asyncio.create_task(self._heartbeat())]
+        self._tasks = [asyncio.create_task(self._pump()), asyncio.create_task(self._heartbeats())]
 
     async def stop(self) -> None:
         """Stop the hub's tasks."""
@@ -191,7 +191,7 @@ class Hub:
                     log.exception("delivering a version failed",
                                   extra={"game_id": game_id, "version": version})
 
-    async def _heartbeat(self) -> None:
+    async def _heartbeats(self) -> None:
         """Now and then tell every socket its game's version (one frame per game), so a client that
         lost a patch notices even when the game is idle."""
         while True:

@@ -15,7 +15,8 @@ async def _socket_tasks() -> list[str]:
     names = []
     for task in asyncio.all_tasks():
         code = getattr(task.get_coro(), "cr_code", None)
-        if code is not None and code.co_name in ("_heartbeat", "sender"):
+        # per-socket tasks: the old heartbeat and sender, and the flush task that replaced them
+        if code is not None and code.co_name in ("_heartbeat", "sender", "_flush"):
             names.append(code.co_name)
     return names
 
