@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -63,7 +64,10 @@ def move_statements(live: LiveGame, seat: int, move: Move, client_id: str | None
 
 def _json(value: Any) -> str | None:
     """A JSON column's text as SQLAlchemy's JSON type reads it back (None is stored as 'null')."""
-    return orjson.dumps(value).decode()
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # an integer beyond 64 bits: the stdlib writes any size
+        return json.dumps(value)
 
 
 def _stamp(value: Any) -> str:
