@@ -48,7 +48,8 @@ def clone_state(s: State) -> State:
     t["choice"] = None if s["choice"] is None else dict(s["choice"], cards=list(s["choice"]["cards"]))
     pc = s["palace_choice"]
     t["palace_choice"] = None if pc is None else dict(pc, cards=list(pc["cards"]))
-    t["palace"] = {"cards": list(s["palace"]["cards"]), "seen": list(s["palace"]["seen"])}
+    t["palace"] = {"cards": list(s["palace"]["cards"]), "seen": list(s["palace"]["seen"]),
+                   "taken": [dict(x) for x in s["palace"].get("taken", [])]}
     t["arrivals"] = list(s["arrivals"])
     t["ev"] = list(s["ev"])
     t["p"] = [dict(pl, bld=list(pl["bld"]), hand=list(pl["hand"])) for pl in s["p"]]
@@ -97,7 +98,7 @@ def setup_state(n: int, opts: dict[str, Any], seed: int) -> State:
         "supply": data.TOKENS_TOTAL - data.TOKENS_PALACE, "palace_tokens": data.TOKENS_PALACE,
         "piles": {b["id"]: b[copies] for b in data.BUILDING_ROWS},
         "deck": deck, "discard": [], "out": out, "known": [[] for _ in range(n)],
-        "choice": None, "palace": {"cards": [], "seen": []}, "palace_choice": None,
+        "choice": None, "palace": {"cards": [], "seen": [], "taken": []}, "palace_choice": None,
         "resume": None, "arrivals": [], "end": False,
         "p": [new_player() for _ in range(n)], "last": None, "rng": rng.state, "ev": [],
     }
@@ -318,6 +319,15 @@ def arrive(s: State, seat: int) -> None:
         s["palace_choice"] = {"seat": seat, "cards": offered}
     else:
         s["p"][seat]["hand"] = sorted(s["p"][seat]["hand"] + offered)
+        if offered and len(s["arrivals"]) > 1:
+            note_taken(s, seat, offered[0])
+
+
+def note_taken(s: State, seat: int, card: str) -> None:
+    """Remember which table card a later arrival took: the earlier arrivals saw those cards, so
+    they know it is in that hand (determinize keeps it there)."""
+    s["palace"].setdefault("taken", []).append(
+        {"seat": seat, "card": card, "seen": list(s["palace"]["seen"])})
 
 
 # ----------------------------------------------------------------------------- action cards
@@ -619,6 +629,8 @@ def run(s: State, seat: int, move: Move) -> None:
         s["palace_choice"] = None
         pl["hand"] = sorted(pl["hand"] + [move["card"]])
         rest = [c for c in ch["cards"] if c != move["card"]]
+        if len(s["arrivals"]) > 1:
+            note_taken(s, seat, move["card"])
         s["palace"]["seen"] = sorted(set(s["palace"]["seen"]) | {seat})
         s["palace"]["cards"] = rest  # face down on the table for the next arrival
         nxt, s["resume"] = s["resume"], None

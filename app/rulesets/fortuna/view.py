@@ -75,10 +75,18 @@ def determinize_state(s: dict[str, Any], seat: int | None, rng: Any) -> dict[str
     pool = [c for c in d["deck"] if c not in known]
     slots: list[tuple[str, Any]] = [("deck", len(pool))]
     over = d["step"] == "over"
+    # palace cards a later arrival took from those the seat saw on the table: known to be there
+    fixed: dict[int, list[str]] = {}
+    for x in d["palace"].get("taken", []):
+        if seat is not None and seat in x["seen"] and x["card"] in d["p"][x["seat"]]["hand"]:
+            fixed.setdefault(x["seat"], []).append(x["card"])
     for i, pl in enumerate(d["p"]):
         if i != seat and not (over and pl["pos"] >= data.GATE_STEP):  # revealed at the end
-            pool += pl["hand"]
-            slots.append((f"hand{i}", len(pl["hand"])))
+            rest = list(pl["hand"])
+            for card in fixed.get(i, []):
+                rest.remove(card)
+            pool += rest
+            slots.append((f"hand{i}", len(rest)))
     if d["choice"] is not None and d["choice"]["seat"] != seat:
         pool += d["choice"]["cards"]
         slots.append(("choice", len(d["choice"]["cards"])))
@@ -98,7 +106,7 @@ def determinize_state(s: dict[str, Any], seat: int | None, rng: Any) -> dict[str
         if where == "deck":
             d["deck"] = rng.shuffled(keep_in_deck + part)
         elif where.startswith("hand"):
-            d["p"][int(where[4:])]["hand"] = sorted(part)
+            d["p"][int(where[4:])]["hand"] = sorted(part + fixed.get(int(where[4:]), []))
         elif where == "choice":
             d["choice"]["cards"] = part
         elif where == "palace_choice":

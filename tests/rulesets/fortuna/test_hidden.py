@@ -193,3 +193,31 @@ def test_determinize_keeps_the_palace_cards_the_first_arrival_left_while_the_sec
         det = R.determinize(s, me, Rng(k))
         assert sorted(det["palace_choice"]["cards"]) == left
         assert R.view(det, me) == R.view(s, me)
+
+
+def test_determinize_keeps_the_palace_card_a_later_arrival_took_from_the_seen_ones():
+    """The End of the Game / determinize: the first arrival saw the two cards it left; when the
+    second arrival takes one, the other still lies on the table, so the first arrival knows the
+    card in the second's hand. A re-deal for the first arrival keeps it there."""
+    s = game(4, seed=0)
+    me = seat_to_act(s)
+    s = province(favours(at(s, step="favour", dice=[6], chosen=0)), me, pos=13, vestals=2)
+    s = play(s, {"type": "favour", "card": 6, "n": 2})
+    s = play(s, {"type": "palace", "card": s["palace_choice"]["cards"][0]})
+    left = sorted(s["palace"]["cards"])
+    while s["turn"] == 0:
+        s = play(s, {"type": "end"} if s["step"] == "wrap"
+                 else [m for m in R.legal_moves(s, me) if m["type"] != "privilege"][0])
+    second = seat_to_act(s)
+    s = province(favours(at(s, step="favour", dice=[6])), second, pos=14, vestals=1, hand=[])
+    s = play(s, {"type": "favour", "card": 6, "n": 1})
+    s = play(s, {"type": "palace", "card": left[1]})
+    assert left[1] in s["p"][second]["hand"]
+    for k in range(10):
+        det = R.determinize(s, me, Rng(k))
+        assert left[1] in det["p"][second]["hand"] and det["palace"]["cards"] == [left[0]]
+        assert R.view(det, me) == R.view(s, me)
+    seen_by_nobody_else = [x for x in range(4) if x not in (me, second)][0]
+    moved = sum(left[1] not in R.determinize(s, seen_by_nobody_else, Rng(k))["p"][second]["hand"]
+                for k in range(10))
+    assert moved > 0  # a seat that never saw the palace cards cannot know it

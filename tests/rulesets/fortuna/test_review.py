@@ -75,3 +75,41 @@ def test_start_player_track_ties_count_clockwise_from_the_new_start_player():
     s["ev"] = []
     end_round(s)
     assert s["order"] == [2, 3, 0, 1]
+
+
+def test_malformed_moves_get_a_sentence_and_leave_the_game_unchanged():
+    """Bad input: any malformed move (wrong type, missing or nonsense fields), by the player on
+    turn or another, raises IllegalMove with a sentence and never changes the game."""
+    import json
+
+    import pytest
+
+    from app.engine.rng import Rng
+    from app.engine.ruleset import IllegalMove
+
+    values = [None, -1, 0, 2, 7, True, 1.5, "x", "A1", [1], {}, {"water": 9}, {"n": "a"},
+              {"side": 0, "slot": 0, "args": {}}, ["A1", "A2"]]
+    types = ["play", "exchange", "military", "skip", "favour", "pass", "flip", "keep", "palace",
+             "privilege", "end", "zzz", None, 3]
+    for n in (2, 4):
+        s = R.setup(n, R.Options(), n)
+        rng = Rng(n)
+        for i in range(120):
+            if not R.to_act(s):
+                break
+            seat = R.to_act(s)[0]
+            if i % 8 == 0:
+                before = json.dumps(s, sort_keys=True)
+                legal = R.legal_moves(s, seat)
+                for t in types:
+                    for key in ("slot", "args", "side", "card", "n", "die", "cards"):
+                        for v in values:
+                            move = {"type": t, key: v}
+                            if move in legal:
+                                continue
+                            for who in (seat, (seat + 1) % n):
+                                with pytest.raises(IllegalMove) as err:
+                                    R.apply(s, who, move)
+                                assert str(err.value).strip().endswith(".")
+                assert json.dumps(s, sort_keys=True) == before
+            s = R.apply(s, seat, rng.choice(R.legal_moves(s, seat)))
