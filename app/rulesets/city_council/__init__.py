@@ -35,7 +35,7 @@ class CityCouncil(RulesetHooks):
     """The City Council ruleset."""
 
     id = "city-council"
-    version = "1"
+    version = "2"
     name = "City Council"
     min_players = 2
     max_players = 5

@@ -54,7 +54,7 @@ def plans_to_execute(s: State) -> int:
 
 def money_tokens_out(s: State) -> int:
     """Money tokens held as private funds, lying on plans or on building tiles."""
-    return TOKENS["money"] - prod.money_tokens_free(s)
+    return TOKENS["money"] - prod.BUDGET_MARKER - prod.money_tokens_free(s)
 
 
 # --- committees ---------------------------------------------------------------------------------
@@ -108,7 +108,7 @@ def set_committees(s: State, assignment: list[str | None]) -> None:
 
 def can_embezzle(s: State) -> bool:
     """RB Treasury Committee: embezzle $1 from the City Budget, if possible (a Money token left)."""
-    return s["budget"] >= 1 and money_tokens_out(s) < TOKENS["money"]
+    return s["budget"] >= 1 and prod.money_tokens_free(s) > 0
 
 
 def embezzle(s: State, m: int) -> None:
@@ -478,10 +478,11 @@ def replenish(s: State) -> None:
             s["bdiscard"][sh] += s["up"][sh]
             s["up"][sh] = []
             for _ in range(area[sh]):
-                if not s["stacks"][sh] and s["bdiscard"][sh]:
+                if len(s["stacks"][sh]) <= 1 and s["bdiscard"][sh]:
+                    # RB "Reshuffle discard piles if needed": the shuffled pile goes under the top
                     pile = sorted(s["bdiscard"][sh])
                     rng.shuffle(pile)
-                    s["stacks"][sh] = pile
+                    s["stacks"][sh] = s["stacks"][sh] + pile
                     s["bdiscard"][sh] = []
                 if len(s["stacks"][sh]) <= 1:
                     break  # the last tile stays on as the stack's top

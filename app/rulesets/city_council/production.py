@@ -104,9 +104,13 @@ def _affordable(s: State, b: dict[str, Any], need: dict[str, int]) -> bool:
     return True
 
 
+BUDGET_MARKER = 1  # RB Setup: the City Budget is marked "by placing a Money token" on its track
+
+
 def money_tokens_free(s: State) -> int:
-    """Money tokens in the reserve: 7 minus private funds, funds on plans and tokens on tiles."""
-    out = sum(s["funds"]) + sum(sum(row) for row in s["plan_funds"]) + _placed(s, "money")
+    """Money tokens in the reserve: 7 minus the one marking the City Budget, private funds, funds
+    on plans and tokens on tiles."""
+    out = BUDGET_MARKER + sum(s["funds"]) + sum(sum(row) for row in s["plan_funds"]) + _placed(s, "money")
     return TOKENS["money"] - out
 
 

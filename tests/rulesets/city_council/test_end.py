@@ -114,3 +114,16 @@ def test_advanced_phase_when_starting_zone_full():
     assert s["advanced"] and len(flow.available_tiles(s)) == 13
     assert s["tokens"] == {"sale": 2, "relocate": 2}
     assert {len(s["up"][sh]) for sh in ("S", "M")} == {3} and len(s["up"]["L"]) == 2
+
+
+def test_planning_area_refilled_from_reshuffled_discards_when_stack_runs_low():
+    """RB Turn End: 'Draw new buildings from the stacks to fill the planning area. Reshuffle
+    discard piles if needed.' A stack down to its last tiles is refilled from its discard pile,
+    so the area is full again (3 small tiles below a face-up stack top)."""
+    s = _turn_end()
+    s["phase"] = "replenish"
+    tiles = s["stacks"]["S"] + s["up"]["S"] + s["bdiscard"]["S"]
+    s["stacks"]["S"], s["up"]["S"], s["bdiscard"]["S"] = tiles[:2], tiles[2:5], tiles[5:]
+    flow.replenish(s)
+    assert len(s["up"]["S"]) == 3 and len(s["stacks"]["S"]) >= 1
+    assert sorted(s["stacks"]["S"] + s["up"]["S"] + s["bdiscard"]["S"]) == sorted(tiles)

@@ -275,3 +275,19 @@ def test_money_box_needs_a_money_token():
     assert prod.box_choices(s, bank) == [[0]]
     s["funds"] = [4, 3, 0]
     assert prod.box_choices(s, bank) == []
+
+
+def test_one_money_token_marks_the_city_budget():
+    """RB Setup: the City Budget is set 'by placing a Money token' on its track, so only 6 of the
+    7 Money tokens (RB Components) can be private funds or go on action boxes: with 6 held as
+    funds the Bank's $1 box cannot run and the Treasury chairman cannot embezzle."""
+    from app.rulesets.city_council import flow
+    s = clear_board(game(3))
+    bank = build(s, "Bank", [(4, 4), (4, 5)])
+    s["budget"] = 5
+    s["funds"] = [3, 2, 0]
+    assert prod.box_choices(s, bank) == [[0]]
+    assert flow.can_embezzle(s)
+    s["funds"] = [4, 2, 0]
+    assert prod.box_choices(s, bank) == []
+    assert not flow.can_embezzle(s)
