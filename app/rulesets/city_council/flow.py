@@ -629,10 +629,11 @@ def advance(s: State) -> None:
             return
         if ph == "execute":
             left = [o for o in s["approved"] if o not in s["executed"] and o not in s["failed"]]
-            for o in left:
-                if not execute_options(s, o):
-                    s["failed"].append(o)  # RB: some plans cannot be executed (budget, space)
-            if not [o for o in left if o not in s["failed"]]:
+            # RB: some plans cannot be executed (budget, space). A plan impossible now may become
+            # possible after another (a sale pays for it, a relocation frees room: the chairman
+            # picks the order, Example 6), so plans fail only when none of them can be executed.
+            if not any(execute_options(s, o) for o in left):
+                s["failed"] += left
                 end_council(s)
                 continue
             only = legal_moves(s, chair(s, "election"))

@@ -262,3 +262,21 @@ def test_selling_an_upgrade_uncovers_the_printed_building():
     s["plans"] = [{"kind": "sell", "target": rest}, None, None]
     flow.do_execute(s, {"type": "execute", "plan": 0})
     assert s["buildings"][diner]["name"] == "Diner" and s["buildings"][diner]["cells"] == [[5, 3]]
+
+
+def test_a_plan_waits_for_an_earlier_plan_to_make_it_possible():
+    """RB Plan Execution: the Election chairman 'decides on the execution order' (Example 6:
+    he sells first to make room). A plan that is not possible yet (here: no money) is not failed
+    while another approved plan can still be executed first (here: a sale that pays for it)."""
+    s = _council(3, advanced=True)
+    fed = build(s, "Federal Reserve", [(3, 0), (3, 1), (4, 0), (4, 1)])
+    t = _area(s, "Bank")
+    s["plans"] = [{"kind": "sell", "target": fed}, {"kind": "build", "target": t}, None]
+    s["approved"], s["executed"], s["failed"] = [0, 1], [], []
+    s["budget"], s["phase"] = 0, "execute"
+    s["last"] = {}
+    flow.advance(s)
+    assert 1 not in s["failed"]
+    # the sale was the only possible move, so it was taken at once; the Bank is now affordable
+    assert fed not in s["buildings"] and s["budget"] >= 2
+    assert s["phase"] == "execute" and flow.execute_options(s, 1)

@@ -127,3 +127,18 @@ def test_planning_area_refilled_from_reshuffled_discards_when_stack_runs_low():
     flow.replenish(s)
     assert len(s["up"]["S"]) == 3 and len(s["stacks"]["S"]) >= 1
     assert sorted(s["stacks"]["S"] + s["up"]["S"] + s["bdiscard"]["S"]) == sorted(tiles)
+
+
+def test_advanced_phase_stays_when_starting_zone_empties():
+    """RB Turn End: 'Once the advanced city planning phase is triggered ... you will stay in this
+    state until the end of the game, even if empty blocks are created in the Starting Zone.'"""
+    s = _turn_end()
+    for i, cell in enumerate([(3, 4), (3, 5), (4, 4), (4, 5), (5, 5)]):
+        s["buildings"][f"f{i}"] = {"id": f"f{i}", "name": "Firm", "tile": None, "fixed": True,
+                                   "cells": [list(cell)], "token": False, "prison": [0, 0]}
+    flow.replenish(s)
+    assert s["advanced"]
+    s["buildings"] = {}  # every Starting-Zone block empty again
+    flow.replenish(s)
+    assert s["advanced"] and len(flow.available_tiles(s)) == 13
+    assert s["tokens"] == {"sale": 2, "relocate": 2}

@@ -291,3 +291,33 @@ def test_one_money_token_marks_the_city_budget():
     s["funds"] = [4, 2, 0]
     assert prod.box_choices(s, bank) == []
     assert not flow.can_embezzle(s)
+
+
+def test_zone_once_per_turn_and_no_power_no_zone():
+    """RB Activating a Zone / Buildings, Zones & Electricity: a zone takes a Power token (Power
+    Supply -1) and a Community token, can be activated only once per turn, and with the Power
+    Supply at 0 no more zones may be activated."""
+    s = clear_board(game(3))
+    s["advanced"] = True
+    build(s, "Diner", [(3, 0)])
+    zone = next(z for z in prod.ZONES if z not in ("start", "lake")
+                and any(z in prod.zones_of(b) for b in s["buildings"].values()))
+    s.update(power=1, community=2)
+    opts = prod.zone_options(s)
+    assert {"type": "zone", "zone": zone, "token": "section"} in opts
+    prod.activate_zone(s, zone, "section")
+    assert s["power"] == 0 and s["community"] == 1
+    assert not [o for o in prod.zone_options(s) if o["zone"] == zone]
+    s["zones_on"] = {}
+    assert prod.zone_options(s) == []  # Power Supply empty
+
+
+def test_prison_crime_not_counted_by_lifestyle():
+    """RB Prison: 'Crime tokens that are placed on the Prison tile are not counted in the
+    monitoring phase' — the Lifestyle index counts only the Criminal Activity section."""
+    s = clear_board(game(3))
+    s["advanced"] = True
+    prison = build(s, "Prison", [(0, 6), (0, 7), (0, 8), (1, 8)])
+    s.update(crime=1, pollution=0, community=1)
+    s["buildings"][prison]["prison"] = [1, 1]
+    assert prod.lifestyle(s)["index"] == 0
