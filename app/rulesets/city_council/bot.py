@@ -169,7 +169,9 @@ def choose(s: State, seat: int, rng: Any) -> Move | None:
             s, seat, {"type": "activate", "building": b, "boxes": mv["boxes"]}))
     if ph == "activate":
         best = max(moves, key=lambda mv: _activation_value(s, seat, mv))
-        return best if _activation_value(s, seat, best) > 0 else {"type": "pass"}
+        if _activation_value(s, seat, best) > 0 or {"type": "pass"} not in moves:
+            return best  # Prof. Phil as Transport may not pass (RB: he uses his committee's benefit)
+        return {"type": "pass"}
     # scoring windows and turn end: score everything scorable, then trim the hand
     scores = [mv for mv in moves if mv["type"] == "score"]
     if scores:

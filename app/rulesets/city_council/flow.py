@@ -768,7 +768,11 @@ def legal_moves(s: State, seat: int) -> list[Move]:
     if ph == "activate":
         if s.get("pending"):
             return [{"type": "police", "boxes": b} for b in prod.box_choices(s, s["pending"]["b"])]
-        return activation_moves(s, seat) + [{"type": "pass"}]
+        moves = activation_moves(s, seat)
+        m = s["order"][s["cursor"]]
+        if moves and is_phil(s, m) and s["committee"][m] == "transport":
+            return moves  # RB: Phil "must always use the benefits of his committee" (two activations)
+        return moves + [{"type": "pass"}]
     if ph in WINDOWS:
         return window_moves(s, seat)
     return []

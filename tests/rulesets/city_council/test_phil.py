@@ -116,3 +116,31 @@ def test_phil_activation_turn_played_by_election_chairman():
         assert after["activated"][-1]["by"] == PHIL and text.endswith("for Prof. Phil.")
         return
     raise AssertionError("no Phil activation turn found")
+
+
+def test_phil_as_transport_must_activate_when_he_can():
+    """RB Special Rules for 2 Players: Prof. Phil 'must always use the benefits of his committee'.
+    As Transport chairman (activate two buildings/zones) his activations cannot be passed while
+    something can be activated; on any other committee passing stays allowed (NOTES 15)."""
+    from tests.rulesets.city_council.helpers import clone, play_until
+
+    for seed in range(40):
+        s = play_until(game(2, seed), "activate", seed=seed)
+        while s["phase"] == "activate" and s["order"][s["cursor"]] != PHIL:
+            s = R.apply(s, R.to_act(s)[0], {"type": "pass"})
+        if s["phase"] != "activate":
+            continue
+        election = s["committee"].index("election")
+        moves = R.legal_moves(s, election)
+        if not any(m["type"] in ("activate", "zone") for m in moves):
+            continue
+        t = clone(s)
+        t["committee"][PHIL] = "transport"
+        t["committee"][1 - election] = "executive" if s["committee"][PHIL] == "transport" else s["committee"][PHIL]
+        assert {"type": "pass"} not in R.legal_moves(t, election)
+        u = clone(s)
+        u["committee"][PHIL] = "union" if s["committee"][PHIL] != "union" else "executive"
+        u["committee"][1 - election] = "transport"
+        assert {"type": "pass"} in R.legal_moves(u, election)
+        return
+    raise AssertionError("no Phil activation turn found")
