@@ -299,6 +299,9 @@ def check(state: State, seat: int, move: Any) -> None:
         if state["phase"] == "actions":
             raise IllegalMove("Player actions go in turn: it is not your turn.")
         raise IllegalMove(f"You have already finished {_PHASE_NAME[state['phase']]}.")
+    if kind == "done" and state["phase"] == "truck":
+        raise IllegalMove("The delivery truck must use all its steps; it stops early only on a "
+                          "square with no legal move left.")
     if _PHASE_OF[kind] != state["phase"]:
         raise IllegalMove(f"A {kind} move belongs to {_PHASE_NAME[_PHASE_OF[kind]]}; "
                           f"this is {_PHASE_NAME[state['phase']]}.")

@@ -29,7 +29,7 @@ def test_truck_cannot_end_before_its_steps_are_used():
     assert st["phase"] == "truck" and 0 in R.to_act(st)
     assert all(m["type"] == "drive" for m in R.legal_moves(st, 0))
     before = st
-    with pytest.raises(IllegalMove, match="Hire Citizens phase"):
+    with pytest.raises(IllegalMove, match="must use all its steps"):
         R.apply(st, 0, {"type": "done"})
     assert st == before and 0 in R.to_act(st) and st["p"][0]["truck"]["left"] > 0
 
