@@ -3,25 +3,13 @@ random legal play (bench/fortune_city_bot.py prints the 200-game figure)."""
 
 from __future__ import annotations
 
-import json
-
 from app.engine.rng import Rng
 from app.rulesets.fortune_city import RULESET as R
+from tests.support.botgames import play_bot_game
 
 
 def _game(players, seed, bots):
-    state = R.setup(players, R.Options(), seed)
-    rng = Rng.from_seed(seed, "bot-test")
-    while R.to_act(state):
-        seat = R.to_act(state)[0]
-        if seat in bots:
-            move = R.bot_move(state, seat, rng)
-            legal = {json.dumps(m, sort_keys=True) for m in R.legal_moves(state, seat)}
-            assert json.dumps(move, sort_keys=True) in legal, (state["phase"], move)
-        else:
-            move = rng.choice(R.legal_moves(state, seat))
-        state = R.apply(state, seat, move)
-    return R.outcome(state)
+    return play_bot_game(R, players, seed, bots)
 
 
 def test_bot_beats_random_in_two_player_games():

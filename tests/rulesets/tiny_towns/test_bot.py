@@ -6,22 +6,13 @@ import os
 
 from app.engine.rng import Rng
 from app.rulesets.tiny_towns import RULESET as R
+from tests.support.botgames import play_bot_game
 
 GAMES = int(os.environ.get("CIVITAS_BOT_GAMES", "12"))
 
 
 def _game(players, seed, bots):
-    state = R.setup(players, R.Options(), seed)
-    rng = Rng.from_seed(seed, "bot-test")
-    while R.to_act(state):
-        seat = R.to_act(state)[0]
-        if seat in bots:
-            move = R.bot_move(state, seat, rng)
-            assert move in R.legal_moves(state, seat)
-        else:
-            move = rng.choice(R.legal_moves(state, seat))
-        state = R.apply(state, seat, move)
-    return R.outcome(state)
+    return play_bot_game(R, players, seed, bots)
 
 
 def test_bot_beats_random_in_two_player_games():
