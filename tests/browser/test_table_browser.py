@@ -320,10 +320,12 @@ def test_a_move_made_offline_is_sent_after_the_resync_or_refused_visibly(table_s
     link["down"] = True
     link["current"].close(code=1011, reason="outage")
     page.wait_for_function("!window.civitas.online")
-    page.locator(".tt-sq.click[data-seat='0'][data-cell='0']").click()
+    page.wait_for_function("document.querySelector(\".tt-sq.click[data-seat='0']\") !== null")
+    cell = int(page.evaluate("document.querySelector(\".tt-sq.click[data-seat='0']\").dataset.cell"))
+    page.locator(f".tt-sq.click[data-seat='0'][data-cell='{cell}']").click()
     page.wait_for_selector("#move-error[data-kind='pending']")
     legal = httpx.get(f"{server.url}/api/games/{game}/legal-moves", headers=host["headers"]).json()
-    elsewhere = next(m for m in legal["moves"] if m["type"] == "place" and m["cell"] == 15)
+    elsewhere = next(m for m in legal["moves"] if m["type"] == "place" and m["cell"] != cell)
     assert httpx.post(f"{server.url}/api/games/{game}/moves", headers=host["headers"],
                       json={"version": legal["version"], "move": elsewhere}).status_code == 200
     link["down"] = False
