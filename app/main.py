@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import AsyncIterator
 
+import orjson
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -45,42 +46,70 @@ def load_extra_rulesets(spec: str) -> None:
 
 
 class BodyLimit:
-    """Refuse request bodies over a size limit before they are read into memory."""
+    """Refuse, before anything is parsed: request bodies over a size limit (413, chunked ones
+    too), and NUL characters in a path (404) or a body (422), which PostgreSQL cannot store."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
         self.limit = limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        if "\x00" in scope.get("path", ""):
+            if scope["type"] == "websocket":
+                return await send({"type": "websocket.close", "code": 4404})
+            return await _answer(send, 404, "There is nothing at this address.")
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         length = dict(scope.get("headers") or []).get(b"content-length")
         if length is not None and length.isdigit() and int(length) > self.limit:
             return await self._refuse(send)
-        seen = 0
+        seen, tail, refusal = 0, b"", None
 
         async def limited() -> dict:
-            nonlocal seen
+            nonlocal seen, tail, refusal
             message = await receive()
-            seen += len(message.get("body", b""))
+            chunk = message.get("body", b"")
+            seen += len(chunk)
             if seen > self.limit:
-                raise _TooLarge()
+                refusal = 413
+                raise _Refused()
+            if b"\x00" in chunk or b"\\u0000" in tail + chunk:
+                refusal = 422
+                raise _Refused()
+            tail = chunk[-5:]
             return message
 
+        async def guarded(message: dict) -> None:
+            if refusal is None:  # the app's own answer to a body it could not read is dropped
+                await send(message)
+
         try:
-            await self.app(scope, limited, send)
-        except _TooLarge:
+            await self.app(scope, limited, guarded)
+        except _Refused:
+            pass
+        if refusal == 413:
             await self._refuse(send)
+        elif refusal == 422:
+            await _answer(send, 422, "Text may not contain NUL characters (\\u0000).")
 
     async def _refuse(self, send: Send) -> None:
-        body = ('{"detail": "The request body is larger than %d bytes."}' % self.limit).encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json")]})
-        await send({"type": "http.response.body", "body": body})
+        await _answer(send, 413, "The request body is larger than %d bytes." % self.limit)
 
 
-class _TooLarge(Exception):
+async def _answer(send: Send, status: int, detail: str) -> None:
+    body = orjson.dumps({"detail": detail})
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class _Refused(Exception):
     pass
+
+
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

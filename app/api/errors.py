@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DataError, DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.engine.errors import GameError
@@ -47,6 +47,13 @@ def install(app: FastAPI) -> None:
         if exc.version is not None:
             body["version"] = exc.version
         return JSONResponse(body, status_code=exc.status)
+
+    @app.exception_handler(DataError)
+    async def _bad_value(_: Request, exc: DataError) -> JSONResponse:
+        # A value the database refuses (e.g. text PostgreSQL cannot store) is bad input, not an
+        # outage: nothing was stored, and retrying would not help.
+        return JSONResponse({"detail": "The request holds a value that cannot be stored."},
+                            status_code=422)
 
     @app.exception_handler(DBAPIError)
     async def _database(_: Request, exc: DBAPIError) -> JSONResponse:

@@ -58,6 +58,23 @@ def play(
     history: History | None = None,
 ) -> State:
     """Run the shared checks and the ruleset's `apply`; return the new state or raise GameError."""
+    return play_canonical(ruleset, state, seat, move, sent_version=sent_version,
+                          current_version=current_version, history=history)[0]
+
+
+def play_canonical(
+    ruleset: Ruleset,
+    state: State,
+    seat: int,
+    move: Any,
+    *,
+    sent_version: int,
+    current_version: int,
+    history: History | None = None,
+) -> tuple[State, Move]:
+    """Like `play`, also returning the move as the ruleset lists it (the one to store): a move
+    is accepted only if it equals one of the seat's legal moves, so nothing a client adds (extra
+    keys, odd number types) is ever stored or shown to others."""
     if ruleset.outcome(state) is not None:
         raise GameError(ErrorCode.GAME_OVER, "The game is over; no more moves are accepted.")
     if seat not in ruleset.to_act(state):
@@ -65,8 +82,13 @@ def play(
     check_version(seat, sent_version, current_version, history)
     if not isinstance(move, dict):
         raise GameError(ErrorCode.MALFORMED_MOVE, "A move must be a JSON object.")
+    legal = ruleset.legal_moves(state, seat)
+    canonical = next((m for m in legal if m == move), None)
+    if canonical is None:
+        _refuse_extra_fields(legal, move)
     try:
-        return ruleset.apply(state, seat, move)
+        # An unlisted move still goes through `apply` first: its refusal names the rule broken.
+        new_state = ruleset.apply(state, seat, move if canonical is None else canonical)
     except IllegalMove as exc:
         raise GameError(ErrorCode.ILLEGAL_MOVE, exc.reason) from None
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
@@ -76,6 +98,21 @@ def play(
             ErrorCode.MALFORMED_MOVE,
             "The move is not one of this game's move shapes; ask for the legal moves to see them.",
         ) from None
+    if canonical is None:  # the rules let it through, but it is not listed: not legal
+        raise GameError(ErrorCode.ILLEGAL_MOVE,
+                        "That move is not one of your legal moves now; ask for the legal moves "
+                        "to see them.")
+    return new_state, canonical
+
+
+def _refuse_extra_fields(legal: list[Move], move: dict[str, Any]) -> None:
+    """Refuse a listed move sent with fields added to it, naming them."""
+    for listed in legal:
+        if set(listed) < set(move) and all(move[k] == listed[k] for k in listed):
+            extra = sorted(str(k)[:40] for k in set(move) - set(listed))[:5]
+            raise GameError(ErrorCode.MALFORMED_MOVE,
+                            f"The move has fields this game does not use: {extra}; send the "
+                            "move exactly as the legal moves list it.")
 
 
 def parse_options(ruleset: Ruleset, options: dict[str, Any] | None) -> BaseModel:

@@ -63,6 +63,8 @@ def _parse(text: str | None, limit: int) -> tuple[dict[str, Any] | None, str | N
         return None, "Frames must be text holding a JSON object."
     if len(text) > limit:
         return None, f"Frames may be at most {limit} bytes."
+    if "\x00" in text or "\\u0000" in text:
+        return None, "Text may not contain NUL characters (\\u0000)."
     try:
         message = orjson.loads(text)
     except orjson.JSONDecodeError as exc:

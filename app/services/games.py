@@ -26,7 +26,7 @@ from app.engine.errors import ErrorCode, GameError
 from app.engine.rng import seed_hash
 from app.engine.ruleset import Move, State
 from app.observability.metrics import MOVE_REFUSED, MOVE_SECONDS, MOVES
-from app.engine.runner import parse_options, play
+from app.engine.runner import parse_options, play_canonical
 from app.services.errors import ServiceError, not_found
 from app.services.live import LiveGame, fill_names, game_document
 from app.services.rooms import seat_names
@@ -283,16 +283,16 @@ class GameService:
                     if fresh:
                         await self._catch_up(session, live, seats=True)
                     try:
-                        known, new_state = self._check(live, seat, sent_version, move, client_id,
-                                                       player_id)
+                        known, new_state, move = self._check(live, seat, sent_version, move,
+                                                             client_id, player_id)
                     except (GameError, ServiceError):
                         if fresh:
                             raise
                         # This copy may be behind the database (another instance moved the game
                         # on, or the seat changed hands there): never refuse on stale knowledge.
                         await self._catch_up(session, live, seats=True)
-                        known, new_state = self._check(live, seat, sent_version, move, client_id,
-                                                       player_id)
+                        known, new_state, move = self._check(live, seat, sent_version, move,
+                                                             client_id, player_id)
                     if known is not None:
                         return known
                     version = live.version + 1
@@ -311,16 +311,19 @@ class GameService:
 
     @staticmethod
     def _check(live: LiveGame, seat: int, sent_version: int, move: Any, client_id: str | None,
-               player_id: str | None) -> tuple[int | None, State | None]:
-        """(version of an earlier identical move, None) for a retry, else (None, the new state)."""
+               player_id: str | None) -> tuple[int | None, State | None, Any]:
+        """(version of an earlier identical move, None, move) for a retry, else (None, the new
+        state, the move as the ruleset lists it: the one to store)."""
         if player_id is not None and live.seats.get(seat, {}).get("player_id") != player_id:
             raise ServiceError(403, f"You no longer hold seat {seat} in this game.")
         if client_id is not None:
             earlier = live.earlier(seat, client_id, move)
             if earlier is not None:
-                return earlier, None
-        return None, play(live.ruleset, live.state, seat, move, sent_version=sent_version,
-                          current_version=live.version, history=live.history(sent_version))
+                return earlier, None, move
+        new_state, canonical = play_canonical(
+            live.ruleset, live.state, seat, move, sent_version=sent_version,
+            current_version=live.version, history=live.history(sent_version))
+        return None, new_state, canonical
 
     async def _store(self, session: AsyncSession, live: LiveGame, seat: int, move: Move,
                      client_id: str | None, state: State, version: int,
