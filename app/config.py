@@ -30,6 +30,8 @@ class Settings(BaseSettings):
     frames_per_second: float = 20.0  # per socket, with a burst of twice that
     max_live_games: int = 5000
     patch_history: int = 64
+    token_ttl_hours: float = 24 * 30  # a player token's life; the browser renews it silently
+    token_grace_seconds: float = 300  # how long a rotated-out token keeps working
     lobby_page_size: int = 50  # rooms in the lobby socket's page and GET /api/rooms' default page
     lobby_resync_seconds: float = 60.0  # rebuild the lobby projection now and then (lost events)
     extra_rulesets: str = ""  # comma-separated modules exposing RULESET (tests register their game)

@@ -20,6 +20,7 @@ from app.config import ROOT, Settings, get_settings, sync_url
 from app.engine import registry
 from app.observability.logs import log_config
 from app.realtime import ws
+from app.security import SecurityHeaders, install_log_redaction
 from app.services.platform import Platform
 
 
@@ -121,6 +122,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.migrate_on_start:
             await asyncio.to_thread(migrate, settings.database_url)
+        install_log_redaction()  # again: uvicorn configures its loggers after create_app
         platform = Platform(settings)
         app.state.platform = platform
         await platform.start()
@@ -141,6 +143,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)
+    install_log_redaction()
     return app
 
 

@@ -55,7 +55,8 @@ async def optional_player(
         return None
     player = await room_service.player_by_token(session, credentials.credentials)
     if player is None:
-        raise ServiceError(401, "That token does not belong to any player; create one at /api/players.")
+        raise ServiceError(401, "That token does not belong to any player, or it has expired or "
+                                "was revoked; create a player at /api/players.")
     return player
 
 

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Response
 
 from app.api.deps import committing, room_writing, CurrentPlayer, OptionalPlayer, PlatformDep, SessionDep
 from app.api.schemas import (error_responses, BotAdd, ChatLine, GameStarted, RematchStarted, RoomCreate,
-                             RoomJoin, RoomPublic)
+                             RoomJoin, RoomPublic, InviteCode)
 from app.services import rooms as room_service
 from app.services.clocks import set_pace
 from app.services.errors import ServiceError
@@ -37,6 +37,12 @@ async def list_rooms(player: OptionalPlayer, platform: PlatformDep,
                      limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[dict[str, Any]]:
     """Public rooms waiting in the lobby, newest first, a page at a time (from memory)."""
     return platform.lobby.list(player.id if player else None, offset, limit)
+
+
+@router.post("/by-code", response_model=RoomPublic)
+async def room_by_code_in_body(body: InviteCode, session: SessionDep) -> dict[str, Any]:
+    """The room an invite code opens, the code sent in the body (kept out of URLs and logs)."""
+    return await room_by_code(body.invite_code, session)
 
 
 @router.get("/by-code/{invite_code}", response_model=RoomPublic)

@@ -24,6 +24,7 @@ class PlayerPublic(BaseModel):
 
 class PlayerCreated(PlayerPublic):
     token: str
+    expires_at: str  # ISO 8601; renew before then with POST /api/players/me/token
 
 
 class RulesetInfo(BaseModel):
@@ -64,6 +65,10 @@ class RoomPublic(BaseModel):
 class RoomJoin(Strict):
     invite_code: str | None = Field(None, max_length=40)
     seat: StrictInt | None = Field(None, ge=0, le=5)
+
+
+class InviteCode(Strict):
+    invite_code: str = Field(min_length=1, max_length=40)
 
 
 class BotAdd(Strict):

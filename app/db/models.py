@@ -36,6 +36,11 @@ class Player(Base):
     name: Mapped[str] = mapped_column(String(40))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Tokens expire (None: issued before expiry existed, counted from created_at) and rotate;
+    # the previous token stays valid for a short grace so a rotation never logs out other tabs.
+    token_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    prev_token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    prev_valid_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class Room(Base):

@@ -44,16 +44,28 @@ async def _refuse(websocket: WebSocket, status: int, detail: str, code: int) -> 
     await websocket.close(code=code)
 
 
+def _credentials(websocket: WebSocket, token: str | None) -> tuple[str | None, str | None]:
+    """The socket's token and the subprotocol to answer with. Clients send the token as the
+    subprotocol `bearer.<token>` beside `civitas`, which keeps it out of URLs and access logs;
+    `?token=` still works for older clients (deprecated; logs redact it)."""
+    offered = list(websocket.scope.get("subprotocols") or [])
+    bearer = next((p[len("bearer."):] for p in offered if p.startswith("bearer.")), None)
+    return bearer or token, "civitas" if "civitas" in offered else None
+
+
 async def _accept(websocket: WebSocket, token: str | None) -> tuple[bool, Any]:
     """Accept the socket and find its player: (True, None) for a spectator without a token;
-    a token that matches nobody is refused with an error frame and close code 4401."""
-    await websocket.accept()
+    a token that matches nobody (or expired, or revoked) is refused with an error frame and
+    close code 4401."""
+    token, subprotocol = _credentials(websocket, token)
+    await websocket.accept(subprotocol=subprotocol)
     if not token:
         return True, None
     async with websocket.app.state.platform.sessions() as session:
         player = await room_service.player_by_token(session, token)
     if player is None:
-        await _refuse(websocket, 401, "That token does not belong to any player.", 4401)
+        await _refuse(websocket, 401, "That token does not belong to any player, or it has "
+                                      "expired or was revoked.", 4401)
         return False, None
     return True, player
 

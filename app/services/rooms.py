@@ -7,6 +7,7 @@ import hashlib
 import secrets
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from typing import Any, AsyncIterator
 
 from pydantic import ValidationError
@@ -15,7 +16,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.engine import registry
-from app.db.models import Player, Room, Seat
+from app.db.models import Player, Room, Seat, utcnow
 from app.services.errors import ServiceError, not_found
 
 BOT_NAME = "Bot"
@@ -26,20 +27,60 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-async def create_player(session: AsyncSession, name: str) -> tuple[Player, str]:
-    """A new guest identity and its bearer token (shown once, stored hashed)."""
+LEGACY_TOKEN_TTL = timedelta(days=30)  # tokens issued before expiry existed count from creation
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes; they were stored in UTC."""
+    return value.replace(tzinfo=timezone.utc) if value is not None and value.tzinfo is None else value
+
+
+async def create_player(session: AsyncSession, name: str, ttl: timedelta = LEGACY_TOKEN_TTL
+                        ) -> tuple[Player, str]:
+    """A new guest identity and its bearer token (shown once, stored hashed), valid for `ttl`."""
     token = secrets.token_urlsafe(32)
-    player = Player(id=secrets.token_hex(8), name=name, token_hash=hash_token(token))
+    player = Player(id=secrets.token_hex(8), name=name, token_hash=hash_token(token),
+                    token_expires_at=utcnow() + ttl)
     session.add(player)
     return player, token
 
 
+def token_expiry(player: Player) -> datetime:
+    """When the player's current token stops working."""
+    return _aware(player.token_expires_at) or _aware(player.created_at) + LEGACY_TOKEN_TTL
+
+
 async def player_by_token(session: AsyncSession, token: str | None) -> Player | None:
-    """The player a bearer token belongs to, or None."""
+    """The player a bearer token belongs to while it is valid (current, or the previous one
+    within its grace after a rotation), or None: unknown, expired and revoked tokens alike."""
     if not token:
         return None
-    return (await session.execute(
-        select(Player).where(Player.token_hash == hash_token(token)))).scalar_one_or_none()
+    digest = hash_token(token)
+    player = (await session.execute(select(Player).where(
+        (Player.token_hash == digest) | (Player.prev_token_hash == digest)))).scalars().first()
+    if player is None:
+        return None
+    now = utcnow()
+    if player.token_hash == digest:
+        return player if token_expiry(player) > now else None
+    grace = _aware(player.prev_valid_until)
+    return player if grace is not None and grace > now else None
+
+
+async def rotate_token(session: AsyncSession, player: Player, ttl: timedelta,
+                       grace: timedelta) -> str:
+    """A new token for the player; the one it replaces keeps working for `grace` only."""
+    token = secrets.token_urlsafe(32)
+    player.prev_token_hash, player.prev_valid_until = player.token_hash, utcnow() + grace
+    player.token_hash, player.token_expires_at = hash_token(token), utcnow() + ttl
+    return token
+
+
+async def revoke_tokens(session: AsyncSession, player: Player) -> None:
+    """Log out: neither the current nor the previous token works any more."""
+    player.token_hash = hash_token(secrets.token_urlsafe(32))  # nobody holds this token
+    player.token_expires_at = utcnow()
+    player.prev_token_hash, player.prev_valid_until = None, None
 
 
 async def seats_of(session: AsyncSession, room_id: str) -> list[Seat]:

@@ -6,7 +6,20 @@ export function me() {
   try { return JSON.parse(localStorage.getItem(KEY)); } catch { return null; }
 }
 
+// Tokens expire: renew silently when less than a week is left (or the expiry is unknown), once
+// per page, before any other request or socket uses the token. The old token keeps a short grace.
+const RENEW_MS = 7 * 24 * 3600 * 1000;
+const renewing = (async () => {
+  const player = me();
+  if (!player || (player.expires_at && Date.parse(player.expires_at) - Date.now() > RENEW_MS)) return;
+  try {
+    const response = await fetch("/api/players/me/token", { method: "POST", headers: { "Authorization": `Bearer ${player.token}` } });
+    if (response.ok) localStorage.setItem(KEY, JSON.stringify(await response.json()));
+  } catch { /* offline: try again on the next page */ }
+})();
+
 export async function request(method, path, body) {
+  await renewing;
   const headers = { "Accept": "application/json" };
   const player = me();
   if (player) headers["Authorization"] = `Bearer ${player.token}`;
@@ -15,7 +28,7 @@ export async function request(method, path, body) {
   const text = await response.text();
   const data = text ? JSON.parse(text) : null;
   if (!response.ok) {
-    if (response.status === 401 && player) localStorage.removeItem(KEY);
+    if (response.status === 401 && player && me() && me().token === player.token) localStorage.removeItem(KEY);
     const error = new Error(data && data.detail ? data.detail : `Request failed (${response.status}).`);
     error.status = response.status;
     error.body = data;
@@ -59,10 +72,17 @@ export function liveSocket(path, { onMessage, onOpen, onState }) {
   let stopped = false;
   let refusal = null;
   const stats = { connects: 0 };
-  const connect = () => {
+  const connect = async () => {
+    await renewing;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     stats.connects += 1;
-    socket = new WebSocket(`${scheme}://${location.host}${path}`);
+    // A ?token= in the path travels as a subprotocol instead (never in the URL, so never in
+    // access logs), and it is always the current, renewed token.
+    const url = new URL(path, location.href);
+    const player = url.searchParams.has("token") ? me() : null;
+    url.searchParams.delete("token");
+    const protocols = player ? ["civitas", `bearer.${player.token}`] : ["civitas"];
+    socket = new WebSocket(`${scheme}://${location.host}${url.pathname}${url.search}`, protocols);
     socket.onopen = () => { onState && onState("online"); onOpen && onOpen(socket); };
     socket.onmessage = (event) => {
       const frame = JSON.parse(event.data);

@@ -63,7 +63,7 @@ async function joinByCode(code) {
   const error = document.getElementById("code-error");
   error.textContent = "";
   try {
-    const room = await request("GET", `/api/rooms/by-code/${encodeURIComponent(code)}`);
+    const room = await request("POST", "/api/rooms/by-code", { invite_code: code });
     sessionStorage.setItem(`civitas.code.${room.id}`, code);
     location.href = `/rooms/${room.id}?invite_code=${encodeURIComponent(code)}`;
   } catch (e) { error.textContent = e.message; }

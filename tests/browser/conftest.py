@@ -35,8 +35,10 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    """A fresh browser context (own localStorage) and page."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    """A fresh browser context (own localStorage) and page. Playwright's wait_for_function
+    evaluates strings, which the app's CSP forbids, so these contexts bypass CSP; the app under
+    its CSP is checked in test_security_browser.py."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
