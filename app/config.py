@@ -30,6 +30,22 @@ class Settings(BaseSettings):
     frames_per_second: float = 20.0  # per socket, with a burst of twice that
     max_live_games: int = 5000
     patch_history: int = 64
+    # Limits, applied before parsing (shared through Redis when the broker is Redis). A rate is
+    # "count/seconds", per client IP and per token; limits_scale multiplies every rate and cap
+    # (tests and benches raise it).
+    limits_enabled: bool = True
+    limits_scale: float = 1.0
+    rate_players: str = "20/60"
+    rate_rooms: str = "20/60"
+    rate_lobby: str = "120/60"
+    rate_moves: str = "300/60"
+    rate_sockets: str = "60/60"
+    sockets_per_ip: int = 100
+    sockets_per_token: int = 20
+    sockets_per_game: int = 200
+    open_rooms_per_player: int = 5  # rooms waiting in the lobby that one player hosts
+    bot_games_per_player: int = 5  # active games with bot seats that one player hosts
+    live_games_max_bytes: int = 256 * 1024 * 1024  # memory budget of the live-game cache
     token_ttl_hours: float = 24 * 30  # a player token's life; the browser renews it silently
     token_grace_seconds: float = 300  # how long a rotated-out token keeps working
     lobby_page_size: int = 50  # rooms in the lobby socket's page and GET /api/rooms' default page

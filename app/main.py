@@ -20,6 +20,7 @@ from app.config import ROOT, Settings, get_settings, sync_url
 from app.engine import registry
 from app.observability.logs import log_config
 from app.realtime import ws
+from app.limits import Limits
 from app.security import SecurityHeaders, install_log_redaction
 from app.services.platform import Platform
 
@@ -143,6 +144,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(Limits, settings=settings)
     app.add_middleware(SecurityHeaders)
     install_log_redaction()
     return app

@@ -76,13 +76,14 @@ def db_url(request, tmp_path) -> str:
 
 @pytest.fixture
 def settings(db_url):
-    """Settings for a test app: no bot delay, the test game registered."""
+    """Settings for a test app: no bot delay, the test game registered, limits raised (tests
+    create players and rooms far faster than people; tests/api/test_limits.py checks them)."""
     from app.config import Settings
 
     # The bot watchdog's periodic pass is a background query; tests that count queries must not
     # see it, and tests of the watchdog call `platform.bots.check()` themselves.
     # CIVITAS_TEST_GAME_SEED replays a failing test's games with the seed its report printed.
-    return Settings(database_url=db_url, bot_delay_ms=0, heartbeat_seconds=30,
+    return Settings(database_url=db_url, bot_delay_ms=0, heartbeat_seconds=30, limits_scale=1000,
                     extra_rulesets="tests.support.testgame:TEST_GAME", broker_url="memory://",
                     bot_watchdog_seconds=3600, game_seed=GAME_SEED)
 

@@ -39,7 +39,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ServiceError)
     async def _service(_: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse({"detail": exc.detail, **exc.extra}, status_code=exc.status)
+        headers = {"Retry-After": str(exc.extra["retry_after"])} if "retry_after" in exc.extra else None
+        return JSONResponse({"detail": exc.detail, **exc.extra}, status_code=exc.status,
+                            headers=headers)
 
     @app.exception_handler(GameError)
     async def _game(_: Request, exc: GameError) -> JSONResponse:

@@ -23,6 +23,9 @@ async def create_room(body: RoomCreate, player: CurrentPlayer, session: SessionD
                       platform: PlatformDep) -> dict[str, Any]:
     """Open a room; the host sits in seat 0."""
     async with committing(session):
+        await room_service.check_room_caps(
+            session, player, open_rooms=int(platform.settings.open_rooms_per_player
+                                            * platform.settings.limits_scale))
         room = await room_service.create_room(session, player, body.ruleset, body.seats,
                                               body.private, body.options)
         await set_pace(session, room.id, body.pace)
@@ -123,6 +126,10 @@ async def start_game(room_id: str, player: CurrentPlayer, session: SessionDep,
         empty = [s.seat for s in seats if not s.player_id and not s.bot]
         if empty:
             raise ServiceError(409, f"Seats {empty} are empty; fill them with players or bots first.")
+        if any(s.bot for s in seats):
+            await room_service.check_room_caps(
+                session, player, bot_games=int(platform.settings.bot_games_per_player
+                                               * platform.settings.limits_scale))
         game = await platform.games.create(session, room, len(seats))
         room.status = "playing"
         room.game_id = game.id

@@ -16,6 +16,7 @@ import time
 from collections import OrderedDict
 from typing import Any, Awaitable, Callable
 
+import orjson
 from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -62,11 +63,17 @@ class GameService:
     """Starts games, loads them, applies moves, and tells listeners when a game moves on."""
 
     def __init__(self, sessions: async_sessionmaker, snapshot_every: int = 20,
-                 max_live_games: int = 5000, game_seed: int | None = None) -> None:
+                 max_live_games: int = 5000, game_seed: int | None = None,
+                 max_live_bytes: int = 256 * 1024 * 1024) -> None:
         self.sessions = sessions
         self.game_seed = game_seed
         self.snapshot_every = snapshot_every
         self.max_live_games = max_live_games
+        # A memory budget too: each live game is weighed (an estimate from its state's JSON
+        # size) when loaded and after each move; the least recently used go first.
+        self.max_live_bytes = max_live_bytes
+        self._weights: dict[str, int] = {}
+        self.live_bytes = 0
         # Least recently used games are dropped from memory; the database rebuilds them on demand.
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._load_locks: dict[str, asyncio.Lock] = {}
@@ -131,11 +138,25 @@ class GameService:
                             # after the start): the copy read before the change is stale.
                             live.seats = await self._seats(session, live.room_id)
                     self._live[game_id] = live
-                    while len(self._live) > self.max_live_games:
-                        self._live.popitem(last=False)
+                    self._weigh(live)
         finally:
             self._load_locks.pop(game_id, None)
         return live
+
+    def _weigh(self, live: LiveGame) -> None:
+        """Re-estimate a live game's memory and evict least recently used games over budget."""
+        try:
+            size = len(orjson.dumps(live.state, default=list))
+        except TypeError:
+            size = 64 * 1024
+        # The current state, a few recent states (sharing much of it) and the per-viewer log.
+        weight = size * 4
+        self.live_bytes += weight - self._weights.get(live.id, 0)
+        self._weights[live.id] = weight
+        while len(self._live) > 1 and (len(self._live) > self.max_live_games
+                                       or self.live_bytes > self.max_live_bytes):
+            gone, _ = self._live.popitem(last=False)
+            self.live_bytes -= self._weights.pop(gone, 0)
 
     async def _load(self, session: AsyncSession, game_id: str) -> LiveGame:
         game = await session.get(Game, game_id)
@@ -299,6 +320,8 @@ class GameService:
                     if await self._store(session, live, seat, move, client_id, new_state, version,
                                          player_id):
                         live.advance(seat, move, new_state, client_id)
+                        if game_id in self._live:
+                            self._weigh(live)
                         break
             # Another instance stored a move first: catch up and check this one again.
         else:

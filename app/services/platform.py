@@ -31,7 +31,7 @@ class Platform:
         self.engine = make_engine(settings.database_url)
         self.sessions = make_sessionmaker(self.engine)
         self.games = GameService(self.sessions, settings.snapshot_every, settings.max_live_games,
-                                 settings.game_seed)
+                                 settings.game_seed, settings.live_games_max_bytes)
         self.broker = make_broker(settings.broker_url)
         self.hub = Hub(self.games, settings.patch_history, settings.heartbeat_seconds)
         self.room_locks = RoomLocks()

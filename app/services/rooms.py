@@ -11,7 +11,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, AsyncIterator
 
 from pydantic import ValidationError
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -141,6 +141,25 @@ def _document(room: Room, seats: list[Seat], names: dict[str, str]) -> dict[str,
         } for s in seats],
         "game_id": room.game_id,
     }
+
+
+async def check_room_caps(session: AsyncSession, host: Player, *, open_rooms: int | None = None,
+                          bot_games: int | None = None) -> None:
+    """429 when the player already hosts `open_rooms` rooms waiting in the lobby, or
+    `bot_games` active games with bot seats (bots cost the server; rooms clutter the lobby)."""
+    if open_rooms is not None:
+        count = (await session.execute(select(func.count()).select_from(Room).where(
+            Room.host_id == host.id, Room.status == "lobby"))).scalar_one()
+        if count >= open_rooms:
+            raise ServiceError(429, f"You already host {count} open rooms; start or leave one "
+                                    "before opening another.", retry_after=60)
+    if bot_games is not None:
+        with_bots = select(Seat.room_id).where(Seat.bot.is_not(None))
+        count = (await session.execute(select(func.count()).select_from(Room).where(
+            Room.host_id == host.id, Room.status == "playing", Room.id.in_(with_bots)))).scalar_one()
+        if count >= bot_games:
+            raise ServiceError(429, f"You already host {count} games with bots in progress; "
+                                    "finish or leave one first.", retry_after=60)
 
 
 async def create_room(session: AsyncSession, host: Player, ruleset_id: str, seat_count: int,

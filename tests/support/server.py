@@ -28,7 +28,8 @@ class ServerProcess:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "CIVITAS_HOST": "127.0.0.1", "CIVITAS_PORT": str(self.port),
-                    "CIVITAS_EXTRA_RULESETS": "tests.support.testgame:TEST_GAME", **env}
+                    "CIVITAS_EXTRA_RULESETS": "tests.support.testgame:TEST_GAME",
+                    "CIVITAS_LIMITS_SCALE": "1000", **env}
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> "ServerProcess":

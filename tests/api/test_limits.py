@@ -1,0 +1,142 @@
+"""Limits and caps (issue 12 'Build'): rates per IP and per token before parsing, caps on open
+rooms, bot games and sockets, a byte budget for live games; over a limit, 429 + Retry-After."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+
+import httpx
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from tests.support.api import new_player, new_room, started_game
+
+
+def _app(settings, **limits):
+    return TestClient(create_app(settings.model_copy(update={"limits_scale": 1, **limits})))
+
+
+def _from(client, ip, calls):
+    """Requests sent from a given client address, in order; their responses."""
+    async def run():
+        transport = httpx.ASGITransport(app=client.app, client=(ip, 1234))
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            return [await http.request(m, url, headers=h, json=body) for m, url, h, body in calls]
+
+    return client.portal.call(run)
+
+
+def test_player_creation_is_rate_limited_per_ip(settings):
+    """The 4th player a minute from one address gets 429 with Retry-After; another address not."""
+    with _app(settings, rate_players="3/60") as client:
+        answers = _from(client, "10.0.0.1", [("POST", "/api/players", {}, {"name": "A"})] * 4)
+        assert [a.status_code for a in answers] == [201, 201, 201, 429]
+        assert 0 < int(answers[3].headers["retry-after"]) <= 61
+        assert "Too many" in answers[3].json()["detail"]
+        assert _from(client, "10.0.0.2", [("POST", "/api/players", {}, {"name": "B"})])[0].status_code == 201
+
+
+def test_limits_apply_before_the_body_is_parsed(settings):
+    """Over the room-creation rate even a malformed body gets 429, not 422: nothing was parsed."""
+    with _app(settings, rate_rooms="1/60") as client:
+        ann = new_player(client)
+        new_room(client, ann)
+        r = client.post("/api/rooms", headers=ann["headers"], content=b"{not json")
+        assert r.status_code == 429 and "retry-after" in r.headers
+
+
+def test_room_creation_is_rate_limited_per_token_across_addresses(settings):
+    """One token hopping between addresses is still counted once: its 3rd room is refused."""
+    with _app(settings, rate_rooms="2/60") as client:
+        ann = new_player(client)
+        body = {"ruleset": "testgame", "seats": 2}
+        codes = [_from(client, f"10.1.0.{i}", [("POST", "/api/rooms", ann["headers"], body)])[0].status_code
+                 for i in range(3)]
+        assert codes == [201, 201, 429]
+
+
+def test_lobby_reads_and_moves_are_rate_limited(settings):
+    """Lobby reads per address and moves per token have their own rates."""
+    with _app(settings, rate_lobby="2/60", rate_moves="1/60") as client:
+        assert [client.get("/api/rooms").status_code for _ in range(3)] == [200, 200, 429]
+        game_id, (a, b) = started_game(client)
+        move = client.get(f"/api/games/{game_id}/legal-moves", headers=a["headers"]).json()["moves"][0]
+        first = client.post(f"/api/games/{game_id}/moves", headers=a["headers"], json={"version": 0, "move": move})
+        again = client.post(f"/api/games/{game_id}/moves", headers=a["headers"], json={"version": 1, "move": move})
+        assert first.status_code == 200 and again.status_code == 429
+
+
+def test_sockets_per_token_are_capped(settings):
+    """A third open socket for one token is told why (429) and closed with 4429; closing one
+    frees its place."""
+    with _app(settings, sockets_per_token=2) as client:
+        game_id, (a, b) = started_game(client)
+        url = f"/ws/games/{game_id}?token={a['token']}"
+        with client.websocket_connect(url) as one, client.websocket_connect(url) as two:
+            one.receive_json(), two.receive_json()
+            with client.websocket_connect(url) as three:
+                frame = three.receive_json()
+                assert frame["status"] == 429 and "token" in frame["detail"]
+        with client.websocket_connect(url) as again:
+            assert again.receive_json()["type"] == "snapshot"
+
+
+def test_socket_connects_are_rate_limited(settings):
+    """Socket connects per address have a rate."""
+    with _app(settings, rate_sockets="2/60") as client:
+        for _ in range(2):
+            with client.websocket_connect("/ws/lobby") as ws:
+                assert ws.receive_json()["type"] == "rooms"
+        with client.websocket_connect("/ws/lobby") as ws:
+            frame = ws.receive_json()
+            assert frame["type"] == "error" and frame["status"] == 429 and frame["retry_after"] > 0
+
+
+def test_open_rooms_per_player_are_capped(settings):
+    """A player hosting the cap of rooms waiting in the lobby gets 429 for one more."""
+    with _app(settings, open_rooms_per_player=2) as client:
+        ann = new_player(client)
+        new_room(client, ann), new_room(client, ann)
+        r = client.post("/api/rooms", headers=ann["headers"], json={"ruleset": "testgame", "seats": 2})
+        assert r.status_code == 429 and r.headers["retry-after"] == "60" and "open rooms" in r.json()["detail"]
+
+
+def test_active_bot_games_per_player_are_capped(settings):
+    """A player hosting the cap of running games with bots cannot start another one with bots."""
+    with _app(settings, bot_games_per_player=1) as client:
+        started_game(client, bots=1)
+        host = new_player(client)
+        for _ in range(2):
+            room = new_room(client, host)
+            client.post(f"/api/rooms/{room['id']}/bots", headers=host["headers"], json={})
+        rooms = client.get("/api/players/me/rooms", headers=host["headers"]).json()
+        codes = [client.post(f"/api/rooms/{r['id']}/start", headers=host["headers"]).status_code
+                 for r in rooms]
+        assert codes == [200, 429]
+
+
+def test_live_games_have_a_memory_budget(client):
+    """The live-game cache drops least recently used games to stay within its byte budget, and
+    a dropped game loads again from the database when asked for."""
+    games = client.app.state.platform.games
+    ids = [started_game(client)[0] for _ in range(3)]
+    games.max_live_bytes = 2 * max(games._weights.values())  # room for two of the three
+    for game_id in ids:
+        assert client.get(f"/api/games/{game_id}").status_code == 200
+    assert ids[0] not in games._live and games.live_bytes <= games.max_live_bytes
+    assert client.get(f"/api/games/{ids[0]}").json()["id"] == ids[0]
+    assert ids[0] in games._live
+
+
+def test_rates_are_shared_between_instances_through_redis(settings):
+    """With a Redis broker two instances count together: the third request is refused by
+    whichever instance sees it."""
+    url = os.environ.get("CIVITAS_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+    shared = settings.model_copy(update={"broker_url": url})
+    ip = f"10.9.{secrets.randbelow(250)}.{secrets.randbelow(250)}"
+    with _app(shared, rate_players="2/60") as one, _app(shared, rate_players="2/60") as two:
+        codes = [_from(c, ip, [("POST", "/api/players", {}, {"name": "A"})])[0].status_code
+                 for c in (one, two, one)]
+        assert codes == [201, 201, 429]
