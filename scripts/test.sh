@@ -43,3 +43,4 @@ PY
 fi
 echo "PostgreSQL for tests: ${CIVITAS_TEST_POSTGRES_URL:-none}"
 "$PY" -m pytest "$@"
+bash scripts/audit.sh

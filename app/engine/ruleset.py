@@ -95,6 +95,10 @@ class Ruleset(Protocol):
         ...
 
 
+class CannotUpgrade(Exception):
+    """A stored state from an older version of the rules cannot be carried to this version."""
+
+
 class RulesetHooks:
     """Defaults for the optional hooks; a ruleset class may inherit these and override any.
 
@@ -112,6 +116,13 @@ class RulesetHooks:
     - `catalogue()`: public component data (tile names, costs, effect texts) the browser needs
       to draw ids found in views; served at /api/rulesets/{id}/catalogue.
     - `conformance_options`: option sets the conformance test plays, besides the defaults.
+    - `upgrade_state(state, from_version)`: carry a stored state (a snapshot) written under an
+      older `version` of these rules to the current one, so games in progress survive a rules
+      change (Board Game Arena's `upgradeTableDb` idea); raise CannotUpgrade (the default) when
+      the change cannot be carried, and such games are refused as before. `state` is None for a
+      game with no snapshot yet: return None to replay it from this version's setup, or raise.
+      Moves after the snapshot are replayed under the new rules; `python -m app.cli snapshot`
+      before a deploy makes every live game's latest state a snapshot.
     """
 
     conformance_options: list[dict[str, Any]] = []
@@ -137,6 +148,11 @@ class RulesetHooks:
     def describe_move(self, move: Move) -> str:
         """A short label for a move."""
         return ", ".join(f"{k}={v}" for k, v in move.items())
+
+    def upgrade_state(self, state: State, from_version: str) -> State:
+        """The stored `state` of version `from_version` as the current version stores it."""
+        raise CannotUpgrade(f"{getattr(self, 'name', 'This ruleset')} cannot carry games from "
+                            f"version {from_version} to version {getattr(self, 'version', '?')}.")
 
     def log_text(self, state: State, seat: int, move: Move, viewer: int | None) -> str:
         """One log sentence for `viewer` about `seat` playing `move` (`state` is before the move)."""

@@ -25,7 +25,7 @@ from app.db.models import Game, MoveRow, Room, Seat, Snapshot
 from app.engine import registry
 from app.engine.errors import ErrorCode, GameError
 from app.engine.rng import seed_hash
-from app.engine.ruleset import Move, State
+from app.engine.ruleset import CannotUpgrade, Move, State
 from app.observability.metrics import MOVE_REFUSED, MOVE_SECONDS, MOVES
 from app.engine.runner import parse_options, play_canonical
 from app.services.errors import ServiceError, not_found
@@ -165,12 +165,7 @@ class GameService:
         ruleset = registry.get(game.ruleset)
         if ruleset is None:
             raise ServiceError(409, f"This server does not have the ruleset {game.ruleset!r}.")
-        if ruleset.version != game.ruleset_version:
-            raise ServiceError(
-                409,
-                f"This game was played with version {game.ruleset_version} of its rules and this "
-                f"server has version {ruleset.version}; it cannot be replayed here.",
-            )
+        older = game.ruleset_version if ruleset.version != game.ruleset_version else None
         snap = (await session.execute(
             select(Snapshot).where(Snapshot.game_id == game_id, Snapshot.version <= game.version)
             .order_by(Snapshot.version.desc()).limit(1)
@@ -178,6 +173,12 @@ class GameService:
         seed = int(game.seed)
         if snap is not None:
             state, base = snap.state, snap.version
+            if older is not None:  # a rules change since: carry the stored state over
+                state = self._upgraded(ruleset, state, older)
+        elif older is not None:
+            self._upgraded(ruleset, None, older)  # no snapshot: the hook still decides (or refuses)
+            opts = parse_options(ruleset, game.options)
+            state, base = ruleset.setup(game.players, opts, seed), 0
         else:
             opts = parse_options(ruleset, game.options)
             state, base = ruleset.setup(game.players, opts, seed), 0
@@ -203,7 +204,31 @@ class GameService:
                          row.client_move_id)
         live.seats = await self._seats(session, game.room_id)
         live.checked_at = time.monotonic()
+        if older is not None:
+            await self._record_upgrade(session, game, live)
         return live
+
+    @staticmethod
+    def _upgraded(ruleset: Any, state: State | None, older: str) -> State | None:
+        """The ruleset's upgrade of a stored state, or the old refusal when it cannot."""
+        try:
+            return ruleset.upgrade_state(state, older)
+        except (CannotUpgrade, AttributeError):
+            raise ServiceError(
+                409,
+                f"This game was played with version {older} of its rules and this server has "
+                f"version {ruleset.version}, which cannot carry it over; it cannot be replayed here.",
+            ) from None
+
+    async def _record_upgrade(self, session: AsyncSession, game: Game, live: LiveGame) -> None:
+        """Store the upgraded state as a snapshot at the current version and the new rules
+        version, so the upgrade runs once (a racing instance doing the same is harmless)."""
+        try:
+            await session.merge(Snapshot(game_id=live.id, version=live.version, state=live.state))
+            game.ruleset_version = live.ruleset.version
+            await session.commit()
+        except IntegrityError:
+            await session.rollback()
 
     async def _seats(self, session: AsyncSession, room_id: str) -> dict[int, dict[str, Any]]:
         rows = (await session.execute(select(Seat).where(Seat.room_id == room_id))).scalars()
