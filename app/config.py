@@ -46,6 +46,9 @@ class Settings(BaseSettings):
     open_rooms_per_player: int = 5  # rooms waiting in the lobby that one player hosts
     bot_games_per_player: int = 5  # active games with bot seats that one player hosts
     live_games_max_bytes: int = 256 * 1024 * 1024  # memory budget of the live-game cache
+    room_ttl_hours: float = 24  # a room never started is removed after this long
+    abandon_after_hours: float = 72  # a game with no move for this long ends as abandoned
+    cleanup_seconds: float = 600  # how often to sweep (0: never)
     token_ttl_hours: float = 24 * 30  # a player token's life; the browser renews it silently
     token_grace_seconds: float = 300  # how long a rotated-out token keeps working
     lobby_page_size: int = 50  # rooms in the lobby socket's page and GET /api/rooms' default page

@@ -143,6 +143,11 @@ class GameService:
             self._load_locks.pop(game_id, None)
         return live
 
+    def forget(self, game_id: str) -> None:
+        """Drop a game from this instance's cache (it reloads from the database when asked)."""
+        if self._live.pop(game_id, None) is not None:
+            self.live_bytes -= self._weights.pop(game_id, 0)
+
     def _weigh(self, live: LiveGame) -> None:
         """Re-estimate a live game's memory and evict least recently used games over budget."""
         try:
@@ -204,6 +209,7 @@ class GameService:
                          row.client_move_id)
         live.seats = await self._seats(session, game.room_id)
         live.checked_at = time.monotonic()
+        live.abandoned = game.status == "abandoned"
         if older is not None:
             await self._record_upgrade(session, game, live)
         return live
@@ -322,7 +328,14 @@ class GameService:
         if isinstance(sent_version, bool) or not isinstance(sent_version, int):
             raise ServiceError(422, "The move must name the version it was made at, as an integer.")
         live = await self.live(game_id)
+<<<<<<< HEAD
         for attempt in range(3):
+=======
+        if live.abandoned:
+            raise GameError(ErrorCode.GAME_OVER, "This game was abandoned after a long idle "
+                                                 "period; it stays readable but takes no moves.")
+        for attempt in range(2):
+>>>>>>> 180cd87 (Cleanup: rooms never started expire (room_ttl_hours), games idle for abandon_after_hours end as abandoned (readable, moves refused), swept every cleanup_seconds)
             async with live.lock:
                 async with LazySession(self.sessions) as session:
                     fresh = bool(attempt)

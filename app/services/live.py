@@ -33,6 +33,7 @@ class LiveGame:
     to_act_at: list[list[int]]  # to_act at every version 0..version
     movers: list[int]  # movers[v] made the move from version v to v + 1
     seats: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> {player_id, bot}
+    abandoned: bool = False  # ended by cleanup after a long idle period: readable, no more moves
     client_ids: dict[tuple[int, str], tuple[Move, int]] = field(default_factory=dict)
     states: OrderedDict[int, State] = field(default_factory=OrderedDict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)

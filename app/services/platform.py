@@ -17,6 +17,7 @@ from app.realtime.lobby import LobbyHub
 from app.services.bots import BotRunner
 from app.services.chat import ChatService
 from app.services.clocks import Clocks
+from app.services.cleanup import Cleanup
 from app.services.games import GameService
 from app.services.rooms import RoomLocks
 
@@ -35,6 +36,7 @@ class Platform:
         self.broker = make_broker(settings.broker_url)
         self.hub = Hub(self.games, settings.patch_history, settings.heartbeat_seconds)
         self.room_locks = RoomLocks()
+        self.cleanup = Cleanup(self)
         self.instance = secrets.token_hex(6)  # tells this instance's own events apart
         self.lobby = LobbyHub(self.sessions, settings.lobby_page_size, settings.lobby_resync_seconds)
         self.lobby.room_listeners.append(self._seats_changed)
@@ -125,10 +127,12 @@ class Platform:
         await self.broker.start(self._on_event)
         await self.bots.start()
         await self.clocks.start()
+        await self.cleanup.start()
 
     async def stop(self) -> None:
         """Stop background work and close connections."""
         await self.bots.stop()
+        await self.cleanup.stop()
         await self.clocks.stop()
         await self.lobby.stop()
         await self.hub.stop()

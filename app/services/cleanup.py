@@ -1,0 +1,86 @@
+"""Cleanup: rooms never started expire, and games idle for a long time end as abandoned
+(kept readable: document, log and seed stay; only new moves are refused)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+
+from app.db.models import Game, MoveRow, Room, Seat, utcnow
+
+log = logging.getLogger(__name__)
+
+
+class Cleanup:
+    """Sweeps now and then (every instance may; each step is idempotent)."""
+
+    def __init__(self, platform: Any) -> None:
+        self.platform = platform
+        settings = platform.settings
+        self.room_ttl = timedelta(hours=settings.room_ttl_hours)
+        self.idle = timedelta(hours=settings.abandon_after_hours)
+        self.every = settings.cleanup_seconds
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Begin sweeping in the background."""
+        if self.every > 0:
+            self._task = asyncio.create_task(self._loop())
+
+    async def stop(self) -> None:
+        """Stop sweeping."""
+        if self._task:
+            self._task.cancel()
+
+    async def _loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.every)
+            try:
+                await self.sweep()
+            except Exception:  # a failed sweep waits for the next one
+                log.warning("cleanup sweep failed", exc_info=True)
+
+    async def sweep(self) -> dict[str, list[str]]:
+        """Expire old rooms that never started and end long-idle games; returns their ids."""
+        now = utcnow()
+        platform = self.platform
+        async with platform.sessions() as session:
+            stale_rooms = list((await session.execute(select(Room.id).where(
+                Room.status == "lobby", Room.created_at < now - self.room_ttl))).scalars())
+            last_move = (select(func.max(MoveRow.created_at)).where(MoveRow.game_id == Game.id)
+                         .scalar_subquery())
+            idle = (await session.execute(select(Game.id, Game.room_id, Game.version).where(
+                Game.status == "active",
+                func.coalesce(last_move, Game.created_at) < now - self.idle))).all()
+        expired: list[str] = []
+        for room_id in stale_rooms:
+            async with platform.room_locks.hold(room_id), platform.sessions() as session:
+                room = await session.get(Room, room_id)
+                if room is None or room.status != "lobby":
+                    continue
+                await session.execute(delete(Seat).where(Seat.room_id == room_id))
+                await session.delete(room)
+                await session.commit()
+            expired.append(room_id)
+            await platform.announce_room(room_id)
+        abandoned: list[str] = []
+        for game_id, room_id, version in idle:
+            async with platform.sessions() as session:
+                # Only if no move came in since the scan (the version guard, as for moves).
+                done = await session.execute(update(Game).where(
+                    Game.id == game_id, Game.status == "active", Game.version == version)
+                    .values(status="abandoned"))
+                if done.rowcount != 1:
+                    continue
+                await session.execute(update(Room).where(Room.id == room_id).values(status="finished"))
+                await session.commit()
+            abandoned.append(game_id)
+            platform.games.forget(game_id)
+            await platform.announce_room(room_id)
+        if expired or abandoned:
+            log.info("cleanup: %d rooms expired, %d games abandoned", len(expired), len(abandoned))
+        return {"rooms": expired, "games": abandoned}

@@ -1,0 +1,52 @@
+"""Cleanup (issue 12): rooms never started expire; long-idle games end as abandoned and stay
+readable; fresh rooms and games are left alone."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from sqlalchemy import create_engine, text
+
+from app.config import sync_url
+from tests.support.api import doc, legal, new_player, new_room, play_first_legal, started_game
+
+
+def _backdate(settings, statements):
+    engine = create_engine(sync_url(settings.database_url))
+    old = datetime.now(timezone.utc) - timedelta(days=30)
+    with engine.begin() as conn:
+        for statement, params in statements:
+            conn.execute(text(statement), {**params, "old": old})
+    engine.dispose()
+
+
+def test_old_unstarted_rooms_expire_and_idle_games_end(client, settings):
+    """A room waiting 30 days is removed (lobby and GET); a game idle 30 days ends: its moves
+    are refused with a sentence, its document and log stay readable, its room is finished.
+    A new room and a game just played are untouched."""
+    ann = new_player(client)
+    old_room, fresh_room = new_room(client, ann), new_room(client, ann)
+    idle_game, (a, b) = started_game(client)
+    play_first_legal(client, idle_game, a)
+    busy_game, _ = started_game(client)
+    idle_room = doc(client, idle_game)["room_id"]
+    _backdate(settings, [
+        ("UPDATE rooms SET created_at = :old WHERE id = :r", {"r": old_room["id"]}),
+        ("UPDATE games SET created_at = :old WHERE id = :g", {"g": idle_game}),
+        ("UPDATE moves SET created_at = :old WHERE game_id = :g", {"g": idle_game}),
+    ])
+    platform = client.app.state.platform
+    swept = client.portal.call(platform.cleanup.sweep)
+    assert swept == {"rooms": [old_room["id"]], "games": [idle_game]}
+    assert [r["id"] for r in client.get("/api/rooms").json()] == [fresh_room["id"]]
+    assert client.get(f"/api/rooms/{old_room['id']}").status_code == 404
+    player = a if legal(client, idle_game, a)["moves"] else b
+    move = legal(client, idle_game, player)
+    r = client.post(f"/api/games/{idle_game}/moves", headers=player["headers"],
+                    json={"version": move["version"], "move": move["moves"][0]})
+    assert r.status_code == 409 and "abandoned" in r.json()["detail"]
+    assert doc(client, idle_game)["version"] == 1
+    assert client.get(f"/api/games/{idle_game}/log").status_code == 200
+    assert client.get(f"/api/rooms/{idle_room}").json()["status"] == "finished"
+    assert client.portal.call(platform.cleanup.sweep) == {"rooms": [], "games": []}
+    assert doc(client, busy_game)["status"] == "active"
