@@ -55,6 +55,7 @@ class Settings(BaseSettings):
     lobby_resync_seconds: float = 60.0  # rebuild the lobby projection now and then (lost events)
     extra_rulesets: str = ""  # comma-separated modules exposing RULESET (tests register their game)
     migrate_on_start: bool = True
+    fault_exit_after_commit: bool = False  # tests only: exit right after a move commits
     absence_grace_seconds: float = 90.0  # a player gone this long while asked to act: a bot holds the seat
     clock_sweep_seconds: float = 1.0  # how often each instance looks for run-out clocks and absent players
     log_level: str = "info"

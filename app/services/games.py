@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import secrets
 import time
 from collections import OrderedDict
@@ -79,6 +80,7 @@ class GameService:
         self._load_locks: dict[str, asyncio.Lock] = {}
         self._seat_epoch = 0  # bumped by every seat refresh
         self.listeners: list[Callable[[str, int], Awaitable[None]]] = []
+        self.exit_after_commit = False  # CIVITAS_FAULT_EXIT_AFTER_COMMIT, for the fault tests
         # SQLite has one writer at a time: moves queue here (not in SQLite's busy handler, which
         # sleeps in steps of up to 100 ms) and are written by one connection (see SqliteWriter).
         bind = sessions.kw.get("bind")
@@ -328,14 +330,10 @@ class GameService:
         if isinstance(sent_version, bool) or not isinstance(sent_version, int):
             raise ServiceError(422, "The move must name the version it was made at, as an integer.")
         live = await self.live(game_id)
-<<<<<<< HEAD
-        for attempt in range(3):
-=======
         if live.abandoned:
             raise GameError(ErrorCode.GAME_OVER, "This game was abandoned after a long idle "
                                                  "period; it stays readable but takes no moves.")
-        for attempt in range(2):
->>>>>>> 180cd87 (Cleanup: rooms never started expire (room_ttl_hours), games idle for abandon_after_hours end as abandoned (readable, moves refused), swept every cleanup_seconds)
+        for attempt in range(3):
             async with live.lock:
                 async with LazySession(self.sessions) as session:
                     fresh = bool(attempt)
@@ -366,6 +364,8 @@ class GameService:
             raise GameError(ErrorCode.STALE_VERSION,
                             "The game moved on while this move was being stored; try again.",
                             version=live.version)
+        if self.exit_after_commit:  # fault injection for tests: die between commit and broadcast
+            os._exit(70)
         for listener in self.listeners:
             await listener(game_id, version)
         return version

@@ -35,6 +35,7 @@ class Platform:
                                  settings.game_seed, settings.live_games_max_bytes)
         self.broker = make_broker(settings.broker_url)
         self.hub = Hub(self.games, settings.patch_history, settings.heartbeat_seconds)
+        self.games.exit_after_commit = settings.fault_exit_after_commit
         self.room_locks = RoomLocks()
         self.cleanup = Cleanup(self)
         self.instance = secrets.token_hex(6)  # tells this instance's own events apart

@@ -122,12 +122,17 @@ def test_live_games_have_a_memory_budget(client):
     a dropped game loads again from the database when asked for."""
     games = client.app.state.platform.games
     ids = [started_game(client)[0] for _ in range(3)]
-    games.max_live_bytes = 2 * max(games._weights.values())  # room for two of the three
     for game_id in ids:
-        assert client.get(f"/api/games/{game_id}").status_code == 200
-    assert ids[0] not in games._live and games.live_bytes <= games.max_live_bytes
-    assert client.get(f"/api/games/{ids[0]}").json()["id"] == ids[0]
-    assert ids[0] in games._live
+        client.get(f"/api/games/{game_id}")
+    games.max_live_bytes = sum(games._weights[g] for g in ids) - 1  # never room for all three
+    for game_id in ids:
+        games.forget(game_id)
+    for _ in range(2):
+        for game_id in ids:
+            assert client.get(f"/api/games/{game_id}").json()["id"] == game_id  # reloads if dropped
+            assert game_id in games._live  # the one just asked for is kept
+            assert len(games._live) < 3 and games.live_bytes <= games.max_live_bytes
+            assert games.live_bytes == sum(games._weights[g] for g in games._live)
 
 
 def test_rates_are_shared_between_instances_through_redis(settings):
