@@ -1,7 +1,7 @@
 """players' tokens expire and rotate (the previous token keeps a short grace)
 
-Revision ID: 0004_token_expiry
-Revises: 0003_room_writes
+Revision ID: 0005_token_expiry
+Revises: 0004_bot_lease
 Create Date: 2026-11-30 12:45:00
 """
 
@@ -11,8 +11,8 @@ import sqlalchemy as sa
 from alembic import op
 
 
-revision = '0004_token_expiry'
-down_revision = '0003_room_writes'
+revision = '0005_token_expiry'
+down_revision = '0004_bot_lease'
 branch_labels = None
 depends_on = None
 
