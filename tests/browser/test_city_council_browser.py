@@ -94,7 +94,7 @@ def test_city_council_turns_by_clicking(live_server, page):
 
 def test_city_council_phone_width(live_server, browser):
     """At 390 px the board fits the screen (no horizontal scrolling) and the prompt comes first."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
     page = context.new_page()
     game, auth = _start(live_server, page, "city-council", seats=3)
     _play(page, game, auth, live_server, 8)
