@@ -34,6 +34,7 @@ class Settings(BaseSettings):
     # "count/seconds", per client IP and per token; limits_scale multiplies every rate and cap
     # (tests and benches raise it).
     limits_enabled: bool = True
+    forwarded_allow_ips: str | None = None  # proxies trusted for X-Forwarded-For (None: uvicorn's FORWARDED_ALLOW_IPS or 127.0.0.1)
     limits_scale: float = 1.0
     rate_players: str = "20/60"
     rate_rooms: str = "20/60"

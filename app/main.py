@@ -163,7 +163,8 @@ def main() -> None:
         return
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
                 ws_max_size=settings.max_frame_bytes * 2, ws_per_message_deflate=False,
-                log_config=log_config(settings.log_level, settings.log_format))
+                log_config=log_config(settings.log_level, settings.log_format),
+                proxy_headers=True, forwarded_allow_ips=settings.forwarded_allow_ips)
 
 
 if __name__ == "__main__":
