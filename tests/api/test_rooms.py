@@ -7,11 +7,12 @@ from tests.support.api import new_player, new_room
 
 
 def test_player_token_is_stored_hashed(client, settings):
-    """POST /api/players answers id, name, token; the database keeps only the token's hash."""
+    """POST /api/players answers id, name, token (and its expiry); the database keeps only the
+    token's hash."""
     import sqlite3
 
     player = new_player(client, "Ann")
-    assert set(player) - {"headers"} == {"id", "name", "token"} and player["name"] == "Ann"
+    assert set(player) - {"headers"} == {"id", "name", "token", "expires_at"} and player["name"] == "Ann"
     assert len(player["token"]) >= 32
     if settings.database_url.startswith("sqlite"):
         db = sqlite3.connect(settings.database_url.split(":///", 1)[1])
