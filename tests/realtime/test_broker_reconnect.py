@@ -67,7 +67,6 @@ def test_a_reconnect_closes_the_old_subscription_and_backs_off(monkeypatch):
     async def scenario():
         broker = RedisBroker.__new__(RedisBroker)
         broker._redis, broker._task, broker._pubsub = FakeRedis(), None, None
-        broker._id, broker._local = "this-instance", broker_module.MemoryBroker()
         seen = []
 
         async def handler(event):
