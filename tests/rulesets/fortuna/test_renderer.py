@@ -4,63 +4,19 @@ into legal moves; it fits a 390 px phone. Served through Playwright routing, no 
 
 from __future__ import annotations
 
-import json
-import shutil
-from pathlib import Path
-
 import pytest
 
 from app.engine.rng import Rng
 from app.rulesets.fortuna import RULESET as R
 from tests.rulesets.fortuna.helpers import arrange, at, favours, game, province, seat_to_act
+from tests.support.renderer import open_renderer
 
 pytestmark = pytest.mark.browser
-JS = Path(__file__).resolve().parents[3] / "static" / "rulesets" / "fortuna.js"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-HARNESS = """<!doctype html><html><head><meta name=viewport content="width=device-width"></head>
-<body style="margin:0"><div id=root></div><script type=module>
-import { render, outcomeDetails, turnOrder, publicScore, changed } from "./fortuna.js";
-window.played = [];
-window.explained = [];
-const ctx = { ...window.CTX, play: (m) => window.played.push(m), describe: (m) => JSON.stringify(m),
-              explain: (t) => window.explained.push(t) };
-render(document.getElementById("root"), ctx);
-const details = outcomeDetails(ctx);
-if (details) document.body.append(details);
-window.hooks = { order: turnOrder(ctx.doc.view, ctx), score: publicScore(ctx.doc.view, 0, ctx),
-                 changed: (entry) => changed(entry, ctx) };
-</script></body></html>"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                     args=["--headless=new", "--no-sandbox", "--disable-gpu"])
-        yield instance
-        instance.close()
 
 
 def open_page(browser, state, seat, width=1280):
-    out = R.outcome(state)
-    legal = R.legal_moves(state, seat) if seat is not None else []
-    doc = {"id": "g", "ruleset": "fortuna", "version": 1, "status": "finished" if out else "active",
-           "to_act": R.to_act(state), "seat": seat, "view": R.view(state, seat),
-           "outcome": out.to_json() if out else None}
-    ctx = {"doc": doc, "legalMoves": legal, "seat": seat, "catalogue": R.catalogue(),
-           "names": {str(i): f"P{i}" for i in range(state["n"])}}
-    page = browser.new_page(viewport={"width": width, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.route("http://fortuna.test/index.html", lambda route: route.fulfill(body=HARNESS, content_type="text/html"))
-    page.route("http://fortuna.test/fortuna.js",
-               lambda route: route.fulfill(body=JS.read_text(), content_type="text/javascript"))
-    page.add_init_script(f"window.CTX = {json.dumps(ctx)};")
-    page.goto("http://fortuna.test/index.html")
-    page.wait_for_selector(".fo")
-    return page, legal, errors
+    return open_renderer(browser, R, state, seat, ready=".fo", width=width,
+                         names={str(i): f"P{i}" for i in range(state["n"])})
 
 
 def played(page):

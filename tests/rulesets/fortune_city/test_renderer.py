@@ -4,61 +4,18 @@ shows the end breakdown and fits a 390 px phone. Served through Playwright routi
 
 from __future__ import annotations
 
-import json
-import shutil
-from pathlib import Path
-
 import pytest
 
 from app.rulesets.fortune_city import RULESET as R
 from tests.rulesets.fortune_city.helpers import BAKERY, BOOKS, build, cell, game, pass_all
+from tests.support.renderer import open_renderer
 
 pytestmark = pytest.mark.browser
-JS = Path(__file__).resolve().parents[3] / "static" / "rulesets" / "fortune-city.js"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-HARNESS = """<!doctype html><html><head><meta name=viewport content="width=device-width"></head>
-<body style="margin:0"><div id=root></div><script type=module>
-import { render, outcomeDetails, turnOrder, publicScore, changed } from "./fc.js";
-window.played = [];
-window.explained = [];
-const ctx = { ...window.CTX, play: (m) => window.played.push(m), describe: (m) => JSON.stringify(m),
-              explain: (t) => window.explained.push(t) };
-render(document.getElementById("root"), ctx);
-const details = outcomeDetails(ctx);
-if (details) document.body.append(details);
-window.hooks = { order: turnOrder(ctx.doc.view, ctx), score: publicScore(ctx.doc.view, 0, ctx),
-                 changed: (entry) => changed(entry, ctx) };
-</script></body></html>"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                     args=["--headless=new", "--no-sandbox", "--disable-gpu"])
-        yield instance
-        instance.close()
 
 
 def open_page(browser, state, seat, width=1280):
-    out = R.outcome(state)
-    legal = R.legal_moves(state, seat) if seat is not None else []
-    doc = {"id": "g", "ruleset": "fortune-city", "version": 1, "status": "finished" if out else "active",
-           "to_act": R.to_act(state), "seat": seat, "view": R.view(state, seat),
-           "outcome": out.to_json() if out else None}
-    ctx = {"doc": doc, "legalMoves": legal, "seat": seat, "catalogue": R.catalogue(),
-           "names": {str(i): f"P{i}" for i in range(state["n"])}}
-    page = browser.new_page(viewport={"width": width, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.route("http://fc.test/index.html", lambda route: route.fulfill(body=HARNESS, content_type="text/html"))
-    page.route("http://fc.test/fc.js", lambda route: route.fulfill(body=JS.read_text(), content_type="text/javascript"))
-    page.add_init_script(f"window.CTX = {json.dumps(ctx)};")
-    page.goto("http://fc.test/index.html")
-    page.wait_for_selector(".fc")
-    return page, legal, errors
+    return open_renderer(browser, R, state, seat, ready=".fc", width=width,
+                         names={str(i): f"P{i}" for i in range(state["n"])})
 
 
 def test_buying_by_clicking_a_market_good_and_explaining_a_dear_one(browser):

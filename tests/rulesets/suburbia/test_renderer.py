@@ -3,35 +3,13 @@ and turns clicks into legal moves. Served through Playwright routing, no server 
 
 from __future__ import annotations
 
-import json
-import shutil
-from pathlib import Path
-
 import pytest
 
 from app.engine.rng import Rng
 from tests.rulesets.suburbia.helpers import R, put
+from tests.support.renderer import open_renderer
 
 pytestmark = pytest.mark.browser
-JS = Path(__file__).resolve().parents[3] / "static" / "rulesets" / "suburbia.js"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-HARNESS = """<!doctype html><html><body><div id=root></div><script type=module>
-import { render } from "./suburbia.js";
-window.played = [];
-const ctx = { ...window.CTX, play: (m) => window.played.push(m), describe: (m) => JSON.stringify(m) };
-render(document.getElementById("root"), ctx);
-</script></body></html>"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                     args=["--headless=new", "--no-sandbox", "--disable-gpu"])
-        yield instance
-        instance.close()
 
 
 def doc(state, seat):
@@ -42,20 +20,7 @@ def doc(state, seat):
 
 
 def open_page(browser, state, seat):
-    legal = R.legal_moves(state, seat) if seat is not None else []
-    ctx = {"doc": doc(state, seat), "legalMoves": legal, "seat": seat,
-           "catalogue": R.catalogue()}
-    page = browser.new_page(viewport={"width": 1280, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.route("http://suburbia.test/index.html",
-               lambda route: route.fulfill(body=HARNESS, content_type="text/html"))
-    page.route("http://suburbia.test/suburbia.js",
-               lambda route: route.fulfill(body=JS.read_text(), content_type="text/javascript"))
-    page.add_init_script(f"window.CTX = {json.dumps(ctx)};")
-    page.goto("http://suburbia.test/index.html")
-    page.wait_for_selector(".sb")
-    return page, legal, errors
+    return open_renderer(browser, R, state, seat, ready=".sb", height=1000)
 
 
 def played(page):

@@ -3,53 +3,17 @@ clicks become exactly the legal move the player chose. Served through Playwright
 
 from __future__ import annotations
 
-import json
-import shutil
-from pathlib import Path
-
 import pytest
 
 from tests.rulesets.tiny_towns.helpers import R, name, new_game, with_player
+from tests.support.renderer import open_renderer
 
 pytestmark = pytest.mark.browser
-JS = Path(__file__).resolve().parents[3] / "static" / "rulesets" / "tiny-towns.js"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-HARNESS = """<!doctype html><html><body><div id=root></div><script type=module>
-import { render } from "./tiny-towns.js";
-window.played = [];
-window.hints = [];
-const ctx = { ...window.CTX, play: (m) => window.played.push(m), explain: (t) => window.hints.push(t) };
-render(document.getElementById("root"), ctx);
-</script></body></html>"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                     args=["--headless=new", "--no-sandbox", "--disable-gpu"])
-        yield instance
-        instance.close()
 
 
 def open_page(browser, state, seat, names=None):
-    legal = R.legal_moves(state, seat) if seat is not None and seat in R.to_act(state) else []
-    doc = {"id": "g", "ruleset": "tiny-towns", "version": 3, "status": "active",
-           "to_act": R.to_act(state), "seat": seat, "view": R.view(state, seat), "outcome": None}
-    ctx = {"doc": doc, "legalMoves": legal, "seat": seat, "catalogue": R.catalogue(),
-           "names": names or {"0": "Ann", "1": "Bob"}}
-    page = browser.new_page(viewport={"width": 1280, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.route("http://tt.test/index.html", lambda route: route.fulfill(body=HARNESS, content_type="text/html"))
-    page.route("http://tt.test/tiny-towns.js",
-               lambda route: route.fulfill(body=JS.read_text(), content_type="text/javascript"))
-    page.add_init_script(f"window.CTX = {json.dumps(ctx)};")
-    page.goto("http://tt.test/index.html")
-    page.wait_for_selector(".tt")
-    return page, legal, errors
+    return open_renderer(browser, R, state, seat, ready=".tt", height=1000, version=3,
+                         names=names or {"0": "Ann", "1": "Bob"})
 
 
 def test_the_resource_the_player_picked_is_placed_not_the_named_one(browser):
