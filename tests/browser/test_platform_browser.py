@@ -34,8 +34,10 @@ def test_create_room_add_bot_start_and_play_by_clicking(live_server, page):
         page.wait_for_function(ready, timeout=30000)
         if page.evaluate("window.civitas.doc.status") == "finished":
             break
-        version = page.evaluate("window.civitas.doc.version")
-        page.locator(".legal-move").first.click()
+        # Read the version and click the button drawn for it in one evaluation: a redraw between
+        # a locator's look-up and its click (a patch, the table refresh) cannot detach it then.
+        version = page.evaluate("(() => { const v = window.civitas.doc.version;"
+                                " document.querySelector('.legal-move').click(); return v; })()")
         clicks += 1
         page.wait_for_function(f"window.civitas.doc.version > {version}", timeout=30000)
         assert clicks < 40
