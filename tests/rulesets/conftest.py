@@ -1,4 +1,4 @@
-"""Shared fixtures of the ruleset tests: one headless Chromium for every renderer test."""
+"""Shared fixtures of the ruleset tests: a headless Chromium per renderer test module."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
     """Debian's Chromium, headless (Playwright never downloads a browser here)."""
     from playwright.sync_api import sync_playwright
