@@ -23,3 +23,13 @@ def play_bot_game(ruleset: Any, players: int, seed: int, bots: set[int],
             move = rng.choice(ruleset.legal_moves(state, seat))
         state = ruleset.apply(state, seat, move)
     return ruleset.outcome(state)
+
+
+def duel_wins(ruleset: Any, seeds: range) -> int:
+    """Two-player games, the bot taking seat 0 and seat 1 in turn: how many it won outright."""
+    wins = 0
+    for i, seed in enumerate(seeds):
+        bot = i % 2
+        out = play_bot_game(ruleset, 2, seed, {bot})
+        wins += out.ranks[bot] == 1 and out.ranks[1 - bot] != 1
+    return wins

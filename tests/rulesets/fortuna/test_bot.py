@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.rulesets.fortuna import RULESET as R
-from tests.support.botgames import play_bot_game
+from tests.support.botgames import duel_wins, play_bot_game
 
 
 def _game(players, seed, bots):
@@ -12,12 +12,7 @@ def _game(players, seed, bots):
 
 def test_bot_beats_random_in_two_player_games():
     """Bot: wins at least 9 of 10 2-player games against random legal play (the bench plays 200)."""
-    wins = 0
-    for seed in range(10):
-        bot = seed % 2
-        out = _game(2, 500 + seed, {bot})
-        wins += out.ranks[bot] == 1 and out.ranks[1 - bot] != 1
-    assert wins >= 9
+    assert duel_wins(R, range(500, 510)) >= 9
 
 
 def test_bots_finish_four_player_games_inside_rome():

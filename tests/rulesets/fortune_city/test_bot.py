@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.engine.rng import Rng
 from app.rulesets.fortune_city import RULESET as R
-from tests.support.botgames import play_bot_game
+from tests.support.botgames import duel_wins, play_bot_game
 
 
 def _game(players, seed, bots):
@@ -14,12 +14,7 @@ def _game(players, seed, bots):
 
 def test_bot_beats_random_in_two_player_games():
     """Bot: wins at least 9 of 10 seeded 2-player games against random legal play."""
-    wins = 0
-    for seed in range(10):
-        bot = seed % 2
-        out = _game(2, 300 + seed, {bot})
-        wins += out.ranks[bot] == 1 and out.ranks[1 - bot] != 1
-    assert wins >= 9
+    assert duel_wins(R, range(300, 310)) >= 9
 
 
 def test_bot_plays_legal_moves_at_every_player_count():

@@ -6,7 +6,7 @@ import os
 
 from app.engine.rng import Rng
 from app.rulesets.tiny_towns import RULESET as R
-from tests.support.botgames import play_bot_game
+from tests.support.botgames import duel_wins, play_bot_game
 
 GAMES = int(os.environ.get("CIVITAS_BOT_GAMES", "12"))
 
@@ -17,12 +17,7 @@ def _game(players, seed, bots):
 
 def test_bot_beats_random_in_two_player_games():
     """Bot: wins at least 75% of 2-player games against random legal play."""
-    wins = 0
-    for seed in range(GAMES):
-        bot = seed % 2
-        out = _game(2, 100 + seed, {bot})
-        wins += out.ranks[bot] == 1 and out.ranks[1 - bot] != 1
-    assert wins >= 0.75 * GAMES
+    assert duel_wins(R, range(100, 100 + GAMES)) >= 0.75 * GAMES
 
 
 def test_bot_solo_scores_above_random():
