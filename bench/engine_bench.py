@@ -1,5 +1,5 @@
 """Engine speed for any registered ruleset: random full-game playouts per second (moves drawn with
-the ruleset's `random_move` hook, a uniform draw from `legal_moves` by default), and the per-move
+the ruleset's `playout` hook, which defaults to a loop of `random_move` and `apply`), and the per-move
 engine cost (apply + every seat's and the spectator's view + diffs between consecutive views) at
 p50/p99, for each player count and option set.
 
@@ -39,8 +39,8 @@ def drawer(ruleset: Ruleset) -> Any:
     return lambda state, seat, rng: rng.choice(ruleset.legal_moves(state, seat))
 
 
-def playout(ruleset: Ruleset, players: int, options: dict[str, Any], seed: int) -> int:
-    """A random legal game to the end (moves drawn by `random_move`); returns its length."""
+def game_length(ruleset: Ruleset, players: int, options: dict[str, Any], seed: int) -> int:
+    """The number of moves of the reference random game for `seed` (untimed: for the report)."""
     state = ruleset.setup(players, ruleset.Options.model_validate(options), seed)
     rng = Rng.from_seed(seed, "bench")
     draw = drawer(ruleset)
@@ -50,6 +50,22 @@ def playout(ruleset: Ruleset, players: int, options: dict[str, Any], seed: int) 
         state = ruleset.apply(state, seat, draw(state, seat, rng))
         moves += 1
     return moves
+
+
+def playout(ruleset: Ruleset, players: int, options: dict[str, Any], seed: int) -> None:
+    """A random legal game to the end: through the ruleset's `playout` hook when it has one (its
+    fast path, checked equal to the reference loop by the conformance tests), else the same
+    loop of `random_move` and `apply` (an older tree, when measuring "before")."""
+    state = ruleset.setup(players, ruleset.Options.model_validate(options), seed)
+    rng = Rng.from_seed(seed, "bench")
+    hook = getattr(ruleset, "playout", None)
+    if hook is not None:
+        hook(state, rng)
+        return
+    draw = drawer(ruleset)
+    while to_act := ruleset.to_act(state):
+        seat = rng.choice(to_act)
+        state = ruleset.apply(state, seat, draw(state, seat, rng))
 
 
 def move_costs(ruleset: Ruleset, players: int, options: dict[str, Any], seed: int,
@@ -106,12 +122,15 @@ def main() -> None:
             rate = 0.0
             for _ in range(args.repeat):
                 start = clock()
-                moves = sum(playout(ruleset, players, options, s) for s in range(args.games))
+                for s in range(args.games):
+                    playout(ruleset, players, options, s)
                 rate = max(rate, args.games / (clock() - start))
             runs = [[c for s in range(max(2, args.games // 4))
                      for c in move_costs(ruleset, players, options, 1000 + s, clock)]
                     for _ in range(args.repeat)]
             costs = [min(each) for each in zip(*runs)]
+            sample = min(args.games, 3)
+            moves = sum(game_length(ruleset, players, options, s) for s in range(sample)) * args.games / sample
             label = f"{players}p {options or ''}"
             print(f"  {label:40s} {rate:7.1f} playouts/s ({moves / args.games:4.0f} moves/game); "
                   f"per move p50 {pct(costs, 0.5) * 1e6:5.0f} µs, p99 {pct(costs, 0.99) * 1e6:6.0f} µs")

@@ -11,7 +11,7 @@ from typing import Any
 
 from app.engine.rng import Rng
 from app.engine.runner import parse_options, replay
-from app.engine.ruleset import IllegalMove, Move, Ruleset, State, random_move
+from app.engine.ruleset import IllegalMove, Move, Ruleset, State, play_random, playout, random_move
 
 FORBIDDEN_VIEW_KEYS = {"rng", "seed"}
 
@@ -225,3 +225,30 @@ def random_move_playout(ruleset: Ruleset, players: int, options: dict[str, Any],
                               f"{label} step {step}")
         state = ruleset.apply(state, seat, random_move(ruleset, state, seat, chooser))
     raise AssertionError(f"{label}: no end after {max_moves} moves with random_move")
+
+
+def check_playout(ruleset: Ruleset, players: int, options: dict[str, Any], seed: int, *,
+                  starts: tuple[int, ...] = (0, 7, 40)) -> None:
+    """The `playout` hook (a ruleset's fast path or the default) ends in exactly the state that
+    the reference `play_random` reaches from the same state and generator, leaves its input
+    unchanged, and leaves the generator where the reference leaves it; checked from the setup
+    and from states some random moves into the game."""
+    label = f"{ruleset.id} players={players} options={options} seed={seed}"
+    state = ruleset.setup(players, parse_options(ruleset, options), seed)
+    walker = Rng.from_seed(seed, "playout-walk")
+    step = 0
+    for start in starts:
+        while step < start and (to_act := ruleset.to_act(state)):
+            seat = walker.choice(to_act)
+            state = ruleset.apply(state, seat, random_move(ruleset, state, seat, walker))
+            step += 1
+        before = json.dumps(state, sort_keys=True)
+        fast_rng, reference_rng = Rng.from_seed(seed, "playout", step), Rng.from_seed(seed, "playout", step)
+        fast = playout(ruleset, state, fast_rng)
+        assert json.dumps(state, sort_keys=True) == before, f"{label} step {step}: playout mutated its input"
+        reference = play_random(ruleset, state, reference_rng)
+        assert json.dumps(fast, sort_keys=True) == json.dumps(reference, sort_keys=True), (
+            f"{label} step {step}: playout's final state differs from play_random's")
+        assert fast_rng.below(1 << 30) == reference_rng.below(1 << 30), (
+            f"{label} step {step}: playout left the generator elsewhere than play_random")
+        assert ruleset.outcome(fast) is not None, f"{label} step {step}: playout did not finish the game"

@@ -109,6 +109,12 @@ class RulesetHooks:
       default: uniform over `legal_moves`. A ruleset may override it with a sampler that never
       builds the whole list; it must return a member of `legal_moves` and reach every kind of
       move `legal_moves` offers (checked by the conformance harness).
+    - `playout(state, rng)`: play random moves to the end of the game and return the final
+      state: each step picks the seat with `rng.choice(to_act(state))`, then its move with
+      `random_move(state, seat, rng)`, exactly as `play_random` does. A ruleset may override it
+      with a faster private path (mutating its own copy in place, say) as long as it returns a
+      state equal to `play_random`'s for the same state and rng: the conformance harness checks
+      this equality. Search bots and `bench/engine_bench.py` call it.
     - `describe_move(move)`: a short human label for a move (move lists, logs).
     - `log_text(state, seat, move, viewer)`: one sentence in words for the log, as `viewer` may
       know it, naming players as `{seat0}`, `{seat1}`, ... (the platform substitutes names);
@@ -141,6 +147,10 @@ class RulesetHooks:
         """One legal move of `seat` drawn with `rng` (default: uniform over `legal_moves`)."""
         return rng.choice(self.legal_moves(state, seat))  # type: ignore[attr-defined]
 
+    def playout(self, state: State, rng: Any) -> State:
+        """The final state of a random game from `state` (default: `play_random`)."""
+        return play_random(self, state, rng)
+
     def catalogue(self) -> dict[str, Any]:
         """Public component data for the browser renderer."""
         return {}
@@ -167,3 +177,21 @@ def random_move(ruleset: Any, state: State, seat: int, rng: Any) -> Move:
     if hook is not None:
         return hook(state, seat, rng)  # type: ignore[no-any-return]
     return rng.choice(ruleset.legal_moves(state, seat))  # type: ignore[no-any-return]
+
+
+def play_random(ruleset: Any, state: State, rng: Any) -> State:
+    """The reference random playout: until no seat is due, pick the seat with
+    `rng.choice(to_act)`, then its move with `random_move`, and apply it."""
+    while to_act := ruleset.to_act(state):
+        seat = rng.choice(to_act)
+        state = ruleset.apply(state, seat, random_move(ruleset, state, seat, rng))
+    return state
+
+
+def playout(ruleset: Any, state: State, rng: Any) -> State:
+    """The final state of a random game through the ruleset's `playout` hook, or `play_random`
+    for a ruleset (or an older tree) without it."""
+    hook = getattr(ruleset, "playout", None)
+    if hook is not None:
+        return hook(state, rng)
+    return play_random(ruleset, state, rng)

@@ -11,7 +11,7 @@ import pytest
 
 import app.rulesets  # noqa: F401  (registers the product's rulesets)
 from app.engine import registry
-from app.engine.conformance import random_move_playout, random_playout
+from app.engine.conformance import check_playout, random_move_playout, random_playout
 from tests.support.testgame import TEST_GAME
 
 SEEDS = int(os.environ.get("CIVITAS_CONFORMANCE_SEEDS", "3"))
@@ -55,3 +55,10 @@ def test_random_move_draws_legal_moves_of_every_kind(ruleset, players, options):
     """The `random_move` hook (a ruleset's fast sampler or the default) returns only moves listed
     by `legal_moves`, reaches every kind of move listed, and plays games to their end."""
     assert random_move_playout(ruleset, players, options, seed=0) > 0
+
+
+@pytest.mark.parametrize(("ruleset", "players", "options"), list(_cases()))
+def test_playout_hook_matches_the_reference_playout(ruleset, players, options):
+    """The `playout` hook (a ruleset's fast path or the default) reaches the same final state as
+    the reference loop of `random_move` and `apply`, from the setup and from mid-game states."""
+    check_playout(ruleset, players, options, seed=1)
