@@ -69,6 +69,10 @@ class Suburbia(RulesetHooks):
         """The next state (Dale's turn, when playing him, runs inside)."""
         return turn.apply(state, seat, move)
 
+    def playout(self, state: State, rng: Any) -> State:
+        """The final state of a random game: `play_random`'s, played in place on one copy."""
+        return turn.playout(state, rng)
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What `seat` may see."""
         return view.view(state, seat)

@@ -2,25 +2,28 @@
 (income/reputation clamped -5..15), population with red lines, and the income/reputation steps.
 
 Everything works on a `World`: a scratch copy of the players that copies a player on first write,
-so `apply` never mutates its input and untouched players stay the same objects.
+so `apply` never mutates its input and untouched players stay the same objects. A playout's World
+(`in_place`) changes its own private state in place instead; the rules are the same code.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Any
 
-from app.rulesets.suburbia.hexes import Cell, cell_of, grown, neighbours, occupied
+from app.rulesets.suburbia import geo
+from app.rulesets.suburbia.geo import (
+    REACT_ADJACENT, REACT_OTHER, REACT_REST, TAGS, borough, firing, tile_cost, tile_key,
+)
+from app.rulesets.suburbia.hexes import Cell, cell_of, neighbours, occupied
 from app.rulesets.suburbia.tables import KINDS, LAKE, RED_LINES, TRACK_MAX, TRACK_MIN, Effect
 
 _TRACK_KEY = {"income": "income", "reputation": "rep", "population": "pop", "money": "money"}
 
 
-_TAGS = {k.id: k.tags for k in KINDS.values()}
-
-
 def tile_tags(tile: dict) -> frozenset[str]:
     """What other effects match on: the lake tag for a face-down tile, else category and icon."""
-    return _TAGS["lake"] if tile["lake"] else _TAGS[tile["t"]]
+    return TAGS["lake"] if tile["lake"] else TAGS[tile["t"]]
 
 
 def tile_effects(tile: dict) -> tuple[Effect, ...]:
@@ -28,70 +31,14 @@ def tile_effects(tile: dict) -> tuple[Effect, ...]:
     return LAKE.effects if tile["lake"] else KINDS[tile["t"]].effects
 
 
-def _scoped(scopes: tuple[str, ...]) -> dict[str, tuple[Effect, ...]]:
-    """Per tile kind (the lake under "lake"), its effects whose scope is one of `scopes`."""
-    kinds = {k.id: k.effects for k in KINDS.values()}
-    kinds["lake"] = LAKE.effects
-    return {k: tuple(e for e in effs if e.scope in scopes) for k, effs in kinds.items()}
-
-
-# Which effects can react at each stage of a placement, so tiles that cannot react are skipped:
-# an adjacent tile of the placer's borough, the rest of that borough, another borough.
-_REACT_ADJACENT = _scoped(("adjacent", "own", "every", "after", "lake_pairs"))
-_REACT_REST = _scoped(("own", "every", "after", "lake_pairs"))
-_REACT_OTHER = _scoped(("every", "after", "others"))
-
-
-def _key(tile: dict) -> str:
-    return "lake" if tile["lake"] else tile["t"]
-
-
-_Reactive = tuple[list[tuple[int, dict, tuple[Effect, ...]]], list[tuple[dict, tuple[Effect, ...]]]]
-_REACTIVE: dict[int, tuple[list[dict], _Reactive]] = {}
-
-
-def _reactive(tiles: list[dict]) -> _Reactive:
-    """The tiles of a borough that can react to a placement in that borough (index, tile,
-    effects) and to one in another borough (tile, effects); kept by the list's identity, as in
-    hexes.py (tiles lists are never changed in place)."""
-    hit = _REACTIVE.get(id(tiles))
-    if hit is not None and hit[0] is tiles:
-        return hit[1]
-    rest = [(k, t, e) for k, t in enumerate(tiles) if (e := _REACT_REST[_key(t)])]
-    other = [(t, e) for t in tiles if (e := _REACT_OTHER[_key(t)])]
-    if len(_REACTIVE) >= 2048:
-        _REACTIVE.clear()
-    _REACTIVE[id(tiles)] = (tiles, (rest, other))
-    return rest, other
-
-
-def _grow_reactive(old: list[dict], new: list[dict], tile: dict) -> None:
-    """File `_reactive(new)` for `new` = `old` + [`tile`], from `_reactive(old)`, without a walk
-    over the borough (the next placement in it asks for it)."""
-    hit = _REACTIVE.get(id(old))
-    if hit is None or hit[0] is not old:
-        return
-    rest, other = hit[1]
-    if (e := _REACT_REST[_key(tile)]):
-        rest = [*rest, (len(old), tile, e)]
-    if (e := _REACT_OTHER[_key(tile)]):
-        other = [*other, (tile, e)]
-    if len(_REACTIVE) >= 2048:
-        _REACTIVE.clear()
-    _REACTIVE[id(new)] = (new, (rest, other))
-
-
-def tile_cost(tile: dict) -> int:
-    """The printed cost of a borough tile (a lake prints none: $0)."""
-    return 0 if tile["lake"] else KINDS[tile["t"]].cost
-
-
 class World:
     """Players being changed by one move; `players[i]` is copied before its first change."""
 
-    def __init__(self, state: dict[str, Any]) -> None:
+    def __init__(self, state: dict[str, Any], in_place: bool = False) -> None:
         self.state = state
-        self.players: list[dict[str, Any]] = list(state["p"])
+        # in_place: `state` is a playout's private copy, changed in place (players, tiles lists)
+        self.in_place = in_place
+        self.players: list[dict[str, Any]] = state["p"] if in_place else list(state["p"])
         self._copied: set[int] = set()
         self.lines: list[int] = RED_LINES[state["red_lines"]]
         # Lone Architect: moving past a red line gives +2 Income and +2 Reputation as RB-S is
@@ -104,7 +51,7 @@ class World:
 
     def mut(self, i: int) -> dict[str, Any]:
         """Player i, copied on first write."""
-        if i not in self._copied:
+        if i not in self._copied and not self.in_place:
             self.players[i] = dict(self.players[i])
             self._copied.add(i)
         return self.players[i]
@@ -136,11 +83,10 @@ class World:
         new = max(0, old + delta)
         p["pop"] = new
         if self.red_lines_active and new != old:
-            up = sum(1 for line in self.lines if old < line <= new)
-            down = sum(1 for line in self.lines if new < line <= old)
-            for _ in range(up):
+            crossed = lines_passed(self.lines, old, new)  # upward minus downward
+            for _ in range(crossed):
                 self._cross(i, 1)
-            for _ in range(down):
+            for _ in range(-crossed):
                 self._cross(i, -1)
         return new - old
 
@@ -171,17 +117,17 @@ class World:
             return sum(1 for n in neighbours(cell) if n in taken
                        and tile_tags(tiles[taken[n]]) & eff.match)
         if eff.scope == "own":
-            return sum(1 for t in tiles if tile_tags(t) & eff.match)
+            return borough(tiles).count(eff.match)
         if eff.scope in ("every", "others"):
-            return sum(1 for j, p in enumerate(self.players) if eff.scope == "every" or j != i
-                       for t in p["tiles"] if tile_tags(t) & eff.match)
+            return sum(borough(p["tiles"]).count(eff.match) for j, p in enumerate(self.players)
+                       if eff.scope == "every" or j != i)
         if eff.scope == "lake_pairs":
             return lake_pairs(tiles)
         return 0
 
     def count_every(self, match: frozenset[str]) -> int:
         """Face-up tiles in all boroughs carrying one of the `match` tags."""
-        return sum(1 for p in self.players for t in p["tiles"] if tile_tags(t) & match)
+        return sum(borough(p["tiles"]).count(match) for p in self.players)
 
     def since_built(self, i: int, tile: dict, eff: Effect) -> int:
         """For a tile's "after" effect: matching tiles built since it (tiles are never removed,
@@ -192,9 +138,7 @@ class World:
         if eff.scope == "after" and "after" in since:
             return self.count_every(eff.match) - since["after"]
         if eff.scope == "redline" and "pop" in since:
-            old, new = since["pop"], self.players[i]["pop"]
-            return (sum(1 for line in self.lines if old < line <= new)
-                    - sum(1 for line in self.lines if new < line <= old))
+            return lines_passed(self.lines, since["pop"], self.players[i]["pop"])
         return 0
 
     # ------------------------------------------------------------------ resolution
@@ -202,9 +146,10 @@ class World:
         """Add a tile to player i's borough and resolve every effect in the rulebook's order."""
         tile: dict[str, Any] = {"t": kind, "at": [cell[0], cell[1]], "lake": lake, "inv": False}
         p = self.mut(i)
-        old = p["tiles"]
-        p["tiles"] = [*old, tile]
-        taken = grown(old, p["tiles"], cell, with_frontier=not self.trial)
+        mine = list(borough(p["tiles"]).rest)  # the reactive tiles before this one
+        p["tiles"] = tiles = geo.placed(p["tiles"], tile, cell, self.in_place,
+                                        with_frontier=not self.trial)
+        taken = borough(tiles).occ
         since = {} if self.trial else self._since_record(i, tile)
         if since:
             tile["since"] = since  # what an investment needs to double the tile later
@@ -217,24 +162,27 @@ class World:
         # 4. adjacent tiles' conditional effects; 5. the rest of the borough (each stage in
         # placement order, NOTES item 21).
         tags = tile_tags(tile)
-        mine = old
-        adjacent = sorted(taken[n] for n in neighbours(cell) if n in taken)
+        q, r = cell
+        adjacent = sorted(k for dq, dr in geo.DIRS if (k := taken.get((q + dq, r + dr))) is not None)
+        fire = firing(REACT_ADJACENT, tags)
         for k in adjacent:
-            t = mine[k]
-            self._react(i, t, i, cell, tags, lake, True, _REACT_ADJACENT[_key(t)])
-        skip = set(adjacent)
-        for k, t, effects in _reactive(mine)[0]:
-            if k not in skip:
-                self._react(i, t, i, cell, tags, lake, False, effects)
+            t = tiles[k]
+            if (effects := fire.get(tile_key(t))):
+                self._react(i, t, cell, lake, effects)
+        fire = firing(REACT_REST, tags)
+        for k, t, _ in mine:
+            if k not in adjacent and (effects := fire.get(tile_key(t))):
+                self._react(i, t, cell, lake, effects)
         # 6. no base-game tile changes another player's tracks from its owner's borough, so the
         # rulebook's "their tiles cause you adjustments" step is empty; 7. other boroughs react
         # (they only ever change their owners' tracks: `trial` placements skip them).
         if self.trial:
             return
-        _grow_reactive(old, p["tiles"], tile)
+        fire = firing(REACT_OTHER, tags)
         for j in self.others_in_order(i):
-            for t, effects in _reactive(self.players[j]["tiles"])[1]:
-                self._react(j, t, i, cell, tags, lake, False, effects)
+            for t, _ in borough(self.players[j]["tiles"]).other:
+                if (effects := fire.get(tile_key(t))):
+                    self._react(j, t, cell, lake, effects)
 
     def _since_record(self, i: int, tile: dict) -> dict[str, int]:
         """For a tile with a "built after" or red-line effect: the count of matching tiles
@@ -247,22 +195,15 @@ class World:
                 since["pop"] = self.players[i]["pop"]
         return since
 
-    def _react(self, owner: int, t: dict, placer: int, cell: Cell, tags: frozenset[str],
-               lake: bool, adjacent: bool, effects: tuple[Effect, ...]) -> None:
-        """Existing tile `t` (owner's) reacting to a tile just placed by `placer` at `cell`
-        (`effects`: those of its effects that can react at this stage)."""
+    def _react(self, owner: int, t: dict, cell: Cell, lake: bool,
+               effects: tuple[Effect, ...]) -> None:
+        """Existing tile `t` (owner's) reacting to a tile just placed at `cell`; `effects` are
+        those of its effects this placement sets off (geo.firing: at this stage, matching the
+        placed tile's tags)."""
         mult = 2 if t["inv"] else 1
         for eff in effects:
-            n = 0
-            if eff.scope == "adjacent":
-                n = 1 if adjacent and owner == placer and tags & eff.match else 0
-            elif eff.scope == "own":
-                n = 1 if owner == placer and tags & eff.match else 0
-            elif eff.scope in ("every", "after"):
-                n = 1 if tags & eff.match else 0
-            elif eff.scope == "others":
-                n = 1 if owner != placer and tags & eff.match else 0
-            elif eff.scope == "lake_pairs" and owner == placer:
+            n = 1
+            if eff.scope == "lake_pairs":
                 n = new_lake_pairs(self.players[owner]["tiles"], cell, lake)
             if n:
                 self.gain(owner, eff.stat, eff.amount * mult * n)
@@ -274,10 +215,8 @@ class World:
         and red-line bonuses already earned are repeated too, so the tile's whole effect
         doubles (NOTES.md)."""
         p = self.mut(i)
-        tiles = list(p["tiles"])
-        tile = dict(tiles[index], inv=True)
-        tiles[index] = tile
-        p["tiles"] = tiles
+        p["tiles"] = tiles = geo.invested(p["tiles"], index, self.in_place)
+        tile = tiles[index]
         p["markers"] -= 1
         if not tile["lake"]:
             for stat, amount in KINDS[tile["t"]].immediate:
@@ -318,6 +257,12 @@ class World:
         fee = min(need - drop, self.players[i]["money"])
         if fee:
             self.pay(i, fee)
+
+
+def lines_passed(lines: list[int], old: int, new: int) -> int:
+    """Red lines passed moving population from `old` to `new`: how many lie in (old, new] going
+    up, minus how many lie in (new, old] going down (`lines` is sorted)."""
+    return bisect_right(lines, new) - bisect_right(lines, old)
 
 
 def lake_pairs(tiles: list[dict]) -> int:

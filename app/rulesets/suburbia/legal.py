@@ -6,6 +6,7 @@ from typing import Any
 
 from app.engine.ruleset import IllegalMove
 from app.rulesets.suburbia.effects import tile_cost
+from app.rulesets.suburbia.geo import borough
 from app.rulesets.suburbia.hexes import frontier
 from app.rulesets.suburbia.market import discard_slots, surcharges
 from app.rulesets.suburbia.tables import BASIC_IDS, KINDS
@@ -39,26 +40,8 @@ def to_act(state: State) -> list[int]:
     return [state["turn"]]
 
 
-# Per tiles list (never changed in place; see hexes.py), kept by the list's identity with the
-# list held in the entry: the placements as [q, r] lists, and the uninvested tiles as
-# (printed cost, [q, r]) in borough order, so a turn's families need no walk over the borough.
-_BY_TILES: dict[int, tuple[list[dict], list[list[int]], list[tuple[int, list[int]]]]] = {}
-
-
-def _borough(tiles: list[dict]) -> tuple[list[list[int]], list[tuple[int, list[int]]]]:
-    hit = _BY_TILES.get(id(tiles))
-    if hit is not None and hit[0] is tiles:
-        return hit[1], hit[2]
-    cells = [[q, r] for q, r in frontier(tiles)]
-    invest = [(tile_cost(t), list(t["at"])) for t in tiles if not t["inv"]]
-    if len(_BY_TILES) >= 2048:
-        _BY_TILES.clear()
-    _BY_TILES[id(tiles)] = (tiles, cells, invest)
-    return cells, invest
-
-
 def _placements(state: State, seat: int) -> list[list[int]]:
-    return _borough(state["p"][seat]["tiles"])[0]
+    return borough(state["p"][seat]["tiles"]).front
 
 
 # A move family: a move type and, per rule field, the values allowed; every combination of
@@ -67,28 +50,56 @@ def _placements(state: State, seat: int) -> list[list[int]]:
 Family = tuple[str, dict[str, list[Any]]]
 
 
-def turn_families(state: State, seat: int) -> list[Family]:
-    """Buy, lake, basic and invest families for the seat whose turn it is (pass if none)."""
+_COST = {k.id: k.cost for k in KINDS.values()}
+
+
+def turn_options(state: State, seat: int) -> tuple[list[tuple[str, str, Any]], list[list[int]],
+                                                   list[list[int]]]:
+    """The turn's choices in parts: the placing choices as (move type, field, value), each
+    legal on every cell of the frontier; the frontier ([q, r] cells, sorted); and the tiles the
+    seat may invest in. `turn_families` and `turn_pick` are both read from this."""
     p = state["p"][seat]
-    cells = _placements(state, seat)
-    out: list[Family] = []
+    money = p["money"]
+    b = borough(p["tiles"])
+    cells = b.front
+    placing: list[tuple[str, str, Any]] = []
     if cells:
         for slot, (kind, extra) in enumerate(zip(state["market"], surcharges(state))):
             if kind is None:
                 continue
-            if p["money"] >= KINDS[kind].cost + extra:  # printed price + the space's surcharge
-                out.append(("buy", {"slot": [slot], "at": cells}))
-            if p["money"] >= extra:
-                out.append(("lake", {"slot": [slot], "at": cells}))
-        for b in BASIC_IDS:
-            if state["basic"][b] > 0 and p["money"] >= KINDS[b].cost:
-                out.append(("basic", {"tile": [b], "at": cells}))
-    if p["markers"] > 0:
-        money = p["money"]
-        invest = [at for cost, at in _borough(p["tiles"])[1] if money >= cost]
-        if invest:
-            out.append(("invest", {"at": invest}))
+            if money >= _COST[kind] + extra:  # printed price + the space's surcharge
+                placing.append(("buy", "slot", slot))
+            if money >= extra:
+                placing.append(("lake", "slot", slot))
+        basic = state["basic"]
+        for t in BASIC_IDS:
+            if basic[t] > 0 and money >= _COST[t]:
+                placing.append(("basic", "tile", t))
+    invest = [at for cost, at in b.invest if money >= cost] if p["markers"] > 0 else []
+    return placing, cells, invest
+
+
+def turn_families(state: State, seat: int) -> list[Family]:
+    """Buy, lake, basic and invest families for the seat whose turn it is (pass if none)."""
+    placing, cells, invest = turn_options(state, seat)
+    out: list[Family] = [(kind, {key: [value], "at": cells}) for kind, key, value in placing]
+    if invest:
+        out.append(("invest", {"at": invest}))
     return out or [("pass", {})]
+
+
+def turn_pick(state: State, seat: int, rng: Any) -> Move:
+    """The move `pick(turn_families(state, seat), rng)` draws, without building the families:
+    placing choices outer and cells inner, then the investments (their expansion order)."""
+    placing, cells, invest = turn_options(state, seat)
+    placements = len(placing) * len(cells)
+    i = rng.below(placements + len(invest) or 1)
+    if i < placements:
+        kind, key, value = placing[i // len(cells)]
+        return {"type": kind, key: value, "at": cells[i % len(cells)]}
+    if invest:
+        return {"type": "invest", "at": invest[i - placements]}
+    return {"type": "pass"}
 
 
 # The families last computed, with the state they belong to: listing the legal moves and then
@@ -110,6 +121,7 @@ def families(state: State, seat: int) -> list[Family]:
 
 
 def _families(state: State, seat: int) -> list[Family]:
+    """`families` without the memo (a playout changes its private state in place)."""
     if seat not in to_act(state):
         return []
     phase = state["phase"]
@@ -148,7 +160,11 @@ def legal_moves(state: State, seat: int) -> list[Move]:
 def random_move(state: State, seat: int, rng: Any) -> Move:
     """The move `rng.choice(legal_moves(state, seat))` would draw (same generator use, same
     move), found by indexing the families instead of building every move."""
-    fams = families(state, seat)
+    return pick(families(state, seat), rng)
+
+
+def pick(fams: list[Family], rng: Any) -> Move:
+    """The move `rng.choice` over the expansion of `fams` would draw, by index."""
     i = rng.below(sum(_size(fields) for _, fields in fams))
     for kind, fields in fams:
         size = _size(fields)

@@ -132,6 +132,8 @@ TRACK_MIN, TRACK_MAX = SETUP["track_min"], SETUP["track_max"]
 STACK_SETUP = {row["mode"]: row for row in BOARD["stack_setup"]}
 SURCHARGES = {"standard": BOARD["market"]["standard"], "dale": BOARD["market"]["dale"]}
 RED_LINES = {k: v for k, v in BOARD["red_lines"].items() if k != "source"}
+if any(v != sorted(set(v)) for v in RED_LINES.values()):
+    raise ValueError("red lines must be listed in increasing order")  # effects.lines_passed
 BOARD_CELLS = frozenset((q, r) for q, r in BOARD["borough"]["board_cells"])
 START_LAYOUT = tuple((t, q, r) for t, q, r in BOARD["borough"]["start"])
 RANKS = tuple((row["min"], row["name"]) for row in BOARD["rank"])

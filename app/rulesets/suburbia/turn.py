@@ -7,13 +7,13 @@ from typing import Any, Callable
 
 from app.rulesets.suburbia import dale, scoring
 from app.rulesets.suburbia.effects import World, tile_cost
-from app.rulesets.suburbia.legal import check, public_fields
+from app.rulesets.suburbia.geo import private_tiles
+from app.rulesets.suburbia.legal import _families, check, pick, public_fields, to_act, turn_pick
 from app.rulesets.suburbia.market import discard, discard_slots, refill, surcharges, take
 from app.rulesets.suburbia.tables import KINDS
 
 State = dict[str, Any]
 Move = dict[str, Any]
-_STATS = ("money", "income", "rep", "pop")
 
 
 def apply(state: State, seat: int, move: Move) -> State:
@@ -22,23 +22,46 @@ def apply(state: State, seat: int, move: Move) -> State:
     s = dict(state)
     w = World(s)
     s["p"] = w.players
-    s["last"] = {"seat": seat, "move": _public(move), "dale": None}
+    return play(s, w, seat, move)
+
+
+def play(s: State, w: World, seat: int, move: Move) -> State:
+    """Play a legal `move` of `seat` on `s` through `w` (a copy-on-write World for `apply`, an
+    in-place one for a playout) and return the resulting state."""
+    before = [(p["money"], p["income"], p["rep"], p["pop"]) for p in w.players]
+    # the public 'last' summary records only the move's rule fields (a kept goal stays secret)
+    s["last"] = {"seat": seat, "move": public_fields(move), "dale": None}
     _HANDLERS[move["type"]](s, w, seat, move)
-    s["last"]["changes"] = _changes(state["p"], s["p"])
+    if w.in_place and s["phase"] != "over":
+        return s  # a playout's next move replaces 'last' (its final state keeps the last one)
+    s["last"]["changes"] = [{"money": p["money"] - b[0], "income": p["income"] - b[1],
+                             "rep": p["rep"] - b[2], "pop": p["pop"] - b[3]}
+                            for b, p in zip(before, w.players)]
     if s["phase"] == "over":
         s = scoring.finalize(s)
     return s
 
 
-def _public(move: Move) -> Move:
-    """The move as recorded in the public 'last' summary: only its rule fields (a kept goal
-    stays secret; stray keys sent with a move never enter the state)."""
-    return public_fields(move)
+def playout(state: State, rng: Any) -> State:
+    """The final state of the random game `play_random` plays from `state` with `rng` (same
+    seat and move draws, same state), played on one private copy changed in place: the moves
+    are drawn from the same families `legal_moves` expands and played by the same `play`."""
+    s = _copy(state)
+    w = World(s, in_place=True)
+    while acting := to_act(s):
+        seat = rng.choice(acting)
+        move = turn_pick(s, seat, rng) if s["phase"] == "play" else pick(_families(s, seat), rng)
+        s = play(s, w, seat, move)
+    return s
 
 
-def _changes(before: list[dict], after: list[dict]) -> list[dict[str, int]]:
-    return [{k: b[k] - a[k] for k in _STATS} if a is not b else {k: 0 for k in _STATS}
-            for a, b in zip(before, after)]
+def _copy(state: State) -> State:
+    """A copy of `state` that an in-place World may change: the rules change only the state's
+    top level, the players' dicts and their tiles lists in place (every other container, tiles
+    included, is replaced, never changed: see market.py, effects.World.invest)."""
+    s = dict(state)
+    s["p"] = [dict(p, tiles=private_tiles(p["tiles"])) for p in state["p"]]
+    return s
 
 
 def _keep_goal(s: State, w: World, seat: int, move: Move) -> None:

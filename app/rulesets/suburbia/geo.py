@@ -1,0 +1,226 @@
+"""What a borough's tiles imply, kept beside its tiles list: occupied cells, the frontier (where
+a tile may go), the tiles that can react to a placement, and the tiles still open to investment.
+
+A `Borough` is found by the identity of the tiles list it describes (the entry holds the list, so
+its id cannot be reused meanwhile). `apply` never changes a tiles list in place: a placement makes
+a new list and files a new `Borough` derived from the old one. A playout (turn.playout) owns its
+private copy of the state and changes tiles lists in place: it updates their `Borough` in place
+too, so both paths run the same rules over the same derived data.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, insort
+from typing import Any
+
+from app.rulesets.suburbia.tables import BOARD_CELLS, KINDS, LAKE, Effect
+
+Cell = tuple[int, int]
+DIRS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+
+
+def tile_key(tile: dict) -> str:
+    """The kind a borough tile behaves as: "lake" for a face-down tile, else its kind id."""
+    return "lake" if tile["lake"] else tile["t"]
+
+
+TAGS = {k.id: k.tags for k in KINDS.values()}  # "lake" (the face-down tile) included
+
+
+def tile_cost(tile: dict) -> int:
+    """The printed cost of a borough tile (a lake prints none: $0)."""
+    return 0 if tile["lake"] else KINDS[tile["t"]].cost
+
+
+def _scoped(scopes: tuple[str, ...]) -> dict[str, tuple[Effect, ...]]:
+    """Per tile kind (the lake under "lake"), its effects whose scope is one of `scopes`."""
+    kinds = {k.id: k.effects for k in KINDS.values()}
+    kinds["lake"] = LAKE.effects
+    return {k: tuple(e for e in effs if e.scope in scopes) for k, effs in kinds.items()}
+
+
+# Which effects can react at each stage of a placement, so tiles that cannot react are skipped:
+# an adjacent tile of the placer's borough, the rest of that borough, another borough.
+REACT_ADJACENT = _scoped(("adjacent", "own", "every", "after", "lake_pairs"))
+REACT_REST = _scoped(("own", "every", "after", "lake_pairs"))
+REACT_OTHER = _scoped(("every", "after", "others"))
+
+
+_FIRING: dict[tuple[int, frozenset[str]], dict[str, tuple[Effect, ...]]] = {}
+
+
+def firing(stage: dict[str, tuple[Effect, ...]], tags: frozenset[str]
+           ) -> dict[str, tuple[Effect, ...]]:
+    """Per tile kind, those of its effects able to react at `stage` (REACT_ADJACENT, _REST or
+    _OTHER) that a placed tile with `tags` sets off: every one matching a tag, and the lake
+    pairs (which look at the cells, not the tags). Kinds with none are left out."""
+    key = (id(stage), tags)
+    hit = _FIRING.get(key)
+    if hit is None:
+        hit = {k: fire for k, effs in stage.items()
+               if (fire := tuple(e for e in effs if e.scope == "lake_pairs" or tags & e.match))}
+        _FIRING[key] = hit
+    return hit
+
+
+class Borough:
+    """Derived data of one tiles list: `occ` cell -> tile index; `front` the frontier as sorted
+    [q, r] lists (the order legal moves list them in) with `fset` the same cells as tuples
+    (None until first asked); `rest` (index, tile, effects) and `other` (tile, effects) for
+    the tiles that can react to a placement in this borough and in another one; `invest`
+    (printed cost, [q, r]) for the tiles without an Investment Marker, in borough order;
+    `tags` each tile's tags, and `counts` how many tiles carry one of a match set's tags, per
+    match set asked for so far."""
+
+    __slots__ = ("occ", "fset", "_front", "rest", "other", "invest", "tags", "counts")
+
+    def __init__(self, tiles: list[dict]) -> None:
+        self.occ: dict[Cell, int] = {(t["at"][0], t["at"][1]): i for i, t in enumerate(tiles)}
+        self.fset: set[Cell] | None = None
+        self._front: list[list[int]] | None = None
+        self.rest = [(k, t, e) for k, t in enumerate(tiles) if (e := REACT_REST[tile_key(t)])]
+        self.other = [(t, e) for t in tiles if (e := REACT_OTHER[tile_key(t)])]
+        self.invest = [(tile_cost(t), list(t["at"])) for t in tiles if not t["inv"]]
+        self.tags = [TAGS[tile_key(t)] for t in tiles]
+        self.counts: dict[frozenset[str], int] = {}
+
+    def count(self, match: frozenset[str]) -> int:
+        """How many tiles of the borough carry one of the `match` tags."""
+        n = self.counts.get(match)
+        if n is None:
+            n = self.counts[match] = sum(1 for tags in self.tags if tags & match)
+        return n
+
+    @property
+    def front(self) -> list[list[int]]:
+        """Empty cells next to a tile and off the Borough Board, sorted (shared: do not modify)."""
+        if self._front is None:
+            occ = self.occ
+            found = {(q + dq, r + dr) for q, r in occ for dq, dr in DIRS}
+            found = {n for n in found if n not in occ and n not in BOARD_CELLS}
+            self.fset = found
+            self._front = [[q, r] for q, r in sorted(found)]
+        return self._front
+
+    def copy(self, with_frontier: bool = True) -> "Borough":
+        """An independent copy (the lists of tiles' entries are new, their entries shared);
+        without the frontier (recomputed if ever asked) when `with_frontier` is false."""
+        new = Borough.__new__(Borough)
+        new.occ = dict(self.occ)
+        keep = with_frontier and self.fset is not None
+        new.fset = set(self.fset) if keep else None  # type: ignore[arg-type]
+        new._front = list(self._front) if keep else None  # type: ignore[arg-type]
+        new.rest, new.other, new.invest = list(self.rest), list(self.other), list(self.invest)
+        new.tags, new.counts = list(self.tags), dict(self.counts)
+        return new
+
+    def add(self, tile: dict, index: int, cell: Cell) -> None:
+        """Record `tile`, just placed at `cell` as the tiles list's entry `index`."""
+        self.occ[cell] = index
+        key = tile_key(tile)
+        tags = TAGS[key]
+        self.tags.append(tags)
+        counts = self.counts
+        for match in counts:
+            if tags & match:
+                counts[match] += 1
+        if (e := REACT_REST[key]):
+            self.rest.append((index, tile, e))
+        if (e := REACT_OTHER[key]):
+            self.other.append((tile, e))
+        if not tile["inv"]:
+            self.invest.append((tile_cost(tile), [cell[0], cell[1]]))
+        fset, front = self.fset, self._front
+        if fset is None or front is None:
+            return
+        if cell in fset:
+            fset.discard(cell)
+            del front[bisect_left(front, [cell[0], cell[1]])]
+        q, r = cell
+        occ = self.occ
+        for dq, dr in DIRS:
+            n = (q + dq, r + dr)
+            if n not in occ and n not in fset and n not in BOARD_CELLS:
+                fset.add(n)
+                insort(front, [n[0], n[1]])
+
+    def invested(self, old: dict, new: dict, index: int) -> None:
+        """Tile `index` (`old`) now carries an Investment Marker (`new` replaces it)."""
+        at = old["at"]
+        self.invest = [x for x in self.invest if x[1] != at]
+        self.rest = [(k, new if k == index else t, e) for k, t, e in self.rest]
+        self.other = [(new if t is old else t, e) for t, e in self.other]
+
+
+# Bounded; each entry holds its tiles list, so a reused id is never mistaken for it.
+_CACHE_MAX = 2048
+_BOROUGHS: dict[int, tuple[list[dict], Borough]] = {}
+
+
+def borough(tiles: list[dict]) -> Borough:
+    """The derived data of a tiles list, computed once per list (shared: do not modify)."""
+    hit = _BOROUGHS.get(id(tiles))
+    if hit is not None and hit[0] is tiles:
+        return hit[1]
+    b = Borough(tiles)
+    file(tiles, b)
+    return b
+
+
+def file(tiles: list[dict], b: Borough) -> None:
+    """Remember `b` as the derived data of `tiles`."""
+    if len(_BOROUGHS) >= _CACHE_MAX:
+        _BOROUGHS.clear()
+    _BOROUGHS[id(tiles)] = (tiles, b)
+
+
+def private_tiles(tiles: list[dict]) -> list[dict]:
+    """A copy of a tiles list for a playout to change in place, with its own `Borough`."""
+    new = list(tiles)
+    file(new, borough(tiles).copy())
+    return new
+
+
+def occupied(tiles: list[dict]) -> dict[Cell, int]:
+    """Cell -> index of the tile there (shared result: do not modify)."""
+    return borough(tiles).occ
+
+
+def frontier(tiles: list[dict]) -> list[Cell]:
+    """Empty cells next to at least one tile, off the borough board, in a stable order."""
+    return [(q, r) for q, r in borough(tiles).front]
+
+
+def placed(tiles: list[dict], tile: dict, cell: Cell, in_place: bool,
+           with_frontier: bool = True) -> list[dict]:
+    """The tiles list with `tile` added at `cell`: the same list changed in place (a playout's
+    private state), else a new list; its `Borough` follows either way (a new list's without
+    its frontier unless `with_frontier`: Dale's trial placements never ask for it)."""
+    b = borough(tiles)
+    if in_place:
+        tiles.append(tile)
+        b.add(tile, len(tiles) - 1, cell)
+        return tiles
+    new = [*tiles, tile]
+    b = b.copy(with_frontier)
+    b.add(tile, len(tiles), cell)
+    file(new, b)
+    return new
+
+
+def invested(tiles: list[dict], index: int, in_place: bool) -> list[dict]:
+    """The tiles list with tile `index` replaced by an invested copy (in place in a playout)."""
+    b = borough(tiles)
+    old = tiles[index]
+    tile = dict(old, inv=True)
+    if in_place:
+        tiles[index] = tile
+        b.invested(old, tile, index)
+        return tiles
+    new = list(tiles)
+    new[index] = tile
+    b = b.copy()
+    b.invested(old, tile, index)
+    file(new, b)
+    return new
+
