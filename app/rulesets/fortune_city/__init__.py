@@ -56,6 +56,14 @@ class FortuneCity(RulesetHooks):
         """The next state; raises IllegalMove naming the rule."""
         return rules.apply_move(state, seat, move)
 
+    def random_move(self, state: State, seat: int, rng: Any) -> Move:
+        """The move a uniform draw from `legal_moves` picks, building only that move."""
+        return rules.draw_move(state, seat, rng)
+
+    def playout(self, state: State, rng: Any) -> State:
+        """A random game to the end on one private copy changed in place (rules.playout)."""
+        return rules.playout(state, rng)
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """The table as anyone sees it (no stack order, box, bag order or generator)."""
         return view.view_state(state, seat)

@@ -61,11 +61,13 @@ for _n, _rem in REMOVAL.items():
                 raise ValueError(f"no {_t} tile at price {_p} to remove for {_n} players")
 
 
+TYPE_OF_TILE: dict[str, str] = {**{t: r["type"] for t, r in TILES.items()},
+                                BANK: FINANCIAL, CITY_HALL: FINANCIAL}
+
+
 def type_of(tile: str) -> str:
     """The border colour / type of a tile id (banks and City Hall are the financial colour)."""
-    if tile in (BANK, CITY_HALL):
-        return FINANCIAL
-    return TILES[tile]["type"]
+    return TYPE_OF_TILE[tile]
 
 
 def production_of(tile: str) -> str | None:

@@ -7,7 +7,8 @@ view diffs). Every IllegalMove reason names the rule and quotes only public fact
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
 from app.engine.rng import Rng
 from app.engine.ruleset import IllegalMove
@@ -28,16 +29,31 @@ def key(x: int, y: int) -> str:
     return f"{x},{y}"
 
 
+# Cells recur all game long: their coordinates and neighbours are worked out once per key.
+_XY: dict[str, tuple[int, int]] = {}
+_NEIGHBOURS: dict[str, tuple[str, ...]] = {}
+
+
 def xy(k: str) -> tuple[int, int]:
     """The coordinates of a city-dict key."""
-    a, b = k.split(",")
-    return int(a), int(b)
+    got = _XY.get(k)
+    if got is None:
+        a, b = k.split(",")
+        got = (int(a), int(b))
+        if len(_XY) < 65536:
+            _XY[k] = got
+    return got
 
 
-def neighbours(k: str) -> list[str]:
+def neighbours(k: str) -> tuple[str, ...]:
     """The four orthogonal neighbour keys of a cell."""
-    x, y = xy(k)
-    return [key(x + dx, y + dy) for dx, dy in STEPS]
+    got = _NEIGHBOURS.get(k)
+    if got is None:
+        x, y = xy(k)
+        got = tuple(key(x + dx, y + dy) for dx, dy in STEPS)
+        if len(_NEIGHBOURS) < 65536:
+            _NEIGHBOURS[k] = got
+    return got
 
 
 def bonus(p: dict[str, Any], track: str) -> int:
@@ -129,45 +145,81 @@ def to_act(state: State) -> list[int]:
     return []
 
 
+def _pay_range(state: State, p: dict[str, Any], price: int) -> tuple[int, int, bool]:
+    """Paying `price`: the least and most silver the credit card may give, and whether one gold
+    coin may pay instead."""
+    card = p["card"]
+    if card is None:
+        return max(0, price - p["silver"]), 0, False
+    gold = card["gold"] > 0 and not (state["opts"]["gold_after_hand_silver"] and p["silver"] > 0)
+    return max(0, price - p["silver"]), min(card["silver"], price), gold
+
+
 def pay_options(state: State, p: dict[str, Any], price: int) -> list[dict[str, Any]]:
     """Ways to pay `price`: silver with `card` of it from the credit card, or one gold coin."""
-    out: list[dict[str, Any]] = []
-    card = p["card"]
-    on_card = card["silver"] if card else 0
-    for c in range(max(0, price - p["silver"]), min(on_card, price) + 1):
-        out.append({"card": c})
-    if card and card["gold"] > 0 and not (state["opts"]["gold_after_hand_silver"] and p["silver"] > 0):
+    low, high, gold = _pay_range(state, p, price)
+    out: list[dict[str, Any]] = [{"card": c} for c in range(low, high + 1)]
+    if gold:
         out.append({"gold": True})
     return out
+
+
+def can_pay(state: State, p: dict[str, Any], price: int) -> bool:
+    """Whether `pay_options` offers any way to pay `price`."""
+    low, high, gold = _pay_range(state, p, price)
+    return gold or low <= high
 
 
 def placements(p: dict[str, Any], tile: str) -> list[str]:
     """Cells where `tile` may be built: above the park row, next to the city, and no orthogonal
     neighbour of the same border colour (banks therefore never touch City Hall or a bank)."""
-    city = p["city"]
-    colour = D.type_of(tile)
-    out = set()
+    colour = D.TYPE_OF_TILE[tile]
+    return [n for n, near in frontier(p["city"]) if colour not in near]
+
+
+def frontier(city: dict[str, dict[str, Any]]) -> list[tuple[str, frozenset[str]]]:
+    """The empty cells next to the city above the park row, row by row from the bottom, each
+    with the border colours of its built neighbours."""
+    types = D.TYPE_OF_TILE
+    lowest = D.LOWEST_ROW
+    seen = set()
+    out = []
     for k in city:
         for n in neighbours(k):
-            if n in city or n in out or xy(n)[1] < D.LOWEST_ROW:
+            if n in city or n in seen:
                 continue
-            if all(m not in city or D.type_of(city[m]["t"]) != colour for m in neighbours(n)):
-                out.add(n)
-    return sorted(out, key=lambda k: (xy(k)[1], xy(k)[0]))
+            seen.add(n)
+            if xy(n)[1] < lowest:
+                continue
+            out.append((n, frozenset(types[city[m]["t"]] for m in neighbours(n) if m in city)))
+    out.sort(key=_row_major)
+    return out
+
+
+def _row_major(cell: tuple[str, Any]) -> tuple[int, int]:
+    x, y = xy(cell[0])
+    return y, x
 
 
 def hire_spots(p: dict[str, Any]) -> list[tuple[str, str]]:
     """(citizen, cell) pairs: a park citizen into an empty building of its colour, a VIP into any."""
     out = []
+    park = p["park"]
+    vip = park[D.VIP] > 0
     for k, cell in p["city"].items():
-        if cell["worker"] is not None or cell["t"] in (D.CITY_HALL, D.BANK):
+        t = cell["t"]
+        if cell["worker"] is not None or t == D.CITY_HALL or t == D.BANK:
             continue
-        colour = D.CITIZEN_OF[D.type_of(cell["t"])]
-        if p["park"][colour] > 0:
+        colour = _CITIZEN_OF_TILE[t]
+        if park[colour] > 0:
             out.append((colour, k))
-        if p["park"][D.VIP] > 0:
+        if vip:
             out.append((D.VIP, k))
     return out
+
+
+_CITIZEN_OF_TILE = {t: D.CITIZEN_OF[r["type"]] for t, r in D.TILES.items()}
+_PRICE = {t: r["price"] for t, r in D.TILES.items()}
 
 
 def drive_targets(p: dict[str, Any]) -> list[str]:
@@ -175,7 +227,8 @@ def drive_targets(p: dict[str, Any]) -> list[str]:
     truck = p["truck"]
     if truck["left"] <= 0:
         return []
-    return [n for n in neighbours(truck["at"]) if n in p["city"] and n != truck["prev"]]
+    city, prev = p["city"], truck["prev"]
+    return [n for n in neighbours(truck["at"]) if n in city and n != prev]
 
 
 def _at(k: str) -> list[int]:
@@ -183,42 +236,121 @@ def _at(k: str) -> list[int]:
     return [x, y]
 
 
-def legal_moves(state: State, seat: int) -> list[Move]:
-    """Every concrete move `seat` may make now."""
+class _Spots:
+    """Placement lookup for reading a state: `placements` worked out afresh each time."""
+
+    @staticmethod
+    def spots(p: dict[str, Any], tile: str) -> list[str]:
+        return placements(p, tile)
+
+
+_FRESH = _Spots()
+
+# A group of legal moves: how many, and the j-th of them (0 <= j < count).
+Group = tuple[int, Callable[[int], Move]]
+
+
+def _paid(base: Move, pays: list[dict[str, Any]], j: int) -> Move:
+    return {**base, **pays[j]}
+
+
+def _buy(i: int, rets: tuple[int | None, ...], pays: list[dict[str, Any]], j: int) -> Move:
+    ret = rets[j // len(pays)]
+    m = {"type": "buy", "slot": i, **pays[j % len(pays)]}
+    if ret is not None:
+        m["return"] = ret
+    return m
+
+
+def _placed(base: Move, cells: list[str], pays: list[dict[str, Any]], j: int) -> Move:
+    return {**base, "at": _at(cells[j // len(pays)]), **pays[j % len(pays)]}
+
+
+def _hire(spots: list[tuple[str, str]], j: int) -> Move:
+    if j == len(spots):
+        return {"type": "done"}
+    c, k = spots[j]
+    return {"type": "hire", "citizen": c, "at": _at(k)}
+
+
+def _drive_to(targets: list[str], j: int) -> Move:
+    return {"type": "drive", "to": _at(targets[j])}
+
+
+def move_groups(state: State, seat: int, w: Any = _FRESH) -> list[Group]:
+    """The legal moves of `seat` in `legal_moves` order, as groups that build a move only when
+    asked for it (a random draw builds one); `w.spots` looks up placements."""
     if seat not in to_act(state):
         return []
     p = state["p"][seat]
     phase = state["phase"]
     if phase == "hire":
-        return [{"type": "hire", "citizen": c, "at": _at(k)} for c, k in hire_spots(p)] + [{"type": "done"}]
+        spots = hire_spots(p)
+        return [(len(spots) + 1, partial(_hire, spots))]
     if phase == "truck":
-        return [{"type": "drive", "to": _at(k)} for k in drive_targets(p)]
-    moves: list[Move] = []
-    full = None not in p["zone"]
+        targets = drive_targets(p)
+        return [(len(targets), partial(_drive_to, targets))] if targets else []
+    groups: list[Group] = []
+    pay_by_price: dict[int, list[dict[str, Any]]] = {}
+
+    def pays_for(price: int) -> list[dict[str, Any]]:
+        got = pay_by_price.get(price)
+        if got is None:
+            got = pay_by_price[price] = pay_options(state, p, price)
+        return got
+
+    rets: tuple[int | None, ...] = (0, 1) if None not in p["zone"] else (None,)
     for i, slot in enumerate(state["market"]):
-        pays = pay_options(state, p, D.TILES[slot["tile"]]["price"])
-        for ret in ((0, 1) if full else (None,)):
-            for pay in pays:
-                m = {"type": "buy", "slot": i, **pay}
-                if ret is not None:
-                    m["return"] = ret
-                moves.append(m)
-    if state["banks"] > 0 and p["banks"] < SUP["bank_limit"]:
-        pays = pay_options(state, p, SUP["bank_price"])
+        price = _PRICE[slot["tile"]]
+        pays = pay_by_price.get(price)
+        if pays is None:
+            pays = pay_by_price[price] = pay_options(state, p, price)
         if pays:
-            for k in placements(p, D.BANK):
-                moves += [{"type": "bank", "at": _at(k), **pay} for pay in pays]
+            groups.append((len(rets) * len(pays), partial(_buy, i, rets, pays)))
+    if state["banks"] > 0 and p["banks"] < SUP["bank_limit"]:
+        pays = pays_for(SUP["bank_price"])
+        if pays:
+            cells = w.spots(p, D.BANK)
+            if cells:
+                groups.append((len(cells) * len(pays), partial(_placed, {"type": "bank"}, cells, pays)))
     for z, tile in enumerate(p["zone"]):
         if tile is None:
             continue
-        pays = pay_options(state, p, D.TILES[tile]["price"])
+        pays = pays_for(_PRICE[tile])
         if pays:
-            for k in placements(p, tile):
-                moves += [{"type": "construct", "zone": z, "at": _at(k), **pay} for pay in pays]
+            cells = w.spots(p, tile)
+            if cells:
+                groups.append((len(cells) * len(pays),
+                               partial(_placed, {"type": "construct", "zone": z}, cells, pays)))
     if state["vips"] > 0:
-        moves += [{"type": "vip", **pay} for pay in pay_options(state, p, SUP["vip_price"])]
-    moves.append({"type": "pass"})
-    return moves
+        pays = pays_for(SUP["vip_price"])
+        if pays:
+            groups.append((len(pays), partial(_paid, {"type": "vip"}, pays)))
+    groups.append((1, _PASS))
+    return groups
+
+
+def _pass(j: int) -> Move:
+    return {"type": "pass"}
+
+
+_PASS = _pass
+
+
+def legal_moves(state: State, seat: int) -> list[Move]:
+    """Every concrete move `seat` may make now."""
+    return [make(j) for count, make in move_groups(state, seat) for j in range(count)]
+
+
+def draw_move(state: State, seat: int, rng: Rng, w: Any = _FRESH) -> Move:
+    """The move `rng.choice(legal_moves(state, seat))` draws, building only that one move."""
+    groups = move_groups(state, seat, w)
+    j = rng.below(sum(count for count, _ in groups))
+    for count, make in groups:
+        if j < count:
+            return make(j)
+        j -= count
+    raise AssertionError("unreachable: j is below the total count")
 
 
 # ---------------------------------------------------------------- checks (IllegalMove reasons)
@@ -415,22 +547,85 @@ def produce(city: dict[str, dict[str, Any]], k: str) -> list[str]:
     return filled
 
 
+class _CopyOnWrite:
+    """How `apply_move` writes: a player is copied the first time the move changes it, so the
+    players a move leaves alone stay the same objects (cheap view diffs)."""
+
+    def __init__(self, s: State) -> None:
+        s["p"] = list(s["p"])
+        self.players = s["p"]
+        self.copied: set[int] = set()
+
+    def player(self, i: int) -> dict[str, Any]:
+        if i not in self.copied:
+            self.players[i] = clone_player(self.players[i])
+            self.copied.add(i)
+        return self.players[i]  # type: ignore[no-any-return]
+
+    spots = staticmethod(placements)
+
+
+class _InPlace:
+    """How `playout` writes: its private copy of the state is changed in place; placements are
+    remembered per city size (a city only grows, so its size names its layout)."""
+
+    def __init__(self, s: State) -> None:
+        self.players = s["p"]
+        self.known: dict[tuple[int, int], list[tuple[str, frozenset[str]]]] = {}
+
+    def player(self, i: int) -> dict[str, Any]:
+        return self.players[i]  # type: ignore[no-any-return]
+
+    def spots(self, p: dict[str, Any], tile: str) -> list[str]:
+        city = p["city"]
+        k = (id(city), len(city))
+        near = self.known.get(k)
+        if near is None:
+            near = self.known[k] = frontier(city)
+        colour = D.TYPE_OF_TILE[tile]
+        return [n for n, around in near if colour not in around]
+
+
 def apply_move(state: State, seat: int, move: Move) -> State:
     """The state after `seat` plays `move` (checked first; the input is never changed)."""
     check(state, seat, move)
     s = dict(state)
-    s["p"] = list(state["p"])
-    p = s["p"][seat] = clone_player(state["p"][seat])
+    _apply(s, seat, move, _CopyOnWrite(s))
+    return s
+
+
+def playout(state: State, rng: Rng) -> State:
+    """The final state of a random game from `state`, as `engine.ruleset.play_random` reaches it
+    with `draw_move` as the random move: one private copy changed in place by the rules of
+    `apply_move` (minus its check: every move drawn is legal)."""
+    s = dict(state)
+    s["p"] = [clone_player(p) for p in state["p"]]
+    w = _InPlace(s)
+    while True:
+        phase = s["phase"]
+        if phase == "actions":
+            seats = [s["turn"]]
+        elif phase == "over":
+            return s
+        else:
+            seats = [i for i, p in enumerate(s["p"]) if not p["done"]]
+        seat = seats[rng.below(len(seats))]
+        _apply(s, seat, draw_move(s, seat, rng, w), w)
+
+
+def _apply(s: State, seat: int, move: Move, w: Any) -> None:
+    """Play a checked move on `s` (a shallow copy the caller owns), writing players through `w`."""
+    p = w.player(seat)
     kind = move["type"]
-    last: dict[str, Any] = {"seat": seat, "move": move, "round": state["round"]}
+    last: dict[str, Any] = {"seat": seat, "move": move, "round": s["round"]}
     if kind == "buy":
-        s["market"] = list(state["market"])
-        slot = s["market"].pop(move["slot"])
-        last["paid"] = _pay(p, move, D.TILES[slot["tile"]]["price"])
+        s["market"] = market = list(s["market"])
+        slot = market.pop(move["slot"])
+        last["paid"] = _pay(p, move, _PRICE[slot["tile"]])
         last["tile"], last["citizen"] = slot["tile"], slot["citizen"]
         if "return" in move:
             last["returned"] = p["zone"][move["return"]]
-            s["returned"] = [*state["returned"], p["zone"][move["return"]]]
+            s["returned"] = [*s["returned"], p["zone"][move["return"]]]
             p["zone"][move["return"]] = None
         p["zone"][p["zone"].index(None)] = slot["tile"]
         p["park"][slot["citizen"]] += 1
@@ -441,12 +636,12 @@ def apply_move(state: State, seat: int, move: Move) -> State:
         last["produced"] = produce(p["city"], k)
         p["banks"] += 1
         p["banks_this_round"] += 1
-        s["banks"] = state["banks"] - 1
+        s["banks"] -= 1
         if p["card"] is None:
             p["card"] = {"silver": 0, "gold": 0}  # the first bank brings the credit card
     elif kind == "construct":
         tile = p["zone"][move["zone"]]
-        last["paid"] = _pay(p, move, D.TILES[tile]["price"])
+        last["paid"] = _pay(p, move, _PRICE[tile])
         last["tile"] = tile
         p["zone"][move["zone"]] = None
         k = key(*move["at"])
@@ -455,14 +650,14 @@ def apply_move(state: State, seat: int, move: Move) -> State:
     elif kind == "vip":
         last["paid"] = _pay(p, move, SUP["vip_price"])
         p["park"][D.VIP] += 1
-        s["vips"] = state["vips"] - 1
+        s["vips"] -= 1
     elif kind == "pass":
         p["passed"] = True
     elif kind == "hire":
         cell = p["city"][key(*move["at"])]
         cell["worker"] = move["citizen"]
         p["park"][move["citizen"]] -= 1
-        track = D.type_of(cell["t"])
+        track = D.TYPE_OF_TILE[cell["t"]]
         last["tile"], last["track"] = cell["t"], track
         last["from"] = p["tracks"][track]
         p["tracks"][track] = min(SUP["track_max"], p["tracks"][track] + 1)
@@ -475,9 +670,9 @@ def apply_move(state: State, seat: int, move: Move) -> State:
         got = _drive(p, key(*move["to"]))
         last["token"], last["tile"] = got["token"], got["tile"]
         s["last"] = last
-        _forced_drives(s, [seat])
+        _forced_drives(s, [seat], w)
     s["last"] = last
-    return _advance(s, seat)
+    _advance(s, seat, w)
 
 
 def _drive(p: dict[str, Any], k: str) -> dict[str, Any]:
@@ -509,10 +704,10 @@ def _auto(s: State, event: dict[str, Any]) -> None:
     s["last"].setdefault("auto", []).append(event)
 
 
-def _forced_drives(s: State, seats: list[int]) -> None:
+def _forced_drives(s: State, seats: list[int], w: Any) -> None:
     """A truck step with exactly one legal square is taken at once (nothing to decide)."""
     for i in seats:
-        p = s["p"][i]
+        p = w.player(i)
         while not p["done"]:
             targets = drive_targets(p)
             if len(targets) != 1:
@@ -521,33 +716,34 @@ def _forced_drives(s: State, seats: list[int]) -> None:
             _auto(s, {"seat": i, "kind": "drive", "to": _at(targets[0]), **got})
 
 
-def can_act(s: State, p: dict[str, Any]) -> bool:
+def can_act(s: State, p: dict[str, Any], w: Any = _FRESH) -> bool:
     """Whether a player can pay for any action now (otherwise passing is the only move)."""
-    if any(pay_options(s, p, D.TILES[m["tile"]]["price"]) for m in s["market"]):
-        return True
-    if s["vips"] > 0 and pay_options(s, p, SUP["vip_price"]):
+    for m in s["market"]:
+        if can_pay(s, p, _PRICE[m["tile"]]):
+            return True
+    if s["vips"] > 0 and can_pay(s, p, SUP["vip_price"]):
         return True
     for t in p["zone"]:
-        if t is not None and pay_options(s, p, D.TILES[t]["price"]) and placements(p, t):
+        if t is not None and can_pay(s, p, _PRICE[t]) and w.spots(p, t):
             return True
     return (s["banks"] > 0 and p["banks"] < SUP["bank_limit"]
-            and bool(pay_options(s, p, SUP["bank_price"])) and bool(placements(p, D.BANK)))
+            and can_pay(s, p, SUP["bank_price"]) and bool(w.spots(p, D.BANK)))
 
 
 # ---------------------------------------------------------------- phase flow
 
-def _advance(s: State, seat: int) -> State:
+def _advance(s: State, seat: int, w: Any) -> None:
     """Move the game on after a move: next turn, or the next phase once everyone is through."""
     if s["phase"] == "actions":
-        return _seek_turn(s, seat + 1)
-    if any(not p["done"] for p in s["p"]):
-        return s
-    if s["phase"] == "hire":
-        return _start_truck(s)
-    return _end_round(s)
+        _seek_turn(s, seat + 1, w)
+    elif all(p["done"] for p in s["p"]):
+        if s["phase"] == "hire":
+            _start_truck(s, w)
+        else:
+            _end_round(s, w)
 
 
-def _seek_turn(s: State, first: int) -> State:
+def _seek_turn(s: State, first: int, w: Any) -> None:
     """The next seat clockwise from `first` that has not passed takes the turn; one that can pay
     for nothing passes at once (its only move); when all have passed, hiring starts."""
     n = s["n"]
@@ -556,52 +752,49 @@ def _seek_turn(s: State, first: int) -> State:
         p = s["p"][nxt]
         if p["passed"]:
             continue
-        if not can_act(s, p):
-            s["p"] = list(s["p"])
-            s["p"][nxt] = {**p, "passed": True}
+        if not can_act(s, p, w):
+            w.player(nxt)["passed"] = True
             _auto(s, {"seat": nxt, "kind": "pass"})
             continue
         s["turn"] = nxt
-        return s
-    return _start_hire(s)
+        return
+    _start_hire(s, w)
 
 
-def _start_hire(s: State) -> State:
+def _start_hire(s: State, w: Any) -> None:
     """Hire Citizens, all seats at once; a seat with nobody to place is done at once."""
     s["phase"] = "hire"
     s["turn"] = None
-    s["p"] = [clone_player(p) for p in s["p"]]
-    for p in s["p"]:
+    for i in range(s["n"]):
+        p = w.player(i)
         p["done"] = not hire_spots(p)
     if all(p["done"] for p in s["p"]):
-        return _start_truck(s)
-    return s
+        _start_truck(s, w)
 
 
-def _start_truck(s: State) -> State:
+def _start_truck(s: State, w: Any) -> None:
     """Move Delivery Truck, all seats at once: 1 + Transportation bonus steps from where it stopped."""
     s["phase"] = "truck"
-    s["p"] = [clone_player(p) for p in s["p"]]
-    for p in s["p"]:
+    for i in range(s["n"]):
+        p = w.player(i)
         p["truck"]["left"] = truck_steps(p)
         p["truck"]["prev"] = None
         p["done"] = not drive_targets(p)
-    _forced_drives(s, list(range(s["n"])))
+    _forced_drives(s, list(range(s["n"])), w)
     if all(p["done"] for p in s["p"]):
-        return _end_round(s)
-    return s
+        _end_round(s, w)
 
 
-def _end_round(s: State) -> State:
+def _end_round(s: State, w: Any) -> None:
     """After the trucks: final scoring in the last round; else income, credit-card rewards,
     market refill and the start marker passing left."""
     if s["final"]:
         s["phase"] = "over"
         s["turn"] = None
-        return s
-    s["p"] = [clone_player(p) for p in s["p"]]
+        return
     summary = []
-    for p in s["p"]:
+    for i in range(s["n"]):
+        p = w.player(i)
         got = income(p)
         p["silver"] += got
         row = {"income": got, "card_silver": 0, "gold": 0}
@@ -623,7 +816,7 @@ def _end_round(s: State) -> State:
     s["start"] = (s["start"] + 1) % s["n"]
     s["turn"] = s["start"]
     s["phase"] = "actions"
-    return _seek_turn(s, s["start"])
+    _seek_turn(s, s["start"], w)
 
 
 def _refill(s: State) -> None:
