@@ -159,6 +159,8 @@ class Hub:
         self.channels: dict[str, Channel] = {}
         # Called on each heartbeat with one socket per (game, seat) that has any (presence).
         self.beat_listeners: list[Callable[[Connection], Awaitable[None]]] = []
+        # Called with (socket, old seat, new seat) when check_seats moves a socket (presence).
+        self.seat_listeners: list[Callable[[Connection, int | None, int | None], Awaitable[None]]] = []
         self._pending: dict[str, int] = {}
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -254,17 +256,27 @@ class Hub:
         if channel is None:
             return
         live = await self.games.live(game_id)
+        moved: list[tuple[Connection, int | None, int | None]] = []
         async with channel.lock:
             for conn in list(channel.connections):
                 now = live.seat_of(conn.player_id)
                 if now == conn.seat:
                     continue
                 old, conn.seat = conn.seat, now
+                moved.append((conn, old, now))
                 if not any(c.seat == old for c in channel.connections):
                     channel.audiences.pop(old, None)
                 audience = self._audience(channel, live, now)
                 conn.version = audience.version
                 conn.send(audience.snapshot())
+        # Outside the lock: the listeners write to the database (the old seat's presence count
+        # drops, the new one's rises), and a socket's leave then counts against its new seat.
+        for conn, old, now in moved:
+            for listener in self.seat_listeners:
+                try:
+                    await listener(conn, old, now)
+                except Exception:  # presence is an extra: never stop moving sockets
+                    log.exception("seat listener failed", extra={"game_id": game_id})
 
     def leave(self, conn: Connection) -> None:
         """Forget a socket; a game with no sockets left is forgotten too."""

@@ -30,6 +30,16 @@ async def left(platform: Any, conn: Connection) -> None:
         log.exception("presence update failed on leave of %s", conn.game_id)
 
 
+async def moved(platform: Any, conn: Connection, old: int | None, new: int | None) -> None:
+    """A socket was moved from seat `old` to `new` (its seat changed hands): the old seat loses
+    this socket's presence and the new one gains it (without taking a held seat back)."""
+    try:
+        await platform.clocks.presence(conn.game_id, old, -1)
+        await platform.clocks.presence(conn.game_id, new, +1, reclaim=False)
+    except Exception:  # noqa: BLE001
+        log.exception("presence update failed on a seat change in %s", conn.game_id)
+
+
 async def beat(platform: Any, conn: Connection) -> None:
     """The socket is still there (called with each heartbeat)."""
     try:

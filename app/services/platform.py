@@ -50,6 +50,7 @@ class Platform:
         self.games.listeners.append(self.clocks.on_move)
         self.clocks.on_hold.append(self._seat_held)
         self.hub.beat_listeners.append(self._beat)
+        self.hub.seat_listeners.append(self._seat_moved)
         self._register_gauges()
 
     async def _seat_held(self, game_id: str, room_id: str) -> None:
@@ -73,6 +74,12 @@ class Platform:
         from app.realtime import table_socket
 
         await table_socket.beat(self, conn)
+
+    async def _seat_moved(self, conn: Any, old: int | None, new: int | None) -> None:
+        """A socket here moved seats (its seat changed hands): move its presence with it."""
+        from app.realtime import table_socket
+
+        await table_socket.moved(self, conn, old, new)
 
     def _register_gauges(self) -> None:
         """Gauges read at scrape time from this platform's hubs and games."""

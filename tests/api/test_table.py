@@ -287,3 +287,28 @@ def test_the_log_in_words_over_the_socket(client):
         wa.send_json({"type": "log", "after": -1})
         err = wa.receive_json()
         assert err["type"] == "error" and err["status"] == 422 and "after" in err["detail"]
+
+
+def test_a_socket_moved_off_a_seat_that_changed_hands_no_longer_counts_as_present(client):
+    """Presence: b's open socket counts for seat 1; when b leaves (a bot takes the seat) the socket
+    is moved to the spectators and seat 1's presence count drops back to 0, though the socket is
+    still open (it no longer stands for anyone at that seat)."""
+    client.app.state.platform.bots.kick = lambda game_id: None  # keep the bot still
+    game_id, (a, b) = started_game(client, options={"rounds": 2})
+
+    def connected(seat):
+        async def read(session):
+            row = await session.get(SeatClock, (game_id, seat))
+            return None if row is None else row.connected
+        return _db(client, read)
+
+    with client.websocket_connect(f"/ws/games/{game_id}?token={b['token']}") as ws:
+        room_id = ws.receive_json()["game"]["room_id"]
+        wait_for(lambda: connected(1) == 1)
+        assert client.post(f"/api/rooms/{room_id}/leave", headers=b["headers"]).status_code == 204
+        frame = ws.receive_json()
+        assert frame["type"] == "snapshot" and frame["game"]["seat"] is None
+        wait_for(lambda: connected(1) == 0)
+        ws.send_json({"type": "ping"})  # the socket is still open while its seat is free
+        assert ws.receive_json()["type"] == "pong"
+    assert connected(1) == 0 and connected(0) == 0
