@@ -74,6 +74,7 @@ class RedisBroker:
     QUEUE = 10_000
     _sender: "asyncio.Task[None] | None" = None  # class defaults: __init__ sets the real ones
     _outbox: "list[bytes] | tuple[()]" = ()
+    _sending = False
 
     def __init__(self, url: str) -> None:
         import redis.asyncio as redis
@@ -84,6 +85,7 @@ class RedisBroker:
         self._outbox: list[bytes] = []
         self._wake = asyncio.Event()
         self._sender: asyncio.Task[None] | None = None
+        self._sending = False  # a batch taken from the outbox is on its way to Redis
 
     async def start(self, handler: Handler) -> None:
         """Subscribe (before returning, so no event published after start is missed) and listen."""
@@ -142,6 +144,7 @@ class RedisBroker:
             self._wake.clear()
             while self._outbox:
                 batch, self._outbox = self._outbox, []
+                self._sending = True
                 try:
                     if len(batch) == 1:
                         await self._redis.publish(CHANNEL, batch[0])
@@ -154,13 +157,17 @@ class RedisBroker:
                     raise
                 except Exception:
                     log.warning("could not publish %d events to redis", len(batch))
+                finally:
+                    self._sending = False
 
     async def stop(self) -> None:
         """Send what is queued (briefly), unsubscribe and close."""
-        if self._sender is not None and self._outbox:
+        if self._sender is not None and (self._outbox or self._sending):
             self._wake.set()
-            for _ in range(20):
-                if not self._outbox:
+            # Until the last batch has reached Redis, not only left the outbox (an instance's
+            # last words, e.g. the bot leases it released, must not be cut off mid-send).
+            for _ in range(100):
+                if not self._outbox and not self._sending:
                     break
                 await asyncio.sleep(0.01)
         for task in (self._task, self._sender):

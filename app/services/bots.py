@@ -6,7 +6,9 @@ seat never stalls a game. Exactly one instance drives a game's bots at a time: i
 in the game's row (renewed while it plays, released when no bot seat is asked to act, and
 running out on its own if the instance dies). A watchdog on every instance looks for games whose
 bot seats are asked to act while nobody holds a live lease, and starts them again: after a
-restart, after an instance died, or after any stall.
+restart, after an instance died, or after any stall. An instance that stops cleanly releases its
+leases and says so through the broker, so another instance drives those games at once instead of
+at its next watchdog pass (after a crash, the lease running out is the path).
 """
 
 from __future__ import annotations
@@ -192,8 +194,9 @@ class BotRunner:
             except Exception:  # the database may be away for a while; try again next time
                 log.warning("bot watchdog pass failed", exc_info=True)
 
-    async def stop(self) -> None:
-        """Cancel the watchdog and running bot tasks, and give up this instance's leases."""
+    async def stop(self) -> list[str]:
+        """Cancel the watchdog and running bot tasks, and give up this instance's leases; returns
+        the games whose lease was released (another instance may drive them at once)."""
         if self._watchdog is not None:
             self._watchdog.cancel()
         tasks = list(self._tasks.values())
@@ -205,3 +208,5 @@ class BotRunner:
             await self.games.release_bots(held, self.owner)
         except Exception:
             log.warning("could not release bot leases at shutdown; they run out by themselves")
+            return []
+        return held

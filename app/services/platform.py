@@ -122,6 +122,11 @@ class Platform:
                 self.bots.kick(game_id)
             if event.get("origin") != self.instance:
                 self.hub.post(game_id, int(event["version"]))
+        elif event.get("type") == "bots" and event.get("origin") != self.instance:
+            # An instance stopped cleanly and released these games' bot leases: take them over
+            # now (the lease decides which instance drives; the others find it taken and stop).
+            for game_id in event.get("games") or []:
+                self.bots.kick(str(game_id))
         elif event.get("type") == "chat":
             deliver_chat(self, event)
         elif event.get("type") == "room" and event.get("origin") != self.instance:
@@ -139,7 +144,10 @@ class Platform:
 
     async def stop(self) -> None:
         """Stop background work and close connections."""
-        await self.bots.stop()
+        released = await self.bots.stop()
+        if released and self.broker.shared:
+            await self.broker.publish({"type": "bots", "games": released, "origin": self.instance,
+                                       "t": time.time()})
         await self.cleanup.stop()
         await self.clocks.stop()
         await self.lobby.stop()

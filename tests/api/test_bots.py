@@ -4,6 +4,8 @@ game's bots at a time (a lease)."""
 
 from __future__ import annotations
 
+import os
+
 from fastapi.testclient import TestClient
 
 from app.main import create_app
@@ -125,3 +127,23 @@ def _lease_scenario(client):
     assert results == [True, False, True, True, True]
     assert game_id not in waiting  # another instance holds a live lease: not stalled
 
+
+
+def test_a_clean_shutdown_hands_the_bot_lease_to_another_instance_at_once(settings):
+    """Bots: instance one drives a game's bot (slowly: it holds the lease through a long delay)
+    and stops cleanly; instance two, hearing it through Redis, drives the bot at once. Neither
+    the watchdog (once an hour here) nor the lease running out (an hour too) can be the path."""
+    url = os.environ.get("CIVITAS_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+    shared = settings.model_copy(update={"broker_url": url, "bot_watchdog_seconds": 3600,
+                                         "bot_lease_seconds": 3600})
+    with TestClient(create_app(shared)) as two:
+        one = TestClient(create_app(shared.model_copy(update={"bot_delay_ms": 3_600_000})))
+        with one:
+            game_id, (a,) = started_game(one, seats=2, bots=1, options={"rounds": 1})
+            assert 1 in doc(one, game_id)["to_act"]  # the bot is due from the start (bids)
+            wait_for(lambda: one.app.state.platform.bots.holds(game_id))
+            assert not two.app.state.platform.bots.holds(game_id)
+        # One has stopped: its lease is released and two took over without waiting (nobody
+        # else moves: the human never bids, so version 1 is the bot's bid).
+        wait_for(lambda: doc(two, game_id)["version"] >= 1)
+        assert 1 not in doc(two, game_id)["to_act"]
