@@ -21,6 +21,10 @@ class Settings(BaseSettings):
     broker_url: str = "memory://"
     bot_delay_ms: int = 600
     game_seed: int | None = None  # every new game uses this seed (tests, reproducing a report)
+    # Tests only: a file each new game's id, ruleset and seed are appended to, read by the test
+    # that started this server to print its games' seeds when it fails. Never set it in
+    # production: seeds stay secret until a game ends, and this file is no log anyone else reads.
+    seed_log: str = ""
     bot_lease_seconds: float = 15.0  # one instance drives a game's bots; a dead one's lease runs out
     bot_watchdog_seconds: float = 3.0  # how often to look for games whose bot seats nobody plays
     snapshot_every: int = 20

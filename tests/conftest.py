@@ -112,8 +112,11 @@ def _record_game_seeds(request, monkeypatch):
     """Note the seed of every game the test starts in-process (see pytest_runtest_makereport)."""
     from app.services.games import GameService
 
+    from tests.support import seeds
+
     started: list[tuple[str, str, str]] = []
     request.node.civitas_games = started
+    request.node.civitas_seed_marks = seeds.marks()  # servers in other processes: see below
     create = GameService.create
 
     async def recording(self, session, room, players):
@@ -129,11 +132,25 @@ def pytest_runtest_makereport(item, call):
     """A failed test's report lists its games' seeds and how to replay them."""
     outcome = yield
     report = outcome.get_result()
-    games = getattr(item, "civitas_games", None)
-    if report.failed and games:
-        lines = [f"game {gid} ({ruleset}) seed {seed}" for gid, ruleset, seed in games]
-        lines.append(f"replay with CIVITAS_TEST_GAME_SEED={games[-1][2]}")
-        report.sections.append(("games started (seeds)", "\n".join(lines)))
+    if report.failed:
+        section = seed_section(item)
+        if section:
+            report.sections.append(("games started (seeds)", section))
+
+
+def seed_section(item) -> str:
+    """The games a test started, in-process and in its server processes, with their seeds."""
+    from tests.support import seeds
+
+    games = list(getattr(item, "civitas_games", None) or [])
+    marks = getattr(item, "civitas_seed_marks", None)
+    served = seeds.started_since(marks) if marks is not None else []
+    if not games and not served:
+        return ""
+    lines = [f"game {gid} ({ruleset}) seed {seed}" for gid, ruleset, seed in games]
+    lines += [f"game {gid} ({ruleset}) seed {seed}, in a server process" for gid, ruleset, seed in served]
+    lines.append(f"replay with CIVITAS_TEST_GAME_SEED={(games or served)[-1][2]}")
+    return "\n".join(lines)
 
 
 # -- without PostgreSQL or Redis, say so loudly, in one line naming what did not run -------------

@@ -28,6 +28,7 @@ from app.engine.errors import ErrorCode, GameError
 from app.engine.rng import seed_hash
 from app.engine.ruleset import CannotUpgrade, Move, State
 from app.observability.metrics import MOVE_REFUSED, MOVE_SECONDS, MOVES
+from app.observability.seeds import record_seed
 from app.engine.runner import parse_options, play_canonical
 from app.services.errors import ServiceError, not_found
 from app.services.live import LiveGame, fill_names, game_document
@@ -68,6 +69,7 @@ class GameService:
                  max_live_bytes: int = 256 * 1024 * 1024) -> None:
         self.sessions = sessions
         self.game_seed = game_seed
+        self.seed_log = ""  # tests only: where to note each new game's seed (Settings.seed_log)
         self.snapshot_every = snapshot_every
         self.max_live_games = max_live_games
         # A memory budget too: each live game is weighed (an estimate from its state's JSON
@@ -298,6 +300,8 @@ class GameService:
             to_act=ruleset.to_act(state), outcome=None,
         )
         session.add(game)
+        if self.seed_log:
+            record_seed(self.seed_log, game.id, ruleset.id, seed)
         return game
 
     # -- moves -------------------------------------------------------------------------------

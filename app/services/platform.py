@@ -36,6 +36,7 @@ class Platform:
         self.broker = make_broker(settings.broker_url)
         self.hub = Hub(self.games, settings.patch_history, settings.heartbeat_seconds)
         self.games.exit_after_commit = settings.fault_exit_after_commit
+        self.games.seed_log = settings.seed_log
         self.room_locks = RoomLocks()
         self.cleanup = Cleanup(self)
         self.instance = secrets.token_hex(6)  # tells this instance's own events apart

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import httpx
 
+from tests.support.seeds import new_seed_file
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -27,16 +29,21 @@ class ServerProcess:
     def __init__(self, env: dict[str, str], port: int | None = None) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        # The server notes its games' seeds for the test's failure report (tests/support/seeds.py);
+        # CIVITAS_TEST_GAME_SEED fixes them here as it does for games started in-process.
+        fixed = {"CIVITAS_GAME_SEED": os.environ["CIVITAS_TEST_GAME_SEED"]} if os.environ.get(
+            "CIVITAS_TEST_GAME_SEED") else {}
         self.env = {**os.environ, "CIVITAS_HOST": "127.0.0.1", "CIVITAS_PORT": str(self.port),
                     "CIVITAS_EXTRA_RULESETS": "tests.support.testgame:TEST_GAME",
-                    "CIVITAS_LIMITS_SCALE": "1000", **env}
+                    "CIVITAS_LIMITS_SCALE": "1000", "CIVITAS_SEED_LOG": str(new_seed_file()),
+                    **fixed, **env}
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> "ServerProcess":
         """Start and wait until it answers."""
         self.proc = subprocess.Popen([sys.executable, "-m", "app.main"], cwd=ROOT, env=self.env,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a loaded machine starts it slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.proc.stderr.read().decode()[-2000:]}")

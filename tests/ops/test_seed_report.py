@@ -1,0 +1,68 @@
+"""Every game a test starts prints its seed when the test fails, games started by a server in
+another process (tests/support/server.py) included; CIVITAS_TEST_GAME_SEED fixes those too."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+
+from tests.support import seeds
+from tests.support.server import ROOT
+
+INNER = '''
+import httpx
+from tests.support.server import ServerProcess
+
+
+def _game(server):
+    p = httpx.post(server.url + "/api/players", json={"name": "A"}).json()
+    h = {"Authorization": "Bearer " + p["token"]}
+    room = httpx.post(server.url + "/api/rooms", headers=h, json={"ruleset": "testgame", "seats": 2}).json()
+    httpx.post(f"{server.url}/api/rooms/{room['id']}/bots", headers=h, json={})
+    return httpx.post(f"{server.url}/api/rooms/{room['id']}/start", headers=h).json()["game_id"]
+
+
+def test_passes(tmp_path):
+    with ServerProcess({"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'p.db'}"}) as server:
+        _game(server)
+
+
+def test_fails(tmp_path):
+    with ServerProcess({"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'f.db'}"}) as server:
+        game = _game(server)
+    assert False, "GAME " + game
+'''
+
+
+def test_a_failing_test_reports_the_seeds_of_games_its_server_process_started(tmp_path):
+    """A test that starts a server process, plays there and fails: its report has the "games
+    started (seeds)" section naming that game and the seed CIVITAS_TEST_GAME_SEED fixed; the
+    passing test beside it prints no such section."""
+    (tmp_path / "test_inner.py").write_text(textwrap.dedent(INNER))
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "CIVITAS_TEST_GAME_SEED": "424242"}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
+                          "-p", "tests.conftest", "test_inner.py"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=170)
+    out = run.stdout + run.stderr
+    assert "1 failed, 1 passed" in out, out[-3000:]
+    game = re.search(r"GAME ([0-9a-f]+)", out).group(1)
+    assert out.count("games started (seeds)") == 1, out[-3000:]
+    assert f"game {game} (testgame) seed 424242, in a server process" in out, out[-3000:]
+    assert "replay with CIVITAS_TEST_GAME_SEED=424242" in out
+
+
+def test_only_the_games_started_since_the_mark_are_listed(monkeypatch, tmp_path):
+    """The collecting function: lines a server wrote before the test began belong to earlier
+    tests; a server started during the test is read from its start."""
+    old, new = tmp_path / "old.txt", tmp_path / "new.txt"
+    monkeypatch.setattr(seeds, "FILES", [old])
+    old.write_text("g1 testgame 1\n")
+    mark = seeds.marks()
+    with open(old, "a") as f:
+        f.write("g2 suburbia 22\n")
+    seeds.FILES.append(new)
+    new.write_text("g3 tiny-towns 333\n")
+    assert seeds.started_since(mark) == [("g2", "suburbia", "22"), ("g3", "tiny-towns", "333")]
