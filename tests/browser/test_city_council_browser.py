@@ -3,7 +3,7 @@ desktop and on a 390 px phone."""
 
 from __future__ import annotations
 
-import httpx
+from tests.support import http
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.test_rulesets_browser import _my_turn, _same_as_server, _start
@@ -81,7 +81,7 @@ def test_city_council_turns_by_clicking(live_server, page):
     game, auth = _start(live_server, page, "city-council")
     done = _play(page, game, auth, live_server, 45)
     assert {"draw", "plan", "activate", "turn_end"} <= set(done), done
-    log = httpx.get(f"{live_server.url}/api/games/{game}/log", headers=auth).json()["moves"]
+    log = http.get(f"{live_server.url}/api/games/{game}/log", headers=auth).json()["moves"]
     mine = [m for m in log if m["seat"] == 0]
     assert any(m["move"]["type"] == "plan" for m in mine)
     texts = [m.get("text") or "" for m in log]

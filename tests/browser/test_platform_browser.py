@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import httpx
+from tests.support import http
 
 
 def _enter_name(page, name):
@@ -46,8 +46,8 @@ def test_create_room_add_bot_start_and_play_by_clicking(live_server, page):
     assert page.locator("table.scores tbody tr").count() == 2
     game_id = page.url.rsplit("/", 1)[1]
     token = page.evaluate("JSON.parse(localStorage.getItem('civitas.player')).token")
-    final = httpx.get(f"{live_server.url}/api/games/{game_id}",
-                      headers={"Authorization": f"Bearer {token}"}).json()
+    final = http.get(f"{live_server.url}/api/games/{game_id}",
+                     headers={"Authorization": f"Bearer {token}"}).json()
     assert final["status"] == "finished" and final["seat"] == 0
     # The document the page rebuilt from its snapshot and patches is exactly the server's.
     assert page.evaluate("window.civitas.doc") == final
@@ -58,13 +58,13 @@ def test_lobby_lists_public_rooms_live_and_join_by_link(live_server, browser):
     watcher = browser.new_context().new_page()
     watcher.goto(live_server.url + "/")
     watcher.wait_for_selector("#rooms-body")
-    host = httpx.post(f"{live_server.url}/api/players", json={"name": "Host"}).json()
+    host = http.post(f"{live_server.url}/api/players", json={"name": "Host"}).json()
     auth = {"Authorization": f"Bearer {host['token']}"}
-    room = httpx.post(f"{live_server.url}/api/rooms", headers=auth,
-                      json={"ruleset": "testgame", "seats": 2, "private": False}).json()
+    room = http.post(f"{live_server.url}/api/rooms", headers=auth,
+                     json={"ruleset": "testgame", "seats": 2, "private": False}).json()
     watcher.wait_for_selector(f"tr[data-room-id='{room['id']}']")
-    private = httpx.post(f"{live_server.url}/api/rooms", headers=auth,
-                         json={"ruleset": "testgame", "seats": 2, "private": True}).json()
+    private = http.post(f"{live_server.url}/api/rooms", headers=auth,
+                        json={"ruleset": "testgame", "seats": 2, "private": True}).json()
     friend = browser.new_context().new_page()
     friend.goto(f"{live_server.url}/r/{private['invite_code']}")
     friend.wait_for_url("**/rooms/*")
@@ -79,10 +79,10 @@ def test_lobby_lists_public_rooms_live_and_join_by_link(live_server, browser):
 def test_room_page_shows_only_the_buttons_that_apply(live_server, browser):
     """The seated host sees Leave and Start (disabled until full), not Take a seat; a visitor sees
     Take a seat, not Start."""
-    host = httpx.post(f"{live_server.url}/api/players", json={"name": "Host"}).json()
+    host = http.post(f"{live_server.url}/api/players", json={"name": "Host"}).json()
     auth = {"Authorization": f"Bearer {host['token']}"}
-    room = httpx.post(f"{live_server.url}/api/rooms", headers=auth,
-                      json={"ruleset": "testgame", "seats": 2}).json()
+    room = http.post(f"{live_server.url}/api/rooms", headers=auth,
+                     json={"ruleset": "testgame", "seats": 2}).json()
     page = browser.new_context().new_page()
     page.goto(live_server.url + "/")
     page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))", host)
@@ -101,11 +101,11 @@ def test_room_page_shows_only_the_buttons_that_apply(live_server, browser):
 
 def test_lobby_lists_your_tables(live_server, browser):
     """A returning player sees the tables they host or sit in, with a link back into each."""
-    host = httpx.post(f"{live_server.url}/api/players", json={"name": "Back"}).json()
+    host = http.post(f"{live_server.url}/api/players", json={"name": "Back"}).json()
     auth = {"Authorization": f"Bearer {host['token']}"}
-    room = httpx.post(f"{live_server.url}/api/rooms", headers=auth,
-                      json={"ruleset": "testgame", "seats": 1, "private": True}).json()
-    game = httpx.post(f"{live_server.url}/api/rooms/{room['id']}/start", headers=auth).json()["game_id"]
+    room = http.post(f"{live_server.url}/api/rooms", headers=auth,
+                     json={"ruleset": "testgame", "seats": 1, "private": True}).json()
+    game = http.post(f"{live_server.url}/api/rooms/{room['id']}/start", headers=auth).json()["game_id"]
     page = browser.new_context().new_page()
     page.goto(live_server.url + "/")
     page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))", host)

@@ -5,27 +5,27 @@ from __future__ import annotations
 
 import json
 
-import httpx
+from tests.support import http
 
 
 def _player(server, name):
-    p = httpx.post(f"{server.url}/api/players", json={"name": name}).json()
+    p = http.post(f"{server.url}/api/players", json={"name": name}).json()
     return p, {"Authorization": f"Bearer {p['token']}"}
 
 
 def _two_seat_game(server):
     (a, ha), (b, hb) = _player(server, "A"), _player(server, "B")
-    room = httpx.post(f"{server.url}/api/rooms", headers=ha,
-                      json={"ruleset": "testgame", "seats": 2, "options": {"rounds": 3}}).json()
-    httpx.post(f"{server.url}/api/rooms/{room['id']}/join", headers=hb, json={})
-    game = httpx.post(f"{server.url}/api/rooms/{room['id']}/start", headers=ha).json()["game_id"]
+    room = http.post(f"{server.url}/api/rooms", headers=ha,
+                     json={"ruleset": "testgame", "seats": 2, "options": {"rounds": 3}}).json()
+    http.post(f"{server.url}/api/rooms/{room['id']}/join", headers=hb, json={})
+    game = http.post(f"{server.url}/api/rooms/{room['id']}/start", headers=ha).json()["game_id"]
     return game, (a, ha), (b, hb)
 
 
 def _move(server, game, headers):
-    legal = httpx.get(f"{server.url}/api/games/{game}/legal-moves", headers=headers).json()
-    r = httpx.post(f"{server.url}/api/games/{game}/moves", headers=headers,
-                   json={"version": legal["version"], "move": legal["moves"][0]})
+    legal = http.get(f"{server.url}/api/games/{game}/legal-moves", headers=headers).json()
+    r = http.post(f"{server.url}/api/games/{game}/moves", headers=headers,
+                  json={"version": legal["version"], "move": legal["moves"][0]})
     assert r.status_code == 200
 
 
@@ -66,7 +66,7 @@ def test_a_dropped_patch_is_noticed_and_resynced(live_server, page):
     page.wait_for_function("window.civitas.doc.version === 2")
     assert dropped and dropped[0]["version"] == 1
     assert {"type": "sync", "version": 0} in client_frames
-    server_doc = httpx.get(f"{live_server.url}/api/games/{game}", headers=hb).json()
+    server_doc = http.get(f"{live_server.url}/api/games/{game}", headers=hb).json()
     assert page.evaluate("window.civitas.doc") == server_doc
 
 
@@ -89,5 +89,5 @@ def test_a_heartbeat_ahead_of_the_document_triggers_sync(live_server, page):
     losing["patches"] = False
     page.evaluate("window.civitas.receive({type: 'heartbeat', version: 1})")
     page.wait_for_function("window.civitas.doc.version === 1")
-    server_doc = httpx.get(f"{live_server.url}/api/games/{game}", headers=hb).json()
+    server_doc = http.get(f"{live_server.url}/api/games/{game}", headers=hb).json()
     assert page.evaluate("window.civitas.doc") == server_doc

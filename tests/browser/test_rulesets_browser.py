@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import httpx
+from tests.support import http
 
 
 def _start(server, page, ruleset, seats=2, options=None):
     """Host a room with bots in the other seats, start it, and open the game page as the host."""
-    host = httpx.post(f"{server.url}/api/players", json={"name": "Host"}).json()
+    host = http.post(f"{server.url}/api/players", json={"name": "Host"}).json()
     auth = {"Authorization": f"Bearer {host['token']}"}
-    room = httpx.post(f"{server.url}/api/rooms", headers=auth, json={
+    room = http.post(f"{server.url}/api/rooms", headers=auth, json={
         "ruleset": ruleset, "seats": seats, "options": options or {}}).json()
     for _ in range(seats - 1):
-        httpx.post(f"{server.url}/api/rooms/{room['id']}/bots", headers=auth, json={})
-    game = httpx.post(f"{server.url}/api/rooms/{room['id']}/start", headers=auth).json()["game_id"]
+        http.post(f"{server.url}/api/rooms/{room['id']}/bots", headers=auth, json={})
+    game = http.post(f"{server.url}/api/rooms/{room['id']}/start", headers=auth).json()["game_id"]
     page.goto(server.url + "/")
     page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))", host)
     page.goto(f"{server.url}/games/{game}")
@@ -43,7 +43,7 @@ def test_suburbia_goal_choice_and_turns_by_clicking(live_server, page):
         page.locator(".sb-cell.legal").first.click()
         _moved(page, version)
     _my_turn(page)  # the bot has moved and stopped: the game waits for us
-    log = httpx.get(f"{live_server.url}/api/games/{game}/log", headers=auth).json()["moves"]
+    log = http.get(f"{live_server.url}/api/games/{game}/log", headers=auth).json()["moves"]
     mine = [m["move"]["type"] for m in log if m["seat"] == 0]
     assert mine[0] == "keep_goal" and mine.count("lake") == 2
     _same_as_server(live_server, page, game, auth)
@@ -54,7 +54,7 @@ def _same_as_server(server, page, game, auth):
     may still be moving: wait for the page to reach the server's version, and compare the two
     documents of one version, never a document with a newer one)."""
     for _ in range(20):
-        served = httpx.get(f"{server.url}/api/games/{game}", headers=auth).json()
+        served = http.get(f"{server.url}/api/games/{game}", headers=auth).json()
         page.wait_for_function(f"window.civitas.doc.version >= {served['version']}", timeout=30000)
         mine = page.evaluate("window.civitas.doc")
         if mine["version"] == served["version"]:
@@ -94,7 +94,7 @@ def _tiny_towns_click(page):
 
 def _built(server, game, auth):
     """Whether the server stored a construction by seat 0."""
-    log = httpx.get(f"{server.url}/api/games/{game}/log", headers=auth).json()["moves"]
+    log = http.get(f"{server.url}/api/games/{game}/log", headers=auth).json()["moves"]
     return any(m["seat"] == 0 and m["move"]["type"] == "build" for m in log)
 
 
@@ -172,7 +172,7 @@ def test_fortuna_turns_by_clicking(live_server, page):
             break
     assert {"play", "exchange", "favour"} <= set(done), done
     _my_turn(page)
-    log = httpx.get(f"{live_server.url}/api/games/{game}/log", headers=auth).json()["moves"]
+    log = http.get(f"{live_server.url}/api/games/{game}/log", headers=auth).json()["moves"]
     mine = [m for m in log if m["seat"] == 0]
     assert [m["move"]["type"] for m in mine][:2] == ["play", "exchange"]
     assert any(" plays " in (m.get("text") or "") for m in mine), mine[:3]
@@ -224,7 +224,7 @@ def test_fortune_city_buy_build_hire_and_drive_by_clicking(live_server, page):
             continue
         _moved(page, version)
     assert "buy" in done and "construct" in done, done
-    log = httpx.get(f"{live_server.url}/api/games/{game}/log", headers=auth).json()["moves"]
+    log = http.get(f"{live_server.url}/api/games/{game}/log", headers=auth).json()["moves"]
     mine = [m["move"]["type"] for m in log if m["seat"] == 0]
     assert "buy" in mine and "construct" in mine
     city = page.evaluate("window.civitas.doc.view.players[0].city")

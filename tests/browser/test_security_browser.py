@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import httpx
+from tests.support import http
 
 
 def test_pages_work_under_the_csp_and_sockets_carry_no_token_in_the_url(live_server, browser):
@@ -10,12 +10,12 @@ def test_pages_work_under_the_csp_and_sockets_carry_no_token_in_the_url(live_ser
     with CSP enforced: no violation, no script error; every socket URL is free of tokens; and a
     stored token near its expiry is renewed silently (issue 12 finding 2, security headers)."""
     api = live_server.url
-    host = httpx.post(f"{api}/api/players", json={"name": "Ann"}).json()
+    host = http.post(f"{api}/api/players", json={"name": "Ann"}).json()
     auth = {"Authorization": f"Bearer {host['token']}"}
-    room = httpx.post(f"{api}/api/rooms", headers=auth,
-                      json={"ruleset": "suburbia", "seats": 2, "options": {}}).json()
-    httpx.post(f"{api}/api/rooms/{room['id']}/bots", headers=auth, json={})
-    game_id = httpx.post(f"{api}/api/rooms/{room['id']}/start", headers=auth).json()["game_id"]
+    room = http.post(f"{api}/api/rooms", headers=auth,
+                     json={"ruleset": "suburbia", "seats": 2, "options": {}}).json()
+    http.post(f"{api}/api/rooms/{room['id']}/bots", headers=auth, json={})
+    game_id = http.post(f"{api}/api/rooms/{room['id']}/start", headers=auth).json()["game_id"]
 
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()

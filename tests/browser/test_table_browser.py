@@ -9,9 +9,9 @@ import re
 import time
 from pathlib import Path
 
-import httpx
 import pytest
 
+from tests.support import http
 from tests.support.server import ROOT, ServerProcess
 
 SHOTS = ROOT / "var" / "screenshots"
@@ -61,19 +61,19 @@ def shot(page, name):
 
 
 def _player(server, name):
-    p = httpx.post(f"{server.url}/api/players", json={"name": name}).json()
+    p = http.post(f"{server.url}/api/players", json={"name": name}).json()
     p["headers"] = {"Authorization": f"Bearer {p['token']}"}
     return p
 
 
 def _room(server, host, ruleset, seats=2, bots=1, pace=None, guests=()):
-    room = httpx.post(f"{server.url}/api/rooms", headers=host["headers"], json={
+    room = http.post(f"{server.url}/api/rooms", headers=host["headers"], json={
         "ruleset": ruleset, "seats": seats, "options": {}, "pace": pace}).json()
     for guest in guests:
-        httpx.post(f"{server.url}/api/rooms/{room['id']}/join", headers=guest["headers"], json={})
+        http.post(f"{server.url}/api/rooms/{room['id']}/join", headers=guest["headers"], json={})
     for _ in range(bots):
-        httpx.post(f"{server.url}/api/rooms/{room['id']}/bots", headers=host["headers"], json={})
-    game = httpx.post(f"{server.url}/api/rooms/{room['id']}/start", headers=host["headers"]).json()["game_id"]
+        http.post(f"{server.url}/api/rooms/{room['id']}/bots", headers=host["headers"], json={})
+    game = http.post(f"{server.url}/api/rooms/{room['id']}/start", headers=host["headers"]).json()["game_id"]
     return room["id"], game
 
 
@@ -86,20 +86,23 @@ def _open(page, server, player, game):
 
 
 def _rest_moves(server, game, player, count, until=None):
-    """Play the player's first legal moves over REST (waiting for bots in between)."""
+    """Play the player's first legal moves over REST (waiting for bots in between). It gives up
+    only when the game stops moving for a minute (a bound on a stall, not on a loaded machine)."""
     played = 0
-    deadline = time.monotonic() + 60
-    while played < count and time.monotonic() < deadline:
-        legal = httpx.get(f"{server.url}/api/games/{game}/legal-moves", headers=player["headers"]).json()
-        doc = httpx.get(f"{server.url}/api/games/{game}").json()
+    seen, moved_at = -1, time.monotonic()
+    while played < count and time.monotonic() - moved_at < 60:
+        legal = http.get(f"{server.url}/api/games/{game}/legal-moves", headers=player["headers"]).json()
+        doc = http.get(f"{server.url}/api/games/{game}").json()
         if doc["status"] != "active" or (until and until(doc)):
             break
+        if doc["version"] != seen:
+            seen, moved_at = doc["version"], time.monotonic()
         if legal["moves"]:
-            r = httpx.post(f"{server.url}/api/games/{game}/moves", headers=player["headers"],
-                           json={"version": legal["version"], "move": legal["moves"][0]})
+            r = http.post(f"{server.url}/api/games/{game}/moves", headers=player["headers"],
+                          json={"version": legal["version"], "move": legal["moves"][0]})
             played += r.status_code == 200
         else:
-            time.sleep(0.02)
+            time.sleep(0.05)  # the bots' turn: leave them the CPU
     return played
 
 
@@ -235,7 +238,7 @@ def test_result_panel_and_rematch_with_the_same_seats(quick_server, browser, vie
     host = _player(server, "Alice")
     room_id, game = _room(server, host, ruleset)
     _rest_moves(server, game, host, 10_000)
-    assert httpx.get(f"{server.url}/api/games/{game}").json()["status"] == "finished"
+    assert http.get(f"{server.url}/api/games/{game}").json()["status"] == "finished"
     page, errors = _page(browser, viewport)
     _open(page, server, host, game)
     result = page.locator("#outcome")
@@ -250,10 +253,10 @@ def test_result_panel_and_rematch_with_the_same_seats(quick_server, browser, vie
     page.wait_for_url(re.compile(r".*/games/(?!%s)[0-9a-f]+$" % game), timeout=30000)
     page.wait_for_function("window.civitas && window.civitas.doc && window.civitas.table")
     new_game = page.url.rsplit("/", 1)[1]
-    seats = httpx.get(f"{server.url}/api/games/{new_game}/table").json()["seats"]
+    seats = http.get(f"{server.url}/api/games/{new_game}/table").json()["seats"]
     assert [(s["name"], s["kind"]) for s in seats] == [("Alice", "player"), ("Bot 2", "bot")]
-    old = httpx.get(f"{server.url}/api/rooms/{room_id}", headers=host["headers"]).json()
-    new = httpx.get(f"{server.url}/api/games/{new_game}", headers=host["headers"]).json()
+    old = http.get(f"{server.url}/api/rooms/{room_id}", headers=host["headers"]).json()
+    new = http.get(f"{server.url}/api/games/{new_game}", headers=host["headers"]).json()
     assert new["ruleset"] == old["ruleset"] and new["seat"] == 0
     shot(page, f"{ruleset}-{viewport}-8-rematch")
     page.context.close()
@@ -273,8 +276,8 @@ def test_reconnecting_stops_with_a_sentence_on_a_refused_socket(table_server, br
     assert page.evaluate("window.civitas.socket.stats.connects") == 1
     shot(page, f"refused-game-{viewport}")
     host = _player(server, "Host")
-    room = httpx.post(f"{server.url}/api/rooms", headers=host["headers"],
-                      json={"ruleset": "tiny-towns", "seats": 2, "private": True}).json()
+    room = http.post(f"{server.url}/api/rooms", headers=host["headers"],
+                     json={"ruleset": "tiny-towns", "seats": 2, "private": True}).json()
     page.goto(f"{server.url}/rooms/{room['id']}")
     page.wait_for_selector("#room-error:has-text('will not reconnect')")
     shot(page, f"refused-room-{viewport}")
@@ -310,7 +313,7 @@ def test_a_move_made_offline_is_sent_after_the_resync_or_refused_visibly(table_s
     version = page.evaluate("window.civitas.doc.version")
     link["down"] = False
     page.wait_for_function(f"window.civitas.doc.version > {version} && window.civitas.pending === null", timeout=30000)
-    log = httpx.get(f"{server.url}/api/games/{game}/log", headers=host["headers"]).json()["moves"]
+    log = http.get(f"{server.url}/api/games/{game}/log", headers=host["headers"]).json()["moves"]
     assert any(m["seat"] == 0 and m["move"]["type"] == "keep_monument" for m in log)
     # Now the refusal: offline again, click a square; meanwhile the same seat places elsewhere.
     _ready(page)
@@ -324,10 +327,10 @@ def test_a_move_made_offline_is_sent_after_the_resync_or_refused_visibly(table_s
     cell = int(page.evaluate("document.querySelector(\".tt-sq.click[data-seat='0']\").dataset.cell"))
     page.locator(f".tt-sq.click[data-seat='0'][data-cell='{cell}']").click()
     page.wait_for_selector("#move-error[data-kind='pending']")
-    legal = httpx.get(f"{server.url}/api/games/{game}/legal-moves", headers=host["headers"]).json()
+    legal = http.get(f"{server.url}/api/games/{game}/legal-moves", headers=host["headers"]).json()
     elsewhere = next(m for m in legal["moves"] if m["type"] == "place" and m["cell"] != cell)
-    assert httpx.post(f"{server.url}/api/games/{game}/moves", headers=host["headers"],
-                      json={"version": legal["version"], "move": elsewhere}).status_code == 200
+    assert http.post(f"{server.url}/api/games/{game}/moves", headers=host["headers"],
+                     json={"version": legal["version"], "move": elsewhere}).status_code == 200
     link["down"] = False
     page.wait_for_selector("#move-error:has-text('was not sent')", timeout=30000)
     shot(page, f"offline-{viewport}-2-refused")
@@ -390,10 +393,10 @@ def test_leave_asks_first_then_a_bot_takes_the_seat(table_server, browser):
     page.on("dialog", on_dialog)
     page.click("#leave-game")
     assert "A bot will take over your seat" in asked[0]
-    assert httpx.get(f"{server.url}/api/games/{game}/table").json()["seats"][1]["kind"] == "player"
+    assert http.get(f"{server.url}/api/games/{game}/table").json()["seats"][1]["kind"] == "player"
     page.click("#leave-game")
     page.wait_for_url(f"{server.url}/")
-    seat = httpx.get(f"{server.url}/api/games/{game}/table").json()["seats"][1]
+    seat = http.get(f"{server.url}/api/games/{game}/table").json()["seats"][1]
     assert seat["kind"] == "bot" and seat["name"] == "Bot 2"
     page.context.close()
     assert not errors, errors
@@ -403,8 +406,8 @@ def test_lobby_and_room_fit_a_phone(table_server, browser, viewport):
     """No sideways scrolling on the lobby (open tables before the form on a phone) or a room."""
     server = table_server
     host = _player(server, "Alice")
-    room = httpx.post(f"{server.url}/api/rooms", headers=host["headers"],
-                      json={"ruleset": "tiny-towns", "seats": 3, "options": {}}).json()
+    room = http.post(f"{server.url}/api/rooms", headers=host["headers"],
+                     json={"ruleset": "tiny-towns", "seats": 3, "options": {}}).json()
     page, errors = _page(browser, viewport)
     page.goto(server.url + "/")
     page.select_option("#ruleset-select", "tiny-towns")
@@ -429,11 +432,11 @@ def test_a_dale_game_names_its_winner_dale_included(quick_server, browser):
     ranking name whoever the outcome ranks first, Dale included, never an empty or wrong name."""
     server = quick_server
     host = _player(server, "Alice")
-    room = httpx.post(f"{server.url}/api/rooms", headers=host["headers"], json={
+    room = http.post(f"{server.url}/api/rooms", headers=host["headers"], json={
         "ruleset": "suburbia", "seats": 1, "options": {"solo_mode": "dale"}}).json()
-    game = httpx.post(f"{server.url}/api/rooms/{room['id']}/start", headers=host["headers"]).json()["game_id"]
+    game = http.post(f"{server.url}/api/rooms/{room['id']}/start", headers=host["headers"]).json()["game_id"]
     _rest_moves(server, game, host, 10_000)
-    outcome = httpx.get(f"{server.url}/api/games/{game}", headers=host["headers"]).json()["outcome"]
+    outcome = http.get(f"{server.url}/api/games/{game}", headers=host["headers"]).json()["outcome"]
     dale = outcome["others"][0]
     page, errors = _page(browser, "wide")
     _open(page, server, host, game)
