@@ -81,7 +81,7 @@ async function refreshTable() {
     state.clockSkew = Date.parse(state.table.now) - Date.now();
     for (const s of state.table.seats) state.names[s.seat] = s.name;
   } catch { /* the panels keep their last state */ }
-  if (state.doc) { drawPlayers(); drawOutcome(); drawStatus(); }
+  if (state.doc) drawTable();
 }
 setInterval(refreshTable, 10000);
 
@@ -402,8 +402,45 @@ function keyboard() {
 // Renderers may redraw by themselves (a selection): every new clickable thing gets the keys too.
 new MutationObserver(() => keyboard()).observe(board, { childList: true, subtree: true });
 
+// A redraw between a press and its release would lose the click: the release lands on a new node,
+// so the browser fires no click on the button pressed. While a pointer is down anywhere on the
+// page, drawing waits, and runs once the pointer is up (after the click it was part of).
+// A press never released (the pointer lost some other way) holds drawing back for 2 s at most.
+let pressed = false;
+let presses = 0;
+const waiting = new Set();
+document.addEventListener("pointerdown", () => {
+  pressed = true;
+  const press = ++presses;
+  setTimeout(() => { if (press === presses) released(); }, 2000);
+}, true);
+function released() {
+  if (!pressed) return;
+  pressed = false;
+  setTimeout(() => {
+    const due = [...waiting];
+    waiting.clear();
+    for (const fn of due) fn();
+  }, 0);
+}
+document.addEventListener("pointerup", released, true);
+document.addEventListener("pointercancel", released, true);
+window.addEventListener("blur", released);
+function whenReleased(fn) {
+  if (!pressed) return true;
+  waiting.add(fn);
+  return false;
+}
+state.drawsWaiting = () => waiting.size; // for browser tests
+
+function drawTable() {
+  if (!whenReleased(drawTable)) return;
+  drawPlayers(); drawOutcome(); drawStatus();
+}
+
 function draw() {
   if (!state.renderer) return; // the renderer is still loading; loadRenderer draws when it is in
+  if (!whenReleased(draw)) return;
   const key = focusKey(document.activeElement);
   const c = ctx();
   try {

@@ -34,10 +34,10 @@ def test_create_room_add_bot_start_and_play_by_clicking(live_server, page):
         page.wait_for_function(ready, timeout=30000)
         if page.evaluate("window.civitas.doc.status") == "finished":
             break
-        # Read the version and click the button drawn for it in one evaluation: a redraw between
-        # a locator's look-up and its click (a patch, the table refresh) cannot detach it then.
-        version = page.evaluate("(() => { const v = window.civitas.doc.version;"
-                                " document.querySelector('.legal-move').click(); return v; })()")
+        # A real click, as a player makes it: the page holds redraws while the button is pressed
+        # (see the next test), so a patch arriving mid-click cannot swallow it.
+        version = page.evaluate("window.civitas.doc.version")
+        page.locator(".legal-move").first.click()
         clicks += 1
         page.wait_for_function(f"window.civitas.doc.version > {version}", timeout=30000)
         assert clicks < 40
@@ -115,3 +115,37 @@ def test_lobby_lists_your_tables(live_server, browser):
     link.click()
     page.wait_for_url(f"**/games/{game}")
     page.context.close()
+
+
+def test_a_click_is_not_lost_when_a_patch_arrives_between_press_and_release(live_server, page):
+    """A player presses a move button; before the release, another player's move arrives and the
+    page has its new state. The page must not redraw under the pressed button (the release would
+    land on a new node and the browser would fire no click): the click plays the move."""
+    a = http.post(f"{live_server.url}/api/players", json={"name": "Ann"}).json()
+    b = http.post(f"{live_server.url}/api/players", json={"name": "Bob"}).json()
+    ha, hb = ({"Authorization": f"Bearer {p['token']}"} for p in (a, b))
+    room = http.post(f"{live_server.url}/api/rooms", headers=ha,
+                     json={"ruleset": "testgame", "seats": 2, "options": {"rounds": 2}}).json()
+    http.post(f"{live_server.url}/api/rooms/{room['id']}/join", headers=hb, json={})
+    game = http.post(f"{live_server.url}/api/rooms/{room['id']}/start", headers=ha).json()["game_id"]
+    page.goto(live_server.url + "/")
+    page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))", a)
+    page.goto(f"{live_server.url}/games/{game}")
+    # Both seats bid at once (the test game's first phase): Ann's buttons for version 0 are drawn.
+    page.wait_for_function("window.civitas.doc && window.civitas.legalVersion === 0 && "
+                           "window.civitas.legal.length > 0 && document.querySelector('.legal-move')")
+    button = page.locator(".legal-move").first
+    box = button.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    legal = http.get(f"{live_server.url}/api/games/{game}/legal-moves", headers=hb).json()
+    assert http.post(f"{live_server.url}/api/games/{game}/moves", headers=hb,
+                     json={"version": 0, "move": legal["moves"][0]}).status_code == 200
+    # The page has Bob's move and Ann's legal moves of version 1 before the button is released.
+    page.wait_for_function("window.civitas.doc.version === 1 && window.civitas.legalVersion === 1")
+    page.mouse.up()
+    page.wait_for_function("window.civitas.doc.version === 2", timeout=30000)
+    log = http.get(f"{live_server.url}/api/games/{game}/log", headers=ha).json()["moves"]
+    assert [m["seat"] for m in log] == [1, 0]
+    # Once released, the page draws what it held back: the bids are in, nothing left to click.
+    page.wait_for_function("window.civitas.drawsWaiting() === 0")
