@@ -74,17 +74,31 @@ def test_a_heartbeat_ahead_of_the_document_triggers_sync(live_server, page):
     """A patch lost with nothing after it (say the broker was down) is caught by the heartbeat's version."""
     game, (a, ha), (b, hb) = _two_seat_game(live_server)
     losing = {"patches": True}
+    lost: list[int] = []
+
+    def from_server(message):
+        frame = json.loads(message)
+        if losing["patches"] and frame["type"] == "patch":
+            lost.append(frame["version"])
+        else:
+            ws_of["page"].send(message)
+
+    ws_of = {}
 
     def route(ws):
+        ws_of["page"] = ws
         server = ws.connect_to_server()
-        server.on_message(lambda m: None if losing["patches"] and json.loads(m)["type"] == "patch"
-                          else ws.send(m))
+        server.on_message(from_server)
         ws.on_message(lambda m: server.send(m))
 
     page.route_web_socket("**/ws/games/**", route)
     _open_as(page, live_server, b, game)
     _move(live_server, game, ha)
-    page.wait_for_timeout(300)
+    for _ in range(3000):  # Playwright hands the proxy its frames while the page is waited on
+        if lost:
+            break
+        page.wait_for_timeout(20)
+    assert lost == [1]
     assert page.evaluate("window.civitas.doc.version") == 0  # the patch was lost
     losing["patches"] = False
     page.evaluate("window.civitas.receive({type: 'heartbeat', version: 1})")

@@ -231,6 +231,6 @@ def test_fortune_city_buy_build_hire_and_drive_by_clicking(live_server, page):
     assert len(city) >= 2
     assert page.locator("[data-last]").count() == 1
     page.set_viewport_size({"width": 390, "height": 800})
-    page.wait_for_timeout(100)
+    page.wait_for_function("window.innerWidth === 390")  # reading scrollWidth then lays out anew
     assert page.evaluate("document.documentElement.scrollWidth") <= 392
     _same_as_server(live_server, page, game, auth)
