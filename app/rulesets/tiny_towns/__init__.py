@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from app.engine.ruleset import Move, Outcome, RulesetHooks, State, ranks_from_keys
 from app.rulesets.tiny_towns import data
-from app.rulesets.tiny_towns.apply import apply_move
+from app.rulesets.tiny_towns.apply import apply_move, playout
 from app.rulesets.tiny_towns.effects import BUILD
 from app.rulesets.tiny_towns.feeding import FEED_KINDS
 from app.rulesets.tiny_towns.legal import legal_moves, random_move, to_act
@@ -96,6 +96,10 @@ class TinyTowns(RulesetHooks):
     def apply(self, state: State, seat: int, move: Move) -> State:
         """The next state; raises IllegalMove naming the rule that forbids the move."""
         return apply_move(state, seat, move)
+
+    def playout(self, state: State, rng: Any) -> State:
+        """The final state of a random game: `play_random`'s, played in place on one copy."""
+        return playout(state, rng)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """The table as the seat sees it."""

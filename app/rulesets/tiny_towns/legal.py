@@ -7,7 +7,7 @@ from typing import Any
 
 from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.choices import pending_options
-from app.rulesets.tiny_towns.patterns import build_moves
+from app.rulesets.tiny_towns.patterns import build_moves, build_options
 from app.rulesets.tiny_towns.state import CELLS, built, empties, incomplete
 
 Move = dict[str, Any]
@@ -185,17 +185,36 @@ def random_move(state: dict[str, Any], seat: int, rng: Any) -> Move:
     """The move `rng.choice(legal_moves(state, seat))` would draw (same generator use, same
     move); while placing it is found by index, without building every (resource, square) move."""
     global _DRAWN
-    if state["phase"] != "place" or state["p"][seat]["pending"] or seat not in to_act(state):
-        return rng.choice(legal_moves(state, seat))  # type: ignore[no-any-return]
+    placing = state["phase"] == "place" and not state["p"][seat]["pending"] and seat in to_act(state)
+    move = draw(state, seat, rng, legal_moves)
+    if placing:
+        _DRAWN = (state, seat, dict(move))  # field values are strings and ints: a flat copy is whole
+    return move
+
+
+def draw(state: dict[str, Any], seat: int, rng: Any, listing: Any = None, due: bool = False
+         ) -> Move:
+    """The move `rng.choice(legal_moves(state, seat))` would draw; `listing` lists the legal
+    moves when they must be listed (default: without the memo, for a playout's state that
+    changes in place); `due`: the seat is known to be one of `to_act(state)`. Placing and
+    constructing moves are found by index, in `legal_moves`' order."""
+    phase = state["phase"]
+    if (phase != "place" and phase != "build") or state["p"][seat]["pending"] or not (
+            due or seat in to_act(state)):
+        return rng.choice((listing or _legal_moves)(state, seat))  # type: ignore[no-any-return]
+    if phase == "build":  # build_moves, then done (see _legal_moves)
+        options = build_options(state, seat)
+        i = rng.below(len(options) + 1)
+        if i == len(options):
+            return {"type": "done"}
+        cid, cells, at = options[i]
+        return {"type": "build", "card": cid, "cells": list(cells), "at": at}
     resources, cells, reactions = _place_parts(state, seat)
     n = len(resources) * len(cells)
     i = rng.below(n + len(reactions))
     if i < n:
-        move = {"type": "place", "resource": resources[i // len(cells)], "cell": cells[i % len(cells)]}
-    else:
-        move = reactions[i - n]
-    _DRAWN = (state, seat, dict(move))  # field values are strings and ints: a flat copy is whole
-    return move
+        return {"type": "place", "resource": resources[i // len(cells)], "cell": cells[i % len(cells)]}
+    return reactions[i - n]
 
 
 def drawn_move(state: dict[str, Any], seat: int) -> Move | None:

@@ -129,11 +129,22 @@ def can_afford(state: dict[str, Any], seat: int, cid: str) -> bool:
 
 def build_moves(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     """Every construct move available to the player now."""
+    return [{"type": "build", "card": cid, "cells": list(cells), "at": at}
+            for cid, cells, at in build_options(state, seat)]
+
+
+Option = tuple[str, tuple[int, ...], int]
+
+
+def build_options(state: dict[str, Any], seat: int) -> list[Option]:
+    """`build_moves` as (card, pattern squares, target square) triples, in the same order (a
+    random draw indexes them without building every move)."""
     pl = state["p"][seat]
     grid = pl["grid"]
     ghost = _ghost(pl)
     if ghost is not None:
-        return _build_moves_slow(state, seat, pl, grid, ghost)
+        return [(m["card"], tuple(m["cells"]), m["at"])
+                for m in _build_moves_slow(state, seat, pl, grid, ghost)]
     res: dict[str, int] = {}
     wild = empty = word = 0
     for i, value in enumerate(grid):
@@ -150,7 +161,7 @@ def build_moves(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     if not res:
         return []  # every construction needs at least one resource (NOTES 44)
     anchors = [(i, grid[i]) for i in range(16) if usable >> i & 1]
-    moves: list[dict[str, Any]] = []
+    moves: list[Option] = []
     cards = buildable_cards(state, seat)
     matched: dict[str, list[tuple[int, tuple[int, ...], int]]] = {}
     if not wild:
@@ -197,7 +208,7 @@ def build_moves(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
             for at in range(16):
                 if spots >> at & 1 and (cells, at) not in seen:
                     seen.add((cells, at))
-                    moves.append({"type": "build", "card": cid, "cells": list(cells), "at": at})
+                    moves.append((cid, cells, at))
     return moves
 
 

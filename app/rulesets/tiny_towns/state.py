@@ -42,14 +42,19 @@ COL = [tuple(range(i % SIZE, SIZE * SIZE, SIZE)) for i in CELLS]
 class Edit:
     """A copy-on-write editor over a state; `s` is the new state."""
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, in_place: bool = False) -> None:
         self.before = state  # the state the move is judged against
-        self.s: State = dict(state)
+        # in_place: `state` is a playout's private copy (see private_copy), changed in place;
+        # its moves were drawn from the legal moves, so they are not checked again (`trusted`).
+        self.in_place = self.trusted = in_place
+        self.s: State = state if in_place else dict(state)
         self._players: dict[int, dict[str, Any]] = {}
         self._fields: set[tuple[int, str]] = set()
 
     def p(self, seat: int) -> dict[str, Any]:
         """Player `seat`'s dict, copied once for this edit."""
+        if self.in_place:
+            return self.s["p"][seat]  # type: ignore[no-any-return]
         if seat not in self._players:
             if not self._players:
                 self.s["p"] = list(self.s["p"])
@@ -60,11 +65,21 @@ class Edit:
     def f(self, seat: int, key: str) -> Any:
         """A shallow copy of player `seat`'s container field `key`, copied once for this edit."""
         pl = self.p(seat)
-        if (seat, key) not in self._fields:
+        if (seat, key) not in self._fields and not self.in_place:
             self._fields.add((seat, key))
             value = pl[key]
             pl[key] = dict(value) if isinstance(value, dict) else list(value)
         return pl[key]
+
+
+def private_copy(state: State) -> State:
+    """A copy of `state` an in-place Edit may change: the rules change in place only the
+    state's top level, the players list and dicts and the players' container fields (what
+    `Edit.p` and `Edit.f` hand out); anything deeper is replaced, never changed."""
+    s = dict(state)
+    s["p"] = [{k: (dict(v) if type(v) is dict else list(v) if type(v) is list else v)
+               for k, v in pl.items()} for pl in state["p"]]
+    return s
 
 
 def is_building(value: Any) -> bool:
