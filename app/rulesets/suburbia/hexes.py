@@ -9,10 +9,18 @@ from app.rulesets.suburbia.geo import DIRS as _DIRS, frontier, occupied  # noqa:
 Cell = tuple[int, int]
 
 
-def neighbours(cell: Cell) -> list[Cell]:
-    """The six cells sharing an edge with `cell`."""
-    q, r = cell
-    return [(q + dq, r + dr) for dq, dr in _DIRS]
+_NEIGHBOURS: dict[Cell, tuple[Cell, ...]] = {}
+
+
+def neighbours(cell: Cell) -> tuple[Cell, ...]:
+    """The six cells sharing an edge with `cell` (remembered per cell: boroughs stay small)."""
+    hit = _NEIGHBOURS.get(cell)
+    if hit is None:
+        q, r = cell
+        hit = tuple((q + dq, r + dr) for dq, dr in _DIRS)
+        if len(_NEIGHBOURS) < 65536:
+            _NEIGHBOURS[(q, r)] = hit
+    return hit
 
 
 def distance(cell: Cell, other: Cell = (0, 0)) -> int:

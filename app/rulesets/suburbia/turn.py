@@ -30,7 +30,9 @@ def play(s: State, w: World, seat: int, move: Move) -> State:
     in-place one for a playout) and return the resulting state."""
     before = [(p["money"], p["income"], p["rep"], p["pop"]) for p in w.players]
     # the public 'last' summary records only the move's rule fields (a kept goal stays secret)
-    s["last"] = {"seat": seat, "move": public_fields(move), "dale": None}
+    # (a playout's moves are drawn with exactly their rule fields: only a kept goal is hidden)
+    shown = public_fields(move) if not w.in_place or move["type"] == "keep_goal" else dict(move)
+    s["last"] = {"seat": seat, "move": shown, "dale": None}
     _HANDLERS[move["type"]](s, w, seat, move)
     if w.in_place and s["phase"] != "over":
         return s  # a playout's next move replaces 'last' (its final state keeps the last one)

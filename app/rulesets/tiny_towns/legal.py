@@ -11,6 +11,7 @@ from app.rulesets.tiny_towns.patterns import build_moves, build_options
 from app.rulesets.tiny_towns.state import CELLS, built, empties, incomplete
 
 Move = dict[str, Any]
+_REACTS = {cid: kind for cid in data.CARDS if (kind := data.react_kind(cid)) is not None}
 
 
 def to_act(state: dict[str, Any]) -> list[int]:
@@ -19,16 +20,19 @@ def to_act(state: dict[str, Any]) -> list[int]:
     if phase == "over":
         return []
     players = state["p"]
-    waiting = {i for i, pl in enumerate(players) if pl["pending"]}
+    # Each list is in seat order: the seats with a pending decision, plus the phase's duty.
+    if phase == "place":
+        return [i for i, pl in enumerate(players)
+                if pl["pending"] or not (pl["complete"] or pl["placed"])]
+    if phase == "build":
+        return [i for i, pl in enumerate(players)
+                if pl["pending"] or not (pl["complete"] or pl["done"])]
     if phase == "monument":
-        waiting |= {i for i, pl in enumerate(players) if pl["monument"] is None}
-    elif phase == "name":
-        waiting.add(0 if state["solo"] else state["master"])
-    elif phase == "place":
-        waiting |= {i for i in incomplete(state) if not players[i]["placed"]}
-    elif phase == "build":
-        waiting |= {i for i in incomplete(state) if not players[i]["done"]}
-    return sorted(waiting)
+        return [i for i, pl in enumerate(players) if pl["pending"] or pl["monument"] is None]
+    if phase == "name":
+        master = 0 if state["solo"] else state["master"]
+        return [i for i, pl in enumerate(players) if pl["pending"] or i == master]
+    return [i for i, pl in enumerate(players) if pl["pending"]]
 
 
 def free_choice(state: dict[str, Any]) -> bool:
@@ -137,7 +141,7 @@ def reaction_moves(state: dict[str, Any], seat: int) -> list[Move]:
     free = empties(grid)
     moves: list[Move] = []
     for i in CELLS:
-        kind = data.react_kind(grid[i])
+        kind = _REACTS.get(grid[i])  # data.react_kind
         if kind is None:
             continue
         stored = pl["store"].get(str(i), [])

@@ -45,11 +45,11 @@ def advance(e: Edit) -> None:
         busy = any(pl["pending"] for pl in s["p"])
         if phase == "monument" and all(pl["monument"] for pl in s["p"]) and not busy:
             start_round(e)
-        elif phase == "place" and not busy and all(s["p"][i]["placed"] for i in incomplete(s)):
+        elif phase == "place" and not busy and all(pl["placed"] or pl["complete"] for pl in s["p"]):
             s["phase"] = "build"
             for i in incomplete(s):
                 e.p(i)["done"] = False
-        elif phase == "build" and not busy and all(s["p"][i]["done"] for i in incomplete(s)):
+        elif phase == "build" and not busy and all(pl["done"] or pl["complete"] for pl in s["p"]):
             end_round(e)
         elif phase == "end" and not busy:
             for i in incomplete(s):

@@ -89,7 +89,7 @@ def is_building(value: Any) -> bool:
 
 def empties(grid: list[Any]) -> list[int]:
     """The empty squares of a town."""
-    return [i for i in CELLS if grid[i] is None]
+    return [i for i, v in enumerate(grid) if v is None]
 
 
 def building_cells(grid: list[Any]) -> list[int]:
