@@ -31,6 +31,9 @@ def tile_effects(tile: dict) -> tuple[Effect, ...]:
     return LAKE.effects if tile["lake"] else KINDS[tile["t"]].effects
 
 
+_ORDER: dict[tuple[int, int], tuple[int, ...]] = {}  # (seat, boroughs) -> the others in order
+
+
 class World:
     """Players being changed by one move; `players[i]` is copied before its first change."""
 
@@ -56,10 +59,13 @@ class World:
             self._copied.add(i)
         return self.players[i]
 
-    def others_in_order(self, i: int) -> list[int]:
+    def others_in_order(self, i: int) -> tuple[int, ...]:
         """Every other borough (Dale's too), in turn order starting after i."""
         n = len(self.players)
-        return [(i + k) % n for k in range(1, n)]
+        order = _ORDER.get((i, n))
+        if order is None:
+            order = _ORDER[(i, n)] = tuple((i + k) % n for k in range(1, n))
+        return order
 
     # ------------------------------------------------------------------ tracks
     def gain(self, i: int, stat: str, amount: int) -> None:
@@ -113,9 +119,10 @@ class World:
         if eff.scope in ("after", "redline"):
             return 0 if tile is None else self.since_built(i, tile, eff)
         if eff.scope == "adjacent":
-            taken = occupied(tiles)
-            return sum(1 for n in neighbours(cell) if n in taken
-                       and tile_tags(tiles[taken[n]]) & eff.match)
+            b = borough(tiles)
+            taken, tags = b.occ, b.tags
+            return sum(1 for n in neighbours(cell) if (k := taken.get(n)) is not None
+                       and tags[k] & eff.match)
         if eff.scope == "own":
             return borough(tiles).count(eff.match)
         if eff.scope in ("every", "others"):

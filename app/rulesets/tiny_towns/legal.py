@@ -63,12 +63,18 @@ def banned_names(state: dict[str, Any], seat: int) -> set[str]:
 def name_moves(state: dict[str, Any], seat: int) -> list[Move]:
     """Naming a resource (solo: taking 1 of the 3 revealed cards), or first taking from an
     Oddity Shop."""
+    kind, key, values, oddity = _name_parts(state, seat)
+    return [{"type": kind, key: v} for v in values] + oddity
+
+
+def _name_parts(state: dict[str, Any], seat: int) -> tuple[str, str, list[Any], list[Move]]:
+    """name_moves in parts: the move type and field of the naming moves, their values, then
+    the Oddity Shop moves."""
     if state["solo"]:
-        return [{"type": "choose_card", "index": i} for i in range(len(state["solo_deck"]["shown"]))]
+        return "choose_card", "index", list(range(len(state["solo_deck"]["shown"]))), []
     banned = banned_names(state, seat)
     names = [r for r in data.RESOURCES if r not in banned] or list(data.RESOURCES)
-    moves: list[Move] = [{"type": "name", "resource": r} for r in names]
-    return moves + oddity_moves(state, seat)
+    return "name", "resource", names, oddity_moves(state, seat)
 
 
 def oddity_moves(state: dict[str, Any], seat: int) -> list[Move]:
@@ -203,9 +209,13 @@ def draw(state: dict[str, Any], seat: int, rng: Any, listing: Any = None, due: b
     changes in place); `due`: the seat is known to be one of `to_act(state)`. Placing and
     constructing moves are found by index, in `legal_moves`' order."""
     phase = state["phase"]
-    if (phase != "place" and phase != "build") or state["p"][seat]["pending"] or not (
+    if (phase != "place" and phase != "build" and phase != "name") or state["p"][seat]["pending"] or not (
             due or seat in to_act(state)):
         return rng.choice((listing or _legal_moves)(state, seat))  # type: ignore[no-any-return]
+    if phase == "name":  # name_moves' order: the naming moves, then the Oddity Shop ones
+        kind, key, values, oddity = _name_parts(state, seat)
+        i = rng.below(len(values) + len(oddity))
+        return {"type": kind, key: values[i]} if i < len(values) else oddity[i - len(values)]
     if phase == "build":  # build_moves, then done (see _legal_moves)
         options = build_options(state, seat)
         i = rng.below(len(options) + 1)
