@@ -12,7 +12,7 @@ from bisect import bisect_right
 from typing import Any
 
 from app.rulesets.suburbia import geo
-from app.rulesets.suburbia.geo import (
+from app.rulesets.suburbia.geo import (  # tile_cost: re-exported for legal, turn and bot
     REACT_ADJACENT, REACT_OTHER, REACT_REST, TAGS, borough, firing, tile_cost, tile_key,
 )
 from app.rulesets.suburbia.hexes import Cell, cell_of, neighbours, occupied

@@ -11,7 +11,6 @@ too, so both paths run the same rules over the same derived data.
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from typing import Any
 
 from app.rulesets.suburbia.tables import BOARD_CELLS, KINDS, LAKE, Effect
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Iterable
-
 from app.rulesets.suburbia.geo import DIRS as _DIRS, frontier, occupied  # noqa: F401  (re-exported)
 
 Cell = tuple[int, int]
