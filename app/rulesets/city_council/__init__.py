@@ -64,6 +64,10 @@ class CityCouncil(RulesetHooks):
         """The next state (Prof. Phil and the automatic steps run inside)."""
         return flow.apply(state, seat, move)
 
+    def playout(self, state: State, rng: Any) -> State:
+        """A random game to the end on one private copy changed in place (flow.playout)."""
+        return flow.playout(state, rng)
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What `seat` may see."""
         return view.view(state, seat)

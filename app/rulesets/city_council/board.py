@@ -30,10 +30,23 @@ def surcharge(kind: Kind, cells: Iterable[tuple[int, int]]) -> int:
         return 0
     extra = 0
     for r, c in cells:
-        ztype = ZONES[ZONE_GRID[r][c]]["type"]
+        ztype = _ZONE_TYPE[r][c]
         if ztype != "start" and ztype != kind.type:
             extra += 1
     return extra
+
+
+_ZONE_TYPE = [[ZONES[z]["type"] for z in row] for row in ZONE_GRID]
+_SURCHARGE: dict[tuple[str, Cells], int] = {}
+
+
+def _position_surcharge(kind: Kind, cells: Cells) -> int:
+    """`surcharge` of a whole position (fixed data: remembered per building type and position)."""
+    k = (kind.type, cells)
+    got = _SURCHARGE.get(k)
+    if got is None:
+        got = _SURCHARGE[k] = surcharge(kind, cells)
+    return got
 
 
 def start_full(s: State) -> bool:
@@ -65,6 +78,9 @@ def _all_positions() -> dict[str, list[tuple[Cells, bool]]]:
 
 
 POSITIONS = _all_positions()
+# The same positions with their blocks as a bit mask (bit r * SIZE + c), for fast overlap tests.
+_POSITION_MASKS = {shape: [(cells, touches, sum(1 << (r * SIZE + c) for r, c in cells))
+                           for cells, touches in rows] for shape, rows in POSITIONS.items()}
 
 
 def placements(s: State, shape: str, own: frozenset = frozenset()) -> list[Cells]:
@@ -72,10 +88,17 @@ def placements(s: State, shape: str, own: frozenset = frozenset()) -> list[Cells
     the advanced phase the tile must lie at least partly in the Starting Zone (RB Building
     Placement: 'at the beginning of the game you must construct buildings in the Starting Zone';
     Example 3 allows overlapping another zone)."""
-    occ = set(occupied(s)) - own
+    occ = 0
+    for b in s["buildings"].values():
+        for r, c in b["cells"]:
+            occ |= 1 << (r * SIZE + c)
+    for r, c in s["covered"]:
+        occ |= 1 << (r * SIZE + c)
+    for r, c in own:
+        occ &= ~(1 << (r * SIZE + c))
     advanced = s["advanced"]
-    return [cells for cells, touches in POSITIONS[shape]
-            if (advanced or touches) and not any(c in occ for c in cells)]
+    return [cells for cells, touches, mask in _POSITION_MASKS[shape]
+            if (advanced or touches) and not occ & mask]
 
 
 def build_options(s: State, kind: Kind) -> list[dict[str, Any]]:
@@ -84,7 +107,7 @@ def build_options(s: State, kind: Kind) -> list[dict[str, Any]]:
     and every upgrade of a built building the chart allows, each at its least cost (RB Upgrading:
     pay the cost difference; the new tile must completely cover the old one)."""
     out: list[dict[str, Any]] = []
-    fresh = [(kind.cost + surcharge(kind, cells), cells) for cells in placements(s, kind.shape)]
+    fresh = [(kind.cost + _position_surcharge(kind, cells), cells) for cells in placements(s, kind.shape)]
     if fresh:
         low = min(c for c, _ in fresh)
         out += [{"cells": [list(x) for x in cells], "cost": c} for c, cells in fresh if c == low]

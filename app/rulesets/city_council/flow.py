@@ -401,12 +401,14 @@ def _next_activator(s: State) -> None:
 
 # --- windows ------------------------------------------------------------------------------------
 
-def scorable(s: State, seat: int) -> list[tuple[str, int]]:
-    """Cards `seat` could score in the current window, with their VP (never in turn 1)."""
+def scorable(s: State, seat: int, m: dict[str, int] | None = None) -> list[tuple[str, int]]:
+    """Cards `seat` could score in the current window, with their VP (never in turn 1); `m` is
+    `metrics(s)` when the caller has it already."""
     if s["turn"] == 1:
         return []
     turn_end = s["phase"] == "turn_end"
-    m = metrics(s)
+    if m is None:
+        m = metrics(s)
     out = []
     for c in s["hands"][seat]:
         vp = card_vp(s, c, m, turn_end)
@@ -431,8 +433,9 @@ def _enter_window(s: State, name: str) -> None:
     s["phase"] = name
     s["done"] = [False] * s["players"]
     if name != "turn_end":
+        m = metrics(s) if s["turn"] != 1 else None
         for seat in range(s["players"]):
-            if not scorable(s, seat):
+            if not scorable(s, seat, m):
                 s["done"][seat] = True
 
 
@@ -632,11 +635,15 @@ def advance(s: State) -> None:
             # RB: some plans cannot be executed (budget, space). A plan impossible now may become
             # possible after another (a sale pays for it, a relocation frees room: the chairman
             # picks the order, Example 6), so plans fail only when none of them can be executed.
-            if not any(execute_options(s, o) for o in left):
+            only: list[Move] = []  # the chairman's legal moves, as far as telling 0, 1 or more
+            for o in left:
+                only += execute_options(s, o)
+                if len(only) > 1:
+                    break
+            if not only:
                 s["failed"] += left
                 end_council(s)
                 continue
-            only = legal_moves(s, chair(s, "election"))
             if len(only) == 1:  # one plan left with one possible placement
                 _auto(s, chair(s, "election"), only[0])
                 do_execute(s, only[0])
@@ -655,7 +662,7 @@ def advance(s: State) -> None:
                 _next_activator(s)
             continue
         if ph == "activate":
-            if not activation_moves(s) or s["passes"] >= s["members"]:
+            if s["passes"] >= s["members"] or not prod.can_activate(s):
                 s["report"] = {"unemployment": None, "resolution": [], "lifestyle": None}
                 if s["turn"] > 1:
                     _enter_window(s, "window_activation")
@@ -823,26 +830,49 @@ _MISSING = object()
 
 
 def _share(old: State, new: State) -> State:
-    """`new` with every top-level value (and each entry of a changed top-level dict or list)
-    that equals `old`'s replaced by `old`'s object, so views and diffs of consecutive states skip
-    unchanged parts by identity (app.engine.diff). The state never changes a value's JSON type in
-    place (no 1 -> true), so == is a safe test here."""
+    """`new` with every value (at any depth) that equals `old`'s at the same place replaced by
+    `old`'s object, so views and diffs of consecutive states skip unchanged parts by identity
+    (app.engine.diff). The state never changes a value's JSON type in place (no 1 -> true), so
+    == is a safe test here."""
+    _share_dict(old, new)
+    return new
+
+
+def _share_dict(old: dict[str, Any], new: dict[str, Any]) -> None:
     for k, v in new.items():
         o = old.get(k, _MISSING)
-        if o is _MISSING or type(o) is not type(v):
+        if o is v or o is _MISSING or type(o) is not type(v):
             continue
         if o == v:
             new[k] = o
-        elif isinstance(v, dict):
-            for kk, vv in v.items():
-                oo = o.get(kk, _MISSING)
-                if oo is not _MISSING and type(oo) is type(vv) and oo == vv:
-                    v[kk] = oo
-        elif isinstance(v, list) and len(v) == len(o):
-            for idx, vv in enumerate(v):
-                if type(o[idx]) is type(vv) and o[idx] == vv:
-                    v[idx] = o[idx]
-    return new
+        elif type(v) is dict:
+            _share_dict(o, v)
+        elif type(v) is list and len(v) == len(o):
+            _share_list(o, v)
+
+
+def _share_list(old: list[Any], new: list[Any]) -> None:
+    for i, v in enumerate(new):
+        o = old[i]
+        if o is v or type(o) is not type(v):
+            continue
+        if o == v:
+            new[i] = o
+        elif type(v) is dict:
+            _share_dict(o, v)
+        elif type(v) is list and len(v) == len(o):
+            _share_list(o, v)
+
+
+def _candidates(s: State, seat: int, move: Any) -> list[Move]:
+    """The legal moves `move` can be among: `legal_moves`, or for an execution only the options
+    of the plan it names (each execution option names its plan, so no other one can match)."""
+    if s["phase"] == "execute" and isinstance(move, dict) and move.get("type") == "execute":
+        o = move.get("plan")
+        if type(o) is int and o in s["approved"] and o not in s["executed"] and o not in s["failed"]:
+            return execute_options(s, o)
+        return []
+    return legal_moves(s, seat)
 
 
 def apply(state: State, seat: int, move: Move) -> State:
@@ -854,9 +884,26 @@ def apply(state: State, seat: int, move: Move) -> State:
     key = _canon(move)
     norm = json.loads(key) if isinstance(move, dict) else None
     # == finds candidates fast; the JSON text then tells true from 1 (strict JSON types)
-    if not any(m == norm and _canon(m) == key for m in legal_moves(state, seat)):
+    if not any(m == norm and _canon(m) == key for m in _candidates(state, seat, norm)):
         raise IllegalMove(_reason(state, seat, move))
     s = pickle.loads(pickle.dumps(state))
+    apply_in_place(s, seat, move)
+    return _share(state, s)
+
+
+def playout(state: State, rng: Any) -> State:
+    """The final state of a random game from `state`, as `engine.ruleset.play_random` reaches it
+    (uniform draws from `legal_moves`): one private copy changed in place by `apply_in_place`,
+    the rules `apply` runs after its legality check (every move drawn here is legal)."""
+    s = pickle.loads(pickle.dumps(state))
+    while seats := to_act(s):
+        seat = rng.choice(seats)
+        apply_in_place(s, seat, rng.choice(legal_moves(s, seat)))
+    return s
+
+
+def apply_in_place(s: State, seat: int, move: Move) -> None:
+    """Play a legal move on `s`, changing it in place."""
     t = move["type"]
     s["last"] = {"seat": seat, "type": t}
     if t == "committees":
@@ -929,4 +976,3 @@ def apply(state: State, seat: int, move: Move) -> State:
     elif t == "done":
         s["done"][seat] = True
     advance(s)
-    return _share(state, s)

@@ -10,7 +10,7 @@ from typing import Any
 from app.rulesets.city_council.board import zones_of
 from app.rulesets.city_council.favours import community_count, prison_count
 from app.rulesets.city_council.tables import (
-    BUDGET_MAX, LIFESTYLE, POWER_MAX, TOKENS, UNEMPLOYMENT, ZONES, Kind, kind_of,
+    BUDGET_MAX, LIFESTYLE, POWER_MAX, TOKENS, UNEMPLOYMENT, ZONE_GRID, ZONES, Kind, kind_of,
 )
 
 State = dict[str, Any]
@@ -78,7 +78,12 @@ def apply_effects(s: State, eff: dict[str, int]) -> None:
 
 def zone_active(s: State, b: dict[str, Any]) -> bool:
     """RB Activating a Building: on or overlapping the Starting Zone or an activated zone."""
-    return any(z == "start" or z in s["zones_on"] for z in zones_of(b))
+    zones_on = s["zones_on"]
+    for r, c in b["cells"]:
+        z = ZONE_GRID[r][c]
+        if z == "start" or z in zones_on:
+            return True
+    return False
 
 
 def _need(kind: Kind, boxes: tuple[int, ...]) -> dict[str, int]:
@@ -89,18 +94,19 @@ def _need(kind: Kind, boxes: tuple[int, ...]) -> dict[str, int]:
     return need
 
 
-def _affordable(s: State, b: dict[str, Any], need: dict[str, int]) -> bool:
-    have = {"B": s["house"]["B"], "BX": s["house"]["B"], "W": s["house"]["W"],
-            "money": s["budget"], "goods": s["goods"], "community": s["community"],
-            "jail": s["crime"]}
+def _have(s: State) -> dict[str, int]:
+    """What activation boxes can take now (RB Example 8: a box's money is a Money token from the
+    reserve, 7 in all (RB Components), as well as a dollar of the City Budget)."""
+    return {"B": s["house"]["B"], "W": s["house"]["W"], "money": min(s["budget"], money_tokens_free(s)),
+            "goods": s["goods"], "community": s["community"], "jail": s["crime"]}
+
+
+def _affordable(have: dict[str, int], need: dict[str, int]) -> bool:
     if need.get("B", 0) + need.get("BX", 0) > have["B"]:
         return False
     for k in ("W", "money", "goods", "community", "jail"):
         if need.get(k, 0) > have[k]:
             return False
-    # RB Example 8: the box takes a Money token from the reserve (7 in all, RB Components)
-    if need.get("money", 0) > money_tokens_free(s):
-        return False
     return True
 
 
@@ -114,42 +120,71 @@ def money_tokens_free(s: State) -> int:
     return TOKENS["money"] - out
 
 
-def box_choices(s: State, bid: str) -> list[list[int]]:
+_COMBOS: dict[str, list[tuple[list[int], dict[str, int], list[int]]]] = {}
+
+
+def _combos(kind: Kind) -> list[tuple[list[int], dict[str, int], list[int]]]:
+    """A kind's sets of action boxes ('/' boxes are either/or), each with what it needs and the
+    Prison boxes it uses (fixed data: worked out once per kind)."""
+    got = _COMBOS.get(kind.name)
+    if got is None:
+        got = []
+        idx = range(len(kind.boxes))
+        for size in range(1, len(kind.boxes) + 1):
+            for combo in combinations(idx, size):
+                groups = [kind.boxes[i].group for i in combo if kind.boxes[i].group]
+                if len(groups) != len(set(groups)):
+                    continue
+                prison = [kind.boxes[i].inputs["prison"] - 1 for i in combo if kind.boxes[i].inputs.get("prison")]
+                got.append((list(combo), _need(kind, combo), prison))
+        _COMBOS[kind.name] = got
+    return got
+
+
+def box_choices(s: State, bid: str, have: dict[str, int] | None = None) -> list[list[int]]:
     """Every set of action boxes the building can run now (RB: choose one or more boxes; '/'
     boxes are either/or; the specialised worker is placed once; the Prison runs only on a box
-    holding a Crime token)."""
+    holding a Crime token). `have` is `_have(s)`, when the caller has it already."""
     b = s["buildings"][bid]
-    kind = kind_of(b)
+    if have is None:
+        have = _have(s)
+    return [list(combo) for combo, need, prison in _combos(kind_of(b))
+            if all(b["prison"][i] for i in prison) and _affordable(have, need)]
+
+
+def _candidates(s: State) -> list[tuple[str, dict[str, Any]]]:
+    """Buildings not yet activated this turn, with boxes, on an active zone (power plants need
+    no activated zone)."""
+    done = {rec["b"] for rec in s["activated"]}
     out = []
-    idx = range(len(kind.boxes))
-    for size in range(1, len(kind.boxes) + 1):
-        for combo in combinations(idx, size):
-            groups = [kind.boxes[i].group for i in combo if kind.boxes[i].group]
-            if len(groups) != len(set(groups)):
-                continue
-            if any(kind.boxes[i].inputs.get("prison") and not b["prison"][kind.boxes[i].inputs["prison"] - 1]
-                   for i in combo):
-                continue
-            if _affordable(s, b, _need(kind, combo)):
-                out.append(list(combo))
+    for bid, b in s["buildings"].items():
+        if bid in done:
+            continue
+        kind = kind_of(b)
+        if kind.boxes and (kind.power_plant or zone_active(s, b)):
+            out.append((bid, b))
     return out
 
 
 def activatable_buildings(s: State) -> dict[str, list[list[int]]]:
     """Buildings that may be activated now, with their box choices (RB: once per turn; power
     plants need no activated zone)."""
-    done = {rec["b"] for rec in s["activated"]}
+    have = _have(s)
     out = {}
-    for bid, b in s["buildings"].items():
-        if bid in done:
-            continue
-        kind = kind_of(b)
-        if not kind.boxes or not (kind.power_plant or zone_active(s, b)):
-            continue
-        choices = box_choices(s, bid)
+    for bid, _b in _candidates(s):
+        choices = box_choices(s, bid, have)
         if choices:
             out[bid] = choices
     return out
+
+
+def can_activate(s: State) -> bool:
+    """Whether any building or zone may be activated now (`activatable_buildings` or
+    `zone_options` is not empty)."""
+    have = _have(s)
+    if any(box_choices(s, bid, have) for bid, _b in _candidates(s)):
+        return True
+    return bool(zone_options(s))
 
 
 def zone_options(s: State) -> list[dict[str, Any]]:
@@ -159,11 +194,15 @@ def zone_options(s: State) -> list[dict[str, Any]]:
     if s["power"] < 1 or len(s["zones_on"]) >= TOKENS["power_tokens"]:
         return []
     used = set(s["zones_on"].values())
+    by_zone: dict[str, list[str]] = {}
+    for bid, b in s["buildings"].items():
+        for z in zones_of(b):
+            by_zone.setdefault(z, []).append(bid)
     out = []
     for z in ZONES:
         if z in ("start", "lake") or z in s["zones_on"]:
             continue
-        here = [bid for bid, b in s["buildings"].items() if z in zones_of(b)]
+        here = by_zone.get(z)
         if not here:
             continue
         if s["community"] >= 1:

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from app.engine.ruleset import Move, Outcome, RulesetHooks, State, ranks_from_keys
 from app.rulesets.fortuna import data
+from app.rulesets.fortuna import rules
 from app.rulesets.fortuna.rules import apply_move, legal_moves, setup_state, active
 from app.rulesets.fortuna.scoring import breakdown, tie_key
 from app.rulesets.fortuna.view import (describe, determinize_state, log_text, public_move_for,
@@ -60,6 +61,10 @@ class Fortuna(RulesetHooks):
     def apply(self, state: State, seat: int, move: Move) -> State:
         """The next state; raises IllegalMove naming the rule that forbids the move."""
         return apply_move(state, seat, move)
+
+    def playout(self, state: State, rng: Any) -> State:
+        """A random game to the end on one private copy changed in place (rules.playout)."""
+        return rules.playout(state, rng)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """The table as the seat sees it."""

@@ -539,24 +539,51 @@ def _key(move: Any) -> str:
 
 def apply_move(state: State, seat: int, move: Move) -> State:
     """The state after `seat` plays `move`; IllegalMove (naming the rule) if it is not legal."""
-    legal = legal_moves(state, seat)
-    if not isinstance(move, dict) or _key(move) not in {_key(m) for m in legal}:
+    # == finds candidates fast; the JSON text then tells true from 1 (strict JSON types)
+    key = _key(move) if isinstance(move, dict) else None
+    if key is None or not any(m == move and _key(m) == key for m in legal_moves(state, seat)):
         raise IllegalMove(reason(state, seat, move))
     s = clone_state(state)
+    play_in_place(s, seat, move)
+    return s
+
+
+def playout(state: State, rng: Rng) -> State:
+    """The final state of a random game from `state`, as `engine.ruleset.play_random` reaches it
+    (uniform draws from `legal_moves`): one private copy changed in place by `play_in_place`,
+    the rules `apply_move` runs after its legality check (every move drawn here is legal)."""
+    s = clone_state(state)
+    seat = active(s)
+    legal = None if seat is None else legal_moves(s, seat)
+    while seat is not None:
+        rng.below(1)  # the reference loop draws the seat from to_act: one seat, one draw
+        legal = play_in_place(s, seat, legal[rng.below(len(legal))])  # type: ignore[index]
+        seat = active(s)
+        if seat is not None and legal is None:
+            legal = legal_moves(s, seat)
+    return s
+
+
+def play_in_place(s: State, seat: int, move: Move) -> list[Move] | None:
+    """Play a legal move on `s` (changed in place), then every step with a single automatic
+    answer, and record the move and its events as `last`. Returns the legal moves of the seat
+    due next (worked out on the way), or None once the game is over."""
     s["ev"] = []
     run(s, seat, move)
     # Decisions with a single possible answer are taken at once (docs/UX.md: no busywork):
     # skipping military power with no card to play, declining when nothing else is possible,
     # the 2-player flip when only one card qualifies.
+    only = None
     while (nxt := active(s)) is not None:
         only = legal_moves(s, nxt)
         if len(only) != 1 or only[0]["type"] not in AUTOMATIC:
             break
         s["ev"].append({"k": "auto", "seat": nxt, "move": only[0]})
         run(s, nxt, only[0])
+        only = None
     s["last"] = {"seat": seat, "move": public_form(move), "events": s["ev"]}
     s["ev"] = []
-    return s
+    return only
 
 
 AUTOMATIC = frozenset({"skip", "pass", "flip"})
