@@ -180,20 +180,24 @@ def placements(p: dict[str, Any], tile: str) -> list[str]:
 def frontier(city: dict[str, dict[str, Any]]) -> list[tuple[str, frozenset[str]]]:
     """The empty cells next to the city above the park row, row by row from the bottom, each
     with the border colours of its built neighbours."""
-    types = D.TYPE_OF_TILE
-    lowest = D.LOWEST_ROW
-    seen = set()
-    out = []
+    near: dict[str, frozenset[str]] = {}
     for k in city:
         for n in neighbours(k):
-            if n in city or n in seen:
-                continue
-            seen.add(n)
-            if xy(n)[1] < lowest:
-                continue
-            out.append((n, frozenset(types[city[m]["t"]] for m in neighbours(n) if m in city)))
-    out.sort(key=_row_major)
-    return out
+            if n not in near:
+                colours = frontier_colours(city, n)
+                if colours is not None:
+                    near[n] = colours
+    return sorted(near.items(), key=_row_major)
+
+
+def frontier_colours(city: dict[str, dict[str, Any]], n: str) -> frozenset[str] | None:
+    """The border colours around cell `n` if it is on the city's frontier (empty, above the park
+    row, next to a building), else None."""
+    if n in city or xy(n)[1] < D.LOWEST_ROW:
+        return None
+    types = D.TYPE_OF_TILE
+    colours = frozenset([types[city[m]["t"]] for m in neighbours(n) if m in city])
+    return colours or None
 
 
 def _row_major(cell: tuple[str, Any]) -> tuple[int, int]:
@@ -571,19 +575,36 @@ class _InPlace:
 
     def __init__(self, s: State) -> None:
         self.players = s["p"]
-        self.known: dict[tuple[int, int], list[tuple[str, frozenset[str]]]] = {}
+        # per city: its size and its frontier then (a city only grows, one building at a time)
+        self.known: dict[int, tuple[int, list[tuple[str, frozenset[str]]]]] = {}
+        self.by_colour: dict[tuple[int, int, str], list[str]] = {}  # placements, per colour
 
     def player(self, i: int) -> dict[str, Any]:
         return self.players[i]  # type: ignore[no-any-return]
 
     def spots(self, p: dict[str, Any], tile: str) -> list[str]:
         city = p["city"]
-        k = (id(city), len(city))
-        near = self.known.get(k)
-        if near is None:
-            near = self.known[k] = frontier(city)
-        colour = D.TYPE_OF_TILE[tile]
-        return [n for n, around in near if colour not in around]
+        size, near = self.known.get(id(city), (0, None))
+        if size != len(city) or near is None:
+            if near is not None and size + 1 == len(city):
+                # one building more (the newest key): only it and its neighbours change
+                new = next(reversed(city))
+                cells = dict(near)
+                for n in (new, *neighbours(new)):
+                    colours = frontier_colours(city, n)
+                    if colours is None:
+                        cells.pop(n, None)
+                    else:
+                        cells[n] = colours
+                near = sorted(cells.items(), key=_row_major)
+            else:
+                near = frontier(city)
+            self.known[id(city)] = (len(city), near)
+        k = (id(city), len(city), D.TYPE_OF_TILE[tile])
+        got = self.by_colour.get(k)
+        if got is None:
+            got = self.by_colour[k] = [n for n, around in near if k[2] not in around]
+        return got
 
 
 def apply_move(state: State, seat: int, move: Move) -> State:
