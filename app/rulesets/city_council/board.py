@@ -136,8 +136,9 @@ def relocate_options(s: State, bid: str) -> list[dict[str, Any]]:
     own = frozenset(tuple(x) for x in b["cells"])
     if b.get("covers"):  # the printed building beneath reappears: its blocks stay taken
         own -= {tuple(x) for x in b["covers"]["cells"]}
-    opts = [(surcharge(kind, cells), cells) for cells in placements(s, kind.shape, own)
-            if set(cells) != set(tuple(x) for x in b["cells"])]
+    here = {tuple(x) for x in b["cells"]}
+    opts = [(_position_surcharge(kind, cells), cells) for cells in placements(s, kind.shape, own)
+            if set(cells) != here]
     if not opts:
         return []
     low = min(c for c, _ in opts)
