@@ -161,7 +161,9 @@ def civitas(env: dict[str, str], core: str | None = None, port: int | None = Non
         raise SystemExit(f"{root} has no bench/lib/benchgame.py; copy bench/ into it first")
     full = {**os.environ, "CIVITAS_HOST": "127.0.0.1", "CIVITAS_PORT": str(port),
             "CIVITAS_EXTRA_RULESETS": EXTRA_RULESETS, "CIVITAS_BOT_DELAY_MS": "0",
-            "CIVITAS_LOG_LEVEL": "warning", **env}
+            "CIVITAS_LOG_LEVEL": "warning",
+            # the per-IP limits are for the internet, not for one load generator on 127.0.0.1
+            "CIVITAS_LIMITS_SCALE": "100000", **env}
     return Proc([sys.executable, "-m", "app.main"], full, port, "/api/rulesets", core, root)
 
 
