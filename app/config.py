@@ -31,6 +31,9 @@ class Settings(BaseSettings):
     max_body_bytes: int = 64 * 1024
     max_frame_bytes: int = 64 * 1024
     heartbeat_seconds: float = 15.0
+    # "lean": uvicorn's websockets-sansio with less kept per socket (app/realtime/transport.py);
+    # any uvicorn ws name (websockets-sansio, wsproto, websockets) to fall back to uvicorn's own.
+    ws_protocol: str = "lean"
     frames_per_second: float = 20.0  # per socket, with a burst of twice that
     max_live_games: int = 5000
     patch_history: int = 64

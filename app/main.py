@@ -20,6 +20,7 @@ from app.config import ROOT, Settings, get_settings, sync_url
 from app.engine import registry
 from app.observability.logs import log_config
 from app.realtime import ws
+from app.realtime.routes import SocketRoutes
 from app.limits import Limits
 from app.security import SecurityHeaders, install_log_redaction
 from app.services.platform import Platform
@@ -143,11 +144,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(module.router)
     app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
+    app.add_middleware(SocketRoutes)  # innermost: the limits and checks above still apply
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(Limits, settings=settings)
     app.add_middleware(SecurityHeaders)
     install_log_redaction()
     return app
+
+
+def ws_protocol(name: str) -> object:
+    """The websocket protocol uvicorn serves with: "lean" is ours, any other name is uvicorn's."""
+    if name == "lean":
+        from app.realtime.transport import LeanWebSocketProtocol
+
+        return LeanWebSocketProtocol
+    return name
 
 
 def main() -> None:
@@ -162,6 +173,7 @@ def main() -> None:
         migrate(settings.database_url)
         return
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
+                ws=ws_protocol(settings.ws_protocol),
                 ws_max_size=settings.max_frame_bytes * 2, ws_per_message_deflate=False,
                 log_config=log_config(settings.log_level, settings.log_format),
                 proxy_headers=True, forwarded_allow_ips=settings.forwarded_allow_ips)

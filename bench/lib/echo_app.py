@@ -56,9 +56,11 @@ app = Starlette(routes=[WebSocketRoute("/echo", echo), WebSocketRoute("/fanout",
 if __name__ == "__main__":
     import uvicorn
 
+    from app.main import ws_protocol
+
     # The same settings as app.main.main(): auto loop (uvloop), auto ws, no per-message deflate.
     import os
 
     uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), ws_max_size=128 * 1024,
                 ws_per_message_deflate=False, log_level="warning",
-                ws=os.environ.get("CIVITAS_WS", "auto"))
+                ws=ws_protocol(os.environ.get("CIVITAS_WS", "auto")))

@@ -1,0 +1,107 @@
+"""uvicorn's websockets-sansio protocol with less kept per idle socket.
+
+Measured with bench/memory_bench.py (bare echo sockets, KiB of RSS each): websockets-sansio 24.7,
+wsproto 23.0, legacy websockets 32.6, hypercorn 26.7, and 59.1 with permessage-deflate offered and
+taken. Civitas serves websockets-sansio without deflate (a client that offers it gets no
+extension, as RFC 7692 allows) and trims what that protocol keeps for a socket's whole life:
+- the handshake's request and response (two header maps, ~4 KiB), dropped once the socket is open;
+- the inbound asyncio.Queue (three deques, ~1.1 KiB) and the writable asyncio.Event (a deque),
+  replaced by a list and a flag that make a future only while someone waits.
+Everything else is uvicorn's own code path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+
+class _Inbox:
+    """The part of asyncio.Queue that uvicorn's protocol uses (put_nowait, get, empty), holding
+    no deque while empty and a future only while the app waits for a frame."""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: deque[Any] | None = None
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: Any) -> None:
+        """Queue one event and wake the reader."""
+        if self._items is None:
+            self._items = deque()
+        self._items.append(item)
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    def empty(self) -> bool:
+        """Whether nothing is queued."""
+        return not self._items
+
+    async def get(self) -> Any:
+        """The next event, waiting for one if need be (one reader at a time, as in ASGI)."""
+        while not self._items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        item = self._items.popleft()
+        if not self._items:
+            self._items = None
+        return item
+
+
+class _Flag:
+    """The part of asyncio.Event that the protocol uses (set, clear, wait), with no deque."""
+
+    __slots__ = ("_set", "_waiters")
+
+    def __init__(self) -> None:
+        self._set = False
+        self._waiters: list[asyncio.Future[None]] | None = None
+
+    def set(self) -> None:
+        """Set the flag and wake every waiter."""
+        self._set = True
+        waiters, self._waiters = self._waiters, None
+        for fut in waiters or ():
+            if not fut.done():
+                fut.set_result(None)
+
+    def clear(self) -> None:
+        """Clear the flag."""
+        self._set = False
+
+    def is_set(self) -> bool:
+        """Whether the flag is set."""
+        return self._set
+
+    async def wait(self) -> None:
+        """Return at once if set, else when it is next set."""
+        if self._set:
+            return
+        fut = asyncio.get_running_loop().create_future()
+        if self._waiters is None:
+            self._waiters = []
+        self._waiters.append(fut)
+        await fut
+
+
+class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
+    """websockets-sansio, keeping less per open socket (see the module docstring)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = _Inbox()  # type: ignore[assignment]
+        self.writable = _Flag()  # type: ignore[assignment]
+        self.writable.set()
+
+    async def send(self, message: Any) -> None:
+        """uvicorn's send; once the handshake is done its request and response are let go."""
+        await super().send(message)
+        if self.handshake_complete and getattr(self, "response", None) is not None:
+            self.request = self.response = None  # type: ignore[assignment]
