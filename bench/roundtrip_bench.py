@@ -40,7 +40,7 @@ def main() -> None:
     ap.add_argument("--postgres", default="")
     ap.add_argument("--no-pin", action="store_true")
     ap.add_argument("--compare", default="", help="also run the server from this checkout (before/after)")
-    ap.add_argument("--profile", default="", help="py-spy flame graph of the server to this file")
+    ap.add_argument("--profile", default="", help="py-spy flame graph of the server to this file (.txt: collapsed stacks)")
     ap.add_argument("--skip-echo", action="store_true", help="no baseline (profiling runs only)")
     args = ap.parse_args()
     server_core, client_core = (None, None) if args.no_pin else ("0", "1")
@@ -65,7 +65,9 @@ def main() -> None:
                     if args.profile and root is None:
                         spy = subprocess.Popen(["py-spy", "record", "-p", str(server.pid), "-o",
                                                 args.profile, "-d", str(int(args.duration + args.warmup)),
-                                                "-r", "200", "--nonblocking"], stdout=subprocess.DEVNULL)
+                                                "-r", "200", "--nonblocking"]
+                                               + (["--format", "raw"] if args.profile.endswith(".txt") else []),
+                                               stdout=subprocess.DEVNULL)
                     stats = await drive_games(server.url, games, socks, args.interval, args.duration,
                                               args.warmup, [server.pid])
                     await asyncio.gather(*(s.close() for row in socks for s in row))

@@ -158,7 +158,7 @@ class Hub:
         self.heartbeat_seconds = heartbeat_seconds
         self.channels: dict[str, Channel] = {}
         # Called on each heartbeat with one socket per (game, seat) that has any (presence).
-        self.beat_listeners: list[Callable[[Connection], Awaitable[None]]] = []
+        self.beat_listeners: list[Callable[[list[Connection]], Awaitable[None]]] = []
         # Called with (socket, old seat, new seat) when check_seats moves a socket (presence).
         self.seat_listeners: list[Callable[[Connection, int | None, int | None], Awaitable[None]]] = []
         self._pending: dict[str, int] = {}
@@ -173,6 +173,8 @@ class Hub:
         """Stop the hub's tasks."""
         for task in self._tasks:
             task.cancel()
+        # A heartbeat cut short must close its session before the engine is disposed.
+        await asyncio.gather(*self._tasks, return_exceptions=True)
 
     def post(self, game_id: str, version: int) -> None:
         """A move was stored here: deliver its patches on the hub's task, right after the caller
@@ -180,6 +182,21 @@ class Hub:
         if version > self._pending.get(game_id, -1):
             self._pending[game_id] = version
         self._wake.set()
+
+    def deliver_now(self, game_id: str) -> None:
+        """Queue a just-stored move's patches to this instance's sockets of the game at once (the
+        mover's socket has just queued its ack), so every seat's patch leaves in the same turn of
+        the loop as the ack instead of waiting for the hub's task. Falls back to that task when
+        the game's copy is not yet at the posted version."""
+        version = self._pending.get(game_id)
+        channel = self.channels.get(game_id)
+        if version is None or channel is None or channel.lock.locked():
+            return
+        live = self.games.loaded(game_id)
+        if live is None or live.version < version:
+            return
+        del self._pending[game_id]
+        self._push(channel, live)
 
     async def _pump(self) -> None:
         while True:
@@ -198,28 +215,38 @@ class Hub:
         lost a patch notices even when the game is idle."""
         while True:
             await asyncio.sleep(self.heartbeat_seconds)
-            for game_id, channel in list(self.channels.items()):
-                # The database's version, not only this instance's copy (read once per game per
-                # beat, however many sockets watch it): a missed broker event is pushed now.
+            await self.beat()
+
+    async def beat(self) -> None:
+        """One heartbeat: every game's stored version in one query per few hundred games (not
+        one per game), patches for any game a missed broker event left behind, one heartbeat
+        frame per game, then one presence call for every seat that has a socket here."""
+        try:
+            stored = await self.games.versions(list(self.channels))
+        except DBAPIError:
+            stored = {}  # the database is away: skip the checks rather than report a guess
+        for game_id, channel in list(self.channels.items()):
+            version = stored.get(game_id)
+            if version is None:
+                continue
+            live = self.games.loaded(game_id)
+            if live is None or live.version < version or any(
+                    a.version < version for a in channel.audiences.values()):
                 try:
-                    live = await self.games.live(game_id, fresh=True,
-                                                 max_age=self.heartbeat_seconds / 2)
-                    if any(a.version < live.version for a in channel.audiences.values()):
-                        await self.on_version(game_id, live.version)
+                    await self.on_version(game_id, version)
                 except (DBAPIError, ServiceError):
-                    continue  # the database is away: skip this beat rather than report a guess
-                frame = encode({"type": "heartbeat", "version": live.version})
-                for conn in list(channel.connections):
-                    conn.send(frame)
-            seated = {(c.game_id, c.seat): c for channel in list(self.channels.values())
-                      for c in channel.connections if c.seat is not None}
-            for conn in seated.values():
-                for listener in self.beat_listeners:
-                    try:
-                        await listener(conn)
-                    except Exception:  # presence is an extra: never stop the heartbeat
-                        log.exception("heartbeat listener failed",
-                                      extra={"game_id": conn.game_id})
+                    continue
+                live = self.games.loaded(game_id)
+            frame = encode({"type": "heartbeat", "version": max(version, live.version if live else 0)})
+            for conn in list(channel.connections):
+                conn.send(frame)
+        seated = list({(c.game_id, c.seat): c for channel in list(self.channels.values())
+                       for c in channel.connections if c.seat is not None}.values())
+        for listener in self.beat_listeners:
+            try:
+                await listener(seated)
+            except Exception:  # presence is an extra: never stop the heartbeat
+                log.exception("heartbeat listener failed")
 
     def socket_count(self) -> int:
         """Game sockets open on this instance."""
@@ -298,10 +325,15 @@ class Hub:
         if live.version < version:
             live = await self.games.live(game_id, fresh=True)
         async with channel.lock:
-            for seat in list(channel.audiences):
-                self._audience(channel, live, seat)
-            for conn in list(channel.connections):
-                self._deliver(channel.audiences[conn.seat], conn, conn.version)
+            self._push(channel, live)
+
+    def _push(self, channel: Channel, live: LiveGame) -> None:
+        """Bring every audience of a channel to the game's version (one encoded patch per audience)
+        and queue what each socket is owed. Synchronous: no other task runs in between."""
+        for seat in list(channel.audiences):
+            self._audience(channel, live, seat)
+        for conn in list(channel.connections):
+            self._deliver(channel.audiences[conn.seat], conn, conn.version)
 
     @staticmethod
     def _deliver(audience: Audience, conn: Connection, after: Any) -> None:

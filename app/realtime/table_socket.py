@@ -40,12 +40,13 @@ async def moved(platform: Any, conn: Connection, old: int | None, new: int | Non
         log.exception("presence update failed on a seat change in %s", conn.game_id)
 
 
-async def beat(platform: Any, conn: Connection) -> None:
-    """The socket is still there (called with each heartbeat)."""
+async def beat(platform: Any, conns: list[Connection]) -> None:
+    """These seats' sockets are still there (called with each heartbeat, one socket per seat):
+    one write for all of them, not a transaction per seat."""
     try:
-        await platform.clocks.presence(conn.game_id, conn.seat, 0)
+        await platform.clocks.seen([(c.game_id, c.seat) for c in conns if c.seat is not None])
     except Exception:  # noqa: BLE001
-        log.exception("presence update failed for %s", conn.game_id)
+        log.exception("presence update failed for %d seats", len(conns))
 
 
 async def chat(platform: Any, conn: Connection, frame: dict[str, Any], room_id: str,

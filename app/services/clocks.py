@@ -18,7 +18,7 @@ import logging
 from datetime import datetime, timedelta, timezone
 from typing import Any, Awaitable, Callable
 
-from sqlalchemy import select, update
+from sqlalchemy import and_, bindparam, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -202,6 +202,33 @@ class Clocks:
             await session.commit()
             return reclaimed
 
+    async def seen(self, seats: list[tuple[str, int]], chunk: int = 200) -> None:
+        """These (game, seat) pairs still have a socket open (the heartbeat): their last_seen is
+        now. One short transaction per `chunk` seats instead of one per seat, so a heartbeat over
+        thousands of seats holds SQLite's write lock only briefly at a time; a seat without a clock
+        row yet takes the per-seat path, which creates the rows."""
+        if not seats:
+            return
+        moment = now()
+        table = SeatClock.__table__
+        bump = (update(table).where(table.c.game_id == bindparam("g"), table.c.seat == bindparam("s"))
+                .values(last_seen=bindparam("m")))
+        missing: list[tuple[str, int]] = []
+        self.armed = True
+        for i in range(0, len(seats), chunk):
+            part = seats[i:i + chunk]
+            async with self.sessions() as session:
+                known = {(row.game_id, row.seat) for row in await session.execute(
+                    select(table.c.game_id, table.c.seat)
+                    .where(table.c.game_id.in_({g for g, _ in part})))}
+                rows = [{"g": g, "s": s, "m": moment} for g, s in part if (g, s) in known]
+                missing += [pair for pair in part if pair not in known]
+                if rows:
+                    await session.execute(bump, rows)
+                    await session.commit()
+        for game_id, seat in missing:
+            await self.presence(game_id, seat, 0)
+
     async def reclaim(self, game_id: str, seat: int) -> bool:
         """The seat's player says they are back: take a held seat back (True if it was held)."""
         return await self.presence(game_id, seat, 0, reclaim=True)
@@ -211,13 +238,25 @@ class Clocks:
         period while asked to act; returns the (game, room) pairs that changed."""
         moment = now()
         changed: list[tuple[str, str]] = []
+        # Seats worth watching: a player's, not held, no bot, in a game in progress. Only those
+        # already due (clock out, or gone past the grace period) are loaded: with thousands of
+        # seats the sweep reads a handful of rows a second, not every clock.
+        watched = (Game.status == "active", SeatClock.held.is_(False), Seat.player_id.is_not(None),
+                   Seat.bot.is_(None))
+        due = or_(and_(SeatClock.deadline.is_not(None), SeatClock.deadline <= moment),
+                  and_(SeatClock.last_seen.is_not(None), SeatClock.last_seen < moment - self.grace,
+                       or_(SeatClock.connected == 0, SeatClock.last_seen < moment - self.stale)))
+
+        def seats_query(*columns: Any) -> Any:
+            return (select(*columns).join(Game, Game.id == SeatClock.game_id)
+                    .join(Seat, (Seat.room_id == Game.room_id) & (Seat.seat == SeatClock.seat))
+                    .where(*watched))
+
         async with self.sessions() as session:
-            rows = (await session.execute(
-                select(SeatClock, Game.room_id, Game.to_act, Seat.player_id, Seat.bot)
-                .join(Game, Game.id == SeatClock.game_id)
-                .join(Seat, (Seat.room_id == Game.room_id) & (Seat.seat == SeatClock.seat))
-                .where(Game.status == "active", SeatClock.held.is_(False)))).all()
-            self.armed = any(player_id and not bot for _c, _r, _t, player_id, bot in rows)
+            rows = (await session.execute(seats_query(
+                SeatClock, Game.room_id, Game.to_act, Seat.player_id, Seat.bot).where(due))).all()
+            self.armed = bool(rows) or (await session.execute(
+                seats_query(SeatClock.seat).limit(1))).first() is not None
             for clock, room_id, to_act, player_id, bot in rows:
                 if not player_id or bot or clock.seat not in (to_act or []):
                     continue
@@ -282,5 +321,8 @@ class Clocks:
     async def stop(self) -> None:
         """Stop sweeping."""
         if self._task is not None:
-            self._task.cancel()
-            self._task = None
+            task, self._task = self._task, None
+            task.cancel()
+            # Wait for a sweep cut short to close its session, before the engine is disposed
+            # under it (a session left half-closed there can hang the loop's shutdown).
+            await asyncio.gather(task, return_exceptions=True)

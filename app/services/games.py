@@ -33,7 +33,8 @@ from app.engine.runner import parse_options, play_canonical
 from app.services.errors import ServiceError, not_found
 from app.services.live import LiveGame, fill_names, game_document
 from app.services.rooms import seat_names
-from app.services.move_store import Conflict, SqliteWriter, move_statements, sqlite_rows
+from app.services.move_store import (Conflict, PostgresWriter, SqliteWriter, move_statements,
+                                     sqlite_rows)
 
 __all__ = ["GameService", "LiveGame", "game_document"]
 log = logging.getLogger(__name__)
@@ -89,8 +90,11 @@ class GameService:
         self._write_lock = asyncio.Lock()
         self._sqlite_writer: SqliteWriter | None = None
         self._checkpointing: asyncio.Task[None] | None = None
+        self._pg_writer: PostgresWriter | None = None
         if bind is not None and bind.dialect.name == "sqlite":
             self._sqlite_writer = SqliteWriter(bind.url.render_as_string(hide_password=False))
+        elif bind is not None and bind.dialect.name == "postgresql":
+            self._pg_writer = PostgresWriter(bind.url.render_as_string(hide_password=False))
 
     async def _checkpoint(self) -> None:
         """Copy SQLite's WAL into the database on the checkpoint thread, beside the moves."""
@@ -107,6 +111,12 @@ class GameService:
         """Release the SQLite writer, if any."""
         if self._sqlite_writer is not None:
             self._sqlite_writer.close()
+
+    async def aclose(self) -> None:
+        """Release the move writers' connections (SQLite's and PostgreSQL's)."""
+        if self._pg_writer is not None:
+            await self._pg_writer.close()
+        self.close()
 
     # -- loading -----------------------------------------------------------------------------
 
@@ -146,6 +156,19 @@ class GameService:
         finally:
             self._load_locks.pop(game_id, None)
         return live
+
+    async def versions(self, game_ids: list[str], chunk: int = 500) -> dict[str, int]:
+        """The stored version of each of these games (absent ids are left out): one query per
+        `chunk` games, for the heartbeat's look for moves whose broker event was missed."""
+        out: dict[str, int] = {}
+        if not game_ids:
+            return out
+        async with self.sessions() as session:
+            for i in range(0, len(game_ids), chunk):
+                rows = await session.execute(select(Game.id, Game.version)
+                                             .where(Game.id.in_(game_ids[i:i + chunk])))
+                out.update((row.id, row.version) for row in rows)
+        return out
 
     def forget(self, game_id: str) -> None:
         """Drop a game from this instance's cache (it reloads from the database when asked)."""
@@ -409,6 +432,8 @@ class GameService:
             if self._checkpointing is None and writer.checkpoint_due(CHECKPOINT_EVERY):
                 self._checkpointing = asyncio.create_task(self._checkpoint())
             return stored
+        if self._pg_writer is not None:
+            return await self._pg_writer.write(statements)
         try:
             conn = await session.connection()
             for i, (statement, params) in enumerate(statements):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
@@ -197,6 +198,101 @@ class SqliteWriter:
         self.conn.close()
         if self._checkpointer is not None:
             self._checkpointer.close()
+
+
+_PG_BUMP = ("UPDATE games SET version = %s, to_act = %s::json, status = %s, outcome = %s::json "
+            "WHERE id = %s AND version = %s")
+_PG_HELD = " AND EXISTS (SELECT 1 FROM seats WHERE room_id = %s AND seat = %s AND player_id = %s)"
+
+
+def postgres_statement(statements: list[tuple[Any, dict[str, Any]]]) -> tuple[str, list[Any]]:
+    """The same transaction as ONE PostgreSQL statement: the version guard is an UPDATE in a WITH
+    clause, and every other write selects from it, so nothing is written unless the guard held.
+    One statement in autocommit is one round trip and one commit; it answers 1 if stored."""
+    parts: list[str] = []
+    params: list[Any] = []
+    for statement, p in statements:
+        if statement is _BUMP_VERSION or statement is _BUMP_VERSION_HELD:
+            sql = _PG_BUMP
+            params += [p["new"], _json(p["now_to_act"]), p["new_status"], _json(p["new_outcome"]),
+                       p["game"], p["old"]]
+            if statement is _BUMP_VERSION_HELD:
+                sql += _PG_HELD
+                params += [p["room"], p["seat_no"], p["holder"]]
+            parts.append(f"bump AS ({sql} RETURNING 1)")
+        elif statement is _FINISH_ROOM:
+            parts.append("room AS (UPDATE rooms SET status = 'finished' FROM bump WHERE rooms.id = %s)")
+            params.append(p["room"])
+        elif "seq" in p:
+            parts.append("move AS (INSERT INTO moves (game_id, seq, seat, move, client_move_id, to_act,"
+                         " created_at) SELECT %s, %s::int, %s::int, %s::json, %s::text, %s::json,"
+                         " %s::timestamptz FROM bump)")
+            params += [p["game_id"], p["seq"], p["seat"], _json(p["move"]), p["client_move_id"],
+                       _json(p["to_act"]), p["created_at"]]
+        elif "state" in p:
+            parts.append("snap AS (INSERT INTO snapshots (game_id, version, state) "
+                         "SELECT %s, %s::int, %s::json FROM bump)")
+            params += [p["game_id"], p["version"], _json(p["state"])]
+        else:  # a statement added to move_statements needs its PostgreSQL form here too
+            raise ValueError(f"no PostgreSQL form for {statement}")
+    return "WITH " + ", ".join(parts) + " SELECT count(*) FROM bump", params
+
+
+class PostgresWriter:
+    """PostgreSQL's move path: each move is one statement (see postgres_statement) on a plain
+    psycopg connection in autocommit, with no SQLAlchemy session around it. Connections are
+    kept in a small pool of their own (prepared statements stay on them); a broken one drops
+    every idle connection, as SQLAlchemy's pool does on a disconnect, and the move fails with a
+    retryable 503."""
+
+    def __init__(self, url: str, size: int = 8) -> None:
+        self.url = url.replace("postgresql+psycopg://", "postgresql://", 1)
+        self._idle: list[Any] = []
+        self._slots = asyncio.Semaphore(size)
+
+    async def write(self, statements: list[tuple[Any, dict[str, Any]]]) -> bool:
+        """Store one move's transaction; False if the guard failed or a key was taken."""
+        import psycopg
+        from sqlalchemy import exc as sa
+
+        sql, params = postgres_statement(statements)
+        async with self._slots:
+            conn = self._idle.pop() if self._idle else None
+            try:
+                if conn is None:
+                    conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                cur = await conn.execute(sql, params)
+                row = await cur.fetchone()
+            except psycopg.IntegrityError:
+                self._idle.append(conn)
+                return False
+            except psycopg.DataError as exc:
+                self._idle.append(conn)
+                raise sa.DataError(sql, params, exc) from exc
+            except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+                await self._drop(conn)
+                raise sa.OperationalError(sql, params, exc) from exc
+            except psycopg.Error as exc:
+                await self._drop(conn)
+                raise sa.DBAPIError(sql, params, exc) from exc
+            except BaseException:  # cancelled mid-statement: the connection's state is unknown
+                await self._drop(conn)
+                raise
+            self._idle.append(conn)
+            return bool(row and row[0] == 1)
+
+    async def _drop(self, conn: Any) -> None:
+        """Close this connection and every idle one (after a disconnect they are all suspect)."""
+        doomed, self._idle = [c for c in [conn, *self._idle] if c is not None], []
+        for c in doomed:
+            try:
+                await c.close()
+            except Exception:  # noqa: BLE001 - closing a dead connection may fail; it is gone anyway
+                pass
+
+    async def close(self) -> None:
+        """Close the idle connections."""
+        await self._drop(None)
 
 
 class Conflict(Exception):

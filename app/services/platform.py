@@ -70,11 +70,11 @@ class Platform:
         await self.broker.publish({"type": "chat", "room_id": room_id, "game_id": game_id,
                                    "message": message})
 
-    async def _beat(self, conn: Any) -> None:
-        """A seat still has a socket here (once per heartbeat): keep its presence fresh."""
+    async def _beat(self, conns: list[Any]) -> None:
+        """These seats still have a socket here (once per heartbeat): keep their presence fresh."""
         from app.realtime import table_socket
 
-        await table_socket.beat(self, conn)
+        await table_socket.beat(self, conns)
 
     async def _seat_moved(self, conn: Any, old: int | None, new: int | None) -> None:
         """A socket here moved seats (its seat changed hands): move its presence with it."""
@@ -154,5 +154,5 @@ class Platform:
         await self.lobby.stop()
         await self.hub.stop()
         await self.broker.stop()
-        self.games.close()
+        await self.games.aclose()
         await self.engine.dispose()
