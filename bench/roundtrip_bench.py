@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -56,7 +57,7 @@ def main() -> None:
     results = []
     for root in [None] + ([args.compare] if args.compare else []):
         with sqlite_url() as sqlite:
-            db = fresh_postgres(args.postgres, "civitas_bench") if args.postgres else sqlite
+            db = fresh_postgres(args.postgres, f"civitas_bench_{os.getpid()}") if args.postgres else sqlite
             with civitas({"CIVITAS_DATABASE_URL": db}, server_core, root=root) as server:
                 async def subject():
                     games = await new_games(server.url, args.games, 2, args.ruleset)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import contextlib
 import sys
 from pathlib import Path
@@ -68,7 +69,7 @@ def main() -> None:
     for workers in counts:
         for root in [None] + ([args.compare] if args.compare else []):
             with sqlite_url() as sqlite, contextlib.ExitStack() as stack:
-                db = fresh_postgres(args.postgres, "civitas_bench") if args.postgres else sqlite
+                db = fresh_postgres(args.postgres, f"civitas_bench_{os.getpid()}") if args.postgres else sqlite
                 env = {"CIVITAS_DATABASE_URL": db, **FAST}
                 if args.redis:
                     env["CIVITAS_BROKER_URL"] = args.redis

@@ -72,6 +72,8 @@ class Audience:
             return []
         if version > self.version or not self.patches or self.patches[0][0] > version + 1:
             return None
+        if version == self.version - 1:  # the usual case: one patch behind
+            return [self.patches[-1][1]]
         return [frame for v, frame in self.patches if v > version]
 
     def snapshot(self) -> str:

@@ -84,6 +84,24 @@ def pace_json(pace: RoomPace | None) -> dict[str, Any]:
     return {"kind": pace.pace, "move_seconds": pace.move_seconds, "reserve_seconds": pace.reserve_seconds}
 
 
+def _watched_seats(*columns: Any) -> Any:
+    """Seats worth watching: a player's, not held, no bot, in a game in progress."""
+    return (select(*columns).join(Game, Game.id == SeatClock.game_id)
+            .join(Seat, (Seat.room_id == Game.room_id) & (Seat.seat == SeatClock.seat))
+            .where(Game.status == "active", SeatClock.held.is_(False), Seat.player_id.is_not(None),
+                   Seat.bot.is_(None)))
+
+
+# Only the seats already due (clock out, or gone past the grace period) are loaded: with
+# thousands of seats a sweep reads a handful of rows, not every clock. Built once (the sweep runs
+# every second).
+_DUE_SEATS = _watched_seats(SeatClock, Game.room_id, Game.to_act, Seat.player_id, Seat.bot).where(or_(
+    and_(SeatClock.deadline.is_not(None), SeatClock.deadline <= bindparam("now")),
+    and_(SeatClock.last_seen.is_not(None), SeatClock.last_seen < bindparam("gone_before"),
+         or_(SeatClock.connected == 0, SeatClock.last_seen < bindparam("stale_before")))))
+_ANY_WATCHED = _watched_seats(SeatClock.seat).limit(1)
+
+
 class Clocks:
     """Runs clocks on each move, records presence, holds seats and gives them back."""
 
@@ -238,25 +256,11 @@ class Clocks:
         period while asked to act; returns the (game, room) pairs that changed."""
         moment = now()
         changed: list[tuple[str, str]] = []
-        # Seats worth watching: a player's, not held, no bot, in a game in progress. Only those
-        # already due (clock out, or gone past the grace period) are loaded: with thousands of
-        # seats the sweep reads a handful of rows a second, not every clock.
-        watched = (Game.status == "active", SeatClock.held.is_(False), Seat.player_id.is_not(None),
-                   Seat.bot.is_(None))
-        due = or_(and_(SeatClock.deadline.is_not(None), SeatClock.deadline <= moment),
-                  and_(SeatClock.last_seen.is_not(None), SeatClock.last_seen < moment - self.grace,
-                       or_(SeatClock.connected == 0, SeatClock.last_seen < moment - self.stale)))
-
-        def seats_query(*columns: Any) -> Any:
-            return (select(*columns).join(Game, Game.id == SeatClock.game_id)
-                    .join(Seat, (Seat.room_id == Game.room_id) & (Seat.seat == SeatClock.seat))
-                    .where(*watched))
-
         async with self.sessions() as session:
-            rows = (await session.execute(seats_query(
-                SeatClock, Game.room_id, Game.to_act, Seat.player_id, Seat.bot).where(due))).all()
-            self.armed = bool(rows) or (await session.execute(
-                seats_query(SeatClock.seat).limit(1))).first() is not None
+            rows = (await session.execute(_DUE_SEATS, {
+                "now": moment, "gone_before": moment - self.grace,
+                "stale_before": moment - self.stale})).all()
+            self.armed = bool(rows) or (await session.execute(_ANY_WATCHED)).first() is not None
             for clock, room_id, to_act, player_id, bot in rows:
                 if not player_id or bot or clock.seat not in (to_act or []):
                     continue

@@ -39,6 +39,7 @@ from app.services.move_store import (Conflict, PostgresWriter, SqliteWriter, mov
 __all__ = ["GameService", "LiveGame", "game_document"]
 log = logging.getLogger(__name__)
 CHECKPOINT_EVERY = 500  # moves between SQLite WAL checkpoints
+REWEIGH_EVERY = 8  # moves between re-estimates of a live game's memory
 
 
 class LazySession:
@@ -383,8 +384,8 @@ class GameService:
                     if await self._store(session, live, seat, move, client_id, new_state, version,
                                          player_id):
                         live.advance(seat, move, new_state, client_id)
-                        if game_id in self._live:
-                            self._weigh(live)
+                        if game_id in self._live and version % REWEIGH_EVERY == 0:
+                            self._weigh(live)  # an estimate: serialising the state every move costs more
                         break
             # Another instance stored a move first: catch up and check this one again.
         else:

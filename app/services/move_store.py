@@ -30,6 +30,7 @@ _BUMP_VERSION = (
             status=bindparam("new_status"), outcome=bindparam("new_outcome"))
 )
 
+_INSERT_MOVE, _INSERT_SNAPSHOT = _MOVES.insert(), _SNAPSHOTS.insert()  # built once, not per move
 _SEATS = Seat.__table__
 # The same guard for a player's move, which also needs the player to still hold the seat: the
 # database, not an instance's copy of the seats, decides whether a player who left may move.
@@ -52,11 +53,11 @@ def move_statements(live: LiveGame, seat: int, move: Move, client_id: str | None
         bump.update(room=live.room_id, seat_no=seat, holder=holder)
     statements: list[tuple[Any, dict[str, Any]]] = [
         (_BUMP_VERSION if holder is None else _BUMP_VERSION_HELD, bump),
-        (_MOVES.insert(), {"game_id": live.id, "seq": version, "seat": seat, "move": move,
+        (_INSERT_MOVE, {"game_id": live.id, "seq": version, "seat": seat, "move": move,
                            "client_move_id": client_id, "to_act": to_act, "created_at": utcnow()}),
     ]
     if version % snapshot_every == 0:
-        statements.append((_SNAPSHOTS.insert(), {"game_id": live.id, "version": version,
+        statements.append((_INSERT_SNAPSHOT, {"game_id": live.id, "version": version,
                                                  "state": state}))
     if outcome is not None:
         statements.append((_FINISH_ROOM, {"room": live.room_id}))
