@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -28,6 +29,9 @@ class Settings(BaseSettings):
     bot_lease_seconds: float = 15.0  # one instance drives a game's bots; a dead one's lease runs out
     bot_watchdog_seconds: float = 3.0  # how often to look for games whose bot seats nobody plays
     snapshot_every: int = 20
+    # SQLite's fsync policy in WAL mode: "normal" (no fsync per commit: a process crash loses no
+    # acknowledged move, a power cut may lose the last ones) or "full" (an fsync per commit).
+    sqlite_synchronous: Literal["normal", "full"] = "normal"
     max_body_bytes: int = 64 * 1024
     max_frame_bytes: int = 64 * 1024
     heartbeat_seconds: float = 15.0

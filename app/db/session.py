@@ -13,11 +13,17 @@ from sqlalchemy.pool import AsyncAdaptedQueuePool
 from app.config import async_url
 
 
-def sqlite_pragmas(dbapi_conn: Any, _record: Any = None) -> None:
-    """Every SQLite connection: WAL journal, NORMAL sync (no fsync per commit), foreign keys."""
+SYNCHRONOUS = ("normal", "full")
+
+
+def sqlite_pragmas(dbapi_conn: Any, _record: Any = None, synchronous: str = "normal") -> None:
+    """Every SQLite connection: WAL journal, NORMAL sync by default (no fsync per commit; FULL
+    on request, see docs/RELIABILITY.md), foreign keys."""
+    if synchronous.lower() not in SYNCHRONOUS:
+        raise ValueError(f"CIVITAS_SQLITE_SYNCHRONOUS must be one of {', '.join(SYNCHRONOUS)}.")
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute(f"PRAGMA synchronous={synchronous.upper()}")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
 
@@ -39,12 +45,13 @@ class TimedPool(AsyncAdaptedQueuePool):
                 POOL_WAITS.inc()
 
 
-def make_engine(url: str) -> AsyncEngine:
+def make_engine(url: str, sqlite_synchronous: str = "normal") -> AsyncEngine:
     """An async engine for `url` (sqlite or postgresql)."""
     url = async_url(url)
     if url.startswith("sqlite"):
         engine = create_async_engine(url, connect_args={"timeout": 30}, poolclass=TimedPool)
-        event.listen(engine.sync_engine, "connect", sqlite_pragmas)
+        event.listen(engine.sync_engine, "connect",
+                     lambda conn, record: sqlite_pragmas(conn, record, sqlite_synchronous))
         return engine
     # No pre-ping (it costs a round trip per request, about a third of a move's time here): a
     # connection the server dropped fails its request with a retryable 503, and SQLAlchemy

@@ -86,9 +86,12 @@ class Audience:
 class Connection:
     """One socket: its seat, the version it has, and a bounded backlog of frames to send.
 
-    Frames are written by a short-lived flush task that exists only while there is a backlog, so an
-    idle socket costs no task; past SEND_QUEUE unsent frames the socket is closed (code 1013) and
-    its client resyncs when it comes back, so a slow reader never holds up anyone else.
+    A frame is written at once when nothing is waiting before it (uvicorn's sansio protocol hands
+    it to the transport without suspending, so no task is needed); a send that does suspend, and
+    the frames queued behind it, are finished by a short-lived flush task that exists only while
+    there is a backlog, so an idle socket costs no task. Past SEND_QUEUE unsent frames the socket
+    is closed (code 1013) and its client resyncs when it comes back, so a slow reader never holds
+    up anyone else.
     """
 
     __slots__ = ("websocket", "game_id", "seat", "player_id", "version", "queue", "closed",
@@ -107,8 +110,11 @@ class Connection:
         self.kind = kind
 
     def send(self, frame: str) -> None:
-        """Queue a frame; a socket too far behind is closed and will resync when it returns."""
+        """Send or queue a frame; a socket too far behind is closed and will resync when it returns."""
         if self.closed:
+            return
+        if self._flusher is None and not self.queue:
+            self._write_now(frame)
             return
         if len(self.queue) >= SEND_QUEUE:
             self.closed = True
@@ -121,8 +127,23 @@ class Connection:
         if self._flusher is None:
             self._flusher = asyncio.get_running_loop().create_task(self._flush())
 
-    async def _flush(self) -> None:
+    def _write_now(self, frame: str) -> None:
+        """Start the send inline (a task per frame costs more than the write); if it suspends,
+        a flush task finishes it before anything queued after it."""
+        started = self.websocket.send_text(frame)
         try:
+            pending = started.send(None)
+        except StopIteration:
+            return
+        except Exception:  # the socket went away; its receive loop will notice
+            self.closed = True
+            return
+        self._flusher = asyncio.get_running_loop().create_task(self._flush(started, pending))
+
+    async def _flush(self, started: Any = None, pending: Any = None) -> None:
+        try:
+            if started is not None:
+                await _finish(started, pending)
             while self.queue:
                 await self.websocket.send_text(self.queue.popleft())
             if self.closed:
@@ -140,6 +161,26 @@ class Connection:
         if self._flusher is not None:
             self._flusher.cancel()
             self._flusher = None
+
+
+async def _finish(coro: Any, pending: Any) -> None:
+    """Drive a coroutine that suspended (yielding `pending`) to its end, as a task would have."""
+    try:
+        while True:
+            if pending is None:  # a bare yield: give the loop one turn
+                await asyncio.sleep(0)
+            else:
+                pending._asyncio_future_blocking = False  # taken over from the coroutine, as a task does
+                try:
+                    await pending
+                except Exception:  # noqa: BLE001 - the coroutine reads the outcome itself below
+                    pass
+            pending = coro.send(None)
+    except StopIteration:
+        return
+    except BaseException:
+        coro.close()
+        raise
 
 
 @dataclass

@@ -68,7 +68,8 @@ class GameService:
 
     def __init__(self, sessions: async_sessionmaker, snapshot_every: int = 20,
                  max_live_games: int = 5000, game_seed: int | None = None,
-                 max_live_bytes: int = 256 * 1024 * 1024) -> None:
+                 max_live_bytes: int = 256 * 1024 * 1024, sqlite_synchronous: str = "normal"
+                 ) -> None:
         self.sessions = sessions
         self.game_seed = game_seed
         self.seed_log = ""  # tests only: where to note each new game's seed (Settings.seed_log)
@@ -93,7 +94,8 @@ class GameService:
         self._checkpointing: asyncio.Task[None] | None = None
         self._pg_writer: PostgresWriter | None = None
         if bind is not None and bind.dialect.name == "sqlite":
-            self._sqlite_writer = SqliteWriter(bind.url.render_as_string(hide_password=False))
+            self._sqlite_writer = SqliteWriter(bind.url.render_as_string(hide_password=False),
+                                               sqlite_synchronous)
         elif bind is not None and bind.dialect.name == "postgresql":
             self._pg_writer = PostgresWriter(bind.url.render_as_string(hide_password=False))
 

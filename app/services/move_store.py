@@ -120,13 +120,13 @@ class SqliteWriter:
     wait while the WAL is copied back.
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, synchronous: str = "normal") -> None:
         self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
         self.checkpoints = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-checkpoint")
         path = sync_url(url).split(":///", 1)[1]
         self.conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False,
                                     cached_statements=16)
-        sqlite_pragmas(self.conn)
+        sqlite_pragmas(self.conn, synchronous=synchronous)
         self.conn.execute("PRAGMA wal_autocheckpoint = 0")
         # SQLAlchemy over the same connection, for the odd Core statement (bot leases).
         self._engine = create_engine("sqlite://", creator=lambda: self.conn, poolclass=StaticPool)

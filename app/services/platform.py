@@ -29,10 +29,11 @@ class Platform:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.engine = make_engine(settings.database_url)
+        self.engine = make_engine(settings.database_url, settings.sqlite_synchronous)
         self.sessions = make_sessionmaker(self.engine)
         self.games = GameService(self.sessions, settings.snapshot_every, settings.max_live_games,
-                                 settings.game_seed, settings.live_games_max_bytes)
+                                 settings.game_seed, settings.live_games_max_bytes,
+                                 settings.sqlite_synchronous)
         self.broker = make_broker(settings.broker_url)
         self.hub = Hub(self.games, settings.patch_history, settings.heartbeat_seconds)
         self.games.exit_after_commit = settings.fault_exit_after_commit

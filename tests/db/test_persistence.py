@@ -124,3 +124,21 @@ def test_move_ids_from_before_the_latest_snapshot_survive_a_reload(settings):
             again = second.post(f"/api/games/{game_id}/moves", headers=player["headers"], json=body)
             assert again.status_code == 200 and again.json() == {"version": answered}, again.text
         assert doc(second, game_id)["version"] == version
+
+
+def test_sqlite_fsync_policy_is_normal_unless_full_is_asked_for(tmp_path):
+    """SQLite commits without an fsync by default (WAL, synchronous=NORMAL); CIVITAS_SQLITE_SYNCHRONOUS
+    =full makes every commit wait for one, on the move writer's connection too. Moves work both ways."""
+    from app.config import Settings
+
+    for policy, pragma in (("normal", 1), ("full", 2)):
+        settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / policy}.db",
+                            sqlite_synchronous=policy, bot_delay_ms=0, limits_scale=1000,
+                            extra_rulesets="tests.support.testgame:TEST_GAME",
+                            bot_watchdog_seconds=3600)
+        with TestClient(create_app(settings)) as client:
+            game_id, (a, b) = started_game(client)
+            player = a if legal(client, game_id, a)["moves"] else b
+            assert play_first_legal(client, game_id, player) == 1
+            writer = client.app.state.platform.games._sqlite_writer
+            assert writer.conn.execute("PRAGMA synchronous").fetchone()[0] == pragma

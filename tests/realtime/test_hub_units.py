@@ -43,8 +43,18 @@ def test_a_socket_that_falls_too_far_behind_is_closed():
     assert socket.closed_with == 1013 and len(socket.sent) <= 1
 
 
-def test_an_idle_socket_holds_no_task_and_a_busy_one_sends_in_order():
-    """Frames go out in the order queued; once the backlog is sent no flush task is left behind."""
+class _YieldingSocket(_SlowSocket):
+    """A transport that pushes back: every send gives the loop a few turns first."""
+
+    async def send_text(self, text: str) -> None:
+        for _ in range(3):
+            await asyncio.sleep(0)
+        self.sent.append(text)
+
+
+def test_frames_written_at_once_when_the_transport_takes_them():
+    """A socket whose transport never pushes back gets each frame written inline, in order,
+    with no flush task at all."""
 
     async def scenario():
         socket = _SlowSocket()
@@ -52,7 +62,21 @@ def test_an_idle_socket_holds_no_task_and_a_busy_one_sends_in_order():
         conn = Connection(socket, "g", 0, "p")
         for i in range(5):
             conn.send(f"frame {i}")
-        assert conn._flusher is not None
+            assert conn._flusher is None
+        return socket
+
+    assert asyncio.run(scenario()).sent == [f"frame {i}" for i in range(5)]
+
+
+def test_an_idle_socket_holds_no_task_and_a_busy_one_sends_in_order():
+    """Frames go out in the order queued; once the backlog is sent no flush task is left behind."""
+
+    async def scenario():
+        socket = _YieldingSocket()
+        conn = Connection(socket, "g", 0, "p")
+        for i in range(5):
+            conn.send(f"frame {i}")
+        assert conn._flusher is not None and socket.sent == []
         for _ in range(100):
             if conn._flusher is None:
                 break
