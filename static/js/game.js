@@ -405,15 +405,14 @@ new MutationObserver(() => keyboard()).observe(board, { childList: true, subtree
 // A redraw between a press and its release would lose the click: the release lands on a new node,
 // so the browser fires no click on the button pressed. While a pointer is down anywhere on the
 // page, drawing waits, and runs once the pointer is up (after the click it was part of).
-// A press never released (the pointer lost some other way) holds drawing back for 2 s at most.
+// However long the press lasts (no timer: a slow machine or a slow hand would lose the click
+// again); a release the page never saw is noticed by the next move with no button down, by
+// leaving the window or by hiding the page.
 let pressed = false;
-let presses = 0;
 const waiting = new Set();
-document.addEventListener("pointerdown", () => {
-  pressed = true;
-  const press = ++presses;
-  setTimeout(() => { if (press === presses) released(); }, 2000);
-}, true);
+document.addEventListener("pointerdown", () => { pressed = true; }, true);
+document.addEventListener("pointermove", (event) => { if (event.buttons === 0) released(); }, true);
+document.addEventListener("visibilitychange", () => released());
 function released() {
   if (!pressed) return;
   pressed = false;
