@@ -3,13 +3,17 @@ bare Starlette server's RSS growth per idle connection.
 
 Run: .venv/bin/python bench/memory_bench.py [--games 1000] [--connections 1000]
 Games are started over REST and loaded (GET the document), then left idle; connections are seat
-sockets on those games, left idle after their snapshot.
+sockets on those games, left idle after their snapshot. Baselines: the bare echo server on
+uvicorn's default websocket protocol and on Civitas's (CIVITAS_WS=lean); `--transports` also
+measures uvicorn's other protocols and permessage-deflate; `--compare DIR` runs another checkout's
+server too (before/after in one run).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -28,10 +32,16 @@ async def _settle(pid: int) -> int:
     return rss_kib(pid)
 
 
-async def echo_per_connection(server, n: int) -> float:
-    """KiB of RSS per idle /echo socket."""
+async def echo_per_connection(server, n: int, deflate: bool = False) -> float:
+    """KiB of RSS per idle /echo socket (`deflate`: the client offers permessage-deflate)."""
+    import websockets
+
     before = await _settle(server.pid)
-    socks = [await connect(f"{server.ws}/echo") for _ in range(n)]
+    if deflate:
+        socks = [await websockets.connect(f"{server.ws}/echo", ping_interval=None)
+                 for _ in range(n)]
+    else:
+        socks = [await connect(f"{server.ws}/echo") for _ in range(n)]
     after = await _settle(server.pid)
     await asyncio.gather(*(s.close() for s in socks))
     return (after - before) / n
@@ -67,21 +77,41 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--connections", type=int, default=1000)
     ap.add_argument("--ruleset", default="benchgame")
+    ap.add_argument("--transports", action="store_true",
+                    help="also the bare echo on wsproto, legacy websockets and with deflate")
+    ap.add_argument("--compare", default="", help="also run the server from this checkout")
     args = ap.parse_args()
     pin_self("1")
     print(f"machine: {machine()}")
-    with echo_server("0") as e:
-        base = run(echo_per_connection(e, args.connections))
-    with sqlite_url() as db:
-        with civitas({"CIVITAS_DATABASE_URL": db}, "0") as server:
-            made = run(new_games(server.url, args.games + 20, 2, args.ruleset))
-        # a fresh process: the games are only in the database until they are read
-        with civitas({"CIVITAS_DATABASE_URL": db}, "0") as server:
-            per_game, per_conn = run(civitas_figures(server, made, args.connections))
-    print(f"baseline: {base:6.1f} KiB per idle echo socket")
-    print(f"civitas : {per_game:6.1f} KiB per idle loaded {args.ruleset} game ({args.games} games)")
-    print(f"civitas : {per_conn:6.1f} KiB per idle game socket ({args.connections} sockets), "
-          f"ratio to baseline {per_conn / base:.2f}x  (target: <= 16 KiB each)")
+    kinds = [("auto", False), ("lean", False)]
+    if args.transports:
+        kinds += [("wsproto", False), ("websockets", False), ("auto+deflate", True)]
+    bases = {}
+    for kind, deflate in kinds:
+        os.environ["CIVITAS_WS"] = kind.split("+")[0]
+        os.environ["CIVITAS_WS_DEFLATE"] = "1" if deflate else "0"
+        try:
+            with echo_server("0") as e:
+                bases[kind] = run(echo_per_connection(e, args.connections, deflate))
+        except Exception as exc:  # e.g. wsproto not installed
+            print(f"baseline {kind}: not measured ({exc.__class__.__name__}: {exc})")
+        print(f"baseline: {bases.get(kind, float('nan')):6.1f} KiB per idle echo socket, "
+              f"bare Starlette on uvicorn ws={kind}", flush=True)
+    os.environ.pop("CIVITAS_WS", None)
+    os.environ.pop("CIVITAS_WS_DEFLATE", None)
+    base = bases["auto"]
+    for root in [None] + ([args.compare] if args.compare else []):
+        with sqlite_url() as db:
+            with civitas({"CIVITAS_DATABASE_URL": db}, "0", root=root) as server:
+                made = run(new_games(server.url, args.games + 20, 2, args.ruleset))
+            # a fresh process: the games are only in the database until they are read
+            with civitas({"CIVITAS_DATABASE_URL": db}, "0", root=root) as server:
+                per_game, per_conn = run(civitas_figures(server, made, args.connections))
+        label = f"civitas {root or 'this tree'}"
+        print(f"{label}: {per_game:6.1f} KiB per idle loaded {args.ruleset} game ({args.games} games)")
+        print(f"{label}: {per_conn:6.1f} KiB per idle game socket ({args.connections} sockets), "
+              f"ratio to the bare default echo {per_conn / base:.2f}x  (target: <= 16 KiB each)",
+              flush=True)
 
 
 if __name__ == "__main__":

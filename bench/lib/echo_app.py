@@ -54,13 +54,17 @@ async def fanout(websocket: WebSocket) -> None:
 app = Starlette(routes=[WebSocketRoute("/echo", echo), WebSocketRoute("/fanout", fanout)])
 
 if __name__ == "__main__":
-    import uvicorn
-
-    from app.main import ws_protocol
-
-    # The same settings as app.main.main(): auto loop (uvloop), auto ws, no per-message deflate.
     import os
 
+    import uvicorn
+
+    # The same settings as app.main.main(): auto loop (uvloop), no per-message deflate; uvicorn's
+    # default websocket protocol unless CIVITAS_WS names another ("lean": Civitas's own).
+    kind = os.environ.get("CIVITAS_WS", "auto")
+    if kind == "lean":
+        from app.realtime.transport import LeanWebSocketProtocol as kind  # type: ignore[assignment]
+
     uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), ws_max_size=128 * 1024,
-                ws_per_message_deflate=False, log_level="warning",
-                ws=ws_protocol(os.environ.get("CIVITAS_WS", "auto")))
+                ws_per_message_deflate=os.environ.get("CIVITAS_WS_DEFLATE") == "1",
+                log_level="warning",
+                ws=kind)
