@@ -122,6 +122,7 @@ def main() -> None:
     ap.add_argument("--lobby", type=int, default=1000)
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--changes", type=int, default=20)
+    ap.add_argument("--compare", default="", help="also run the server from this checkout (before/after)")
     args = ap.parse_args()
     pin_self("1")
     print(f"machine: {machine()}")
@@ -129,16 +130,19 @@ def main() -> None:
           f"{args.games} games moving every 0.2 s")
     with echo_server("0") as e:
         base = run(baseline(e.ws, args.lobby, 10, 0.2))
-    with sqlite_url() as db, civitas({"CIVITAS_DATABASE_URL": db}, "0") as server:
-        connect_s, lat, quiet, busy, frame_bytes = run(
-            subject(server, args.rooms, args.lobby, args.games, args.changes))
-    print(f"lobby sockets connected in {connect_s:.1f} s; mean lobby frame {frame_bytes / 1024:.1f} KiB")
-    print(f"baseline fan-out      : {summary(base)}")
-    print(f"room change -> lobby  : {summary(lat)}  ratio p99 {pct(lat, 99) / pct(base, 99):.1f}x "
-          f"(target p99 <= 50 ms)")
-    print(f"round trip, quiet     : {summary(quiet.ack)}")
-    print(f"round trip, changing  : {summary(busy.ack)}  p99 {100 * (pct(busy.ack, 99) / pct(quiet.ack, 99) - 1):+.0f}% "
-          f"(target <= +20%)")
+    print(f"baseline fan-out      : {summary(base)}", flush=True)
+    for root in [None] + ([args.compare] if args.compare else []):
+        with sqlite_url() as db, civitas({"CIVITAS_DATABASE_URL": db}, "0", root=root) as server:
+            connect_s, lat, quiet, busy, frame_bytes = run(
+                subject(server, args.rooms, args.lobby, args.games, args.changes))
+        print(f"server: {root or 'this tree'}")
+        print(f"lobby sockets connected in {connect_s:.1f} s; mean lobby frame {frame_bytes / 1024:.1f} KiB")
+        print(f"room change -> lobby  : {summary(lat)}  ratio p99 {pct(lat, 99) / pct(base, 99):.1f}x "
+              f"(target p99 <= 50 ms)")
+        print(f"round trip, quiet     : {summary(quiet.ack)}")
+        print(f"round trip, changing  : {summary(busy.ack)}  p99 "
+              f"{100 * (pct(busy.ack, 99) / pct(quiet.ack, 99) - 1):+.0f}%, p50 "
+              f"{100 * (pct(busy.ack, 50) / pct(quiet.ack, 50) - 1):+.0f}% (target <= +20%)", flush=True)
 
 
 if __name__ == "__main__":
