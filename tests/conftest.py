@@ -3,8 +3,12 @@ and a running app (lifespan included) behind Starlette's TestClient."""
 
 from __future__ import annotations
 
+import asyncio
+import asyncio.runners
+import io
 import os
 import secrets
+import threading
 from typing import Iterator
 
 import pytest
@@ -103,6 +107,74 @@ def client(settings):
 def unique() -> str:
     """A short random string for names."""
     return secrets.token_hex(3)
+
+
+# -- a test that leaves tasks deaf to cancellation fails, naming them, instead of hanging ----------
+
+# asyncio.run() and Runner.close() (which the TestClient's loop thread uses too) cancel the tasks
+# still pending when a loop ends and wait for all of them without a limit: one task that ignores
+# its cancellation (or awaits something that never ends, in a finally or behind a shield) used to
+# hang the run until pytest-timeout stopped it, 180 s later, naming no task.
+CANCEL_GRACE_SECONDS = float(os.environ.get("CIVITAS_TEST_CANCEL_GRACE", "30"))
+
+
+class TasksIgnoredCancellation(RuntimeError):
+    """Tasks still pending after being cancelled when their event loop was shut down."""
+
+
+def _describe(task: asyncio.Task) -> str:
+    out = io.StringIO()
+    task.print_stack(file=out)
+    waiter = getattr(task, "_fut_waiter", None)
+    return f"{task!r}\n  waiting on {waiter!r}\n{out.getvalue()}"
+
+
+def _cancel_all_tasks_bounded(loop: asyncio.AbstractEventLoop) -> None:
+    """asyncio.runners._cancel_all_tasks, but giving up after CANCEL_GRACE_SECONDS with an error
+    that shows every task still pending and where it waits."""
+    to_cancel = asyncio.all_tasks(loop)
+    if not to_cancel:
+        return
+    for task in to_cancel:
+        task.cancel()
+    _done, pending = loop.run_until_complete(asyncio.wait(to_cancel, timeout=CANCEL_GRACE_SECONDS))
+    for task in to_cancel - pending:
+        if not task.cancelled() and task.exception() is not None:
+            loop.call_exception_handler({
+                "message": "unhandled exception during asyncio.run() shutdown",
+                "exception": task.exception(), "task": task})
+    if pending:
+        # Name every unfinished task, those started during the cancellation too (a shielded
+        # cleanup, say, that the cancelled task waits for).
+        stuck = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        raise TasksIgnoredCancellation(
+            f"{len(pending)} task(s) still pending {CANCEL_GRACE_SECONDS:g} s after being cancelled "
+            f"at the end of an event loop (thread {threading.current_thread().name}); "
+            f"unfinished tasks:\n\n" + "\n".join(_describe(t) for t in stuck))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _bounded_task_cancellation():
+    """Install _cancel_all_tasks_bounded for the session (Runner.close looks it up by name)."""
+    original = asyncio.runners._cancel_all_tasks
+    asyncio.runners._cancel_all_tasks = _cancel_all_tasks_bounded
+    yield
+    asyncio.runners._cancel_all_tasks = original
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After a module's last test (its module fixtures gone), no event loop may still run in the
+    main thread: one left running (a sync Playwright never stopped, say) would make every later
+    asyncio.run() fail with "cannot be called from a running event loop"."""
+    result = yield
+    module = getattr(item, "module", None)
+    if nextitem is None or getattr(nextitem, "module", None) is not module:
+        loop = asyncio.events._get_running_loop()
+        if loop is not None:
+            raise RuntimeError(f"{item.nodeid.split('::')[0]} left an event loop running in the main "
+                               f"thread after its fixtures were torn down: {loop!r}")
+    return result
 
 
 # -- every game a test starts prints its seed when the test fails --------------------------------
