@@ -74,7 +74,19 @@ def db_url(request, tmp_path) -> str:
     import psycopg
 
     with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as c:
-        c.execute(f"TRUNCATE {TABLES} CASCADE")
+        # A connection left open by an earlier test (a server process never stopped, a session
+        # idle in a transaction) would make TRUNCATE wait for ever: fail naming it instead.
+        c.execute("SET lock_timeout = '60s'")
+        try:
+            c.execute(f"TRUNCATE {TABLES} CASCADE")
+        except psycopg.errors.LockNotAvailable:
+            others = c.execute(
+                "SELECT pid, state, application_name, client_port, left(query, 120) FROM "
+                "pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            ).fetchall()
+            pytest.fail("TRUNCATE of the test tables waited 60 s for locks held by other "
+                        "connections (an earlier test left them open): "
+                        + "; ".join(map(str, others)), pytrace=False)
     return url
 
 

@@ -12,6 +12,8 @@ import json
 import logging
 from typing import Any, Awaitable, Callable, Protocol
 
+from app.tasks import stop_tasks
+
 log = logging.getLogger(__name__)
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 CHANNEL = "civitas:events"
@@ -58,9 +60,8 @@ class MemoryBroker:
         self._queue.put_nowait(event)
 
     async def stop(self) -> None:
-        """Stop delivering."""
-        if self._task:
-            self._task.cancel()
+        """Stop delivering (and wait until the delivery task has ended)."""
+        await stop_tasks([self._task])
 
 
 class RedisBroker:
@@ -170,9 +171,7 @@ class RedisBroker:
                 if not self._outbox and not self._sending:
                     break
                 await asyncio.sleep(0.01)
-        for task in (self._task, self._sender):
-            if task:
-                task.cancel()
+        await stop_tasks([self._task, self._sender])
         if self._pubsub is not None:
             await _close(self._pubsub)
         await self._redis.aclose()

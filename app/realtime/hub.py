@@ -22,6 +22,7 @@ from app.engine.diff import diff
 from app.observability.metrics import DROPPED, PATCH_BYTES, PATCH_FRAMES, RESYNCS
 from app.services.errors import ServiceError
 from app.services.games import GameService, LiveGame, game_document
+from app.tasks import stop_tasks
 
 log = logging.getLogger(__name__)
 SEND_QUEUE = 256
@@ -213,11 +214,9 @@ class Hub:
         self._tasks = [asyncio.create_task(self._pump()), asyncio.create_task(self._heartbeats())]
 
     async def stop(self) -> None:
-        """Stop the hub's tasks."""
-        for task in self._tasks:
-            task.cancel()
-        # A heartbeat cut short must close its session before the engine is disposed.
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        """Stop the hub's tasks, and wait until they have ended: a heartbeat cut short must close
+        its session before the engine is disposed."""
+        await stop_tasks(self._tasks)
 
     def post(self, game_id: str, version: int) -> None:
         """A move was stored here: deliver its patches on the hub's task, right after the caller

@@ -22,6 +22,7 @@ from app.engine.diff import diff
 from app.realtime.hub import Connection, encode
 from app.services import rooms as room_service
 from app.services.rooms import RoomEntry
+from app.tasks import stop_tasks
 
 log = logging.getLogger(__name__)
 
@@ -57,9 +58,8 @@ class LobbyHub:
             self._tasks.append(asyncio.create_task(self._resync()))
 
     async def stop(self) -> None:
-        """Stop the worker."""
-        for task in self._tasks:
-            task.cancel()
+        """Stop the worker and the resync (and wait until they have ended)."""
+        await stop_tasks(self._tasks)
 
     async def rebuild(self) -> None:
         """Load every public lobby room afresh (at start, and now and then in case events were lost)."""

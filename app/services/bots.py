@@ -23,6 +23,7 @@ from app.engine.rng import Rng
 from app.engine.ruleset import Move, random_move
 from app.services.errors import ServiceError
 from app.services.games import GameService, LiveGame
+from app.tasks import stop_tasks
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +77,7 @@ class BotRunner:
         self._again: set[str] = set()  # kicked while its task was running: look again
         self._leases: dict[str, float] = {}  # game -> monotonic time to renew its lease
         self._watchdog: asyncio.Task[None] | None = None
+        self._stopped = False
         games.listeners.append(self._on_move)
 
     async def _on_move(self, game_id: str, version: int) -> None:
@@ -88,6 +90,8 @@ class BotRunner:
         """Make sure a task is playing this game's bot seats, if any are to act. A kick that
         arrives while the task runs makes it look again before it stops (a seat may have just
         passed to a bot after the task decided there was nothing to do)."""
+        if self._stopped:  # shutting down: a late kick (a clock, a broker event) starts nothing
+            return
         task = self._tasks.get(game_id)
         if task is None or task.done():
             self._tasks[game_id] = asyncio.create_task(self._run(game_id))
@@ -195,14 +199,11 @@ class BotRunner:
                 log.warning("bot watchdog pass failed", exc_info=True)
 
     async def stop(self) -> list[str]:
-        """Cancel the watchdog and running bot tasks, and give up this instance's leases; returns
-        the games whose lease was released (another instance may drive them at once)."""
-        if self._watchdog is not None:
-            self._watchdog.cancel()
-        tasks = list(self._tasks.values())
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        """Cancel the watchdog and running bot tasks (waiting until they have ended), and give up
+        this instance's leases; returns the games whose lease was released (another instance may
+        drive them at once)."""
+        self._stopped = True
+        await stop_tasks([self._watchdog, *self._tasks.values()])
         held, self._leases = list(self._leases), {}
         try:
             await self.games.release_bots(held, self.owner)

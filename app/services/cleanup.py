@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import delete, func, select, update
 
 from app.db.models import Game, MoveRow, Room, Seat, utcnow
+from app.tasks import stop_tasks
 
 log = logging.getLogger(__name__)
 
@@ -32,9 +33,8 @@ class Cleanup:
             self._task = asyncio.create_task(self._loop())
 
     async def stop(self) -> None:
-        """Stop sweeping."""
-        if self._task:
-            self._task.cancel()
+        """Stop sweeping (and wait until the sweeper has ended)."""
+        await stop_tasks([self._task])
 
     async def _loop(self) -> None:
         while True:

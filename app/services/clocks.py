@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.models import Game, RoomPace, Seat, SeatClock
 from app.services.errors import ServiceError
 from app.services.rooms import BOT_NAME
+from app.tasks import stop_tasks
 
 log = logging.getLogger(__name__)
 
@@ -323,10 +324,8 @@ class Clocks:
             self._task = asyncio.create_task(self._loop())
 
     async def stop(self) -> None:
-        """Stop sweeping."""
-        if self._task is not None:
-            task, self._task = self._task, None
-            task.cancel()
-            # Wait for a sweep cut short to close its session, before the engine is disposed
-            # under it (a session left half-closed there can hang the loop's shutdown).
-            await asyncio.gather(task, return_exceptions=True)
+        """Stop sweeping, and wait until the sweeper has ended: a sweep cut short must close its
+        session before the engine is disposed under it (a session left half-closed there can
+        hang the loop's shutdown)."""
+        task, self._task = self._task, None
+        await stop_tasks([task])

@@ -35,6 +35,7 @@ from app.services.live import LiveGame, fill_names, game_document
 from app.services.rooms import seat_names
 from app.services.move_store import (Conflict, PostgresWriter, SqliteWriter, move_statements,
                                      sqlite_rows)
+from app.tasks import stop_tasks
 
 __all__ = ["GameService", "LiveGame", "game_document"]
 log = logging.getLogger(__name__)
@@ -116,7 +117,9 @@ class GameService:
             self._sqlite_writer.close()
 
     async def aclose(self) -> None:
-        """Release the move writers' connections (SQLite's and PostgreSQL's)."""
+        """Wait for a checkpoint in progress, then release the move writers' connections
+        (SQLite's and PostgreSQL's)."""
+        await stop_tasks([self._checkpointing])
         if self._pg_writer is not None:
             await self._pg_writer.close()
         self.close()

@@ -43,16 +43,22 @@ class ServerProcess:
         """Start and wait until it answers."""
         self.proc = subprocess.Popen([sys.executable, "-m", "app.main"], cwd=ROOT, env=self.env,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 120  # a loaded machine starts it slowly
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.proc.stderr.read().decode()[-2000:]}")
-            try:
-                if httpx.get(f"{self.url}/api/rulesets", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise RuntimeError("server did not start")
+        try:
+            deadline = time.monotonic() + 120  # a loaded machine starts it slowly
+            while time.monotonic() < deadline:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"server exited: {self.proc.stderr.read().decode()[-2000:]}")
+                try:
+                    if httpx.get(f"{self.url}/api/rulesets", timeout=1).status_code == 200:
+                        return self
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+            raise RuntimeError("server did not start")
+        except BaseException:
+            # Never leave a half-started server behind: it would keep using the test database
+            # (its sweeps and bot watchdog hold locks that block the next test's TRUNCATE).
+            self.stop()
+            raise
 
     def stop(self) -> None:
         """Terminate (SIGTERM, then SIGKILL)."""
