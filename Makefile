@@ -34,7 +34,7 @@ bench: $(STAMP)
 
 # Mutation testing, package by package (slow; never part of make test): see docs/TESTING.md.
 mutation: $(STAMP)
-	$(PY) scripts/mutation.py $(PACKAGES)
+	$(PY) scripts/mutation.py $(if $(SAMPLE),--sample $(SAMPLE)) $(PACKAGES)
 
 clean:
 	rm -rf $(VENV) var .pytest_cache

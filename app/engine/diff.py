@@ -77,7 +77,7 @@ def _diff_dict(old: dict[str, Any], new: dict[str, Any], path: str, ops: list[Op
             continue
         kind = type(value)
         if kind is type(other) and kind in _SCALARS:
-            if value != other:
+            if value != other or (kind is float and not _same(value, other)):  # 0.0 vs -0.0
                 ops.append({"op": "replace", "path": f"{path}/{_escape(key)}", "value": other})
             continue
         _diff(value, other, f"{path}/{_escape(key)}", ops)
@@ -105,7 +105,7 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None
             continue
         kind = type(a)
         if kind is type(b) and kind in _SCALARS:
-            if a != b:
+            if a != b or (kind is float and not _same(a, b)):  # 0.0 vs -0.0
                 ops.append({"op": "replace", "path": f"{path}/{i}", "value": b})
             continue
         _diff(a, b, f"{path}/{i}", ops)

@@ -79,8 +79,8 @@ def test_chat_between_two_players_and_a_spectator_over_the_game_sockets(client):
 
 
 def test_chat_limits_length_and_rate_with_a_sentence(client):
-    """Chat limits: over 300 characters, empty text, and a sixth line within 10 s are refused
-    with a sentence; nothing is stored for them."""
+    """Chat limits: over 300 characters, empty text, unknown fields, and a sixth line within 10 s
+    are refused with a sentence; nothing is stored for them."""
     game_id, (a, b) = started_game(client)
     room_id = doc(client, game_id)["room_id"]
     with client.websocket_connect(f"/ws/games/{game_id}?token={a['token']}") as wa:
@@ -91,6 +91,10 @@ def test_chat_limits_length_and_rate_with_a_sentence(client):
         assert err["id"] == "chat-1"
         wa.send_json({"type": "chat", "text": "   "})
         assert wa.receive_json()["status"] == 422
+        wa.send_json({"type": "chat", "text": "hi", "to": "everyone", "colour": "red"})
+        err = wa.receive_json()
+        assert err["status"] == 422 and err["detail"] == (
+            "Unknown fields in a chat frame: ['colour', 'to'].")
         for i in range(5):
             wa.send_json({"type": "chat", "text": f"line {i}"})
             assert wa.receive_json()["type"] == "chat"
@@ -101,7 +105,8 @@ def test_chat_limits_length_and_rate_with_a_sentence(client):
 
 
 def test_room_socket_chat_reaches_the_game_later(client):
-    """Chat is stored with the room: a line sent in the room before the start is in the game's chat."""
+    """Chat is stored with the room: a line sent in the room before the start is in the game's
+    chat, from a seated player, not a spectator."""
     ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
     room = client.post("/api/rooms", headers=ann["headers"], json={
         "ruleset": "testgame", "seats": 2, "options": {}}).json()
@@ -111,7 +116,8 @@ def test_room_socket_chat_reaches_the_game_later(client):
         ra.receive_json(), rb.receive_json()
         rb.send_json({"type": "chat", "text": "ready?"})
         wait_for(lambda: len(client.get(f"/api/rooms/{room['id']}/chat").json()) == 1)
-    assert client.get(f"/api/rooms/{room['id']}/chat").json()[0]["name"] == "Bob"
+    line = client.get(f"/api/rooms/{room['id']}/chat").json()[0]
+    assert line["name"] == "Bob" and line["spectator"] is False  # Bob has a seat in the room
 
 
 def test_rematch_starts_a_new_game_with_the_same_seats_once_everyone_accepts(client):

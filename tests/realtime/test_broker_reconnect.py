@@ -6,6 +6,7 @@ stops delivery."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 from app.realtime import broker as broker_module
 from app.realtime.broker import RedisBroker
@@ -86,3 +87,56 @@ def test_a_reconnect_closes_the_old_subscription_and_backs_off(monkeypatch):
     assert delays[:6] == [0.2, 0.4, 0.8, 0.2, 0.4, 0.2]
     assert log.count("open") == log.count("close") and log[-1] == "redis closed"
     assert log[:4] == ["open", "close", "open", "close"]
+
+
+class _SlowPublisher(FakeRedis):
+    """Publishing takes a few event-loop turns, as a round trip to Redis does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.published: list[bytes] = []
+
+    async def publish(self, channel: str, data: bytes) -> None:
+        for _ in range(3):
+            await asyncio.sleep(0)
+        self.published.append(data)
+
+    def pipeline(self, transaction: bool):
+        redis = self
+
+        class Pipe:
+            def __init__(self) -> None:
+                self.queued: list[bytes] = []
+
+            async def __aenter__(self):
+                return self
+
+            async def __aexit__(self, *exc) -> None:
+                return None
+
+            def publish(self, channel: str, data: bytes) -> None:
+                self.queued.append(data)
+
+            async def execute(self) -> None:
+                await asyncio.sleep(0)
+                redis.published.extend(self.queued)
+
+        return Pipe()
+
+
+def test_stop_sends_the_events_still_queued_first():
+    """Events published just before shutdown still reach Redis, in order, before the broker
+    closes (other instances would otherwise miss the last moves' hints)."""
+
+    async def scenario():
+        broker = RedisBroker.__new__(RedisBroker)
+        broker._redis, broker._task, broker._pubsub = _SlowPublisher(), None, None
+        broker._outbox, broker._wake, broker._sender = [], asyncio.Event(), None
+        for n in range(5):
+            await broker.publish({"type": "game", "n": n})
+        await broker.stop()
+        return broker._redis
+
+    redis = asyncio.run(scenario())
+    assert [json.loads(d)["n"] for d in redis.published] == [0, 1, 2, 3, 4]
+    assert redis.log[-1] == "redis closed"
