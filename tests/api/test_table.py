@@ -220,6 +220,9 @@ def test_a_run_out_clock_hands_the_seat_to_a_bot_until_the_player_returns(client
     with client.websocket_connect(f"/ws/games/{game_id}?token={owner['token']}") as ws:
         assert ws.receive_json()["type"] == "snapshot"
         wait_for(lambda: next(s for s in _table(client, game_id)["seats"] if s["seat"] == seat)["held"] is False)
+        # ... and the server's copy of the game no longer has a bot play that seat.
+        games = client.app.state.platform.games
+        wait_for(lambda: seat not in client.portal.call(games.live, game_id).bot_seats())
 
     async def seat_row(session):
         return (await session.execute(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat))).scalar_one()
@@ -290,9 +293,10 @@ def test_the_log_in_words_over_the_socket(client):
         assert theirs["entries"][0]["move"] == {"type": "bid"} and f"card={card['card']}" not in theirs["entries"][0]["text"]
         wa.send_json({"type": "log", "after": 1})
         assert wa.receive_json()["entries"] == []
-        wa.send_json({"type": "log", "after": -1})
+        wa.send_json({"type": "log", "after": -1, "id": "log-1"})
         err = wa.receive_json()
         assert err["type"] == "error" and err["status"] == 422 and "after" in err["detail"]
+        assert err["id"] == "log-1"  # the client matches the refusal to its frame
 
 
 def test_a_socket_moved_off_a_seat_that_changed_hands_no_longer_counts_as_present(client):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 from app.realtime.hub import SEND_QUEUE, Audience, Connection
 
@@ -95,3 +96,22 @@ def test_frames_after_a_version_or_none_when_gone():
     assert audience.frames_after(3) == ["p4", "p5"]
     assert audience.frames_after(4) == ["p5"]
     assert audience.frames_after(2) is None and audience.frames_after(9) is None
+
+
+def test_an_audience_too_far_behind_the_kept_states_starts_over_from_a_snapshot():
+    """When the states between an audience's version and now are gone, it jumps to now: its
+    snapshot is the current document, and no patch pretends to bridge the gap."""
+    from app.services.live import LiveGame, game_document
+    from tests.support.testgame import TEST_GAME
+
+    state = TEST_GAME.setup(2, TEST_GAME.Options(), 7)
+    live = LiveGame(id="g", room_id="r", ruleset=TEST_GAME, players=2, options={}, seed=7,
+                    seed_hash="h", version=5, state=state, to_act_at=[], movers=[])
+    live.states[5] = state  # the instance holds only the current state
+    audience = Audience(seat=1, version=2, doc={"stale": True})
+    audience.patches.append((2, "p2"))
+    audience.advance(live, keep=8)
+    assert (audience.version, list(audience.patches)) == (5, [])
+    assert audience.doc == game_document(live, state, 5, 1)
+    assert audience.frames_after(2) is None
+    assert json.loads(audience.snapshot()) == {"type": "snapshot", "game": audience.doc}

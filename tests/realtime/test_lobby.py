@@ -173,3 +173,47 @@ def test_room_socket_members_get_the_code_and_others_do_not(client):
         assert host_frame["room"]["invite_code"] == room["invite_code"]
         assert "invite_code" not in guest_frame["room"]
         assert guest_frame["room"]["seats"][1]["player"]["id"] == bob["id"]
+
+
+def test_a_private_room_socket_needs_membership_or_the_code(client):
+    """A private room's socket: an outsider without the code gets a 404 sentence and close code
+    4404; with the invite code (or as a member) the room comes through."""
+    from starlette.websockets import WebSocketDisconnect
+
+    ann, eve = new_player(client, "Ann"), new_player(client, "Eve")
+    room = new_room(client, ann, private=True)
+    with client.websocket_connect(f"/ws/rooms/{room['id']}?token={eve['token']}") as ws:
+        err = ws.receive_json()
+        assert err["type"] == "error" and err["status"] == 404 and err["detail"]
+        try:
+            ws.receive_json()
+            raise AssertionError("the socket stayed open")
+        except WebSocketDisconnect as closed:
+            assert closed.code == 4404
+    with client.websocket_connect(f"/ws/rooms/{room['id']}?token={eve['token']}"
+                                  f"&invite_code={room['invite_code']}") as ws:
+        assert ws.receive_json()["room"]["id"] == room["id"]
+    with client.websocket_connect(f"/ws/rooms/{room['id']}?token={ann['token']}") as ws:
+        assert ws.receive_json()["room"]["invite_code"] == room["invite_code"]
+
+
+def test_another_instances_room_reaches_this_lobby_by_event_and_by_resync(settings):
+    """Two instances on one database, brokers apart: a room opened through one shows in the
+    other's lobby when the other hears the room event, and, if the event is lost, at its next
+    resync."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    quick = settings.model_copy(update={"lobby_resync_seconds": 0.2})
+    with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two, \
+            TestClient(create_app(quick)) as three:
+        room = new_room(one, new_player(one, "Ann"))
+        assert two.get("/api/rooms").json() == []  # the lobby is memory: two has not heard yet
+        two.portal.call(_post, two.app.state.platform.lobby, room["id"])  # as its broker would
+        wait_for(lambda: [r["id"] for r in two.get("/api/rooms").json()] == [room["id"]])
+        wait_for(lambda: [r["id"] for r in three.get("/api/rooms").json()] == [room["id"]])
+
+
+async def _post(lobby, room_id):
+    lobby.post(room_id)
