@@ -122,3 +122,14 @@ def test_park_next_to_park_follows_the_sourced_tile():
     w = World(s)
     w.place(0, "community_park", (-1, 1), lake=False)  # next to the Park and the Suburbs
     assert w.players[0]["rep"] == 1
+
+
+def test_the_last_move_summary_gives_every_boroughs_changes():
+    """The summary the table shows after a move ('last'.changes) holds each borough's change of
+    money, income, reputation and population: here a Suburb bought for $3 adds population."""
+    s = turn_of(game(2, 7), 0)
+    after = play(s, {"type": "basic", "tile": "suburbs", "at": [1, 0]})
+    expected = [{k: a[k] - b[k] for k in ("money", "income", "rep", "pop")}
+                for b, a in zip(s["p"], after["p"])]
+    assert after["last"]["changes"] == expected
+    assert expected[0]["money"] == -3 and expected[0]["pop"] > 0 and expected[1]["pop"] == 0
