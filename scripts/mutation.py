@@ -4,7 +4,6 @@
     make mutation PACKAGES="engine"                      # some of them
     make mutation PACKAGES="services" SAMPLE=60          # a seeded random sample of 60 mutants
     .venv/bin/python scripts/mutation.py --sample 60 --seed 14 services
-    .venv/bin/python scripts/mutation.py --rerun services 'app.services.games.x_submit__mutmut_7'
 
 Each package runs in its own copy of the repository under var/mutation/<package>/ (mutmut
 rewrites the code it mutates), with only that package's tests, so a run never touches the
@@ -195,25 +194,6 @@ def run(package: str, sample: int | None, seed: int, multiplier: float) -> str:
     return score
 
 
-def rerun(package: str, names: list[str], multiplier: float) -> None:
-    """Judge some mutants again, in a fresh copy with today's code and tests (e.g. after adding a
-    test for a survivor), and print each one's mutation next to its verdict."""
-    paths, tests = PACKAGES[package]
-    dest = WORK / f"{package}-rerun"
-    _copy(dest)
-    _configure(dest, paths, tests, multiplier)
-    env = _env(dest)
-    _all_mutants(dest, env)
-    _mutmut_run(dest, env, names)
-    statuses = _results(dest, env)
-    for name in names:
-        shown = subprocess.run([sys.executable, "-m", "mutmut", "show", name], cwd=dest, env=env,
-                               capture_output=True, text=True).stdout
-        change = " | ".join(line.strip() for line in shown.splitlines()
-                            if line[:1] in "+-" and line[:3] not in ("+++", "---"))
-        print(f"{name}: {statuses.get(name)}   {change}")
-
-
 def main() -> None:
     """Run the packages named on the command line (default: all)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -222,13 +202,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=14, help="the sample's seed (default 14)")
     parser.add_argument("--timeout-multiplier", type=float, default=3.0,
                         help="CPU limit per mutant = (clean seconds + 1) x this x 2")
-    parser.add_argument("--rerun", nargs="+", metavar=("PACKAGE", "MUTANT"),
-                        help="judge these mutants of PACKAGE again with today's code and tests")
     args = parser.parse_args()
     WORK.mkdir(parents=True, exist_ok=True)
-    if args.rerun:
-        rerun(args.rerun[0], args.rerun[1:], args.timeout_multiplier)
-        return
     for package in args.packages or list(PACKAGES):
         run(package, args.sample, args.seed, args.timeout_multiplier)
 

@@ -85,15 +85,20 @@ def test_single_insert_and_remove_are_one_op():
     # The elements compared to find the gap can be objects or floats, too.
     assert diff([{"a": 1}, {"b": [2]}], [{"x": 0}, {"a": 1}, {"b": [2]}]) == [
         {"op": "add", "path": "/0", "value": {"x": 0}}]
-    assert diff([0.5, 1.5, 2.5], [0.5, 2.5]) == [{"op": "remove", "path": "/1"}]
+    halves = [x / 2 for x in (1, 3, 5)]  # equal floats that are not the same objects as below
+    assert diff(halves, [0.5, 2.5]) == [{"op": "remove", "path": "/1"}]
 
 
 def test_an_entry_shared_by_identity_does_not_hide_later_changes():
-    """Skipping an unchanged entry goes on to the next one, in objects and in lists."""
+    """Skipping an entry goes on to the next one, in objects and in lists."""
     same = {"k": 1}
     assert diff({"a": same, "b": 1, "c": 2}, {"a": same, "b": 1, "c": 3}) == [
         {"op": "replace", "path": "/c", "value": 3}]
     assert diff([same, None, 2], [same, None, 3]) == [{"op": "replace", "path": "/2", "value": 3}]
+    # ... and so does a scalar entry, changed or only equal, before a later change.
+    big = 10 ** 6
+    assert diff({"a": 1, "b": big, "c": 2}, {"a": 5, "b": int(str(big)), "c": 3}) == [
+        {"op": "replace", "path": "/a", "value": 5}, {"op": "replace", "path": "/c", "value": 3}]
 
 
 def test_a_change_of_json_type_is_a_replace_in_lists_and_objects():
