@@ -207,6 +207,7 @@ class Hub:
         self.seat_listeners: list[Callable[[Connection, int | None, int | None], Awaitable[None]]] = []
         self._pending: dict[str, int] = {}
         self._wake = asyncio.Event()
+        self._kick_due = False
         self._tasks: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
@@ -223,7 +224,16 @@ class Hub:
         has queued its ack (and without waiting for the broker's round trip)."""
         if version > self._pending.get(game_id, -1):
             self._pending[game_id] = version
-        self._wake.set()
+        if not self._kick_due:
+            # Wake the hub's task on the next turn of the loop, and only if the move's socket
+            # has not delivered the patches itself by then (deliver_now): no idle wake per move.
+            self._kick_due = True
+            asyncio.get_running_loop().call_soon(self._kick)
+
+    def _kick(self) -> None:
+        self._kick_due = False
+        if self._pending:
+            self._wake.set()
 
     def deliver_now(self, game_id: str) -> None:
         """Queue a just-stored move's patches to this instance's sockets of the game at once (the

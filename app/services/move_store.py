@@ -133,11 +133,19 @@ class SqliteWriter:
         self.path = path
         self._checkpointer: sqlite3.Connection | None = None
         self.inline_busy = 0  # moves that found the write lock taken and went to the thread
+        self._busy_ms = -1  # the connection's busy_timeout as last set
         self.since_checkpoint = 0
+
+    def _busy_timeout(self, ms: int) -> None:
+        """Set how long SQLite waits for the write lock (only when it changes: a PRAGMA per move
+        is a statement per move)."""
+        if self._busy_ms != ms:
+            self.conn.execute(f"PRAGMA busy_timeout = {int(ms)}")
+            self._busy_ms = ms
 
     def try_inline(self, rows: list[tuple[str, tuple[Any, ...]]]) -> bool | None:
         """Run the transaction now without waiting for a lock; None if SQLite was busy."""
-        self.conn.execute("PRAGMA busy_timeout = 0")
+        self._busy_timeout(0)
         try:
             return self._transaction(rows)
         except sqlite3.OperationalError as exc:
@@ -148,7 +156,7 @@ class SqliteWriter:
 
     def write(self, rows: list[tuple[str, tuple[Any, ...]]]) -> bool:
         """Run the transaction, waiting for the write lock if need be (on the writer thread)."""
-        self.conn.execute("PRAGMA busy_timeout = 30000")
+        self._busy_timeout(30000)
         return self._transaction(rows)
 
     def _transaction(self, rows: list[tuple[str, tuple[Any, ...]]]) -> bool:
@@ -173,7 +181,7 @@ class SqliteWriter:
     def write_one(self, statement: Any) -> int:
         """Run one SQLAlchemy Core statement in its own transaction (on the writer thread, waiting
         for the write lock if need be); the number of rows it changed."""
-        self.conn.execute("PRAGMA busy_timeout = 30000")
+        self._busy_timeout(30000)
         with self._engine.connect() as conn:  # the driver autocommits: one statement, one transaction
             return conn.execute(statement).rowcount
 
