@@ -46,13 +46,19 @@ class SocketRoutes:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        found = match(scope["path"]) if scope["type"] == "websocket" else None
+        found = self._arguments(scope) if scope["type"] == "websocket" else None
         if found is None:
             return await self.app(scope, receive, send)
-        endpoint, params = found
-        kwargs: dict[str, Any] = dict(params)
+        # only the endpoint and its few strings stay in this frame for the socket's life
+        await found[0](WebSocket(scope, receive, send), **found[1])
+
+    def _arguments(self, scope: Scope) -> tuple[Endpoint, dict[str, Any]] | None:
+        found = match(scope["path"])
+        if found is None:
+            return None
+        endpoint, kwargs = found
         names = self.QUERY[endpoint]
         if names:
             query = QueryParams(scope.get("query_string", b""))
             kwargs.update((name, query.get(name)) for name in names)
-        await endpoint(WebSocket(scope, receive, send), **kwargs)
+        return endpoint, kwargs
