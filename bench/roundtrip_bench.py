@@ -9,7 +9,7 @@ Run (the issue's three points; the server on core 0, this load generator on core
   .venv/bin/python bench/roundtrip_bench.py --games 1 --interval 0.2
   .venv/bin/python bench/roundtrip_bench.py --games 100 --interval 0.2
   .venv/bin/python bench/roundtrip_bench.py --games 1000 --interval 2 --duration 30
-Options: --ruleset suburbia (a product game; legal moves fetched over REST between moves),
+Options: --clients N (N load-generator processes, nothing pinned), --ruleset suburbia (a product game; legal moves fetched over REST between moves),
 --postgres URL (PostgreSQL instead of a fresh SQLite file), --no-pin.
 """
 
@@ -27,7 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.lib.common import (  # noqa: E402
     civitas, echo_server, fresh_postgres, machine, new_games, pct, pin_self, run, sqlite_url,
     summary)
-from bench.lib.load import cpu_per_move, drive_echo, drive_games, open_sockets, rate  # noqa: E402
+from bench.lib.load import (  # noqa: E402
+    cpu_per_move, drive_echo, drive_games, in_processes, open_sockets, rate)
 
 
 def main() -> None:
@@ -40,25 +41,41 @@ def main() -> None:
     ap.add_argument("--ruleset", default="benchgame")
     ap.add_argument("--postgres", default="")
     ap.add_argument("--no-pin", action="store_true")
+    ap.add_argument("--clients", type=int, default=1,
+                    help="load-generator processes (more than one: nothing pinned)")
     ap.add_argument("--compare", default="", help="also run the server from this checkout (before/after)")
     ap.add_argument("--profile", default="", help="py-spy flame graph of the server to this file (.txt: collapsed stacks)")
     ap.add_argument("--skip-echo", action="store_true", help="no baseline (profiling runs only)")
     args = ap.parse_args()
-    server_core, client_core = (None, None) if args.no_pin else ("0", "1")
+    server_core, client_core = (None, None) if args.no_pin or args.clients > 1 else ("0", "1")
     pin_self(client_core)
     print(f"machine: {machine()}")
     print(f"load: {args.games} games x 2 seats, a move every {args.interval}s per game "
           f"({args.games / args.interval:.0f} moves/s planned), {args.duration}s measured "
           f"after {args.warmup}s warm-up; ruleset {args.ruleset}")
+    shares = [len(range(i, args.games, args.clients)) for i in range(args.clients)]
+
+    def echo_run(e):
+        if args.clients > 1:
+            return in_processes("echo", e.ws, shares, args.interval, args.duration, args.warmup, [e.pid])
+        return run(drive_echo(e.ws, args.games, 2, args.interval, args.duration, args.warmup))
+
     echo = []
     if not args.skip_echo:
         with echo_server(server_core) as e:
-            echo.append(run(drive_echo(e.ws, args.games, 2, args.interval, args.duration, args.warmup)))
+            echo.append(echo_run(e))
     results = []
     for root in [None] + ([args.compare] if args.compare else []):
         with sqlite_url() as sqlite:
             db = fresh_postgres(args.postgres, f"civitas_bench_{os.getpid()}") if args.postgres else sqlite
             with civitas({"CIVITAS_DATABASE_URL": db}, server_core, root=root) as server:
+                if args.clients > 1:
+                    made = run(new_games(server.url, args.games, 2, args.ruleset))
+                    results.append((root or "this checkout", in_processes(
+                        "games", [server.url], [made[i::args.clients] for i in range(args.clients)],
+                        args.interval, args.duration, args.warmup, [server.pid])))
+                    continue
+
                 async def subject():
                     games = await new_games(server.url, args.games, 2, args.ruleset)
                     socks = await open_sockets(server.ws, games)
@@ -81,7 +98,7 @@ def main() -> None:
         print(f"move ack     : {summary(stats.ack)}  {rate(stats):.0f} moves/s")
         return
     with echo_server(server_core) as e:
-        echo.append(run(drive_echo(e.ws, args.games, 2, args.interval, args.duration, args.warmup)))
+        echo.append(echo_run(e))
     base = echo[0].ack + echo[1].ack
     print(f"echo before  : {summary(echo[0].ack)}  {rate(echo[0]):.0f} msgs/s")
     print(f"echo after   : {summary(echo[1].ack)}  {rate(echo[1]):.0f} msgs/s")

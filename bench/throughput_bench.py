@@ -17,18 +17,15 @@ import argparse
 import asyncio
 import os
 import contextlib
-import multiprocessing
 import sys
-import time
-from typing import Any
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.lib.common import (  # noqa: E402
-    cpu_seconds, civitas, echo_server, fresh_postgres, machine, new_games, pin_self, run, sqlite_url, summary)
+    civitas, echo_server, fresh_postgres, machine, new_games, pin_self, run, sqlite_url, summary)
 from bench.lib.load import (  # noqa: E402
-    Stats, cpu_per_move, drive_echo, drive_games, open_sockets, rate)
+    cpu_per_move, drive_echo, drive_games, in_processes, open_sockets, rate)
 
 FAST = {"CIVITAS_FRAMES_PER_SECOND": "100000", "CIVITAS_HEARTBEAT_SECONDS": "600"}
 
@@ -46,55 +43,6 @@ async def _subject(urls: list[str], games: int, duration: float, warmup: float, 
         socks = await open_sockets(ws, made)
     stats = await drive_games(urls, made, socks, 0, duration, warmup, pids)
     await asyncio.gather(*(s.close() for row in socks for s in row))
-    return stats
-
-
-def _part(kind: str, target: Any, part: Any, duration: float, warmup: float, barrier: Any,
-          out: Any) -> None:
-    """One load-generator process (--clients N): its share of the games (or of the echo
-    sockets), started together with the others at the barrier; its figures go to `out`."""
-    async def go() -> Stats:
-        if kind == "echo":
-            start = asyncio.get_running_loop().run_in_executor(None, barrier.wait)
-            await start
-            return await drive_echo(target, part, 2, 0, duration, warmup)
-        ws = [u.replace("http", "ws") for u in target]
-        socks = await open_sockets(ws, part)
-        await asyncio.get_running_loop().run_in_executor(None, barrier.wait)
-        stats = await drive_games(target, part, socks, 0, duration, warmup)
-        await asyncio.gather(*(s.close() for row in socks for s in row))
-        return stats
-
-    stats = run(go())
-    out.put((stats.ack, stats.measured, stats.first, stats.last, stats.errors))
-
-
-def _in_processes(kind: str, target: Any, parts: list[Any], duration: float, warmup: float,
-                  pids: list[int]) -> Stats:
-    """Run the closed loop from len(parts) processes at once and merge their figures (server CPU
-    per move over the same window, from the parent)."""
-    ctx = multiprocessing.get_context("fork")
-    barrier, out = ctx.Barrier(len(parts) + 1), ctx.Queue()
-    procs = [ctx.Process(target=_part, args=(kind, target, part, duration, warmup, barrier, out))
-             for part in parts]
-    for proc in procs:
-        proc.start()
-    barrier.wait(timeout=600)
-    time.sleep(warmup)
-    cpu0 = sum(cpu_seconds(p) for p in pids)
-    time.sleep(duration)
-    cpu = sum(cpu_seconds(p) for p in pids) - cpu0
-    stats = Stats()
-    for _ in procs:
-        ack, measured, first, last, errors = out.get(timeout=600)
-        stats.ack += ack
-        stats.measured += measured
-        stats.errors += errors
-        stats.first = min(stats.first, first) if stats.first else first
-        stats.last = max(stats.last, last)
-    for proc in procs:
-        proc.join()
-    stats.cpu, stats.cpu_moves = cpu, stats.measured
     return stats
 
 
@@ -123,7 +71,7 @@ def main() -> None:
     with echo_server(server_core) as e:
         if args.clients > 1:
             shares = [len(range(i, args.games, args.clients)) for i in range(args.clients)]
-            echo = _in_processes("echo", e.ws, shares, args.duration, args.warmup, [e.pid])
+            echo = in_processes("echo", e.ws, shares, 0, args.duration, args.warmup, [e.pid])
         else:
             echo = run(drive_echo(e.ws, args.games, 2, 0, args.duration, args.warmup))
     print(f"echo ({args.clients} client proc.) : {rate(echo):7.0f} msgs/s   {summary(echo.ack)}")
@@ -140,9 +88,9 @@ def main() -> None:
                         {**env, "CIVITAS_MIGRATE_ON_START": "false"}, root=root)))
                 if args.clients > 1:
                     made = run(new_games(servers[0].url, args.games, 2, args.ruleset))
-                    stats = _in_processes("games", [s.url for s in servers],
-                                          [made[i::args.clients] for i in range(args.clients)],
-                                          args.duration, args.warmup, [s.pid for s in servers])
+                    stats = in_processes("games", [s.url for s in servers],
+                                         [made[i::args.clients] for i in range(args.clients)],
+                                         0, args.duration, args.warmup, [s.pid for s in servers])
                 else:
                     stats = run(_subject([s.url for s in servers], args.games, args.duration,
                                          args.warmup, args.spread, args.ruleset, [s.pid for s in servers]))

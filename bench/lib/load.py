@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import random
 import time
 from dataclasses import dataclass, field
@@ -12,7 +13,7 @@ import httpx
 
 from bench.lib.benchgame import bench_move
 from bench.lib.clients import EchoSocket, SeatSocket, connect
-from bench.lib.common import cpu_seconds, dumps
+from bench.lib.common import cpu_seconds, dumps, run
 
 SAMPLE_MOVE = dumps({"type": "move", "version": 123, "move": {"type": "bid", "card": "K017"},
                      "id": "g0-m123"})
@@ -191,3 +192,56 @@ def rate(stats: Stats) -> float:
     """Measured moves per second."""
     span = stats.last - stats.first
     return stats.measured / span if span > 0 else 0.0
+
+
+def _part(kind: str, target: Any, part: Any, interval: float, duration: float, warmup: float,
+          barrier: Any, out: Any) -> None:
+    """One load-generator process (--clients N): its share of the games (or of the echo
+    sockets), started together with the others at the barrier; its figures go to `out`."""
+    async def go() -> Stats:
+        if kind == "echo":
+            start = asyncio.get_running_loop().run_in_executor(None, barrier.wait)
+            await start
+            return await drive_echo(target, part, 2, interval, duration, warmup)
+        ws = [u.replace("http", "ws") for u in target]
+        socks = await open_sockets(ws, part)
+        await asyncio.get_running_loop().run_in_executor(None, barrier.wait)
+        stats = await drive_games(target, part, socks, interval, duration, warmup)
+        await asyncio.gather(*(s.close() for row in socks for s in row))
+        return stats
+
+    stats = run(go())
+    out.put((stats.ack, stats.patch, stats.after_ack, stats.measured, stats.first, stats.last,
+             stats.errors, stats.resyncs))
+
+
+def in_processes(kind: str, target: Any, parts: list[Any], interval: float, duration: float,
+                 warmup: float, pids: list[int]) -> Stats:
+    """Run the load from len(parts) processes at once and merge their figures (server CPU
+    per move over the same window, from the parent)."""
+    ctx = multiprocessing.get_context("fork")
+    barrier, out = ctx.Barrier(len(parts) + 1), ctx.Queue()
+    procs = [ctx.Process(target=_part, args=(kind, target, part, interval, duration, warmup, barrier, out))
+             for part in parts]
+    for proc in procs:
+        proc.start()
+    barrier.wait(timeout=600)
+    time.sleep(warmup)
+    cpu0 = sum(cpu_seconds(p) for p in pids)
+    time.sleep(duration)
+    cpu = sum(cpu_seconds(p) for p in pids) - cpu0
+    stats = Stats()
+    for _ in procs:
+        ack, patch, after_ack, measured, first, last, errors, resyncs = out.get(timeout=600)
+        stats.ack += ack
+        stats.patch += patch
+        stats.after_ack += after_ack
+        stats.resyncs += resyncs
+        stats.measured += measured
+        stats.errors += errors
+        stats.first = min(stats.first, first) if stats.first else first
+        stats.last = max(stats.last, last)
+    for proc in procs:
+        proc.join()
+    stats.cpu, stats.cpu_moves = cpu, stats.measured
+    return stats
