@@ -17,7 +17,7 @@ router = APIRouter(prefix="/api/games", tags=["games"],
                    responses=error_responses(400, 401, 403, 404, 409, 413, 422))
 
 
-@router.get("/{game_id}", response_model=GameDocument)
+@router.get("/{game_id}", response_model=GameDocument, response_model_exclude_unset=True)
 async def get_game(game_id: str, platform: PlatformDep, player: OptionalPlayer) -> dict[str, Any]:
     """The caller's game document (a spectator's without a seat)."""
     live = await platform.games.live(game_id, fresh=True)
@@ -31,7 +31,7 @@ async def legal_moves(game_id: str, platform: PlatformDep, player: OptionalPlaye
     live = await platform.games.live(game_id, fresh=True)
     seat = live.seat_of(player.id if player else None)
     moves: list[dict[str, Any]] = []
-    if seat is not None and seat in live.ruleset.to_act(live.state):
+    if seat is not None and not live.abandoned and seat in live.ruleset.to_act(live.state):
         moves = live.ruleset.legal_moves(live.state, seat)
     return {"version": live.version, "seat": seat, "moves": moves}
 

@@ -22,7 +22,10 @@ router = APIRouter(prefix="/api/rooms", tags=["rooms"],
 async def create_room(body: RoomCreate, player: CurrentPlayer, session: SessionDep,
                       platform: PlatformDep) -> dict[str, Any]:
     """Open a room; the host sits in seat 0."""
-    async with committing(session):
+    # One player's creations one at a time (this instance's lock, then the host's row for the
+    # others): the open-rooms count and the insert it allows are atomic on every backend.
+    async with platform.room_locks.hold(f"host:{player.id}"), committing(session):
+        await room_service.claim_host(session, player)
         await room_service.check_room_caps(
             session, player, open_rooms=int(platform.settings.open_rooms_per_player
                                             * platform.settings.limits_scale))
@@ -127,6 +130,7 @@ async def start_game(room_id: str, player: CurrentPlayer, session: SessionDep,
         if empty:
             raise ServiceError(409, f"Seats {empty} are empty; fill them with players or bots first.")
         if any(s.bot for s in seats):
+            await room_service.claim_host(session, player)  # one start at a time per host
             await room_service.check_room_caps(
                 session, player, bot_games=int(platform.settings.bot_games_per_player
                                                * platform.settings.limits_scale))

@@ -90,6 +90,9 @@ class GameDocument(BaseModel):
     seed_hash: str
     view: dict[str, Any]
     outcome: dict[str, Any] | None
+    # Only on a game that ended without a result (abandoned after a long idle period):
+    # {"reason": "abandoned", "detail": sentence}.
+    ended: dict[str, str] | None = None
 
 
 class LegalMoves(BaseModel):

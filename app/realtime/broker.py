@@ -17,6 +17,9 @@ from app.tasks import stop_tasks
 log = logging.getLogger(__name__)
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 CHANNEL = "civitas:events"
+# A local event (never published): the Redis subscription is back after an outage, so events
+# published while it was away never arrived; receivers catch up from the database.
+RESUBSCRIBED = "resubscribed"
 
 
 class Broker(Protocol):
@@ -95,12 +98,22 @@ class RedisBroker:
 
         async def listen(pubsub: Any) -> None:
             delay = 0.2
+            confirmed = 0  # subscription confirmations seen: every one after the first is a return
             while True:
                 try:
                     if not pubsub.subscribed:
                         await pubsub.subscribe(CHANNEL)
                     async for message in pubsub.listen():
                         delay = 0.2
+                        if message.get("type") == "subscribe":
+                            confirmed += 1
+                            if confirmed > 1:  # events published meanwhile were lost: say so
+                                log.warning("redis broker subscribed again after an outage")
+                                try:
+                                    await handler({"type": RESUBSCRIBED})
+                                except Exception:
+                                    log.exception("broker resubscription handler failed")
+                            continue
                         if message.get("type") != "message":
                             continue
                         try:

@@ -66,6 +66,7 @@ class Audience:
         self.doc = game_document(live, live.state, live.version, self.seat)
         self.version = live.version
         self.patches.clear()
+        self._snapshot = None  # the document may differ at the same version (a game ended)
 
     def frames_after(self, version: int) -> list[str] | None:
         """The patches that take a client from `version` to now, or None if they are gone."""
@@ -300,6 +301,17 @@ class Hub:
             except Exception:  # presence is an extra: never stop the heartbeat
                 log.exception("heartbeat listener failed")
 
+    async def resync(self) -> None:
+        """After a broker outage: every game with sockets here that is behind the database gets
+        its missed patches now (one read per game), not at the next heartbeat."""
+        for game_id, channel in list(self.channels.items()):
+            try:
+                live = await self.games.live(game_id, fresh=True)
+            except (DBAPIError, ServiceError):
+                continue  # the database is away too: the heartbeat will try again
+            if any(a.version < live.version for a in channel.audiences.values()):
+                self.post(game_id, live.version)
+
     def socket_count(self) -> int:
         """Game sockets open on this instance."""
         return sum(len(channel.connections) for channel in self.channels.values())
@@ -401,6 +413,21 @@ class Hub:
                 PATCH_BYTES.inc(len(frame))
                 conn.send(frame)
         conn.version = audience.version
+
+    async def ended(self, game_id: str) -> None:
+        """A game ended outside the rules (abandoned) at its current version: every socket of it
+        gets a fresh snapshot (no patch can carry a change without a new version)."""
+        channel = self.channels.get(game_id)
+        if channel is None:
+            return
+        live = await self.games.live(game_id, fresh=True)
+        async with channel.lock:
+            for audience in channel.audiences.values():
+                audience.reset(live)
+            for conn in list(channel.connections):
+                audience = channel.audiences.get(conn.seat) or self._audience(channel, live, conn.seat)
+                conn.version = audience.version
+                conn.send(audience.snapshot())
 
     async def sync(self, conn: Connection, version: Any) -> None:
         """A client asks for everything after `version`: the patches if kept, else a snapshot."""

@@ -79,7 +79,7 @@ class Cleanup:
                 await session.execute(update(Room).where(Room.id == room_id).values(status="finished"))
                 await session.commit()
             abandoned.append(game_id)
-            platform.games.forget(game_id)
+            await platform.game_ended(game_id)
             await platform.announce_room(room_id)
         if expired or abandoned:
             log.info("cleanup: %d rooms expired, %d games abandoned", len(expired), len(abandoned))

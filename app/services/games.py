@@ -288,6 +288,9 @@ class GameService:
                          row.client_move_id)
         if rows or seats:
             live.seats = await self._seats(session, live.room_id)
+        if seats and not rows:  # nothing new yet a retry: maybe cleanup ended the game elsewhere
+            live.abandoned = await session.scalar(
+                select(Game.status).where(Game.id == live.id)) == "abandoned"
         live.checked_at = time.monotonic()
 
     async def seat_of(self, game_id: str, player_id: str) -> int | None:
@@ -364,14 +367,15 @@ class GameService:
             raise ServiceError(422, "The move must name the version it was made at, as an integer.")
         live = await self.live(game_id)
         if live.abandoned:
-            raise GameError(ErrorCode.GAME_OVER, "This game was abandoned after a long idle "
-                                                 "period; it stays readable but takes no moves.")
+            raise GameError(ErrorCode.GAME_OVER, ABANDONED_DETAIL)
         for attempt in range(3):
             async with live.lock:
                 async with LazySession(self.sessions) as session:
                     fresh = bool(attempt)
                     if fresh:
                         await self._catch_up(session, live, seats=True)
+                        if live.abandoned:
+                            raise GameError(ErrorCode.GAME_OVER, ABANDONED_DETAIL)
                     try:
                         known, new_state, move = self._check(live, seat, sent_version, move,
                                                              client_id, player_id)
@@ -540,6 +544,10 @@ class GameService:
             result = await session.execute(statement)
             await session.commit()
             return result.rowcount == 1 or not exact
+
+
+ABANDONED_DETAIL = ("This game was abandoned after a long idle period; it stays readable but "
+                    "takes no moves.")
 
 
 def _now_ms() -> int:

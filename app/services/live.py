@@ -147,7 +147,7 @@ def fill_names(text: str, names: dict[int, str]) -> str:
 def game_document(live: LiveGame, state: State, version: int, seat: int | None) -> dict[str, Any]:
     """The wire contract's game document for a viewer at a version."""
     outcome = live.ruleset.outcome(state)
-    return {
+    document = {
         "id": live.id,
         "room_id": live.room_id,
         "ruleset": live.ruleset.id,
@@ -159,3 +159,12 @@ def game_document(live: LiveGame, state: State, version: int, seat: int | None) 
         "view": live.ruleset.view(state, seat),
         "outcome": outcome.to_json() if outcome is not None else None,
     }
+    if live.abandoned and outcome is None:
+        # Ended by cleanup, not by the rules: over, nobody is asked to act, no result; `ended`
+        # (present only on games ended this way) says why.
+        document.update(status="finished", to_act=[], ended=ABANDONED)
+    return document
+
+
+ABANDONED = {"reason": "abandoned",
+             "detail": "Nobody moved for a long time, so the game ended unfinished, without a result."}

@@ -25,7 +25,8 @@ _FINISH_ROOM = update(Room.__table__).where(Room.__table__.c.id == bindparam("ro
     status="finished")
 _BUMP_VERSION = (
     update(_GAMES)
-    .where(_GAMES.c.id == bindparam("game"), _GAMES.c.version == bindparam("old"))
+    .where(_GAMES.c.id == bindparam("game"), _GAMES.c.version == bindparam("old"),
+           _GAMES.c.status == "active")  # an abandoned game (cleanup) takes no more moves
     .values(version=bindparam("new"), to_act=bindparam("now_to_act"),
             status=bindparam("new_status"), outcome=bindparam("new_outcome"))
 )
@@ -78,7 +79,7 @@ def _stamp(value: Any) -> str:
 
 
 _SQL_BUMP = ("UPDATE games SET version = ?, to_act = ?, status = ?, outcome = ? "
-             "WHERE id = ? AND version = ?")
+             "WHERE id = ? AND version = ? AND status = 'active'")
 _SQL_BUMP_HELD = _SQL_BUMP + (" AND EXISTS (SELECT 1 FROM seats WHERE room_id = ? AND seat = ? "
                              "AND player_id = ?)")
 _SQL_MOVE = ("INSERT INTO moves (game_id, seq, seat, move, client_move_id, to_act, created_at) "

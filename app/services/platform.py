@@ -10,7 +10,7 @@ from typing import Any
 from app.config import Settings
 from app.db.session import make_engine, make_sessionmaker
 from app.observability.metrics import BROKER_LAG, REGISTRY, Gauge
-from app.realtime.broker import make_broker
+from app.realtime.broker import RESUBSCRIBED, make_broker
 from app.realtime.chat import deliver as deliver_chat
 from app.realtime.hub import Hub
 from app.realtime.lobby import LobbyHub
@@ -110,6 +110,15 @@ class Platform:
         await self.broker.publish({"type": "room", "room_id": room_id, "origin": self.instance,
                                    "t": time.time()})
 
+    async def game_ended(self, game_id: str) -> None:
+        """A game ended outside the rules (cleanup): this instance's sockets get the final
+        document now, the other instances drop their copy and do the same."""
+        self.games.forget(game_id)
+        await self.hub.ended(game_id)
+        if self.broker.shared:
+            await self.broker.publish({"type": "ended", "game_id": game_id,
+                                       "origin": self.instance, "t": time.time()})
+
     async def _seats_changed(self, room_id: str) -> None:
         """A room changed: re-read its game's seats, and move sockets whose seat changed hands."""
         for game_id in await self.games.refresh_seats_of_room(room_id):
@@ -129,6 +138,16 @@ class Platform:
             # now (the lease decides which instance drives; the others find it taken and stop).
             for game_id in event.get("games") or []:
                 self.bots.kick(str(game_id))
+        elif event.get("type") == RESUBSCRIBED:
+            # Back after a broker outage: moves and room changes made elsewhere meanwhile were
+            # never heard of here; catch this instance's sockets up from the database.
+            await self.hub.resync()
+            await self.lobby.rebuild()
+            for room_id in list(self.lobby.rooms):
+                self.lobby.post(room_id)
+        elif event.get("type") == "ended" and event.get("origin") != self.instance:
+            self.games.forget(str(event["game_id"]))
+            await self.hub.ended(str(event["game_id"]))
         elif event.get("type") == "chat":
             deliver_chat(self, event)
         elif event.get("type") == "room" and event.get("origin") != self.instance:

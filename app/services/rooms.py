@@ -143,10 +143,20 @@ def _document(room: Room, seats: list[Seat], names: dict[str, str]) -> dict[str,
     }
 
 
+async def claim_host(session: AsyncSession, host: Player) -> None:
+    """Take the host's row for the rest of the transaction, so one player's cap checks and the
+    writes they allow run one at a time on every instance: PostgreSQL locks the row; on SQLite
+    this UPDATE is the transaction's first write, so it takes the database's write lock (and
+    the count read after it sees every committed room)."""
+    await session.execute(update(Player).where(Player.id == host.id).values(name=Player.name)
+                          .execution_options(synchronize_session=False))
+
+
 async def check_room_caps(session: AsyncSession, host: Player, *, open_rooms: int | None = None,
                           bot_games: int | None = None) -> None:
     """429 when the player already hosts `open_rooms` rooms waiting in the lobby, or
-    `bot_games` active games with bot seats (bots cost the server; rooms clutter the lobby)."""
+    `bot_games` active games with bot seats (bots cost the server; rooms clutter the lobby).
+    Atomic with the write it allows only after `claim_host` in the same transaction."""
     if open_rooms is not None:
         count = (await session.execute(select(func.count()).select_from(Room).where(
             Room.host_id == host.id, Room.status == "lobby"))).scalar_one()

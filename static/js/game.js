@@ -243,6 +243,7 @@ function drawStatus() {
   const doc = state.doc;
   const status = document.getElementById("turn-status");
   if (state.refused) status.textContent = state.refused;
+  else if (doc.status === "finished" && doc.ended) status.textContent = `Game over: ${doc.ended.detail}`;
   else if (doc.status === "finished") status.textContent = "Game over — see the result below.";
   else if (myTurn()) status.textContent = doc.to_act.length > 1 ? "Your turn (everyone plays at once)." : "Your turn.";
   else if (doc.seat !== null && doc.to_act.length) status.textContent = `Waiting for ${listNames(doc.to_act)}…`;

@@ -30,6 +30,8 @@ def test_old_unstarted_rooms_expire_and_idle_games_end(client, settings):
     play_first_legal(client, idle_game, a)
     busy_game, _ = started_game(client)
     idle_room = doc(client, idle_game)["room_id"]
+    player = a if legal(client, idle_game, a)["moves"] else b
+    move = legal(client, idle_game, player)  # before the end: an ended game lists no moves
     _backdate(settings, [
         ("UPDATE rooms SET created_at = :old WHERE id = :r", {"r": old_room["id"]}),
         ("UPDATE games SET created_at = :old WHERE id = :g", {"g": idle_game}),
@@ -40,8 +42,6 @@ def test_old_unstarted_rooms_expire_and_idle_games_end(client, settings):
     assert swept == {"rooms": [old_room["id"]], "games": [idle_game]}
     assert [r["id"] for r in client.get("/api/rooms").json()] == [fresh_room["id"]]
     assert client.get(f"/api/rooms/{old_room['id']}").status_code == 404
-    player = a if legal(client, idle_game, a)["moves"] else b
-    move = legal(client, idle_game, player)
     r = client.post(f"/api/games/{idle_game}/moves", headers=player["headers"],
                     json={"version": move["version"], "move": move["moves"][0]})
     assert r.status_code == 409 and "abandoned" in r.json()["detail"]
@@ -50,3 +50,49 @@ def test_old_unstarted_rooms_expire_and_idle_games_end(client, settings):
     assert client.get(f"/api/rooms/{idle_room}").json()["status"] == "finished"
     assert client.portal.call(platform.cleanup.sweep) == {"rooms": [], "games": []}
     assert doc(client, busy_game)["status"] == "active"
+
+
+def test_an_abandoned_game_says_it_ended_and_why_everywhere(settings):
+    """After cleanup ends an idle game, its document says finished (nobody to act, no result)
+    with `ended.reason` "abandoned"; an open socket gets that document as a snapshot; legal
+    moves are empty; the room (alone and in the player's list) says finished. A second instance
+    that still held the game in memory refuses a move on it (the database's status guards every
+    move) and stores nothing."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    settings = settings.model_copy(update={"bot_watchdog_seconds": 3600})
+    with TestClient(create_app(settings)) as client, TestClient(create_app(settings)) as other:
+        idle_game, (a, b) = started_game(client)
+        play_first_legal(client, idle_game, a)
+        player = a if legal(client, idle_game, a)["moves"] else b
+        move = legal(other, idle_game, player)  # the other instance now holds the game too
+        assert doc(client, idle_game)["status"] == "active" and "ended" not in doc(client, idle_game)
+        room_id = doc(client, idle_game)["room_id"]
+        _backdate(settings, [
+            ("UPDATE games SET created_at = :old WHERE id = :g", {"g": idle_game}),
+            ("UPDATE moves SET created_at = :old WHERE game_id = :g", {"g": idle_game}),
+        ])
+        with client.websocket_connect(f"/ws/games/{idle_game}",
+                                      subprotocols=["civitas", f"bearer.{a['token']}"]) as ws:
+            assert ws.receive_json()["game"]["status"] == "active"
+            platform = client.app.state.platform
+            assert client.portal.call(platform.cleanup.sweep)["games"] == [idle_game]
+            frame = ws.receive_json()
+            while frame["type"] != "snapshot":
+                frame = ws.receive_json()
+            pushed = frame["game"]
+        for seen in (pushed, doc(client, idle_game, a), doc(client, idle_game)):
+            assert seen["status"] == "finished" and seen["to_act"] == [] and seen["outcome"] is None
+            assert seen["ended"]["reason"] == "abandoned" and seen["ended"]["detail"]
+            assert seen["version"] == 1
+        assert legal(client, idle_game, player)["moves"] == []
+        assert client.get(f"/api/rooms/{room_id}").json()["status"] == "finished"
+        mine = client.get("/api/players/me/rooms", headers=a["headers"]).json()
+        assert [r["status"] for r in mine if r["id"] == room_id] == ["finished"]
+        assert room_id not in [r["id"] for r in client.get("/api/rooms").json()]
+        r = other.post(f"/api/games/{idle_game}/moves", headers=player["headers"],
+                       json={"version": move["version"], "move": move["moves"][0]})
+        assert r.status_code == 409 and "abandoned" in r.json()["detail"], r.text
+        assert doc(client, idle_game)["version"] == 1
