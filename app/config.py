@@ -39,6 +39,7 @@ class Settings(BaseSettings):
     # any uvicorn ws name (websockets-sansio, wsproto, websockets) to fall back to uvicorn's own.
     ws_protocol: str = "lean"
     frames_per_second: float = 20.0  # per socket, with a burst of twice that
+    frames_per_token_second: float = 40.0  # all of one token's sockets on an instance together
     max_live_games: int = 5000
     patch_history: int = 64
     # Limits, applied before parsing (shared through Redis when the broker is Redis). A rate is

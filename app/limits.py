@@ -8,8 +8,10 @@ limit or cap is accepted, told why in an error frame, and closed with code 4429.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
+import secrets
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -70,6 +72,95 @@ class Counter:
         """Close the Redis connection, if any."""
         if self._redis is not None:
             await self._redis.aclose()
+
+
+# Take a socket's place under every key at once, or none: (1-based index of the first key at its
+# cap) or 0. Each key is a sorted set of socket leases scored by expiry, so the places of an
+# instance that died without giving them back free themselves when their leases run out.
+_TAKE = """
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[1])
+  if redis.call('ZCARD', key) >= tonumber(ARGV[3 + i]) then return i end
+end
+for i, key in ipairs(KEYS) do
+  redis.call('ZADD', key, ARGV[2], ARGV[3])
+  redis.call('EXPIRE', key, ARGV[4 + #KEYS])
+end
+return 0
+"""
+
+
+class SharedSocketCaps:
+    """Open sockets per IP, per token and per game across every instance, counted in Redis as
+    leases (renewed while the socket is open); in memory on this instance when Redis is away."""
+
+    LEASE = 90.0  # seconds: an instance that dies frees its sockets' places within this
+
+    def __init__(self, local: "SocketCaps", redis: Any) -> None:
+        self.local = local
+        self.caps = local.caps
+        self._redis = redis
+        self._script: Any = redis.register_script(_TAKE)
+        self.leases: dict[str, list[tuple[str, str]]] = {}  # socket id -> its keys (in Redis)
+        self._renewer: asyncio.Task[None] | None = None
+
+    @staticmethod
+    def _key(key: tuple[str, str]) -> str:
+        return f"civitas:sockets:{key[0]}:{key[1]}"
+
+    async def take(self, socket_id: str, keys: list[tuple[str, str]]) -> tuple[str | None, bool]:
+        """(the cap this socket would break, or None; whether its place is held in Redis)."""
+        now = time.time()
+        try:
+            over = await self._script(
+                keys=[self._key(k) for k in keys],
+                args=[now, now + self.LEASE, socket_id,
+                      *[self.caps[kind] for kind, _ in keys], int(self.LEASE * 2)])
+        except Exception:  # Redis away: count on this instance until it is back
+            log.warning("socket caps: redis unavailable, counting on this instance")
+            return self.local.take(keys), False
+        if over:
+            return keys[int(over) - 1][0], True
+        self.leases[socket_id] = keys
+        if self._renewer is None or self._renewer.done():
+            self._renewer = asyncio.get_running_loop().create_task(self._renew())
+        return None, True
+
+    async def give_back(self, socket_id: str, keys: list[tuple[str, str]], shared: bool) -> None:
+        """A socket closed: free its place where it was taken."""
+        if not shared:
+            self.local.give_back(keys)
+            return
+        self.leases.pop(socket_id, None)
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for key in keys:
+                    pipe.zrem(self._key(key), socket_id)
+                await pipe.execute()
+        except Exception:  # its lease runs out on its own
+            log.warning("socket caps: could not give a place back to redis")
+
+    async def _renew(self) -> None:
+        """Extend the leases of this instance's open sockets while there are any."""
+        while self.leases:
+            await asyncio.sleep(self.LEASE / 3)
+            expiry = time.time() + self.LEASE
+            try:
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for socket_id, keys in list(self.leases.items()):
+                        for key in keys:
+                            pipe.zadd(self._key(key), {socket_id: expiry}, xx=True)
+                            pipe.expire(self._key(key), int(self.LEASE * 2))
+                    await pipe.execute()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("socket caps: could not renew leases in redis")
+
+    def stop(self) -> None:
+        """Stop renewing (the app is shutting down)."""
+        if self._renewer is not None:
+            self._renewer.cancel()
 
 
 class SocketCaps:
@@ -146,8 +237,13 @@ class Limits:
         self.sockets = SocketCaps(int(settings.sockets_per_ip * scale),
                                   int(settings.sockets_per_token * scale),
                                   int(settings.sockets_per_game * scale))
+        self.shared: SharedSocketCaps | None = None
+        if self.counter._redis is not None:
+            self.shared = SharedSocketCaps(self.sockets, self.counter._redis)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            return await self.app(scope, self._on_shutdown(receive), send)
         if scope["type"] not in ("http", "websocket") or not self.enabled:
             return await self.app(scope, receive, send)
         kind = classify(scope)
@@ -168,14 +264,31 @@ class Limits:
         keys = [("ip", ip)] + ([("token", token)] if token else [])
         if scope["path"].startswith("/ws/games/"):
             keys.append(("game", scope["path"][len("/ws/games/"):]))
-        over = self.sockets.take(keys)
+        if self.shared is not None:
+            socket_id = secrets.token_hex(8)
+            over, in_redis = await self.shared.take(socket_id, keys)
+        else:
+            over, in_redis = self.sockets.take(keys), False
         if over is not None:
             return await self._refuse(scope, receive, send, 30,
                                       f"Too many open sockets for this {over}; close one first.")
         try:
             await self.app(scope, receive, send)
         finally:
-            self.sockets.give_back(keys)
+            if self.shared is not None:
+                await self.shared.give_back(socket_id, keys, in_redis)
+            else:
+                self.sockets.give_back(keys)
+
+    def _on_shutdown(self, receive: Receive) -> Receive:
+        """The lifespan's receive, noting shutdown: stop renewing socket leases then."""
+        async def wrapped() -> Any:
+            message = await receive()
+            if message.get("type") == "lifespan.shutdown" and self.shared is not None:
+                self.shared.stop()
+            return message
+
+        return wrapped
 
     @staticmethod
     async def _refuse(scope: Scope, receive: Receive, send: Send, retry: int, detail: str) -> None:
@@ -192,3 +305,57 @@ class Limits:
             (b"content-type", b"application/json"), (b"retry-after", str(retry).encode()),
             (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
+
+
+class FrameBudget:
+    """Frames per second for one token, shared by all of that token's sockets on this instance:
+    a token bucket (burst of twice the rate) and the refusals of the last 10 seconds, so a flood
+    spread over many sockets is refused, and past a limit closed, like one on a single socket."""
+
+    WINDOW = 10.0
+
+    def __init__(self, rate: float, now: float) -> None:
+        self.rate, self.capacity = rate, 2 * rate
+        self.tokens, self.stamp = self.capacity, now
+        self.users = 0
+        self.window, self.refused = now, 0
+
+    def take(self, now: float) -> bool:
+        """Spend one token if there is one; else count a refusal."""
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        if now - self.window > self.WINDOW:
+            self.window, self.refused = now, 0
+        self.refused += 1
+        return False
+
+    def flooding(self) -> bool:
+        """Refused so often lately that the socket should be closed (policy violation)."""
+        return self.refused > 4 * self.capacity
+
+
+class TokenFrames:
+    """Every token's frame budget on this instance (a budget lives while the token has sockets)."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.budgets: dict[str, FrameBudget] = {}
+
+    def join(self, token_key: str, now: float) -> FrameBudget:
+        """The token's budget, for one more socket."""
+        budget = self.budgets.get(token_key)
+        if budget is None:
+            budget = self.budgets[token_key] = FrameBudget(self.rate, now)
+        budget.users += 1
+        return budget
+
+    def leave(self, token_key: str) -> None:
+        """One of the token's sockets closed."""
+        budget = self.budgets.get(token_key)
+        if budget is not None:
+            budget.users -= 1
+            if budget.users <= 0:
+                del self.budgets[token_key]

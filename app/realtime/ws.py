@@ -39,6 +39,47 @@ class TokenBucket:
         return False
 
 
+TOO_MANY_FRAMES = "socket/too_many_frames"  # the error frame's code (wire contract extension)
+
+
+class FrameGate:
+    """A socket's frame budget and its player's (shared by all of that token's sockets on this
+    instance), checked before parsing: over either, an error frame with code
+    `socket/too_many_frames`; a sustained flood, the door (close 1008)."""
+
+    def __init__(self, platform: Any, player_id: str | None, now: float) -> None:
+        settings = platform.settings
+        self.own = TokenBucket(settings.frames_per_second, now)
+        self.frames = platform.token_frames
+        self.player_id = player_id
+        self.shared = self.frames.join(player_id, now) if player_id else None
+
+    def admit(self, now: float) -> str | None:
+        """None to go on; "close" to close the socket; else the error frame to send."""
+        if not self.own.take(now):
+            if self.own.refused > 4 * self.own.capacity:
+                return "close"
+            return self._error(f"Too many frames on this socket (at most {self.own.rate:g} a "
+                               "second); slow down.")
+        if self.shared is not None and not self.shared.take(now):
+            if self.shared.flooding():
+                return "close"
+            return self._error(f"Too many frames from your sockets together (at most "
+                               f"{self.shared.rate:g} a second); slow down.")
+        return None
+
+    @staticmethod
+    def _error(detail: str) -> str:
+        return encode({"type": "error", "id": None, "status": 429, "detail": detail,
+                       "code": TOO_MANY_FRAMES, "retry_after": 1})
+
+    def close(self) -> None:
+        """The socket is gone."""
+        if self.shared is not None and self.player_id:
+            self.frames.leave(self.player_id)
+            self.shared = None
+
+
 async def _refuse(websocket: WebSocket, status: int, detail: str, code: int) -> None:
     await websocket.send_text(encode({"type": "error", "id": None, "status": status, "detail": detail}))
     await websocket.close(code=code)
@@ -105,7 +146,7 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
     name = player.name if player else ""
     del player  # an idle socket keeps two strings, not an ORM object with its session state
     loop = asyncio.get_running_loop()
-    bucket = TokenBucket(settings.frames_per_second, loop.time())
+    gate = FrameGate(platform, conn.player_id, loop.time())
     try:
         await platform.hub.join(conn)
         await table_socket.joined(platform, conn, live.room_id)
@@ -113,12 +154,12 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            if not bucket.take(loop.time()):
-                if bucket.refused > 4 * bucket.capacity:
-                    await websocket.close(code=1008)
-                    break
-                conn.send(encode({"type": "error", "id": None, "status": 429,
-                                  "detail": "Too many frames; slow down."}))
+            verdict = gate.admit(loop.time())
+            if verdict == "close":
+                await websocket.close(code=1008)
+                break
+            if verdict is not None:
+                conn.send(verdict)
                 continue
             frame, problem = _parse(message.get("text"), settings.max_frame_bytes)
             if frame is None:
@@ -135,6 +176,7 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
     except WebSocketDisconnect:
         pass
     finally:
+        gate.close()
         platform.hub.leave(conn)
         conn.stop()
         await table_socket.left(platform, conn)
@@ -217,6 +259,8 @@ async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = 
                 return await _refuse(websocket, exc.status, exc.detail, 4404)
     conn = Connection(websocket, room_id or "", None, player.id if player else None,
                       "lobby" if room_id is None else "room")
+    loop = asyncio.get_running_loop()
+    gate = FrameGate(platform, conn.player_id, loop.time())
     try:
         if room_id is None:
             lobby.lobby.add(conn)
@@ -228,6 +272,13 @@ async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = 
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            verdict = gate.admit(loop.time())
+            if verdict == "close":
+                await websocket.close(code=1008)
+                break
+            if verdict is not None:
+                conn.send(verdict)
+                continue
             if room_id is not None and player is not None:
                 frame, _problem = _parse(message.get("text"), platform.settings.max_frame_bytes)
                 if frame is not None and frame["type"] == "chat":
@@ -239,6 +290,7 @@ async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = 
     except WebSocketDisconnect:
         pass
     finally:
+        gate.close()
         if room_id is None:
             lobby.lobby.discard(conn)
         else:

@@ -9,6 +9,7 @@ from typing import Any
 
 from app.config import Settings
 from app.db.session import make_engine, make_sessionmaker
+from app.limits import TokenFrames
 from app.observability.metrics import BROKER_LAG, REGISTRY, Gauge
 from app.realtime.broker import RESUBSCRIBED, make_broker
 from app.realtime.chat import deliver as deliver_chat
@@ -39,6 +40,7 @@ class Platform:
         self.games.exit_after_commit = settings.fault_exit_after_commit
         self.games.seed_log = settings.seed_log
         self.room_locks = RoomLocks()
+        self.token_frames = TokenFrames(settings.frames_per_token_second)
         self.cleanup = Cleanup(self)
         self.instance = secrets.token_hex(6)  # tells this instance's own events apart
         self.lobby = LobbyHub(self.sessions, settings.lobby_page_size, settings.lobby_resync_seconds)

@@ -145,3 +145,65 @@ def test_rates_are_shared_between_instances_through_redis(settings):
         codes = [_from(c, ip, [("POST", "/api/players", {}, {"name": "A"})])[0].status_code
                  for c in (one, two, one)]
         assert codes == [201, 201, 429]
+
+
+def test_socket_caps_are_shared_between_instances_through_redis(settings):
+    """With a Redis broker the socket cap per token holds across instances: two sockets on one
+    instance and the third on the other is refused (4429); closing one frees a place on either."""
+    url = os.environ.get("CIVITAS_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+    shared = settings.model_copy(update={"broker_url": url})
+    caps = {"sockets_per_token": 2, "sockets_per_ip": 1000, "sockets_per_game": 1000}
+    with _app(shared, **caps) as one, _app(shared, **caps) as two:
+        game_id, (a, b) = started_game(one)
+        url = f"/ws/games/{game_id}"
+        offer = ["civitas", f"bearer.{a['token']}"]
+        with one.websocket_connect(url, subprotocols=offer) as first:
+            assert first.receive_json()["type"] == "snapshot"
+            with two.websocket_connect(url, subprotocols=offer) as second:
+                assert second.receive_json()["type"] == "snapshot"
+                for client in (one, two):
+                    with client.websocket_connect(url, subprotocols=offer) as third:
+                        frame = third.receive_json()
+                        assert frame["type"] == "error" and frame["status"] == 429, frame
+                        assert "token" in frame["detail"]
+            with two.websocket_connect(url, subprotocols=offer) as again:
+                assert again.receive_json()["type"] == "snapshot"
+
+
+def test_a_tokens_frames_are_limited_across_all_its_sockets(settings):
+    """Each socket alone is within its own budget, but one token flooding over three sockets
+    together gets 429 error frames with code socket/too_many_frames, then a close with 1008
+    (policy); nothing is stored, and another player's socket is unaffected."""
+    from starlette.websockets import WebSocketDisconnect
+
+    with _app(settings.model_copy(update={"frames_per_second": 10_000,
+                                          "frames_per_token_second": 5})) as client:
+        game_id, (a, b) = started_game(client)
+        url = f"/ws/games/{game_id}"
+        offer = ["civitas", f"bearer.{a['token']}"]
+        with client.websocket_connect(url, subprotocols=offer) as s1, \
+                client.websocket_connect(url, subprotocols=offer) as s2, \
+                client.websocket_connect(url, subprotocols=offer) as s3:
+            sockets = [s1, s2, s3]
+            for ws in sockets:
+                assert ws.receive_json()["type"] == "snapshot"
+            for _ in range(60):
+                for ws in sockets:
+                    ws.send_text('{"type": "ping"}')
+            frames, closes = [], []
+            for ws in sockets:
+                try:
+                    for _ in range(60):
+                        frames.append(ws.receive_json())
+                except WebSocketDisconnect as exc:
+                    closes.append(exc.code)
+        refused = [f for f in frames if f["type"] == "error"]
+        assert refused and all(f["status"] == 429 and f["code"] == "socket/too_many_frames"
+                               and f["retry_after"] > 0 for f in refused)
+        assert "sockets together" in refused[0]["detail"]
+        assert closes and set(closes) == {1008}
+        assert client.get(f"/api/games/{game_id}").json()["version"] == 0
+        with client.websocket_connect(url, subprotocols=["civitas", f"bearer.{b['token']}"]) as other:
+            assert other.receive_json()["type"] == "snapshot"
+            other.send_text('{"type": "ping"}')
+            assert other.receive_json()["type"] == "pong"

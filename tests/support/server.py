@@ -26,7 +26,9 @@ def free_port() -> int:
 class ServerProcess:
     """`python -m app.main` with the given environment; stops on exit."""
 
-    def __init__(self, env: dict[str, str], port: int | None = None) -> None:
+    def __init__(self, env: dict[str, str], port: int | None = None,
+                 log_path: Path | None = None) -> None:
+        self.log_path = log_path  # the server's stderr (its logs) go there when given
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         # The server notes its games' seeds for the test's failure report (tests/support/seeds.py);
@@ -41,13 +43,17 @@ class ServerProcess:
 
     def start(self) -> "ServerProcess":
         """Start and wait until it answers."""
+        stderr = open(self.log_path, "ab") if self.log_path else subprocess.PIPE  # noqa: SIM115
         self.proc = subprocess.Popen([sys.executable, "-m", "app.main"], cwd=ROOT, env=self.env,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                     stdout=subprocess.DEVNULL, stderr=stderr)
+        if self.log_path:
+            stderr.close()  # the child holds its own copy
         try:
             deadline = time.monotonic() + 120  # a loaded machine starts it slowly
             while time.monotonic() < deadline:
                 if self.proc.poll() is not None:
-                    raise RuntimeError(f"server exited: {self.proc.stderr.read().decode()[-2000:]}")
+                    logs = (self.log_path.read_bytes() if self.log_path else self.proc.stderr.read())
+                    raise RuntimeError(f"server exited: {logs.decode()[-2000:]}")
                 try:
                     if httpx.get(f"{self.url}/api/rulesets", timeout=1).status_code == 200:
                         return self
