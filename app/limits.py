@@ -48,6 +48,11 @@ class Counter:
 
             self._redis = redis.from_url(redis_url)
 
+    @property
+    def redis(self) -> Any:
+        """The shared Redis client, or None when counting in memory only."""
+        return self._redis
+
     async def hit(self, key: str, rate: Rate) -> int:
         """Count one request; 0 if within the rate, else the seconds until the window ends."""
         now = time.time()
@@ -238,8 +243,8 @@ class Limits:
                                   int(settings.sockets_per_token * scale),
                                   int(settings.sockets_per_game * scale))
         self.shared: SharedSocketCaps | None = None
-        if self.counter._redis is not None:
-            self.shared = SharedSocketCaps(self.sockets, self.counter._redis)
+        if self.counter.redis is not None:
+            self.shared = SharedSocketCaps(self.sockets, self.counter.redis)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":

@@ -152,7 +152,8 @@ def test_socket_caps_are_shared_between_instances_through_redis(settings):
     instance and the third on the other is refused (4429); closing one frees a place on either."""
     url = os.environ.get("CIVITAS_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
     shared = settings.model_copy(update={"broker_url": url})
-    caps = {"sockets_per_token": 2, "sockets_per_ip": 1000, "sockets_per_game": 1000}
+    caps = {"sockets_per_token": 2, "sockets_per_ip": 1000, "sockets_per_game": 1000,
+            "rate_sockets": "1000/60"}  # connects from "testclient" are counted in Redis too
     with _app(shared, **caps) as one, _app(shared, **caps) as two:
         game_id, (a, b) = started_game(one)
         url = f"/ws/games/{game_id}"

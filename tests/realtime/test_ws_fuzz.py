@@ -30,6 +30,8 @@ def test_random_frames_never_break_the_socket(settings):
     from app.main import create_app
 
     settings.frames_per_second = 100_000  # this test is about shapes, not about throttling
+    settings.frames_per_token_second = 100_000  # (the token's budget over its sockets too)
+    settings.heartbeat_seconds = 3600  # a slow run outlasts 30 s: no heartbeat among the answers
     with TestClient(create_app(settings)) as client:
         _fuzz(client)
 
