@@ -211,7 +211,7 @@ class SqliteWriter:
 
 
 _PG_BUMP = ("UPDATE games SET version = %s, to_act = %s::json, status = %s, outcome = %s::json "
-            "WHERE id = %s AND version = %s")
+            "WHERE id = %s AND version = %s AND status = 'active'")
 _PG_HELD = " AND EXISTS (SELECT 1 FROM seats WHERE room_id = %s AND seat = %s AND player_id = %s)"
 
 
