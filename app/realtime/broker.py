@@ -160,19 +160,26 @@ class RedisBroker:
                 batch, self._outbox = self._outbox, []
                 self._sending = True
                 try:
-                    if len(batch) == 1:
-                        await self._redis.publish(CHANNEL, batch[0])
-                    else:
-                        async with self._redis.pipeline(transaction=False) as pipe:
-                            for data in batch:
-                                pipe.publish(CHANNEL, data)
-                            await pipe.execute()
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.warning("could not publish %d events to redis", len(batch))
+                    for attempt in (1, 2):  # a pooled connection dead since an outage fails once
+                        try:
+                            await self._publish(batch)
+                            break
+                        except asyncio.CancelledError:
+                            raise
+                        except Exception:
+                            if attempt == 2:
+                                log.warning("could not publish %d events to redis", len(batch))
                 finally:
                     self._sending = False
+
+    async def _publish(self, batch: list[bytes]) -> None:
+        if len(batch) == 1:
+            await self._redis.publish(CHANNEL, batch[0])
+        else:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for data in batch:
+                    pipe.publish(CHANNEL, data)
+                await pipe.execute()
 
     async def stop(self) -> None:
         """Send what is queued (briefly), unsubscribe and close."""
