@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
+
+import pytest
+
 from tests.support import http
+from tests.support.server import ServerProcess
 
 
 def _start(server, page, ruleset, seats=2, options=None):
@@ -98,8 +103,27 @@ def _built(server, game, auth):
     return any(m["seat"] == 0 and m["move"]["type"] == "build" for m in log)
 
 
-def test_tiny_towns_monument_naming_placing_and_building_by_clicking(live_server, page):
+# The simple play below (first square, first resource) makes a building possible only when the
+# named resources happen to fall into a pattern; with some seeds that never happens before the
+# town is full. This seed's game is known to allow one (a fixed game, not luck; the server's
+# CIVITAS_TEST_GAME_SEED replay setting still overrides it).
+TINY_TOWNS_SEED = "1"
+
+
+@pytest.fixture(scope="module")
+def seeded_server(tmp_path_factory):
+    """A server whose every game uses TINY_TOWNS_SEED."""
+    db = tmp_path_factory.mktemp("seeded") / "civitas.db"
+    env = {"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{db}", "CIVITAS_BOT_DELAY_MS": "50"}
+    if not os.environ.get("CIVITAS_TEST_GAME_SEED"):
+        env["CIVITAS_GAME_SEED"] = TINY_TOWNS_SEED
+    with ServerProcess(env) as server:
+        yield server
+
+
+def test_tiny_towns_monument_naming_placing_and_building_by_clicking(seeded_server, page):
     """Keep a monument, then name, place and construct by clicking until some buildings stand."""
+    live_server = seeded_server
     game, auth = _start(live_server, page, "tiny-towns")
     page.set_default_timeout(4000)  # a click raced by a bot's redraw is retried, not awaited
     done = []
