@@ -6,16 +6,29 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
+import time
+from types import SimpleNamespace
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 
+from app import limits
 from app.main import create_app
 from tests.support.api import new_player, new_room, started_game
 
 
-def _app(settings, **limits):
-    return TestClient(create_app(settings.model_copy(update={"limits_scale": 1, **limits})))
+@pytest.fixture(autouse=True)
+def one_window(monkeypatch):
+    """The limiter's clock stands still in the middle of the current minute: its windows are
+    fixed, and one that rolled over between two requests of a test let the second one through."""
+    now = time.time()
+    still = now - now % 60 + 30
+    monkeypatch.setattr(limits, "time", SimpleNamespace(time=lambda: still))
+
+
+def _app(settings, **rates):
+    return TestClient(create_app(settings.model_copy(update={"limits_scale": 1, **rates})))
 
 
 def _from(client, ip, calls):
