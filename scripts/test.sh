@@ -42,11 +42,9 @@ PY
   fi
 fi
 echo "PostgreSQL for tests: ${CIVITAS_TEST_POSTGRES_URL:-none}"
-# Test order: pytest-randomly shuffles it. Seed 3332527313 exposed two socket tests that hang
-# (see docs/TESTING.md); until they are fixed the suite runs in a seed's order that passes.
-# CIVITAS_TEST_ORDER_SEED=random shuffles anew, any number replays that order.
-order_seed="${CIVITAS_TEST_ORDER_SEED:-296156390}"
-order_args=()
-if [ "$order_seed" != "random" ]; then order_args=(-p randomly "--randomly-seed=$order_seed"); fi
+# Test order: pytest-randomly shuffles it with a fresh seed each run and prints the seed
+# ("Using --randomly-seed=N"); CIVITAS_TEST_ORDER_SEED=N replays that order.
+order_args=(-p randomly)
+if [ -n "${CIVITAS_TEST_ORDER_SEED:-}" ]; then order_args+=("--randomly-seed=$CIVITAS_TEST_ORDER_SEED"); fi
 "$PY" -m pytest "${order_args[@]}" "$@"
 bash scripts/audit.sh
