@@ -15,6 +15,16 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 
+# The deploy test checks deploy/nginx.conf with `nginx -t`: install Debian's nginx-light likewise.
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing Debian's nginx-light for the deploy test..."
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light) >/dev/null || true
+  else
+    echo "nginx is missing: install Debian's 'nginx-light' package for the deploy test." >&2
+  fi
+fi
+
 if [ -z "${CIVITAS_TEST_POSTGRES_URL:-}" ]; then
   if "$PY" - <<'PY' 2>/dev/null
 import psycopg
