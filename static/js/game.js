@@ -195,6 +195,8 @@ function targets(entry) {
 }
 
 function drawLog() {
+  // A new log line moves what is below it: while a pointer is down it waits like the board.
+  if (!whenReleased(drawLog)) return;
   const entries = state.log.slice(-80).reverse();
   if (!entries.length) { document.getElementById("log").replaceChildren(el("li", { class: "muted log-empty" }, "No moves yet.")); return; }
   document.getElementById("log").replaceChildren(...entries.map((entry) => {
@@ -404,8 +406,9 @@ function keyboard() {
 new MutationObserver(() => keyboard()).observe(board, { childList: true, subtree: true });
 
 // A redraw between a press and its release would lose the click: the release lands on a new node,
-// so the browser fires no click on the button pressed. While a pointer is down anywhere on the
-// page, drawing waits, and runs once the pointer is up (after the click it was part of).
+// so the browser fires no click on the button pressed. A new log or chat line does the same by
+// pushing the button from under the pointer. While a pointer is down anywhere on the page, drawing
+// (board, players, log, chat) waits, and runs once the pointer is up (after the click it was part of).
 // However long the press lasts (no timer: a slow machine or a slow hand would lose the click
 // again); a release the page never saw is noticed by the next move with no button down, by
 // leaving the window or by hiding the page.
@@ -521,6 +524,7 @@ async function loadChat() {
 }
 
 function drawChat() {
+  if (!whenReleased(drawChat)) return; // a new line would move the page under a held press
   const line = (m) => el("p", { class: "chat-line", dataset: { chatId: m.id } }, el("strong", {}, m.name), ": ", m.text);
   document.getElementById("chat-players").replaceChildren(...state.chat.filter((m) => !m.spectator).slice(-100).map(line));
   const watchers = state.chat.filter((m) => m.spectator);

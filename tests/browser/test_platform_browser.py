@@ -142,7 +142,9 @@ def test_a_click_is_not_lost_when_a_patch_arrives_between_press_and_release(live
     assert http.post(f"{live_server.url}/api/games/{game}/moves", headers=hb,
                      json={"version": 0, "move": legal["moves"][0]}).status_code == 200
     # The page has Bob's move and Ann's legal moves of version 1 before the button is released.
-    page.wait_for_function("window.civitas.doc.version === 1 && window.civitas.legalVersion === 1")
+    # ... and the log's line for Bob's move, which would push the button from under the pointer.
+    page.wait_for_function("window.civitas.doc.version === 1 && window.civitas.legalVersion === 1"
+                           " && window.civitas.log.some((entry) => entry.seat === 1)")
     page.mouse.up()
     page.wait_for_function("window.civitas.doc.version === 2", timeout=30000)
     log = http.get(f"{live_server.url}/api/games/{game}/log", headers=ha).json()["moves"]
