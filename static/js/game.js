@@ -127,13 +127,23 @@ function play(move, opts = {}) {
   send(move);
 }
 
-function sendPending() {
+async function sendPending() {
   const pending = state.pending;
   if (!pending || !state.online || state.legalVersion !== state.doc.version) return;
   state.pending = null;
-  const same = state.legal.find((m) => JSON.stringify(m) === JSON.stringify(pending.move));
+  let same = state.legal.find((m) => JSON.stringify(m) === JSON.stringify(pending.move));
+  // The kept move answers the decision the player saw. If they have played since (another tab or
+  // device), the same move may be legal again for a later decision: it is not sent then.
+  if (same && state.doc.version !== pending.version && await playedSince(pending.version)) same = null;
   if (same) { clearError(); send(same); }
   else showError(`Your move "${describe(pending.move)}" was not sent: the game moved on while you were offline and it is no longer allowed.`);
+}
+
+async function playedSince(version) {
+  try {
+    const log = await request("GET", `/api/games/${gameId}/log`);
+    return log.moves.some((m) => m.seq > version && m.seat === state.doc.seat);
+  } catch { return true; } // cannot tell: do not play a move made for another moment
 }
 
 function showError(text, kind = "error") {
