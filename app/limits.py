@@ -312,18 +312,14 @@ class Limits:
         await send({"type": "http.response.body", "body": body})
 
 
-class FrameBudget:
-    """Frames per second for one token, shared by all of that token's sockets on this instance:
-    a token bucket (burst of twice the rate) and the refusals of the last 10 seconds, so a flood
-    spread over many sockets is refused, and past a limit closed, like one on a single socket."""
-
-    WINDOW = 10.0
+class TokenBucket:
+    """A frame budget checked before parsing: `rate` frames a second, bursts of twice that;
+    refusals are counted so that floods get an error, then the door."""
 
     def __init__(self, rate: float, now: float) -> None:
         self.rate, self.capacity = rate, 2 * rate
         self.tokens, self.stamp = self.capacity, now
-        self.users = 0
-        self.window, self.refused = now, 0
+        self.refused = 0
 
     def take(self, now: float) -> bool:
         """Spend one token if there is one; else count a refusal."""
@@ -332,10 +328,29 @@ class FrameBudget:
         if self.tokens >= 1:
             self.tokens -= 1
             return True
+        self._refuse(now)
+        return False
+
+    def _refuse(self, now: float) -> None:
+        self.refused += 1
+
+
+class FrameBudget(TokenBucket):
+    """Frames per second for one token, shared by all of that token's sockets on this instance:
+    a token bucket whose refusals count over the last 10 seconds only, so a flood spread over
+    many sockets is refused, and past a limit closed, like one on a single socket."""
+
+    WINDOW = 10.0
+
+    def __init__(self, rate: float, now: float) -> None:
+        super().__init__(rate, now)
+        self.users = 0
+        self.window = now
+
+    def _refuse(self, now: float) -> None:
         if now - self.window > self.WINDOW:
             self.window, self.refused = now, 0
         self.refused += 1
-        return False
 
     def flooding(self) -> bool:
         """Refused so often lately that the socket should be closed (policy violation)."""

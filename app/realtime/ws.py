@@ -12,31 +12,13 @@ from sqlalchemy.exc import DBAPIError
 
 from app.api.errors import DATABASE_DOWN
 from app.engine.errors import GameError
+from app.limits import TokenBucket
 from app.realtime import table_socket
 from app.realtime.hub import Connection, encode
 from app.services import rooms as room_service
 from app.services.errors import ServiceError
 
 router = APIRouter()
-
-
-class TokenBucket:
-    """Per-socket frame budget, checked before parsing: floods get an error, then the door."""
-
-    def __init__(self, rate: float, now: float) -> None:
-        self.rate, self.capacity = rate, 2 * rate
-        self.tokens, self.stamp = self.capacity, now
-        self.refused = 0
-
-    def take(self, now: float) -> bool:
-        """Spend one token if there is one."""
-        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        self.refused += 1
-        return False
 
 
 TOO_MANY_FRAMES = "socket/too_many_frames"  # the error frame's code (wire contract extension)

@@ -3,7 +3,8 @@ that refills with time."""
 
 from __future__ import annotations
 
-from app.realtime.ws import TokenBucket, _parse
+from app.limits import TokenBucket
+from app.realtime.ws import _parse
 
 
 def test_a_deeply_nested_frame_and_broken_json_get_their_own_reasons():
