@@ -12,6 +12,8 @@ from app.engine.diff import diff
 from app.engine.rng import Rng
 from app.engine.ruleset import IllegalMove
 from app.rulesets.fortuna import RULESET as R
+from app.rulesets.fortuna import data
+from app.rulesets.fortuna.view import privilege_words
 from app.rulesets.fortuna.rules import clone
 from tests.rulesets.fortuna.helpers import at, favours, game, play, province, seat_to_act
 
@@ -221,3 +223,47 @@ def test_determinize_keeps_the_palace_card_a_later_arrival_took_from_the_seen_on
     moved = sum(left[1] not in R.determinize(s, seen_by_nobody_else, Rng(k))["p"][second]["hand"]
                 for k in range(10))
     assert moved > 0  # a seat that never saw the palace cards cannot know it
+
+
+class _CanaryCards(dict):
+    """The privilege table, where a marker reads as a card C (never played, scores nothing)."""
+
+    def __missing__(self, key):
+        if isinstance(key, str) and key.startswith("CANARY"):
+            return {"id": key, "cls": "C", "name": key, "vp": {"per": "dice", "each": 0}}
+        raise KeyError(key)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_canary_markers_never_reach_the_log_text_or_public_moves(n, monkeypatch):
+    """Hidden info, the log: for every move of played games, the log text and the public move
+    each other seat and a spectator receive name no card hidden from them (markers in the
+    deck, other hands, face-down discards, unseen palace cards and face-down action cards;
+    the mover's own cards stay real so its move can be replayed) nor the generator's state."""
+    states = _states(n, 23, 300)
+    checked = 0
+    monkeypatch.setattr(data, "PRIVILEGES", _CanaryCards(data.PRIVILEGES))  # markers are C cards
+    assert any("CANARY-action" in json.dumps(_plant(s)["sides"]) for _, _, s in states)
+    for (_, _, before), (seat, move, _) in zip(states, states[1:]):
+        planted = _plant(before)
+        planted["rng"] = before["rng"]  # the move is replayed for its consequences
+        if planted["choice"] and planted["choice"]["seat"] == seat:
+            planted["choice"]["cards"] = list(before["choice"]["cards"])
+        if planted["palace_choice"] and planted["palace_choice"]["seat"] == seat:
+            planted["palace_choice"]["cards"] = list(before["palace_choice"]["cards"])
+        after = R.apply(before, seat, move)
+        for side, row in enumerate(after["sides"]):  # a card the move flips is public after it
+            for j, slot in enumerate(row):
+                if slot["up"] or slot["pub"]:
+                    planted["sides"][side][j]["c"] = before["sides"][side][j]["c"]
+        R.apply(planted, seat, move)  # still legal: the words come from a real replay
+        for v in [*range(n), None]:
+            if v == seat:
+                continue
+            text = R.log_text(planted, seat, move, v) + json.dumps(R.public_move(planted, seat, move, v))
+            assert "CANARY" not in text and str(before["rng"]) not in text, (v, move, text)
+            if move["type"] in ("keep", "palace"):
+                kept = move.get("cards", [move.get("card")])
+                assert not any(c in text or privilege_words(c) in text for c in kept), (v, text)
+            checked += 1
+    assert checked > 100

@@ -8,7 +8,7 @@ import pytest
 
 from app.rulesets.fortuna import RULESET as R
 from app.rulesets.fortuna import data
-from tests.rulesets.fortuna.helpers import game
+from tests.rulesets.fortuna.helpers import arrange, game, play, seat_to_act
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
@@ -84,3 +84,38 @@ def test_tables_have_the_rulebook_counts_and_sources():
     assert data.ACTIONS["harvest_grain"]["proposed"]
     assert (data.LIMITS["money"], data.LIMITS["dice"], data.LIMITS["vestals"],
             data.LIMITS["centurions"], data.LIMITS["buildings"]) == (20, 3, 3, 3, 3)
+
+
+def test_registered_with_a_version_and_labelled_options_defaulting_to_the_standard_game():
+    """Registration: `fortuna` is registered with a version and an Options model whose fields
+    (the 2-player rule, peeking at the face-down starting card) are labelled for people; the
+    defaults give the standard game (the 2-player flip on, nobody sees the face-down card)."""
+    import app.rulesets  # noqa: F401  (registers the product's rulesets)
+    from app.engine import registry
+
+    assert registry.get("fortuna") is R
+    assert R.version and (R.min_players, R.max_players) == (2, 4)
+    schema = R.Options.model_json_schema()["properties"]
+    assert set(schema) == {"two_player_flip", "peek_own_card"}
+    assert "2-player" in schema["two_player_flip"]["title"]
+    for prop in schema.values():
+        assert len(prop["title"]) > 10 and len(prop["description"]) > 40
+    assert R.Options().model_dump() == {"two_player_flip": True, "peek_own_card": False}
+    standard = game(2, seed=3)
+    assert standard["opts"] == {"two_player_flip": True, "peek_own_card": False}
+    assert standard == R.setup(2, R.Options(two_player_flip=True, peek_own_card=False), 3)
+
+
+def test_the_general_stock_has_no_limit():
+    """Components (decision 19): the box holds 15 grain, water and wine, 12 Vestals and
+    Centurions and 9 dice (rules-data B2), but RB-F never says what happens when the stock runs
+    out, so it is unlimited: with 4 players every province may reach 3 dice (12 > 9)."""
+    assert data.GAME["stock"]["dice"] == 9 and data.GAME["stock"]["limits"] is False
+    s = game(4, seed=0)
+    me = seat_to_act(s)
+    for seat in range(4):
+        s["p"][seat].update(dice=3 if seat != me else 2, grain=15)
+    s = arrange(s, {me: ["clerus", "harvest_grain", "water"]})
+    s = play(s, {"type": "play", "slot": 0, "args": {}})
+    assert [pl["dice"] for pl in s["p"]] == [3, 3, 3, 3]
+    assert sum(pl["grain"] for pl in s["p"]) == 60

@@ -272,3 +272,19 @@ def test_fortuna_card_moves_one_step():
     s, me = _me(cards=["fortuna", "building", "water"], pos=4)
     s = play(s, {"type": "play", "slot": 0, "args": {}})
     assert s["p"][me]["pos"] == 5
+
+
+def test_bribe_reaches_only_cards_in_front_of_other_players():
+    """Bribe (decision 2): the cards on an unoccupied side of a 2-player game belong to nobody,
+    so nobody can be paid for them; only the other player's face-up cards can be bribed."""
+    s = game(2, seed=0)
+    me = seat_to_act(s)
+    other = 1 - me
+    s = arrange(s, {me: ["bribe", "building", "water"], other: ["wine_trade", "clerus", "marriage"],
+                    2: ["fortuna", "harvest_grain", "harvest_wine"]}, down={other: 2})
+    s = province(s, me, money=5, wine=0)
+    targets = {(m["args"]["side"], m["args"]["slot"]) for m in R.legal_moves(s, me)
+               if m["type"] == "play" and m["slot"] == 0 and m["args"]}
+    assert targets == {(other, 1)}  # Clerus; Wine Trade has no wine to sell, Marriage lies face down
+    with pytest.raises(IllegalMove, match="in\\s+front of another player"):
+        R.apply(s, me, {"type": "play", "slot": 0, "args": {"side": 2, "slot": 0, "args": {}}})
