@@ -195,3 +195,43 @@ def test_barrett_castle_is_not_a_cottage_for_the_statue():
     assert build(st, 0, "statue", [4, 5], 4)["p"][0]["coins"] == 0
     st = _game(["cottage cottage cottage .", "Wd St . .", E, E], "starloom", buildings=bset)
     assert build(st, 0, "statue", [4, 5], 4)["p"][0]["coins"] == 1
+
+
+def test_a_buildings_own_decision_comes_before_decisions_already_waiting():
+    """RB-F Special Note and NOTES 15/18: each building placed by an effect resolves its costs
+    before the next one, also when the next one was already waiting. A neighbour's Cathedral
+    (unpaid, so it converts to a Mine) hands Opaleye's Watch a Cathedral and then a Mine; the
+    Cathedral placed from the card is paid or converted with 2 coins, before the Mine adds one."""
+    st = new_game(3, buildings=FORTUNE, monuments=["opaleyes_watch", "starloom", "starloom"])
+    st = with_player(st, 0, town("opaleyes_watch . . .", E, E, E), coins=2, built_monument=True,
+                     flags={"watch": ["cathedral", "mine", "cottage"]})
+    st = with_player(st, 1, town(". . Gl .", "St Gl Br .", E, E))
+    st = round_with(st, "wheat", [15, 15, 15])
+    st = build(st, 1, "cathedral", [2, 4, 5, 6], 2)
+    st = play(st, 1, {"type": "choose", "pay": False})  # 0 coins: it becomes a Mine
+    assert [i["card"] for i in st["p"][0]["pending"]] == ["cathedral", "mine"]
+    st = _choose(st, cell=4)
+    assert R.legal_moves(st, 0) == [{"type": "choose", "pay": False}]  # 2 coins: no pay
+    st = _choose(st, pay=False)
+    assert st["p"][0]["grid"][4] == "mine" and st["p"][0]["coins"] == 3
+    st = _choose(st, cell=5)
+    assert st["p"][0]["grid"][5] == "mine" and st["p"][0]["coins"] == 4
+
+
+def test_opaleyes_watch_building_does_not_depend_on_who_constructs_first():
+    """Opaleye's Watch (NOTES 18; rules-data recommendation): in the simultaneous construction
+    step the owner gets the building whichever of the two constructs first, their town full or
+    not at the moment the neighbour builds."""
+    sets = ["cottage", "farm", "tavern", "chapel", "theater", "shed", "factory"]
+    st = new_game(3, buildings=sets, monuments=["opaleyes_watch", "starloom", "starloom"])
+    st = with_player(st, 0, town("opaleyes_watch Wh Wh .", "farm farm farm farm",
+                                 "farm farm farm Wh", "farm farm Br Gl"),
+                     built_monument=True, flags={"watch": ["shed", "tavern"]})
+    st = with_player(st, 2, town("Wd St . .", E, E, E))
+    st = round_with(st, "wheat", [3, 15, 15])  # seat 0's town is now full
+    owner_first = build(build(st, 0, "cottage", [11, 14, 15], 15), 2, "shed", [0, 1], 0)
+    neighbour_first = build(build(st, 2, "shed", [0, 1], 0), 0, "cottage", [11, 14, 15], 15)
+    for st in (owner_first, neighbour_first):
+        assert st["p"][0]["pending"] == [{"kind": "watch_place", "card": "shed"}]
+        st = _choose(st, cell=14)
+        assert st["p"][0]["grid"][14] == "shed" and st["p"][0]["flags"] == {"watch": ["tavern"]}
