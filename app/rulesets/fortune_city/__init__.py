@@ -37,7 +37,9 @@ class FortuneCity(RulesetHooks):
     max_players = 4
     Options = FortuneCityOptions
     has_bot = True
-    conformance_options = [{"starting_credit_card": True, "gold_after_hand_silver": True}]
+    # each Chinese-edition variant on its own, and both together (the edition as printed)
+    conformance_options = [{"starting_credit_card": True}, {"gold_after_hand_silver": True},
+                           {"starting_credit_card": True, "gold_after_hand_silver": True}]
 
     def setup(self, players: int, options: BaseModel, seed: int) -> State:
         """Starting market, goods stack and bag for the player count, boards, start player."""

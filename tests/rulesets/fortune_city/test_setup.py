@@ -73,3 +73,13 @@ def test_options_are_labelled_and_default_to_the_english_rules():
     assert set(schema) == {"starting_credit_card", "gold_after_hand_silver"}
     for prop in schema.values():
         assert prop["title"] and len(prop["description"]) > 30 and prop["default"] is False
+
+
+def test_conformance_plays_each_variant_alone_and_together():
+    """Conformance: the platform's conformance test plays every variant at every player count,
+    each option on its own (the Chinese edition's card without its gold rule, and the gold rule
+    without the card) as well as both together."""
+    fields = set(R.Options.model_fields)
+    for field in fields:
+        assert {field: True} in R.conformance_options, field
+    assert {f: True for f in fields} in R.conformance_options
