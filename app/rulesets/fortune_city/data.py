@@ -23,6 +23,13 @@ SUPPLY: dict[str, Any] = _GAME["supply"]
 CITIZENS_IN_BOX: dict[str, int] = _GAME["citizens"]
 REMOVAL: dict[int, dict[str, Any]] = {int(k): v for k, v in _GAME["removal"].items()}
 LOWEST_ROW: int = _GAME["board"]["lowest_row"]
+COMPONENTS: dict[str, dict[str, Any]] = _GAME["components"]
+
+_MAX_PLAYERS = max(REMOVAL)
+if COMPONENTS["gold"]["count"] < _MAX_PLAYERS * SUPPLY["card_gold_slots"]:
+    raise ValueError("too few gold coins for every card's gold slots: the engine keeps no gold count")
+if COMPONENTS["credit_cards"]["count"] < _MAX_PLAYERS:
+    raise ValueError("fewer credit cards than players")
 
 TRACK_ROWS: list[dict[str, Any]] = _load("tracks.toml")["track"]
 TRACKS: dict[str, dict[str, Any]] = {t["id"]: t for t in TRACK_ROWS}

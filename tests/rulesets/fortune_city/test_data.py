@@ -66,3 +66,21 @@ def test_every_row_names_its_source_and_reconstructions_are_flagged():
     for row in D.TILE_ROWS + D.TRACK_ROWS:
         assert row["source"]
         assert row["reconstructed"] is True  # no public source gives any tile or track value
+
+
+def test_every_other_component_is_a_row_with_its_count_and_source():
+    """Components (Shared and Player Components): gold 8, silver 54, diamonds 32, garbage 18,
+    credit cards 4, player boards, trucks and player markers 4, expense markers 16, 1 start
+    marker and 1 draw bag are rows with a source. Coins, diamonds and garbage do not limit play
+    (decision 14); gold cannot run out, since 4 cards hold at most 2 gold each."""
+    rows = D.COMPONENTS
+    assert {k: r["count"] for k, r in rows.items()} == {
+        "gold": 8, "silver": 54, "diamonds": 32, "garbage": 18, "credit_cards": 4,
+        "player_boards": 4, "delivery_trucks": 4, "player_markers": 4, "expense_markers": 16,
+        "start_marker": 1, "draw_bag": 1}
+    for r in rows.values():
+        assert r["source"] and isinstance(r["limits_play"], bool)
+    assert [k for k, r in rows.items() if r["limits_play"]] == []
+    assert rows["gold"]["count"] >= max(D.REMOVAL) * D.SUPPLY["card_gold_slots"]
+    assert rows["credit_cards"]["count"] >= max(D.REMOVAL)
+    assert rows["expense_markers"]["count"] == rows["player_markers"]["count"] * len(D.TYPES)
