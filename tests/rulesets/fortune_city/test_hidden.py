@@ -109,3 +109,23 @@ def test_every_move_is_public():
     st = R.setup(2, R.Options(), 1)
     move = R.legal_moves(st, st["turn"])[0]
     assert R.public_move(st, st["turn"], move, None) == move
+
+
+def test_determinize_keeps_the_tiles_a_seat_returned_to_the_box():
+    """determinize keeps what a seat discarded: a tile returned from a full construction zone
+    (Buy Goods) was seen by everyone, so it stays out of the game in every re-deal, never in
+    the re-dealt stack or the face-down box."""
+    st = R.setup(2, R.Options(), 11)
+    st = dict(st, p=[dict(p) for p in st["p"]])
+    seat = st["turn"]
+    kept, gone = st["stack"][-1], st["stack"][-2]
+    st["stack"], st["bag"] = st["stack"][:-2], st["bag"][:-2]  # as if bought in earlier rounds
+    st["p"][seat]["zone"] = [kept, gone]
+    st = R.apply(st, seat, {"type": "buy", "slot": 0, "card": 0, "return": 1})
+    assert st["returned"] == [gone]
+    for viewer in (seat, 1 - seat, None):
+        for k in range(5):
+            det = R.determinize(st, viewer, Rng(k))
+            assert det["returned"] == [gone] and det["p"] == st["p"]
+            assert gone not in det["stack"] and gone not in det["box"] and kept not in det["stack"]
+            assert sorted(det["stack"] + det["box"]) == sorted(st["stack"] + st["box"])
