@@ -15,6 +15,9 @@ const TYPE = {
   financial: { name: "Bank", colour: "#9a9a9a", letter: "$" },
 };
 const CITIZEN = { red: "#c0392b", yellow: "#e2b80f", blue: "#2f62b5", green: "#2e8b57", vip: "#8e44ad" };
+// The letter told beside each citizen colour (colour-blind players), and a readable text colour on it.
+const LETTER = { red: "R", yellow: "Y", blue: "B", green: "G", vip: "V" };
+const INK = (c) => (c === "yellow" ? "#111" : "#fff");
 // Tokens as small CSS shapes (no emoji font is needed): gold coins, a blue diamond, brown garbage.
 const TOKEN = { coin: ["fc-t coin", "1"], coin2: ["fc-t coin", "2"], diamond: ["fc-t dia", "◆"], garbage: ["fc-t junk", "G"] };
 const token = (t, title) => h("span", { class: TOKEN[t][0], title: title || TOKEN_WORD[t] }, TOKEN[t][1]);
@@ -58,6 +61,7 @@ function injectStyle() {
   .fc-good .fc-back { color: #555; }
   .fc-chip { display: inline-flex; align-items: center; justify-content: center; min-width: 20px; height: 20px; border-radius: 10px; color: #fff; font-size: 11px; font-weight: 700; padding: 0 5px; border: 2px solid transparent; }
   button.fc-chip { cursor: pointer; }
+  .fc-chip.can { box-shadow: 0 0 0 3px #2e8b57; }
   .fc-chip.sel { border-color: #111; box-shadow: 0 0 0 2px #fff inset; }
   .fc-supply { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; font-size: 13px; margin-top: 6px; }
   .fc-btn { cursor: pointer; border-radius: 6px; border: 1px solid #888; background: #fff; padding: 4px 10px; font-size: 13px; }
@@ -86,7 +90,7 @@ function injectStyle() {
   .fc-t.dia { background: #bfe6f7; border: 1px solid #3d8fb5; color: #1f6f95; border-radius: 3px; }
   .fc-t.junk { background: #8a6b4a; border: 1px solid #4d3a26; color: #fff; border-radius: 3px; }
   .fc-cell .fc-t { position: absolute; right: 2px; bottom: 2px; }
-  .fc-cell .wk { position: absolute; left: 2px; top: 2px; width: 10px; height: 10px; border-radius: 50%; border: 1px solid #0006; }
+  .fc-cell .wk { position: absolute; left: 1px; top: 1px; width: 13px; height: 13px; border-radius: 50%; border: 1px solid #0006; font-size: 10px; line-height: 13px; font-weight: 700; text-align: center; }
   .fc-cell .vp { position: absolute; right: 2px; top: 1px; font-size: 10px; color: #444; }
   .fc-cell .ty { position: absolute; left: 0; right: 0; bottom: 1px; font-size: 10px; color: #444; font-weight: 400; }
   .fc-axis { width: 18px; height: 18px; font-size: 10px; color: #6b6453; display: flex; align-items: center; justify-content: center; }
@@ -271,7 +275,7 @@ function goodCard(ctx, slotIndex, m) {
     h("div", { class: "fc-face", style: `background:${TYPE[t.type].colour}` },
       h("div", { class: "fc-name" }, t.good), h("div", {}, `${TYPE[t.type].letter} ${TYPE[t.type].name} · $${t.price}`)),
     h("div", { class: "fc-back" }, `${t.building}: ${t.vp} VP `, TOKEN[t.production] ? token(t.production) : null),
-    h("div", {}, "Citizen ", h("span", { class: "fc-chip", style: `background:${CITIZEN[m.citizen]}` }, m.citizen[0].toUpperCase())),
+    h("div", {}, "Citizen ", h("span", { class: "fc-chip", style: `background:${CITIZEN[m.citizen]};color:${INK(m.citizen)}`, title: `${m.citizen} citizen` }, LETTER[m.citizen])),
     need ? h("div", { class: "fc-need" }, need) : null);
 }
 
@@ -282,7 +286,7 @@ function marketPanel(ctx) {
   const vip = paid(mine.filter((m) => m.type === "vip"));
   const me = ctx.seat !== null ? view.players[ctx.seat] : null;
   const full = me && me.zone[0] && me.zone[1] && mine.some((m) => m.type === "buy");
-  const bag = Object.entries(view.bag).map(([c, n]) => h("span", { class: "fc-chip", style: `background:${CITIZEN[c]}`, title: `${n} ${c} citizens in the bag` }, String(n)));
+  const bag = Object.entries(view.bag).map(([c, n]) => h("span", { class: "fc-chip", style: `background:${CITIZEN[c]};color:${INK(c)}`, title: `${n} ${c} citizens in the bag` }, `${LETTER[c]} ${n}`));
   return h("section", { class: "fc-panel" },
     h("h3", {}, `Goods market (${view.market.length}/${view.market_size})`),
     h("div", { class: "fc-market" }, ...view.market.map((m, i) => goodCard(ctx, i, m))),
@@ -290,7 +294,7 @@ function marketPanel(ctx) {
       h("strong", {}, String(((selection && selection.kind === "return") ? selection.zone : 0) + 1)), " to the box. Return instead: ",
       ...[0, 1].map((z) => h("button", { type: "button", class: "fc-btn", dataset: { action: `return-${z}` }, onclick: () => select(ctx, { kind: "return", zone: z }) }, `zone ${z + 1}`))) : null,
     h("div", { class: "fc-supply" },
-      h("span", {}, `Stack ${view.stack}`), h("span", {}, "Bag ", ...bag),
+      h("span", {}, `Stack ${view.stack}`), h("span", { dataset: { bag: "1" } }, "Bag ", ...bag),
       h("button", { type: "button", class: `fc-btn${selection && selection.kind === "bank" ? " sel" : ""}`, dataset: { action: "bank" }, disabled: !bankMoves.length,
         onclick: () => select(ctx, { kind: "bank" }) }, `Bank $3 (${view.banks} left)`),
       h("button", { type: "button", class: "fc-btn", dataset: { action: "vip" }, disabled: !vip, onclick: () => play(ctx, vip) }, `Invite VIP $3 (${view.vips} left)`),
@@ -372,7 +376,7 @@ function cityGrid(ctx, i) {
           t ? h("span", { class: "vp", title: `${t.vp} VP` }, `${t.vp}`) : null,
           c.t !== "city_hall" ? h("span", { class: "ty" }, TYPE[type].letter) : null,
           c.token ? token(c.token, `${TOKEN_WORD[c.token]} waiting for the truck`) : null,
-          c.worker ? h("span", { class: "wk", style: `background:${CITIZEN[c.worker]}`, title: `${c.worker} worker` }) : null,
+          c.worker ? h("span", { class: "wk", style: `background:${CITIZEN[c.worker]};color:${INK(c.worker)}`, title: `${c.worker === "vip" ? "VIP" : c.worker} worker` }, LETTER[c.worker]) : null,
           p.truck.at === key ? h("span", { class: "truck", title: "the delivery truck is here" }, "T") : null];
         if (p.truck.at === key) attrs.class += " has-truck";
         attrs.title = `${buildingName(cat, c.t)}${c.token ? `, ${TOKEN_WORD[c.token]} waiting` : ""}${c.worker ? `, ${c.worker} worker` : ""}`;
@@ -409,9 +413,9 @@ function parkBox(ctx, i) {
   const chips = Object.entries(p.park).filter(([, n]) => n > 0).map(([c, n]) => {
     const can = mine && ctx.legalMoves.some((m) => m.type === "hire" && m.citizen === c);
     const sel = selection && selection.kind === "hire" && selection.citizen === c;
-    return h(can ? "button" : "span", { type: can ? "button" : null, class: `fc-chip${sel ? " sel" : ""}`, style: `background:${CITIZEN[c]}`,
+    return h(can ? "button" : "span", { type: can ? "button" : null, class: `fc-chip${can ? " can" : ""}${sel ? " sel" : ""}`, style: `background:${CITIZEN[c]};color:${INK(c)}`,
       dataset: { citizen: c }, title: `${n} ${c === "vip" ? "VIP" : c} citizen${n > 1 ? "s" : ""} in the park`,
-      onclick: can ? () => select(ctx, { kind: "hire", citizen: c }) : null }, `${n}`);
+      onclick: can ? () => select(ctx, { kind: "hire", citizen: c }) : null }, `${LETTER[c]} ${n}`);
   });
   return h("div", { class: "fc-park", title: "Park" }, h("div", {}, "Park"), ...chips);
 }

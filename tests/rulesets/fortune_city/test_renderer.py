@@ -89,3 +89,21 @@ def test_end_breakdown_hooks_and_phone_width(browser):
         '[data-cell="2,1"][data-seat="1"]']
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert not errors
+
+
+def test_citizen_colours_carry_letters_in_the_park_the_bag_and_on_workers(browser):
+    """Colour-blind play (docs/UX.md 'letters beside colours'): every citizen colour is also told
+    by a letter: park citizens (R, Y, B, G, V for a VIP), the bag's counts and the worker on a
+    building, not by colour alone."""
+    st = game()
+    build(st, 0, {(0, 1): BAKERY, (1, 0): BOOKS}, workers={(1, 0): "yellow"})
+    st["p"][0]["park"].update(red=2, vip=1)
+    st = pass_all(st)
+    page, _, errors = open_page(browser, st, 0)
+    assert page.locator("button[data-citizen='red']").inner_text().startswith("R")
+    assert page.locator("button[data-citizen='vip']").inner_text().startswith("V")
+    assert page.locator("button.fc-chip.can[data-citizen]").count() == 2  # both can be hired: highlighted
+    bag = page.locator("[data-bag]").inner_text()
+    assert all(letter in bag for letter in "RYBG")
+    assert "Y" in page.locator(".fc-cell[data-cell='1,0'][data-seat='0'] .wk").inner_text()
+    assert not errors
