@@ -26,26 +26,57 @@ def _slot_view(s: dict[str, Any], side: int, slot: dict[str, Any], seat: int | N
     return {"card": slot["c"] if seen else None, "up": slot["up"]}
 
 
+# View parts by content: a part equal to one built before is that same object, so the diff
+# between a seat's consecutive views skips it by identity (app/engine/diff.py) instead of walking
+# it. Views are never changed after they are built (they are sent, compared and diffed).
+_PARTS: dict[Any, Any] = {}
+_PARTS_MAX = 50_000
+
+
+def _part(key: Any, build: Any) -> Any:
+    """The view part for `key` (a hashable summary of its whole content), built once."""
+    part = _PARTS.get(key)
+    if part is None:
+        if len(_PARTS) >= _PARTS_MAX:
+            _PARTS.clear()
+        part = _PARTS[key] = build()
+    return part
+
+
+def _player_view(pl: dict[str, Any], reveal: bool) -> dict[str, Any]:
+    key = ("p", pl["pos"], pl["money"], pl["grain"], pl["wine"], pl["water"], pl["aq"], pl["dice"],
+           pl["vestals"], pl["cent"], tuple(pl["bld"]), pl["married"],
+           tuple(pl["hand"]) if reveal else None, len(pl["hand"]))
+    return _part(key, lambda: {
+        "pos": pl["pos"], "money": pl["money"], "grain": pl["grain"], "wine": pl["wine"],
+        "water": pl["water"], "aqueduct": pl["aq"], "dice": pl["dice"], "vestals": pl["vestals"],
+        "centurions": pl["cent"], "buildings": list(pl["bld"]), "married": pl["married"],
+        "hand": list(pl["hand"]) if reveal else None, "hand_size": len(pl["hand"]),
+    })
+
+
 def view_state(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """The table as `seat` sees it (None: a spectator)."""
     over = s["step"] == "over"
-    players = []
-    for i, pl in enumerate(s["p"]):
-        reveal = i == seat or (over and pl["pos"] >= data.GATE_STEP)
-        players.append({
-            "pos": pl["pos"], "money": pl["money"], "grain": pl["grain"], "wine": pl["wine"],
-            "water": pl["water"], "aqueduct": pl["aq"], "dice": pl["dice"], "vestals": pl["vestals"],
-            "centurions": pl["cent"], "buildings": pl["bld"], "married": pl["married"],
-            "hand": pl["hand"] if reveal else None, "hand_size": len(pl["hand"]),
-        })
+    players = [_player_view(pl, i == seat or (over and pl["pos"] >= data.GATE_STEP))
+               for i, pl in enumerate(s["p"])]
+    sides = []
+    for side, row in enumerate(s["sides"]):
+        slots = tuple(_slot_view(s, side, slot, seat).values() for slot in row)
+        key = ("side", tuple(tuple(v) for v in slots))
+        sides.append(_part(key, lambda slots=slots: [dict(zip(("card", "up"), v)) for v in slots]))
+    fav = tuple((f["used"], f["tokens"]) for f in s["fav"])
     ch, pc = s["choice"], s["palace_choice"]
     return {
         "seat": seat, "players": s["n"], "options": s["opts"], "round": s["round"],
-        "order": s["order"], "turn": s["turn"], "active": active(s), "step": s["step"],
+        "order": _part(("order", tuple(s["order"])), lambda: list(s["order"])),
+        "turn": s["turn"], "active": active(s), "step": s["step"],
         "chosen": s["chosen"], "dice": s["dice"], "b_used": s["b_used"],
-        "sides": [[_slot_view(s, side, slot, seat) for slot in row] for side, row in enumerate(s["sides"])],
-        "favours": [{"card": k + 1, "used": f["used"], "tokens": f["tokens"]} for k, f in enumerate(s["fav"])],
-        "supply": s["supply"], "palace_tokens": s["palace_tokens"], "piles": s["piles"],
+        "sides": _part(("sides", tuple(id(r) for r in sides)), lambda: sides),
+        "favours": _part(("fav", fav), lambda: [{"card": k + 1, "used": u, "tokens": n}
+                                                for k, (u, n) in enumerate(fav)]),
+        "supply": s["supply"], "palace_tokens": s["palace_tokens"],
+        "piles": _part(("piles", tuple(s["piles"].items())), lambda: dict(s["piles"])),
         "deck_size": len(s["deck"]), "removed": s["out"],
         "discard": {"face_up": [d["c"] for d in s["discard"] if d["up"]],
                     "face_down": sum(1 for d in s["discard"] if not d["up"]),
@@ -57,7 +88,7 @@ def view_state(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "palace_choice": None if pc is None else {"seat": pc["seat"], "count": len(pc["cards"]),
                                                   "cards": pc["cards"] if pc["seat"] == seat else None},
         "arrivals": s["arrivals"], "end": s["end"], "last": s["last"],
-        "p": players,
+        "p": _part(("plist", tuple(id(x) for x in players)), lambda: players),
     }
 
 

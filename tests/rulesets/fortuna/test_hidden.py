@@ -267,3 +267,23 @@ def test_canary_markers_never_reach_the_log_text_or_public_moves(n, monkeypatch)
                 assert not any(c in text or privilege_words(c) in text for c in kept), (v, text)
             checked += 1
     assert checked > 100
+
+
+def test_consecutive_views_share_unchanged_parts_and_equal_fresh_ones():
+    """Speed (per-move cost: views + diffs): parts of a view that a move did not change are the
+    same objects as in the seat's previous view, so the diff skips them; the shared parts hold
+    only what that seat may see (a seat's own hand never reaches another seat's view)."""
+    s = game(4, seed=2)
+    me = seat_to_act(s)
+    s = province(s, me, hand=["A1"])
+    s["p"][(me + 1) % 4]["hand"] = ["A1"]
+    before = {v: R.view(s, v) for v in (me, (me + 1) % 4)}
+    after_state = play(s, {"type": "play", "slot": 0, "args": None})
+    after = {v: R.view(after_state, v) for v in before}
+    for v in before:
+        assert after[v]["favours"] is before[v]["favours"]
+        assert after[v]["piles"] is before[v]["piles"]
+        assert json.loads(json.dumps(after[v])) == after[v]
+    assert after[me]["p"][me]["hand"] == ["A1"] and after[(me + 1) % 4]["p"][me]["hand"] is None
+    assert after[me]["p"][me] is not after[(me + 1) % 4]["p"][me]
+    assert after[me]["p"][(me + 2) % 4] is before[me]["p"][(me + 2) % 4]
