@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
+from app.engine.rng import Rng
 from app.rulesets.fortuna import RULESET as R
+from app.rulesets.fortuna import data
 from app.rulesets.fortuna.rules import end_round
 from tests.rulesets.fortuna.helpers import arrange, at, favours, game, play, province, seat_to_act
 
@@ -113,3 +117,49 @@ def test_malformed_moves_get_a_sentence_and_leave_the_game_unchanged():
                                 assert str(err.value).strip().endswith(".")
                 assert json.dumps(s, sort_keys=True) == before
             s = R.apply(s, seat, rng.choice(R.legal_moves(s, seat)))
+
+
+def _check_table(s):
+    """Every limit and every component count of RB-F / rules-data B2 in one state."""
+    n = s["n"]
+    for pl in s["p"]:
+        assert 0 <= pl["money"] <= 20 and 1 <= pl["dice"] <= 3, pl  # 20 money, no debts, 3 dice
+        assert 0 <= pl["vestals"] <= 3 and 0 <= pl["cent"] <= 3, pl
+        assert len(pl["bld"]) <= 3 and len(set(pl["bld"])) == len(pl["bld"]), pl
+        assert ("palace" not in pl["bld"]) or pl["married"], pl
+        assert 0 <= pl["pos"] <= 15 and min(pl["grain"], pl["wine"], pl["water"]) >= 0, pl
+        assert pl["aq"] in ((None,) if "aqueduct" not in pl["bld"] else (0, 1)), pl
+    assert all(0 <= f["tokens"] <= 3 for f in s["fav"])
+    assert s["supply"] + s["palace_tokens"] + sum(f["tokens"] for f in s["fav"]) == 15
+    cards = (list(s["deck"]) + [d["c"] for d in s["discard"]] + s["palace"]["cards"]
+             + [c for pl in s["p"] for c in pl["hand"]]
+             + (s["choice"]["cards"] if s["choice"] else [])
+             + (s["palace_choice"]["cards"] if s["palace_choice"] else []))
+    assert sorted(cards) == sorted(set(cards)) and len(cards) == (26 if n == 4 else 22)
+    assert sorted(slot["c"] for row in s["sides"] for slot in row) == sorted(data.ACTIONS)
+    for side, row in enumerate(s["sides"]):
+        assert sum(not slot["up"] for slot in row) <= (1 if side < n else 0)
+    for b, row in data.BUILDINGS.items():
+        built = sum(b in pl["bld"] for pl in s["p"])
+        assert s["piles"][b] + built == row["copies_4p" if n == 4 else "copies_2_3p"]
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_limits_and_component_counts_hold_in_every_state_of_played_games(n):
+    """Additional Rules and the limits (20 money, no debts, 3 dice / Vestals / Centurions /
+    buildings, one of each type, the Palace only when married, steps 0-15, at most 3 tokens a
+    card) and the components (15 tokens, 26 / 22 privilege cards, the 12 action cards with at
+    most one face down per player, the building piles) hold after every move of games played by
+    the bot and by random legal play."""
+    states = 0
+    for seed in range(4):
+        s = R.setup(n, R.Options(), seed)
+        rng = Rng(seed * 7 + n)
+        _check_table(s)
+        while R.to_act(s):
+            seat = R.to_act(s)[0]
+            move = R.bot_move(s, seat, rng) if rng.below(2) else rng.choice(R.legal_moves(s, seat))
+            s = R.apply(s, seat, move)
+            _check_table(s)
+            states += 1
+    assert states > 200
