@@ -145,3 +145,20 @@ def test_no_outcome_before_the_end():
     assert R.outcome(s) is None
     with pytest.raises(IllegalMove, match="game is over"):
         R.apply(_final([15, 3]), 0, {"type": "end"})
+
+
+def test_arriving_with_a_favour_card_that_carries_tokens_gets_both_draws():
+    """The End of the Game with phase 5 (decision 12): a pawn that reaches the palace with a
+    favour card carrying tokens first takes its palace card (of the top 3 privilege cards), then
+    receives its privileges for the tokens from the cards below them (2 tokens: 2 cards, keep 1)."""
+    s, me = _about_to_arrive()
+    s = favours(s, tokens={6: 2})
+    s["supply"] -= 2  # the 2 tokens came from the supply at earlier round ends
+    top5 = s["deck"][-5:]
+    s = play(s, {"type": "favour", "card": 6, "n": 2})
+    assert s["step"] == "palace" and sorted(s["palace_choice"]["cards"]) == sorted(top5[2:])
+    s = play(s, {"type": "palace", "card": top5[4]})
+    assert s["step"] == "keep" and sorted(s["choice"]["cards"]) == sorted(top5[:2])
+    s = play(s, {"type": "keep", "cards": [top5[0]]})
+    assert sorted(s["p"][me]["hand"]) == sorted([top5[4], top5[0]])
+    assert sorted(s["palace"]["cards"]) == sorted(top5[2:4]) and s["supply"] == 15  # all tokens back
