@@ -18,20 +18,51 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.engine.rng import Rng  # noqa: E402
 from app.rulesets.city_council import RULESET as R  # noqa: E402
 from app.rulesets.city_council.bot import choose  # noqa: E402
-from app.rulesets.city_council.tables import TILES  # noqa: E402
+from app.rulesets.city_council.flow import apply_in_place  # noqa: E402
+from app.rulesets.city_council.tables import TILES, kind_of  # noqa: E402
 
 
-def play(players: int, seed: int, bots: set[int], options: dict | None = None) -> tuple[dict, int]:
-    """One game; seats in `bots` use the bot, the others random legal moves."""
+def play(players: int, seed: int, bots: set[int], options: dict | None = None,
+         choices: list[tuple[int, str, str]] | None = None, fast: bool = False) -> tuple[dict, int]:
+    """One game; seats in `bots` use the bot, the others random legal moves. `choices`, when
+    given, collects (seat, what, name) for every plan proposed and every activation made. `fast`
+    plays the moves in place without `apply`'s legality check and copy (the simulation: the bot's
+    moves are legal, tests/rulesets/city_council/test_bot.py), the same rules and results."""
     s = R.setup(players, R.Options.model_validate(options or {}), seed)
     rng = Rng.from_seed(seed, "bench-bot")
     moves = 0
     while to := R.to_act(s):
         seat = rng.choice(to)
         mv = choose(s, seat, rng) if seat in bots else rng.choice(R.legal_moves(s, seat))
-        s = R.apply(s, seat, mv)
+        if choices is not None:
+            choices.extend(_choice(s, seat, mv))
+        if fast:
+            apply_in_place(s, seat, mv)  # the rules `apply` runs after its check, on one copy
+        else:
+            s = R.apply(s, seat, mv)
         moves += 1
     return s, moves
+
+
+def _choice(s: dict, seat: int, mv: dict) -> list[tuple[int, str, str]]:
+    """What a move chooses, for the frequency tables: a plan (kind and tile), or an action (a
+    building's boxes, a zone); an activation played for Prof. Phil counts as his (not a seat's)."""
+    t = mv["type"]
+    if t == "plan":
+        name = TILES[mv["target"]].name if mv["kind"] == "build" else mv["kind"]
+        return [(seat, "plan", name if mv["kind"] == "build" else f"{name} a building")]
+    if t in ("activate", "zone"):
+        by = s["order"][s["cursor"]]
+        if by >= s["players"]:
+            by = -1  # Prof. Phil's turn, played by the Election chairman
+        if t == "zone":
+            return [(by, "action", "zone activation")]
+        kind = kind_of(s["buildings"][mv["building"]])
+        boxes = mv.get("boxes")  # None: the Election chairman picks the Police Station's box
+        label = f"{kind.name} (box by the chairman)" if boxes is None else \
+            f"{kind.name} box {'+'.join(str(i + 1) for i in boxes)}"
+        return [(by, "action", label)]
+    return []
 
 
 def duel(games: int) -> None:
@@ -56,8 +87,11 @@ def simulate(players: int, games: int, options: dict | None = None) -> None:
     cards: Counter[str] = Counter()
     win_cards: Counter[str] = Counter()
     t0 = time.perf_counter()
+    chosen: Counter[tuple[str, str]] = Counter()
+    chosen_win: Counter[tuple[str, str]] = Counter()
     for seed in range(games):
-        s, n = play(players, 10_000 + seed, set(range(players)), options)
+        picks: list[tuple[int, str, str]] = []
+        s, n = play(players, 10_000 + seed, set(range(players)), options, picks, fast=True)
         turns.append(s["turn"])
         lengths.append(n)
         ends[s["defeat"] or ("goal" if max(s["vp"]) >= s["goal"] else "cards")] += 1
@@ -67,6 +101,10 @@ def simulate(players: int, games: int, options: dict | None = None) -> None:
             if b["tile"]:
                 built[TILES[b["tile"]].name] += 1
         out = R.outcome(s)
+        for seat, what, name in picks:
+            chosen[(what, name)] += 1
+            if seat in out.winners and not s["defeat"]:
+                chosen_win[(what, name)] += 1
         for seat in range(players):
             for x in s["scored"][seat]:
                 cards[x["card"]] += 1
@@ -79,6 +117,21 @@ def simulate(players: int, games: int, options: dict | None = None) -> None:
     print(f"  winner VP mean {statistics.mean(tops):.1f}; spread (max-min) mean {statistics.mean(spread):.1f}")
     print("  built per game:", ", ".join(f"{k} {v / games:.2f}" for k, v in built.most_common()))
     print("  scored (wins):", ", ".join(f"{k} {v}({win_cards[k]})" for k, v in cards.most_common(18)))
+    print("  card win share (scorings by the winner / scorings, >= 20 scorings; base "
+          f"{100 / players:.0f}%):", _shares(cards, win_cards))
+    for what in ("plan", "action"):
+        tot = Counter({k[1]: v for k, v in chosen.items() if k[0] == what})
+        win = Counter({k[1]: v for k, v in chosen_win.items() if k[0] == what})
+        print(f"  {what} chosen per game (by the winner):",
+              ", ".join(f"{k} {v / games:.2f}({win[k] / games:.2f})" for k, v in tot.most_common()))
+        print(f"  {what} win share (>= 20 choices):", _shares(tot, win))
+
+
+def _shares(total: Counter, won: Counter) -> str:
+    """Highest and lowest win shares (chosen by the eventual winner / chosen) among frequent items."""
+    rows = sorted(((won[k] / v, k, v) for k, v in total.items() if v >= 20), reverse=True)
+    fmt = lambda r: f"{r[1]} {100 * r[0]:.0f}% of {r[2]}"  # noqa: E731
+    return "highest " + ", ".join(fmt(r) for r in rows[:5]) + "; lowest " + ", ".join(fmt(r) for r in rows[-5:])
 
 
 def move_cost(players: int, games: int) -> None:

@@ -328,12 +328,15 @@ function drawOutcome() {
   box.hidden = !outcome;
   if (!outcome) return;
   const order = outcome.scores.map((_, seat) => seat).sort((a, b) => outcome.ranks[a] - outcome.ranks[b]);
-  const winners = order.filter((s) => outcome.ranks[s] === 1);
+  // `winners` when the ruleset names them (City Council's failed city: ranks all 1, nobody wins).
+  const winners = Array.isArray(outcome.winners) ? order.filter((s) => outcome.winners.includes(s))
+    : order.filter((s) => outcome.ranks[s] === 1);
   // Rule-driven players (Dale the Bot) hold no seat: the ruleset lists them in `others`.
   const others = Array.isArray(outcome.others) ? outcome.others : [];
   const winnerNames = [...winners.map((s) => (s === state.doc.seat ? "You" : nameOf(s))),
     ...others.filter((o) => o.rank === 1).map((o) => o.name)];
-  const title = winners.includes(state.doc.seat) && winnerNames.length === 1 ? "You win!"
+  const title = !winnerNames.length ? (outcome.result || "Nobody wins.")
+    : winners.includes(state.doc.seat) && winnerNames.length === 1 ? "You win!"
     : `${winnerNames.join(" and ")} ${winnerNames.length > 1 ? "share the win" : "wins"}.`;
   let details = null;
   if (state.renderer && state.renderer.outcomeDetails) { try { details = state.renderer.outcomeDetails(ctx()); } catch { details = null; } }
@@ -351,7 +354,7 @@ function drawOutcome() {
   actions.append(el("a", { class: "button", href: `/?ruleset=${encodeURIComponent(state.doc.ruleset)}#create`, id: "new-table" }, "New table"),
     el("a", { class: "button", href: "/", id: "back-to-lobby" }, "Back to lobby"));
   box.replaceChildren(el("h2", {}, title),
-    el("ol", { class: "ranking" }, ...order.map((seat) => el("li", { class: outcome.ranks[seat] === 1 ? "winner" : "" },
+    el("ol", { class: "ranking" }, ...order.map((seat) => el("li", { class: winners.includes(seat) ? "winner" : "" },
       el("strong", {}, `${outcome.ranks[seat]}.`), ` ${nameOf(seat)}${seat === state.doc.seat ? " (you)" : ""} — ${outcome.scores[seat]} points`)),
       ...others.map((o) => el("li", { class: o.rank === 1 ? "winner" : "" },
         el("strong", {}, `${o.rank}.`), ` ${o.name} — ${o.score} points`))),

@@ -1,0 +1,64 @@
+"""The browser renderer (static/rulesets/city-council.js) in headless Chromium, fed real views:
+the end shows each member's breakdown; a click on a highlighted tile becomes the listed move."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.rulesets.city_council import flow
+from bench.city_council_bot import play
+from tests.rulesets.city_council.helpers import R, clone, game, play_until
+from tests.support.renderer import open_renderer
+
+pytestmark = pytest.mark.browser
+NAMES = {"0": "Ann", "1": "Bob", "2": "Cy"}
+
+
+def test_end_shows_each_members_breakdown(browser):
+    """End (RB Victory): the result lists every player with VP, cards in hand and private funds
+    (the tie-breaks) and the cards each scored, as the outcome has them."""
+    s, _ = play(3, 10_001, {0, 1, 2})
+    out = R.outcome(s)
+    assert out is not None and not s["defeat"]
+    page, _legal, errors = open_renderer(browser, R, s, 0, ready=".cc-outcome", names=NAMES)
+    rows = page.locator(".cc-outcome tbody tr")
+    assert rows.count() == 3
+    for seat in range(3):
+        cells = [rows.nth(seat).locator("td").nth(i).inner_text() for i in range(5)]
+        b = out.breakdown[seat]
+        assert cells[1] == str(b["vp"]) and cells[2] == str(b["cards_in_hand"])
+        assert cells[3] == f"${b['private_funds']}"
+        for x in b["scored"]:
+            assert f"{x['name']} ({x['vp']})" in cells[4]
+    assert not errors
+    page.close()
+
+
+def test_defeat_end_says_everyone_loses(browser):
+    """RB Defeat: when the city fails the end says that everyone loses (beside the breakdown)."""
+    s = clone(game(3, 2))
+    s["crime"] = 6
+    from app.rulesets.city_council import production
+    production.add_crime(s, 1)
+    assert s["defeat"] == "crime"
+    page, _legal, errors = open_renderer(browser, R, s, 1, ready=".cc-outcome", names=NAMES)
+    assert "everyone loses" in page.locator(".cc-outcome").inner_text()
+    assert not errors
+    page.close()
+
+
+def test_clicking_a_highlighted_planning_tile_plays_that_plan(browser):
+    """RB City Planning: the tiles the seat may propose are highlighted; a click on one sends
+    exactly the listed plan move for that tile."""
+    s = play_until(game(3, 4), "plan", seed=4)
+    seat = R.to_act(s)[0]
+    page, legal, errors = open_renderer(browser, R, s, seat, ready=".cc", names=NAMES)
+    tiles = page.locator(".cc-tile.can")
+    builds = [m for m in legal if m["type"] == "plan" and m["kind"] == "build"]
+    assert tiles.count() == len(builds) > 0
+    tile = tiles.first.get_attribute("data-tile")
+    tiles.first.click()
+    assert page.evaluate("window.played") == [{"type": "plan", "kind": "build", "target": tile}]
+    assert tile in flow.available_tiles(s)
+    assert not errors
+    page.close()
