@@ -130,8 +130,10 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
     loop = asyncio.get_running_loop()
     gate = FrameGate(platform, conn.player_id, loop.time())
     try:
-        await platform.hub.join(conn)
+        # Presence first: a held seat is taken back before the snapshot goes out, so the table
+        # the page reads after its snapshot already shows the seat as its player's again.
         await table_socket.joined(platform, conn, live.room_id)
+        await platform.hub.join(conn)
         while not conn.closed:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
@@ -161,7 +163,9 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
         gate.close()
         platform.hub.leave(conn)
         conn.stop()
-        await table_socket.left(platform, conn)
+        # Shielded: a handler cancelled while closing (a server stopping, a test client) still
+        # takes its +1 presence back, which it counted before the snapshot went out.
+        await asyncio.shield(table_socket.left(platform, conn))
 
 
 async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> None:

@@ -84,6 +84,12 @@ async function refreshTable() {
   if (state.doc) drawTable();
 }
 setInterval(refreshTable, 10000);
+let tableTimer = null;
+function tableSoon() {
+  // Moves in a burst (bots playing at once) share one read of the table.
+  if (tableTimer) return;
+  tableTimer = setTimeout(() => { tableTimer = null; refreshTable(); }, 150);
+}
 
 function describe(move) {
   if (state.renderer && state.renderer.describe) return state.renderer.describe(move, state.catalogue);
@@ -500,7 +506,9 @@ function onFrame(frame) {
       socket.send({ type: "sync", version: -1 });
       return;
     }
-    if (state.doc.status === "finished" || frame.version % 5 === 0) refreshTable();
+    // A move starts and stops clocks: in a game with a pace, every move re-reads the table (so
+    // the next player's clock shows at once); otherwise every fifth move keeps presence fresh.
+    if (state.doc.status === "finished" || frame.version % 5 === 0 || (state.table && state.table.pace)) tableSoon();
     update();
   } else if (frame.type === "heartbeat") {
     if (state.doc && frame.version > state.doc.version) socket.send({ type: "sync", version: state.doc.version });
