@@ -205,8 +205,10 @@ def test_a_clock_runs_out_a_bot_takes_the_seat_and_the_player_takes_it_back(tabl
     which is held for the player ("bot playing until Alice returns"); the player takes it back."""
     server = table_server
     host = _player(server, "Alice")
+    # 12 s a move: long enough for a loaded machine to open the page and see the clock tick
+    # before it runs out (3 s was not: the seat was held again before the page read its table).
     _room_id, game = _room(server, host, ruleset,
-                           pace={"kind": "realtime", "move_minutes": 0.05, "reserve_minutes": 0})
+                           pace={"kind": "realtime", "move_minutes": 0.2, "reserve_minutes": 0})
     page, errors = _page(browser, viewport)
     _open(page, server, host, game)
     page.wait_for_function("window.civitas.doc.to_act.includes(0)")
