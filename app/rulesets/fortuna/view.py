@@ -28,18 +28,26 @@ def _slot_view(s: dict[str, Any], side: int, slot: dict[str, Any], seat: int | N
 
 # View parts by content: a part equal to one built before is that same object, so the diff
 # between a seat's consecutive views skips it by identity (app/engine/diff.py) instead of walking
-# it. Views are never changed after they are built (they are sent, compared and diffed).
-_PARTS: dict[Any, Any] = {}
-_PARTS_MAX = 50_000
+# it. Views are never changed after they are built (they are sent, compared and diffed). Two
+# generations of at most _GENERATION parts each (about 600 bytes a part): a full new generation
+# pushes out the old one, and a part used again moves to the new one, so the parts of games in
+# play stay while memory stays bounded. A miss only costs a longer diff.
+_GENERATION = 4096
+_PARTS: list[dict[Any, Any]] = [{}, {}]
 
 
 def _part(key: Any, build: Any) -> Any:
     """The view part for `key` (a hashable summary of its whole content), built once."""
-    part = _PARTS.get(key)
+    new = _PARTS[0]
+    part = new.get(key)
     if part is None:
-        if len(_PARTS) >= _PARTS_MAX:
-            _PARTS.clear()
-        part = _PARTS[key] = build()
+        part = _PARTS[1].get(key)
+        if part is None:
+            part = build()
+        if len(new) >= _GENERATION:
+            _PARTS[1], _PARTS[0] = new, {}
+            new = _PARTS[0]
+        new[key] = part
     return part
 
 

@@ -287,3 +287,25 @@ def test_consecutive_views_share_unchanged_parts_and_equal_fresh_ones():
     assert after[me]["p"][me]["hand"] == ["A1"] and after[(me + 1) % 4]["p"][me]["hand"] is None
     assert after[me]["p"][me] is not after[(me + 1) % 4]["p"][me]
     assert after[me]["p"][(me + 2) % 4] is before[me]["p"][(me + 2) % 4]
+
+
+def test_shared_view_parts_stay_bounded_and_views_stay_right(monkeypatch):
+    """Speed without a leak: the store of shared view parts never holds more than two
+    generations, and while it turns over (a small generation here) every view equals the view
+    built from an empty store."""
+    from app.rulesets.fortuna import view as view_module
+
+    monkeypatch.setattr(view_module, "_GENERATION", 40)
+    monkeypatch.setattr(view_module, "_PARTS", [{}, {}])
+    turned = 0
+    for _, _, s in _states(4, 5, 300):
+        for v in (0, 1, 2, 3, None):
+            before = view_module._PARTS[1]
+            shared = R.view(s, v)
+            turned += view_module._PARTS[1] is not before
+            assert all(len(g) <= 40 for g in view_module._PARTS)
+            kept = view_module._PARTS
+            view_module._PARTS = [{}, {}]
+            assert R.view(s, v) == shared
+            view_module._PARTS = kept
+    assert turned > 10
