@@ -72,11 +72,13 @@ def income(p: dict[str, Any]) -> int:
 
 
 def clone_player(p: dict[str, Any]) -> dict[str, Any]:
-    """A copy of a player deep enough that a move may change any of its parts."""
+    """A copy of a player deep enough that a move may change any of its parts. City squares are
+    shared: a move that changes a square replaces it with a new dict (`_set_cell`), so the squares
+    a move leaves alone stay the same objects (cheap view diffs)."""
     q = dict(p)
     q["zone"] = list(p["zone"])
     q["park"] = dict(p["park"])
-    q["city"] = {k: dict(v) for k, v in p["city"].items()}
+    q["city"] = dict(p["city"])
     q["tracks"] = dict(p["tracks"])
     q["truck"] = dict(p["truck"])
     q["card"] = dict(p["card"]) if p["card"] is not None else None
@@ -536,6 +538,12 @@ def _pay(p: dict[str, Any], move: Move, price: int) -> dict[str, int]:
     return {"card": c, "hand": price - c}
 
 
+def _set_cell(city: dict[str, dict[str, Any]], k: str, field: str, value: Any) -> None:
+    """Change one field of a city square by replacing the square (squares are shared between
+    states, see `clone_player`)."""
+    city[k] = {**city[k], field: value}
+
+
 def produce(city: dict[str, dict[str, Any]], k: str) -> list[str]:
     """Production on construction: the new building's token, and a token on every orthogonal
     neighbour whose production spot is empty (City Hall has none). Returns the cells filled."""
@@ -546,7 +554,7 @@ def produce(city: dict[str, dict[str, Any]], k: str) -> list[str]:
             continue
         token = D.production_of(cell["t"])
         if token is not None:
-            cell["token"] = token
+            _set_cell(city, c, "token", token)
             filled.append(c)
     return filled
 
@@ -675,8 +683,9 @@ def _apply(s: State, seat: int, move: Move, w: Any) -> None:
     elif kind == "pass":
         p["passed"] = True
     elif kind == "hire":
-        cell = p["city"][key(*move["at"])]
-        cell["worker"] = move["citizen"]
+        k = key(*move["at"])
+        _set_cell(p["city"], k, "worker", move["citizen"])
+        cell = p["city"][k]
         p["park"][move["citizen"]] -= 1
         track = D.TYPE_OF_TILE[cell["t"]]
         last["tile"], last["track"] = cell["t"], track
@@ -705,7 +714,7 @@ def _drive(p: dict[str, Any], k: str) -> dict[str, Any]:
     cell = p["city"][k]
     token = cell["token"]
     if token is not None:
-        cell["token"] = None
+        _set_cell(p["city"], k, "token", None)
         if token == "diamond":
             p["diamonds"] += 1
         elif token == "garbage":

@@ -88,3 +88,25 @@ def test_junk_moves_are_refused_with_a_sentence():
     for junk in (None, [], "buy", {"type": 3}, {}):
         with pytest.raises(IllegalMove, match="A move must be one of"):
             R.apply(st, st["turn"], junk)
+
+
+def test_apply_and_playout_leave_the_input_state_as_it_was():
+    """Bad moves change nothing, and good ones change only the new state: over a random game,
+    apply and playout never alter the state they were given (city squares are shared between
+    states and replaced when a move changes them), and the squares a move leaves alone are the
+    same objects in the new state (cheap view diffs)."""
+    rng = Rng.from_seed(5, "untouched")
+    st = R.setup(4, R.Options(), 5)
+    while R.to_act(st):
+        before = json.dumps(st, sort_keys=True)
+        if rng.below(10) == 0:
+            R.playout(st, Rng(rng.below(1000)))
+            assert json.dumps(st, sort_keys=True) == before
+        seat = rng.choice(R.to_act(st))
+        after = R.apply(st, seat, rng.choice(R.legal_moves(st, seat)))
+        assert json.dumps(st, sort_keys=True) == before
+        for p, q in zip(st["p"], after["p"]):
+            for k, cell in p["city"].items():
+                if q["city"][k] == cell:
+                    assert q["city"][k] is cell, k
+        st = after
