@@ -81,7 +81,8 @@ function injectStyle() {
   .fc-cell.void { background: transparent; }
   .fc-cell.bld { background: #fff; border: 4px solid #999; color: #222; font-weight: 600; padding: 2px; }
   .fc-cell.hall { background: #6b6b6b; color: #fff; font-weight: 700; }
-  .fc-cell.board { background: #d9d2c0; color: #5c5441; }
+  .fc-cell.board { background: #d9d2c0; color: #5c5441; height: auto; min-height: 54px; padding: 2px 0; }
+  .fc-park { display: flex; flex-direction: column; align-items: center; gap: 2px; }
   .fc-cell.changed { box-shadow: 0 0 0 3px #e67e22; }
   .fc-cell.legal { outline: 3px dashed #2e8b57; cursor: pointer; }
   .fc-cell.legal:hover { background: #dff3e4; }
@@ -112,6 +113,7 @@ function injectStyle() {
   @media (max-width: 480px) {
     .fc-good { width: calc(50% - 12px); }
     .fc-cell { width: 46px; height: 46px; font-size: 10px; }
+    .fc-cell.board { height: auto; min-height: 46px; }
     .fc-players { grid-template-columns: 1fr; }
   }`;
   document.head.append(h("style", { id: "fortune-city-style" }, css));

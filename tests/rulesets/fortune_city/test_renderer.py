@@ -107,3 +107,26 @@ def test_citizen_colours_carry_letters_in_the_park_the_bag_and_on_workers(browse
     assert all(letter in bag for letter in "RYBG")
     assert "Y" in page.locator(".fc-cell[data-cell='1,0'][data-seat='0'] .wk").inner_text()
     assert not errors
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_park_with_every_colour_shows_every_citizen(browser, width):
+    """Hire Citizens in the browser: a park holding citizens of all four colours and a VIP shows
+    each of them whole inside the park (none clipped away), so each can be clicked and then
+    placed, on a phone and on a desktop."""
+    st = game()
+    city = {(0, 1): BAKERY, (1, 0): BOOKS, (-1, 0): "bus-pass", (1, 1): "lamp"}
+    build(st, 0, city)
+    st["p"][0]["park"].update(red=1, yellow=2, blue=1, green=1, vip=1)
+    st = pass_all(st)
+    page, _, errors = open_page(browser, st, 0, width=width)
+    park = page.locator(".fc-cell[data-cell='-1,-1'][data-seat='0']").bounding_box()
+    for c, at in (("red", "0,1"), ("yellow", "1,0"), ("blue", "-1,0"), ("green", "1,1"), ("vip", "0,1")):
+        chip = page.locator(f"button[data-citizen='{c}']").bounding_box()
+        assert park["y"] <= chip["y"] and chip["y"] + chip["height"] <= park["y"] + park["height"] + 0.5, c
+        assert park["x"] <= chip["x"] and chip["x"] + chip["width"] <= park["x"] + park["width"] + 0.5, c
+        page.click(f"button[data-citizen='{c}']")
+        page.click(f".fc-cell.legal[data-cell='{at}'][data-seat='0']")
+        assert page.evaluate("window.played")[-1] == {"type": "hire", "citizen": c, "at": [int(v) for v in at.split(",")]}
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert not errors
