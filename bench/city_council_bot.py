@@ -23,15 +23,18 @@ from app.rulesets.city_council.tables import TILES, kind_of  # noqa: E402
 
 
 def play(players: int, seed: int, bots: set[int], options: dict | None = None,
-         choices: list[tuple[int, str, str]] | None = None, fast: bool = False) -> tuple[dict, int]:
+         choices: list[tuple[int, str, str]] | None = None, fast: bool = False,
+         max_turns: int = 10**9) -> tuple[dict, int]:
     """One game; seats in `bots` use the bot, the others random legal moves. `choices`, when
     given, collects (seat, what, name) for every plan proposed and every activation made. `fast`
     plays the moves in place without `apply`'s legality check and copy (the simulation: the bot's
-    moves are legal, tests/rulesets/city_council/test_bot.py), the same rules and results."""
+    moves are legal, tests/rulesets/city_council/test_bot.py), the same rules and results. A game
+    still going after `max_turns` turns is stopped there (Sandbox and Hard have no end by cards,
+    and bots can stall with an empty City Budget)."""
     s = R.setup(players, R.Options.model_validate(options or {}), seed)
     rng = Rng.from_seed(seed, "bench-bot")
     moves = 0
-    while to := R.to_act(s):
+    while (to := R.to_act(s)) and s["turn"] <= max_turns:
         seat = rng.choice(to)
         mv = choose(s, seat, rng) if seat in bots else rng.choice(R.legal_moves(s, seat))
         if choices is not None:
@@ -79,8 +82,9 @@ def duel(games: int) -> None:
     print(f"duel: bot won {wins}/{games} ({100 * wins / games:.1f}%), city defeats {defeats}")
 
 
-def simulate(players: int, games: int, options: dict | None = None) -> None:
-    """Bot-only games: length, VP, defeats, buildings built and scored cards."""
+def simulate(players: int, games: int, options: dict | None = None, max_turns: int = 10**9) -> None:
+    """Bot-only games: length, VP, defeats, buildings built and scored cards (games stopped at
+    `max_turns` are counted as such and left out of the other figures)."""
     turns, lengths, spread, tops = [], [], [], []
     ends: Counter[str] = Counter()
     built: Counter[str] = Counter()
@@ -91,7 +95,11 @@ def simulate(players: int, games: int, options: dict | None = None) -> None:
     chosen_win: Counter[tuple[str, str]] = Counter()
     for seed in range(games):
         picks: list[tuple[int, str, str]] = []
-        s, n = play(players, 10_000 + seed, set(range(players)), options, picks, fast=True)
+        s, n = play(players, 10_000 + seed, set(range(players)), options, picks, fast=True,
+                    max_turns=max_turns)
+        if s["phase"] != "over":
+            ends[f"stopped after {max_turns} turns"] += 1
+            continue
         turns.append(s["turn"])
         lengths.append(n)
         ends[s["defeat"] or ("goal" if max(s["vp"]) >= s["goal"] else "cards")] += 1
@@ -111,7 +119,8 @@ def simulate(players: int, games: int, options: dict | None = None) -> None:
                 if seat in out.winners and not s["defeat"]:
                     win_cards[x["card"]] += 1
     dt = time.perf_counter() - t0
-    print(f"\n{players}p {options or ''}: {games} games in {dt:.0f}s; turns mean "
+    played, games = games, len(turns)  # per-game figures over the games that ended
+    print(f"\n{players}p {options or ''}: {played} games in {dt:.0f}s; turns mean "
           f"{statistics.mean(turns):.1f} (min {min(turns)}, max {max(turns)}); moves "
           f"{statistics.mean(lengths):.0f}; ends {dict(ends)}")
     print(f"  winner VP mean {statistics.mean(tops):.1f}; spread (max-min) mean {statistics.mean(spread):.1f}")
@@ -168,6 +177,7 @@ def main() -> None:
     ap.add_argument("--sim", type=int, default=0)
     ap.add_argument("--players", type=int, nargs="*", default=[2, 3, 4, 5])
     ap.add_argument("--mode", default="standard")
+    ap.add_argument("--max-turns", type=int, default=10**9, help="stop a simulated game after this turn")
     ap.add_argument("--cost", type=int, default=0, help="games per player count for CPU cost per move")
     args = ap.parse_args()
     if args.duel:
@@ -175,7 +185,7 @@ def main() -> None:
     for n in args.players if args.cost else []:
         move_cost(n, args.cost)
     for n in args.players if args.sim else []:
-        simulate(n, args.sim, {"mode": args.mode})
+        simulate(n, args.sim, {"mode": args.mode}, args.max_turns)
 
 
 if __name__ == "__main__":
