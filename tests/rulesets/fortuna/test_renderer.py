@@ -106,9 +106,14 @@ def test_final_breakdown_and_phone_width(browser):
     """The end: each player's steps, privilege points and total; the page fits 390 px."""
     s = _finished(4, 3)
     page, _, errors = open_page(browser, s, None, width=390)
-    table = page.inner_text("[data-outcome]")
-    for b in R.outcome(s).breakdown:
-        assert str(b["total"]) in table
+    out = R.outcome(s)
+    order = sorted(range(len(out.scores)), key=lambda seat: out.ranks[seat])  # as the table sorts
+    rows = page.locator("[data-outcome] tbody tr")
+    assert rows.count() == len(order)
+    for i, seat in enumerate(order):  # each row's own Total cell, not a number anywhere
+        cells = rows.nth(i).locator("td")
+        assert cells.nth(0).inner_text().startswith(f"{out.ranks[seat]}. ")
+        assert cells.nth(5).inner_text() == str(out.breakdown[seat]["total"])
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert not errors
     page.close()

@@ -24,6 +24,15 @@ def test_bot_plays_legal_moves_at_every_player_count():
         assert min(out.scores) > 0
 
 
-def test_has_bot_flag():
-    """Bot: the ruleset advertises its bot."""
-    assert R.has_bot and R.bot_move(R.setup(2, R.Options(), 0), 5, Rng(1)) is None
+def test_the_bot_answers_only_for_the_seat_asked_to_act():
+    """Bot hook: for the seat asked to act it picks one of that seat's listed moves; for a seat
+    with nothing to do (no listed move) it answers None rather than a move. (`has_bot` matching
+    the hook is checked for every ruleset in tests/engine/test_bot_contract.py.)"""
+    for seed in range(3):
+        s = R.setup(3, R.Options(), seed)
+        for seat in range(3):
+            move = R.bot_move(s, seat, Rng(seed))
+            if seat in R.to_act(s):
+                assert move in R.legal_moves(s, seat), (seed, seat, move)
+            else:
+                assert R.legal_moves(s, seat) == [] and move is None, (seed, seat, move)
