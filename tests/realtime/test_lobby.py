@@ -149,6 +149,30 @@ def test_room_events_do_not_hold_up_game_patches(client):
         client.portal.call(stuck.set)
 
 
+def test_a_stuck_room_event_does_not_hold_up_another_instances_game_event(client):
+    """Issue 14 defect 5: room and game events from other instances arrive through the one
+    broker; a room event still being applied (here: stuck) must not delay the game event
+    published after it (it goes to the lobby's own queue, not awaited on the broker's loop)."""
+    platform = client.app.state.platform
+    stuck = asyncio.Event()
+
+    async def blocked_apply(room_ids):
+        await stuck.wait()
+
+    posted: list[tuple[str, int]] = []
+    platform.lobby.apply = blocked_apply
+    platform.hub.post = lambda game_id, version: posted.append((game_id, version))
+    try:
+        client.portal.call(platform.broker.publish,
+                           {"type": "room", "room_id": "r1", "origin": "other"})
+        client.portal.call(platform.broker.publish,
+                           {"type": "game", "game_id": "g-elsewhere", "version": 7,
+                            "origin": "other"})
+        wait_for(lambda: ("g-elsewhere", 7) in posted, timeout=10)
+    finally:
+        client.portal.call(stuck.set)
+
+
 def test_room_sockets_are_forgotten_when_they_close(client):
     """Issue 14 defect 3: `lobby.rooms` is pruned when a room's last socket closes."""
     ann = new_player(client, "Ann")
