@@ -161,7 +161,8 @@ function clearError() { moveError.textContent = ""; moveError.hidden = true; del
 
 // The server's sentences name the rule; seats are turned into names and turns into "It is X's turn."
 function friendly(frame) {
-  if (frame.code === "not_your_turn" && state.doc) {
+  // The server's codes are "area/reason" (app/engine/errors.py): "move/not_your_turn".
+  if (frame.code === "move/not_your_turn" && state.doc) {
     const others = state.doc.to_act.filter((s) => s !== state.doc.seat);
     if (state.doc.status !== "active") return "The game is over.";
     if (others.length) return `It is ${listNames(others)}'s turn.`;

@@ -1,0 +1,222 @@
+"""Issue 8's smaller findings, each checked in Chromium: the favicon, options in words (solo
+options only for one seat, the base game by default), a spectator told "You are watching" with
+the same names as the room, no debug leftovers on a product game, the last change highlighted
+(and not animated under prefers-reduced-motion), the your-turn toggles remembered, "Copy link"
+feedback, and Tiny Towns' "Done constructing" sent by itself when it is the only answer."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from tests.browser.test_table_browser import _open, _player, _room, shot
+from tests.support import http
+
+
+def test_favicon_is_served(live_server):
+    """No 404 for the site icon on any page."""
+    r = http.get(f"{live_server.url}/favicon.ico")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert b"<svg" in r.content
+
+
+def test_lobby_options_in_words_solo_only_for_one_seat_base_game_by_default(live_server, page):
+    """Suburbia's options are shown in words (never lone_architect, nemikolh, bestagon, plus2);
+    the solo option shows only for one seat; Tiny Towns starts as the base game, Fortune one click."""
+    page.goto(live_server.url + "/")
+    page.select_option("#ruleset-select", "suburbia")
+    page.fill("#seats-input", "2")
+    page.dispatch_event("#seats-input", "input")
+    fields = page.locator("#options-fields")
+    fields.locator("[data-option]").first.wait_for(state="attached")
+    text = fields.inner_text()
+    for raw in ("lone_architect", "nemikolh", "bestagon", "plus2", "_"):
+        assert raw not in text, (raw, text)
+    solo = fields.locator("[data-solo='1']")
+    assert solo.count() >= 1 and all(not solo.nth(i).is_visible() for i in range(solo.count()))
+    page.fill("#seats-input", "1")
+    page.dispatch_event("#seats-input", "input")
+    page.wait_for_function("[...document.querySelectorAll(\"#options-fields [data-solo='1']\")].some((n) => !n.hidden)")
+    assert "The Lone Architect" in fields.inner_text() or "Dale the Bot" in fields.inner_text()
+    page.select_option("#ruleset-select", "tiny-towns")
+    fortune = fields.locator("input[name='fortune']")
+    fortune.wait_for()
+    assert not fortune.is_checked()
+    assert all(not n.is_visible() for n in fields.locator("[data-parent='fortune']").all())
+    fortune.check()
+    page.wait_for_function("[...document.querySelectorAll(\"#options-fields [data-parent='fortune']\")].some((n) => !n.hidden)")
+
+
+def test_a_spectator_is_told_and_sees_the_same_names_without_debug_leftovers(live_server, browser):
+    """A visitor without a seat reads "You are watching this game."; the panels and the log use
+    the room's names (Alice, Bot 2), never "Seat 1" or "Player 1"; a product renderer shows no
+    "All legal moves" list, no raw phase key and no "Round 0"."""
+    host = _player(live_server, "Alice")
+    _room_id, game = _room(live_server, host, "tiny-towns")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{live_server.url}/games/{game}")
+    page.wait_for_function("window.civitas && window.civitas.doc && window.civitas.table")
+    page.wait_for_selector("#watching:not([hidden])")
+    page.wait_for_selector(".player[data-seat='1']")
+    players = page.inner_text("#players")
+    assert "Alice" in players and "Bot 2" in players, players
+    body = page.inner_text("body")
+    assert not re.search(r"\b(Seat|Player|seat) \d\b", body), body
+    assert "All legal moves" not in body and "Round 0" not in body
+    assert page.inner_text("#moves") == ""
+    # The phase is named in words, not by its key ("choosing monuments", not "monument").
+    phase = page.evaluate("window.civitas.doc.view.phase")
+    badges = page.locator("#board .tt-badge").all_inner_texts()
+    assert badges and phase not in badges, (phase, badges)
+    shot(page, "spectator-phone")
+    context.close()
+    assert not errors, errors
+
+
+def test_the_last_change_is_highlighted_and_still_under_reduced_motion(live_server, browser):
+    """After a move the board marks what it changed (class civ-last), animated briefly; a browser
+    asking for reduced motion gets the mark without the animation. Two players, both moving over
+    REST, so the game then waits and the page can be read at leisure."""
+    ann, bob = _player(live_server, "Ann"), _player(live_server, "Bob")
+    _room_id, game = _room(live_server, ann, "suburbia", bots=0, guests=[bob])
+    for who in (ann, bob):  # the secret goals (nothing on the board changes)
+        _first_legal(live_server, game, who)
+    doc = http.get(f"{live_server.url}/api/games/{game}").json()
+    mover = ann if doc["to_act"] == [0] else bob
+    move = _first_legal(live_server, game, mover)
+    assert move["type"] in ("buy", "lake", "basic", "invest") and move.get("at") is not None, move
+    for motion, animation in (("no-preference", "civ-pulse"), ("reduce", "none")):
+        context = browser.new_context(viewport={"width": 1366, "height": 900}, bypass_csp=True,
+                                      reduced_motion=motion)
+        page = context.new_page()
+        _open(page, live_server, ann, game)
+        page.wait_for_selector("#board .civ-last")
+        # The mark is on the hex the move built on, in the mover's borough.
+        seat = page.evaluate("window.civitas.log[window.civitas.log.length - 1].seat")
+        assert page.locator(f".sb-player[data-seat='{seat}'] .civ-last").count() == 1
+        assert page.evaluate("getComputedStyle(document.querySelector('#board .civ-last')).animationName") == animation
+        context.close()
+
+
+def _first_legal(server, game, player):
+    """Play the player's first legal move over REST; returns it."""
+    legal = http.get(f"{server.url}/api/games/{game}/legal-moves", headers=player["headers"]).json()
+    move = legal["moves"][0]
+    r = http.post(f"{server.url}/api/games/{game}/moves", headers=player["headers"],
+                  json={"version": legal["version"], "move": move})
+    assert r.status_code == 200, r.text
+    return move
+
+
+def test_your_turn_signals_can_be_turned_off_and_the_choice_is_remembered(live_server, page):
+    """The tab title says "Your turn"; unticking the title and the sound is kept after a reload,
+    and the title then stays plain."""
+    host = _player(live_server, "Alice")
+    _room_id, game = _room(live_server, host, "tiny-towns")
+    _open(page, live_server, host, game)
+    page.wait_for_function("document.title.startsWith('▶ Your turn')")
+    assert page.is_checked("#opt-title") and page.is_checked("#opt-sound") and page.is_checked("#opt-notify")
+    page.uncheck("#opt-title")
+    page.uncheck("#opt-sound")
+    page.wait_for_function("!document.title.startsWith('▶')")
+    page.reload()
+    page.wait_for_function("window.civitas && window.civitas.doc && window.civitas.table")
+    assert not page.is_checked("#opt-title") and not page.is_checked("#opt-sound") and page.is_checked("#opt-notify")
+    page.wait_for_function("window.civitas.doc.to_act.includes(window.civitas.doc.seat)")
+    time.sleep(0.3)  # a redraw that would put the mark back has had its turn
+    assert not page.title().startswith("▶")
+
+
+def test_copy_link_says_what_happened(live_server, page):
+    """The room's "Copy link" button answers: copied, or how to copy it by hand."""
+    host = _player(live_server, "Alice")
+    room = http.post(f"{live_server.url}/api/rooms", headers=host["headers"],
+                     json={"ruleset": "tiny-towns", "seats": 2, "private": True}).json()
+    page.goto(live_server.url + "/")
+    page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))",
+                  {k: host[k] for k in ("id", "name", "token")})
+    page.goto(f"{live_server.url}/rooms/{room['id']}")
+    page.wait_for_selector("#invite:not([hidden])")
+    page.click("#copy-link")
+    page.wait_for_function("document.getElementById('copy-link').textContent !== 'Copy link'")
+    assert page.inner_text("#copy-link") in ("Copied ✓", "Select the link to copy it")
+
+
+def test_tiny_towns_done_is_sent_by_itself_when_nothing_can_be_built(live_server, page):
+    """Tiny Towns: when "done" is the only legal move the page sends it without a click (no
+    busywork "Done constructing" every round)."""
+    host = _player(live_server, "Alice")
+    _room_id, game = _room(live_server, host, "tiny-towns")
+    _open(page, live_server, host, game)
+    auto = 0
+    deadline = time.monotonic() + 90
+    while auto < 2 and time.monotonic() < deadline:
+        legal = http.get(f"{live_server.url}/api/games/{game}/legal-moves", headers=host["headers"]).json()
+        moves = legal["moves"]
+        if moves == [{"type": "done"}]:
+            # Only the page may answer this one: wait until the server has the seat's "done".
+            # (The bot's own "done" may come first: wait for the seat's, not for any move.)
+            version, later = legal["version"], []
+            wait_until = time.monotonic() + 30
+            while not later and time.monotonic() < wait_until:
+                page.wait_for_timeout(200)
+                log = http.get(f"{live_server.url}/api/games/{game}/log", headers=host["headers"]).json()["moves"]
+                later = [m for m in log if m["seq"] > version and m["seat"] == 0]
+            assert later and later[0]["move"] == {"type": "done"}, later[:1]
+            auto += 1
+        elif moves:
+            # Everything else over REST and never a construction (a possible one is declined
+            # with "done" here), so "done" alone ends up the page's to send.
+            move = {"type": "done"} if {"type": "done"} in moves else moves[0]
+            http.post(f"{live_server.url}/api/games/{game}/moves", headers=host["headers"],
+                      json={"version": legal["version"], "move": move})
+        else:
+            time.sleep(0.05)
+    assert auto == 2
+
+
+def test_not_your_turn_is_said_with_the_name(live_server, page):
+    """A move sent out of turn: the server's refusal becomes "It is <name>'s turn." beside the
+    board (never a 0-based seat number)."""
+    ann, bob = _player(live_server, "Ann"), _player(live_server, "Bob")
+    _room_id, game = _room(live_server, ann, "suburbia", bots=0, guests=[bob])
+    for who in (ann, bob):
+        _first_legal(live_server, game, who)
+    doc = http.get(f"{live_server.url}/api/games/{game}").json()
+    mover, waiting = ((ann, bob), (bob, ann))[doc["to_act"] != [0]]
+    legal = http.get(f"{live_server.url}/api/games/{game}/legal-moves", headers=mover["headers"]).json()
+    _open(page, live_server, waiting, game)
+    page.wait_for_function("window.civitas.online && window.civitas.doc.version === %d" % legal["version"])
+    page.evaluate("move => window.civitas.socket.send({type: 'move', version: window.civitas.doc.version, "
+                  "move, id: 'out-of-turn'})", legal["moves"][0])
+    page.wait_for_selector("#move-error:not([hidden])")
+    assert page.inner_text("#move-error") == f"It is {mover['name']}'s turn."
+    assert http.get(f"{live_server.url}/api/games/{game}").json()["version"] == legal["version"]
+
+
+OWN = {"fortune-city": ".fc-player.me", "fortuna": ".fo-area.me", "city-council": ".cc-cell"}
+
+
+@pytest.mark.parametrize("ruleset", list(OWN))
+def test_the_newer_renderers_keep_the_table_layout_on_a_phone(live_server, browser, ruleset):
+    """Fortune City, Fortuna and City Council at 390x844: the prompt comes first, the player's
+    own board (City Council: the shared city) starts in the first screen, no sideways scroll."""
+    host = _player(live_server, "Alice")
+    _room_id, game = _room(live_server, host, ruleset)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    _open(page, live_server, host, game)
+    page.wait_for_selector(OWN[ruleset])
+    top = page.evaluate(f"document.querySelector({OWN[ruleset]!r}).getBoundingClientRect().top")
+    assert top < 844 - 150, f"{ruleset}: the own board starts at y={top}"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    shot(page, f"{ruleset}-phone-first-screen")
+    context.close()
+    assert not errors, errors
