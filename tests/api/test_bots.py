@@ -4,11 +4,11 @@ game's bots at a time (a lease)."""
 
 from __future__ import annotations
 
-import os
 
 from fastapi.testclient import TestClient
 
 from app.main import create_app
+from tests.support.services import REDIS_URL, needs_redis
 from tests.support.api import doc, play_to_end, started_game
 from tests.support.testgame import TEST_GAME
 from tests.support.wait import wait_for
@@ -129,11 +129,12 @@ def _lease_scenario(client):
 
 
 
+@needs_redis
 def test_a_clean_shutdown_hands_the_bot_lease_to_another_instance_at_once(settings):
     """Bots: instance one drives a game's bot (slowly: it holds the lease through a long delay)
     and stops cleanly; instance two, hearing it through Redis, drives the bot at once. Neither
     the watchdog (once an hour here) nor the lease running out (an hour too) can be the path."""
-    url = os.environ.get("CIVITAS_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+    url = REDIS_URL
     shared = settings.model_copy(update={"broker_url": url, "bot_watchdog_seconds": 3600,
                                          "bot_lease_seconds": 3600})
     with TestClient(create_app(shared)) as two:

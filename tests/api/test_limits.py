@@ -4,7 +4,6 @@ rooms, bot games and sockets, a byte budget for live games; over a limit, 429 + 
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 import time
 from types import SimpleNamespace
@@ -15,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from app import limits
 from app.main import create_app
+from tests.support.services import REDIS_URL, needs_redis
 from tests.support.api import new_player, new_room, started_game
 
 
@@ -148,10 +148,11 @@ def test_live_games_have_a_memory_budget(client):
             assert games.live_bytes == sum(games._weights[g] for g in games._live)
 
 
+@needs_redis
 def test_rates_are_shared_between_instances_through_redis(settings):
     """With a Redis broker two instances count together: the third request is refused by
     whichever instance sees it."""
-    url = os.environ.get("CIVITAS_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+    url = REDIS_URL
     shared = settings.model_copy(update={"broker_url": url})
     ip = f"10.9.{secrets.randbelow(250)}.{secrets.randbelow(250)}"
     with _app(shared, rate_players="2/60") as one, _app(shared, rate_players="2/60") as two:
@@ -160,10 +161,11 @@ def test_rates_are_shared_between_instances_through_redis(settings):
         assert codes == [201, 201, 429]
 
 
+@needs_redis
 def test_socket_caps_are_shared_between_instances_through_redis(settings):
     """With a Redis broker the socket cap per token holds across instances: two sockets on one
     instance and the third on the other is refused (4429); closing one frees a place on either."""
-    url = os.environ.get("CIVITAS_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+    url = REDIS_URL
     shared = settings.model_copy(update={"broker_url": url})
     caps = {"sockets_per_token": 2, "sockets_per_ip": 1000, "sockets_per_game": 1000,
             "rate_sockets": "1000/60"}  # connects from "testclient" are counted in Redis too
