@@ -63,8 +63,10 @@ PACKAGES: dict[str, tuple[list[str], list[str]]] = {
                      _ruleset_tests("fortune_city")),
     "fortuna": (["app/rulesets/fortuna/rules.py", "app/rulesets/fortuna/scoring.py"],
                 _ruleset_tests("fortuna")),
+    # flow.py holds the legality and the scoring window; favours.py what a favour card scores.
     "city_council": (["app/rulesets/city_council/flow.py",
-                      "app/rulesets/city_council/production.py"],
+                      "app/rulesets/city_council/production.py",
+                      "app/rulesets/city_council/favours.py"],
                      _ruleset_tests("city_council")),
 }
 

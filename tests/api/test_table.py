@@ -230,6 +230,61 @@ def test_a_run_out_clock_hands_the_seat_to_a_bot_until_the_player_returns(client
     assert row.player_id == owner["id"] and row.bot is None
 
 
+def test_a_player_takes_a_held_seat_back_over_rest(client):
+    """Clock rule: POST /reclaim gives a held seat back to its player (the table says so, and the
+    server's bot stops playing it); someone without a seat in the game gets a 403 sentence."""
+    client.app.state.platform.bots.kick = lambda game_id: None  # keep the bot still
+    game_id, room_id, a, b = _clocked_game(client)
+    seat = doc(client, game_id)["to_act"][0]
+    owner = a if seat == 0 else b
+
+    async def expire(session):
+        await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
+                              .values(deadline=now() - timedelta(seconds=1)))
+    _db(client, expire)
+    assert client.portal.call(client.app.state.platform.clocks.sweep) == [(game_id, room_id)]
+    stranger = new_player(client, "Cy")
+    r = client.post(f"/api/games/{game_id}/reclaim", headers=stranger["headers"])
+    assert r.status_code == 403 and "seat" in r.json()["detail"]
+    assert next(s for s in _table(client, game_id)["seats"] if s["seat"] == seat)["held"] is True
+    r = client.post(f"/api/games/{game_id}/reclaim", headers=owner["headers"])
+    assert r.status_code == 200, r.text
+    info = next(s for s in r.json()["seats"] if s["seat"] == seat)
+    assert info["held"] is False and info["kind"] == "player" and info["name"] == owner["name"]
+    assert info["clock"]["deadline"] is not None  # asked to act: a fresh clock runs again
+    games = client.app.state.platform.games
+    wait_for(lambda: seat not in client.portal.call(games.live, game_id).bot_seats())
+
+
+def test_a_heartbeat_keeps_a_player_with_an_open_socket_present(client):
+    """Absence rule: a seat whose socket is open is never "gone": each heartbeat (`seen`)
+    refreshes its presence, so a presence gone stale is fresh again and no sweep holds the seat."""
+    game_id, room_id, a, b = _clocked_game(client)
+    clocks = client.app.state.platform.clocks
+    seat = doc(client, game_id)["to_act"][0]
+    owner = a if seat == 0 else b
+
+    def last_seen():
+        async def read(session):
+            row = await session.get(SeatClock, (game_id, seat))
+            return None if row is None else (row.connected, row.last_seen)
+        return _db(client, read)
+
+    async def long_ago(session):
+        await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
+                              .values(last_seen=now() - timedelta(seconds=3600)))
+    with client.websocket_connect(f"/ws/games/{game_id}?token={owner['token']}") as ws:
+        ws.receive_json()
+        wait_for(lambda: (last_seen() or (0,))[0] == 1)
+        _db(client, long_ago)
+        stale = last_seen()[1]
+        client.portal.call(clocks.seen, [(game_id, seat)])
+        assert last_seen()[1] > stale + timedelta(seconds=3000)
+        assert client.portal.call(clocks.sweep) == []
+        _db(client, long_ago)  # without the heartbeat a stale presence counts as gone
+        assert client.portal.call(clocks.sweep) == [(game_id, room_id)]
+
+
 def test_an_absent_player_past_the_grace_period_is_replaced_while_asked_to_act(client):
     """Absence rule: a player whose sockets are all gone longer than the grace period while the
     seat is asked to act gets a bot holding the seat; a player who never used a socket does not."""
