@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
@@ -12,6 +14,8 @@ from app.engine.errors import GameError
 from app.main import create_app
 from app.services.games import GameService
 from tests.support.api import doc, legal, play_first_legal, play_to_end, started_game
+
+POSTGRES_URL = os.environ.get("CIVITAS_TEST_POSTGRES_URL", "")
 
 
 def test_restart_loses_nothing_and_the_game_continues(settings):
@@ -142,3 +146,23 @@ def test_sqlite_fsync_policy_is_normal_unless_full_is_asked_for(tmp_path):
             assert play_first_legal(client, game_id, player) == 1
             writer = client.app.state.platform.games._sqlite_writer
             assert writer.conn.execute("PRAGMA synchronous").fetchone()[0] == pragma
+
+
+
+@pytest.mark.skipif(not POSTGRES_URL and not os.environ.get("CI"),
+                    reason="needs CIVITAS_TEST_POSTGRES_URL: only PostgreSQL has its own move connections")
+def test_stopping_the_server_closes_its_postgres_move_connections(postgres_url):
+    """Shutdown: the move writer's own PostgreSQL connections (kept outside SQLAlchemy's pool)
+    are all closed when the server stops, so a restart never leaves connections open."""
+    from app.config import Settings
+
+    settings = Settings(database_url=postgres_url, bot_delay_ms=0, limits_scale=1000,
+                        extra_rulesets="tests.support.testgame:TEST_GAME", broker_url="memory://",
+                        bot_watchdog_seconds=3600)
+    with TestClient(create_app(settings)) as client:
+        game_id, humans = started_game(client)
+        play_first_legal(client, game_id, humans[0])
+        writer = client.app.state.platform.games._pg_writer
+        kept = list(writer._idle)
+        assert kept and not any(c.closed for c in kept)
+    assert all(c.closed for c in kept) and writer._idle == []

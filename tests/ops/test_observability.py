@@ -74,6 +74,22 @@ def test_metrics_count_moves_patches_and_sockets(client):
         _metric(after, name)
 
 
+def test_an_event_stamped_ahead_of_this_clock_counts_as_no_broker_lag(client):
+    """Broker lag: an event stamped later than this process's clock (another instance's clock
+    runs ahead) is one observation of 0 s, never a negative or made-up lag."""
+    import time
+
+    from app.observability.metrics import BROKER_LAG
+
+    platform = client.app.state.platform
+    before = _metric(client.get("/metrics").text, 'civitas_broker_lag_seconds_bucket{le="0.00025"}')
+    count, total = BROKER_LAG.count, BROKER_LAG.sum
+    client.portal.call(platform._on_event, {"type": "none", "t": time.time() + 5})
+    assert BROKER_LAG.count == count + 1 and BROKER_LAG.sum == total
+    after = _metric(client.get("/metrics").text, 'civitas_broker_lag_seconds_bucket{le="0.00025"}')
+    assert after == before + 1
+
+
 def test_a_patch_is_encoded_once_for_many_spectators(client):
     """Five spectators of one game cost one encoded spectator patch per move, not five."""
     game_id, (ann, bob) = started_game(client)
