@@ -166,3 +166,22 @@ def test_stopping_the_server_closes_its_postgres_move_connections(postgres_url):
         kept = list(writer._idle)
         assert kept and not any(c.closed for c in kept)
     assert all(c.closed for c in kept) and writer._idle == []
+
+
+def test_closing_the_sqlite_writer_waits_for_a_checkpoint_in_progress(tmp_path):
+    """Shutdown: closing SQLite's move writer waits for a checkpoint still running on its thread
+    (stopping the service cancels the task awaiting it, not the thread), so no checkpoint is left
+    running against connections being closed."""
+    import time
+
+    from app.services.move_store import SqliteWriter
+
+    writer = SqliteWriter(f"sqlite+aiosqlite:///{tmp_path / 'moves.db'}")
+
+    def slow_checkpoint():
+        time.sleep(0.3)
+        writer.checkpoint()
+
+    running = writer.checkpoints.submit(slow_checkpoint)
+    writer.close()
+    assert running.done() and running.exception() is None
