@@ -47,7 +47,7 @@ PACKAGES: dict[str, tuple[list[str], list[str]]] = {
                 "tests/engine/test_outcome_and_hooks.py"]),
     "services": (["app/services"],
                  ["tests/api", "tests/db/test_persistence.py", "tests/db/test_two_apps.py",
-                  "tests/db/test_cleanup.py"]),
+                  "tests/db/test_cleanup.py", "tests/ops/test_observability.py"]),
     "realtime": (["app/realtime"],
                  ["tests/realtime/test_ws.py", "tests/realtime/test_hub_units.py",
                   "tests/realtime/test_broker_reconnect.py", "tests/realtime/test_ws_leaks.py",
