@@ -3,6 +3,8 @@ and turns clicks into legal moves. Served through Playwright routing, no server 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from app.engine.rng import Rng
@@ -125,4 +127,31 @@ def test_end_table_names_dale_when_he_wins(browser):
     assert "sb-winner" in (dale_row.get_attribute("class") or "")
     assert page.inner_text(".sb-winners") == "Dale the Bot wins"
     assert "did not beat" in page.inner_text(".sb-outcome") and not errors
+    page.close()
+
+
+def test_tracks_red_line_and_an_unaffordable_tile_are_shown_in_words(browser):
+    """Issue 8: the board shows each player's income, reputation and the next red line; a market
+    tile the player cannot pay for says by how much, and clicking it explains instead of playing."""
+    s = midgame()
+    seat = s["turn"]
+    s["p"][seat]["money"] = 0  # with no money only a tile priced $0 could still be bought
+    page, legal, errors = open_page(browser, s, seat)
+    me = page.locator(f".sb-player[data-seat='{seat}']")
+    assert me.locator(".sb-income").inner_text().startswith("Income")
+    assert me.locator(".sb-rep").inner_text().startswith("Reputation")
+    assert re.fullmatch(r"Next red line at \d+", me.locator(".sb-redline").inner_text())
+    unaffordable = [slot for slot, t in enumerate(R.view(s, seat)["market"])
+                    if t and not any(m["type"] == "buy" and m["slot"] == slot for m in legal)]
+    assert unaffordable
+    slot = page.locator(f".sb-market-slot[data-slot='{unaffordable[0]}']")
+    assert re.fullmatch(r"needs \$\d+ more", slot.locator(".sb-short").inner_text())
+    slot.locator(".sb-surcharge").click()
+    assert played(page) == [] and "needs $" in page.evaluate("window.explained.join(' ')")
+    # No word is cut off: nothing on the board hides overflowing text.
+    clipped = page.evaluate("""[...document.querySelectorAll('.sb *')].filter((n) => {
+        const st = getComputedStyle(n);
+        return n.children.length === 0 && n.textContent.trim() && ['hidden', 'clip'].includes(st.overflowX)
+          && n.scrollWidth > n.clientWidth + 1; }).map((n) => n.textContent)""")
+    assert clipped == [] and not errors
     page.close()
