@@ -220,3 +220,26 @@ def test_the_newer_renderers_keep_the_table_layout_on_a_phone(live_server, brows
     shot(page, f"{ruleset}-phone-first-screen")
     context.close()
     assert not errors, errors
+
+
+def test_reconnecting_backs_off_with_jitter(live_server, page):
+    """A socket that keeps dropping (not refused) is retried after growing, random waits: the
+    delays are drawn up to 0.5 s x 2^attempt (capped at 15 s), so 4 s of drops give a handful of
+    tries, not the tight loop of 64 tries in 20 s the issue found."""
+    host = _player(live_server, "Alice")
+    _room_id, game = _room(live_server, host, "tiny-towns")
+    page.route_web_socket(re.compile(r".*/ws/games/.*"), lambda ws: ws.close(code=1011, reason="outage"))
+    page.goto(live_server.url + "/")
+    page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))",
+                  {k: host[k] for k in ("id", "name", "token")})
+    page.goto(f"{live_server.url}/games/{game}")
+    page.wait_for_function("window.civitas && window.civitas.socket")
+    page.wait_for_timeout(4000)
+    tries = page.evaluate("window.civitas.socket.stats.connects")
+    assert 2 <= tries <= 10, tries  # more than 10 in 4 s: a chance of about 1 in a million
+    assert page.inner_text("#conn-status") == "○ reconnecting…"
+    delays = page.evaluate("""async () => {
+        const { backoffDelay } = await import('/static/js/api.js');
+        return [0, 3, 10].map((n) => [backoffDelay(n, () => 1), backoffDelay(n, () => 0.5)]);
+    }""")
+    assert delays == [[500, 250], [4000, 2000], [15000, 7500]], delays
