@@ -243,3 +243,21 @@ def test_reconnecting_backs_off_with_jitter(live_server, page):
         return [0, 3, 10].map((n) => [backoffDelay(n, () => 1), backoffDelay(n, () => 0.5)]);
     }""")
     assert delays == [[500, 250], [4000, 2000], [15000, 7500]], delays
+
+
+def test_a_player_chooses_a_seat_and_bots_are_named_as_in_the_game(live_server, page):
+    """Room page: "Sit here" seats a player in the seat they chose; a bot is "Bot N", the name
+    the game and its log use."""
+    host, guest = _player(live_server, "Alice"), _player(live_server, "Bob")
+    room = http.post(f"{live_server.url}/api/rooms", headers=host["headers"],
+                     json={"ruleset": "tiny-towns", "seats": 3}).json()
+    http.post(f"{live_server.url}/api/rooms/{room['id']}/bots", headers=host["headers"], json={"seat": 1})
+    page.goto(live_server.url + "/")
+    page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))",
+                  {k: guest[k] for k in ("id", "name", "token")})
+    page.goto(f"{live_server.url}/rooms/{room['id']}")
+    page.wait_for_selector(".seat[data-seat='1']:has-text('Bot 2')")
+    page.click(".sit-here[data-seat='2']")
+    page.wait_for_selector(".seat[data-seat='2']:has-text('Bob')")
+    seats = http.get(f"{live_server.url}/api/rooms/{room['id']}").json()["seats"]
+    assert seats[2]["player"]["name"] == "Bob" and seats[1]["bot"]
