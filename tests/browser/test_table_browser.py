@@ -429,30 +429,31 @@ def test_lobby_and_room_fit_a_phone(table_server, browser, viewport):
     assert not errors, errors
 
 
-def test_a_dale_game_names_its_winner_dale_included(quick_server, browser):
-    """Suburbia solo against Dale the Bot (RB-S 'Winning the Game' with Dale): the banner and the
-    ranking name whoever the outcome ranks first, Dale included, never an empty or wrong name."""
-    server = quick_server
-    host = _player(server, "Alice")
-    room = http.post(f"{server.url}/api/rooms", headers=host["headers"], json={
-        "ruleset": "suburbia", "seats": 1, "options": {"solo_mode": "dale"}}).json()
-    game = http.post(f"{server.url}/api/rooms/{room['id']}/start", headers=host["headers"]).json()["game_id"]
-    _rest_moves(server, game, host, 10_000)
-    outcome = http.get(f"{server.url}/api/games/{game}", headers=host["headers"]).json()["outcome"]
-    dale = outcome["others"][0]
-    page, errors = _page(browser, "wide")
-    _open(page, server, host, game)
-    result = page.locator("#outcome")
-    result.wait_for(state="visible")
-    title = result.locator("h2").inner_text()
-    if dale["rank"] == 1 and outcome["ranks"] == [1]:
-        assert title == "You and Dale the Bot share the win."
-    elif dale["rank"] == 1:
-        assert title == "Dale the Bot wins."
-    else:
-        assert title == "You win!"
-    ranking = result.locator("ol.ranking").inner_text()
-    assert f"Dale the Bot — {dale['score']} points" in ranking
-    assert f"Alice (you) — {outcome['scores'][0]} points" in ranking
-    page.context.close()
+def test_a_dale_game_names_its_winner_dale_included(browser, tmp_path):
+    """Suburbia solo against Dale the Bot (RB-S 'Winning the Game' with Dale): when Dale ranks
+    first, the banner says "Dale the Bot wins." and the ranking lists him first, never an empty
+    name or "You win!". Its own server fixes the game's seed (1) so that Dale does win: playing
+    the first listed move every turn, the human ends at 52 and Dale at 130 (rules version 4)."""
+    env = {"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'dale.db'}",
+           "CIVITAS_BOT_DELAY_MS": "0", "CIVITAS_GAME_SEED": "1"}
+    with ServerProcess(env) as server:
+        host = _player(server, "Alice")
+        room = http.post(f"{server.url}/api/rooms", headers=host["headers"], json={
+            "ruleset": "suburbia", "seats": 1, "options": {"solo_mode": "dale"}}).json()
+        game = http.post(f"{server.url}/api/rooms/{room['id']}/start",
+                         headers=host["headers"]).json()["game_id"]
+        _rest_moves(server, game, host, 10_000)
+        outcome = http.get(f"{server.url}/api/games/{game}", headers=host["headers"]).json()["outcome"]
+        dale = outcome["others"][0]
+        assert (outcome["ranks"], dale["rank"]) == ([2], 1), outcome  # the seed's known result
+        page, errors = _page(browser, "wide")
+        _open(page, server, host, game)
+        result = page.locator("#outcome")
+        result.wait_for(state="visible")
+        assert result.locator("h2").inner_text() == "Dale the Bot wins."
+        ranking = result.locator("ol.ranking li")
+        assert ranking.nth(0).inner_text() == f"1. Dale the Bot — {dale['score']} points"
+        assert ranking.nth(1).inner_text() == f"2. Alice (you) — {outcome['scores'][0]} points"
+        assert "winner" in (ranking.nth(0).get_attribute("class") or "")
+        page.context.close()
     assert not errors, errors
