@@ -230,6 +230,33 @@ def test_a_run_out_clock_hands_the_seat_to_a_bot_until_the_player_returns(client
     assert row.player_id == owner["id"] and row.bot is None
 
 
+def test_pace_ranges_include_their_ends():
+    """Room pace: the ranges include their ends: 0.05-60 minutes a move with 0-120 minutes of
+    reserve in real time, 1 hour to 14 days a move turn by turn; just outside is a 422."""
+    assert parse_pace({"kind": "realtime", "move_minutes": 0.05, "reserve_minutes": 0}) == ("realtime", 3, 0)
+    assert parse_pace({"kind": "realtime", "move_minutes": 60, "reserve_minutes": 120}) == ("realtime", 3600, 7200)
+    assert parse_pace({"kind": "turn", "move_hours": 1}) == ("turn", 3600, 0)
+    assert parse_pace({"kind": "turn", "move_hours": 336}) == ("turn", 336 * 3600, 0)
+    for pace, key in [({"kind": "realtime", "move_minutes": 0.04, "reserve_minutes": 0}, "move_minutes"),
+                      ({"kind": "realtime", "move_minutes": 1, "reserve_minutes": 120.5}, "reserve_minutes"),
+                      ({"kind": "turn", "move_hours": 0.9}, "move_hours")]:
+        with pytest.raises(ServiceError) as refused:
+            parse_pace(pace)
+        assert refused.value.status == 422 and key in refused.value.detail
+
+
+def test_the_sweeper_stays_armed_exactly_while_some_seat_is_watched(client):
+    """Clock sweeps: a sweep that holds nothing leaves the sweeper armed (sweeping every pass)
+    while some player's seat in a game in progress has a clock row, and idle (only a full look
+    now and then) when no seat has one."""
+    clocks = client.app.state.platform.clocks
+    clocks.armed = True
+    assert client.portal.call(clocks.sweep) == [] and clocks.armed is False  # nothing to watch
+    _clocked_game(client)
+    clocks.armed = False
+    assert client.portal.call(clocks.sweep) == [] and clocks.armed is True
+
+
 def test_a_player_takes_a_held_seat_back_over_rest(client):
     """Clock rule: POST /reclaim gives a held seat back to its player (the table says so, and the
     server's bot stops playing it); someone without a seat in the game gets a 403 sentence."""
