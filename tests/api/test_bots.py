@@ -148,3 +148,24 @@ def test_a_clean_shutdown_hands_the_bot_lease_to_another_instance_at_once(settin
         # else moves: the human never bids, so version 1 is the bot's bid).
         wait_for(lambda: doc(two, game_id)["version"] >= 1)
         assert 1 not in doc(two, game_id)["to_act"]
+
+
+def test_a_second_instance_does_not_drive_a_bot_another_instance_holds(settings):
+    """Bots: exactly one driver per game across instances. Instance one holds the game's bot
+    lease (its bot waits an hour before moving); instance two, kicked for the same game, finds
+    the lease taken and plays nothing: its runner ends with the game still at version 0."""
+    shared = settings.model_copy(update={"bot_watchdog_seconds": 3600, "bot_lease_seconds": 3600})
+    slow = shared.model_copy(update={"bot_delay_ms": 3_600_000})
+    with TestClient(create_app(slow)) as one, TestClient(create_app(shared)) as two:
+        game_id, _ = started_game(one, seats=2, bots=1, options={"rounds": 1})
+        assert 1 in doc(one, game_id)["to_act"]  # the bot is due from the start (bids)
+        wait_for(lambda: one.app.state.platform.bots.holds(game_id))
+        bots = two.app.state.platform.bots
+
+        async def kick():
+            bots.kick(game_id)
+            return bots._tasks[game_id]
+
+        task = two.portal.call(kick)
+        wait_for(task.done)
+        assert doc(two, game_id)["version"] == 0 and not bots.holds(game_id)
