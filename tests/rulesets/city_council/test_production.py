@@ -321,3 +321,41 @@ def test_prison_crime_not_counted_by_lifestyle():
     s.update(crime=1, pollution=0, community=1)
     s["buildings"][prison]["prison"] = [1, 1]
     assert prod.lifestyle(s)["index"] == 0
+
+
+def _activations(players, seed, key):
+    """(before, after, put) for each move of a random game that puts `key` on a building's boxes."""
+    from tests.rulesets.city_council.helpers import random_states
+
+    states = random_states(players, seed, 600)
+    for (_, _, before), (_, _, after) in zip(states, states[1:]):
+        old = len(before["activated"]) if before["activated"] is not after["activated"] else None
+        new = [r for r in after["activated"][old or 0:] if not r.get("resolved") and r["put"].get(key)]
+        if old is not None and len(after["activated"]) == old + 1 and new:
+            yield before, after, new[0]["put"]
+
+
+def test_a_criminal_put_on_a_jail_box_moves_off_the_track_but_not_into_the_reserve():
+    """RB Production: a jail box takes a Crime token off the crime track onto the building; the
+    token is not back in the reserve until the box is resolved, so the reserve stays the same."""
+    checked = 0
+    for before, after, put in _activations(3, 8, "jail"):
+        if after["prison_freed"] == before["prison_freed"]:
+            assert after["crime"] == before["crime"] - put["jail"]
+            assert prod.reserve(after, "crime") == prod.reserve(before, "crime")
+            checked += 1
+    assert checked
+
+
+def test_blue_workers_sent_to_any_box_still_count_as_the_citys():
+    """Favour metrics: Blue workers put to work, on a plain or an 'X' box, leave the houses but
+    stay in the city's count (city_B), which equals every Blue worker not in the reserve."""
+    from app.rulesets.city_council.favours import metrics
+    from app.rulesets.city_council.tables import TOKENS
+
+    checked = 0
+    for before, after, put in _activations(2, 1, "BX"):
+        assert metrics(after)["city_B"] == metrics(before)["city_B"]
+        assert metrics(after)["city_B"] == TOKENS["B"] - prod.reserve(after, "B")
+        checked += 1
+    assert checked
