@@ -280,3 +280,27 @@ def test_a_plan_waits_for_an_earlier_plan_to_make_it_possible():
     # the sale was the only possible move, so it was taken at once; the Bank is now affordable
     assert fed not in s["buildings"] and s["budget"] >= 2
     assert s["phase"] == "execute" and flow.execute_options(s, 1)
+
+
+def test_each_executed_plan_is_summed_up_for_the_table():
+    """RB Execution: after each executed plan the state's summary (`last_exec`, shown on the
+    table) names that plan, its kind and its building, and says whether a build was an upgrade."""
+    from app.rulesets.city_council.tables import TILES, kind_of
+    from tests.rulesets.city_council.helpers import random_states
+
+    seen = set()
+    for players, seed in ((3, 8), (2, 1), (4, 3)):
+        states = random_states(players, seed, 600)
+        for (_, _, before), (_, move, after) in zip(states, states[1:]):
+            if move.get("type") != "execute" or after["executed"] != before["executed"] + [move["plan"]]:
+                continue  # (a step that also ran the puppet's plans sums up the last one)
+            plan = before["plans"][move["plan"]]
+            last = after["last_exec"]
+            assert last["plan"] == move["plan"] and last["kind"] == plan["kind"]
+            if plan["kind"] == "build":
+                assert last["name"] == TILES[plan["target"]].name
+                assert last["upgrade"] is ("upgrade" in move)
+            else:
+                assert last["name"] == kind_of(before["buildings"][plan["target"]]).name
+            seen.add(plan["kind"] + ("-upgrade" if "upgrade" in move else ""))
+    assert {"build", "sell", "relocate"} <= seen, seen
