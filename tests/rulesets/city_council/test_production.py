@@ -359,3 +359,42 @@ def test_blue_workers_sent_to_any_box_still_count_as_the_citys():
         assert metrics(after)["city_B"] == TOKENS["B"] - prod.reserve(after, "B")
         checked += 1
     assert checked
+
+
+def test_the_production_report_keeps_the_unemployment_step_for_the_table():
+    """RB Production B: once a production has run, its report (shown on the table as
+    'Unemployment: n Blue and m White left in housing') carries the unemployment step: the
+    workers left in housing and the monitor effects they chose."""
+    from tests.rulesets.city_council.helpers import random_states
+
+    checked = 0
+    for _, _, s in random_states(3, 8, 600):
+        report = s.get("report")
+        if report and report.get("lifestyle") is not None:
+            step = report["unemployment"]
+            assert set(step) == {"W", "B", "white", "blue"}
+            assert step["W"] >= 0 and step["B"] >= 0
+            checked += 1
+    assert checked
+
+
+def test_a_prison_box_is_offered_only_with_its_cell_occupied():
+    """RB Prison: a box whose input is a prisoner in cell n can be chosen only while cell n holds
+    a criminal; over random games every offered box choice respects that."""
+    from app.rulesets.city_council.tables import kind_of
+    from tests.rulesets.city_council.helpers import random_states
+
+    checked = 0
+    for players, seed in ((3, 5),):  # a game that builds a Prison and fills its cells
+        for _, _, s in random_states(players, seed, 800):
+            for bid, b in s["buildings"].items():
+                if kind_of(b).name != "Prison":
+                    continue
+                boxes = kind_of(b).boxes
+                for choice in prod.box_choices(s, bid):
+                    for i in choice:
+                        cell = boxes[i].inputs.get("prison")
+                        if cell:
+                            assert b["prison"][cell - 1], (choice, b["prison"])
+                            checked += 1
+    assert checked
