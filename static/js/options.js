@@ -9,8 +9,6 @@ const VALUE_LABELS = {
   nemikolh: "First red line at 15 (standard)", bestagon: "First red line at 14",
   plus2: "+2 Income and Reputation (as printed)", minus2: "−2 Income and Reputation (suspected misprint)",
 };
-// Client-side defaults where the base game should be the default and an expansion one click away.
-const BASE_GAME = { fortune: false };
 
 export function valueLabel(value) {
   if (typeof value !== "string") return String(value);
@@ -44,7 +42,8 @@ export function optionFields(schema) {
     if (soloOnly(name, prop)) dataset.solo = "1";
     const parent = parentOf(name, props);
     if (parent) dataset.parent = parent;
-    const def = name in BASE_GAME ? BASE_GAME[name] : prop.default;
+    // The schema's default (Tiny Towns' is the base game, Fortune one click away).
+    const def = prop.default;
     let field;
     if (prop.type === "boolean") {
       field = el("label", { class: "check", dataset }, el("input", { type: "checkbox", name, checked: !!def }), ` ${label}`, hint);

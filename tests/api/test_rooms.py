@@ -154,6 +154,27 @@ def test_the_product_lists_its_real_rulesets(client):
     assert client.get("/api/rulesets/tiny-towns/catalogue").json()
 
 
+def test_a_tiny_towns_room_without_options_plays_the_base_game(client):
+    """Issue 8: the base game is the default, Fortune one option. A room created with no options
+    at all stores fortune off, and its game deals only base cards and monuments, without coins;
+    asking for Fortune gets it."""
+    from app.rulesets.tiny_towns import data
+
+    host = new_player(client)
+    r = client.post("/api/rooms", headers=host["headers"], json={"ruleset": "tiny-towns", "seats": 2})
+    assert r.status_code == 201, r.text
+    room = r.json()
+    assert room["options"]["fortune"] is False
+    client.post(f"/api/rooms/{room['id']}/bots", headers=host["headers"], json={})
+    game = client.post(f"/api/rooms/{room['id']}/start", headers=host["headers"]).json()["game_id"]
+    view = client.get(f"/api/games/{game}", headers=host["headers"]).json()["view"]
+    assert view["coins_on"] is False and view["options"]["fortune"] is False
+    assert {data.card(b)["set"] for b in view["buildings"]} == {"base"}
+    assert {data.card(m)["set"] for m in view["monument_pool"] + view["towns"][0]["dealt"]} == {"base"}
+    fortune = new_room(client, host, ruleset="tiny-towns", options={"fortune": True})
+    assert fortune["options"]["fortune"] is True
+
+
 def test_a_player_finds_their_own_tables(client):
     """GET /api/players/me/rooms lists rooms the caller hosts or sits in, private ones included."""
     host, guest, other = new_player(client), new_player(client, "G"), new_player(client, "O")

@@ -1,4 +1,4 @@
-"""Tiny Towns with the Fortune expansion (AEG): 1-6 players, 4x4 towns, coins and chests.
+"""Tiny Towns (AEG) and its Fortune expansion (an option, off by default): 1-6 players, 4x4 towns.
 
 `RULESET` is the registered entry point; the rules live in the sibling modules and the card
 content in data/*.toml.
@@ -48,10 +48,12 @@ validate_tables()
 
 
 class TinyTownsOptions(BaseModel):
-    """Variants. Defaults: the standard game with the Fortune expansion."""
+    """Variants. Defaults: the base game; the Fortune expansion is one option (`fortune`)."""
 
     model_config = {"extra": "forbid"}
-    fortune: bool = Field(True, description="Play with Tiny Towns: Fortune (coins, chests, Fortune cards)")
+    # The base game by default (issue 8): an API client sending no options gets what the lobby
+    # form shows. Rooms store the full validated options, so older games keep their Fortune.
+    fortune: bool = Field(False, description="Play with Tiny Towns: Fortune (coins, chests, Fortune cards)")
     max_fortune_buildings: int = Field(
         4, ge=0, le=6, description="Most Fortune building cards in play (0 = coins only; RB-F advises 4)")
     fortune_monuments: bool = Field(True, description="Shuffle the 10 Fortune monuments into the deal")
@@ -70,10 +72,10 @@ class TinyTowns(RulesetHooks):
     Options = TinyTownsOptions
     has_bot = True
     conformance_options: list[dict[str, Any]] = [
-        {"fortune": False},
-        {"max_fortune_buildings": 6},
-        {"max_fortune_buildings": 0, "fortune_monuments": False},
-        {"town_hall": True},
+        {"fortune": True},
+        {"fortune": True, "max_fortune_buildings": 6},
+        {"fortune": True, "max_fortune_buildings": 0, "fortune_monuments": False},
+        {"fortune": True, "town_hall": True},
     ]
 
     def setup(self, players: int, options: BaseModel, seed: int) -> State:

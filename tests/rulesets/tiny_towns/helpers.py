@@ -26,8 +26,10 @@ def town(*rows: str) -> list[Any]:
 
 def new_game(n: int = 2, buildings: list[str] | None = None, monuments: list[str] | None = None,
              seed: int = 0, master: int = 0, **opts: Any) -> dict[str, Any]:
-    """A game in the naming step of round 1 with the given cards in play and monuments kept."""
-    st = R.setup(n, R.Options(**opts), seed)
+    """A game in the naming step of round 1 with the given cards in play and monuments kept.
+    The Fortune game unless `fortune=False` is given (the rules tests were written for it; the
+    ruleset's own default is the base game)."""
+    st = R.setup(n, R.Options(**{"fortune": True, **opts}), seed)
     st = dict(st)
     st["buildings"] = list(buildings or DEFAULT)
     if st["master"] is not None:

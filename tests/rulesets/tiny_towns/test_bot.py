@@ -33,7 +33,7 @@ def test_advertised_bot_answers_every_decision():
     (monument, naming, placing, constructing, effect choices) with a listed move, never None
     (which would leave the platform to pick a random move)."""
     assert R.has_bot
-    state = R.setup(3, R.Options(), 5)
+    state = R.setup(3, R.Options(fortune=True), 5)
     rng = Rng.from_seed(5, "bot-flag")
     seen = set()
     while R.to_act(state):

@@ -146,7 +146,7 @@ def test_determinize_never_deals_my_discarded_monument_to_an_opponent():
     """Monuments (RB: keep 1 of 2, the other returns to the box): the seat knows which one it
     discarded, so no determinized state may give it to another player; the card stays out of
     every view and log."""
-    st = R.setup(3, R.Options(), 4)
+    st = R.setup(3, R.Options(fortune=True), 4)
     for seat in range(3):
         st = R.apply(st, seat, {"type": "keep_monument", "monument": st["p"][seat]["dealt"][0]})
     mine = st["p"][0]["discarded"]

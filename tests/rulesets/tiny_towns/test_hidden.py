@@ -14,7 +14,7 @@ from app.rulesets.tiny_towns import RULESET as R
 
 
 def _random_states(n, seed, steps=150, **opts):
-    st = R.setup(n, R.Options(**opts), seed)
+    st = R.setup(n, R.Options(**{"fortune": True, **opts}), seed)
     rng = Rng(seed)
     out = [(None, None, st)]
     for _ in range(steps):
@@ -106,7 +106,7 @@ def test_canary_markers_never_leak(n, opts):
 
 def test_public_move_hides_kept_monument():
     """Log: a kept monument is shown to its owner only."""
-    st = R.setup(2, R.Options(), 1)
+    st = R.setup(2, R.Options(fortune=True), 1)
     move = {"type": "keep_monument", "monument": st["p"][0]["dealt"][0]}
     assert R.public_move(st, 0, move, 1) == {"type": "keep_monument"}
     assert R.public_move(st, 0, move, None) == {"type": "keep_monument"}
@@ -117,7 +117,7 @@ def test_public_move_hides_kept_monument():
 
 def test_built_monument_becomes_public():
     """Monuments: once constructed a monument is visible to everyone."""
-    st = R.setup(2, R.Options(), 1)
+    st = R.setup(2, R.Options(fortune=True), 1)
     pl = dict(st["p"][1])
     pl.update(monument="starloom", dealt=None, built_monument=True)
     st = dict(st)
@@ -128,6 +128,6 @@ def test_built_monument_becomes_public():
 
 def test_solo_deck_order_hidden():
     """Solo: the deck's order is hidden (only its size and the 3 revealed cards show)."""
-    st = R.setup(1, R.Options(), 2)
+    st = R.setup(1, R.Options(fortune=True), 2)
     v = R.view(st, 0)["solo_deck"]
     assert v == {"shown": st["solo_deck"]["shown"], "deck_size": 12}

@@ -14,7 +14,7 @@ E = ". . . ."
 
 
 def _cases():
-    st0 = R.setup(2, R.Options(), 0)
+    st0 = R.setup(2, R.Options(fortune=True), 0)
     named = name(new_game(2), "wood")
     building = round_with(with_player(new_game(2), 0, town("Wd St . .", E, E, E)), "wheat", [15, 15])
     cath = with_player(new_game(2, buildings=["cottage", "farm", "tavern", "cathedral", "theater",

@@ -31,8 +31,8 @@ def _check(st):
 
 
 @pytest.mark.parametrize(("players", "options"), [
-    (1, {}), (2, {}), (3, {"max_fortune_buildings": 6}), (4, {"town_hall": True}),
-    (5, {"fortune": False}), (6, {}),
+    (1, {"fortune": True}), (2, {}), (3, {"fortune": True, "max_fortune_buildings": 6}),
+    (4, {"fortune": True, "town_hall": True}), (5, {}), (6, {"fortune": True}),
 ])
 def test_invariants_hold_through_games(players, options):
     """Rules invariants hold after every move of bot-vs-random games."""

@@ -30,7 +30,7 @@ def test_build_names_the_card_its_square_and_the_resources_used() -> None:
 
 def test_kept_monument_is_named_only_to_its_owner() -> None:
     """Hidden information: which monument a player kept is secret until built."""
-    st = R.setup(2, R.Options(), 1)
+    st = R.setup(2, R.Options(fortune=True), 1)
     mon = st["p"][1]["dealt"][0]
     move = {"type": "keep_monument", "monument": mon}
     assert R.log_text(st, 1, move, 1).startswith("{seat1} kept the monument ")

@@ -13,7 +13,7 @@ from app.rulesets.tiny_towns import RULESET as R
 def _placing_state(seed: int, filled: int = 0):
     """A 3-player game played at random until a seat with at least `filled` squares taken owes
     a placement (the indexed draw)."""
-    state = R.setup(3, R.Options(), seed)
+    state = R.setup(3, R.Options(fortune=True), seed)
     rng = Rng.from_seed(seed, "to-place")
     while True:
         for seat in R.to_act(state):

@@ -81,7 +81,7 @@ def test_solo_rank_thresholds():
 
 def test_solo_random_game_terminates():
     """Solo: a full random game ends with an outcome."""
-    st = R.setup(1, R.Options(), 7)
+    st = R.setup(1, R.Options(fortune=True), 7)
     rng = Rng(7)
     while R.to_act(st):
         st = R.apply(st, 0, rng.choice(R.legal_moves(st, 0)))

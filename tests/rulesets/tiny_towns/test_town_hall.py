@@ -101,9 +101,9 @@ def test_town_hall_reshuffles_when_out():
 def test_town_hall_drops_oddity_shop():
     """RB-F Town Hall: do not use the Oddity Shop."""
     for seed in range(40):
-        st = R.setup(3, R.Options(town_hall=True, max_fortune_buildings=6), seed)
+        st = R.setup(3, R.Options(fortune=True, town_hall=True, max_fortune_buildings=6), seed)
         assert "oddity_shop" not in st["buildings"]
-    assert any("oddity_shop" in R.setup(3, R.Options(max_fortune_buildings=6), s)["buildings"]
+    assert any("oddity_shop" in R.setup(3, R.Options(fortune=True, max_fortune_buildings=6), s)["buildings"]
                for s in range(40))
 
 
