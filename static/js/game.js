@@ -429,30 +429,39 @@ new MutationObserver(() => keyboard()).observe(board, { childList: true, subtree
 
 // A redraw between a press and its release would lose the click: the release lands on a new node,
 // so the browser fires no click on the button pressed. A new log or chat line does the same by
-// pushing the button from under the pointer. While a pointer is down anywhere on the page, drawing
-// (board, players, log, chat) waits, and runs once the pointer is up (after the click it was part of).
+// pushing the button from under the pointer. The keyboard has the same gap: Space clicks a button
+// when the key comes up, on the button that took the keydown. While a pointer is down anywhere on
+// the page, or Space or Enter is down outside a text field, drawing (board, players, log, chat)
+// waits, and runs once the press is over (after the click it was part of). Touch is a pointer:
+// the tap's click comes before the drawing that waited.
 // However long the press lasts (no timer: a slow machine or a slow hand would lose the click
-// again); a release the page never saw is noticed by the next move with no button down, by
-// leaving the window or by hiding the page.
-let pressed = false;
+// again); a release the page never saw is noticed by the next move with no button down (for a
+// pointer), by leaving the window or by hiding the page.
+const held = new Set(); // "pointer", "key": what is pressed now
 const waiting = new Set();
-document.addEventListener("pointerdown", () => { pressed = true; }, true);
-document.addEventListener("pointermove", (event) => { if (event.buttons === 0) released(); }, true);
+const pressKey = (event) => (event.key === " " || event.key === "Enter")
+  && !(event.target instanceof HTMLElement && event.target.matches("input, textarea, select, [contenteditable]"));
+document.addEventListener("pointerdown", () => { held.add("pointer"); }, true);
+document.addEventListener("pointermove", (event) => { if (event.buttons === 0) released("pointer"); }, true);
+document.addEventListener("pointerup", () => released("pointer"), true);
+document.addEventListener("pointercancel", () => released("pointer"), true);
+document.addEventListener("keydown", (event) => { if (pressKey(event)) held.add("key"); }, true);
+document.addEventListener("keyup", (event) => { if (event.key === " " || event.key === "Enter") released("key"); }, true);
 document.addEventListener("visibilitychange", () => released());
-function released() {
-  if (!pressed) return;
-  pressed = false;
+window.addEventListener("blur", () => released());
+function released(kind) {
+  if (!held.size) return;
+  if (kind) held.delete(kind); else held.clear();
+  if (held.size) return;
   setTimeout(() => {
+    if (held.size) return; // pressed again before the drawing ran: it waits for that release
     const due = [...waiting];
     waiting.clear();
     for (const fn of due) fn();
   }, 0);
 }
-document.addEventListener("pointerup", released, true);
-document.addEventListener("pointercancel", released, true);
-window.addEventListener("blur", released);
 function whenReleased(fn) {
-  if (!pressed) return true;
+  if (!held.size) return true;
   waiting.add(fn);
   return false;
 }

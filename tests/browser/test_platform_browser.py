@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.support import http
 
 
@@ -117,10 +119,17 @@ def test_lobby_lists_your_tables(live_server, browser):
     page.context.close()
 
 
-def test_a_click_is_not_lost_when_a_patch_arrives_between_press_and_release(live_server, page):
-    """A player presses a move button; before the release, another player's move arrives and the
-    page has its new state. The page must not redraw under the pressed button (the release would
-    land on a new node and the browser would fire no click): the click plays the move."""
+@pytest.mark.parametrize("press", ["mouse", "touch", "keyboard"])
+def test_a_click_is_not_lost_when_a_patch_arrives_between_press_and_release(live_server, browser, press):
+    """A player presses a move button (a mouse button, a finger, or Space, which clicks on its
+    release); before the release, another player's move arrives and the page has its new state.
+    The page must not redraw under the pressed button (the release would land on a new node and
+    the browser would fire no click): the click plays the move."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True,
+                                  has_touch=press == "touch")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
     a = http.post(f"{live_server.url}/api/players", json={"name": "Ann"}).json()
     b = http.post(f"{live_server.url}/api/players", json={"name": "Bob"}).json()
     ha, hb = ({"Authorization": f"Bearer {p['token']}"} for p in (a, b))
@@ -131,13 +140,28 @@ def test_a_click_is_not_lost_when_a_patch_arrives_between_press_and_release(live
     page.goto(live_server.url + "/")
     page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))", a)
     page.goto(f"{live_server.url}/games/{game}")
-    # Both seats bid at once (the test game's first phase): Ann's buttons for version 0 are drawn.
+    # Both seats bid at once (the test game's first phase): Ann's buttons for version 0 are drawn,
+    # and so is the log (its first line, "No moves yet.", moves the list of moves down: a press
+    # aimed before it is drawn lands beside the button).
     page.wait_for_function("window.civitas.doc && window.civitas.legalVersion === 0 && "
-                           "window.civitas.legal.length > 0 && document.querySelector('.legal-move')")
-    button = page.locator(".legal-move").first
-    box = button.bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
+                           "window.civitas.legal.length > 0 && document.querySelector('.legal-move') "
+                           "&& document.querySelector('#log li')")
+    box = page.locator(".legal-move").first.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.evaluate("""() => { window.pressedOn = null; for (const type of ['pointerdown', 'keydown'])
+        document.addEventListener(type, (e) => { window.pressedOn = e.target.className; }, { capture: true, once: true }); }""")
+    if press == "mouse":
+        page.mouse.move(x, y)
+        page.mouse.down()
+    elif press == "touch":
+        touch = context.new_cdp_session(page)
+        touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    else:
+        page.locator(".legal-move").first.focus()
+        page.keyboard.down(" ")
+    # The press is on the button (not beside it): what follows tests the page, not the aim.
+    page.wait_for_function("window.pressedOn !== null")
+    assert page.evaluate("window.pressedOn") == "legal-move"
     legal = http.get(f"{live_server.url}/api/games/{game}/legal-moves", headers=hb).json()
     assert http.post(f"{live_server.url}/api/games/{game}/moves", headers=hb,
                      json={"version": 0, "move": legal["moves"][0]}).status_code == 200
@@ -145,9 +169,18 @@ def test_a_click_is_not_lost_when_a_patch_arrives_between_press_and_release(live
     # ... and the log's line for Bob's move, which would push the button from under the pointer.
     page.wait_for_function("window.civitas.doc.version === 1 && window.civitas.legalVersion === 1"
                            " && window.civitas.log.some((entry) => entry.seat === 1)")
-    page.mouse.up()
+    # The redraws for it are held back, still to run: the race really happened.
+    assert page.evaluate("window.civitas.drawsWaiting()") > 0
+    if press == "mouse":
+        page.mouse.up()
+    elif press == "touch":
+        touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    else:
+        page.keyboard.up(" ")
     page.wait_for_function("window.civitas.doc.version === 2", timeout=30000)
     log = http.get(f"{live_server.url}/api/games/{game}/log", headers=ha).json()["moves"]
     assert [m["seat"] for m in log] == [1, 0]
     # Once released, the page draws what it held back: the bids are in, nothing left to click.
     page.wait_for_function("window.civitas.drawsWaiting() === 0")
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
