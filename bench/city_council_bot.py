@@ -29,8 +29,8 @@ def play(players: int, seed: int, bots: set[int], options: dict | None = None,
     given, collects (seat, what, name) for every plan proposed and every activation made. `fast`
     plays the moves in place without `apply`'s legality check and copy (the simulation: the bot's
     moves are legal, tests/rulesets/city_council/test_bot.py), the same rules and results. A game
-    still going after `max_turns` turns is stopped there (Sandbox and Hard have no end by cards,
-    and bots can stall with an empty City Budget)."""
+    still going after `max_turns` turns is stopped there (Sandbox and Hard have no end by cards;
+    a bot stall, such as the relocations at $0 fixed for issue 11, would otherwise never end)."""
     s = R.setup(players, R.Options.model_validate(options or {}), seed)
     rng = Rng.from_seed(seed, "bench-bot")
     moves = 0

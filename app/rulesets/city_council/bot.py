@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.rulesets.city_council.board import build_options
 from app.rulesets.city_council.favours import building_vp, general_vp, metrics
 from app.rulesets.city_council.flow import available_tiles, chair, legal_moves
-from app.rulesets.city_council.tables import CARDS, KIND_BY_NAME, TILES, ZONE_GRID, Kind, kind_of
+from app.rulesets.city_council.tables import (
+    BUDGET_MAX, CARDS, KIND_BY_NAME, TILES, ZONE_GRID, Kind, kind_of,
+)
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -65,7 +68,37 @@ def _tile_value(s: State, seat: int, tile: str) -> float:
     return 2.0 * want.get(kind.name, 0.0) + 0.8 * _kind_value(kind, s) - 0.35 * kind.cost
 
 
-def _plan_value(s: State, seat: int, owner: int) -> float:
+def _executable(s: State, seat: int, tile: str) -> bool:
+    """Whether a construction plan for `tile` could be executed now: a placement (or upgrade) at
+    its least cost within the City Budget plus the seat's private funds (it may fund its plan)."""
+    limit = s["budget"] + s["funds"][seat]
+    return any(opt["cost"] <= limit for opt in build_options(s, TILES[tile]))
+
+
+def money_short(s: State, seat: int) -> bool:
+    """The city is short of money: the budget is $2 or less, or no tile of the planning area can
+    be both afforded and placed now. Then selling is worth more than relocating, which changes
+    nothing the bot values (a Hard game at $0 once stalled forever on relocations)."""
+    if s["budget"] <= 2:
+        return True
+    return not any(TILES[t].cost <= s["budget"] and _executable(s, seat, t) for t in available_tiles(s))
+
+
+def _sell_value(s: State, seat: int, b: dict[str, Any]) -> float:
+    """A sale when money is short: the dollars it brings (cost - $1, up to the $11 cap), worth
+    more than usual, against what the building does for the city and the seat's cards."""
+    kind = kind_of(b)
+    gain = max(0, min(kind.cost - 1, BUDGET_MAX - s["budget"]))
+    keep = 2.0 * _wanted_names(s, seat).get(kind.name, 0.0) + 0.8 * max(0.0, _kind_value(kind, s))
+    return 1.5 * gain - keep - 0.5
+
+
+_RELOCATE_SHORT = -4.0  # below any sale: a relocation brings no money and the bot does not aim it
+
+
+def _plan_value(s: State, seat: int, owner: int, short: bool | None = None) -> float:
+    """How much the seat wants member `owner`'s plan executed (votes, execution order); `short`
+    is `money_short(s, seat)` when the caller has it already."""
     p = s["plans"][owner]
     if not p or p["kind"] == "none":
         return -9.0
@@ -74,8 +107,24 @@ def _plan_value(s: State, seat: int, owner: int) -> float:
     b = s["buildings"].get(p["target"])
     if not b:
         return -9.0
+    if short is None:
+        short = money_short(s, seat)
+    if short:
+        return _sell_value(s, seat, b) if p["kind"] == "sell" else _RELOCATE_SHORT
     want = _wanted_names(s, seat).get(kind_of(b).name, 0.0)
     return (-2.0 * want - 0.5) if p["kind"] == "sell" else -0.5
+
+
+def _proposal_value(s: State, seat: int, mv: Move, short: bool) -> float:
+    """The value of proposing a plan. A construction that cannot be paid or placed now would
+    fail at execution, so it ranks below everything else; when money is short a useful sale
+    ranks above a relocation (which would leave the city as it is)."""
+    if mv["kind"] == "build":
+        v = _tile_value(s, seat, mv["target"])
+        return v if _executable(s, seat, mv["target"]) else v - 20.0
+    if short:
+        return _sell_value(s, seat, s["buildings"][mv["target"]]) if mv["kind"] == "sell" else _RELOCATE_SHORT
+    return -3.0 if mv["kind"] == "sell" else -2.0
 
 
 def _card_value(s: State, seat: int, card: str) -> float:
@@ -135,25 +184,23 @@ def choose(s: State, seat: int, rng: Any) -> Move | None:
     if ph == "draw":
         return max(moves, key=lambda mv: sum(_card_value(s, seat, c) for c in mv["cards"]))
     if ph == "plan":
-        def pv(mv: Move) -> float:
-            if mv["kind"] == "build":
-                return _tile_value(s, seat, mv["target"])
-            if mv["kind"] == "sell":
-                return -3.0
-            return -2.0
-        return max(moves, key=pv)
+        short = money_short(s, seat)
+        return max(moves, key=lambda mv: _proposal_value(s, seat, mv, short))
     if ph in ("vote", "vote2", "approve"):
+        short = money_short(s, seat)
         if ph == "vote2":
             cands = [mv for mv in moves if mv["type"] == "vote2"]
-            return max(cands, key=lambda mv: _plan_value(s, seat, mv["plan"]) + (3 if mv["plan"] == seat else 0)) \
+            return max(cands, key=lambda mv: _plan_value(s, seat, mv["plan"], short) + (3 if mv["plan"] == seat else 0)) \
                 if cands else moves[-1]
-        return max(moves, key=lambda mv: _plan_value(s, seat, mv["plan"]))
+        return max(moves, key=lambda mv: _plan_value(s, seat, mv["plan"], short))
     if ph == "fund":
         mine = [mv for mv in moves if mv["type"] == "fund" and mv["plan"] == seat]
         if mine and s["plans"][seat]["kind"] == "build" and _tile_value(s, seat, s["plans"][seat]["target"]) > 1:
             return mine[0]
         return {"type": "fund_done"}
     if ph == "execute":
+        short = money_short(s, seat)
+
         def ev(mv: Move) -> tuple:
             # a building touching the Starting Zone (or a zone with a Community token source)
             # can work without a zone activation
@@ -161,7 +208,7 @@ def choose(s: State, seat: int, rng: Any) -> Move | None:
             zones = {ZONE_GRID[r][c] for r, c in cells}
             start = "start" in zones
             up = mv.get("upgrade")
-            return (_plan_value(s, seat, mv["plan"]), start, 0 if up is None else -1)
+            return (_plan_value(s, seat, mv["plan"], short), start, 0 if up is None else -1)
         return max(moves, key=ev)
     if ph == "activate" and s.get("pending"):
         b = s["pending"]["b"]
