@@ -128,7 +128,10 @@ def test_board_first_log_in_words_and_errors_beside_the_board(table_server, brow
     page, errors = _page(browser, viewport)
     _open(page, server, host, game)
     _ready(page)
-    page.wait_for_selector("#log li[data-seq]")
+    # The log is read over the socket after the snapshot: wait until the page shows every entry
+    # the server had by now (the bot's one line may be the latest: it placed just before our turn).
+    served = http.get(f"{server.url}/api/games/{game}/log", headers=host["headers"]).json()["moves"]
+    page.wait_for_function(f"document.querySelectorAll('#log li[data-seq]').length >= {len(served)}")
     shot(page, f"{ruleset}-{viewport}-1-first-screen")
     height = VIEWPORTS[viewport][1]
     page.wait_for_selector(OWN_BOARD[ruleset])
