@@ -8,7 +8,7 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 const ZONE_COLOURS = { residential: "#b9dfb0", commercial: "#b8d0ef", industrial: "#f1dc9a", start: "#e6dfcf", lake: "#8fa9b3" };
-const TYPE_COLOURS = { residential: "#3f8a3a", commercial: "#2f64a8", industrial: "#a77d0b", safety: "#b23b3b" };
+const TYPE_COLOURS = { residential: "#377a33", commercial: "#2f64a8", industrial: "#8a6709", safety: "#b23b3b" };
 const TYPE_LETTER = { residential: "R", commercial: "C", industrial: "I", safety: "S", start: "St", lake: "~" };
 const COMMITTEE_NAMES = { transport: "Transport", treasury: "Treasury", election: "Election", union: "Union", executive: "Executive" };
 const PHASES = {

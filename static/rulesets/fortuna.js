@@ -6,7 +6,9 @@
 //   [data-choice] options of the picked card, [data-die] declines, [data-privilege] privilege
 //   cards, [data-keep] / [data-palace] card choices, [data-action] skip / end / back.
 
-const SEAT_COLOURS = ["#2f6fd0", "#7d8792", "#e07b22", "#8a4fbf"]; // blue, grey, orange, purple
+const SEAT_COLOURS = ["#2f6fd0", "#66707a", "#e07b22", "#8a4fbf"]; // blue, grey, orange, purple
+// Text on a seat colour: white, but dark on the light orange (at least 4.5:1).
+const SEAT_INK = ["#fff", "#fff", "#111", "#fff"];
 const RES = [["money", "Money", "#c9a227"], ["grain", "Grain", "#d9b43c"], ["wine", "Wine", "#9b2d3c"],
   ["water", "Water", "#3b8fd9"], ["centurions", "Centurions", "#333"], ["vestals", "Vestals", "#bbb"],
   ["dice", "Dice", "#555"]];
@@ -41,7 +43,7 @@ const STYLE = `
 .fo-panel { background: #fbf8f1; border: 1px solid #e2d9c4; border-radius: 8px; padding: 8px; }
 .fo-panel h3 { margin: 0 0 6px; font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: #6b6453; }
 .fo-road { display: grid; grid-template-columns: repeat(16, minmax(18px, 1fr)); gap: 2px; }
-.fo-step { position: relative; min-height: 38px; border-radius: 4px; background: #e9e0c8; font-size: 10px; text-align: center; padding-top: 1px; color: #6b6453; }
+.fo-step { position: relative; min-height: 38px; border-radius: 4px; background: #e9e0c8; font-size: 10px; text-align: center; padding-top: 1px; color: #4f4a3d; }
 .fo-step.rome { background: #e6c9a3; }
 .fo-step.gate { box-shadow: inset 3px 0 0 #8b5a2b; }
 .fo-step.palace { background: #d7a94b; color: #3b2a00; font-weight: 700; }
@@ -57,15 +59,15 @@ const STYLE = `
 .fo-card { border-radius: 6px; padding: 4px; min-height: 62px; font-size: 11px; background: #f7f1e1; border: 2px solid #d8ccb0; overflow-wrap: anywhere; }
 .fo-card b { display: block; font-size: 12px; margin-bottom: 2px; }
 .fo-card.down { background: repeating-linear-gradient(45deg, #6d5a3c, #6d5a3c 6px, #7d6947 6px, #7d6947 12px); color: #fff; }
-.fo-card.down.known { background: repeating-linear-gradient(45deg, #8c7754, #8c7754 6px, #9b8561 6px, #9b8561 12px); }
+.fo-card.down.known { background: repeating-linear-gradient(45deg, #7a6749, #7a6749 6px, #836f4f 6px, #836f4f 12px); }
 .fo-card.chosen { border-color: #555; border-style: dashed; }
 .fo-card.can { cursor: pointer; outline: 3px solid #2e7d4f; outline-offset: 1px; }
 .fo-card.sel { border-color: #111; box-shadow: 0 0 0 3px #f1c40f; }
 .fo-favs { display: grid; grid-template-columns: repeat(6, minmax(48px, 1fr)); gap: 4px; }
 .fo-fav { border-radius: 6px; padding: 4px; background: #fff; border: 2px solid #d8ccb0; font-size: 11px; text-align: center; min-height: 70px; }
 .fo-fav .num { font-size: 20px; font-weight: 800; color: #8b5a2b; }
-.fo-fav.used { background: #cfc6b3; color: #6d6655; }
-.fo-fav.used .num { color: #6d6655; }
+.fo-fav.used { background: #cfc6b3; color: #433f34; }
+.fo-fav.used .num { color: #433f34; }
 .fo-fav.can { cursor: pointer; outline: 3px solid #2e7d4f; outline-offset: 1px; }
 .fo-fav.sel { border-color: #111; box-shadow: 0 0 0 3px #f1c40f; }
 .fo-token { display: inline-block; width: 10px; height: 10px; border-radius: 50%; background: #c0392b; border: 1px solid #7a1e14; margin: 1px; }
@@ -294,7 +296,7 @@ function pawnLabel(s, who, n) {
 }
 
 function pawnNode(s, who, moved, n) {
-  return h("span", { class: `fo-pawn${moved ? " moved" : ""}`, title: who(s), style: `background:${SEAT_COLOURS[s]}`, dataset: { pawn: String(s) } }, pawnLabel(s, who, n));
+  return h("span", { class: `fo-pawn${moved ? " moved" : ""}`, title: who(s), style: `background:${SEAT_COLOURS[s]};color:${SEAT_INK[s]}`, dataset: { pawn: String(s) } }, pawnLabel(s, who, n));
 }
 
 function cannotWhy(card, p) {

@@ -14,7 +14,7 @@ const TYPE = {
   home: { name: "Home", colour: "#8fd0a2", letter: "Ho" },
   financial: { name: "Bank", colour: "#9a9a9a", letter: "$" },
 };
-const CITIZEN = { red: "#c0392b", yellow: "#e2b80f", blue: "#2f62b5", green: "#2e8b57", vip: "#8e44ad" };
+const CITIZEN = { red: "#c0392b", yellow: "#e2b80f", blue: "#2f62b5", green: "#237a4b", vip: "#8e44ad" };
 // The letter told beside each citizen colour (colour-blind players), and a readable text colour on it.
 const LETTER = { red: "R", yellow: "Y", blue: "B", green: "G", vip: "V" };
 const INK = (c) => (c === "yellow" ? "#111" : "#fff");
@@ -65,7 +65,7 @@ function injectStyle() {
   .fc-chip.sel { border-color: #111; box-shadow: 0 0 0 2px #fff inset; }
   .fc-supply { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; font-size: 13px; margin-top: 6px; }
   .fc-btn { cursor: pointer; border-radius: 6px; border: 1px solid #888; background: #fff; padding: 4px 10px; font-size: 13px; }
-  .fc-btn.main { background: #2e8b57; color: #fff; border-color: #2e8b57; }
+  .fc-btn.main { background: #237a4b; color: #fff; border-color: #237a4b; }
   .fc-btn.sel { outline: 3px solid #f4c48f; }
   .fc-btn[disabled] { opacity: .45; cursor: default; }
   .fc-players { display: grid; gap: 10px; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); }
@@ -74,26 +74,29 @@ function injectStyle() {
   .fc-player.act { box-shadow: 0 0 0 3px #f1c40f; }
   .fc-player header { display: flex; flex-wrap: wrap; gap: 6px 10px; align-items: center; font-size: 13px; margin-bottom: 6px; }
   .fc-badge { font-size: 11px; border-radius: 10px; padding: 1px 7px; background: #eee; }
-  .fc-badge.start { background: #e67e22; color: #fff; }
+  .fc-badge.start { background: #e67e22; color: #111; }
   .fc-city { overflow-x: auto; padding-bottom: 4px; }
   .fc-grid { display: grid; gap: 3px; width: max-content; }
-  .fc-cell { width: 54px; height: 54px; border-radius: 6px; background: #f1eee6; position: relative; font-size: 10px; overflow-wrap: anywhere; line-height: 1.1; display: flex; align-items: center; justify-content: center; text-align: center; overflow: hidden; box-sizing: border-box; }
+  .fc-cell { width: 64px; min-height: 64px; border-radius: 6px; background: #f1eee6; position: relative; font-size: 10px; overflow-wrap: anywhere; line-height: 1.1; display: flex; align-items: center; justify-content: center; text-align: center; overflow: hidden; box-sizing: border-box; }
   .fc-cell.void { background: transparent; }
-  .fc-cell.bld { background: #fff; border: 4px solid #999; color: #222; font-weight: 600; padding: 2px; }
-  .fc-cell.hall { background: #6b6b6b; color: #fff; font-weight: 700; }
-  .fc-cell.board { background: #d9d2c0; color: #5c5441; height: auto; min-height: 54px; padding: 2px 0; }
+  /* A building's name has the middle to itself: the markers (worker, truck, VP; type, token) sit
+     in a top and a bottom strip, so they never cover it, and the square grows for a long name. */
+  .fc-cell.bld { background: #fff; border: 4px solid #999; color: #222; font-weight: 600; padding: 14px 2px 13px; }
+  .fc-cell.hall { background: #6b6b6b; color: #fff; font-weight: 700; padding: 14px 2px 13px; }
+  .fc-cell .nm { display: block; max-width: 100%; }
+  .fc-cell.board { background: #d9d2c0; color: #5c5441; padding: 2px 0; }
   .fc-park { display: flex; flex-direction: column; align-items: center; gap: 2px; }
   .fc-cell.changed { box-shadow: 0 0 0 3px #e67e22; }
   .fc-cell.legal { outline: 3px dashed #2e8b57; cursor: pointer; }
   .fc-cell.legal:hover { background: #dff3e4; }
   .fc-t { display: inline-flex; align-items: center; justify-content: center; width: 14px; height: 14px; border-radius: 50%; font-size: 10px; font-weight: 700; vertical-align: middle; }
   .fc-t.coin { background: #f5c518; border: 1px solid #a07c00; color: #5a4300; }
-  .fc-t.dia { background: #bfe6f7; border: 1px solid #3d8fb5; color: #1f6f95; border-radius: 3px; }
+  .fc-t.dia { background: #bfe6f7; border: 1px solid #3d8fb5; color: #17587a; border-radius: 3px; }
   .fc-t.junk { background: #8a6b4a; border: 1px solid #4d3a26; color: #fff; border-radius: 3px; }
-  .fc-cell .fc-t { position: absolute; right: 2px; bottom: 2px; }
+  .fc-cell .fc-t { position: absolute; right: 4px; bottom: 0; width: 13px; height: 13px; }
   .fc-cell .wk { position: absolute; left: 1px; top: 1px; width: 13px; height: 13px; border-radius: 50%; border: 1px solid #0006; font-size: 10px; line-height: 13px; font-weight: 700; text-align: center; }
-  .fc-cell .vp { position: absolute; right: 2px; top: 1px; font-size: 10px; color: #444; }
-  .fc-cell .ty { position: absolute; left: 0; right: 0; bottom: 1px; font-size: 10px; color: #444; font-weight: 400; }
+  .fc-cell .vp { position: absolute; right: 5px; top: 0; font-size: 10px; line-height: 13px; color: #444; }
+  .fc-cell .ty { position: absolute; left: 5px; bottom: 1px; font-size: 10px; line-height: 12px; color: #444; font-weight: 400; }
   .fc-axis { width: 18px; height: 18px; font-size: 10px; color: #6b6453; display: flex; align-items: center; justify-content: center; }
   .fc-cell.has-truck { box-shadow: inset 0 0 0 3px #222; }
   .fc-cell .truck { position: absolute; left: 50%; transform: translateX(-50%); top: 0; font-size: 10px; line-height: 12px; background: #222; color: #fff; border-radius: 3px; padding: 0 2px; }
@@ -112,8 +115,7 @@ function injectStyle() {
   .fc-winner { background: #fff6d6; }
   @media (max-width: 480px) {
     .fc-good { width: calc(50% - 12px); }
-    .fc-cell { width: 46px; height: 46px; font-size: 10px; }
-    .fc-cell.board { height: auto; min-height: 46px; }
+    .fc-cell { width: 60px; min-height: 60px; font-size: 10px; }
     .fc-players { grid-template-columns: 1fr; }
   }`;
   document.head.append(h("style", { id: "fortune-city-style" }, css));
@@ -374,7 +376,7 @@ function cityGrid(ctx, i) {
         if (c.t === "city_hall") attrs.class += " hall";
         else { attrs.class += " bld"; attrs.style = `border-color:${TYPE[type].colour}`; }
         const t = tile(cat, c.t);
-        content = [buildingName(cat, c.t),
+        content = [h("span", { class: "nm" }, buildingName(cat, c.t)),
           t ? h("span", { class: "vp", title: `${t.vp} VP` }, `${t.vp}`) : null,
           c.t !== "city_hall" ? h("span", { class: "ty" }, TYPE[type].letter) : null,
           c.token ? token(c.token, `${TOKEN_WORD[c.token]} waiting for the truck`) : null,

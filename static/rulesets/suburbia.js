@@ -40,7 +40,7 @@ function s(tag, attrs = {}, ...children) {
 function injectStyle() {
   if (document.getElementById("suburbia-style")) return;
   const css = `
-  .sb { font-family: system-ui, sans-serif; color: #222; display: grid; gap: 12px; }
+  .sb { font-family: system-ui, sans-serif; color: #222; display: grid; grid-template-columns: minmax(0, 1fr); gap: 12px; }
   .sb-bar { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; background: #f3f1ea; border-radius: 8px; padding: 8px 12px; }
   .sb-bar .sb-prompt { font-weight: 600; }
   .sb-panel { background: #fbfaf6; border: 1px solid #ddd8c8; border-radius: 8px; padding: 8px 10px; }
@@ -68,8 +68,11 @@ function injectStyle() {
   .sb-goal.sb-secret { border-style: dashed; }
   .sb-goal button { margin-left: 6px; }
   .sb-boroughs { display: flex; flex-wrap: wrap; gap: 12px; }
-  .sb-player { border: 2px solid #ddd8c8; border-radius: 10px; padding: 8px; background: #fff; max-width: 100%; min-width: 0; flex: 1 1 300px; }
-  .sb-player .sb-svg { width: 100%; max-width: 560px; height: auto; display: block; }
+  .sb-player { border: 2px solid #ddd8c8; border-radius: 10px; padding: 8px; background: #fff; max-width: 100%; min-width: 0; flex: 1 1 300px; overflow-x: auto; }
+  /* A fixed scale (1.3 px a unit; 1.2 on a phone) keeps hex labels at 11 px (10 px): a borough
+     never shrinks its text to fit, it scrolls sideways inside its own box instead (docs/UX.md). */
+  .sb-player .sb-svg { width: calc(var(--vbw) * 1.3px); max-width: none; height: auto; display: block; }
+  @media (max-width: 600px) { .sb-player .sb-svg { width: calc(var(--vbw) * 1.2px); } }
   .sb-player.sb-active { border-color: #d2691e; }
   .sb-player.sb-me h4::after { content: " (you)"; color: #a4501a; font-weight: 400; }
   .sb-redline { color: #a11d1d; font-weight: 600; }
@@ -78,9 +81,9 @@ function injectStyle() {
   .sb-track { background: #f3f1ea; border-radius: 5px; padding: 1px 6px; }
   .sb-delta-up { color: #2e7d32; font-weight: 600; } .sb-delta-down { color: #c62828; font-weight: 600; }
   .sb-svg .sb-hex-text { font-size: 8.5px; pointer-events: none; font-weight: 600; }
-  .sb-svg .sb-hex-kind { font-size: 7px; pointer-events: none; font-weight: 700; }
+  .sb-svg .sb-hex-kind { font-size: 8.5px; pointer-events: none; font-weight: 700; }
   .sb-svg .sb-board { fill: #4b3f30; }
-  .sb-svg .sb-board-text { font-size: 8px; fill: #f3e7cf; pointer-events: none; font-weight: 600; }
+  .sb-svg .sb-board-text { font-size: 8.5px; fill: #f3e7cf; pointer-events: none; font-weight: 600; }
   .sb-svg .sb-board-num { font-size: 12px; fill: #fff; pointer-events: none; font-weight: 700; }
   .sb-svg .sb-cell { fill: #fff1c9; stroke: #b34f00; stroke-width: 3; stroke-dasharray: 5 3; cursor: pointer; }
   .sb-svg .sb-cell:hover { fill: #ffe2b8; }
@@ -276,7 +279,7 @@ function boroughSvg(ctx, i) {
   const pad = HEX + 4;
   const minX = Math.min(...xs) - pad; const minY = Math.min(...ys) - pad;
   const w = Math.max(...xs) - minX + pad; const hgt = Math.max(...ys) - minY + pad;
-  const svg = s("svg", { class: "sb-svg", viewBox: `${minX} ${minY} ${w} ${hgt}`, role: "group", "aria-label": `${playerName(ctx, i)}'s borough` });
+  const svg = s("svg", { class: "sb-svg", viewBox: `${minX} ${minY} ${w} ${hgt}`, style: `--vbw: ${w.toFixed(1)}`, role: "group", "aria-label": `${playerName(ctx, i)}'s borough` });
   // The player board under the borough: not building space, so it carries the tracks instead.
   const next = nextRedLine(ctx, p.pop);
   const boardText = [["Income", `${p.income >= 0 ? "+" : ""}${p.income}`], ["Rep.", `${p.rep >= 0 ? "+" : ""}${p.rep}`],

@@ -13,9 +13,11 @@ const RES = {
   stone: { letter: "St", color: "#9a9a9a", fg: "#111" },
 };
 const COLOUR = {
-  blue: "#3b6fd6", red: "#c0392b", green: "#2e8b57", orange: "#e67e22",
+  blue: "#3b6fd6", red: "#c0392b", green: "#237a4b", orange: "#e67e22",
   yellow: "#e2b80f", grey: "#7f8c8d", black: "#2c3e50", monument: "#8e44ad",
 };
+// Text on a building square: dark on the light piles, white on the dark ones (at least 4.5:1).
+const INK = { orange: "#111", yellow: "#111", grey: "#111" };
 const LETTER_TO_RES = Object.fromEntries(Object.entries(RES).map(([id, r]) => [r.letter, id]));
 
 // Selection state kept between redraws of the same decision.
@@ -45,8 +47,8 @@ button.tt-res { cursor: pointer; padding: 0 6px; }
 .tt-res.sel { border-color: #111; box-shadow: 0 0 0 2px #fff inset; }
 .tt-cards { display: flex; flex-wrap: wrap; gap: 8px; }
 .tt-card { width: 150px; max-width: calc(50% - 4px); border-radius: 8px; padding: 6px; background: #fff; border: 3px solid #ccc; font-size: 12px; position: relative; }
-.tt-card.can { cursor: pointer; box-shadow: 0 0 0 3px #2e8b57; background: #eefaf2; }
-.tt-card.can::after { content: "✓ can build"; position: absolute; top: -9px; right: 6px; background: #2e8b57; color: #fff; font-size: 11px; font-weight: 700; border-radius: 8px; padding: 0 6px; }
+.tt-card.can { cursor: pointer; outline: 4px solid #1d6b3c; outline-offset: 0; background: #eefaf2; }
+.tt-can { display: inline-block; margin: 0 0 4px; background: #1d6b3c; color: #fff; font-size: 12px; font-weight: 700; border-radius: 8px; padding: 1px 8px; }
 .tt-card.sel { box-shadow: 0 0 0 4px #111; }
 .tt-card h4 { margin: 0 0 4px; font-size: 13px; }
 .tt-card p { margin: 4px 0 0; color: #555; }
@@ -55,20 +57,23 @@ button.tt-res { cursor: pointer; padding: 0 6px; }
 .tt-towns { display: flex; flex-wrap: wrap; gap: 14px; }
 .tt-town { background: #fff; border: 2px solid #ddd; border-radius: 10px; padding: 8px; max-width: 100%; }
 .tt-board { display: grid; grid-template-columns: 14px minmax(0, 1fr); grid-template-rows: 14px auto; gap: 2px; }
-.tt-cols { grid-column: 2; display: grid; grid-template-columns: repeat(4, minmax(0, 62px)); gap: 4px; font-size: 11px; color: #555; text-align: center; }
+.tt-cols { grid-column: 2; display: grid; grid-template-columns: repeat(4, minmax(0, 76px)); gap: 4px; font-size: 11px; color: #555; text-align: center; }
 .tt-rows { grid-row: 2; display: grid; grid-template-rows: repeat(4, minmax(0, 1fr)); gap: 4px; font-size: 11px; color: #555; align-items: center; }
 .tt-intro { font-size: 13px; color: #444; }
 .tt-town.me { border-color: #3b6fd6; }
 .tt-town.act { box-shadow: 0 0 0 3px #f1c40f; }
-.tt-town header { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; font-size: 13px; margin-bottom: 6px; max-width: 280px; }
-.tt-grid { display: grid; grid-template-columns: repeat(4, minmax(0, 62px)); gap: 4px; }
+.tt-town header { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; font-size: 13px; margin-bottom: 6px; max-width: 336px; }
+.tt-grid { display: grid; grid-template-columns: repeat(4, minmax(0, 76px)); gap: 4px; }
 .tt-grid .tt-sq { aspect-ratio: 1; min-height: 44px; }
 .tt-sq { position: relative; border-radius: 6px; background: #ece6d9; display: flex; align-items: center; justify-content: center; font-size: 11px; text-align: center; overflow: hidden; }
 .tt-sq.click { cursor: pointer; outline: 3px dashed #1d7a46; background: #dff3e6; }
 .tt-sq.pick { outline: 3px solid #111; }
 .tt-sq.target { outline: 4px solid #c55f00; background: #ffe3c4; cursor: pointer; }
 .tt-sq.target::after { content: "here"; position: absolute; bottom: 2px; font-size: 10px; color: #7a3b00; font-weight: 700; }
-.tt-sq.bld { color: #fff; font-weight: 600; padding: 2px; overflow-wrap: anywhere; hyphens: auto; line-height: 1.1; text-shadow: 0 1px 1px #0008; }
+/* A building's name wraps between words only (never "Schoolhou|se"); a name with a long word is
+   set a size smaller (10 px, the board minimum) so the word fits a 70 px square. */
+.tt-sq.bld { color: #fff; font-weight: 600; padding: 2px; line-height: 1.1; }
+.tt-sq.bld.long { font-size: 10px; letter-spacing: -0.2px; }
 .tt-sq .tt-cube { width: 34px; height: 34px; }
 .tt-coin { display: inline-block; width: 12px; height: 12px; border-radius: 50%; background: #f5c518; border: 1px solid #a07c00; vertical-align: middle; }
 .tt-coin.empty { background: transparent; border-style: dashed; }
@@ -76,10 +81,10 @@ button.tt-res { cursor: pointer; padding: 0 6px; }
 .tt-sq .tt-store { position: absolute; bottom: 2px; left: 2px; display: flex; gap: 1px; }
 .tt-sq .tt-store span { width: 10px; height: 10px; border-radius: 2px; border: 1px solid #0004; }
 .tt-badge { font-size: 11px; border-radius: 10px; padding: 1px 7px; background: #eee; }
-.tt-badge.mb { background: #e67e22; color: #fff; }
-.tt-badge.done { background: #2e8b57; color: #fff; }
+.tt-badge.mb { background: #e67e22; color: #111; }
+.tt-badge.done { background: #237a4b; color: #fff; }
 .tt-btn { cursor: pointer; border-radius: 6px; border: 1px solid #888; background: #fff; padding: 4px 10px; }
-.tt-btn.main { background: #2e8b57; color: #fff; border-color: #2e8b57; }
+.tt-btn.main { background: #237a4b; color: #fff; border-color: #237a4b; }
 .tt-last { color: #555; font-size: 12px; }
 @media (max-width: 600px) { .tt-card { font-size: 11px; } }
 .tt-score table { border-collapse: collapse; font-size: 13px; }
@@ -88,6 +93,7 @@ button.tt-res { cursor: pointer; padding: 0 6px; }
 `;
 
 function cardName(cat, id) { return (cat.cards && cat.cards[id] && cat.cards[id].name) || id; }
+function pileOf(cat, id) { return (cat.cards && cat.cards[id] && cat.cards[id].colour) || "monument"; }
 function cardColour(cat, id) { return COLOUR[(cat.cards && cat.cards[id] && cat.cards[id].colour) || "monument"] || "#555"; }
 function isRes(v) { return v && Object.prototype.hasOwnProperty.call(RES, v); }
 
@@ -268,7 +274,7 @@ function prompt(view, cat, legal, byType, play, redraw) {
     const need = ui.card ? (builds.find((m) => m.card === ui.card) || { cells: [] }).cells.length : 0;
     const exact = ui.card && builds.some((m) => m.card === ui.card && sortedKey(m.cells) === sortedKey(ui.cells));
     if (!builds.length) box.append("Nothing to construct now — moving on.");
-    else if (!ui.card) box.append("Construct a building? Click a card marked ✓ can build — or: ");
+    else if (!ui.card) box.append("Construct a building? Click a card marked ✓ Buildable — or: ");
     else if (exact) box.append(`Now click where the ${cardName(cat, ui.card)} goes (a square marked "here"), or pick more squares. `);
     else box.append(`Pick the squares of the ${cardName(cat, ui.card)} pattern in your town (green): ${ui.cells.length} of ${need} chosen. `);
     if (ui.card) box.append(h("button", { class: "tt-btn", dataset: { action: "clear" }, onclick: () => { ui.card = null; ui.cells = []; redraw(); } }, "clear selection"));
@@ -297,7 +303,8 @@ function cardsInPlay(view, cat, byType, redraw) {
       dataset: can ? { card: id, click: "" } : { card: id },
       onclick: can ? () => { ui.card = ui.card === id ? null : id; ui.cells = []; redraw(); }
         : () => explain(byType("build").length || view.phase === "build" ? `You cannot construct ${cardName(cat, id)} now: your town has no matching pattern.` : "Buildings are constructed after placing a resource."),
-    }, h("h4", {}, cardName(cat, id), id === (me && me.monument) ? " (your monument)" : ""), pattern(cat, id),
+    }, can ? h("span", { class: "tt-can" }, "✓ Buildable") : null,
+      h("h4", {}, cardName(cat, id), id === (me && me.monument) ? " (your monument)" : ""), pattern(cat, id),
       h("p", {}, (cat.cards && cat.cards[id] && cat.cards[id].text) || ""));
   }));
 }
@@ -340,8 +347,10 @@ function town(view, cat, s, seat, legal, byType, play, redraw, names) {
     const bld = v && !isRes(v);
     const label = `${"ABCD"[cell % 4]}${Math.floor(cell / 4) + 1}`;
     const what = bld ? cardName(cat, v) : v || "empty";
+    const long = bld && Math.max(...cardName(cat, v).split(/\s+/).map((w) => w.length)) > 8;
     const attrs = {
-      class: `tt-sq${bld ? " bld" : ""}${a ? ` ${a.cls}` : ""}`, style: bld ? `background:${cardColour(cat, v)}` : "",
+      class: `tt-sq${bld ? " bld" : ""}${long ? " long" : ""}${a ? ` ${a.cls}` : ""}`,
+      style: bld ? `background:${cardColour(cat, v)};color:${INK[pileOf(cat, v)] || "#fff"}` : "",
       dataset: { cell, seat: s, content: v || "" }, title: `${label}: ${what}`, "aria-label": `${label} of ${owner}: ${what}`,
       onclick: a ? a.onclick : () => explain(whyNot(view, cat, s, seat, legal, v, names)),
     };
@@ -378,7 +387,7 @@ function whyNot(view, cat, s, seat, legal, content, names) {
   const kind = legal[0].type;
   if (view.phase === "place" && kind === "place") return content ? "That square is taken: place on an empty (green) square." : "That square cannot take this resource.";
   if (view.phase === "build" && kind !== "choose") {
-    if (!ui.card) return "First click a building card marked ✓ can build, then its squares.";
+    if (!ui.card) return "First click a building card marked ✓ Buildable, then its squares.";
     return `That square is not part of a ${cardName(cat, ui.card)} pattern with the squares you chose.`;
   }
   if (kind === "name" || kind === "take_oddity") return "First name a resource (the buttons above your town).";
