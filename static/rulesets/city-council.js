@@ -80,11 +80,12 @@ const STYLE = `
 .cc-area { display: grid; grid-template-columns: repeat(auto-fit, minmax(120px, 1fr)); gap: 6px; }
 .cc-tile { border-radius: 6px; padding: 4px 6px; font-size: 12px; color: #fff; margin-bottom: 4px; overflow-wrap: anywhere; border: 3px solid transparent; }
 .cc-tile.can { cursor: pointer; border-color: #f1c40f; }
-.cc-tile.poor { opacity: .55; }
+/* Unaffordable: dashed dark border and the reason in words; no fading (text keeps 4.5:1). */
+.cc-tile.poor { border: 3px dashed #3b342a; }
 .cc-tile.top::after { content: " (stack top)"; font-weight: 400; opacity: .9; }
 .cc-plans { display: flex; flex-direction: column; gap: 4px; font-size: 13px; }
 .cc-plan { background: #fff; border: 1px solid #ddd2b8; border-radius: 6px; padding: 4px 8px; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
-.cc-plan.ok { border-color: #2e6f4f; } .cc-plan.fail { opacity: .6; }
+.cc-plan.ok { border-color: #2e6f4f; } .cc-plan.fail { background: #f1eee6; border-style: dashed; color: #4f4a3d; }
 .cc-members { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 6px; font-size: 13px; }
 .cc-member { background: #fff; border: 2px solid #ddd2b8; border-radius: 8px; padding: 5px 7px; }
 .cc-member.me { border-color: #2e6f4f; }

@@ -54,7 +54,9 @@ function injectStyle() {
   .fc-market { display: flex; flex-wrap: wrap; gap: 6px; }
   .fc-good { width: 104px; max-width: calc(50% - 12px); box-sizing: border-box; border: 3px solid transparent; border-radius: 8px; background: #fff; padding: 4px; font-size: 12px; display: flex; flex-direction: column; gap: 2px; }
   .fc-good.can { cursor: pointer; border-color: #2e8b57; }
-  .fc-good.no { opacity: .55; }
+  /* Unaffordable: greyed box and dashed border with the reason in words; the text keeps its
+     contrast (an opacity would fade it below 4.5:1). */
+  .fc-good.no { background: #ece8de; border: 3px dashed #a89f88; }
   .fc-need { color: #8a2c1d; font-size: 11px; }
   .fc-good .fc-face { border-radius: 5px; color: #111; padding: 3px 5px; }
   .fc-good .fc-name { font-weight: 700; }
