@@ -128,6 +128,22 @@ def build_options(s: State, kind: Kind) -> list[dict[str, Any]]:
     return out
 
 
+def option_cost(s: State, kind: Kind, cells: list[list[int]], upgrade: str | None = None,
+                relocate: bool = False) -> int:
+    """The cost of one option `build_options` or `relocate_options` lists, from its blocks alone
+    (the same sums, without listing every other option): a relocation's surcharge; a fresh
+    construction's cost plus surcharge; an upgrade's cost difference plus the surcharge on the
+    blocks it newly covers."""
+    blocks = [(r, c) for r, c in cells]
+    if relocate:
+        return surcharge(kind, blocks)
+    if upgrade is None:
+        return kind.cost + surcharge(kind, blocks)
+    old = s["buildings"][upgrade]
+    own = {tuple(x) for x in old["cells"]}
+    return kind.cost - kind_of(old).cost + surcharge(kind, [x for x in blocks if x not in own])
+
+
 def relocate_options(s: State, bid: str) -> list[dict[str, Any]]:
     """New locations for a relocated building at the least surcharge (RB Relocating: free, but
     $1 per block on a non-matching zone)."""

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
-from app.rulesets.city_council.board import occupied, zone_full
-from app.rulesets.city_council.tables import BUILDING_LEVEL_VP, CARDS, ZONES, ZONE_CELLS, ZONE_GRID, kind_of
+from app.rulesets.city_council.tables import BUILDING_LEVEL_VP, CARDS, SIZE, ZONES, ZONE_CELLS, kind_of
 
 State = dict[str, Any]
 
@@ -24,55 +24,83 @@ def prison_count(s: State) -> int:
     return sum(sum(b["prison"]) for b in s["buildings"].values())
 
 
+# Each zone's blocks as a bit mask (bit r * SIZE + c), for the zone tests of `metrics`.
+_ZONE_MASKS = {z: sum(1 << (r * SIZE + c) for r, c in cells) for z, cells in ZONE_CELLS.items()}
+_FULL_KEY = {"industrial": "full_ind", "commercial": "full_com", "residential": "full_res"}
+
+
 def metrics(s: State) -> dict[str, int]:
     """The values General favour conditions read (see data/favours.toml)."""
-    occ = occupied(s)
-    jobs = {"B": 0, "W": 0}
+    built = 0  # blocks under buildings
+    ind_built = 0
+    buildings = s["buildings"]
+    for b in buildings.values():
+        for r, c in b["cells"]:
+            built |= 1 << (r * SIZE + c)
+        if kind_of(b).type == "industrial":
+            ind_built += 1
+    occ = built  # ... and under the face-down Airport (Sandbox)
+    for r, c in s["covered"]:
+        occ |= 1 << (r * SIZE + c)
+    m = {"full_ind": 0, "full_com": 0, "full_res": 0}
+    zones_built = 0
+    for z, zmask in _ZONE_MASKS.items():
+        if zmask & built:
+            zones_built += 1
+        key = _FULL_KEY.get(ZONES[z]["type"])
+        if key and not zmask & ~occ:  # RB Pollution Prevention: 'no free blocks'
+            m[key] += 1
+    jobs_b = jobs_w = res_active = power_active = 0
     for rec in s["activated"]:
         if not rec.get("resolved"):
-            jobs["B"] += rec["put"].get("B", 0) + rec["put"].get("BX", 0)
-            jobs["W"] += rec["put"].get("W", 0)
-    full = {"industrial": 0, "commercial": 0, "residential": 0}
-    for z, info in ZONES.items():
-        if info["type"] in full and zone_full(s, z, occ):
-            full[info["type"]] += 1
-    zones_built = {ZONE_GRID[r][c] for (r, c), bid in occ.items() if bid != "covered"}
-    kinds = [kind_of(b) for b in s["buildings"].values()]
-    m = {
+            put = rec["put"]
+            jobs_b += put.get("B", 0) + put.get("BX", 0)
+            jobs_w += put.get("W", 0)
+        kind = kind_of(buildings[rec["b"]])
+        if kind.type == "residential":
+            res_active += 1
+        if kind.power_plant:
+            power_active += 1
+    house = s["house"]
+    m.update({
         "crime": s["crime"], "pollution": s["pollution"], "community": community_count(s),
         "goods": s["goods"], "budget": s["budget"], "power": s["power"], "prison": prison_count(s),
-        "house_B": s["house"]["B"], "house_W": s["house"]["W"], "jobs_W": jobs["W"],
-        "city_B": s["house"]["B"] + jobs["B"], "city_W": s["house"]["W"] + jobs["W"],
-        "full_ind": full["industrial"], "full_com": full["commercial"],
-        "full_res": full["residential"], "zones_built": len(zones_built),
-        "ind_built": sum(1 for k in kinds if k.type == "industrial"),
-        "res_active": sum(1 for rec in s["activated"]
-                          if kind_of(s["buildings"][rec["b"]]).type == "residential"),
+        "house_B": house["B"], "house_W": house["W"], "jobs_W": jobs_w,
+        "city_B": house["B"] + jobs_b, "city_W": house["W"] + jobs_w,
+        "zones_built": zones_built, "ind_built": ind_built, "res_active": res_active,
         "ind_zones_on": sum(1 for z in s["zones_on"] if ZONES[z]["type"] == "industrial"),
-        "power_active": sum(1 for rec in s["activated"]
-                            if kind_of(s["buildings"][rec["b"]]).power_plant),
-        "prison_freed": s["prison_freed"],
-    }
+        "power_active": power_active, "prison_freed": s["prison_freed"],
+    })
     return m
 
 
-def _value(m: dict[str, int], s: State, term: tuple[int, str | None] | str) -> int:
-    if isinstance(term, str):
-        factor, metric = 1, term
-    else:
-        factor, metric = term
+_OPS = {">=": operator.ge, ">": operator.gt, "<": operator.lt, "<=": operator.le, "==": operator.eq}
+
+
+def _compile_term(term: tuple[int, str | None] | str) -> tuple[int, str | None, bool]:
+    """(factor, metric or building name, whether it counts activations of that building)."""
+    factor, metric = (1, term) if isinstance(term, str) else term
+    if metric is not None and metric.startswith("active:"):
+        return factor, metric[7:], True
+    return factor, metric, False
+
+
+def _compile(card_id: str) -> list[tuple[bool, bool, int, list[Any]]]:
+    """A General card's conditions with their expressions parsed once: (turn_end, bonus, vp,
+    [(lhs terms, comparison, rhs term)])."""
+    return [(cond.turn_end, cond.bonus, cond.vp,
+             [([_compile_term(t) for t in lhs], _OPS[op], _compile_term(rhs)) for lhs, op, rhs in cond.exprs])
+            for cond in CARDS[card_id].conditions]
+
+
+_COMPILED = {cid: _compile(cid) for cid, card in CARDS.items() if card.kind == "general"}
+
+
+def _value(m: dict[str, int], active: dict[str, int], term: tuple[int, str | None, bool]) -> int:
+    factor, metric, is_active = term
     if metric is None:
         return factor
-    if metric.startswith("active:"):
-        return factor * s["active_names"].get(metric[7:], 0)
-    return factor * m[metric]
-
-
-def _holds(m: dict[str, int], s: State, expr: Any) -> bool:
-    lhs, op, rhs = expr
-    a = sum(_value(m, s, t) for t in lhs)
-    b = _value(m, s, rhs)
-    return {">=": a >= b, ">": a > b, "<": a < b, "<=": a <= b, "==": a == b}[op]
+    return factor * (active.get(metric, 0) if is_active else m[metric])
 
 
 def general_vp(s: State, card_id: str, m: dict[str, int], turn_end: bool) -> int:
@@ -81,14 +109,18 @@ def general_vp(s: State, card_id: str, m: dict[str, int], turn_end: bool) -> int
     basic conditions'; basics as alternatives is C4's reading). 0 = cannot score."""
     best = 0
     bonus = 0
-    for cond in CARDS[card_id].conditions:
-        if cond.turn_end and not turn_end:
+    active = s["active_names"]
+    for cond_turn_end, is_bonus, vp, exprs in _COMPILED[card_id]:
+        if cond_turn_end and not turn_end:
             continue
-        if all(_holds(m, s, e) for e in cond.exprs):
-            if cond.bonus:
-                bonus += cond.vp
+        for lhs, op, rhs in exprs:
+            if not op(sum(_value(m, active, t) for t in lhs), _value(m, active, rhs)):
+                break
+        else:
+            if is_bonus:
+                bonus += vp
             else:
-                best = max(best, cond.vp)
+                best = max(best, vp)
     return best + bonus if best else 0
 
 

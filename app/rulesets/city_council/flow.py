@@ -5,14 +5,14 @@ inside `advance`, so `to_act` only ever lists seats owing a real decision."""
 from __future__ import annotations
 
 import json
-import pickle
-from itertools import permutations
+import marshal
+from itertools import combinations, permutations
 from typing import Any
 
 from app.engine.rng import Rng
 from app.engine.ruleset import IllegalMove
 from app.rulesets.city_council import phil, production as prod
-from app.rulesets.city_council.board import build_options, relocate_options, start_full
+from app.rulesets.city_council.board import build_options, option_cost, relocate_options, start_full
 from app.rulesets.city_council.favours import card_vp, metrics
 from app.rulesets.city_council.tables import (
     BUDGET_MAX, COMMITTEES, PLANNING, SHAPE_ORDER, TILES, TOKENS, kind_of,
@@ -77,23 +77,32 @@ def committee_options(s: State) -> list[list[str | None]]:
                 a[m] = c
             out.append(a)
         return out
-    best: list[list[str | None]] = []
-    low = None
-    for combo in permutations(COMMITTEES, members):
-        if "election" not in combo:
-            continue
-        if s["phil"] and combo[s["players"]] == "election":
-            continue
-        changes = sum(1 for m in range(members) if combo[m] != s["committee"][m])
-        if changes == 0:
-            continue
-        if any(s["streak"][m] >= 2 and combo[m] == s["committee"][m] for m in range(members)):
-            continue
-        if low is None or changes < low:
-            low, best = changes, []
-        if changes == low:
-            best.append(list(combo))
-    return best
+    # Search by the number of members who change (fewest first), instead of trying every
+    # permutation of the committees: the movers (every member on spot B among them) take
+    # committees no staying member holds, each a different one from his own.
+    cur = s["committee"]
+    must = {m for m in range(members) if s["streak"][m] >= 2}
+    phil = s["players"] if s["phil"] else None
+    for k in range(max(1, len(must)), members + 1):
+        found: list[list[str | None]] = []
+        for movers in combinations(range(members), k):
+            if not must.issubset(movers):
+                continue
+            held = {cur[m] for m in range(members) if m not in movers}
+            free = [c for c in COMMITTEES if c not in held]
+            for combo in permutations(free, k):
+                if any(c == cur[m] for m, c in zip(movers, combo)):
+                    continue
+                a = list(cur)
+                for m, c in zip(movers, combo):
+                    a[m] = c
+                if "election" in a and (phil is None or a[phil] != "election"):
+                    found.append(a)
+        if found:
+            # the order of permutations(COMMITTEES, members), as the rules' listing always was
+            found.sort(key=lambda a: [COMMITTEES.index(c) for c in a])
+            return found
+    return []
 
 
 def set_committees(s: State, assignment: list[str | None]) -> None:
@@ -313,18 +322,17 @@ def do_execute(s: State, move: Move) -> None:
     elif p["kind"] == "relocate":
         b = s["buildings"][p["target"]]
         kind = kind_of(b)
-        opt = next(x for x in relocate_options(s, p["target"]) if x["cells"] == move["cells"])
-        s["budget"] -= opt["cost"]
+        # the move is one of relocate_options' (apply checked it): its cost from its blocks
+        cost = option_cost(s, kind, move["cells"], relocate=True)
+        s["budget"] -= cost
         b["cells"] = sorted(move["cells"])
         _uncover(s, b)
-        s["last_exec"] = {"plan": o, "kind": "relocate", "name": kind.name, "cost": opt["cost"]}
+        s["last_exec"] = {"plan": o, "kind": "relocate", "name": kind.name, "cost": cost}
     else:
         tile = p["target"]
         kind = TILES[tile]
-        opts = build_options(s, kind)
-        opt = next(x for x in opts if x["cells"] == move["cells"]
-                   and x.get("upgrade") == move.get("upgrade"))
-        cost = opt["cost"]
+        # the move is one of build_options' (apply checked it): its cost from its blocks
+        cost = option_cost(s, kind, move["cells"], move.get("upgrade"))
         from_funds = min(cost, sum(s["plan_funds"][o]))
         _spend_funds(s, o, from_funds)
         s["budget"] -= cost - from_funds
@@ -875,6 +883,12 @@ def _candidates(s: State, seat: int, move: Any) -> list[Move]:
     return legal_moves(s, seat)
 
 
+def _copy(state: State) -> State:
+    """A deep copy of a state (JSON values only: dicts, lists, strings, numbers, booleans, None);
+    marshal copies them faster than pickle and keeps the same types and sharing."""
+    return marshal.loads(marshal.dumps(state))
+
+
 def apply(state: State, seat: int, move: Move) -> State:
     """The state after `seat` plays `move`; raises IllegalMove naming the rule otherwise."""
     if state["phase"] == "over":
@@ -886,7 +900,7 @@ def apply(state: State, seat: int, move: Move) -> State:
     # == finds candidates fast; the JSON text then tells true from 1 (strict JSON types)
     if not any(m == norm and _canon(m) == key for m in _candidates(state, seat, norm)):
         raise IllegalMove(_reason(state, seat, move))
-    s = pickle.loads(pickle.dumps(state))
+    s = _copy(state)
     apply_in_place(s, seat, move)
     return _share(state, s)
 
@@ -895,7 +909,7 @@ def playout(state: State, rng: Any) -> State:
     """The final state of a random game from `state`, as `engine.ruleset.play_random` reaches it
     (uniform draws from `legal_moves`): one private copy changed in place by `apply_in_place`,
     the rules `apply` runs after its legality check (every move drawn here is legal)."""
-    s = pickle.loads(pickle.dumps(state))
+    s = _copy(state)
     while seats := to_act(s):
         seat = rng.choice(seats)
         apply_in_place(s, seat, rng.choice(legal_moves(s, seat)))

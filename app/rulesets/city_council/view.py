@@ -18,21 +18,39 @@ _PUBLIC = ("players", "members", "phil", "mode", "goal", "turn", "phase", "commi
            "end_flag", "defeat", "last", "cursor", "acts_left")
 
 
+# The last value `_stable` gave out for each derived part of a view (any game's: equal values are
+# interchangeable). Never changed in place: views are read, serialised and diffed, not edited.
+_LAST: dict[Any, Any] = {}
+
+
+def _stable(key: Any, value: Any) -> Any:
+    """`value`, or the equal one returned last time for `key` (the same object): the parts a view
+    builds afresh (planning area, counts, hand) are then shared by consecutive views while they do
+    not change, so the diff skips them by identity (app.engine.diff) instead of walking them. Each
+    key's values always have the same JSON types, so == is a safe test here."""
+    old = _LAST.get(key)
+    if old == value:
+        return old
+    _LAST[key] = value
+    return value
+
+
 def view(s: State, seat: int | None) -> dict[str, Any]:
     """The public table plus the seat's own favour hand and drawn cards. Stacks show only their
     face-up top and size; the favour deck and discard pile only their size; never the generator."""
     v: dict[str, Any] = {k: s[k] for k in _PUBLIC}
-    v["to_act"] = to_act(s)
-    v["planning"] = {sh: {"top": s["stacks"][sh][0] if s["stacks"][sh] else None,
-                          "count": len(s["stacks"][sh]), "up": s["up"][sh]}
-                     for sh in SHAPE_ORDER if sh in s["stacks"]}
+    v["to_act"] = _stable("to_act", to_act(s))
+    v["planning"] = {
+        sh: _stable(("planning", sh), {"top": s["stacks"][sh][0] if s["stacks"][sh] else None,
+                                       "count": len(s["stacks"][sh]), "up": list(s["up"][sh])})
+        for sh in SHAPE_ORDER if sh in s["stacks"]}
     v["building_discards"] = s["bdiscard"]
     v["advanced_waiting"] = len(s["reserve_adv"])
     v["deck"] = len(s["deck"])
     v["discard_pile"] = len(s["fdiscard"])
-    v["hand_counts"] = [len(h) for h in s["hands"]]
-    v["drawing"] = [d is not None for d in s["drawn"]]
-    v["hand"] = list(s["hands"][seat]) if seat is not None else None
+    v["hand_counts"] = _stable("hand_counts", [len(h) for h in s["hands"]])
+    v["drawing"] = _stable("drawing", [d is not None for d in s["drawn"]])
+    v["hand"] = _stable(("hand", seat), list(s["hands"][seat])) if seat is not None else None
     v["drawn"] = s["drawn"][seat] if seat is not None else None
     v["tie"] = s.get("tie")
     v["pending"] = s.get("pending")

@@ -148,3 +148,44 @@ def test_single_vote_target_taken_at_once():
     flow.advance(s)
     assert s["delegates"][0] == 1 and s["delegates"][1] == 0
     assert [a["move"]["plan"] for a in s["last"]["auto"]] == [1, 0]
+
+
+def _every_permutation(s):
+    """The Committees-phase rule written out plainly (every permutation of the committees, kept
+    when it has the fewest changes, at least one, every B member moving, Election filled and
+    never chaired by Prof. Phil): the reference `committee_options` must match, order included."""
+    from itertools import permutations
+
+    from app.rulesets.city_council.tables import COMMITTEES
+    members, best, low = s["members"], [], None
+    for combo in permutations(COMMITTEES, members):
+        if "election" not in combo or (s["phil"] and combo[s["players"]] == "election"):
+            continue
+        changes = sum(1 for m in range(members) if combo[m] != s["committee"][m])
+        if changes == 0 or any(s["streak"][m] >= 2 and combo[m] == s["committee"][m]
+                               for m in range(members)):
+            continue
+        if low is None or changes < low:
+            low, best = changes, []
+        if changes == low:
+            best.append(list(combo))
+    return best
+
+
+def test_committee_options_match_the_rule_for_every_seating():
+    """RB Committees phase: for every seating of 3 (Prof. Phil included), 3, 4 and 5 members and
+    every pattern of members on spot B, the options listed (searched by number of changes) are
+    exactly the rule's, in the same order."""
+    from itertools import permutations
+
+    from app.rulesets.city_council.tables import COMMITTEES
+    for players in (2, 3, 4, 5):
+        base = game(players, 1)
+        members = base["members"]
+        for seating in permutations(COMMITTEES, members):
+            if "election" not in seating or (base["phil"] and seating[players] == "election"):
+                continue
+            for pattern in range(1 << members):
+                streak = [2 if pattern >> m & 1 else 1 for m in range(members)]
+                s = _seated(base, list(seating), streak)
+                assert committee_options(s) == _every_permutation(s), (seating, streak)
