@@ -266,7 +266,7 @@ function prompt(env) {
       if (plain) box.append(btn("play without executing", plain, play, { dataset: { choice: JSON.stringify(plain) } }));
     } else {
       for (const m of opts) box.append(btn(argsWords(cat, card, m.args), m, play, { class: m.args ? "main" : "", dataset: { choice: JSON.stringify(m) } }));
-      if (!opts.some((m) => m.args)) box.append(h("span", { class: "fo-hint", dataset: { hint: "1" } }, cannotWhy(card, view.p[env.seat])));
+      if (!opts.some((m) => m.args)) box.append(h("span", { class: "fo-hint", dataset: { hint: "1" } }, cannotWhy(card, view.p[env.seat], view.order[0] === env.seat)));
     }
     box.append(h("button", { type: "button", class: "fo-btn", dataset: { action: "back" }, onclick: () => { ui.slot = null; ui.target = null; redraw(); } }, "back"));
   }
@@ -299,7 +299,7 @@ function pawnNode(s, who, moved, n) {
   return h("span", { class: `fo-pawn${moved ? " moved" : ""}`, title: who(s), style: `background:${SEAT_COLOURS[s]};color:${SEAT_INK[s]}`, dataset: { pawn: String(s) } }, pawnLabel(s, who, n));
 }
 
-function cannotWhy(card, p) {
+function cannotWhy(card, p, start) {
   // Why an action card cannot be executed now, in words (the legal moves offer no execution).
   const whys = {
     harvest_grain: "", harvest_wine: "", water: "",
@@ -310,7 +310,7 @@ function cannotWhy(card, p) {
     building: p.buildings.length >= 3 ? "you already have 3 buildings" : `not enough money (you have ${p.money}) or no pile left`,
     marriage: p.married ? "you are already married" : `needs 4 money (you have ${p.money})`,
     bribe: p.money < 2 ? `needs 2 money (you have ${p.money})` : "no card in front of another player can be executed",
-    fortuna: "your pawn is already at the palace",
+    fortuna: start ? "the start player keeps it to stay start player; it moves only the others" : "your pawn is already at the palace",
   };
   return `Cannot be executed: ${whys[card] || "nothing to do"}.`;
 }

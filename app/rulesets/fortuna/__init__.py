@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from app.engine.ruleset import Move, Outcome, RulesetHooks, State, ranks_from_keys
+from app.engine.ruleset import CannotUpgrade, Move, Outcome, RulesetHooks, State, ranks_from_keys
 from app.rulesets.fortuna import data
 from app.rulesets.fortuna import rules
 from app.rulesets.fortuna.rules import apply_move, legal_moves, setup_state, active
@@ -36,7 +36,9 @@ class Fortuna(RulesetHooks):
     """Fortuna: action cards, dice and the Emperor's favour on the road to Rome."""
 
     id = "fortuna"
-    version = "3"
+    # 2: single-answer steps automatic; 3: military power pays first; 4: reconstructed values
+    # adjusted after simulation (Grain Trade, the Fortuna card, Basilica: NOTES)
+    version = "4"
     name = "Fortuna"
     min_players = 2
     max_players = 4
@@ -106,6 +108,16 @@ class Fortuna(RulesetHooks):
                                      "vp": r.get("vp")} for r in data.PRIVILEGE_ROWS},
             "slots": data.SLOT_PRICES, "palace": data.PALACE_STEP, "gate": data.GATE_STEP,
         }
+
+    def upgrade_state(self, state: State | None, from_version: str) -> State | None:
+        """Version 3 -> 4 changed only values in data/*.toml, not the stored state: a snapshot
+        plays on under the new values. A game without a snapshot is refused (replaying its
+        moves from setup under the new values could reach other states or refuse a move), as
+        are versions 1-2 (other automatic steps and military-power order)."""
+        if from_version != "3" or state is None:
+            raise CannotUpgrade(f"Fortuna cannot carry a game from version {from_version} "
+                                f"{'without a snapshot ' if state is None else ''}to version {self.version}.")
+        return state
 
     def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
         """The heuristic bot (bot.py)."""

@@ -14,7 +14,7 @@ from app.rulesets.fortuna.scoring import card_points
 WORTH = {"money": 0.45, "grain": 1.1, "wine": 1.3, "water": 0.7, "cent": 1.7, "vestals": 2.6,
          "die": 3.2, "married": 6.0, "fortuna_keep": 1.5, "fortuna_take": 6.0,
          "fuel": 0.5, "fuel_broke": 3.0}
-BUILDING_WORTH = {"aqueduct": 5.0, "market": 5.0, "basilica": 4.0, "palace": 8.0}
+BUILDING_WORTH = {"aqueduct": 5.0, "market": 4.0, "basilica": 4.0, "palace": 8.0}
 
 
 def province_value(pl: dict[str, Any], round_no: int = 1) -> float:

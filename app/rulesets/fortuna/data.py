@@ -49,6 +49,8 @@ def validate() -> None:
     for row in ACTION_ROWS:
         if row["effect"] not in EFFECTS:
             raise ValueError(f"action {row['id']}: unknown effect {row['effect']!r}")
+        if row["effect"] == "step" and not isinstance(row.get("not_start_player"), bool):
+            raise ValueError(f"action {row['id']}: not_start_player must be true or false")
     for row in FAVOUR_ROWS:
         if row["gives"] not in GIVES:
             raise ValueError(f"favour {row['number']}: unknown gives {row['gives']!r}")

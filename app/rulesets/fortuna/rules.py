@@ -391,6 +391,8 @@ def card_args(s: State, seat: int, card: str, bribe: bool = True) -> list[dict[s
                     out += [{"side": side, "slot": j, "args": a} for a in inner]
         return out
     if eff == "step":
+        if row["not_start_player"] and s["order"][0] == seat:
+            return []  # the card makes you start player or moves you, not both (NOTES)
         return [{}] if pl["pos"] < data.PALACE_STEP else []
     raise AssertionError(eff)
 
@@ -770,7 +772,9 @@ def args_reason(s: State, seat: int, card: str, args: Any) -> str:
         "marry": f"Marriage: once per game, paying {row.get('cost')} money.",
         "bribe": (f"Bribe: pay {row.get('cost')} money to play a face-up action card (not a Bribe) in "
                   "front of another player, with a choice that card allows."),
-        "step": "Your pawn is already at Caesar's palace.",
+        "step": (f"{name} moves only a player who is not the start player this round, and not "
+                 "beyond Caesar's palace." if row.get("not_start_player")
+                 else "Your pawn is already at Caesar's palace."),
     }
     return words[eff]
 

@@ -146,3 +146,24 @@ def test_a_card_that_cannot_be_executed_says_why(browser):
     assert page.locator("[data-choice]").count() == 1
     assert "needs 4 money (you have 1)" in page.inner_text("[data-hint]") and not errors
     page.close()
+
+
+def test_the_start_player_is_told_why_the_fortuna_card_does_not_move_them(browser):
+    """The Fortuna card (version 4, NOTES "Adjusted after simulation") moves only a player who is
+    not the start player: the start player is offered only playing it without executing, and the
+    hint says why; another player gets the step."""
+    s = game(3, seed=2)
+    me = seat_to_act(s)
+    assert me == s["order"][0]
+    s = arrange(s, {me: ["fortuna", "water", "clerus"]})
+    page, legal, errors = open_page(browser, s, me)
+    page.click(f".fo-card.can[data-side='{me}'][data-slot='0']")
+    assert page.locator("[data-choice]").count() == 1
+    assert "start player" in page.inner_text("[data-hint]") and not errors
+    page.close()
+    second = s["order"][1]
+    t = at(arrange(game(3, seed=2), {second: ["fortuna", "water", "clerus"]}), turn=1)
+    page, legal, errors = open_page(browser, t, second)
+    page.click(f".fo-card.can[data-side='{second}'][data-slot='0']")
+    assert page.locator("[data-choice]").count() == 2 and page.locator("[data-hint]").count() == 0
+    page.close()

@@ -82,6 +82,13 @@ def test_tables_have_the_rulebook_counts_and_sources():
         assert all(row.get("source") for row in rows)
     assert data.ACTIONS["wine_trade"]["price"] == 3 and not data.ACTIONS["wine_trade"]["proposed"]
     assert data.ACTIONS["harvest_grain"]["proposed"]
+    # the values adjusted after simulation (version 4) stay marked as reconstructions and say so
+    adjusted = [data.ACTIONS["grain_trade"], data.ACTIONS["fortuna"]]
+    assert all(r["proposed"] and "adjusted after simulation" in r["source"] for r in adjusted)
+    assert data.BUILDINGS["basilica"]["proposed_cost"]
+    assert "after simulation" in data.BUILDINGS["basilica"]["source"]
+    assert (data.ACTIONS["grain_trade"]["price"], data.ACTIONS["fortuna"]["not_start_player"],
+            data.BUILDINGS["basilica"]["cost"]) == (3, True, 2)
     assert (data.LIMITS["money"], data.LIMITS["dice"], data.LIMITS["vestals"],
             data.LIMITS["centurions"], data.LIMITS["buildings"]) == (20, 3, 3, 3, 3)
 
@@ -119,3 +126,27 @@ def test_the_general_stock_has_no_limit():
     s = play(s, {"type": "play", "slot": 0, "args": {}})
     assert [pl["dice"] for pl in s["p"]] == [3, 3, 3, 3]
     assert sum(pl["grain"] for pl in s["p"]) == 60
+
+
+def test_a_version_3_snapshot_plays_on_under_version_4_and_older_games_are_refused():
+    """Version bump (4: values adjusted after simulation, NOTES): the stored state's shape did not
+    change, so a version-3 snapshot is carried as it is and plays to the end under the new
+    values; a game without a snapshot, or from versions 1-2, is refused (the platform's 409)."""
+    from app.engine.rng import Rng
+    from app.engine.ruleset import CannotUpgrade
+
+    assert R.version == "4"
+    s = game(3, seed=4)
+    rng = Rng(4)
+    for _ in range(40):
+        seat = R.to_act(s)[0]
+        s = R.apply(s, seat, R.bot_move(s, seat, rng))
+    carried = R.upgrade_state(s, "3")
+    assert carried == s
+    while R.to_act(carried):
+        seat = R.to_act(carried)[0]
+        carried = R.apply(carried, seat, R.bot_move(carried, seat, rng))
+    assert R.outcome(carried) is not None
+    for state, older in ((None, "3"), (s, "2"), (s, "1")):
+        with pytest.raises(CannotUpgrade, match="cannot carry"):
+            R.upgrade_state(state, older)

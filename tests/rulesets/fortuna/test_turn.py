@@ -170,11 +170,12 @@ def test_water_distribution_fills_the_reservoir():
 
 
 @pytest.mark.parametrize(("card", "res", "have", "sell", "market", "money"),
-                         [("grain_trade", "grain", 3, 3, False, 11), ("grain_trade", "grain", 3, 2, True, 11),
+                         [("grain_trade", "grain", 3, 3, False, 14), ("grain_trade", "grain", 3, 2, True, 13),
+                          ("grain_trade", "grain", 1, 1, False, 8), ("grain_trade", "grain", 1, 1, True, 9),
                           ("wine_trade", "wine", 3, 3, False, 14), ("wine_trade", "wine", 3, 3, True, 17)])
 def test_trade_cards_and_the_market(card, res, have, sell, market, money):
-    """Grain Trade (2 each, reconstructed) and Wine Trade (3 each, RB-F); a Market adds +1 per
-    unit sold (The Market)."""
+    """Grain Trade (3 each, reconstructed; 2 before version 4, NOTES "Adjusted after simulation")
+    and Wine Trade (3 each, RB-F); a Market adds +1 per unit sold (The Market). From 5 money."""
     s, me = _me(cards=[card, "building", "water"], **{res: have, "bld": ["market"] if market else []})
     s = play(s, {"type": "play", "slot": 0, "args": {"n": sell}})
     assert s["p"][me]["money"] == money and s["p"][me][res] == have - sell
@@ -237,7 +238,7 @@ def test_building_limits():
     with pytest.raises(IllegalMove, match="pile"):
         R.apply(empty, me, {"type": "play", "slot": 1, "args": {"b": "market"}})
     s = play(s, {"type": "play", "slot": 1, "args": {"b": "basilica"}})
-    assert s["p"][me]["money"] == 17 and s["piles"]["basilica"] == 1
+    assert s["p"][me]["money"] == 18 and s["piles"]["basilica"] == 1  # Basilica 2 (version 4)
 
 
 def test_marriage_once_for_four_money():
@@ -267,11 +268,24 @@ def test_bribe_pays_the_owner_and_plays_their_card_in_place():
                 {"type": "play", "slot": 0, "args": {"side": other, "slot": 2, "args": {}}})
 
 
-def test_fortuna_card_moves_one_step():
-    """Fortuna (reconstructed): 1 step toward Rome."""
-    s, me = _me(cards=["fortuna", "building", "water"], pos=4)
+def test_fortuna_card_moves_one_step_except_the_start_player():
+    """Fortuna (reconstructed; version 4, NOTES "Adjusted after simulation"): 1 step toward Rome
+    for a player who is not the start player of the round; the start player may still play the
+    card, without executing it (it makes its holder start player or moves them, not both)."""
+    s = game(3, seed=2)
+    second = s["order"][1]
+    s = province(at(arrange(s, {second: ["fortuna", "building", "water"]}), turn=1), second, pos=4)
+    assert seat_to_act(s) == second
     s = play(s, {"type": "play", "slot": 0, "args": {}})
-    assert s["p"][me]["pos"] == 5
+    assert s["p"][second]["pos"] == 5
+    start, me = _me(n=3, seed=2, cards=["fortuna", "building", "water"], pos=4)
+    assert me == start["order"][0]
+    fortuna = [m for m in R.legal_moves(start, me) if m["type"] == "play" and m["slot"] == 0]
+    assert fortuna == [{"type": "play", "slot": 0, "args": None}]
+    with pytest.raises(IllegalMove, match="not the start player"):
+        R.apply(start, me, {"type": "play", "slot": 0, "args": {}})
+    start = play(start, {"type": "play", "slot": 0, "args": None})
+    assert start["p"][me]["pos"] == 4
 
 
 def test_bribe_reaches_only_cards_in_front_of_other_players():
