@@ -68,7 +68,8 @@ function injectStyle() {
   .sb-goal.sb-secret { border-style: dashed; }
   .sb-goal button { margin-left: 6px; }
   .sb-boroughs { display: flex; flex-wrap: wrap; gap: 12px; }
-  .sb-player { border: 2px solid #ddd8c8; border-radius: 10px; padding: 8px; background: #fff; max-width: 100%; min-width: 0; flex: 1 1 300px; overflow-x: auto; }
+  .sb-player { border: 2px solid #ddd8c8; border-radius: 10px; padding: 8px; background: #fff; max-width: 100%; min-width: 0; flex: 1 1 300px; }
+  .sb-scroll { overflow-x: auto; max-width: 100%; }
   /* A fixed scale (1.3 px a unit; 1.2 on a phone) keeps hex labels at 11 px (10 px): a borough
      never shrinks its text to fit, it scrolls sideways inside its own box instead (docs/UX.md). */
   .sb-player .sb-svg { width: calc(var(--vbw) * 1.3px); max-width: none; height: auto; display: block; }
@@ -279,7 +280,10 @@ function boroughSvg(ctx, i) {
   const pad = HEX + 4;
   const minX = Math.min(...xs) - pad; const minY = Math.min(...ys) - pad;
   const w = Math.max(...xs) - minX + pad; const hgt = Math.max(...ys) - minY + pad;
-  const svg = s("svg", { class: "sb-svg", viewBox: `${minX} ${minY} ${w} ${hgt}`, style: `--vbw: ${w.toFixed(1)}`, role: "group", "aria-label": `${playerName(ctx, i)}'s borough` });
+  // Where the borough's own tiles are, across the drawing (0-1): a box that scrolls starts there.
+  const tileXs = p.tiles.map((t) => center(t.at[0], t.at[1])[0]);
+  const focus = tileXs.length ? ((Math.min(...tileXs) + Math.max(...tileXs)) / 2 - minX) / w : 0.5;
+  const svg = s("svg", { class: "sb-svg", viewBox: `${minX} ${minY} ${w} ${hgt}`, style: `--vbw: ${w.toFixed(1)}`, "data-focus": focus.toFixed(3), role: "group", "aria-label": `${playerName(ctx, i)}'s borough` });
   // The player board under the borough: not building space, so it carries the tracks instead.
   const next = nextRedLine(ctx, p.pop);
   const boardText = [["Income", `${p.income >= 0 ? "+" : ""}${p.income}`], ["Rep.", `${p.rep >= 0 ? "+" : ""}${p.rep}`],
@@ -363,7 +367,8 @@ function boroughsPanel(ctx, mine) {
     const active = view.phase !== "over" && (view.to_act || []).includes(i) && view.phase !== "choose_goal";
     const start = i === view.start && view.dale !== i ? " ★ start player" : "";
     return h("div", { class: `sb-player${active ? " sb-active" : ""}${ctx.seat === i ? " sb-me" : ""}`, dataset: { seat: String(i) } },
-      h("h4", {}, playerName(ctx, i), h("small", {}, start)), tracks(ctx, i), boroughSvg(ctx, i));
+      h("h4", {}, playerName(ctx, i), h("small", {}, start)), tracks(ctx, i),
+      h("div", { class: "sb-scroll", dataset: { seat: String(i) } }, boroughSvg(ctx, i)));
   }));
 }
 
@@ -446,6 +451,16 @@ export function render(root, ctx) {
     selection ? h("button", { type: "button", class: "sb-action sb-cancel", onclick: () => select(ctx, selection) }, "Cancel") : null);
   // Prompt, your borough, the shared market/supply/goals, then the other boroughs (docs/UX.md).
   // Dale's turn happens inside the player's move, so the log does not show it: say it here.
+  // A borough wider than its box scrolls sideways: keep where the player scrolled it across
+  // redraws, and start a new box on the borough's own tiles (not on its left edge).
+  const scrolled = {};
+  for (const box of root.querySelectorAll(".sb-scroll[data-seat]")) scrolled[box.dataset.seat] = box.scrollLeft;
   root.replaceChildren(h("div", { class: "sb" }, bar, view.mode === "dale" ? lastLine(ctx) : null, boroughsPanel(ctx, true), marketPanel(ctx), supplyPanel(ctx),
     goalsPanel(ctx), boroughsPanel(ctx, false), ctx.doc.outcome && !ctx.explain ? outcomePanel(ctx) : null));
+  for (const box of root.querySelectorAll(".sb-scroll[data-seat]")) {
+    if (box.scrollWidth <= box.clientWidth) continue;
+    const svg = box.querySelector(".sb-svg");
+    box.scrollLeft = box.dataset.seat in scrolled ? scrolled[box.dataset.seat]
+      : Number(svg ? svg.dataset.focus : 0.5) * box.scrollWidth - box.clientWidth / 2;
+  }
 }

@@ -632,6 +632,33 @@ def test_suburbia_hex_labels_are_readable_at_1366(live_server, browser):
     assert not errors, errors
 
 
+def test_suburbia_borough_scrolls_in_its_box_and_keeps_the_place_on_a_phone(live_server, browser):
+    """Suburbia at 390x844: a borough wider than the screen scrolls sideways inside its own box
+    (the page does not), its labels stay at 10 px or more, and where the player scrolled it is
+    kept when the board is drawn again after a move."""
+    ann, bob, game = _suburbia_duel(live_server)
+    context, page, errors = _context(browser, 390, 844)
+    _open(page, live_server, ann, game)
+    box = ".sb-player[data-seat='0'] .sb-scroll"
+    page.wait_for_selector(box)
+    wide = page.evaluate(f"(() => {{ const b = document.querySelector({box!r}); return [b.scrollWidth, b.clientWidth]; }})()")
+    assert wide[0] > wide[1], wide
+    smallest = page.evaluate("Math.min(...[...document.querySelectorAll('.sb-player svg text')].map((t) => "
+                             "parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a))")
+    assert smallest >= 10 - 0.05, smallest
+    page.evaluate(f"document.querySelector({box!r}).scrollLeft = 37")
+    version = page.evaluate("window.civitas.doc.version")
+    mover = {0: ann, 1: bob}[_doc(live_server, game)["to_act"][0]]
+    assert _play_first(live_server, game, mover)
+    page.wait_for_function(f"window.civitas.doc.version > {version}")
+    page.wait_for_timeout(300)  # the redraw after the patch has run
+    assert page.evaluate(f"document.querySelector({box!r}).scrollLeft") == 37
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    shot(page, "suburbia-borough-scroll-phone")
+    context.close()
+    assert not errors, errors
+
+
 # A building square's name against its corner markers (worker, truck, VP, type, token): the
 # boxes of the name's text lines and of each marker must not meet, and the name stays inside.
 MARKERS_JS = r"""() => {
