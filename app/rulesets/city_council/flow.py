@@ -441,9 +441,11 @@ def _enter_window(s: State, name: str) -> None:
     s["phase"] = name
     s["done"] = [False] * s["players"]
     if name != "turn_end":
+        # only seats holding a card they could score now are asked (never in turn 1; in these
+        # windows only General cards can score): the first such card is enough to know
         m = metrics(s) if s["turn"] != 1 else None
         for seat in range(s["players"]):
-            if not scorable(s, seat, m):
+            if m is None or not any(card_vp(s, c, m, False) for c in s["hands"][seat]):
                 s["done"][seat] = True
 
 
