@@ -83,11 +83,8 @@ _POSITION_MASKS = {shape: [(cells, touches, sum(1 << (r * SIZE + c) for r, c in 
                            for cells, touches in rows] for shape, rows in POSITIONS.items()}
 
 
-def placements(s: State, shape: str, own: frozenset = frozenset()) -> list[Cells]:
-    """Every position of a shape on free buildable blocks (blocks in `own` count as free). Before
-    the advanced phase the tile must lie at least partly in the Starting Zone (RB Building
-    Placement: 'at the beginning of the game you must construct buildings in the Starting Zone';
-    Example 3 allows overlapping another zone)."""
+def _occupied_mask(s: State, own: Iterable[tuple[int, int]] = ()) -> int:
+    """Blocks taken by buildings or the face-down Airport, as a bit mask (blocks in `own` free)."""
     occ = 0
     for b in s["buildings"].values():
         for r, c in b["cells"]:
@@ -96,9 +93,46 @@ def placements(s: State, shape: str, own: frozenset = frozenset()) -> list[Cells
         occ |= 1 << (r * SIZE + c)
     for r, c in own:
         occ &= ~(1 << (r * SIZE + c))
+    return occ
+
+
+def placements(s: State, shape: str, own: frozenset = frozenset()) -> list[Cells]:
+    """Every position of a shape on free buildable blocks (blocks in `own` count as free). Before
+    the advanced phase the tile must lie at least partly in the Starting Zone (RB Building
+    Placement: 'at the beginning of the game you must construct buildings in the Starting Zone';
+    Example 3 allows overlapping another zone)."""
+    occ = _occupied_mask(s, own)
     advanced = s["advanced"]
     return [cells for cells, touches, mask in _POSITION_MASKS[shape]
             if (advanced or touches) and not occ & mask]
+
+
+# Each shape's positions for each building type, by surcharge (stable: within one surcharge, the
+# order of POSITIONS), so the least-cost free positions are found without pricing every one.
+_BY_SURCHARGE: dict[tuple[str, str], list[tuple[int, Cells, bool, int]]] = {}
+
+
+def _cheapest_placements(s: State, kind: Kind, own: frozenset = frozenset(),
+                         not_at: frozenset | None = None) -> tuple[int, list[Cells]]:
+    """The least surcharge of the shape's free positions (`placements`), other than the
+    position `not_at`, and those positions in `placements`' order; (0, []) when there is none."""
+    key = (kind.shape, kind.type)
+    rows = _BY_SURCHARGE.get(key)
+    if rows is None:
+        rows = sorted(((_position_surcharge(kind, cells), cells, touches, mask)
+                       for cells, touches, mask in _POSITION_MASKS[kind.shape]), key=lambda x: x[0])
+        _BY_SURCHARGE[key] = rows
+    occ = _occupied_mask(s, own)
+    advanced = s["advanced"]
+    low = None
+    out: list[Cells] = []
+    for extra, cells, touches, mask in rows:
+        if low is not None and extra > low:
+            break
+        if (advanced or touches) and not occ & mask and (not_at is None or frozenset(cells) != not_at):
+            low = extra
+            out.append(cells)
+    return (low or 0), out
 
 
 def build_options(s: State, kind: Kind) -> list[dict[str, Any]]:
@@ -107,10 +141,8 @@ def build_options(s: State, kind: Kind) -> list[dict[str, Any]]:
     and every upgrade of a built building the chart allows, each at its least cost (RB Upgrading:
     pay the cost difference; the new tile must completely cover the old one)."""
     out: list[dict[str, Any]] = []
-    fresh = [(kind.cost + _position_surcharge(kind, cells), cells) for cells in placements(s, kind.shape)]
-    if fresh:
-        low = min(c for c, _ in fresh)
-        out += [{"cells": [list(x) for x in cells], "cost": c} for c, cells in fresh if c == low]
+    extra, fresh = _cheapest_placements(s, kind)
+    out += [{"cells": [list(x) for x in cells], "cost": kind.cost + extra} for cells in fresh]
     for bid, b in sorted(s["buildings"].items()):
         old = kind_of(b)
         if kind.name not in old.upgrades_to:
@@ -152,13 +184,9 @@ def relocate_options(s: State, bid: str) -> list[dict[str, Any]]:
     own = frozenset(tuple(x) for x in b["cells"])
     if b.get("covers"):  # the printed building beneath reappears: its blocks stay taken
         own -= {tuple(x) for x in b["covers"]["cells"]}
-    here = {tuple(x) for x in b["cells"]}
-    opts = [(_position_surcharge(kind, cells), cells) for cells in placements(s, kind.shape, own)
-            if set(cells) != here]
-    if not opts:
-        return []
-    low = min(c for c, _ in opts)
-    return [{"cells": [list(x) for x in cells], "cost": c} for c, cells in opts if c == low]
+    here = frozenset(tuple(x) for x in b["cells"])
+    extra, opts = _cheapest_placements(s, kind, own, not_at=here)
+    return [{"cells": [list(x) for x in cells], "cost": extra} for cells in opts]
 
 
 def zones_of(b: dict[str, Any]) -> set[str]:

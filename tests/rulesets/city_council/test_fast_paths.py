@@ -95,3 +95,35 @@ def test_view_parts_kept_between_calls_equal_a_fresh_build():
         prev = v
     assert shared > 100
     assert view._LAST  # the kept parts
+
+
+def test_least_cost_placements_equal_pricing_every_position():
+    """RB Plan Execution (no sabotage: least cost only): the fresh placements and relocations
+    listed (searched by surcharge) are exactly every free position priced and the cheapest kept,
+    in the same order."""
+    from app.rulesets.city_council.board import placements, surcharge
+
+    checked = 0
+    for s in _states():
+        for tile in flow.available_tiles(s)[:4]:
+            kind = TILES[tile]
+            priced = [(kind.cost + surcharge(kind, cells), cells) for cells in placements(s, kind.shape)]
+            low = min((c for c, _ in priced), default=None)
+            want = [{"cells": [list(x) for x in cells], "cost": c} for c, cells in priced if c == low]
+            assert [o for o in build_options(s, kind) if "upgrade" not in o] == want
+            checked += 1
+        for bid, b in sorted(s["buildings"].items())[:3]:
+            if b["fixed"]:
+                continue
+            kind = kind_of(b)
+            own = frozenset(tuple(x) for x in b["cells"])
+            if b.get("covers"):
+                own -= {tuple(x) for x in b["covers"]["cells"]}
+            here = {tuple(x) for x in b["cells"]}
+            priced = [(surcharge(kind, cells), cells) for cells in placements(s, kind.shape, own)
+                      if set(cells) != here]
+            low = min((c for c, _ in priced), default=None)
+            assert relocate_options(s, bid) == [{"cells": [list(x) for x in cells], "cost": c}
+                                                for c, cells in priced if c == low]
+            checked += 1
+    assert checked > 1000
