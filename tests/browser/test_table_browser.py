@@ -317,14 +317,24 @@ def test_a_move_made_offline_is_sent_after_the_resync_or_refused_visibly(table_s
     shot(page, f"offline-{viewport}-1-kept")
     version = page.evaluate("window.civitas.doc.version")
     link["down"] = False
-    page.wait_for_function(f"window.civitas.doc.version > {version} && window.civitas.pending === null", timeout=30000)
+    # The kept move is played: the page's document has Alice's monument. (`pending === null` alone
+    # is too early: when the bot kept its monument meanwhile, the page first reads the log to check
+    # that Alice has not played since, and only then sends; the REST moves below raced that send.)
+    page.wait_for_function(f"window.civitas.doc.version > {version} && window.civitas.pending === null"
+                           " && window.civitas.doc.view.towns[0].has_monument", timeout=30000)
     log = http.get(f"{server.url}/api/games/{game}/log", headers=host["headers"]).json()["moves"]
     assert any(m["seat"] == 0 and m["move"]["type"] == "keep_monument" for m in log)
     # Now the refusal: offline again, click a square; meanwhile the same seat places elsewhere.
     _ready(page)
     if page.evaluate("window.civitas.legal[0].type") != "place":
         _rest_moves(server, game, host, 5, until=lambda d: d["view"]["phase"] == "place")
-        _ready(page)
+    # The page shows the placing decision the server has now (right after REST moves, it may still
+    # show the decision before them: going offline then left it there, with no square to click).
+    served = http.get(f"{server.url}/api/games/{game}").json()["version"]
+    page.wait_for_function(f"window.civitas.doc.version >= {served} && window.civitas.legalVersion === "
+                           "window.civitas.doc.version && window.civitas.legal.length > 0 && "
+                           "window.civitas.legal[0].type === 'place' && "
+                           "document.querySelector(\".tt-sq.click[data-seat='0']\") !== null", timeout=30000)
     link["down"] = True
     link["current"].close(code=1011, reason="outage")
     page.wait_for_function("!window.civitas.online")
