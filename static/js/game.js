@@ -15,7 +15,7 @@ const movesBox = document.getElementById("moves");
 const moveError = document.getElementById("move-error");
 const state = {
   doc: null, legal: [], legalVersion: -1, renderer: null, catalogue: {}, names: {}, table: null,
-  log: [], pending: null, chat: [], refused: null, online: false,
+  log: [], pending: null, chat: [], refused: null, online: false, awaiting: null, autoHeld: false,
 };
 window.civitas = state; // for debugging and browser tests
 
@@ -101,6 +101,7 @@ let counter = 0;
 function send(move) {
   const id = `${Date.now().toString(36)}-${counter++}`;
   state.sent = { id, move };
+  state.awaiting = id; // until its ack or error: see moveInFlight
   return socket.send({ type: "move", version: state.doc.version, move, id });
 }
 
@@ -123,6 +124,9 @@ function play(move, opts = {}) {
   // A move the renderer makes by itself (opts.auto: the only possible answer) keeps what the
   // error line says, so a notice is not wiped before the player has read it.
   if (!opts.auto) clearError();
+  // ... and it is made only for the decision its legal moves belong to (a redraw for a newer
+  // version may still show the older list while it is fetched).
+  if (opts.auto && (autoWaits() || state.legalVersion !== state.doc.version)) return;
   if (myHeld()) reclaim(); // playing a move means the player is back
   if (!socket.open || !state.online) {
     // Offline: keep the move; after the resync it is sent if still legal, or refused visibly.
@@ -131,6 +135,23 @@ function play(move, opts = {}) {
     return;
   }
   send(move);
+}
+
+// The player's last move is sent and not answered yet. A renderer does not make a move by itself
+// then: another seat's patch arriving first would show the same only answer again, at a new version,
+// and a second copy would be refused as stale ("The game is at version 7, not 6") once the first is
+// in. It decides again on the next draw (the move's patch), or at once if the move is refused.
+function moveInFlight() { return state.awaiting !== null && state.awaiting !== undefined; }
+function autoWaits() {
+  // Asked by a renderer about to move by itself: if it must wait, the refusal of the move in
+  // flight redraws (its ack is followed by the move's patch, which redraws anyway).
+  if (moveInFlight()) state.autoHeld = true;
+  return moveInFlight();
+}
+function answered(id) {
+  if (id !== state.awaiting) return false;
+  state.awaiting = null;
+  return true;
 }
 
 async function sendPending() {
@@ -237,7 +258,7 @@ function markLast() {
 // ---- drawing -------------------------------------------------------------------------------------
 function ctx() {
   return { doc: state.doc, legalMoves: state.legal, seat: state.doc.seat, catalogue: state.catalogue,
-           play, describe, names: state.names, explain: (text) => showError(text, "hint") };
+           play, describe, moveInFlight: autoWaits, names: state.names, explain: (text) => showError(text, "hint") };
 }
 
 let wasMyTurn = false;
@@ -505,6 +526,7 @@ async function update() {
 function onFrame(frame) {
   if (frame.type === "snapshot") {
     const first = !state.doc;
+    state.awaiting = null; // a new socket: its answer may never come, and the snapshot is the truth
     const seatChanged = state.doc && state.doc.seat !== frame.game.seat;
     state.doc = frame.game;
     if (first) loadChat();
@@ -525,6 +547,7 @@ function onFrame(frame) {
   } else if (frame.type === "heartbeat") {
     if (state.doc && frame.version > state.doc.version) socket.send({ type: "sync", version: state.doc.version });
   } else if (frame.type === "ack") {
+    if (answered(frame.id)) state.autoHeld = false;
     // The kept offline move went through; other notices stay until the player's next move.
     if (moveError.dataset.kind === "pending") clearError();
   } else if (frame.type === "log") {
@@ -539,6 +562,7 @@ function onFrame(frame) {
       document.getElementById("chat-error").textContent = frame.detail;
       return;
     }
+    if (answered(frame.id) && state.autoHeld) { state.autoHeld = false; draw(); }
     showError(friendly(frame));
     if (frame.version !== undefined && state.doc && frame.version > state.doc.version) socket.send({ type: "sync", version: state.doc.version });
   }

@@ -177,9 +177,10 @@ export function render(root, ctx) {
     mine.length ? h("div", { class: "tt-towns tt-mine" }, ...mine) : null,
     cardsInPlay(view, cat, byType, redraw),
     others.length ? h("div", { class: "tt-towns" }, ...others) : null));
-  // Nothing can be constructed: "Done" is the only answer, so give it without a click.
+  // Nothing can be constructed: "Done" is the only answer, so give it without a click (not while
+  // our last move is unanswered: it may be this very Done, shown again by another seat's patch).
   const only = legalMoves.length === 1 && legalMoves[0].type === "done";
-  if (only && autoDone !== `${doc.id}:${doc.version}`) {
+  if (only && autoDone !== `${doc.id}:${doc.version}` && !(ctx.moveInFlight && ctx.moveInFlight())) {
     autoDone = `${doc.id}:${doc.version}`;
     setTimeout(() => play(legalMoves[0], { auto: true }), 0);
   }
