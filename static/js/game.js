@@ -126,7 +126,9 @@ function play(move, opts = {}) {
   if (!opts.auto) clearError();
   // ... and it is made only for the decision its legal moves belong to (a redraw for a newer
   // version may still show the older list while it is fetched).
-  if (opts.auto && (autoWaits() || state.legalVersion !== state.doc.version)) return;
+  // It answers false then, so the renderer decides again on its next draw (the legal moves'
+  // fetch for this version draws again; a renderer that kept "done for this version" would stall).
+  if (opts.auto && (autoWaits() || state.legalVersion !== state.doc.version)) return false;
   if (myHeld()) reclaim(); // playing a move means the player is back
   if (!socket.open || !state.online) {
     // Offline: keep the move; after the resync it is sent if still legal, or refused visibly.

@@ -182,7 +182,10 @@ export function render(root, ctx) {
   const only = legalMoves.length === 1 && legalMoves[0].type === "done";
   if (only && autoDone !== `${doc.id}:${doc.version}` && !(ctx.moveInFlight && ctx.moveInFlight())) {
     autoDone = `${doc.id}:${doc.version}`;
-    setTimeout(() => play(legalMoves[0], { auto: true }), 0);
+    // Declined (false: a move in flight, or this list is older than the game's version): forget
+    // it, so the next draw of this version, with its own legal moves, sends it.
+    const mark = autoDone;
+    setTimeout(() => { if (play(legalMoves[0], { auto: true }) === false && autoDone === mark) autoDone = ""; }, 0);
   }
 }
 
