@@ -89,3 +89,14 @@ def random_states(players: int, seed: int, steps: int, **opts: Any) -> list[tupl
 def clone(s: dict[str, Any]) -> dict[str, Any]:
     """A deep copy to edit."""
     return copy.deepcopy(s)
+
+
+def at_planning(n: int = 4, seed: int = 0, **options):
+    """A game seated and played to the planning step of its first turn (committees known)."""
+    s = game(n, seed, **options)
+    d = s["decider"]
+    s = R.apply(s, d, R.legal_moves(s, d)[0])
+    while s["phase"] in ("treasury", "draw"):
+        seat = R.to_act(s)[0]
+        s = R.apply(s, seat, R.legal_moves(s, seat)[-1])
+    return clone(s)

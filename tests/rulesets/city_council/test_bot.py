@@ -10,7 +10,7 @@ from app.rulesets.city_council.bot import choose
 from app.rulesets.city_council.flow import apply_in_place
 from app.rulesets.city_council.tables import TILES, kind_of
 from bench.city_council_bot import play
-from tests.rulesets.city_council.helpers import R, build, clone, game, random_states
+from tests.rulesets.city_council.helpers import R, at_planning, build, clone, game, random_states
 
 
 def test_bot_moves_are_legal():
@@ -73,13 +73,7 @@ def test_bot_only_games_end(players, mode):
 def _stalled_city():
     """Hard mode, 3 players, at the planning step: the city of the stalled seed-10013 game ($0,
     no private funds, nothing in the planning area affordable)."""
-    s = game(3, 0, mode="hard")
-    d = s["decider"]
-    s = R.apply(s, d, R.legal_moves(s, d)[0])
-    while s["phase"] in ("treasury", "draw"):
-        seat = R.to_act(s)[0]
-        s = R.apply(s, seat, R.legal_moves(s, seat)[-1])
-    s = clone(s)
+    s = at_planning(3, 0, mode="hard")
     for name, cells in (("FBI Branch", [(2, 5), (3, 5)]), ("Police Station", [(0, 4)]),
                         ("Bank", [(4, 5), (5, 5)]), ("Restaurant", [(4, 4)]), ("Park", [(0, 3), (1, 3)])):
         build(s, name, cells)

@@ -6,18 +6,12 @@ from __future__ import annotations
 from app.rulesets.city_council import flow
 from app.rulesets.city_council.board import build_options, placements, relocate_options, surcharge
 from app.rulesets.city_council.tables import KIND_BY_NAME, ORIENTATIONS, TILES
-from tests.rulesets.city_council.helpers import R, build, clone, find, game, take_tile
+from tests.rulesets.city_council.helpers import R, at_planning, build, clone, find, game, take_tile
 
 
 def _council(n=4, seed=0, advanced=False):
     """A game seated and at the planning step (first turn), with everyone's committee known."""
-    s = game(n, seed)
-    d = s["decider"]
-    s = R.apply(s, d, R.legal_moves(s, d)[0])
-    while s["phase"] in ("treasury", "draw"):
-        seat = R.to_act(s)[0]
-        s = R.apply(s, seat, R.legal_moves(s, seat)[-1])
-    s = clone(s)
+    s = at_planning(n, seed)
     s["advanced"] = advanced
     return s
 
