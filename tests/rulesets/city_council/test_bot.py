@@ -10,7 +10,7 @@ from app.rulesets.city_council.bot import choose
 from app.rulesets.city_council.flow import apply_in_place
 from app.rulesets.city_council.tables import TILES, kind_of
 from bench.city_council_bot import play
-from tests.rulesets.city_council.helpers import R, at_planning, build, clone, game, random_states
+from tests.rulesets.city_council.helpers import R, at_planning, build, random_states
 
 
 def test_bot_moves_are_legal():

@@ -6,7 +6,7 @@ from __future__ import annotations
 from app.rulesets.city_council import flow
 from app.rulesets.city_council.board import build_options, placements, relocate_options, surcharge
 from app.rulesets.city_council.tables import KIND_BY_NAME, ORIENTATIONS, TILES
-from tests.rulesets.city_council.helpers import R, at_planning, build, clone, find, game, take_tile
+from tests.rulesets.city_council.helpers import R, at_planning, build, find, game, take_tile
 
 
 def _council(n=4, seed=0, advanced=False):
