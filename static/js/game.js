@@ -100,7 +100,7 @@ function describe(move) {
 let counter = 0;
 function send(move) {
   const id = `${Date.now().toString(36)}-${counter++}`;
-  state.sent = { id, move };
+  state.sent = { id, move, version: state.doc.version };
   state.awaiting = id; // until its ack or error: see moveInFlight
   return socket.send({ type: "move", version: state.doc.version, move, id });
 }
@@ -550,6 +550,7 @@ function onFrame(frame) {
     if (state.doc && frame.version > state.doc.version) socket.send({ type: "sync", version: state.doc.version });
   } else if (frame.type === "ack") {
     if (answered(frame.id)) state.autoHeld = false;
+    state.lastAnswer = { id: frame.id, ok: true, version: frame.version }; // for browser tests
     // The kept offline move went through; other notices stay until the player's next move.
     if (moveError.dataset.kind === "pending") clearError();
   } else if (frame.type === "log") {
@@ -564,6 +565,7 @@ function onFrame(frame) {
       document.getElementById("chat-error").textContent = frame.detail;
       return;
     }
+    state.lastAnswer = { id: frame.id, ok: false, detail: frame.detail };
     if (answered(frame.id) && state.autoHeld) { state.autoHeld = false; draw(); }
     showError(friendly(frame));
     if (frame.version !== undefined && state.doc && frame.version > state.doc.version) socket.send({ type: "sync", version: state.doc.version });

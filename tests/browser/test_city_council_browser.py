@@ -3,10 +3,8 @@ desktop and on a 390 px phone."""
 
 from __future__ import annotations
 
+from tests.browser.test_rulesets_browser import SETTLED, _decide, _my_turn, _same_as_server, _start
 from tests.support import http
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-from tests.browser.test_rulesets_browser import _my_turn, _same_as_server, _start
 
 
 def _click(page):
@@ -55,21 +53,18 @@ def _click(page):
 
 
 def _play(page, game, auth, server, decisions):
-    page.set_default_timeout(4000)
     done = []
     for _ in range(decisions):
         page.wait_for_function("window.civitas.doc.status !== 'active' || "
                                "(window.civitas.doc.to_act.includes(window.civitas.doc.seat) && "
-                               "window.civitas.legalVersion === window.civitas.doc.version)", timeout=60000)
+                               "window.civitas.legalVersion === window.civitas.doc.version && "
+                               f"{SETTLED})", timeout=60000)
         if page.evaluate("window.civitas.doc.status") != "active":
             break  # the game ended (a goal reached or the city failed)
-        version = _my_turn(page)
-        try:
-            phase = _click(page)
-            page.wait_for_function(f"window.civitas.doc.version > {version}", timeout=10000)
-        except PlaywrightTimeout:
-            continue  # a redraw raced the click, or the click only opened a choice: look again
-        done.append(phase)
+        _my_turn(page)
+        phase, sent = _decide(page, _click)
+        if sent:  # else the click only opened a choice (a building's boxes): decide again
+            done.append(phase)
     return done
 
 

@@ -26,10 +26,40 @@ def _start(server, page, ruleset, seats=2, options=None):
     return game, auth
 
 
+# The page has taken in the answer to its last move: none in flight, and an accepted move's own
+# version reached (the ack comes before the move's patch; another seat's patch in between moves
+# the version too, so a later version alone does not say our move is in).
+SETTLED = ("(() => { const s = window.civitas, a = s.lastAnswer; return s.awaiting === null && "
+           "(!s.sent || (a && a.id === s.sent.id && (!a.ok || s.doc.version >= a.version))); })()")
+
+
 def _my_turn(page):
+    """Wait until the page asks us for a decision with this version's legal moves, our last move
+    answered and in; return the version."""
     page.wait_for_function("window.civitas.doc.to_act.includes(window.civitas.doc.seat) && "
-                           "window.civitas.legalVersion === window.civitas.doc.version", timeout=30000)
+                           f"window.civitas.legalVersion === window.civitas.doc.version && {SETTLED}",
+                           timeout=30000)
     return page.evaluate("window.civitas.doc.version")
+
+
+def _decide(page, click):
+    """One decision: `click(page)` clicks what the renderer offers and names the step (or "auto":
+    the page makes the only possible move by itself). Returns (step, sent): sent is False when the
+    clicks only chose something (no move left the page). A move the server refused fails the test
+    with the server's sentence: these clicks follow the page's highlights, so a refusal is a bug."""
+    before = page.evaluate("window.civitas.doc.version")
+    last = page.evaluate("window.civitas.sent ? window.civitas.sent.id : null")
+    step = click(page)
+    if step == "auto":
+        page.wait_for_function("([v, last]) => { const s = window.civitas.sent; "
+                               "return !!s && s.id !== last && s.version >= v; }", arg=[before, last],
+                               timeout=30000)
+    elif page.evaluate("window.civitas.sent ? window.civitas.sent.id : null") == last:
+        return step, False
+    page.wait_for_function(SETTLED, timeout=30000)
+    answer = page.evaluate("window.civitas.lastAnswer")
+    assert answer["ok"], f"the page's move was refused ({step}): {answer.get('detail')}"
+    return step, True
 
 
 def _moved(page, version):
@@ -85,6 +115,8 @@ def _tiny_towns_click(page):
                 return "constructed"
             page.locator(f".tt-sq.click{own}").first.click(timeout=3000)
         raise AssertionError("a glowing building card led to no target square")
+    elif page.evaluate("window.civitas.legal.length === 1 && window.civitas.legal[0].type === 'done'"):
+        return "auto"  # nothing can be constructed: the page sends Done by itself
     elif page.locator(f".tt-sq.click{own}").count():
         page.locator(f".tt-sq.click{own}").first.click()
     elif page.locator("[data-choice]").count():
@@ -125,20 +157,15 @@ def test_tiny_towns_monument_naming_placing_and_building_by_clicking(seeded_serv
     """Keep a monument, then name, place and construct by clicking until some buildings stand."""
     live_server = seeded_server
     game, auth = _start(live_server, page, "tiny-towns")
-    page.set_default_timeout(4000)  # a click raced by a bot's redraw is retried, not awaited
     done = []
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
     for _ in range(60):
-        version = _my_turn(page)
-        try:
-            step = _tiny_towns_click(page)
-        except PlaywrightTimeout:
-            continue  # a bot's move redrew the page under the click: look again
+        # The bot plays at the same time: its patches redraw the page between and under our
+        # clicks, and what we click is found again in the new drawing (a selection survives).
+        _my_turn(page)
+        step, sent = _decide(page, _tiny_towns_click)
+        assert sent, f"the click for {step} sent no move"
         done.append(step)
-        _moved(page, version)
-        # A click that raced a bot's move may have been refused: count what the server stored.
-        if "constructed" in done and _built(live_server, game, auth) and done.count("place") >= 4:
+        if "constructed" in done and done.count("place") >= 4:
             break
     assert done[0] == "monument" and "place" in done and _built(live_server, game, auth), done
     _my_turn(page)
@@ -240,19 +267,14 @@ def test_fortune_city_buy_build_hire_and_drive_by_clicking(live_server, page):
     """Buy goods, construct on a highlighted square, hire the citizen and drive the truck by
     clicking, through the end of round 1; the page works at a 390 px phone width."""
     game, auth = _start(live_server, page, "fortune-city")
-    page.set_default_timeout(4000)
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
     done = []
     for _ in range(40):
-        version = _my_turn(page)
+        _my_turn(page)
         if page.evaluate("window.civitas.doc.view.round") >= 2 and "construct" in done:
             break
-        try:
-            done.append(_fortune_city_click(page))
-        except PlaywrightTimeout:
-            continue
-        _moved(page, version)
+        step, sent = _decide(page, _fortune_city_click)
+        assert sent, f"the click for {step} sent no move"
+        done.append(step)
     assert "buy" in done and "construct" in done, done
     log = http.get(f"{live_server.url}/api/games/{game}/log", headers=auth).json()["moves"]
     mine = [m["move"]["type"] for m in log if m["seat"] == 0]

@@ -701,3 +701,25 @@ def test_fortune_city_corner_markers_never_cover_names_on_a_phone(live_server, b
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     context.close()
     assert not errors, errors
+
+
+def test_tiny_towns_selection_survives_another_seats_move(live_server, browser):
+    """While Ann picks a building's squares, Bob's Done (a patch, a new version, a redraw) keeps
+    her chosen card and squares: a simultaneous step never wipes what a player has started."""
+    ann, bob, game = _tiny_towns_cottage_ready(live_server)
+    context, page, errors = _context(browser, 1366, 900)
+    _open(page, live_server, ann, game)
+    page.wait_for_function("window.civitas.legal.some((m) => m.type === 'build' && m.card === 'cottage')")
+    page.locator(".tt-card.can[data-card='cottage']").click()
+    first = sorted(COTTAGE.values())[0]
+    page.click(f".tt-town.me .tt-sq.click[data-cell='{first}']")
+    page.wait_for_function("document.querySelector('.tt-prompt').innerText.includes('1 of 3')")
+    version = page.evaluate("window.civitas.doc.version")
+    assert _play_first(live_server, game, bob, pick=lambda moves: {"type": "done"})
+    page.wait_for_function(f"window.civitas.doc.version > {version} && "
+                           "window.civitas.legalVersion === window.civitas.doc.version")
+    page.wait_for_timeout(300)  # the redraw after the legal moves' fetch
+    assert page.locator(".tt-card.sel[data-card='cottage']").count() == 1
+    assert "1 of 3" in page.locator(".tt-prompt").inner_text()
+    context.close()
+    assert not errors, errors
