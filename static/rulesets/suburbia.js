@@ -248,18 +248,54 @@ function hexPoints(x, y, r = HEX - 1) {
   return pts.join(" ");
 }
 
-function label(name) {
-  // Whole words on up to three lines, never cut; a line too long for the hex is squeezed
-  // (textLength) rather than clipped.
-  const words = name.split(" ");
-  const lines = [];
-  for (const w of words) {
-    const last = lines[lines.length - 1];
-    if (last && (last + " " + w).length <= 10) lines[lines.length - 1] = `${last} ${w}`;
-    else lines.push(w);
+// Hex labels: a tile's name on one to three lines, split where the least squeezing keeps every
+// line inside the hexagon's slanted sides. Words are never cut; a line still too wide is squeezed
+// (textLength) to the room it has at its height. Widths are measured in the label's own font.
+const LABEL_FONT = "600 8.5px system-ui, sans-serif";
+const LINE_GAP = 9.5;
+const ASCENT = 8; // the font box above a baseline (units), and below it:
+const DESCENT = 2.2;
+let measurer = null;
+function textWidth(text) {
+  if (!measurer) { measurer = document.createElement("canvas").getContext("2d"); measurer.font = LABEL_FONT; }
+  return measurer.measureText(text).width;
+}
+
+function splits(words, most) {
+  // Every way to put the words, in order, on 1..most lines.
+  if (words.length === 1) return [[words[0]]];
+  const out = [];
+  for (const rest of splits(words.slice(1), most)) {
+    out.push([`${words[0]} ${rest[0]}`, ...rest.slice(1)]);
+    if (rest.length < most) out.push([words[0], ...rest]);
   }
-  while (lines.length > 3) { const tail = lines.pop(); lines[lines.length - 1] += ` ${tail}`; }
-  return lines;
+  return out;
+}
+
+function baselines(n) {
+  // Offsets from the hex centre; the block sits a little low, under the kind letter.
+  return Array.from({ length: n }, (_, k) => 4.9 + (k - (n - 1) / 2) * LINE_GAP);
+}
+
+function room(base) {
+  // The width inside a flat-top hexagon at the line's farthest edge from the centre, less a margin.
+  const dy = Math.max(Math.abs(base - ASCENT), Math.abs(base + DESCENT));
+  return 2 * (HEX - 1 - dy / SQ3) - 2;
+}
+
+export function hexLabel(name) {
+  // [{ text, dy, fit }]: fit is the width to squeeze the line to, or null when it fits as it is.
+  let best = null;
+  for (const lines of splits(name.split(" "), 3)) {
+    const bases = baselines(lines.length);
+    const fits = lines.map((line, k) => Math.min(1, room(bases[k]) / textWidth(line)));
+    const score = Math.min(...fits);
+    if (!best || score > best.score + 1e-9) best = { score, lines, bases };
+  }
+  return best.lines.map((text, k) => {
+    const width = room(best.bases[k]);
+    return { text, dy: best.bases[k], fit: textWidth(text) > width ? width : null };
+  });
 }
 
 function boroughSvg(ctx, i) {
@@ -311,13 +347,12 @@ function boroughSvg(ctx, i) {
     const g = s("g", { "data-at": JSON.stringify(t.at) }, s("title", {}, t.lake ? `Lake (was ${info.name})` : `${info.name}: ${info.text}`), s("polygon", attrs));
     const kind = t.lake ? "lake" : info.category;
     const ink = INK[kind] || "#fff";
-    const lines = t.lake ? ["Lake"] : label(info.name);
     g.append(s("text", { class: "sb-hex-kind", x, y: y - HEX * 0.55, "text-anchor": "middle", fill: ink }, LETTER[kind] || ""));
-    lines.forEach((line, k) => {
-      const attrsText = { class: "sb-hex-text", x, y: y + (k - (lines.length - 1) / 2) * 10 + 4, "text-anchor": "middle", fill: ink };
-      if (line.length > 10) { attrsText.textLength = 2 * HEX - 12; attrsText.lengthAdjust = "spacingAndGlyphs"; }
-      g.append(s("text", attrsText, line));
-    });
+    for (const line of hexLabel(t.lake ? "Lake" : info.name)) {
+      const attrsText = { class: "sb-hex-text", x, y: y + line.dy, "text-anchor": "middle", fill: ink };
+      if (line.fit) { attrsText.textLength = line.fit.toFixed(1); attrsText.lengthAdjust = "spacingAndGlyphs"; }
+      g.append(s("text", attrsText, line.text));
+    }
     if (t.inv) g.append(s("circle", { class: "sb-marker", cx: x, cy: y - HEX * 0.62, r: 5, fill: "#ffd54a", stroke: "#6b4e00" }));
     svg.append(g);
   }

@@ -155,3 +155,32 @@ def test_tracks_red_line_and_an_unaffordable_tile_are_shown_in_words(browser):
           && n.scrollWidth > n.clientWidth + 1; }).map((n) => n.textContent)""")
     assert clipped == [] and not errors
     page.close()
+
+
+def test_every_tile_name_fits_inside_its_hex(browser):
+    """Every tile's name, drawn on a borough, stays inside the hexagon itself (not only inside
+    the hexagon's bounding box): "Mobile Home Community" once ran over the slanted edges."""
+    s = midgame()
+    names = sorted(R.catalogue()["tiles"])
+    specs = [(kind, 5 + i % 8, i // 8) for i, kind in enumerate(names)]
+    s = put(s, 0, tiles=specs)
+    page, _legal, errors = open_page(browser, s, 0)
+    out = page.evaluate("""() => {
+        const HEX = 30, R = HEX - 1, out = [];
+        for (const t of document.querySelectorAll(".sb-player[data-seat='0'] .sb-hex-text")) {
+          const poly = t.parentNode.querySelector("polygon");
+          const pts = poly.getAttribute("points").split(" ").map((p) => p.split(",").map(Number));
+          const cx = pts.reduce((a, p) => a + p[0], 0) / 6, cy = pts.reduce((a, p) => a + p[1], 0) / 6;
+          const b = t.getBBox();
+          for (const [x, y] of [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height], [b.x + b.width, b.y + b.height]]) {
+            const dx = Math.abs(x - cx), dy = Math.abs(y - cy);
+            // A flat-top hexagon of radius R: |dy| <= R*sqrt(3)/2 and |dx| <= R - |dy|/sqrt(3).
+            if (dy > R * Math.sqrt(3) / 2 + 0.5 || dx > R - dy / Math.sqrt(3) + 0.5) { out.push(t.textContent); break; }
+          }
+        }
+        return [document.querySelectorAll(".sb-player[data-seat='0'] .sb-hex-text").length, out];
+    }""")
+    count, outside = out
+    assert count >= len(names)
+    assert outside == [] and not errors
+    page.close()
