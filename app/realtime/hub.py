@@ -22,6 +22,7 @@ from app.engine.diff import diff
 from app.observability.metrics import DROPPED, PATCH_BYTES, PATCH_FRAMES, RESYNCS
 from app.services.errors import ServiceError
 from app.services.games import GameService, LiveGame, game_document
+from app.realtime.transport import RAW_EXTENSION
 from app.tasks import stop_tasks
 
 log = logging.getLogger(__name__)
@@ -97,7 +98,7 @@ class Connection:
     """
 
     __slots__ = ("websocket", "game_id", "seat", "player_id", "version", "queue", "closed",
-                 "_flusher", "kind")
+                 "_flusher", "kind", "raw")
 
     def __init__(self, websocket: Any, game_id: str, seat: int | None, player_id: str | None,
                  kind: str = "game") -> None:
@@ -110,6 +111,9 @@ class Connection:
         self.closed = False
         self._flusher: asyncio.Task[None] | None = None
         self.kind = kind
+        # uvicorn's socket protocol, when it is Civitas's own (app/realtime/transport.py): frames
+        # then go straight to the transport, framed once for all the sockets that get them.
+        self.raw = (getattr(websocket, "scope", {}).get("extensions") or {}).get(RAW_EXTENSION)
 
     def send(self, frame: str) -> None:
         """Send or queue a frame; a socket too far behind is closed and will resync when it returns."""
@@ -132,6 +136,8 @@ class Connection:
     def _write_now(self, frame: str) -> None:
         """Start the send inline (a task per frame costs more than the write); if it suspends,
         a flush task finishes it before anything queued after it."""
+        if self.raw is not None and self.raw.write_text(frame):
+            return
         started = self.websocket.send_text(frame)
         try:
             pending = started.send(None)
@@ -396,7 +402,10 @@ class Hub:
         and queue what each socket is owed. Synchronous: no other task runs in between."""
         for seat in list(channel.audiences):
             self._audience(channel, live, seat)
-        for conn in list(channel.connections):
+        # Players first: with a thousand spectators, the seats' patches would otherwise wait
+        # behind however many spectator sockets the set happens to list before them.
+        conns = list(channel.connections)
+        for conn in [c for c in conns if c.seat is not None] + [c for c in conns if c.seat is None]:
             self._deliver(channel.audiences[conn.seat], conn, conn.version)
 
     @staticmethod

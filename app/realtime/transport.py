@@ -7,6 +7,9 @@ extension, as RFC 7692 allows) and trims what that protocol keeps for a socket's
 - the handshake's request and response (two header maps, ~4 KiB), dropped once the socket is open;
 - the inbound asyncio.Queue (three deques, ~1.1 KiB) and the writable asyncio.Event (a deque),
   replaced by a list and a flag that make a future only while someone waits.
+It also offers the app a shorter way out for the frames it fans out (`write_text`): a patch goes
+to every socket of its audience as the same string, so its wire bytes are framed once and written
+to each transport directly, instead of each socket's ASGI send framing the same text again.
 Everything else is uvicorn's own code path.
 """
 
@@ -17,6 +20,29 @@ from collections import deque
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.protocol import State
+
+# The ASGI scope extension under which a socket's protocol offers `write_text` to the app.
+RAW_EXTENSION = "civitas.raw"
+_last_frame: list[Any] = [None, b""]  # the last text framed, and its wire bytes
+
+
+def text_frame(text: str) -> bytes:
+    """The wire bytes of one unmasked, unfragmented server text frame (RFC 6455 section 5.2).
+    The last text framed is remembered by identity: a patch sent to many sockets is one string."""
+    if _last_frame[0] is text:
+        return _last_frame[1]
+    payload = text.encode()
+    n = len(payload)
+    if n < 126:
+        head = bytes((0x81, n))
+    elif n < 65536:
+        head = bytes((0x81, 126)) + n.to_bytes(2, "big")
+    else:
+        head = bytes((0x81, 127)) + n.to_bytes(8, "big")
+    frame = head + payload
+    _last_frame[0], _last_frame[1] = text, frame
+    return frame
 
 
 class _Inbox:
@@ -99,6 +125,24 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         self.queue = _Inbox()  # type: ignore[assignment]
         self.writable = _Flag()  # type: ignore[assignment]
         self.writable.set()
+
+    def handle_connect(self, event: Any) -> None:
+        """uvicorn's; the app's scope also carries this protocol, for `write_text`."""
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope["extensions"][RAW_EXTENSION] = self
+
+    def write_text(self, text: str) -> bool:
+        """Write a text frame straight to the transport; False when this socket cannot take it
+        that way now (not open, closing, held back by a full transport buffer, or an extension
+        that would transform frames), and the caller sends it through ASGI instead."""
+        if (self.disconnected or self.close_sent or not self.handshake_complete
+                or not self.writable.is_set() or self.conn.state is not State.OPEN
+                or self.conn.extensions or self.transport.is_closing()):
+            return False
+        self.transport.write(text_frame(text))
+        return True
 
     async def send(self, message: Any) -> None:
         """uvicorn's send; once the handshake is done its request and response are let go."""

@@ -61,7 +61,6 @@ def _play(page, game, auth, server, decisions):
                                f"{SETTLED})", timeout=60000)
         if page.evaluate("window.civitas.doc.status") != "active":
             break  # the game ended (a goal reached or the city failed)
-        _my_turn(page)
         phase, sent = _decide(page, _click)
         if sent:  # else the click only opened a choice (a building's boxes): decide again
             done.append(phase)

@@ -42,24 +42,36 @@ def _my_turn(page):
     return page.evaluate("window.civitas.doc.version")
 
 
-def _decide(page, click):
-    """One decision: `click(page)` clicks what the renderer offers and names the step (or "auto":
-    the page makes the only possible move by itself). Returns (step, sent): sent is False when the
-    clicks only chose something (no move left the page). A move the server refused fails the test
-    with the server's sentence: these clicks follow the page's highlights, so a refusal is a bug."""
-    before = page.evaluate("window.civitas.doc.version")
-    last = page.evaluate("window.civitas.sent ? window.civitas.sent.id : null")
-    step = click(page)
-    if step == "auto":
-        page.wait_for_function("([v, last]) => { const s = window.civitas.sent; "
-                               "return !!s && s.id !== last && s.version >= v; }", arg=[before, last],
-                               timeout=30000)
-    elif page.evaluate("window.civitas.sent ? window.civitas.sent.id : null") == last:
-        return step, False
+def _decide(page, click, auto="false"):
+    """One decision: wait until the page asks us (as `_my_turn`), then `click(page)` clicks what
+    the renderer offers and names the step. `auto` is a condition on the page's state
+    (`s` = window.civitas) under which the page makes the only possible move by itself; then
+    nothing is clicked and the step is "auto". The wait and that condition are read in one go:
+    read apart, the page's own move could come and go in between, leaving nothing to click.
+    Returns (step, sent): sent is False when the clicks only chose something (no move left the
+    page). A move the server refused fails the test with the server's sentence: these clicks
+    follow the page's highlights, so a refusal is a bug."""
+    ready = page.wait_for_function(
+        "() => { const s = window.civitas; if (!(s.doc.to_act.includes(s.doc.seat) && "
+        f"s.legalVersion === s.doc.version && {SETTLED})) return false; "
+        f"return {{ v: s.doc.version, last: s.sent ? s.sent.id : null, auto: !!({auto}) }}; }}",
+        timeout=30000).json_value()
+    if ready["auto"]:
+        step = "auto"  # any move sent at this version or later is the page's own
+        page.wait_for_function("v => { const s = window.civitas.sent; return !!s && s.version >= v; }",
+                               arg=ready["v"], timeout=30000)
+    else:
+        step = click(page)
+        if page.evaluate("window.civitas.sent ? window.civitas.sent.id : null") == ready["last"]:
+            return step, False
     page.wait_for_function(SETTLED, timeout=30000)
     answer = page.evaluate("window.civitas.lastAnswer")
     assert answer["ok"], f"the page's move was refused ({step}): {answer.get('detail')}"
     return step, True
+
+
+# Tiny Towns sends a lone Done by itself (nothing can be constructed).
+TT_AUTO_DONE = "s.legal.length === 1 && s.legal[0].type === 'done'"
 
 
 def _moved(page, version):
@@ -115,8 +127,6 @@ def _tiny_towns_click(page):
                 return "constructed"
             page.locator(f".tt-sq.click{own}").first.click(timeout=3000)
         raise AssertionError("a glowing building card led to no target square")
-    elif page.evaluate("window.civitas.legal.length === 1 && window.civitas.legal[0].type === 'done'"):
-        return "auto"  # nothing can be constructed: the page sends Done by itself
     elif page.locator(f".tt-sq.click{own}").count():
         page.locator(f".tt-sq.click{own}").first.click()
     elif page.locator("[data-choice]").count():
@@ -124,9 +134,19 @@ def _tiny_towns_click(page):
     elif page.locator("[data-action='done']").count():
         page.locator("[data-action='done']").click()
         return "done"
-    else:
+    elif page.locator("[data-move]").count():
         page.locator("[data-move]").first.click()
+    else:
+        raise AssertionError(f"nothing to click: {_page_state(page)}")
     return phase
+
+
+def _page_state(page):
+    """What the page shows and is asked, for a failure message."""
+    return page.evaluate("""() => { const s = window.civitas; return { version: s.doc.version,
+        to_act: s.doc.to_act, phase: s.doc.view.phase, legalVersion: s.legalVersion,
+        legal: s.legal.slice(0, 6), awaiting: s.awaiting, sent: s.sent, lastAnswer: s.lastAnswer,
+        prompt: (document.querySelector('#board') || {}).innerText.slice(0, 300) }; }""")
 
 
 def _built(server, game, auth):
@@ -161,8 +181,7 @@ def test_tiny_towns_monument_naming_placing_and_building_by_clicking(seeded_serv
     for _ in range(60):
         # The bot plays at the same time: its patches redraw the page between and under our
         # clicks, and what we click is found again in the new drawing (a selection survives).
-        _my_turn(page)
-        step, sent = _decide(page, _tiny_towns_click)
+        step, sent = _decide(page, _tiny_towns_click, TT_AUTO_DONE)
         assert sent, f"the click for {step} sent no move"
         done.append(step)
         if "constructed" in done and done.count("place") >= 4:
@@ -269,7 +288,7 @@ def test_fortune_city_buy_build_hire_and_drive_by_clicking(live_server, page):
     game, auth = _start(live_server, page, "fortune-city")
     done = []
     for _ in range(40):
-        _my_turn(page)
+        _my_turn(page)  # the round is read below at a decision of ours
         if page.evaluate("window.civitas.doc.view.round") >= 2 and "construct" in done:
             break
         step, sent = _decide(page, _fortune_city_click)

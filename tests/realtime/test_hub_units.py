@@ -115,3 +115,38 @@ def test_an_audience_too_far_behind_the_kept_states_starts_over_from_a_snapshot(
     assert audience.doc == game_document(live, state, 5, 1)
     assert audience.frames_after(2) is None
     assert json.loads(audience.snapshot()) == {"type": "snapshot", "game": audience.doc}
+
+
+def test_players_get_a_patch_before_the_spectators():
+    """With many spectators, the seats' sockets are written first: a player's patch never waits
+    behind the spectators' (the channel's set lists sockets in no useful order)."""
+    from collections import deque
+
+    from app.realtime.hub import Channel, Hub
+
+    order: list[str] = []
+
+    class _Recording:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        async def send_text(self, text: str) -> None:
+            order.append(self.name)
+
+    async def scenario():
+        channel = Channel()
+        for seat in (None, 0, 1):
+            channel.audiences[seat] = Audience(seat, 1, {}, deque([(1, f"patch for {seat}")]))
+        for i in range(50):
+            channel.connections.add(Connection(_Recording(f"spectator {i}"), "g", None, None))
+        for seat in (0, 1):
+            channel.connections.add(Connection(_Recording(f"seat {seat}"), "g", seat, f"p{seat}"))
+        for conn in channel.connections:
+            conn.version = 0
+        hub = Hub(games=None)  # type: ignore[arg-type]
+        hub._audience = lambda *args: None  # the audiences above are already at version 1
+        hub._push(channel, None)  # type: ignore[arg-type]
+
+    asyncio.run(scenario())
+    assert len(order) == 52
+    assert sorted(order[:2]) == ["seat 0", "seat 1"]

@@ -80,3 +80,67 @@ def test_a_real_socket_echoes_and_keeps_no_handshake():
     assert answers == [f"frame {i}" for i in range(20)]
     assert seen[0] == (None, None, None)  # handshake let go; deflate offered by the client, not taken
     assert seen[1] == "disconnect"
+
+
+def test_text_frame_is_the_frame_websockets_itself_sends():
+    """The app's pre-framed bytes equal what the websockets library serializes for a server's
+    text frame, at every length encoding (7-bit, 16-bit, 64-bit), and a remembered frame is never
+    handed out for a different text."""
+    from websockets.frames import Frame, Opcode
+
+    from app.realtime.transport import text_frame
+
+    for n in (0, 1, 125, 126, 127, 65535, 65536, 70000):
+        text = "é" * (n // 2) + "x" * (n % 2)  # multi-byte characters: the length is in bytes
+        assert text_frame(text) == Frame(Opcode.TEXT, text.encode()).serialize(mask=False, extensions=[])
+    a, b = "".join(["pa", "tch"]), "".join(["pat", "ch"])
+    assert a == b and a is not b
+    assert text_frame(a) == text_frame(b)
+    assert text_frame("one") != text_frame("two")
+
+
+def test_frames_written_straight_to_the_transport_arrive_in_order_with_asgi_ones():
+    """Served with the lean protocol, the app finds the socket's protocol in its scope; frames it
+    writes straight to the transport (write_text) and frames sent through ASGI reach the client
+    whole and in the order sent, at every length encoding. Once the socket is closing, write_text
+    declines (False) and the caller would send through ASGI."""
+    from app.realtime.transport import RAW_EXTENSION
+
+    declined: list[bool] = []
+    texts = [f"{i}:" + "y" * size for i, size in enumerate([3, 200, 70000, 0, 125, 126, 65536, 9])]
+
+    async def app_socket(websocket):
+        raw = websocket.scope["extensions"][RAW_EXTENSION]
+        await websocket.accept()
+        await websocket.receive_text()
+        for i, text in enumerate(texts):
+            if i % 2:
+                await websocket.send_text(text)
+            else:
+                assert raw.write_text(text)
+        await websocket.close()
+        declined.append(raw.write_text("too late"))
+
+    async def scenario():
+        app = Starlette(routes=[WebSocketRoute("/raw", app_socket)])
+        config = uvicorn.Config(app, host="127.0.0.1", port=0, ws=LeanWebSocketProtocol,
+                                ws_per_message_deflate=False, log_level="warning", lifespan="off")
+        server = uvicorn.Server(config)
+        task = asyncio.ensure_future(server.serve())
+        while not server.started:
+            await asyncio.sleep(0.01)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        got = []
+        async with websockets.connect(f"ws://127.0.0.1:{port}/raw", max_size=None) as client:
+            await client.send("go")
+            try:
+                while True:
+                    got.append(await client.recv())
+            except websockets.ConnectionClosedOK:
+                pass
+        server.should_exit = True
+        await task
+        return got
+
+    assert asyncio.run(scenario()) == texts
+    assert declined == [False]
