@@ -39,6 +39,18 @@ def test_inbox_and_flag_behave_like_queue_and_event():
     assert asyncio.run(scenario()) == [1, 2, 3]
 
 
+async def _serve(path, endpoint):
+    """uvicorn serving one websocket route with the lean protocol: (server, its task, port)."""
+    app = Starlette(routes=[WebSocketRoute(path, endpoint)])
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, ws=LeanWebSocketProtocol,
+                            ws_per_message_deflate=False, log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    task = asyncio.ensure_future(server.serve())
+    while not server.started:
+        await asyncio.sleep(0.01)
+    return server, task, server.servers[0].sockets[0].getsockname()[1]
+
+
 def test_a_real_socket_echoes_and_keeps_no_handshake():
     """Served by uvicorn with the lean protocol: text frames echo in order, the client's close is
     seen by the app, and the open socket's protocol no longer holds the handshake."""
@@ -53,14 +65,7 @@ def test_a_real_socket_echoes_and_keeps_no_handshake():
             seen.append("disconnect")
 
     async def scenario():
-        app = Starlette(routes=[WebSocketRoute("/echo", echo)])
-        config = uvicorn.Config(app, host="127.0.0.1", port=0, ws=LeanWebSocketProtocol,
-                                ws_per_message_deflate=False, log_level="warning", lifespan="off")
-        server = uvicorn.Server(config)
-        task = asyncio.ensure_future(server.serve())
-        while not server.started:
-            await asyncio.sleep(0.01)
-        port = server.servers[0].sockets[0].getsockname()[1]
+        server, task, port = await _serve("/echo", echo)
         async with websockets.connect(f"ws://127.0.0.1:{port}/echo") as client:
             for i in range(20):
                 await client.send(f"frame {i}")
@@ -122,14 +127,7 @@ def test_frames_written_straight_to_the_transport_arrive_in_order_with_asgi_ones
         declined.append(raw.write_text("too late"))
 
     async def scenario():
-        app = Starlette(routes=[WebSocketRoute("/raw", app_socket)])
-        config = uvicorn.Config(app, host="127.0.0.1", port=0, ws=LeanWebSocketProtocol,
-                                ws_per_message_deflate=False, log_level="warning", lifespan="off")
-        server = uvicorn.Server(config)
-        task = asyncio.ensure_future(server.serve())
-        while not server.started:
-            await asyncio.sleep(0.01)
-        port = server.servers[0].sockets[0].getsockname()[1]
+        server, task, port = await _serve("/raw", app_socket)
         got = []
         async with websockets.connect(f"ws://127.0.0.1:{port}/raw", max_size=None) as client:
             await client.send("go")
