@@ -163,7 +163,10 @@ def civitas(env: dict[str, str], core: str | None = None, port: int | None = Non
             "CIVITAS_EXTRA_RULESETS": EXTRA_RULESETS, "CIVITAS_BOT_DELAY_MS": "0",
             "CIVITAS_LOG_LEVEL": "warning",
             # the per-IP limits are for the internet, not for one load generator on 127.0.0.1
-            "CIVITAS_LIMITS_SCALE": "100000", **env}
+            "CIVITAS_LIMITS_SCALE": "100000",
+            # and the socket frame budgets (not scaled by it) are for people, not a closed loop
+            "CIVITAS_FRAMES_PER_SECOND": "1000000", "CIVITAS_FRAMES_PER_TOKEN_SECOND": "1000000",
+            **env}
     return Proc([sys.executable, "-m", "app.main"], full, port, "/api/rulesets", core, root)
 
 
