@@ -41,6 +41,10 @@ class Settings(BaseSettings):
     frames_per_second: float = 20.0  # per socket, with a burst of twice that
     frames_per_token_second: float = 40.0  # all of one token's sockets on an instance together
     max_live_games: int = 5000
+    # The garbage collector (app/collector.py): objects alive this long are frozen out of its
+    # full collections, which are let back in every gc_thaw_seconds (0: off).
+    gc_freeze_seconds: float = 10.0
+    gc_thaw_seconds: float = 600.0
     patch_history: int = 64
     # Limits, applied before parsing (shared through Redis when the broker is Redis). A rate is
     # "count/seconds", per client IP and per token; limits_scale multiplies every rate and cap

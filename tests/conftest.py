@@ -99,9 +99,11 @@ def settings(db_url):
     # The bot watchdog's periodic pass is a background query; tests that count queries must not
     # see it, and tests of the watchdog call `platform.bots.check()` themselves.
     # CIVITAS_TEST_GAME_SEED replays a failing test's games with the seed its report printed.
+    # The collector's freezes (tests/ops/test_collector.py tests them) would freeze the whole
+    # test process, earlier tests' garbage included, for apps that never live to thaw it.
     return Settings(database_url=db_url, bot_delay_ms=0, heartbeat_seconds=30, limits_scale=1000,
                     extra_rulesets="tests.support.testgame:TEST_GAME", broker_url="memory://",
-                    bot_watchdog_seconds=3600, game_seed=GAME_SEED)
+                    bot_watchdog_seconds=3600, game_seed=GAME_SEED, gc_freeze_seconds=0)
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ import secrets
 import time
 from typing import Any
 
+from app.collector import Collector
 from app.config import Settings
 from app.db.session import make_engine, make_sessionmaker
 from app.limits import TokenFrames
@@ -55,6 +56,7 @@ class Platform:
         self.clocks.on_hold.append(self._seat_held)
         self.hub.beat_listeners.append(self._beat)
         self.hub.seat_listeners.append(self._seat_moved)
+        self.collector = Collector(settings.gc_freeze_seconds, settings.gc_thaw_seconds)
         self._register_gauges()
 
     async def _seat_held(self, game_id: str, room_id: str) -> None:
@@ -164,6 +166,7 @@ class Platform:
         await self.bots.start()
         await self.clocks.start()
         await self.cleanup.start()
+        await self.collector.start()
 
     async def stop(self) -> None:
         """Stop background work and close connections."""
@@ -171,6 +174,7 @@ class Platform:
         if released and self.broker.shared:
             await self.broker.publish({"type": "bots", "games": released, "origin": self.instance,
                                        "t": time.time()})
+        await self.collector.stop()
         await self.cleanup.stop()
         await self.clocks.stop()
         await self.lobby.stop()
