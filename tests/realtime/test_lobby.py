@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 
 import jsonpatch
+import orjson
 from sqlalchemy import event
 
 from tests.support.api import new_player, new_room, play_first_legal, started_game
@@ -241,3 +242,54 @@ def test_another_instances_room_reaches_this_lobby_by_event_and_by_resync(settin
 
 async def _post(lobby, room_id):
     lobby.post(room_id)
+
+
+class _Recorder:
+    """A stand-in lobby socket that records the frames written to it and the loop turn."""
+
+    def __init__(self, turns: list[int]) -> None:
+        self.frames: list[str] = []
+        self.turns = turns
+        self.at: list[int] = []
+
+    def send(self, frame: str) -> None:
+        self.frames.append(frame)
+        self.at.append(self.turns[0])
+
+
+def test_a_lobby_patch_reaches_a_thousand_sockets_a_chunk_at_a_time_in_order():
+    """Two room changes in a row reach 1,000 lobby sockets in order, FANOUT_CHUNK sockets per
+    turn of the loop, so a move arriving meanwhile waits for one chunk, not for the thousand; a
+    socket opened after a change was made gets the next change, not that one (its snapshot
+    already holds it)."""
+    from app.realtime.lobby import FANOUT_CHUNK, LobbyHub
+
+    async def run() -> None:
+        turns = [0]
+        lobby = LobbyHub(sessions=None, page_size=50)
+        conns = [_Recorder(turns) for _ in range(1000)]
+        lobby.lobby.update(conns)
+
+        async def count_turns() -> None:
+            while True:
+                await asyncio.sleep(0)
+                turns[0] += 1
+
+        counter = asyncio.create_task(count_turns())
+        # Two changes of the first page, made back to back before either is written.
+        lobby._publish([{"id": "r1"}])
+        lobby._publish([{"id": "r1"}, {"id": "r2"}])
+        late = _Recorder(turns)
+        lobby.lobby.add(late)  # opened now: its snapshot would be at version 2
+        while lobby._outbox or (lobby._sender and not lobby._sender.done()):
+            await asyncio.sleep(0)
+        counter.cancel()
+        for conn in conns:
+            assert [orjson.loads(f)["version"] for f in conn.frames] == [1, 2]
+        assert late.frames == []
+        first_turns = sorted({conn.at[0] for conn in conns})
+        assert len(first_turns) >= 1000 // FANOUT_CHUNK  # spread over many turns of the loop
+        per_turn = {t: sum(1 for c in conns if c.at[0] == t) for t in first_turns}
+        assert max(per_turn.values()) <= FANOUT_CHUNK
+
+    asyncio.run(run())
