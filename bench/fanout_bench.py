@@ -3,9 +3,13 @@ against a bare Starlette server sending one frame to the same number of sockets.
 raw sockets read with epoll in a child process (bench/lib/rawwatch.py), so that the load generator
 is not what is measured.
 
+With `--games G`, G other games move every 0.2 s meanwhile, and their round trip is printed with
+the watched game quiet and while it moves: a game with many spectators must not hold the others up.
+
 Run:
   .venv/bin/python bench/fanout_bench.py --spectators 1000
   .venv/bin/python bench/fanout_bench.py --spectators 1000 --slow 10   # 10 spectators never read
+  .venv/bin/python bench/fanout_bench.py --spectators 1000 --games 100
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import socket
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -24,7 +29,7 @@ from bench.lib.benchgame import bench_move  # noqa: E402
 from bench.lib.clients import connect  # noqa: E402
 from bench.lib.common import (  # noqa: E402
     civitas, dumps, echo_server, machine, new_games, pct, pin_self, run, sqlite_url, summary)
-from bench.lib.load import open_sockets  # noqa: E402
+from bench.lib.load import drive_games, open_sockets  # noqa: E402
 from bench.lib.rawwatch import RawListeners  # noqa: E402
 
 
@@ -75,13 +80,24 @@ async def baseline(server, n: int, moves: int, interval: float, core: str | None
 
 
 async def subject(server, n: int, moves: int, interval: float, slow: int,
-                  core: str | None) -> tuple[list[float], list[float], int]:
-    """Civitas: a 2-seat game, n raw spectators (+ `slow` that never read); ms per delivery."""
+                  core: str | None, games: int = 0) -> tuple[list[float], list[float], int, Any, Any]:
+    """Civitas: a 2-seat game, n raw spectators (+ `slow` that never read); ms per delivery; with
+    `games`, the other games' round trips while the watched game is quiet, then while it moves."""
     (game_id, players), = await new_games(server.url, 1, 2, "benchgame")
     seats = (await open_sockets(server.ws, [(game_id, players)]))[0]
     stalled = [stalled_socket(server.port, f"/ws/games/{game_id}") for _ in range(slow)]
     listeners = RawListeners("127.0.0.1", server.port, f"/ws/games/{game_id}", n, PATCH, core)
     await asyncio.to_thread(listeners.wait_ready)
+    quiet = busy = None
+    others: asyncio.Task | None = None
+    if games:
+        other_games = await new_games(server.url, games, 2, "benchgame")
+        other_socks = await open_sockets(server.ws, other_games)
+        seconds = moves * interval
+        quiet = await drive_games(server.url, other_games, other_socks, 0.2, seconds, 2)
+        others = asyncio.create_task(drive_games(server.url, other_games, other_socks, 0.2,
+                                                 seconds, 2))
+        await asyncio.sleep(2)  # the others' warm-up
     sent: dict[int, float] = {}
     seat_times: list[float] = []
     for i in range(moves):
@@ -94,13 +110,15 @@ async def subject(server, n: int, moves: int, interval: float, slow: int,
         for t in await asyncio.wait_for(asyncio.gather(*waits), 60):
             seat_times.append((t - sent[version + 1]) * 1000)
         await asyncio.sleep(interval)
+    if others is not None:
+        busy = await others
     await asyncio.sleep(1)
     arrivals, _ = await asyncio.to_thread(listeners.stop)
     times, missing = _deliveries(sent, arrivals, n)
     await asyncio.gather(*(s.close() for s in seats))
     for s in stalled:
         s.close()
-    return times, seat_times, missing
+    return times, seat_times, missing, quiet, busy
 
 
 def main() -> None:
@@ -110,6 +128,7 @@ def main() -> None:
     ap.add_argument("--moves", type=int, default=40)
     ap.add_argument("--interval", type=float, default=0.5)
     ap.add_argument("--slow", type=int, default=0)
+    ap.add_argument("--games", type=int, default=0, help="other games moving every 0.2 s meanwhile")
     ap.add_argument("--no-pin", action="store_true")
     ap.add_argument("--compare", default="", help="also run the server from this checkout (before/after)")
     args = ap.parse_args()
@@ -122,12 +141,17 @@ def main() -> None:
     print(f"baseline fan-out : {summary(base)}  ({base_missing} deliveries missing)")
     for root in [None] + ([args.compare] if args.compare else []):
         with sqlite_url() as db, civitas({"CIVITAS_DATABASE_URL": db}, server_core, root=root) as server:
-            times, seat_times, missing = run(subject(server, args.spectators, args.moves,
-                                                     args.interval, args.slow, client_core))
+            times, seat_times, missing, quiet, busy = run(subject(
+                server, args.spectators, args.moves, args.interval, args.slow, client_core,
+                args.games))
         print(f"civitas patches  : {summary(times)}  ({missing} spectator deliveries missing) {root or ''}")
         print(f"  at the 2 seats : {summary(seat_times)}")
         print(f"ratio            : p50 {pct(times, 50) / pct(base, 50):.2f}x, "
               f"p99 {pct(times, 99) / pct(base, 99):.2f}x  (target: p99 <= 50 ms)")
+        if quiet is not None and busy is not None:
+            print(f"  {args.games} other games, watched game quiet  : {summary(quiet.ack)}")
+            print(f"  {args.games} other games, watched game moving : {summary(busy.ack)}  p99 "
+                  f"{100 * (pct(busy.ack, 99) / pct(quiet.ack, 99) - 1):+.0f}%", flush=True)
 
 if __name__ == "__main__":
     main()

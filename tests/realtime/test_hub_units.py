@@ -150,3 +150,63 @@ def test_players_get_a_patch_before_the_spectators():
     asyncio.run(scenario())
     assert len(order) == 52
     assert sorted(order[:2]) == ["seat 0", "seat 1"]
+
+
+def test_a_thousand_spectators_are_written_a_chunk_per_turn_each_patch_once_and_in_order():
+    """A game with 1,000 spectators: the seats and the first SPECTATOR_CHUNK spectators get the
+    patch in the push itself, the rest a chunk per turn of the loop (other games' moves go in
+    between). A second move pushed while the first is still being written reaches every
+    spectator too, and no spectator gets a patch twice or out of order."""
+    from collections import deque
+
+    from app.realtime.hub import SPECTATOR_CHUNK, Channel, Hub
+
+    turn = [0]
+
+    class _Recording:
+        def __init__(self) -> None:
+            self.frames: list[tuple[str, int]] = []
+
+        async def send_text(self, text: str) -> None:
+            self.frames.append((text, turn[0]))
+
+    async def scenario():
+        async def count_turns() -> None:
+            while True:
+                await asyncio.sleep(0)
+                turn[0] += 1
+
+        counter = asyncio.create_task(count_turns())
+        channel = Channel()
+        for seat in (None, 0, 1):
+            channel.audiences[seat] = Audience(seat, 1, {}, deque([(1, f"v1 {seat}")]))
+        watchers = [Connection(_Recording(), "g", None, None) for _ in range(1000)]
+        seats = [Connection(_Recording(), "g", seat, f"p{seat}") for seat in (0, 1)]
+        channel.connections.update(watchers + seats)
+        for conn in channel.connections:
+            conn.version = 0
+        hub = Hub(games=None)  # type: ignore[arg-type]
+        hub._audience = lambda *args: None  # the audiences are set by hand below
+        hub._push(channel, None)  # type: ignore[arg-type]
+        at_once = sum(1 for c in watchers if c.websocket.frames)
+        assert all(c.websocket.frames for c in seats) and at_once == SPECTATOR_CHUNK
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        # the second move, while the first is still on its way to most spectators
+        for seat in (None, 0, 1):
+            audience = channel.audiences[seat]
+            audience.version = 2
+            audience.patches.append((2, f"v2 {seat}"))
+        hub._push(channel, None)  # type: ignore[arg-type]
+        while hub._later:
+            await asyncio.sleep(0)
+        counter.cancel()
+        return watchers
+
+    watchers = asyncio.run(scenario())
+    for conn in watchers:
+        assert [text for text, _ in conn.websocket.frames] == ["v1 None", "v2 None"]
+    first_turns = [conn.websocket.frames[0][1] for conn in watchers]
+    assert len(set(first_turns)) >= 2  # the first patch was spread over turns of the loop
+    # per turn at most: a chunk of each move's later writes, and the second push's own chunk
+    assert max(first_turns.count(t) for t in set(first_turns)) <= 3 * SPECTATOR_CHUNK
