@@ -20,6 +20,8 @@ from urllib.parse import parse_qs
 import orjson
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from app.realtime.transport import DETACHED
+
 log = logging.getLogger(__name__)
 
 
@@ -277,13 +279,20 @@ class Limits:
         if over is not None:
             return await self._refuse(scope, receive, send, 30,
                                       f"Too many open sockets for this {over}; close one first.")
-        try:
-            await self.app(scope, receive, send)
-        finally:
+        async def give_back() -> None:
             if self.shared is not None:
                 await self.shared.give_back(socket_id, keys, in_redis)
             else:
                 self.sockets.give_back(keys)
+
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            session = scope.get(DETACHED)
+            if session is not None and not session.finished:
+                session.closers.append(give_back)  # the socket outlives the app: on its end
+            else:
+                await give_back()
 
     def _on_shutdown(self, receive: Receive) -> Receive:
         """The lifespan's receive, noting shutdown: stop renewing socket leases then."""

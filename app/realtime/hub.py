@@ -110,7 +110,7 @@ class Connection:
         self.seat = seat
         self.player_id = player_id
         self.version = -1
-        self.queue: deque[str] = deque()
+        self.queue: deque[str] | None = None  # frames waiting behind a full transport (made when needed)
         self.closed = False
         self._flusher: asyncio.Task[None] | None = None
         self.kind = kind
@@ -125,9 +125,11 @@ class Connection:
         if self._flusher is None and not self.queue:
             self._write_now(frame)
             return
+        if self.queue is None:
+            self.queue = deque()
         if len(self.queue) >= SEND_QUEUE:
             self.closed = True
-            self.queue.clear()
+            self.queue = None
             DROPPED.inc()
             log.info("closing a socket that fell %d frames behind", SEND_QUEUE,
                      extra={"game_id": self.game_id, "version": self.version})
@@ -161,14 +163,16 @@ class Connection:
                 await self.websocket.close(code=1013)
         except Exception:  # the socket went away mid-send; its receive loop will notice
             self.closed = True
-            self.queue.clear()
+            self.queue = None
         finally:
             self._flusher = None
+            if not self.queue:
+                self.queue = None
 
     def stop(self) -> None:
         """The socket is gone: drop its backlog and any flush in progress."""
         self.closed = True
-        self.queue.clear()
+        self.queue = None
         if self._flusher is not None:
             self._flusher.cancel()
             self._flusher = None

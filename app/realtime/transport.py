@@ -19,11 +19,15 @@ import asyncio
 from collections import deque
 from typing import Any
 
+from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.protocol import State
+from websockets.protocol import Protocol, State
 
-# The ASGI scope extension under which a socket's protocol offers `write_text` to the app.
+# The ASGI scope extension under which a socket's protocol offers `write_text` (and `detach`).
 RAW_EXTENSION = "civitas.raw"
+# The scope key under which a detached socket's session is left for the middlewares around the
+# app (app/limits.py gives a socket's place back when the session ends, not when the app returns).
+DETACHED = "civitas.detached"
 _last_frame: list[Any] = [None, b""]  # the last text framed, and its wire bytes
 
 
@@ -117,6 +121,30 @@ class _Flag:
         await fut
 
 
+class _ToHandler:
+    """Stands in for the inbound queue once a socket is detached: each event goes straight to
+    the handler (a text or binary message, or the socket's end, told once)."""
+
+    __slots__ = ("handler", "ended")
+
+    def __init__(self, handler: Any) -> None:
+        self.handler = handler
+        self.ended = False
+
+    def put_nowait(self, event: dict[str, Any]) -> None:
+        """Hand one ASGI-shaped event to the handler."""
+        if event["type"] == "websocket.receive":
+            if not self.ended:
+                self.handler.on_message(event.get("text"), event.get("bytes"))
+        elif not self.ended:  # websocket.disconnect: the first one counts
+            self.ended = True
+            self.handler.on_close(event.get("code", 1005))
+
+    def empty(self) -> bool:
+        """Nothing is ever queued here."""
+        return True
+
+
 class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
     """websockets-sansio, keeping less per open socket (see the module docstring)."""
 
@@ -125,6 +153,89 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         self.queue = _Inbox()  # type: ignore[assignment]
         self.writable = _Flag()  # type: ignore[assignment]
         self.writable.set()
+        self.detached = False
+
+    def detach(self, handler: Any) -> None:
+        """The app's task may end without closing the socket: from now on every message goes to
+        `handler.on_message(text, data)` as it arrives and the end to `handler.on_close(code)`,
+        with no task, queue or ASGI call chain kept for the socket. Messages already queued go
+        first, in order. The handler pauses and resumes reading itself (`pause`, `resume`)."""
+        queued, self.queue = self.queue, _ToHandler(handler)  # type: ignore[assignment]
+        self.detached = True
+        while not queued.empty():
+            self.queue.put_nowait(queued._items.popleft())  # type: ignore[union-attr]
+        self._let_go_of_the_handshake()
+        self.resume()
+
+    def _let_go_of_the_handshake(self) -> None:
+        """The websockets parser keeps the handshake request (two header maps, ~2 KiB) in its
+        generator's frame for the socket's life. Between two frames (the parser waiting for
+        data, nothing buffered) it is replaced by a parser of frames alone; in the middle of a
+        frame it is left as it is."""
+        conn = self.conn
+        outer = conn.parser
+        inner = getattr(outer, "gi_yieldfrom", None)  # ServerProtocol.parse -> Protocol.parse
+        waiting = getattr(inner, "gi_yieldfrom", None)  # -> StreamReader.at_eof: between frames
+        if (getattr(getattr(inner, "gi_code", None), "co_name", None) != "parse"
+                or getattr(getattr(waiting, "gi_code", None), "co_name", None) != "at_eof"
+                or conn.reader.buffer or conn.reader.eof or conn.state is not State.OPEN):
+            return
+        parser = Protocol.parse(conn)
+        next(parser)  # runs to the same wait for data
+        conn.parser = parser
+        outer.close()
+
+    def pause(self) -> None:
+        """Stop reading from the peer (a detached handler with a backlog)."""
+        if not self.read_paused and not self.transport.is_closing():
+            self.read_paused = True
+            self.transport.pause_reading()
+
+    def resume(self) -> None:
+        """Read from the peer again."""
+        if self.read_paused and not self.transport.is_closing():
+            self.read_paused = False
+            self.transport.resume_reading()
+
+    def send_receive_event_to_app(self) -> None:
+        """uvicorn's, except that a detached socket hands the message on without pausing."""
+        if not self.detached:
+            return super().send_receive_event_to_app()
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        if self.close_sent:
+            return
+        if self.curr_msg_data_type != "text":
+            self.queue.put_nowait({"type": "websocket.receive", "bytes": data})
+            return
+        try:
+            text = data.decode()
+        except UnicodeDecodeError:
+            self.conn.send_close(1007)
+            self.handle_parser_exception()
+            return
+        self.queue.put_nowait({"type": "websocket.receive", "text": text})
+
+    async def run_asgi(self) -> None:
+        """uvicorn's, except that a socket the app detached stays open when the app returns."""
+        try:
+            result = await self.app(self.scope, self.receive, self.send)
+        except ClientDisconnected:
+            pass
+        except BaseException:
+            self.logger.exception("Exception in ASGI application\n")
+            self.send_500_response()
+        else:
+            if not self.handshake_complete:
+                self.logger.error("ASGI callable returned without completing handshake.")
+                self.send_500_response()
+            elif result is not None:
+                self.logger.error("ASGI callable should return None, but returned '%s'.", result)
+        if self.detached and not self.disconnected:
+            self.scope = None  # type: ignore[assignment]  # its headers and state: not needed now
+            return
+        if self.close_timer is None:
+            self.transport.close()
 
     def handle_connect(self, event: Any) -> None:
         """uvicorn's; the app's scope also carries this protocol, for `write_text`."""

@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 import orjson
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket
 
 from sqlalchemy.exc import DBAPIError
 
@@ -15,6 +15,7 @@ from app.engine.errors import GameError
 from app.limits import TokenBucket
 from app.realtime import table_socket
 from app.realtime.hub import Connection, encode
+from app.realtime.session import serve
 from app.services import rooms as room_service
 from app.services.errors import ServiceError
 
@@ -127,45 +128,45 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
                       player.id if player else None)
     name = player.name if player else ""
     del player  # an idle socket keeps two strings, not an ORM object with its session state
+    room_id = live.room_id
+    del live  # the game's copy may be evicted and reloaded while the socket stays open
     loop = asyncio.get_running_loop()
     gate = FrameGate(platform, conn.player_id, loop.time())
-    try:
-        # Presence first: a held seat is taken back before the snapshot goes out, so the table
-        # the page reads after its snapshot already shows the seat as its player's again.
-        await table_socket.joined(platform, conn, live.room_id)
-        await platform.hub.join(conn)
-        while not conn.closed:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            verdict = gate.admit(loop.time())
-            if verdict == "close":
-                await websocket.close(code=1008)
-                break
-            if verdict is not None:
-                conn.send(verdict)
-                continue
-            frame, problem = _parse(message.get("text"), settings.max_frame_bytes)
-            if frame is None:
-                conn.send(encode({"type": "error", "id": None, "status": 400, "detail": problem}))
-                continue
-            if frame["type"] == "log":
-                await table_socket.log(platform, conn, frame)
-                continue
-            if frame["type"] == "chat":
-                await table_socket.chat(platform, conn, frame, live.room_id, game_id,
-                                        name, conn.seat is None)
-                continue
+
+    async def handle(text: str | None) -> bool:
+        verdict = gate.admit(loop.time())
+        if verdict == "close":
+            await conn.websocket.close(code=1008)
+            return False
+        if verdict is not None:
+            conn.send(verdict)
+            return True
+        frame, problem = _parse(text, settings.max_frame_bytes)
+        if frame is None:
+            conn.send(encode({"type": "error", "id": None, "status": 400, "detail": problem}))
+        elif frame["type"] == "log":
+            await table_socket.log(platform, conn, frame)
+        elif frame["type"] == "chat":
+            await table_socket.chat(platform, conn, frame, room_id, game_id, name, conn.seat is None)
+        else:
             await _handle(conn, frame, platform)
-    except WebSocketDisconnect:
-        pass
-    finally:
+        return not conn.closed
+
+    async def finish() -> None:
         gate.close()
         platform.hub.leave(conn)
         conn.stop()
-        # Shielded: a handler cancelled while closing (a server stopping, a test client) still
-        # takes its +1 presence back, which it counted before the snapshot went out.
-        await asyncio.shield(table_socket.left(platform, conn))
+        await table_socket.left(platform, conn)
+
+    try:
+        # Presence first: a held seat is taken back before the snapshot goes out, so the table
+        # the page reads after its snapshot already shows the seat as its player's again.
+        await table_socket.joined(platform, conn, room_id)
+        await platform.hub.join(conn)
+    except BaseException:
+        await asyncio.shield(finish())
+        raise
+    await serve(websocket, conn, platform.live_sockets, handle, finish)
 
 
 async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> None:
@@ -245,8 +246,37 @@ async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = 
                 return await _refuse(websocket, exc.status, exc.detail, 4404)
     conn = Connection(websocket, room_id or "", None, player.id if player else None,
                       "lobby" if room_id is None else "room")
+    player_id, player_name = (player.id, player.name) if player is not None else (None, "")
+    del player
     loop = asyncio.get_running_loop()
     gate = FrameGate(platform, conn.player_id, loop.time())
+
+    async def handle(text: str | None) -> bool:
+        verdict = gate.admit(loop.time())
+        if verdict == "close":
+            await conn.websocket.close(code=1008)
+            return False
+        if verdict is not None:
+            conn.send(verdict)
+            return True
+        if room_id is not None and player_id is not None:
+            frame, _problem = _parse(text, platform.settings.max_frame_bytes)
+            if frame is not None and frame["type"] == "chat":
+                async with platform.sessions() as session:
+                    seated = any(s.player_id == player_id
+                                 for s in await room_service.seats_of(session, room_id))
+                await table_socket.chat(platform, conn, frame, room_id, None, player_name,
+                                        not seated)
+        return True
+
+    async def finish() -> None:
+        gate.close()
+        if room_id is None:
+            lobby.lobby.discard(conn)
+        else:
+            lobby.unwatch_room(room_id, conn)
+        conn.stop()
+
     try:
         if room_id is None:
             lobby.lobby.add(conn)
@@ -254,31 +284,7 @@ async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = 
         else:
             lobby.watch_room(room_id, conn)
             conn.send(await lobby.room_frame(room_id, conn.player_id))
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            verdict = gate.admit(loop.time())
-            if verdict == "close":
-                await websocket.close(code=1008)
-                break
-            if verdict is not None:
-                conn.send(verdict)
-                continue
-            if room_id is not None and player is not None:
-                frame, _problem = _parse(message.get("text"), platform.settings.max_frame_bytes)
-                if frame is not None and frame["type"] == "chat":
-                    async with platform.sessions() as session:
-                        seated = any(s.player_id == player.id
-                                     for s in await room_service.seats_of(session, room_id))
-                    await table_socket.chat(platform, conn, frame, room_id, None, player.name,
-                                            not seated)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        gate.close()
-        if room_id is None:
-            lobby.lobby.discard(conn)
-        else:
-            lobby.unwatch_room(room_id, conn)
-        conn.stop()
+    except BaseException:
+        await asyncio.shield(finish())
+        raise
+    await serve(websocket, conn, platform.live_sockets, handle, finish)

@@ -16,6 +16,7 @@ from app.realtime.broker import RESUBSCRIBED, make_broker
 from app.realtime.chat import deliver as deliver_chat
 from app.realtime.hub import Hub
 from app.realtime.lobby import LobbyHub
+from app.realtime.session import LiveSessions
 from app.services.bots import BotRunner
 from app.services.chat import ChatService
 from app.services.clocks import Clocks
@@ -57,6 +58,7 @@ class Platform:
         self.hub.beat_listeners.append(self._beat)
         self.hub.seat_listeners.append(self._seat_moved)
         self.collector = Collector(settings.gc_freeze_seconds, settings.gc_thaw_seconds)
+        self.live_sockets = LiveSessions()  # detached sockets, finished before anything stops
         self._register_gauges()
 
     async def _seat_held(self, game_id: str, room_id: str) -> None:
@@ -170,6 +172,7 @@ class Platform:
 
     async def stop(self) -> None:
         """Stop background work and close connections."""
+        await self.live_sockets.stop()
         released = await self.bots.stop()
         if released and self.broker.shared:
             await self.broker.publish({"type": "bots", "games": released, "origin": self.instance,

@@ -105,10 +105,13 @@ def test_full_collection_pauses_are_counted_in_metrics(client, thawed):
     before = FULL_PAUSES.count
     gc.collect()
     assert FULL_PAUSES.count == before + 1
+    Collector(10, 600).freeze()
     text = client.get("/metrics").text
     assert "civitas_gc_full_pause_seconds_count" in text
     frozen = [line for line in text.splitlines() if line.startswith("civitas_gc_frozen_objects ")]
-    assert frozen and float(frozen[0].split()[1]) == gc.get_freeze_count()
+    reported = float(frozen[0].split()[1])
+    # frozen objects still die by reference counting, so the count moves a little meanwhile
+    assert reported > 1000 and abs(reported - gc.get_freeze_count()) <= 0.01 * reported
 
 
 def test_stop_ends_the_schedule(thawed):

@@ -142,3 +142,138 @@ def test_frames_written_straight_to_the_transport_arrive_in_order_with_asgi_ones
 
     assert asyncio.run(scenario()) == texts
     assert declined == [False]
+
+
+class _Recorder:
+    """A detached socket's handler: echoes text straight back, notes binary messages and ends."""
+
+    def __init__(self, protocol) -> None:
+        self.protocol = protocol
+        self.messages: list[object] = []
+        self.closes: list[int] = []
+
+    def on_message(self, text, data) -> None:
+        self.messages.append(text if text is not None else bytes(data))
+        self.protocol.write_text(text if text is not None else f"{len(data)} bytes")
+
+    def on_close(self, code) -> None:
+        self.closes.append(code)
+
+
+def _client_frame(opcode: int, payload: bytes, fin: bool = True) -> bytes:
+    """A masked client frame (RFC 6455 section 5.2), payloads under 126 bytes."""
+    import os
+
+    mask = os.urandom(4)
+    return (bytes([(0x80 if fin else 0) | opcode, 0x80 | len(payload)]) + mask
+            + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+
+async def _read_frame(reader) -> tuple[int, bytes]:
+    """One unmasked server frame: (opcode, payload)."""
+    head = await reader.readexactly(2)
+    size = head[1] & 0x7F
+    if size == 126:
+        size = int.from_bytes(await reader.readexactly(2), "big")
+    return head[0] & 0x0F, await reader.readexactly(size)
+
+
+def test_a_detached_socket_gets_every_frame_with_no_task_and_no_handshake_kept():
+    """The app accepts, detaches and returns; the socket stays open. A frame that arrived before
+    the detach (queued for the app), a frame written a byte at a time, a fragmented message, a
+    ping, a binary message and the close all reach the handler (or the protocol) in order; the
+    end is told once; the handshake request is let go (the parser is the frame parser alone)."""
+    from app.realtime.transport import RAW_EXTENSION
+
+    handlers: list[_Recorder] = []
+
+    queued: list[bool] = []
+
+    async def detaching(websocket):
+        await websocket.accept()
+        protocol = websocket.scope["extensions"][RAW_EXTENSION]
+        while protocol.queue.empty():  # the client's first frame, waiting for the app to read it
+            await asyncio.sleep(0.005)
+        queued.append(True)
+        handler = _Recorder(protocol)
+        handlers.append(handler)
+        protocol.detach(handler)
+
+    async def scenario():
+        server, task, port = await _serve("/d", detaching)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"GET /d HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 101")
+        writer.write(_client_frame(0x1, b"first"))
+        got = [await _read_frame(reader)]
+        assert queued == [True]
+        protocol = next(iter(server.server_state.connections))
+        parser = protocol.conn.parser.gi_code.co_qualname
+        assert not protocol.tasks  # the app's task has ended; the socket is still open
+        for byte in _client_frame(0x1, b"slowly"):
+            writer.write(bytes([byte]))
+            await writer.drain()
+            await asyncio.sleep(0.002)
+        got.append(await _read_frame(reader))
+        writer.write(_client_frame(0x1, b"frag", fin=False) + _client_frame(0x0, b"mented"))
+        got.append(await _read_frame(reader))
+        writer.write(_client_frame(0x9, b"hi"))
+        got.append(await _read_frame(reader))
+        writer.write(_client_frame(0x2, b"\x00\x01\x02"))
+        got.append(await _read_frame(reader))
+        writer.write(_client_frame(0x8, (1000).to_bytes(2, "big")))
+        got.append(await _read_frame(reader))
+        writer.close()
+        for _ in range(100):
+            if handlers[0].closes:
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)
+        server.should_exit = True
+        await task
+        return got, parser
+
+    got, parser = asyncio.run(scenario())
+    assert got == [(0x1, b"first"), (0x1, b"slowly"), (0x1, b"fragmented"), (0xA, b"hi"),
+                   (0x1, b"3 bytes"), (0x8, (1000).to_bytes(2, "big"))]
+    assert handlers[0].messages == ["first", "slowly", "fragmented", b"\x00\x01\x02"]
+    assert handlers[0].closes == [1000]
+    assert parser == "Protocol.parse"  # ServerProtocol.parse (holding the request) is gone
+
+
+def test_a_detached_socket_closes_with_1007_on_invalid_utf8():
+    """Invalid UTF-8 in a text frame after detaching: the socket is closed with 1007 and the
+    handler is told it ended, without the message."""
+    from app.realtime.transport import RAW_EXTENSION
+
+    handlers: list[_Recorder] = []
+
+    async def detaching(websocket):
+        await websocket.accept()
+        protocol = websocket.scope["extensions"][RAW_EXTENSION]
+        handlers.append(_Recorder(protocol))
+        protocol.detach(handlers[-1])
+
+    async def scenario():
+        server, task, port = await _serve("/d", detaching)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"GET /d HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        await reader.readuntil(b"\r\n\r\n")
+        while not handlers:
+            await asyncio.sleep(0.01)
+        writer.write(_client_frame(0x1, b"\xff\xfe"))
+        frame = await _read_frame(reader)
+        for _ in range(100):
+            if handlers[0].closes:
+                break
+            await asyncio.sleep(0.01)
+        writer.close()
+        server.should_exit = True
+        await task
+        return frame
+
+    opcode, payload = asyncio.run(scenario())
+    assert opcode == 0x8 and int.from_bytes(payload[:2], "big") == 1007
+    assert handlers[0].messages == [] and len(handlers[0].closes) == 1
