@@ -36,10 +36,16 @@ def test_create_room_add_bot_start_and_play_by_clicking(live_server, page):
         page.wait_for_function(ready, timeout=30000)
         if page.evaluate("window.civitas.doc.status") == "finished":
             break
-        # A real click, as a player makes it: the page holds redraws while the button is pressed
-        # (see the next test), so a patch arriving mid-click cannot swallow it.
+        # A real click, as a player makes it: the mouse pressed and released where the button
+        # is (the page holds redraws while it is pressed, see the next test, so a patch arriving
+        # mid-click cannot swallow it). Not Playwright's element click: when the page redraws
+        # right after taking the click (the move sent, the button gone), that click reports the
+        # element detached and clicks again, on whatever next turn's button appears.
         version = page.evaluate("window.civitas.doc.version")
-        page.locator(".legal-move").first.click()
+        box = page.locator(".legal-move").first.bounding_box()
+        if box is None:
+            continue  # redrawn between the wait and the measure: wait for the state again
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         clicks += 1
         page.wait_for_function(f"window.civitas.doc.version > {version}", timeout=30000)
         assert clicks < 40
