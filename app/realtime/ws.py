@@ -56,6 +56,18 @@ class FrameGate:
         return encode({"type": "error", "id": None, "status": 429, "detail": detail,
                        "code": TOO_MANY_FRAMES, "retry_after": 1})
 
+    async def let_in(self, conn: Connection, now: float) -> bool | None:
+        """Admit one frame: True to handle it; None when it was refused with an error frame (read
+        on); False when a flood closed the socket (1008: stop)."""
+        verdict = self.admit(now)
+        if verdict == "close":
+            await conn.websocket.close(code=1008)
+            return False
+        if verdict is not None:
+            conn.send(verdict)
+            return None
+        return True
+
     def close(self) -> None:
         """The socket is gone."""
         if self.shared is not None and self.player_id:
@@ -134,13 +146,9 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
     gate = FrameGate(platform, conn.player_id, loop.time())
 
     async def handle(text: str | None) -> bool:
-        verdict = gate.admit(loop.time())
-        if verdict == "close":
-            await conn.websocket.close(code=1008)
-            return False
-        if verdict is not None:
-            conn.send(verdict)
-            return True
+        admitted = await gate.let_in(conn, loop.time())
+        if not admitted:
+            return admitted is None
         frame, problem = _parse(text, settings.max_frame_bytes)
         if frame is None:
             conn.send(encode({"type": "error", "id": None, "status": 400, "detail": problem}))
@@ -252,13 +260,9 @@ async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = 
     gate = FrameGate(platform, conn.player_id, loop.time())
 
     async def handle(text: str | None) -> bool:
-        verdict = gate.admit(loop.time())
-        if verdict == "close":
-            await conn.websocket.close(code=1008)
-            return False
-        if verdict is not None:
-            conn.send(verdict)
-            return True
+        admitted = await gate.let_in(conn, loop.time())
+        if not admitted:
+            return admitted is None
         if room_id is not None and player_id is not None:
             frame, _problem = _parse(text, platform.settings.max_frame_bytes)
             if frame is not None and frame["type"] == "chat":
