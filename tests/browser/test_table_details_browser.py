@@ -155,7 +155,7 @@ def test_tiny_towns_done_is_sent_by_itself_when_nothing_can_be_built(live_server
     _open(page, live_server, host, game)
     auto = 0
     posted: set[int] = set()  # the versions of the moves this test made over REST
-    deadline = time.monotonic() + 180
+    deadline = time.monotonic() + 150  # under pytest-timeout's 180 s, so the reason is printed
     while auto < 1 and time.monotonic() < deadline:
         # Nobody but the page and this test plays seat 0: a "done" of seat 0 that the test did not
         # post was sent by the page by itself. (Waiting for the REST answer to list "done" alone
@@ -175,7 +175,12 @@ def test_tiny_towns_done_is_sent_by_itself_when_nothing_can_be_built(live_server
                            json={"version": legal["version"], "move": move})
         if answer.status_code == 200:
             posted.add(answer.json()["version"])
-    assert auto >= 1
+    page_state = page.evaluate(
+        "(() => { const s = window.civitas; return { version: s.doc.version, to_act: s.doc.to_act, "
+        "legal_version: s.legalVersion, legal: s.legal, sent: s.sent, answer: s.lastAnswer, "
+        "awaiting: s.awaiting, online: s.online }; })()")
+    assert auto >= 1, f"the page never sent the lone 'done' by itself; the server offered {moves} " \
+                      f"at version {legal['version']}; the page: {page_state}"
 
 
 def test_not_your_turn_is_said_with_the_name(live_server, page):
