@@ -692,6 +692,11 @@ def test_fortune_city_corner_markers_never_cover_names_on_a_phone(live_server, b
     context, page, errors = _context(browser, 390, 844)
     _open(page, live_server, host, game)
     page.wait_for_selector(".fc-player .fc-cell.bld")
+    # Measure once the bots have moved and the game waits for Alice alone: a bot's move redraws
+    # the page, and a board measured (or scrolled to) mid-redraw is gone from the DOM.
+    page.wait_for_function("(() => { const d = window.civitas.doc; return d.to_act.length === 1 && "
+                           "d.to_act[0] === d.seat && window.civitas.legalVersion === d.version; })()",
+                           timeout=60000)
     names, overlaps = page.evaluate(MARKERS_JS)
     markers = page.locator(".fc-cell .wk, .fc-cell .truck, .fc-cell .fc-t").count()
     page.locator(".fc-player").last.scroll_into_view_if_needed()
