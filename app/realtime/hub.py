@@ -22,6 +22,7 @@ from app.engine.diff import diff
 from app.observability.metrics import DROPPED, PATCH_BYTES, PATCH_FRAMES, RESYNCS
 from app.services.errors import ServiceError
 from app.services.games import GameService, LiveGame, game_document
+from app.realtime import eager
 from app.realtime.transport import RAW_EXTENSION
 from app.tasks import stop_tasks
 
@@ -156,7 +157,7 @@ class Connection:
     async def _flush(self, started: Any = None, pending: Any = None) -> None:
         try:
             if started is not None:
-                await _finish(started, pending)
+                await eager.finish(started, pending)
             while self.queue:
                 await self.websocket.send_text(self.queue.popleft())
             if self.closed:
@@ -176,26 +177,6 @@ class Connection:
         if self._flusher is not None:
             self._flusher.cancel()
             self._flusher = None
-
-
-async def _finish(coro: Any, pending: Any) -> None:
-    """Drive a coroutine that suspended (yielding `pending`) to its end, as a task would have."""
-    try:
-        while True:
-            if pending is None:  # a bare yield: give the loop one turn
-                await asyncio.sleep(0)
-            else:
-                pending._asyncio_future_blocking = False  # taken over from the coroutine, as a task does
-                try:
-                    await pending
-                except Exception:  # noqa: BLE001 - the coroutine reads the outcome itself below
-                    pass
-            pending = coro.send(None)
-    except StopIteration:
-        return
-    except BaseException:
-        coro.close()
-        raise
 
 
 @dataclass

@@ -17,6 +17,7 @@ from typing import Any, Awaitable, Callable
 
 from starlette.websockets import WebSocketDisconnect
 
+from app.realtime import eager
 from app.realtime.transport import DETACHED
 
 log = logging.getLogger(__name__)
@@ -66,8 +67,13 @@ class SocketSession:
         self.closers: list[Callable[[], Awaitable[None]]] = []
 
     def on_message(self, text: str | None, data: bytes | None) -> None:
-        """From the protocol: one message (text, or binary `data`)."""
+        """From the protocol: one message (text, or binary `data`). With nothing before it, it is
+        handled at once, in the protocol's callback (app/realtime/eager.py); a task takes over
+        only if its handling has to wait."""
         if self.closing:
+            return
+        if self.worker is None and not self.inbox and not self.finished:
+            self._handle_now(text)
             return
         if self.inbox is None:
             self.inbox = deque()
@@ -75,6 +81,21 @@ class SocketSession:
         if len(self.inbox) >= MAX_BACKLOG:
             self.protocol.pause()
         self._wake()
+
+    def _handle_now(self, text: str | None) -> None:
+        coro = self.handle(text)
+        try:
+            go_on, pending = eager.start(coro)
+        except Exception:  # a bug in one frame's handling: log it, close this socket
+            log.exception("socket frame handler failed")
+            self.stopped = self.closing = True
+            self.worker = asyncio.get_running_loop().create_task(self._work(close_code=1011))
+            return
+        if eager.running(go_on):
+            self.worker = asyncio.get_running_loop().create_task(self._work((coro, pending)))
+        elif not go_on:
+            self.stopped = self.closing = True
+            self._wake()
 
     def on_close(self, code: int) -> None:
         """From the protocol (or a stopping platform): the socket is gone or going."""
@@ -85,20 +106,23 @@ class SocketSession:
         if self.worker is None and not self.finished:
             self.worker = asyncio.get_running_loop().create_task(self._work())
 
-    async def _work(self) -> None:
+    async def _work(self, started: tuple[Any, Any] | None = None,
+                    close_code: int | None = None) -> None:
+        """Handle the queued frames in order (first finishing one that started at once, or
+        closing the socket after a frame's handler failed), then finish if the socket is gone."""
         try:
+            if close_code is not None:
+                await self._close(close_code)
+            elif started is not None:
+                await self._one(eager.finish(*started))
             while self.inbox and not self.stopped:
+                await asyncio.sleep(0)  # one frame per turn: a busy socket lets the others in
+                if not self.inbox or self.stopped:
+                    break
                 text = self.inbox.popleft()
                 if len(self.inbox) < MAX_BACKLOG // 2:
                     self.protocol.resume()
-                try:
-                    go_on = await self.handle(text)
-                except Exception:  # a bug in one frame's handling: log it, close this socket
-                    log.exception("socket frame handler failed")
-                    go_on = False
-                    await self._close(1011)
-                if not go_on:
-                    self.stopped = self.closing = True
+                await self._one(self.handle(text))
             if not self.inbox:
                 self.inbox = None
         finally:
@@ -111,6 +135,17 @@ class SocketSession:
                 await asyncio.shield(self._finish())
             elif self.inbox:
                 self._wake()  # a message came while the last one was being handled
+
+    async def _one(self, handling: Awaitable[bool]) -> None:
+        """One frame's handling; a handler that fails or says stop ends the socket's frames."""
+        try:
+            go_on = await handling
+        except Exception:  # a bug in one frame's handling: log it, close this socket
+            log.exception("socket frame handler failed")
+            go_on = False
+            await self._close(1011)
+        if not go_on:
+            self.stopped = self.closing = True
 
     async def _finish(self) -> None:
         try:
@@ -174,6 +209,7 @@ async def serve(websocket: Any, conn: Any, live: LiveSessions, handle: Handle,
                 break
             if not await handle(message.get("text")):
                 break
+            await asyncio.sleep(0)  # one frame per turn: a busy socket lets the others in
     except WebSocketDisconnect:
         pass
     finally:

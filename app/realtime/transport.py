@@ -26,11 +26,17 @@ from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import Protocol, State
 
+try:  # websockets' C helper; its pure-Python twin otherwise
+    from websockets.speedups import apply_mask
+except ImportError:  # pragma: no cover - the wheel ships the C extension on every platform we run
+    from websockets.utils import apply_mask
+
 # The ASGI scope extension under which a socket's protocol offers `write_text` (and `detach`).
 RAW_EXTENSION = "civitas.raw"
 # The scope key under which a detached socket's session is left for the middlewares around the
 # app (app/limits.py gives a socket's place back when the session ends, not when the app returns).
 DETACHED = "civitas.detached"
+_FIN_TEXT = 0x81  # the first byte of a whole text frame: FIN, no reserved bits, opcode 1
 _last_frame: list[Any] = [None, b""]  # the last text framed, and its wire bytes
 
 
@@ -199,6 +205,52 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         if self.read_paused and not self.transport.is_closing():
             self.read_paused = False
             self.transport.resume_reading()
+
+    def data_received(self, data: bytes) -> None:
+        """Bytes from the peer. A detached socket reads whole, unfragmented, masked text frames
+        itself (what every client message is) and hands each text straight to its handler; any
+        other frame, a frame cut across reads, and everything after it go through the websockets
+        parser, which then starts at a frame boundary as if it had read the frames before."""
+        if self.detached and not self.close_sent and not self.conn.reader.buffer:
+            data = self._read_text_frames(data)
+            if not data:
+                return
+        super().data_received(data)
+
+    def _read_text_frames(self, data: bytes) -> bytes:
+        """Hand on the whole text frames at the start of `data` (RFC 6455 section 5.2); the rest,
+        from the first frame this does not take, is returned for the websockets parser."""
+        conn = self.conn
+        if conn.current_size is not None or conn.state is not State.OPEN or conn.extensions:
+            return data
+        limit = conn.max_message_size
+        at, end = 0, len(data)
+        while at + 6 <= end:
+            first, second = data[at], data[at + 1]
+            # FIN, no reserved bits, a text frame, masked (a client must mask: RFC 6455 5.1).
+            if first != _FIN_TEXT or not second & 0x80:
+                break
+            size, head = second & 0x7F, at + 2
+            if size == 126:
+                if at + 8 > end:
+                    break
+                size, head = int.from_bytes(data[head:head + 2], "big"), head + 2
+            elif size == 127:
+                break  # 64-bit lengths are far past any limit: the parser refuses them
+            if limit is not None and size > limit:
+                break
+            stop = head + 4 + size
+            if stop > end:
+                break
+            try:
+                text = apply_mask(data[head + 4:stop], data[head:head + 4]).decode()
+            except UnicodeDecodeError:
+                break  # the parser's path closes the socket with 1007
+            at = stop
+            self.queue.put_nowait({"type": "websocket.receive", "text": text})
+            if self.close_sent or not self.detached:  # the handler closed the socket
+                break
+        return data[at:] if at else data
 
     def send_receive_event_to_app(self) -> None:
         """uvicorn's, except that a detached socket hands the message on without pausing."""

@@ -216,7 +216,6 @@ async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> Non
         else:
             conn.send(encode({"type": "ack", "id": move_id, "version": version}))
             platform.hub.deliver_now(conn.game_id)  # every seat's patch leaves with the ack
-            await asyncio.sleep(0)  # let the ack and the patches out before reading the next frame
     elif kind == "sync":
         await platform.hub.sync(conn, frame.get("version"))
     elif kind == "ping":

@@ -76,6 +76,42 @@ def test_frames_are_handled_in_order_one_at_a_time_and_the_cleanup_runs_once_aft
     assert session.finished and session.worker is None
 
 
+def test_a_frame_that_needs_no_wait_is_handled_at_once_without_a_task():
+    """A frame arriving at an idle session is handled inside on_message (no task, no turn of
+    the loop); one whose handling waits continues in a task, and frames arriving meanwhile are
+    handled after it, in order."""
+    handled: list[str] = []
+    gate: list[asyncio.Future] = []
+
+    async def handle(text):
+        if text == "slow":
+            gate.append(asyncio.get_running_loop().create_future())
+            await gate[0]
+        handled.append(text)
+        return True
+
+    async def finish():
+        pass
+
+    async def scenario():
+        session = SocketSession(_Protocol(), handle, finish)
+        session.on_message("quick", None)
+        at_once = (list(handled), session.worker)
+        session.on_message("slow", None)
+        session.on_message("after", None)
+        waiting = (list(handled), session.worker is not None)
+        await asyncio.sleep(0)
+        gate[0].set_result(None)
+        while session.worker is not None:
+            await asyncio.sleep(0)
+        return at_once, waiting
+
+    at_once, waiting = asyncio.run(scenario())
+    assert at_once == (["quick"], None)
+    assert waiting == (["quick"], True)
+    assert handled == ["quick", "slow", "after"]
+
+
 def test_a_frame_that_closes_the_socket_drops_the_rest_and_a_failing_one_closes_with_1011():
     """A handler that answers False (the frame budget's door) ends the session: later frames are
     not handled. A handler that raises is logged and the socket closed with 1011."""

@@ -160,13 +160,112 @@ class _Recorder:
         self.closes.append(code)
 
 
-def _client_frame(opcode: int, payload: bytes, fin: bool = True) -> bytes:
-    """A masked client frame (RFC 6455 section 5.2), payloads under 126 bytes."""
+def _client_frame(opcode: int, payload: bytes, fin: bool = True, masked: bool = True) -> bytes:
+    """A client frame (RFC 6455 section 5.2): masked unless told otherwise, any length."""
     import os
 
+    n = len(payload)
+    size = bytes([n]) if n < 126 else bytes([126]) + n.to_bytes(2, "big") if n < 65536 else (
+        bytes([127]) + n.to_bytes(8, "big"))
+    first = bytes([(0x80 if fin else 0) | opcode])
+    if not masked:
+        return first + size + payload
     mask = os.urandom(4)
-    return (bytes([(0x80 if fin else 0) | opcode, 0x80 | len(payload)]) + mask
+    return (first + bytes([0x80 | size[0]]) + size[1:] + mask
             + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+
+async def _detached_server(handlers: list, max_size: int | None = None):
+    """A lean-protocol server whose one route accepts, detaches to a _Recorder and returns; and a
+    raw client that has done the handshake: (server, task, reader, writer)."""
+    from app.realtime.transport import RAW_EXTENSION
+
+    async def detaching(websocket):
+        await websocket.accept()
+        protocol = websocket.scope["extensions"][RAW_EXTENSION]
+        handlers.append(_Recorder(protocol))
+        protocol.detach(handlers[-1])
+
+    app = Starlette(routes=[WebSocketRoute("/d", detaching)])
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, ws=LeanWebSocketProtocol,
+                            ws_per_message_deflate=False, log_level="warning", lifespan="off",
+                            **({"ws_max_size": max_size} if max_size else {}))
+    server = uvicorn.Server(config)
+    task = asyncio.ensure_future(server.serve())
+    while not server.started:
+        await asyncio.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"GET /d HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    await reader.readuntil(b"\r\n\r\n")
+    while not handlers:
+        await asyncio.sleep(0.01)
+    return server, task, reader, writer
+
+
+def test_a_detached_socket_reads_whole_text_frames_itself_and_leaves_the_rest_to_the_parser():
+    """Whole masked text frames (short and 16-bit lengths, several in one read) go straight to the
+    handler without the websockets parser; a ping, a fragmented message and a frame cut across
+    reads, in the same reads, go through the parser, and everything still arrives in order."""
+    handlers: list[_Recorder] = []
+    parsed: list[int] = []
+
+    async def scenario():
+        server, task, reader, writer = await _detached_server(handlers)
+        protocol = next(iter(server.server_state.connections))
+        feed = protocol.conn.receive_data
+
+        def counting(data):
+            parsed.append(len(data))
+            feed(data)
+
+        protocol.conn.receive_data = counting
+        long = "é" * 300  # 600 bytes: a 16-bit length
+        writer.write(_client_frame(0x1, b"a") + _client_frame(0x1, long.encode())
+                     + _client_frame(0x1, b"c"))
+        got = [await _read_frame(reader) for _ in range(3)]
+        only_fast = list(parsed)
+        cut = _client_frame(0x1, b"cut in two")
+        writer.write(_client_frame(0x1, b"d") + _client_frame(0x9, b"hi") + _client_frame(0x1, b"e")
+                     + _client_frame(0x1, b"frag", fin=False) + _client_frame(0x0, b"ment")
+                     + cut[:5])
+        got += [await _read_frame(reader) for _ in range(4)]
+        await asyncio.sleep(0.05)
+        writer.write(cut[5:] + _client_frame(0x1, b"f"))
+        got += [await _read_frame(reader) for _ in range(2)]
+        writer.close()
+        server.should_exit = True
+        await task
+        return got, only_fast
+
+    got, only_fast = asyncio.run(scenario())
+    long = "é" * 300
+    assert handlers[0].messages == ["a", long, "c", "d", "e", "fragment", "cut in two", "f"]
+    assert got == [(0x1, b"a"), (0x1, long.encode()), (0x1, b"c"), (0x1, b"d"), (0xA, b"hi"),
+                   (0x1, b"e"), (0x1, b"fragment"), (0x1, b"cut in two"), (0x1, b"f")]
+    assert only_fast == []  # the first read never reached the parser
+    assert parsed  # the ping and what followed it did
+
+
+def test_a_detached_socket_still_refuses_unmasked_and_oversized_frames():
+    """The frames the fast reader does not take are the parser's to refuse, as before: an unmasked
+    client frame closes the socket with 1002, one over the size limit with 1009; neither reaches
+    the handler."""
+    async def scenario(frame: bytes) -> tuple[int, list]:
+        handlers: list[_Recorder] = []
+        server, task, reader, writer = await _detached_server(handlers, max_size=1000)
+        writer.write(_client_frame(0x1, b"ok") + frame)
+        await _read_frame(reader)  # "ok" echoed
+        opcode, payload = await _read_frame(reader)
+        writer.close()
+        server.should_exit = True
+        await task
+        assert opcode == 0x8
+        return int.from_bytes(payload[:2], "big"), handlers[0].messages
+
+    assert asyncio.run(scenario(_client_frame(0x1, b"bare", masked=False))) == (1002, ["ok"])
+    assert asyncio.run(scenario(_client_frame(0x1, b"x" * 1001))) == (1009, ["ok"])
 
 
 async def _read_frame(reader) -> tuple[int, bytes]:
