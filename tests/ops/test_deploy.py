@@ -103,6 +103,11 @@ def test_health_checks_and_websocket_proxying():
     assert "proxy_http_version 1.1" in conf
     assert "proxy_set_header Connection $connection_upgrade" in conf
     assert "proxy_read_timeout" in conf  # longer than the 15 s heartbeat, or idle sockets drop
+    # A stopped container's address does not refuse connections, it drops them: without a short
+    # connect timeout each request sent to it waits 60 s before nginx tries the next replica.
+    connect = re.search(r"proxy_connect_timeout\s+(\d+)s;", conf)
+    assert connect and int(connect.group(1)) <= 5
+    assert "timeout" in re.search(r"proxy_next_upstream ([^;]*);", conf).group(1)
 
 
 def test_nginx_accepts_the_config(tmp_path):
