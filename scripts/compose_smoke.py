@@ -30,10 +30,11 @@ import sys
 import time
 import traceback
 import uuid
+from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import jsonpatch
@@ -83,17 +84,27 @@ class Stack:
         self.project = args.project
         self.docker = shlex.split(args.docker)
         self.compose_cmd = shlex.split(args.compose) + ["-p", self.project]
-        env_file = args.env_file or (str(ROOT / "deploy/offline/images.env") if args.offline else None)
+        env_file = args.env_file or (
+            str(ROOT / "deploy/offline/images.env") if args.offline else None
+        )
         if env_file:
             self.compose_cmd += ["--env-file", env_file]
         self.env = dict(os.environ, CIVITAS_LB_PORT=str(args.port))
         self.base = f"http://127.0.0.1:{args.port}"
 
-    def run(self, cmd: list[str], check: bool = True, timeout: float = 900,
-            stderr: bool = True) -> str:
+    def run(
+        self, cmd: list[str], check: bool = True, timeout: float = 900, stderr: bool = True
+    ) -> str:
         """Run a command in the repository; its output (stdout, then stderr unless told not)."""
-        done = subprocess.run(cmd, cwd=ROOT, env=self.env, capture_output=True, text=True,
-                              timeout=timeout)
+        done = subprocess.run(
+            cmd,
+            check=False,
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
         if check and done.returncode != 0:
             out = done.stdout + done.stderr
             raise RuntimeError(f"{' '.join(cmd)} exited {done.returncode}:\n{out[-3000:]}")
@@ -105,9 +116,19 @@ class Stack:
 
     def containers(self, service: str) -> list[str]:
         """Ids of the service's containers, running or not."""
-        out = self.run(self.docker + ["ps", "-a", "-q", "--no-trunc",
-                                      "--filter", f"label=com.docker.compose.project={self.project}",
-                                      "--filter", f"label=com.docker.compose.service={service}"])
+        out = self.run(
+            self.docker
+            + [
+                "ps",
+                "-a",
+                "-q",
+                "--no-trunc",
+                "--filter",
+                f"label=com.docker.compose.project={self.project}",
+                "--filter",
+                f"label=com.docker.compose.service={service}",
+            ]
+        )
         return out.split()
 
     def container(self, service: str) -> str:
@@ -140,9 +161,14 @@ class Stack:
 
     def game_sockets(self, service: str) -> int:
         """Open game websockets on a replica, from its /metrics (read inside its container)."""
-        text = self.exec(service, "python", "-c", "import urllib.request; print(urllib.request."
-                         "urlopen('http://127.0.0.1:8000/metrics', timeout=5).read().decode())")
-        match = re.search(r'^civitas_open_sockets\{kind="game"\} (\S+)$', text, re.M)
+        text = self.exec(
+            service,
+            "python",
+            "-c",
+            "import urllib.request; print(urllib.request."
+            "urlopen('http://127.0.0.1:8000/metrics', timeout=5).read().decode())",
+        )
+        match = re.search(r'^civitas_open_sockets\{kind="game"\} (\S+)$', text, re.MULTILINE)
         assert match, f"no civitas_open_sockets gauge in {service}'s /metrics"
         return int(float(match.group(1)))
 
@@ -167,7 +193,7 @@ def pg_time(line: str) -> datetime:
     """The timestamp PostgreSQL's log_line_prefix (%m) starts a line with."""
     match = re.search(r"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+) UTC", line)
     assert match, f"no timestamp in {line!r}"
-    return datetime.strptime(match.group(1), "%Y-%m-%d %H:%M:%S.%f").replace(tzinfo=timezone.utc)
+    return datetime.strptime(match.group(1), "%Y-%m-%d %H:%M:%S.%f").replace(tzinfo=UTC)
 
 
 def docker_time(text: str) -> datetime:
@@ -176,14 +202,14 @@ def docker_time(text: str) -> datetime:
     assert match, f"unexpected timestamp {text!r}"
     micro = int((match.group(2) or "0")[:6].ljust(6, "0"))
     return datetime.strptime(match.group(1), "%Y-%m-%dT%H:%M:%S").replace(
-        microsecond=micro, tzinfo=timezone.utc)
+        microsecond=micro, tzinfo=UTC
+    )
 
 
 def upstreams(lb_log: str, marker: str, ips: dict[str, str]) -> list[str]:
     """For each request in nginx's access log holding `marker`: the replica that answered it."""
     names = {ip: name for name, ip in ips.items()}
-    return [names.get(tried[-1].rsplit(":", 1)[0], tried[-1])
-            for tried in tries(lb_log, marker)]
+    return [names.get(tried[-1].rsplit(":", 1)[0], tried[-1]) for tried in tries(lb_log, marker)]
 
 
 def tries(lb_log: str, marker: str) -> list[list[str]]:
@@ -213,7 +239,9 @@ async def new_game(http: httpx.AsyncClient, ruleset: str) -> tuple[str, list[dic
     players = []
     for name in ("Ann", "Bo"):
         response = await http.post("/api/players", json={"name": f"{name} smoke"})
-        assert response.status_code == 201, f"POST /api/players: {response.status_code} {response.text}"
+        assert response.status_code == 201, (
+            f"POST /api/players: {response.status_code} {response.text}"
+        )
         players.append(response.json())
     ha, hb = ({"Authorization": f"Bearer {p['token']}"} for p in players)
     response = await http.post("/api/rooms", headers=ha, json={"ruleset": ruleset, "seats": 2})
@@ -229,8 +257,11 @@ async def new_game(http: httpx.AsyncClient, ruleset: str) -> tuple[str, list[dic
 def connect(base: str, game_id: str, token: str | None) -> Any:
     """A game socket through nginx; a token goes as the `bearer.<token>` subprotocol."""
     protocols = ["civitas"] + ([f"bearer.{token}"] if token else [])
-    return websockets.connect(f"{base.replace('http', 'ws', 1)}/ws/games/{game_id}",
-                              subprotocols=protocols, max_size=2**22)
+    return websockets.connect(
+        f"{base.replace('http', 'ws', 1)}/ws/games/{game_id}",
+        subprotocols=protocols,
+        max_size=2**22,
+    )
 
 
 async def where(stack: Stack, before: dict[str, int]) -> str:
@@ -257,12 +288,14 @@ async def gone(stack: Stack, counts: dict[str, int], replica: str) -> None:
 
 
 async def play(stack: Stack, report: Report, ruleset: str) -> dict[str, Any]:
-    """The game through nginx: seats on different replicas and a spectator all get the move's patch."""
+    """A game through nginx: seats on two replicas and a spectator all get one move's patch."""
     result: dict[str, Any] = {}
     async with httpx.AsyncClient(base_url=stack.base, timeout=10) as http:
         with report.check("game created over REST through nginx") as details:
             game_id, players = await new_game(http, ruleset)
-            details.append(f"{ruleset} game {game_id}, players {players[0]['id']} and {players[1]['id']}")
+            details.append(
+                f"{ruleset} game {game_id}, players {players[0]['id']} and {players[1]['id']}"
+            )
         if report.results[-1][1] is False:
             return result
         tokens = [p["token"] for p in players] + [None]
@@ -278,7 +311,7 @@ async def play(stack: Stack, report: Report, ruleset: str) -> dict[str, Any]:
                     assert ws.subprotocol == "civitas", f"subprotocol answered: {ws.subprotocol!r}"
                     snapshot = await next_frame(ws, "snapshot", [])
                     replica = await where(stack, counts)
-                    # Seat 1 belongs on the other replica than seat 0: reconnect (nginx round-robins).
+                    # Seat 1 belongs on the other replica than seat 0: reconnect (round robin).
                     if i != 1 or replica != placed[0] or attempt == 3:
                         break
                     await ws.close()
@@ -287,20 +320,30 @@ async def play(stack: Stack, report: Report, ruleset: str) -> dict[str, Any]:
                 sockets.append(ws)
                 docs.append(snapshot["game"])
                 placed.append(replica)
-            details.append(f"seat 0 on {placed[0]}, seat 1 on {placed[1]}, spectator on {placed[2]} "
-                           f"(subprotocol civitas, snapshot version {docs[0]['version']}; seat 1 "
-                           f"reconnected {reconnects} time(s) to reach the other replica)")
+            details.append(
+                f"seat 0 on {placed[0]}, seat 1 on {placed[1]}, spectator on {placed[2]} "
+                f"(subprotocol civitas, snapshot version {docs[0]['version']}; seat 1 "
+                f"reconnected {reconnects} time(s) to reach the other replica)"
+            )
         if len(sockets) < 3:
             return result
-        report.record("the two seats are on different replicas", placed[0] != placed[1],
-                      f"seat 0 on {placed[0]}, seat 1 on {placed[1]}")
-        with report.check("a move over one seat's socket reaches every socket as a patch") as details:
+        report.record(
+            "the two seats are on different replicas",
+            placed[0] != placed[1],
+            f"seat 0 on {placed[0]}, seat 1 on {placed[1]}",
+        )
+        with report.check(
+            "a move over one seat's socket reaches every socket as a patch"
+        ) as details:
             seat = docs[0]["to_act"][0]
             headers = {"Authorization": f"Bearer {tokens[seat]}"}
             legal = (await http.get(f"/api/games/{game_id}/legal-moves", headers=headers)).json()
             move = legal["moves"][0]
-            await sockets[seat].send(json.dumps({"type": "move", "version": legal["version"],
-                                                 "move": move, "id": "smoke-1"}))
+            await sockets[seat].send(
+                json.dumps(
+                    {"type": "move", "version": legal["version"], "move": move, "id": "smoke-1"}
+                )
+            )
             for i, ws in enumerate(sockets):
                 seen: list[str] = []
                 patch = await next_frame(ws, "patch", seen)
@@ -308,12 +351,17 @@ async def play(stack: Stack, report: Report, ruleset: str) -> dict[str, Any]:
                 docs[i] = jsonpatch.apply_patch(docs[i], patch["ops"])
                 auth = {"Authorization": f"Bearer {tokens[i]}"} if tokens[i] else {}
                 fetched = (await http.get(f"/api/games/{game_id}", headers=auth)).json()
-                assert fetched == docs[i], f"socket {i}: patched snapshot differs from GET /api/games"
+                assert fetched == docs[i], (
+                    f"socket {i}: patched snapshot differs from GET /api/games"
+                )
             who = ["seat 0", "seat 1", "spectator"]
-            details.append(f"seat {seat} ({placed[seat]}) played {json.dumps(move)}; "
-                           + ", ".join(f"{who[i]} on {placed[i]} got version {docs[i]['version']}"
-                                       for i in range(3))
-                           + "; each patched snapshot equals GET /api/games/{id}")
+            details.append(
+                f"seat {seat} ({placed[seat]}) played {json.dumps(move)}; "
+                + ", ".join(
+                    f"{who[i]} on {placed[i]} got version {docs[i]['version']}" for i in range(3)
+                )
+                + "; each patched snapshot equals GET /api/games/{id}"
+            )
             if placed[0] != placed[1]:
                 details.append("the move crossed replicas through Redis pub/sub")
         for ws in sockets:
@@ -322,8 +370,9 @@ async def play(stack: Stack, report: Report, ruleset: str) -> dict[str, Any]:
     return result
 
 
-async def after_stop(stack: Stack, report: Report, ruleset: str, game: dict[str, Any],
-                     ips: dict[str, str]) -> None:
+async def after_stop(
+    stack: Stack, report: Report, ruleset: str, game: dict[str, Any], ips: dict[str, str]
+) -> None:
     """With app1 stopped: /readyz, a new game and a seat's reconnection all through nginx."""
     marker = f"after-stop-{uuid.uuid4().hex[:8]}"
     async with httpx.AsyncClient(base_url=stack.base, timeout=10) as http:
@@ -337,24 +386,34 @@ async def after_stop(stack: Stack, report: Report, ruleset: str, game: dict[str,
             lb_log = stack.logs("lb")
             served = upstreams(lb_log, marker, ips)
             retried = sum(1 for tried in tries(lb_log, marker) if len(tried) > 1)
-            details.append(f"10 of 10 answered 200, by {sorted(set(served))}; {retried} tried app1 "
-                           f"first; slowest {slowest:.2f} s")
+            details.append(
+                f"10 of 10 answered 200, by {sorted(set(served))}; {retried} tried app1 "
+                f"first; slowest {slowest:.2f} s"
+            )
             assert set(served) == {"app2"}, f"answered by {served}"
         with report.check("a new game with app1 stopped") as details:
             game_id, players = await new_game(http, ruleset)
             auth = {"Authorization": f"Bearer {players[0]['token']}"}
             response = await http.get(f"/api/games/{game_id}", headers=auth)
-            assert response.status_code == 200 and response.json()["status"] == "active", response.text
+            assert response.status_code == 200 and response.json()["status"] == "active", (
+                response.text
+            )
             details.append(f"game {game_id} created, joined, started and read back")
         if game.get("placed"):
             seat = game["placed"].index("app1") if "app1" in game["placed"][:2] else 0
-            with report.check("a seat reconnects through nginx and gets the game from app2") as details:
+            with report.check(
+                "a seat reconnects through nginx and gets the game from app2"
+            ) as details:
                 async with connect(stack.base, game["game_id"], game["tokens"][seat]) as ws:
                     snapshot = await next_frame(ws, "snapshot", [])
-                    assert snapshot["game"]["version"] == game["version"], snapshot["game"]["version"]
+                    assert snapshot["game"]["version"] == game["version"], snapshot["game"][
+                        "version"
+                    ]
                     assert snapshot["game"]["seat"] == seat, snapshot["game"].get("seat")
-                details.append(f"seat {seat} (was on {game['placed'][seat]}) got snapshot version "
-                               f"{game['version']}")
+                details.append(
+                    f"seat {seat} (was on {game['placed'][seat]}) got snapshot version "
+                    f"{game['version']}"
+                )
 
 
 def checks(stack: Stack, report: Report, args: argparse.Namespace) -> None:
@@ -372,8 +431,10 @@ def checks(stack: Stack, report: Report, args: argparse.Namespace) -> None:
         ids = stack.containers("migrate")
         assert len(ids) == 1, f"{len(ids)} migrate containers"
         state = stack.inspect("migrate")
-        details.append(f"one container, status {state['State']['Status']}, exit code "
-                       f"{state['State']['ExitCode']}, restarts {state['RestartCount']}")
+        details.append(
+            f"one container, status {state['State']['Status']}, exit code "
+            f"{state['State']['ExitCode']}, restarts {state['RestartCount']}"
+        )
         assert state["State"]["Status"] == "exited" and state["State"]["ExitCode"] == 0
         assert state["RestartCount"] == 0
     with report.check("the schema is at Alembic's head, one alembic_version row") as details:
@@ -391,22 +452,32 @@ def checks(stack: Stack, report: Report, args: argparse.Namespace) -> None:
         taken = [pg_time(line) for line in lines]
         job = stack.inspect("migrate")["State"]
         window = (docker_time(job["StartedAt"]), docker_time(job["FinishedAt"]))
-        replicas = {s: docker_time(stack.inspect(s)["State"]["StartedAt"]) for s in ("app1", "app2")}
-        details.append(f"{MIGRATION_LOCK} taken {len(lines)} time(s), at "
-                       f"{[t.strftime('%H:%M:%S.%f')[:-3] for t in taken]}; migrate ran "
-                       f"{window[0].strftime('%H:%M:%S.%f')[:-3]}-{window[1].strftime('%H:%M:%S.%f')[:-3]}; "
-                       + ", ".join(f"{s} started {t.strftime('%H:%M:%S.%f')[:-3]}" for s, t in replicas.items()))
+        replicas = {
+            s: docker_time(stack.inspect(s)["State"]["StartedAt"]) for s in ("app1", "app2")
+        }
+        details.append(
+            f"{MIGRATION_LOCK} taken {len(lines)} time(s), at "
+            f"{[t.strftime('%H:%M:%S.%f')[:-3] for t in taken]}; migrate ran "
+            f"{window[0].strftime('%H:%M:%S.%f')[:-3]}-{window[1].strftime('%H:%M:%S.%f')[:-3]}; "
+            + ", ".join(
+                f"{s} started {t.strftime('%H:%M:%S.%f')[:-3]}" for s, t in replicas.items()
+            )
+        )
         assert len(taken) == 1
         assert window[0] <= taken[0] <= window[1] < min(replicas.values())
     for service in ("app1", "app2"):
-        with report.check(f"{service}: CIVITAS_MIGRATE_ON_START=false, healthy, non-root") as details:
+        with report.check(
+            f"{service}: CIVITAS_MIGRATE_ON_START=false, healthy, non-root"
+        ) as details:
             info = stack.inspect(service)
             assert "CIVITAS_MIGRATE_ON_START=false" in info["Config"]["Env"]
             health = info["State"]["Health"]
             uid = stack.exec(service, "id", "-u").strip()
-            details.append(f"health {health['Status']} (last check exit "
-                           f"{health['Log'][-1]['ExitCode'] if health['Log'] else '-'}), "
-                           f"uid {uid}, user {info['Config']['User']!r}")
+            details.append(
+                f"health {health['Status']} (last check exit "
+                f"{health['Log'][-1]['ExitCode'] if health['Log'] else '-'}), "
+                f"uid {uid}, user {info['Config']['User']!r}"
+            )
             assert health["Status"] == "healthy" and uid != "0"
     with report.check("nginx spreads requests over both replicas") as details:
         marker = f"spread-{uuid.uuid4().hex[:8]}"
@@ -415,8 +486,10 @@ def checks(stack: Stack, report: Report, args: argparse.Namespace) -> None:
         assert codes == [200] * 20, f"status codes {codes}"
         served = upstreams(stack.logs("lb"), marker, ips)
         counts = {s: served.count(s) for s in ("app1", "app2")}
-        details.append(f"20 GET /readyz answered by app1 {counts['app1']}, app2 {counts['app2']} "
-                       f"(nginx access log, upstream=)")
+        details.append(
+            f"20 GET /readyz answered by app1 {counts['app1']}, app2 {counts['app2']} "
+            f"(nginx access log, upstream=)"
+        )
         assert counts["app1"] and counts["app2"] and sum(counts.values()) == 20
     game = asyncio.run(play(stack, report, args.ruleset))
     with report.check("docker-compose stop app1") as details:
@@ -430,8 +503,11 @@ def checks(stack: Stack, report: Report, args: argparse.Namespace) -> None:
 def main() -> int:
     """Build, start, check and take down the stack; 0 when every check passed."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--offline", action="store_true",
-                        help="use deploy/offline/images.env (stand-in base images)")
+    parser.add_argument(
+        "--offline",
+        action="store_true",
+        help="use deploy/offline/images.env (stand-in base images)",
+    )
     parser.add_argument("--env-file", help="a docker-compose --env-file naming the base images")
     parser.add_argument("--port", type=int, default=8000, help="nginx's port on this machine")
     parser.add_argument("--project", default="civitas-smoke")
@@ -447,7 +523,9 @@ def main() -> int:
         with report.check("build the app image") as details:
             t0 = time.monotonic()
             stack.compose("build")
-            name = yaml.safe_load(stack.compose("config", stderr=False))["services"]["app1"]["image"]
+            name = yaml.safe_load(stack.compose("config", stderr=False))["services"]["app1"][
+                "image"
+            ]
             size = json.loads(stack.run(stack.docker + ["image", "inspect", name]))[0]["Size"]
             details.append(f"{name}, {size / 1e6:.0f} MB, {time.monotonic() - t0:.0f} s")
         if report.failed:
@@ -458,9 +536,18 @@ def main() -> int:
             stack.compose("up", "-d", "postgres", "redis")
             stack.wait_healthy(["postgres", "redis"], 120)
             # Every statement with its client's address, so the log shows who migrated.
-            stack.exec("postgres", "psql", "-U", "postgres", "-c", "ALTER SYSTEM SET log_statement = 'all'",
-                       "-c", "ALTER SYSTEM SET log_line_prefix = '%m [%p] host=%h '",
-                       "-c", "SELECT pg_reload_conf()")
+            stack.exec(
+                "postgres",
+                "psql",
+                "-U",
+                "postgres",
+                "-c",
+                "ALTER SYSTEM SET log_statement = 'all'",
+                "-c",
+                "ALTER SYSTEM SET log_line_prefix = '%m [%p] host=%h '",
+                "-c",
+                "SELECT pg_reload_conf()",
+            )
             details.append(f"{time.monotonic() - t0:.1f} s")
         with report.check("docker-compose up -d: every service up, lb healthy") as details:
             t0 = time.monotonic()
@@ -468,7 +555,9 @@ def main() -> int:
             stack.wait_healthy(["app1", "app2", "lb"], 180)
             details.append(f"{time.monotonic() - t0:.1f} s")
         if report.failed:
-            print(stack.compose("ps", check=False), stack.compose("logs", "--tail", "30", check=False))
+            print(
+                stack.compose("ps", check=False), stack.compose("logs", "--tail", "30", check=False)
+            )
             return 1
         checks(stack, report, args)
     except Exception:  # noqa: BLE001 - a broken harness is a failure too, never a pass
@@ -477,8 +566,11 @@ def main() -> int:
         if started and not args.keep:
             with report.check("docker-compose down -v") as details:
                 stack.compose("down", "-v", "--remove-orphans")
-                left = [c for s in ("postgres", "redis", "migrate", "app1", "app2", "lb")
-                        for c in stack.containers(s)]
+                left = [
+                    c
+                    for s in ("postgres", "redis", "migrate", "app1", "app2", "lb")
+                    for c in stack.containers(s)
+                ]
                 assert not left, f"containers left: {left}"
                 details.append("no container or volume of the project left")
     print(f"\n{len(report.results)} checks, {report.failed} failed")

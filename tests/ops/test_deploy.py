@@ -86,9 +86,11 @@ def test_base_images_default_to_the_official_ones():
     assert {"PYTHON_IMAGE", "POSTGRES_IMAGE", "REDIS_IMAGE", "NGINX_IMAGE"} <= set(offline)
     for key in ("PYTHON_IMAGE", "POSTGRES_IMAGE", "REDIS_IMAGE", "NGINX_IMAGE"):
         assert offline[key].startswith("civitas-offline/"), (key, offline[key])
-    for name, key in (("postgres", "POSTGRES_IMAGE"), ("redis", "REDIS_IMAGE"), ("lb", "NGINX_IMAGE")):
+    pairs = (("postgres", "POSTGRES_IMAGE"), ("redis", "REDIS_IMAGE"), ("lb", "NGINX_IMAGE"))
+    for name, key in pairs:
         assert _resolve(services[name]["image"], offline) == offline[key]
-    assert _resolve(services["app1"]["build"]["args"]["PYTHON_IMAGE"], offline) == offline["PYTHON_IMAGE"]
+    python = services["app1"]["build"]["args"]["PYTHON_IMAGE"]
+    assert _resolve(python, offline) == offline["PYTHON_IMAGE"]
 
 
 def test_health_checks_and_websocket_proxying():
