@@ -1,16 +1,23 @@
 # Civitas server image: one app process per container; scale out behind a load balancer.
-# Two stages: dependencies are built in the first, the runtime image carries only what runs,
-# and the server runs as an unprivileged user.
-FROM python:3.11-slim AS build
+# Two stages: dependencies are installed into a venv in the first, the runtime image carries only
+# the venv and the code, and the server runs as an unprivileged user. The base image is a build
+# argument (the official slim image by default; deploy/offline/images.env names stand-ins built
+# from Debian's packages, for machines without Docker Hub). A venv works the same on both.
+ARG PYTHON_IMAGE=python:3.11-slim
+
+FROM ${PYTHON_IMAGE} AS build
 WORKDIR /build
+RUN python -m venv /opt/venv
 COPY pyproject.toml ./
 COPY app ./app
-RUN pip install --no-cache-dir --prefix=/install '.[postgres,redis]'
+RUN /opt/venv/bin/pip install --no-cache-dir --disable-pip-version-check '.[postgres,redis]' \
+    && /opt/venv/bin/pip uninstall --yes --disable-pip-version-check pip setuptools
 
-FROM python:3.11-slim
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 CIVITAS_HOST=0.0.0.0 CIVITAS_PORT=8000
+FROM ${PYTHON_IMAGE}
+ENV PATH=/opt/venv/bin:$PATH PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
+    CIVITAS_HOST=0.0.0.0 CIVITAS_PORT=8000
 WORKDIR /srv/civitas
-COPY --from=build /install /usr/local
+COPY --from=build /opt/venv /opt/venv
 COPY alembic.ini ./
 COPY migrations ./migrations
 COPY templates ./templates

@@ -4,6 +4,7 @@ slim and unprivileged. (Docker itself is not available to the test suite; this c
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import yaml
@@ -39,14 +40,57 @@ def test_the_balancer_knows_every_replica():
     assert "proxy_set_header Upgrade $http_upgrade" in conf
 
 
+def _resolve(image: str, defaults: dict[str, str]) -> str:
+    """An image reference with ${NAME} / ${NAME:-default} / $NAME expanded from `defaults`."""
+    def value(match: re.Match) -> str:
+        name = match.group(1) or match.group(3)
+        if name in defaults:
+            return defaults[name]
+        if match.group(2) is not None:
+            return match.group(2)
+        raise AssertionError(f"{name} has no default in {image!r}")
+
+    return re.sub(r"\$\{(\w+)(?::-([^}]*))?\}|\$(\w+)", value, image)
+
+
 def test_the_image_is_slim_and_unprivileged():
-    """The runtime stage starts from a slim base and switches to a non-root user."""
+    """The runtime stage starts from a slim base (through its ARG's default, as a plain
+    `docker build` resolves it) and switches to a non-root user."""
     lines = [line.strip() for line in (ROOT / "Dockerfile").read_text().splitlines()]
+    first_from = next(i for i, line in enumerate(lines) if line.startswith("FROM "))
+    # Only ARGs declared before the first FROM may be used in a FROM line.
+    args = dict(line.split()[1].split("=", 1) for line in lines[:first_from]
+                if line.startswith("ARG ") and "=" in line)
     froms = [line for line in lines if line.startswith("FROM ")]
-    assert froms[-1].split()[1].endswith("-slim")
+    runtime = _resolve(froms[-1].split()[1], args)
+    assert runtime.startswith("python:3.11") and runtime.endswith("-slim"), runtime
     users = [line.split()[1] for line in lines if line.startswith("USER ")]
     assert users and users[-1] not in ("root", "0")
     assert any("healthz" in line for line in lines)
+
+
+def test_base_images_default_to_the_official_ones():
+    """Every image the compose file names (and the Python image it builds on) defaults to the
+    official image when no --env-file swaps in stand-ins; deploy/offline/images.env names only
+    civitas-offline/* stand-ins, never an official name."""
+    compose = _compose()
+    services = compose["services"]
+    official = {"postgres": "postgres:15", "redis": "redis:7", "lb": "nginx:1.27"}
+    for name, image in official.items():
+        assert _resolve(services[name]["image"], {}) == image
+    for name in (n for n in services if n.startswith("app") or n == "migrate"):
+        assert _resolve(services[name]["build"]["args"]["PYTHON_IMAGE"], {}) == "python:3.11-slim"
+    offline = dict(line.split("=", 1) for line in
+                   (ROOT / "deploy" / "offline" / "images.env").read_text().splitlines()
+                   if line and not line.startswith("#"))
+    assert {"PYTHON_IMAGE", "POSTGRES_IMAGE", "REDIS_IMAGE", "NGINX_IMAGE"} <= set(offline)
+    for key in ("PYTHON_IMAGE", "POSTGRES_IMAGE", "REDIS_IMAGE", "NGINX_IMAGE"):
+        assert offline[key].startswith("civitas-offline/"), (key, offline[key])
+    pairs = (("postgres", "POSTGRES_IMAGE"), ("redis", "REDIS_IMAGE"), ("lb", "NGINX_IMAGE"))
+    for name, key in pairs:
+        assert _resolve(services[name]["image"], offline) == offline[key]
+    python = services["app1"]["build"]["args"]["PYTHON_IMAGE"]
+    assert _resolve(python, offline) == offline["PYTHON_IMAGE"]
 
 
 def test_health_checks_and_websocket_proxying():
@@ -61,6 +105,11 @@ def test_health_checks_and_websocket_proxying():
     assert "proxy_http_version 1.1" in conf
     assert "proxy_set_header Connection $connection_upgrade" in conf
     assert "proxy_read_timeout" in conf  # longer than the 15 s heartbeat, or idle sockets drop
+    # A stopped container's address does not refuse connections, it drops them: without a short
+    # connect timeout each request sent to it waits 60 s before nginx tries the next replica.
+    connect = re.search(r"proxy_connect_timeout\s+(\d+)s;", conf)
+    assert connect and int(connect.group(1)) <= 5
+    assert "timeout" in re.search(r"proxy_next_upstream ([^;]*);", conf).group(1)
 
 
 def test_nginx_accepts_the_config(tmp_path):
