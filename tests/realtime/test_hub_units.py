@@ -210,3 +210,64 @@ def test_a_thousand_spectators_are_written_a_chunk_per_turn_each_patch_once_and_
     assert len(set(first_turns)) >= 2  # the first patch was spread over turns of the loop
     # per turn at most: a chunk of each move's later writes, and the second push's own chunk
     assert max(first_turns.count(t) for t in set(first_turns)) <= 3 * SPECTATOR_CHUNK
+
+
+def test_a_heartbeat_to_a_thousand_games_is_written_a_chunk_per_turn():
+    """1,000 games with two sockets each: every socket gets one heartbeat naming its game's
+    version, spread over turns of the loop (at most HEARTBEAT_CHUNK and one game's sockets per
+    turn), so moves arriving meanwhile are not held behind 2,000 writes."""
+    from app.realtime.hub import HEARTBEAT_CHUNK, Channel, Hub
+
+    turn = [0]
+
+    class _Recording:
+        def __init__(self) -> None:
+            self.frames: list[tuple[dict, int]] = []
+
+        async def send_text(self, text: str) -> None:
+            self.frames.append((json.loads(text), turn[0]))
+
+    class _Live:
+        def __init__(self, version: int) -> None:
+            self.version = version
+
+    class _Games:
+        def __init__(self, versions: dict[str, int]) -> None:
+            self.stored = versions
+
+        async def versions(self, game_ids):
+            return {g: self.stored[g] for g in game_ids}
+
+        def loaded(self, game_id):
+            return _Live(self.stored[game_id])
+
+    async def scenario():
+        async def count_turns() -> None:
+            while True:
+                await asyncio.sleep(0)
+                turn[0] += 1
+
+        counter = asyncio.create_task(count_turns())
+        games = _Games({f"g{i}": i % 7 for i in range(1000)})
+        hub = Hub(games=games)  # type: ignore[arg-type]
+        sockets: dict[str, list[Connection]] = {}
+        for game_id, version in games.stored.items():
+            channel = Channel()
+            sockets[game_id] = [Connection(_Recording(), game_id, seat, None) for seat in (0, 1)]
+            channel.connections.update(sockets[game_id])
+            hub.channels[game_id] = channel
+        await asyncio.sleep(0)  # the turn counter is running before the beat starts
+        await hub.beat()
+        counter.cancel()
+        return games, sockets
+
+    games, sockets = asyncio.run(scenario())
+    turns = []
+    for game_id, conns in sockets.items():
+        for conn in conns:
+            frames = conn.websocket.frames
+            assert [f for f, _ in frames] == [{"type": "heartbeat", "version": games.stored[game_id]}]
+            turns.append(frames[0][1])
+    assert HEARTBEAT_CHUNK <= 128  # a turn's writes stay short (~2-4 ms here at 128)
+    assert len(set(turns)) >= 2000 // (HEARTBEAT_CHUNK + 2)
+    assert max(turns.count(t) for t in set(turns)) <= HEARTBEAT_CHUNK + 2
