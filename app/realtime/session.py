@@ -3,7 +3,8 @@
 Served by Civitas's own protocol (app/realtime/transport.py), a socket is *detached* once open:
 the protocol hands each message to its `SocketSession` as it arrives, and the socket keeps no
 task, no ASGI call chain (a dozen middleware and endpoint frames) and no framework objects while
-it is idle; a task exists only while frames wait to be handled. Measured: a bare echo socket
+it is idle. A message is handled at once, in the protocol's callback; a task exists only while a
+frame's handling waits (a database read, say) or frames queue behind it. Measured: a bare echo socket
 8.7 KiB of RSS detached against 18.6 KiB through ASGI (bench/RESULTS.md). Any other server (and
 the test client) reads the frames through ASGI instead, with the same `handle` and `finish`.
 """
