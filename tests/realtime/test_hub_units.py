@@ -8,6 +8,13 @@ import json
 from app.realtime.hub import SEND_QUEUE, Audience, Connection
 
 
+async def _count_turns(turn: list[int]) -> None:
+    """Count turns of the event loop in turn[0] (until cancelled)."""
+    while True:
+        await asyncio.sleep(0)
+        turn[0] += 1
+
+
 class _SlowSocket:
     def __init__(self) -> None:
         self.sent: list[str] = []
@@ -171,12 +178,7 @@ def test_a_thousand_spectators_are_written_a_chunk_per_turn_each_patch_once_and_
             self.frames.append((text, turn[0]))
 
     async def scenario():
-        async def count_turns() -> None:
-            while True:
-                await asyncio.sleep(0)
-                turn[0] += 1
-
-        counter = asyncio.create_task(count_turns())
+        counter = asyncio.create_task(_count_turns(turn))
         channel = Channel()
         for seat in (None, 0, 1):
             channel.audiences[seat] = Audience(seat, 1, {}, deque([(1, f"v1 {seat}")]))
@@ -242,12 +244,7 @@ def test_a_heartbeat_to_a_thousand_games_is_written_a_chunk_per_turn():
             return _Live(self.stored[game_id])
 
     async def scenario():
-        async def count_turns() -> None:
-            while True:
-                await asyncio.sleep(0)
-                turn[0] += 1
-
-        counter = asyncio.create_task(count_turns())
+        counter = asyncio.create_task(_count_turns(turn))
         games = _Games({f"g{i}": i % 7 for i in range(1000)})
         hub = Hub(games=games)  # type: ignore[arg-type]
         sockets: dict[str, list[Connection]] = {}

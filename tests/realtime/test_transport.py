@@ -344,24 +344,10 @@ def test_a_detached_socket_gets_every_frame_with_no_task_and_no_handshake_kept()
 def test_a_detached_socket_closes_with_1007_on_invalid_utf8():
     """Invalid UTF-8 in a text frame after detaching: the socket is closed with 1007 and the
     handler is told it ended, without the message."""
-    from app.realtime.transport import RAW_EXTENSION
-
     handlers: list[_Recorder] = []
 
-    async def detaching(websocket):
-        await websocket.accept()
-        protocol = websocket.scope["extensions"][RAW_EXTENSION]
-        handlers.append(_Recorder(protocol))
-        protocol.detach(handlers[-1])
-
     async def scenario():
-        server, task, port = await _serve("/d", detaching)
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(b"GET /d HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-        await reader.readuntil(b"\r\n\r\n")
-        while not handlers:
-            await asyncio.sleep(0.01)
+        server, task, reader, writer = await _detached_server(handlers)
         writer.write(_client_frame(0x1, b"\xff\xfe"))
         frame = await _read_frame(reader)
         for _ in range(100):
