@@ -10,7 +10,7 @@ from typing import Any
 from app.realtime.hub import Connection, encode
 from app.services.errors import ServiceError
 
-log = logging.getLogger(__name__)
+logger = logging.getLogger(__name__)  # not `log`: that name is the log frame handler below
 
 
 async def joined(platform: Any, conn: Connection, room_id: str) -> None:
@@ -19,7 +19,7 @@ async def joined(platform: Any, conn: Connection, room_id: str) -> None:
         if conn.seat is not None and await platform.clocks.presence(conn.game_id, conn.seat, +1):
             await platform.seat_reclaimed(conn.game_id, room_id)
     except Exception:  # noqa: BLE001 - the table's extras must never stop a socket from playing
-        log.exception("table extras failed on join of %s", conn.game_id)
+        logger.exception("table extras failed on join of %s", conn.game_id)
 
 
 async def left(platform: Any, conn: Connection) -> None:
@@ -27,7 +27,7 @@ async def left(platform: Any, conn: Connection) -> None:
     try:
         await platform.clocks.presence(conn.game_id, conn.seat, -1)
     except Exception:  # noqa: BLE001
-        log.exception("presence update failed on leave of %s", conn.game_id)
+        logger.exception("presence update failed on leave of %s", conn.game_id)
 
 
 async def moved(platform: Any, conn: Connection, old: int | None, new: int | None) -> None:
@@ -37,7 +37,7 @@ async def moved(platform: Any, conn: Connection, old: int | None, new: int | Non
         await platform.clocks.presence(conn.game_id, old, -1)
         await platform.clocks.presence(conn.game_id, new, +1, reclaim=False)
     except Exception:  # noqa: BLE001
-        log.exception("presence update failed on a seat change in %s", conn.game_id)
+        logger.exception("presence update failed on a seat change in %s", conn.game_id)
 
 
 async def beat(platform: Any, conns: list[Connection]) -> None:
@@ -46,7 +46,7 @@ async def beat(platform: Any, conns: list[Connection]) -> None:
     try:
         await platform.clocks.seen([(c.game_id, c.seat) for c in conns if c.seat is not None])
     except Exception:  # noqa: BLE001
-        log.exception("presence update failed for %d seats", len(conns))
+        logger.exception("presence update failed for %d seats", len(conns))
 
 
 async def chat(platform: Any, conn: Connection, frame: dict[str, Any], room_id: str,
