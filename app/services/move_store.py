@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import orjson
 
 from sqlalchemy import bindparam, create_engine, exists, update
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.pool import StaticPool
 
 from app.config import sync_url
@@ -111,6 +113,15 @@ def sqlite_rows(statements: list[tuple[Any, dict[str, Any]]]) -> list[tuple[str,
     return out
 
 
+LOCK_RETRY_SECONDS = 0.0002  # a move waiting for SQLite's write lock tries again this often
+LOCK_WAIT_SECONDS = 30.0  # and gives up after this long (the move fails with a 503)
+
+
+def _busy(exc: sqlite3.OperationalError) -> bool:
+    """Whether SQLite refused because another connection holds the lock."""
+    return "locked" in str(exc) or "busy" in str(exc)
+
+
 class SqliteWriter:
     """SQLite's single writer: one plain sqlite3 connection, used by one move at a time.
 
@@ -150,15 +161,26 @@ class SqliteWriter:
         try:
             return self._transaction(rows)
         except sqlite3.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
+            if _busy(exc):
                 self.inline_busy += 1
                 return None
             raise
 
-    def write(self, rows: list[tuple[str, tuple[Any, ...]]]) -> bool:
-        """Run the transaction, waiting for the write lock if need be (on the writer thread)."""
-        self._busy_timeout(30000)
-        return self._transaction(rows)
+    def write(self, rows: list[tuple[str, tuple[Any, ...]]], wait: float = LOCK_WAIT_SECONDS) -> bool:
+        """Run the transaction, waiting (at most `wait` s) for the write lock if need be; on the
+        writer thread. It tries again every LOCK_RETRY_SECONDS: SQLite's own busy handler sleeps
+        1, 2, 5, 10 ms... between tries, so a move behind a 2 ms presence write waited ~8 ms."""
+        self._busy_timeout(0)
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                return self._transaction(rows)
+            except sqlite3.OperationalError as exc:
+                if not _busy(exc):
+                    raise
+                if time.monotonic() >= deadline:  # as SQLAlchemy reports it: the move gets a 503
+                    raise sa_exc.OperationalError("BEGIN IMMEDIATE", None, exc) from exc
+            time.sleep(LOCK_RETRY_SECONDS)
 
     def _transaction(self, rows: list[tuple[str, tuple[Any, ...]]]) -> bool:
         conn = self.conn

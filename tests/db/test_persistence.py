@@ -185,3 +185,41 @@ def test_closing_the_sqlite_writer_waits_for_a_checkpoint_in_progress(tmp_path):
     running = writer.checkpoints.submit(slow_checkpoint)
     writer.close()
     assert running.done() and running.exception() is None
+
+
+def test_a_move_behind_another_connections_write_lock_waits_for_it_then_is_stored(tmp_path):
+    """The move writer's thread path: while another connection holds SQLite's write lock the move
+    waits (trying again in short steps), is stored once the lock is let go, and gives up with
+    SQLAlchemy's OperationalError (a 503 for the client) if it is never let go."""
+    import sqlite3
+    import threading
+
+    from sqlalchemy.exc import OperationalError
+
+    from app.services.move_store import SqliteWriter
+
+    path = tmp_path / "moves.db"
+    writer = SqliteWriter(f"sqlite+aiosqlite:///{path}")
+    writer.conn.execute("CREATE TABLE t (n INTEGER)")
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    rows = [("INSERT INTO t (n) VALUES (?)", (1,))]
+
+    other.execute("BEGIN IMMEDIATE")
+    assert writer.try_inline(rows) is None and writer.inline_busy == 1  # the loop never waits
+    outcome: list[object] = []
+    waiting = threading.Thread(target=lambda: outcome.append(writer.write(rows)))
+    waiting.start()
+    waiting.join(0.05)
+    assert waiting.is_alive() and outcome == []  # still waiting for the lock
+    other.execute("COMMIT")
+    waiting.join(5)
+    assert outcome == [True]
+    assert writer.conn.execute("SELECT count(*) FROM t").fetchone()[0] == 1
+
+    other.execute("BEGIN IMMEDIATE")
+    with pytest.raises(OperationalError):
+        writer.write(rows, wait=0.05)
+    other.execute("ROLLBACK")
+    assert writer.conn.execute("SELECT count(*) FROM t").fetchone()[0] == 1
+    other.close()
+    writer.close()
