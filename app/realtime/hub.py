@@ -31,8 +31,8 @@ SEND_QUEUE = 256
 # Spectator sockets written per turn of the loop: a game watched by a thousand sockets lets other
 # games' moves through between chunks, instead of holding them ~15 ms behind its fan-out.
 SPECTATOR_CHUNK = 64
-# Heartbeat frames written per turn of the loop: at 1,000 games the heartbeat is 2,000 writes
-# (~40-60 ms of the loop on this machine), which held every move arriving meanwhile.
+# Heartbeat frames written per turn of the loop: at 1,000 games the heartbeat is 2,000 writes,
+# which in one turn held every move arriving meanwhile (ack p99.9 52-76 ms; bench/RESULTS.md).
 HEARTBEAT_CHUNK = 64
 
 

@@ -169,7 +169,7 @@ class SqliteWriter:
     def write(self, rows: list[tuple[str, tuple[Any, ...]]], wait: float = LOCK_WAIT_SECONDS) -> bool:
         """Run the transaction, waiting (at most `wait` s) for the write lock if need be; on the
         writer thread. It tries again every LOCK_RETRY_SECONDS: SQLite's own busy handler sleeps
-        1, 2, 5, 10 ms... between tries, so a move behind a 2 ms presence write waited ~8 ms."""
+        1, 2, 5, 10 ms... between tries, so a move behind a 2 ms presence write could wait ~8 ms."""
         self._busy_timeout(0)
         deadline = time.monotonic() + wait
         while True:
