@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench mutation clean
+.PHONY: run test bench mutation compiled clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,15 +12,20 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[postgres,redis,dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
+# The rules compiled with Cython from the same source (scripts/compile_rules.py): incremental,
+# about a minute from scratch; without a C compiler it says so and the pure-Python rules run.
+compiled: $(STAMP)
+	$(PY) scripts/compile_rules.py
+
+run: $(STAMP) compiled
 	mkdir -p var
 	$(PY) -m app.main
 
-test: $(STAMP)
+test: $(STAMP) compiled
 	bash scripts/test.sh
 
 # Quick versions of every benchmark (bench/README.md lists the full-size commands).
-bench: $(STAMP)
+bench: $(STAMP) compiled
 	$(PY) bench/engine_bench.py --games 5
 	$(PY) bench/move_path_bench.py --games 5
 	$(PY) bench/roundtrip_bench.py --games 10 --duration 5
@@ -37,4 +42,4 @@ mutation: $(STAMP)
 	$(PY) scripts/mutation.py $(if $(SAMPLE),--sample $(SAMPLE)) $(PACKAGES)
 
 clean:
-	rm -rf $(VENV) var .pytest_cache
+	rm -rf $(VENV) var .pytest_cache .compiled

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import importlib
+import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import AsyncIterator
@@ -17,13 +18,15 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from app import rulesets as _product_rulesets  # noqa: F401  (registers the product's rulesets)
 from app.api import errors, games, health, pages, players, rooms, rulesets
 from app.config import ROOT, Settings, get_settings, sync_url
-from app.engine import registry
+from app.engine import compiled, registry
 from app.observability.logs import log_config
 from app.realtime import ws
 from app.realtime.routes import SocketRoutes
 from app.limits import Limits
 from app.security import SecurityHeaders, install_log_redaction
 from app.services.platform import Platform
+
+log = logging.getLogger(__name__)
 
 
 def migrate(database_url: str) -> None:
@@ -128,6 +131,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         platform = Platform(settings)
         app.state.platform = platform
         await platform.start()
+        rules = compiled.status()
+        log.info("rules: %d modules compiled (scripts/compile_rules.py), %d with a stale build",
+                 len(rules["compiled"]), len(rules["stale"]))
         # Start-up objects (modules, rulesets, catalogues) live as long as the process: keep them
         # out of the collector's generations so full collections only walk what games allocate.
         gc.collect()

@@ -71,7 +71,9 @@ PACKAGES: dict[str, tuple[list[str], list[str]]] = {
 }
 
 # Under mutation: property tests draw 50 examples from a fixed seed (the normal run draws 400).
-MUTATION_ENV = {"CIVITAS_CONFORMANCE_SEEDS": "1", "CIVITAS_HYPOTHESIS_EXAMPLES": "50"}
+# The pure-Python rules: a compiled build of the unmutated source must never stand in for a mutant.
+MUTATION_ENV = {"CIVITAS_CONFORMANCE_SEEDS": "1", "CIVITAS_HYPOTHESIS_EXAMPLES": "50",
+                "CIVITAS_PURE_RULES": "1"}
 PYTEST_ARGS = ["-p", "no:randomly", "-p", "no:cacheprovider", "-q", "-x",
                "--hypothesis-seed=14", "--timeout=60"]
 

@@ -8,10 +8,12 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-_DATA = Path(__file__).parent / "data"
+# From the package, not `__file__`: a compiled module lives in .compiled/ (app.engine.compiled).
+_DATA = Path(files(__package__)) / "data"
 
 
 def _load(name: str) -> dict[str, Any]:

@@ -7,10 +7,12 @@ table never reaches a game.
 from __future__ import annotations
 
 import tomllib
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-_DIR = Path(__file__).parent / "data"
+# From the package, not `__file__`: a compiled module lives in .compiled/ (app.engine.compiled).
+_DIR = Path(files(__package__)) / "data"
 SIZE = 4  # the town is a 4x4 grid (base rules)
 
 

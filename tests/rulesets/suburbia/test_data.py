@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import tomllib
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -12,7 +11,7 @@ from app.rulesets.suburbia import tables
 from app.rulesets.suburbia.effects import World
 from app.rulesets.suburbia.tables import GOALS, KINDS, SCOPES, STATS, stack_pool
 
-DATA = Path(tables.__file__).parent / "data"
+DATA = tables._DATA
 
 
 def test_stack_counts_match_the_component_list():
