@@ -1,8 +1,9 @@
 # Civitas server image: one app process per container; scale out behind a load balancer.
-# Two stages: dependencies are installed into a venv in the first, the runtime image carries only
-# the venv and the code, and the server runs as an unprivileged user. The base image is a build
-# argument (the official slim image by default; deploy/offline/images.env names stand-ins built
-# from Debian's packages, for machines without Docker Hub). A venv works the same on both.
+# Two stages: dependencies are installed into a venv and the rules compiled (Cython, a C compiler)
+# in the first; the runtime image carries only the venv, the code and the compiled rules, and the
+# server runs as an unprivileged user. The base image is a build argument (the official slim image
+# by default; deploy/offline/images.env names stand-ins built from Debian's packages, for machines
+# without Docker Hub). A venv works the same on both.
 ARG PYTHON_IMAGE=python:3.11-slim
 
 FROM ${PYTHON_IMAGE} AS build
@@ -10,8 +11,17 @@ WORKDIR /build
 RUN python -m venv /opt/venv
 COPY pyproject.toml ./
 COPY app ./app
-RUN /opt/venv/bin/pip install --no-cache-dir --disable-pip-version-check '.[postgres,redis]' \
-    && /opt/venv/bin/pip uninstall --yes --disable-pip-version-check pip setuptools
+# The compiler and Python's headers (Debian's python3-dev only where the image has none: the
+# official image carries its own) live in this stage only.
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends gcc libc6-dev \
+    && if [ ! -f "$(python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h" ]; \
+       then DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-dev; fi \
+    && rm -rf /var/lib/apt/lists/*
+COPY scripts/compile_rules.py ./scripts/
+RUN /opt/venv/bin/pip install --no-cache-dir --disable-pip-version-check '.[postgres,redis]' 'cython>=3.0' \
+    && /opt/venv/bin/python scripts/compile_rules.py \
+    && /opt/venv/bin/pip uninstall --yes --disable-pip-version-check cython pip setuptools
 
 FROM ${PYTHON_IMAGE}
 ENV PATH=/opt/venv/bin:$PATH PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
@@ -23,6 +33,7 @@ COPY migrations ./migrations
 COPY templates ./templates
 COPY static ./static
 COPY app ./app
+COPY --from=build /build/.compiled ./.compiled
 RUN useradd --system --uid 10001 --home-dir /srv/civitas --shell /usr/sbin/nologin civitas \
     && mkdir -p var && chown civitas var
 USER civitas

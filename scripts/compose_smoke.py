@@ -479,6 +479,13 @@ def checks(stack: Stack, report: Report, args: argparse.Namespace) -> None:
                 f"uid {uid}, user {info['Config']['User']!r}"
             )
             assert health["Status"] == "healthy" and uid != "0"
+    for service in ("app1", "app2"):
+        with report.check(f"{service} runs the compiled rules (its start-up log)") as details:
+            line = next((line for line in stack.logs(service).splitlines()
+                         if "modules compiled" in line), "")
+            found = re.search(r"rules: (\d+) modules compiled .*?, (\d+) with a stale build", line)
+            details.append(line.strip()[-120:] if line else "no 'rules:' line in the log")
+            assert found and int(found.group(1)) > 0 and found.group(2) == "0"
     with report.check("nginx spreads requests over both replicas") as details:
         marker = f"spread-{uuid.uuid4().hex[:8]}"
         with httpx.Client(base_url=stack.base, timeout=5) as http:
