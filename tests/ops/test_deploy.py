@@ -69,6 +69,17 @@ def test_the_image_is_slim_and_unprivileged():
     assert any("healthz" in line for line in lines)
 
 
+def test_the_rules_are_compiled_in_the_build_stage_only():
+    """The build stage installs the compiler and runs scripts/compile_rules.py; the runtime stage
+    copies the compiled modules and installs nothing (no compiler reaches the image)."""
+    text = (ROOT / "Dockerfile").read_text()
+    build, runtime = re.split(r"^FROM .*$", text, flags=re.M)[1:]
+    assert "gcc" in build and "scripts/compile_rules.py" in build
+    assert "COPY --from=build /build/.compiled ./.compiled" in runtime
+    assert "gcc" not in runtime and "apt-get" not in runtime and "pip install" not in runtime
+    assert ".compiled" in (ROOT / ".dockerignore").read_text().split()  # never the host's build
+
+
 def test_base_images_default_to_the_official_ones():
     """Every image the compose file names (and the Python image it builds on) defaults to the
     official image when no --env-file swaps in stand-ins; deploy/offline/images.env names only
