@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rulesets.suburbia.effects import World
+from app.rulesets.suburbia.effects import World, trial_world
 from app.rulesets.suburbia.hexes import Cell, distance, frontier, neighbours, occupied
 from app.rulesets.suburbia.market import discard, refill, surcharges, take
 from app.rulesets.suburbia.tables import KINDS
@@ -33,17 +33,20 @@ def best_cell(w: World, dale: int, kind: str) -> Cell:
     tiles, then the one nearest his first tile, then (q, r) order: a compact, repeatable borough."""
     me = w.players[dale]
     taken = occupied(me["tiles"])
+    trial = trial_world(w, dale)
+    # A placement depends on its cell only through the tiles next to it (adjacency effects,
+    # which tiles react in the adjacent stage and which in the rest, lake pairs), so cells
+    # touching the same tiles give the same gain: each such set is simulated once.
+    gains: dict[tuple[int, ...], tuple[int, int]] = {}
     best: tuple[int, int, int, int] | None = None
     choice: Cell | None = None
     for cell in frontier(me["tiles"]):
-        trial = World({"p": w.players, "red_lines": w.state["red_lines"],
-                       "mode": w.state["mode"]})
-        trial.trial = True  # other boroughs' reactions never change Dale's tracks
-        trial.place(dale, kind, cell, lake=False)
-        after = trial.players[dale]
-        d_rep = after["rep"] - me["rep"]
-        touching = sum(1 for n in neighbours(cell) if n in taken)
-        key = (after["income"] - me["income"] + d_rep, d_rep, touching, -distance(cell))
+        near = tuple(sorted(k for n in neighbours(cell) if (k := taken.get(n)) is not None))
+        gain = gains.get(near)
+        if gain is None:
+            gain = gains[near] = trial.try_place(dale, kind, cell)
+        d_income, d_rep = gain
+        key = (d_income + d_rep, d_rep, len(near), -distance(cell))
         if best is None or key > best:
             best, choice = key, cell
     assert choice is not None

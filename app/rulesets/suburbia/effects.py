@@ -231,6 +231,19 @@ class World:
         for eff in tile_effects(tile):
             self.gain(i, eff.stat, eff.amount * self.count_for(i, cell_of(tile), eff, tile))
 
+    def try_place(self, i: int, kind: str, cell: Cell) -> tuple[int, int]:
+        """Player i's Income and Reputation change if a `kind` tile were placed at `cell` (the
+        same `place`, on a `trial_world`), then the placement is taken back."""
+        p = self.players[i]
+        saved = (p["money"], p["income"], p["rep"], p["pop"])
+        self.place(i, kind, cell, lake=False)
+        gain = (p["income"] - saved[1], p["rep"] - saved[2])
+        # a trial placement changes only the placer's four tracks and tiles list (no `since`
+        # record, no other borough's reaction), so restoring those undoes it
+        p["money"], p["income"], p["rep"], p["pop"] = saved
+        geo.unplace(p["tiles"], cell)
+        return gain
+
     # ------------------------------------------------------------------ turn steps
     def pay(self, i: int, amount: int) -> None:
         """Pay money to the supply (callers check the player can afford it)."""
@@ -264,6 +277,18 @@ class World:
         fee = min(need - drop, self.players[i]["money"])
         if fee:
             self.pay(i, fee)
+
+
+def trial_world(w: World, i: int) -> World:
+    """A World for trial placements in borough i (`World.try_place`): the players of `w`, player
+    i replaced by a private copy whose tiles list is changed in place and restored each time."""
+    players = list(w.players)
+    me = players[i]
+    players[i] = dict(me, tiles=geo.private_tiles(me["tiles"], with_frontier=False))
+    state = {"p": players, "red_lines": w.state["red_lines"], "mode": w.state["mode"]}
+    trial = World(state, in_place=True)
+    trial.trial = True  # other boroughs' reactions never change the placer's tracks
+    return trial
 
 
 def lines_passed(lines: list[int], old: int, new: int) -> int:

@@ -143,6 +143,24 @@ class Borough:
                 fset.add(n)
                 insort(front, [n[0], n[1]])
 
+    def remove_last(self, tile: dict, cell: Cell) -> None:
+        """Forget `tile`, the last entry of the tiles list, placed at `cell` (undoes `add`); the
+        frontier is dropped (recomputed if ever asked): trial placements never keep one."""
+        del self.occ[cell]
+        key = tile_key(tile)
+        tags = self.tags.pop()
+        counts = self.counts
+        for match in counts:
+            if tags & match:
+                counts[match] -= 1
+        if REACT_REST[key]:
+            self.rest.pop()
+        if REACT_OTHER[key]:
+            self.other.pop()
+        if not tile["inv"]:
+            self.invest.pop()
+        self.fset = self._front = None
+
     def invested(self, old: dict, new: dict, index: int) -> None:
         """Tile `index` (`old`) now carries an Investment Marker (`new` replaces it)."""
         at = old["at"]
@@ -173,10 +191,11 @@ def file(tiles: list[dict], b: Borough) -> None:
     _BOROUGHS[id(tiles)] = (tiles, b)
 
 
-def private_tiles(tiles: list[dict]) -> list[dict]:
-    """A copy of a tiles list for a playout to change in place, with its own `Borough`."""
+def private_tiles(tiles: list[dict], with_frontier: bool = True) -> list[dict]:
+    """A copy of a tiles list for a playout (or Dale's trials) to change in place, with its own
+    `Borough` (without the frontier unless `with_frontier`)."""
     new = list(tiles)
-    file(new, borough(tiles).copy())
+    file(new, borough(tiles).copy(with_frontier))
     return new
 
 
@@ -205,6 +224,12 @@ def placed(tiles: list[dict], tile: dict, cell: Cell, in_place: bool,
     b.add(tile, len(tiles), cell)
     file(new, b)
     return new
+
+
+def unplace(tiles: list[dict], cell: Cell) -> None:
+    """Undo the last in-place `placed` (its tile at `cell`): a trial placement taken back."""
+    tile = tiles.pop()
+    borough(tiles).remove_last(tile, cell)
 
 
 def invested(tiles: list[dict], index: int, in_place: bool) -> list[dict]:
