@@ -31,6 +31,10 @@ def tile_effects(tile: dict) -> tuple[Effect, ...]:
     return LAKE.effects if tile["lake"] else KINDS[tile["t"]].effects
 
 
+# Per tile kind (the lake under "lake"), its 'redline' effects, in printed order; kinds with none
+# are left out, so a red line visits only the tiles that have one.
+REDLINE = {k: fire for k, fire in geo._scoped(("redline",)).items() if fire}
+
 _ORDER: dict[tuple[int, int], tuple[int, ...]] = {}  # (seat, boroughs) -> the others in order
 
 
@@ -102,11 +106,12 @@ class World:
         step = self.line_step * direction
         self.gain(i, "income", step)
         self.gain(i, "reputation", step)
-        for tile in self.players[i]["tiles"]:
+        tiles = self.players[i]["tiles"]
+        for k in borough(tiles).reacting(REDLINE, len(tiles)):  # in placement order
+            tile = tiles[k]
             mult = 2 if tile["inv"] else 1
-            for eff in tile_effects(tile):
-                if eff.scope == "redline":
-                    self.gain(i, eff.stat, eff.amount * mult * direction)
+            for eff in REDLINE[tile_key(tile)]:
+                self.gain(i, eff.stat, eff.amount * mult * direction)
 
     # ------------------------------------------------------------------ counting
     def count_for(self, i: int, cell: Cell, eff: Effect, tile: dict | None = None) -> int:
@@ -120,9 +125,9 @@ class World:
             return 0 if tile is None else self.since_built(i, tile, eff)
         if eff.scope == "adjacent":
             b = borough(tiles)
-            taken, tags = b.occ, b.tags
+            taken, tags, match = b.occ, b.tags, eff.match
             return sum(1 for n in neighbours(cell) if (k := taken.get(n)) is not None
-                       and tags[k] & eff.match)
+                       and not tags[k].isdisjoint(match))
         if eff.scope == "own":
             return borough(tiles).count(eff.match)
         if eff.scope in ("every", "others"):
@@ -153,12 +158,11 @@ class World:
         """Add a tile to player i's borough and resolve every effect in the rulebook's order."""
         tile: dict[str, Any] = {"t": kind, "at": [cell[0], cell[1]], "lake": lake, "inv": False}
         p = self.mut(i)
-        mine = list(borough(p["tiles"]).rest)  # the reactive tiles before this one
+        n = len(p["tiles"])  # the new tile's index: the tiles before it are the ones reacting
         p["tiles"] = tiles = geo.placed(p["tiles"], tile, cell, self.in_place,
                                         with_frontier=not self.trial)
-        taken = borough(tiles).occ
-        since = {} if self.trial else self._since_record(i, tile)
-        if since:
+        b = borough(tiles)
+        if not self.trial and (since := self._since_record(i, tile)):
             tile["since"] = since  # what an investment needs to double the tile later
         # 2. immediate effect; 3. the tile's own conditional effect.
         if not lake:
@@ -169,27 +173,31 @@ class World:
         # 4. adjacent tiles' conditional effects; 5. the rest of the borough (each stage in
         # placement order, NOTES item 21).
         tags = tile_tags(tile)
-        q, r = cell
-        adjacent = sorted(k for dq, dr in geo.DIRS if (k := taken.get((q + dq, r + dr))) is not None)
+        taken = b.occ
+        adjacent = sorted(k for c in neighbours(cell) if (k := taken.get(c)) is not None)
         fire = firing(REACT_ADJACENT, tags)
         for k in adjacent:
             t = tiles[k]
             if (effects := fire.get(tile_key(t))):
                 self._react(i, t, cell, lake, effects)
         fire = firing(REACT_REST, tags)
-        for k, t, _ in mine:
-            if k not in adjacent and (effects := fire.get(tile_key(t))):
-                self._react(i, t, cell, lake, effects)
+        if fire:
+            for k in b.reacting(fire, n):
+                if k not in adjacent:
+                    t = tiles[k]
+                    self._react(i, t, cell, lake, fire[tile_key(t)])
         # 6. no base-game tile changes another player's tracks from its owner's borough, so the
         # rulebook's "their tiles cause you adjustments" step is empty; 7. other boroughs react
         # (they only ever change their owners' tracks: `trial` placements skip them).
         if self.trial:
             return
         fire = firing(REACT_OTHER, tags)
-        for j in self.others_in_order(i):
-            for t, _ in borough(self.players[j]["tiles"]).other:
-                if (effects := fire.get(tile_key(t))):
-                    self._react(j, t, cell, lake, effects)
+        if fire:
+            for j in self.others_in_order(i):
+                theirs = self.players[j]["tiles"]
+                for k in borough(theirs).reacting(fire, len(theirs)):
+                    t = theirs[k]
+                    self._react(j, t, cell, lake, fire[tile_key(t)])
 
     def _since_record(self, i: int, tile: dict) -> dict[str, int]:
         """For a tile with a "built after" or red-line effect: the count of matching tiles

@@ -65,29 +65,40 @@ def firing(stage: dict[str, tuple[Effect, ...]], tags: frozenset[str]
 class Borough:
     """Derived data of one tiles list: `occ` cell -> tile index; `front` the frontier as sorted
     [q, r] lists (the order legal moves list them in) with `fset` the same cells as tuples
-    (None until first asked); `rest` (index, tile, effects) and `other` (tile, effects) for
-    the tiles that can react to a placement in this borough and in another one; `invest`
-    (printed cost, [q, r]) for the tiles without an Investment Marker, in borough order;
-    `tags` each tile's tags, and `counts` how many tiles carry one of a match set's tags, per
-    match set asked for so far."""
+    (None until first asked); `kinds` per tile kind (tile_key) the indices of its tiles, in
+    order, so the tiles able to react to a placement are found without a walk over the borough;
+    `invest` (printed cost, [q, r]) for the tiles without an Investment Marker, in borough
+    order; `tags` each tile's tags, and `counts` how many tiles carry one of a match set's tags,
+    per match set asked for so far."""
 
-    __slots__ = ("occ", "fset", "_front", "rest", "other", "invest", "tags", "counts")
+    __slots__ = ("occ", "fset", "_front", "kinds", "invest", "tags", "counts")
 
     def __init__(self, tiles: list[dict]) -> None:
         self.occ: dict[Cell, int] = {(t["at"][0], t["at"][1]): i for i, t in enumerate(tiles)}
         self.fset: set[Cell] | None = None
         self._front: list[list[int]] | None = None
-        self.rest = [(k, t, e) for k, t in enumerate(tiles) if (e := REACT_REST[tile_key(t)])]
-        self.other = [(t, e) for t in tiles if (e := REACT_OTHER[tile_key(t)])]
+        kinds: dict[str, tuple[int, ...]] = {}
+        for i, t in enumerate(tiles):
+            key = tile_key(t)
+            kinds[key] = kinds.get(key, ()) + (i,)
+        self.kinds = kinds
         self.invest = [(tile_cost(t), list(t["at"])) for t in tiles if not t["inv"]]
         self.tags = [TAGS[tile_key(t)] for t in tiles]
         self.counts: dict[frozenset[str], int] = {}
+
+    def reacting(self, fire: dict[str, tuple[Effect, ...]], n: int) -> list[int]:
+        """Indices below `n` of the tiles whose kind is a key of `fire`, in placement order."""
+        kinds = self.kinds
+        found = [k for key in fire if (ix := kinds.get(key)) for k in ix if k < n]
+        if len(found) > 1:
+            found.sort()
+        return found
 
     def count(self, match: frozenset[str]) -> int:
         """How many tiles of the borough carry one of the `match` tags."""
         n = self.counts.get(match)
         if n is None:
-            n = self.counts[match] = sum(1 for tags in self.tags if tags & match)
+            n = self.counts[match] = sum(1 for tags in self.tags if not tags.isdisjoint(match))
         return n
 
     @property
@@ -109,7 +120,7 @@ class Borough:
         keep = with_frontier and self.fset is not None
         new.fset = set(self.fset) if keep else None  # type: ignore[arg-type]
         new._front = list(self._front) if keep else None  # type: ignore[arg-type]
-        new.rest, new.other, new.invest = list(self.rest), list(self.other), list(self.invest)
+        new.kinds, new.invest = dict(self.kinds), list(self.invest)
         new.tags, new.counts = list(self.tags), dict(self.counts)
         return new
 
@@ -121,12 +132,10 @@ class Borough:
         self.tags.append(tags)
         counts = self.counts
         for match in counts:
-            if tags & match:
+            if not tags.isdisjoint(match):
                 counts[match] += 1
-        if (e := REACT_REST[key]):
-            self.rest.append((index, tile, e))
-        if (e := REACT_OTHER[key]):
-            self.other.append((tile, e))
+        kinds = self.kinds
+        kinds[key] = kinds.get(key, ()) + (index,)
         if not tile["inv"]:
             self.invest.append((tile_cost(tile), [cell[0], cell[1]]))
         fset, front = self.fset, self._front
@@ -151,12 +160,13 @@ class Borough:
         tags = self.tags.pop()
         counts = self.counts
         for match in counts:
-            if tags & match:
+            if not tags.isdisjoint(match):
                 counts[match] -= 1
-        if REACT_REST[key]:
-            self.rest.pop()
-        if REACT_OTHER[key]:
-            self.other.pop()
+        kinds = self.kinds
+        if len(kinds[key]) > 1:
+            kinds[key] = kinds[key][:-1]
+        else:
+            del kinds[key]
         if not tile["inv"]:
             self.invest.pop()
         self.fset = self._front = None
@@ -164,9 +174,7 @@ class Borough:
     def invested(self, old: dict, new: dict, index: int) -> None:
         """Tile `index` (`old`) now carries an Investment Marker (`new` replaces it)."""
         at = old["at"]
-        self.invest = [x for x in self.invest if x[1] != at]
-        self.rest = [(k, new if k == index else t, e) for k, t, e in self.rest]
-        self.other = [(new if t is old else t, e) for t, e in self.other]
+        self.invest = [x for x in self.invest if x[1] != at]  # its kind (and `kinds`) stays
 
 
 # Bounded; each entry holds its tiles list, so a reused id is never mistaken for it.

@@ -38,7 +38,7 @@ def _fresh_gain(state: dict, i: int, kind: str, cell: tuple[int, int]) -> tuple[
 
 def _derived(b: geo.Borough) -> tuple:
     """A Borough's data (the counts as far as asked), for comparison."""
-    return (b.occ, b.rest, b.other, b.invest, b.tags, b.counts)
+    return (b.occ, b.kinds, b.invest, b.tags, b.counts)
 
 
 def test_try_place_equals_a_fresh_trial_and_leaves_the_borough_as_it_was():
