@@ -41,7 +41,12 @@ def best_cell(w: World, dale: int, kind: str) -> Cell:
     best: tuple[int, int, int, int] | None = None
     choice: Cell | None = None
     for cell in frontier(me["tiles"]):
-        near = tuple(sorted(k for n in neighbours(cell) if (k := taken.get(n)) is not None))
+        touching = []
+        for n in neighbours(cell):
+            if (k := taken.get(n)) is not None:
+                touching.append(k)
+        touching.sort()
+        near = tuple(touching)
         gain = gains.get(near)
         if gain is None:
             gain = gains[near] = trial.try_place(dale, kind, cell)

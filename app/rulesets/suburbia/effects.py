@@ -13,7 +13,7 @@ from typing import Any
 
 from app.rulesets.suburbia import geo
 from app.rulesets.suburbia.geo import (  # tile_cost: re-exported for legal, turn and bot
-    REACT_ADJACENT, REACT_OTHER, REACT_REST, TAGS, borough, firing, tile_cost, tile_key,
+    TAGS, borough, tile_cost, tile_key,
 )
 from app.rulesets.suburbia.hexes import Cell, cell_of, neighbours, occupied
 from app.rulesets.suburbia.tables import KINDS, LAKE, RED_LINES, TRACK_MAX, TRACK_MIN, Effect
@@ -29,6 +29,9 @@ def tile_tags(tile: dict) -> frozenset[str]:
 def tile_effects(tile: dict) -> tuple[Effect, ...]:
     """The conditional effects of a borough tile entry."""
     return LAKE.effects if tile["lake"] else KINDS[tile["t"]].effects
+
+
+EFFECTS = {**{k: kind.effects for k, kind in KINDS.items()}, "lake": LAKE.effects}  # by tile_key
 
 
 # Per tile kind (the lake under "lake"), its 'redline' effects, in printed order; kinds with none
@@ -79,7 +82,7 @@ class World:
         if stat == "population":
             self.move_population(i, amount)
             return
-        p = self.mut(i)
+        p = self.players[i] if self.in_place else self.mut(i)
         key = _TRACK_KEY[stat]
         if stat == "money":
             p[key] = max(0, p[key] + amount)
@@ -126,20 +129,30 @@ class World:
         if eff.scope == "adjacent":
             b = borough(tiles)
             taken, tags, match = b.occ, b.tags, eff.match
-            return sum(1 for n in neighbours(cell) if (k := taken.get(n)) is not None
-                       and not tags[k].isdisjoint(match))
+            found = 0
+            for n in neighbours(cell):
+                if (k := taken.get(n)) is not None and not tags[k].isdisjoint(match):
+                    found += 1
+            return found
         if eff.scope == "own":
             return borough(tiles).count(eff.match)
         if eff.scope in ("every", "others"):
-            return sum(borough(p["tiles"]).count(eff.match) for j, p in enumerate(self.players)
-                       if eff.scope == "every" or j != i)
+            every = eff.scope == "every"
+            found = 0
+            for j, p in enumerate(self.players):
+                if every or j != i:
+                    found += borough(p["tiles"]).count(eff.match)
+            return found
         if eff.scope == "lake_pairs":
             return lake_pairs(tiles)
         return 0
 
     def count_every(self, match: frozenset[str]) -> int:
         """Face-up tiles in all boroughs carrying one of the `match` tags."""
-        return sum(borough(p["tiles"]).count(match) for p in self.players)
+        found = 0
+        for p in self.players:
+            found += borough(p["tiles"]).count(match)
+        return found
 
     def since_built(self, i: int, tile: dict, eff: Effect) -> int:
         """For a tile's "after" effect: matching tiles built since it (tiles are never removed,
@@ -168,19 +181,24 @@ class World:
         if not lake:
             for stat, amount in KINDS[kind].immediate:
                 self.gain(i, stat, amount)
-        for eff in tile_effects(tile):
+        key = "lake" if lake else kind
+        for eff in EFFECTS[key]:
             self.gain(i, eff.stat, eff.amount * self.count_for(i, cell, eff))
         # 4. adjacent tiles' conditional effects; 5. the rest of the borough (each stage in
         # placement order, NOTES item 21).
-        tags = tile_tags(tile)
+        fire_adjacent, fire_rest, fire_other = geo.FIRES[key]
         taken = b.occ
-        adjacent = sorted(k for c in neighbours(cell) if (k := taken.get(c)) is not None)
-        fire = firing(REACT_ADJACENT, tags)
+        adjacent = []  # a loop, not a generator: this runs for every cell Dale weighs
+        for c in neighbours(cell):
+            if (k := taken.get(c)) is not None:
+                adjacent.append(k)
+        adjacent.sort()
+        fire = fire_adjacent
         for k in adjacent:
             t = tiles[k]
             if (effects := fire.get(tile_key(t))):
                 self._react(i, t, cell, lake, effects)
-        fire = firing(REACT_REST, tags)
+        fire = fire_rest
         if fire:
             for k in b.reacting(fire, n):
                 if k not in adjacent:
@@ -191,7 +209,7 @@ class World:
         # (they only ever change their owners' tracks: `trial` placements skip them).
         if self.trial:
             return
-        fire = firing(REACT_OTHER, tags)
+        fire = fire_other
         if fire:
             for j in self.others_in_order(i):
                 theirs = self.players[j]["tiles"]

@@ -62,14 +62,20 @@ def firing(stage: dict[str, tuple[Effect, ...]], tags: frozenset[str]
     return hit
 
 
+# Per tile kind (tile_key), what a placed tile of that kind sets off at each stage (its tags are
+# the kind's): geo.firing for REACT_ADJACENT, REACT_REST and REACT_OTHER, looked up once.
+FIRES = {key: (firing(REACT_ADJACENT, tags), firing(REACT_REST, tags), firing(REACT_OTHER, tags))
+         for key, tags in TAGS.items()}
+
+
 class Borough:
     """Derived data of one tiles list: `occ` cell -> tile index; `front` the frontier as sorted
     [q, r] lists (the order legal moves list them in) with `fset` the same cells as tuples
     (None until first asked); `kinds` per tile kind (tile_key) the indices of its tiles, in
     order, so the tiles able to react to a placement are found without a walk over the borough;
     `invest` (printed cost, [q, r]) for the tiles without an Investment Marker, in borough
-    order; `tags` each tile's tags, and `counts` how many tiles carry one of a match set's tags,
-    per match set asked for so far."""
+    order (None until first asked: `investable`); `tags` each tile's tags, and `counts` how
+    many tiles carry one of a match set's tags, per match set asked for so far."""
 
     __slots__ = ("occ", "fset", "_front", "kinds", "invest", "tags", "counts")
 
@@ -82,9 +88,16 @@ class Borough:
             key = tile_key(t)
             kinds[key] = kinds.get(key, ()) + (i,)
         self.kinds = kinds
-        self.invest = [(tile_cost(t), list(t["at"])) for t in tiles if not t["inv"]]
+        self.invest: list[tuple[int, list[int]]] | None = None
         self.tags = [TAGS[tile_key(t)] for t in tiles]
         self.counts: dict[frozenset[str], int] = {}
+
+    def investable(self, tiles: list[dict]) -> list[tuple[int, list[int]]]:
+        """(printed cost, [q, r]) of the tiles of `tiles` (this Borough's list) without an
+        Investment Marker, in borough order (shared: do not modify)."""
+        if self.invest is None:
+            self.invest = [(tile_cost(t), list(t["at"])) for t in tiles if not t["inv"]]
+        return self.invest
 
     def reacting(self, fire: dict[str, tuple[Effect, ...]], n: int) -> list[int]:
         """Indices below `n` of the tiles whose kind is a key of `fire`, in placement order."""
@@ -120,7 +133,8 @@ class Borough:
         keep = with_frontier and self.fset is not None
         new.fset = set(self.fset) if keep else None  # type: ignore[arg-type]
         new._front = list(self._front) if keep else None  # type: ignore[arg-type]
-        new.kinds, new.invest = dict(self.kinds), list(self.invest)
+        new.kinds = dict(self.kinds)
+        new.invest = None if self.invest is None else list(self.invest)
         new.tags, new.counts = list(self.tags), dict(self.counts)
         return new
 
@@ -136,7 +150,7 @@ class Borough:
                 counts[match] += 1
         kinds = self.kinds
         kinds[key] = kinds.get(key, ()) + (index,)
-        if not tile["inv"]:
+        if not tile["inv"] and self.invest is not None:
             self.invest.append((tile_cost(tile), [cell[0], cell[1]]))
         fset, front = self.fset, self._front
         if fset is None or front is None:
@@ -167,14 +181,15 @@ class Borough:
             kinds[key] = kinds[key][:-1]
         else:
             del kinds[key]
-        if not tile["inv"]:
+        if not tile["inv"] and self.invest is not None:
             self.invest.pop()
         self.fset = self._front = None
 
     def invested(self, old: dict, new: dict, index: int) -> None:
         """Tile `index` (`old`) now carries an Investment Marker (`new` replaces it)."""
         at = old["at"]
-        self.invest = [x for x in self.invest if x[1] != at]  # its kind (and `kinds`) stays
+        if self.invest is not None:  # its kind (and `kinds`) stays
+            self.invest = [x for x in self.invest if x[1] != at]
 
 
 # Bounded; each entry holds its tiles list, so a reused id is never mistaken for it.

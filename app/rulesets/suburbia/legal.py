@@ -75,7 +75,8 @@ def turn_options(state: State, seat: int) -> tuple[list[tuple[str, str, Any]], l
         for t in BASIC_IDS:
             if basic[t] > 0 and money >= _COST[t]:
                 placing.append(("basic", "tile", t))
-    invest = [at for cost, at in b.invest if money >= cost] if p["markers"] > 0 else []
+    invest = ([at for cost, at in b.investable(p["tiles"]) if money >= cost]
+              if p["markers"] > 0 else [])
     return placing, cells, invest
 
 
