@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.rulesets.suburbia import geo
 from app.rulesets.suburbia.effects import World, trial_world
 from app.rulesets.suburbia.hexes import Cell, distance, frontier, neighbours, occupied
 from app.rulesets.suburbia.market import discard, refill, surcharges, take
@@ -54,6 +55,7 @@ def best_cell(w: World, dale: int, kind: str) -> Cell:
         key = (d_income + d_rep, d_rep, len(near), -distance(cell))
         if best is None or key > best:
             best, choice = key, cell
+    geo.forget(trial.players[dale]["tiles"])
     assert choice is not None
     return choice
 

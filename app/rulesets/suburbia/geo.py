@@ -216,10 +216,23 @@ def file(tiles: list[dict], b: Borough) -> None:
 
 def private_tiles(tiles: list[dict], with_frontier: bool = True) -> list[dict]:
     """A copy of a tiles list for a playout (or Dale's trials) to change in place, with its own
-    `Borough` (without the frontier unless `with_frontier`)."""
+    `Borough` (without the frontier unless `with_frontier`); `tiles` itself is not filed."""
+    hit = _BOROUGHS.get(id(tiles))
     new = list(tiles)
-    file(new, borough(tiles).copy(with_frontier))
+    if hit is not None and hit[0] is tiles:
+        file(new, hit[1].copy(with_frontier))
+    else:
+        file(new, Borough(new))  # derived afresh: nothing to copy
     return new
+
+
+def forget(tiles: list[dict]) -> None:
+    """Drop the derived data filed for `tiles`, a private list no longer played on (a finished
+    playout's, Dale's trial copy): the cache would otherwise keep whole boroughs alive until it
+    is next cleared, which the garbage collector then walks again and again."""
+    hit = _BOROUGHS.get(id(tiles))
+    if hit is not None and hit[0] is tiles:
+        del _BOROUGHS[id(tiles)]
 
 
 def occupied(tiles: list[dict]) -> dict[Cell, int]:

@@ -83,3 +83,19 @@ def test_best_cell_equals_a_fresh_trial_per_cell():
     for s in _positions(range(10), 31):
         for kind in [k for k in KINDS if KINDS[k].stack in ("A", "B", "C")][::3]:
             assert dale.best_cell(World(s), s["seats"], kind) == _reference_cell(s, kind)
+
+
+def test_a_playout_and_dales_search_leave_no_private_borough_filed():
+    """The private tiles lists of a finished playout and of Dale's trials are dropped from the
+    borough cache (it would keep them alive); asked again, a final borough is derived afresh,
+    equal to the one computed from its tiles."""
+    for options in ({"solo_mode": "dale"}, {}):
+        players = 1 if options else 3
+        s = R.setup(players, R.Options.model_validate(options), 5)
+        geo._BOROUGHS.clear()
+        end = R.playout(s, Rng.from_seed(5, "trials"))
+        assert not any(entry[0] is p["tiles"] for p in end["p"] for entry in geo._BOROUGHS.values())
+        assert len(geo._BOROUGHS) <= players  # at most the setup's own lists
+        for p in end["p"]:
+            b = geo.borough(p["tiles"])
+            assert b.front == geo.Borough(list(p["tiles"])).front and b.occ == geo.Borough(p["tiles"]).occ
