@@ -35,24 +35,28 @@ def best_cell(w: World, dale: int, kind: str) -> Cell:
     me = w.players[dale]
     taken = occupied(me["tiles"])
     trial = trial_world(w, dale)
-    # A placement depends on its cell only through the tiles next to it (adjacency effects,
-    # which tiles react in the adjacent stage and which in the rest, lake pairs), so cells
-    # touching the same tiles give the same gain: each such set is simulated once.
+    # A placement depends on its cell only through the tiles next to it, and only through
+    # those that can react to it or that its own effects count (World.touch_matters): cells
+    # with the same such neighbours give the same gain, so each set is simulated once.
+    matters = trial.touch_matters(dale, kind)
     gains: dict[tuple[int, ...], tuple[int, int]] = {}
     best: tuple[int, int, int, int] | None = None
     choice: Cell | None = None
     for cell in frontier(me["tiles"]):
-        touching = []
+        touching = 0
+        near = []
         for n in neighbours(cell):
             if (k := taken.get(n)) is not None:
-                touching.append(k)
-        touching.sort()
-        near = tuple(touching)
-        gain = gains.get(near)
+                touching += 1
+                if matters[k]:
+                    near.append(k)
+        near.sort()
+        seen = tuple(near)
+        gain = gains.get(seen)
         if gain is None:
-            gain = gains[near] = trial.try_place(dale, kind, cell)
+            gain = gains[seen] = trial.try_place(dale, kind, cell)
         d_income, d_rep = gain
-        key = (d_income + d_rep, d_rep, len(near), -distance(cell))
+        key = (d_income + d_rep, d_rep, touching, -distance(cell))
         if best is None or key > best:
             best, choice = key, cell
     geo.forget(trial.players[dale]["tiles"])

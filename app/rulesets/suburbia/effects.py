@@ -217,6 +217,27 @@ class World:
                     t = theirs[k]
                     self._react(j, t, cell, lake, fire[tile_key(t)])
 
+    def touch_matters(self, i: int, kind: str) -> list[bool]:
+        """Per tile of borough i, whether having it next to the cell can change what placing a
+        face-up `kind` tile there does. `place` reads the cell only through its neighbours:
+        the kind's own 'adjacent' effects count some of them, lake pairs count the lakes, and
+        the adjacent stage sets off the tiles whose kind the placement fires there; only those
+        can also react in the rest stage (REACT_REST's scopes are a subset of REACT_ADJACENT's),
+        where they are skipped when adjacent. Any other neighbour changes nothing."""
+        b = borough(self.players[i]["tiles"])
+        fire = geo.FIRES[kind][0]
+        matters = [False] * len(b.tags)
+        for key, indices in b.kinds.items():
+            if key in fire or key == "lake":
+                for k in indices:
+                    matters[k] = True
+        for eff in EFFECTS[kind]:
+            if eff.scope == "adjacent":
+                for k, tags in enumerate(b.tags):
+                    if not tags.isdisjoint(eff.match):
+                        matters[k] = True
+        return matters
+
     def _since_record(self, i: int, tile: dict) -> dict[str, int]:
         """For a tile with a "built after" or red-line effect: the count of matching tiles
         (itself included) and its owner's population at the moment it is built."""
