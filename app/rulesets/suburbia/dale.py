@@ -39,26 +39,25 @@ def best_cell(w: World, dale: int, kind: str) -> Cell:
     # those that can react to it or that its own effects count (World.touch_matters): cells
     # with the same such neighbours give the same gain, so each set is simulated once.
     matters = trial.touch_matters(dale, kind)
-    gains: dict[tuple[int, ...], tuple[int, int]] = {}
-    best: tuple[int, int, int, int] | None = None
+    gains: dict[int, tuple[int, int]] = {}  # by the set of neighbours that matter, as bits
+    best: tuple[int, int, int] | None = None
+    near_first = 0
     choice: Cell | None = None
     for cell in frontier(me["tiles"]):
-        touching = 0
-        near = []
+        touching = seen = 0
         for n in neighbours(cell):
             if (k := taken.get(n)) is not None:
                 touching += 1
                 if matters[k]:
-                    near.append(k)
-        near.sort()
-        seen = tuple(near)
+                    seen |= 1 << k
         gain = gains.get(seen)
         if gain is None:
             gain = gains[seen] = trial.try_place(dale, kind, cell)
         d_income, d_rep = gain
-        key = (d_income + d_rep, d_rep, touching, -distance(cell))
-        if best is None or key > best:
-            best, choice = key, cell
+        rank = (d_income + d_rep, d_rep, touching)
+        # the distance only breaks ties: measured when the rest of the rank is equal or better
+        if best is None or rank > best or (rank == best and -distance(cell) > near_first):
+            best, near_first, choice = rank, -distance(cell), cell
     geo.forget(trial.players[dale]["tiles"])
     assert choice is not None
     return choice
