@@ -13,17 +13,12 @@ from typing import Any
 
 from app.rulesets.suburbia import geo
 from app.rulesets.suburbia.geo import (  # tile_cost: re-exported for legal, turn and bot
-    TAGS, borough, tile_cost, tile_key,
+    FIRES, borough, placed, tile_cost, tile_key, unplace,
 )
 from app.rulesets.suburbia.hexes import Cell, cell_of, neighbours, occupied
 from app.rulesets.suburbia.tables import KINDS, LAKE, RED_LINES, TRACK_MAX, TRACK_MIN, Effect
 
 _TRACK_KEY = {"income": "income", "reputation": "rep", "population": "pop", "money": "money"}
-
-
-def tile_tags(tile: dict) -> frozenset[str]:
-    """What other effects match on: the lake tag for a face-down tile, else category and icon."""
-    return TAGS["lake"] if tile["lake"] else TAGS[tile["t"]]
 
 
 def tile_effects(tile: dict) -> tuple[Effect, ...]:
@@ -172,8 +167,7 @@ class World:
         tile: dict[str, Any] = {"t": kind, "at": [cell[0], cell[1]], "lake": lake, "inv": False}
         p = self.mut(i)
         n = len(p["tiles"])  # the new tile's index: the tiles before it are the ones reacting
-        p["tiles"] = tiles = geo.placed(p["tiles"], tile, cell, self.in_place,
-                                        with_frontier=not self.trial)
+        p["tiles"] = tiles = placed(p["tiles"], tile, cell, self.in_place, not self.trial)
         b = borough(tiles)
         if not self.trial and (since := self._since_record(i, tile)):
             tile["since"] = since  # what an investment needs to double the tile later
@@ -186,7 +180,7 @@ class World:
             self.gain(i, eff.stat, eff.amount * self.count_for(i, cell, eff))
         # 4. adjacent tiles' conditional effects; 5. the rest of the borough (each stage in
         # placement order, NOTES item 21).
-        fire_adjacent, fire_rest, fire_other = geo.FIRES[key]
+        fire_adjacent, fire_rest, fire_other = FIRES[key]
         taken = b.occ
         adjacent = []  # a loop, not a generator: this runs for every cell Dale weighs
         for c in neighbours(cell):
@@ -225,7 +219,7 @@ class World:
         can also react in the rest stage (REACT_REST's scopes are a subset of REACT_ADJACENT's),
         where they are skipped when adjacent. Any other neighbour changes nothing."""
         b = borough(self.players[i]["tiles"])
-        fire = geo.FIRES[kind][0]
+        fire = FIRES[kind][0]
         matters = [False] * len(b.tags)
         for key, indices in b.kinds.items():
             if key in fire or key == "lake":
@@ -288,7 +282,7 @@ class World:
         # a trial placement changes only the placer's four tracks and tiles list (no `since`
         # record, no other borough's reaction), so restoring those undoes it
         p["money"], p["income"], p["rep"], p["pop"] = saved
-        geo.unplace(p["tiles"], cell)
+        unplace(p["tiles"], cell)
         return gain
 
     # ------------------------------------------------------------------ turn steps
