@@ -18,6 +18,20 @@ Cell = tuple[int, int]
 DIRS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 
 
+_NEIGHBOURS: dict[Cell, tuple[Cell, ...]] = {}
+
+
+def neighbours(cell: Cell) -> tuple[Cell, ...]:
+    """The six cells sharing an edge with `cell` (remembered per cell: boroughs stay small)."""
+    hit = _NEIGHBOURS.get(cell)
+    if hit is None:
+        q, r = cell
+        hit = tuple((q + dq, r + dr) for dq, dr in DIRS)
+        if len(_NEIGHBOURS) < 65536:
+            _NEIGHBOURS[(q, r)] = hit
+    return hit
+
+
 def tile_key(tile: dict) -> str:
     """The kind a borough tile behaves as: "lake" for a face-down tile, else its kind id."""
     return "lake" if tile["lake"] else tile["t"]
@@ -158,10 +172,8 @@ class Borough:
         if cell in fset:
             fset.discard(cell)
             del front[bisect_left(front, [cell[0], cell[1]])]
-        q, r = cell
         occ = self.occ
-        for dq, dr in DIRS:
-            n = (q + dq, r + dr)
+        for n in neighbours(cell):
             if n not in occ and n not in fset and n not in BOARD_CELLS:
                 fset.add(n)
                 insort(front, [n[0], n[1]])
