@@ -276,8 +276,10 @@ def placed(tiles: list[dict], tile: dict, cell: Cell, in_place: bool,
 
 def unplace(tiles: list[dict], cell: Cell) -> None:
     """Undo the last in-place `placed` (its tile at `cell`): a trial placement taken back."""
-    tile = tiles.pop()
-    borough(tiles).remove_last(tile, cell)
+    # Looked up before the pop: if the cache was cleared meanwhile, the data derived afresh
+    # includes the tile, so taking it out leaves them right.
+    b = borough(tiles)
+    b.remove_last(tiles.pop(), cell)
 
 
 def invested(tiles: list[dict], index: int, in_place: bool) -> list[dict]:

@@ -143,3 +143,20 @@ def test_a_playout_and_dales_search_leave_no_private_borough_filed():
         for p in end["p"]:
             b = geo.borough(p["tiles"])
             assert b.front == geo.Borough(list(p["tiles"])).front and b.occ == geo.Borough(p["tiles"]).occ
+
+
+def test_a_trial_taken_back_after_the_cache_was_cleared_leaves_the_borough_right():
+    """The borough cache may be cleared in the middle of a trial (it is bounded): the placement
+    is still taken back exactly."""
+    s = _positions(range(1), 25)[0]
+    d = s["seats"]
+    trial = trial_world(World(s), d)
+    tiles = trial.players[d]["tiles"]
+    for cell in frontier(s["p"][d]["tiles"])[:3]:
+        saved = dict(trial.players[d])
+        trial.place(d, "farm", cell, lake=False)
+        geo._BOROUGHS.clear()
+        geo.unplace(tiles, cell)
+        trial.players[d].update({k: saved[k] for k in ("money", "income", "rep", "pop")})
+        assert tiles == s["p"][d]["tiles"]
+        assert _derived(geo.borough(tiles)) == _derived(geo.Borough(tiles))
