@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rulesets.suburbia.effects import World
+from app.rulesets.suburbia import geo
+from app.rulesets.suburbia.effects import World, trial_world
 from app.rulesets.suburbia.hexes import Cell, distance, frontier, neighbours, occupied
 from app.rulesets.suburbia.market import discard, refill, surcharges, take
 from app.rulesets.suburbia.tables import KINDS
@@ -33,19 +34,31 @@ def best_cell(w: World, dale: int, kind: str) -> Cell:
     tiles, then the one nearest his first tile, then (q, r) order: a compact, repeatable borough."""
     me = w.players[dale]
     taken = occupied(me["tiles"])
-    best: tuple[int, int, int, int] | None = None
+    trial = trial_world(w, dale)
+    # A placement depends on its cell only through the tiles next to it, and only through
+    # those that can react to it or that its own effects count (World.touch_matters): cells
+    # with the same such neighbours give the same gain, so each set is simulated once.
+    matters = trial.touch_matters(dale, kind)
+    gains: dict[int, tuple[int, int]] = {}  # by the set of neighbours that matter, as bits
+    best: tuple[int, int, int] | None = None
+    near_first = 0
     choice: Cell | None = None
     for cell in frontier(me["tiles"]):
-        trial = World({"p": w.players, "red_lines": w.state["red_lines"],
-                       "mode": w.state["mode"]})
-        trial.trial = True  # other boroughs' reactions never change Dale's tracks
-        trial.place(dale, kind, cell, lake=False)
-        after = trial.players[dale]
-        d_rep = after["rep"] - me["rep"]
-        touching = sum(1 for n in neighbours(cell) if n in taken)
-        key = (after["income"] - me["income"] + d_rep, d_rep, touching, -distance(cell))
-        if best is None or key > best:
-            best, choice = key, cell
+        touching = seen = 0
+        for n in neighbours(cell):
+            if (k := taken.get(n)) is not None:
+                touching += 1
+                if matters[k]:
+                    seen |= 1 << k
+        gain = gains.get(seen)
+        if gain is None:
+            gain = gains[seen] = trial.try_place(dale, kind, cell)
+        d_income, d_rep = gain
+        rank = (d_income + d_rep, d_rep, touching)
+        # the distance only breaks ties: measured when the rest of the rank is equal or better
+        if best is None or rank > best or (rank == best and -distance(cell) > near_first):
+            best, near_first, choice = rank, -distance(cell), cell
+    geo.forget(trial.players[dale]["tiles"])
     assert choice is not None
     return choice
 

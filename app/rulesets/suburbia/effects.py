@@ -13,7 +13,7 @@ from typing import Any
 
 from app.rulesets.suburbia import geo
 from app.rulesets.suburbia.geo import (  # tile_cost: re-exported for legal, turn and bot
-    REACT_ADJACENT, REACT_OTHER, REACT_REST, TAGS, borough, firing, tile_cost, tile_key,
+    FIRES, borough, placed, tile_cost, tile_key, unplace,
 )
 from app.rulesets.suburbia.hexes import Cell, cell_of, neighbours, occupied
 from app.rulesets.suburbia.tables import KINDS, LAKE, RED_LINES, TRACK_MAX, TRACK_MIN, Effect
@@ -21,15 +21,17 @@ from app.rulesets.suburbia.tables import KINDS, LAKE, RED_LINES, TRACK_MAX, TRAC
 _TRACK_KEY = {"income": "income", "reputation": "rep", "population": "pop", "money": "money"}
 
 
-def tile_tags(tile: dict) -> frozenset[str]:
-    """What other effects match on: the lake tag for a face-down tile, else category and icon."""
-    return TAGS["lake"] if tile["lake"] else TAGS[tile["t"]]
-
-
 def tile_effects(tile: dict) -> tuple[Effect, ...]:
     """The conditional effects of a borough tile entry."""
     return LAKE.effects if tile["lake"] else KINDS[tile["t"]].effects
 
+
+EFFECTS = {**{k: kind.effects for k, kind in KINDS.items()}, "lake": LAKE.effects}  # by tile_key
+
+
+# Per tile kind (the lake under "lake"), its 'redline' effects, in printed order; kinds with none
+# are left out, so a red line visits only the tiles that have one.
+REDLINE = {k: fire for k, fire in geo._scoped(("redline",)).items() if fire}
 
 _ORDER: dict[tuple[int, int], tuple[int, ...]] = {}  # (seat, boroughs) -> the others in order
 
@@ -75,7 +77,7 @@ class World:
         if stat == "population":
             self.move_population(i, amount)
             return
-        p = self.mut(i)
+        p = self.players[i] if self.in_place else self.mut(i)
         key = _TRACK_KEY[stat]
         if stat == "money":
             p[key] = max(0, p[key] + amount)
@@ -102,11 +104,12 @@ class World:
         step = self.line_step * direction
         self.gain(i, "income", step)
         self.gain(i, "reputation", step)
-        for tile in self.players[i]["tiles"]:
+        tiles = self.players[i]["tiles"]
+        for k in borough(tiles).reacting(REDLINE, len(tiles)):  # in placement order
+            tile = tiles[k]
             mult = 2 if tile["inv"] else 1
-            for eff in tile_effects(tile):
-                if eff.scope == "redline":
-                    self.gain(i, eff.stat, eff.amount * mult * direction)
+            for eff in REDLINE[tile_key(tile)]:
+                self.gain(i, eff.stat, eff.amount * mult * direction)
 
     # ------------------------------------------------------------------ counting
     def count_for(self, i: int, cell: Cell, eff: Effect, tile: dict | None = None) -> int:
@@ -120,21 +123,31 @@ class World:
             return 0 if tile is None else self.since_built(i, tile, eff)
         if eff.scope == "adjacent":
             b = borough(tiles)
-            taken, tags = b.occ, b.tags
-            return sum(1 for n in neighbours(cell) if (k := taken.get(n)) is not None
-                       and tags[k] & eff.match)
+            taken, tags, match = b.occ, b.tags, eff.match
+            found = 0
+            for n in neighbours(cell):
+                if (k := taken.get(n)) is not None and not tags[k].isdisjoint(match):
+                    found += 1
+            return found
         if eff.scope == "own":
             return borough(tiles).count(eff.match)
         if eff.scope in ("every", "others"):
-            return sum(borough(p["tiles"]).count(eff.match) for j, p in enumerate(self.players)
-                       if eff.scope == "every" or j != i)
+            every = eff.scope == "every"
+            found = 0
+            for j, p in enumerate(self.players):
+                if every or j != i:
+                    found += borough(p["tiles"]).count(eff.match)
+            return found
         if eff.scope == "lake_pairs":
             return lake_pairs(tiles)
         return 0
 
     def count_every(self, match: frozenset[str]) -> int:
         """Face-up tiles in all boroughs carrying one of the `match` tags."""
-        return sum(borough(p["tiles"]).count(match) for p in self.players)
+        found = 0
+        for p in self.players:
+            found += borough(p["tiles"]).count(match)
+        return found
 
     def since_built(self, i: int, tile: dict, eff: Effect) -> int:
         """For a tile's "after" effect: matching tiles built since it (tiles are never removed,
@@ -153,43 +166,71 @@ class World:
         """Add a tile to player i's borough and resolve every effect in the rulebook's order."""
         tile: dict[str, Any] = {"t": kind, "at": [cell[0], cell[1]], "lake": lake, "inv": False}
         p = self.mut(i)
-        mine = list(borough(p["tiles"]).rest)  # the reactive tiles before this one
-        p["tiles"] = tiles = geo.placed(p["tiles"], tile, cell, self.in_place,
-                                        with_frontier=not self.trial)
-        taken = borough(tiles).occ
-        since = {} if self.trial else self._since_record(i, tile)
-        if since:
+        n = len(p["tiles"])  # the new tile's index: the tiles before it are the ones reacting
+        p["tiles"] = tiles = placed(p["tiles"], tile, cell, self.in_place, not self.trial)
+        b = borough(tiles)
+        if not self.trial and (since := self._since_record(i, tile)):
             tile["since"] = since  # what an investment needs to double the tile later
         # 2. immediate effect; 3. the tile's own conditional effect.
         if not lake:
             for stat, amount in KINDS[kind].immediate:
                 self.gain(i, stat, amount)
-        for eff in tile_effects(tile):
+        key = "lake" if lake else kind
+        for eff in EFFECTS[key]:
             self.gain(i, eff.stat, eff.amount * self.count_for(i, cell, eff))
         # 4. adjacent tiles' conditional effects; 5. the rest of the borough (each stage in
         # placement order, NOTES item 21).
-        tags = tile_tags(tile)
-        q, r = cell
-        adjacent = sorted(k for dq, dr in geo.DIRS if (k := taken.get((q + dq, r + dr))) is not None)
-        fire = firing(REACT_ADJACENT, tags)
+        fire_adjacent, fire_rest, fire_other = FIRES[key]
+        taken = b.occ
+        adjacent = []  # a loop, not a generator: this runs for every cell Dale weighs
+        for c in neighbours(cell):
+            if (k := taken.get(c)) is not None:
+                adjacent.append(k)
+        adjacent.sort()
+        fire = fire_adjacent
         for k in adjacent:
             t = tiles[k]
             if (effects := fire.get(tile_key(t))):
                 self._react(i, t, cell, lake, effects)
-        fire = firing(REACT_REST, tags)
-        for k, t, _ in mine:
-            if k not in adjacent and (effects := fire.get(tile_key(t))):
-                self._react(i, t, cell, lake, effects)
+        fire = fire_rest
+        if fire:
+            for k in b.reacting(fire, n):
+                if k not in adjacent:
+                    t = tiles[k]
+                    self._react(i, t, cell, lake, fire[tile_key(t)])
         # 6. no base-game tile changes another player's tracks from its owner's borough, so the
         # rulebook's "their tiles cause you adjustments" step is empty; 7. other boroughs react
         # (they only ever change their owners' tracks: `trial` placements skip them).
         if self.trial:
             return
-        fire = firing(REACT_OTHER, tags)
-        for j in self.others_in_order(i):
-            for t, _ in borough(self.players[j]["tiles"]).other:
-                if (effects := fire.get(tile_key(t))):
-                    self._react(j, t, cell, lake, effects)
+        fire = fire_other
+        if fire:
+            for j in self.others_in_order(i):
+                theirs = self.players[j]["tiles"]
+                for k in borough(theirs).reacting(fire, len(theirs)):
+                    t = theirs[k]
+                    self._react(j, t, cell, lake, fire[tile_key(t)])
+
+    def touch_matters(self, i: int, kind: str) -> list[bool]:
+        """Per tile of borough i, whether having it next to the cell can change what placing a
+        face-up `kind` tile there does. `place` reads the cell only through its neighbours:
+        the kind's own 'adjacent' effects count some of them, lake pairs count the lakes, and
+        the adjacent stage sets off the tiles whose kind the placement fires there; only those
+        can also react in the rest stage (REACT_REST's scopes are a subset of REACT_ADJACENT's),
+        where they are skipped when adjacent. Any other neighbour changes nothing."""
+        b = borough(self.players[i]["tiles"])
+        fire = FIRES[kind][0]
+        matters = [False] * len(b.tags)
+        for key, indices in b.kinds.items():
+            if key in fire or key == "lake":
+                for k in indices:
+                    matters[k] = True
+        for eff in EFFECTS[kind]:
+            if eff.scope == "adjacent":
+                for k, tags in enumerate(b.tags):
+                    if not tags.isdisjoint(eff.match):
+                        matters[k] = True
+        return matters
 
     def _since_record(self, i: int, tile: dict) -> dict[str, int]:
         """For a tile with a "built after" or red-line effect: the count of matching tiles
@@ -231,6 +272,19 @@ class World:
         for eff in tile_effects(tile):
             self.gain(i, eff.stat, eff.amount * self.count_for(i, cell_of(tile), eff, tile))
 
+    def try_place(self, i: int, kind: str, cell: Cell) -> tuple[int, int]:
+        """Player i's Income and Reputation change if a `kind` tile were placed at `cell` (the
+        same `place`, on a `trial_world`), then the placement is taken back."""
+        p = self.players[i]
+        saved = (p["money"], p["income"], p["rep"], p["pop"])
+        self.place(i, kind, cell, lake=False)
+        gain = (p["income"] - saved[1], p["rep"] - saved[2])
+        # a trial placement changes only the placer's four tracks and tiles list (no `since`
+        # record, no other borough's reaction), so restoring those undoes it
+        p["money"], p["income"], p["rep"], p["pop"] = saved
+        unplace(p["tiles"], cell)
+        return gain
+
     # ------------------------------------------------------------------ turn steps
     def pay(self, i: int, amount: int) -> None:
         """Pay money to the supply (callers check the player can afford it)."""
@@ -264,6 +318,18 @@ class World:
         fee = min(need - drop, self.players[i]["money"])
         if fee:
             self.pay(i, fee)
+
+
+def trial_world(w: World, i: int) -> World:
+    """A World for trial placements in borough i (`World.try_place`): the players of `w`, player
+    i replaced by a private copy whose tiles list is changed in place and restored each time."""
+    players = list(w.players)
+    me = players[i]
+    players[i] = dict(me, tiles=geo.private_tiles(me["tiles"], with_frontier=False))
+    state = {"p": players, "red_lines": w.state["red_lines"], "mode": w.state["mode"]}
+    trial = World(state, in_place=True)
+    trial.trial = True  # other boroughs' reactions never change the placer's tracks
+    return trial
 
 
 def lines_passed(lines: list[int], old: int, new: int) -> int:

@@ -18,6 +18,20 @@ Cell = tuple[int, int]
 DIRS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 
 
+_NEIGHBOURS: dict[Cell, tuple[Cell, ...]] = {}
+
+
+def neighbours(cell: Cell) -> tuple[Cell, ...]:
+    """The six cells sharing an edge with `cell` (remembered per cell: boroughs stay small)."""
+    hit = _NEIGHBOURS.get(cell)
+    if hit is None:
+        q, r = cell
+        hit = tuple((q + dq, r + dr) for dq, dr in DIRS)
+        if len(_NEIGHBOURS) < 65536:
+            _NEIGHBOURS[(q, r)] = hit
+    return hit
+
+
 def tile_key(tile: dict) -> str:
     """The kind a borough tile behaves as: "lake" for a face-down tile, else its kind id."""
     return "lake" if tile["lake"] else tile["t"]
@@ -62,32 +76,56 @@ def firing(stage: dict[str, tuple[Effect, ...]], tags: frozenset[str]
     return hit
 
 
+# Per tile kind (tile_key), what a placed tile of that kind sets off at each stage (its tags are
+# the kind's): geo.firing for REACT_ADJACENT, REACT_REST and REACT_OTHER, looked up once.
+FIRES = {key: (firing(REACT_ADJACENT, tags), firing(REACT_REST, tags), firing(REACT_OTHER, tags))
+         for key, tags in TAGS.items()}
+
+
 class Borough:
     """Derived data of one tiles list: `occ` cell -> tile index; `front` the frontier as sorted
     [q, r] lists (the order legal moves list them in) with `fset` the same cells as tuples
-    (None until first asked); `rest` (index, tile, effects) and `other` (tile, effects) for
-    the tiles that can react to a placement in this borough and in another one; `invest`
-    (printed cost, [q, r]) for the tiles without an Investment Marker, in borough order;
-    `tags` each tile's tags, and `counts` how many tiles carry one of a match set's tags, per
-    match set asked for so far."""
+    (None until first asked); `kinds` per tile kind (tile_key) the indices of its tiles, in
+    order, so the tiles able to react to a placement are found without a walk over the borough;
+    `invest` (printed cost, [q, r]) for the tiles without an Investment Marker, in borough
+    order (None until first asked: `investable`); `tags` each tile's tags, and `counts` how
+    many tiles carry one of a match set's tags, per match set asked for so far."""
 
-    __slots__ = ("occ", "fset", "_front", "rest", "other", "invest", "tags", "counts")
+    __slots__ = ("occ", "fset", "_front", "kinds", "invest", "tags", "counts")
 
     def __init__(self, tiles: list[dict]) -> None:
         self.occ: dict[Cell, int] = {(t["at"][0], t["at"][1]): i for i, t in enumerate(tiles)}
         self.fset: set[Cell] | None = None
         self._front: list[list[int]] | None = None
-        self.rest = [(k, t, e) for k, t in enumerate(tiles) if (e := REACT_REST[tile_key(t)])]
-        self.other = [(t, e) for t in tiles if (e := REACT_OTHER[tile_key(t)])]
-        self.invest = [(tile_cost(t), list(t["at"])) for t in tiles if not t["inv"]]
+        kinds: dict[str, tuple[int, ...]] = {}
+        for i, t in enumerate(tiles):
+            key = tile_key(t)
+            kinds[key] = kinds.get(key, ()) + (i,)
+        self.kinds = kinds
+        self.invest: list[tuple[int, list[int]]] | None = None
         self.tags = [TAGS[tile_key(t)] for t in tiles]
         self.counts: dict[frozenset[str], int] = {}
+
+    def investable(self, tiles: list[dict]) -> list[tuple[int, list[int]]]:
+        """(printed cost, [q, r]) of the tiles of `tiles` (this Borough's list) without an
+        Investment Marker, in borough order (shared: do not modify)."""
+        if self.invest is None:
+            self.invest = [(tile_cost(t), list(t["at"])) for t in tiles if not t["inv"]]
+        return self.invest
+
+    def reacting(self, fire: dict[str, tuple[Effect, ...]], n: int) -> list[int]:
+        """Indices below `n` of the tiles whose kind is a key of `fire`, in placement order."""
+        kinds = self.kinds
+        found = [k for key in fire if (ix := kinds.get(key)) for k in ix if k < n]
+        if len(found) > 1:
+            found.sort()
+        return found
 
     def count(self, match: frozenset[str]) -> int:
         """How many tiles of the borough carry one of the `match` tags."""
         n = self.counts.get(match)
         if n is None:
-            n = self.counts[match] = sum(1 for tags in self.tags if tags & match)
+            n = self.counts[match] = sum(1 for tags in self.tags if not tags.isdisjoint(match))
         return n
 
     @property
@@ -109,7 +147,8 @@ class Borough:
         keep = with_frontier and self.fset is not None
         new.fset = set(self.fset) if keep else None  # type: ignore[arg-type]
         new._front = list(self._front) if keep else None  # type: ignore[arg-type]
-        new.rest, new.other, new.invest = list(self.rest), list(self.other), list(self.invest)
+        new.kinds = dict(self.kinds)
+        new.invest = None if self.invest is None else list(self.invest)
         new.tags, new.counts = list(self.tags), dict(self.counts)
         return new
 
@@ -121,13 +160,11 @@ class Borough:
         self.tags.append(tags)
         counts = self.counts
         for match in counts:
-            if tags & match:
+            if not tags.isdisjoint(match):
                 counts[match] += 1
-        if (e := REACT_REST[key]):
-            self.rest.append((index, tile, e))
-        if (e := REACT_OTHER[key]):
-            self.other.append((tile, e))
-        if not tile["inv"]:
+        kinds = self.kinds
+        kinds[key] = kinds.get(key, ()) + (index,)
+        if not tile["inv"] and self.invest is not None:
             self.invest.append((tile_cost(tile), [cell[0], cell[1]]))
         fset, front = self.fset, self._front
         if fset is None or front is None:
@@ -135,20 +172,36 @@ class Borough:
         if cell in fset:
             fset.discard(cell)
             del front[bisect_left(front, [cell[0], cell[1]])]
-        q, r = cell
         occ = self.occ
-        for dq, dr in DIRS:
-            n = (q + dq, r + dr)
+        for n in neighbours(cell):
             if n not in occ and n not in fset and n not in BOARD_CELLS:
                 fset.add(n)
                 insort(front, [n[0], n[1]])
 
+    def remove_last(self, tile: dict, cell: Cell) -> None:
+        """Forget `tile`, the last entry of the tiles list, placed at `cell` (undoes `add`); the
+        frontier is dropped (recomputed if ever asked): trial placements never keep one."""
+        del self.occ[cell]
+        key = tile_key(tile)
+        tags = self.tags.pop()
+        counts = self.counts
+        for match in counts:
+            if not tags.isdisjoint(match):
+                counts[match] -= 1
+        kinds = self.kinds
+        if len(kinds[key]) > 1:
+            kinds[key] = kinds[key][:-1]
+        else:
+            del kinds[key]
+        if not tile["inv"] and self.invest is not None:
+            self.invest.pop()
+        self.fset = self._front = None
+
     def invested(self, old: dict, new: dict, index: int) -> None:
         """Tile `index` (`old`) now carries an Investment Marker (`new` replaces it)."""
         at = old["at"]
-        self.invest = [x for x in self.invest if x[1] != at]
-        self.rest = [(k, new if k == index else t, e) for k, t, e in self.rest]
-        self.other = [(new if t is old else t, e) for t, e in self.other]
+        if self.invest is not None:  # its kind (and `kinds`) stays
+            self.invest = [x for x in self.invest if x[1] != at]
 
 
 # Bounded; each entry holds its tiles list, so a reused id is never mistaken for it.
@@ -173,11 +226,25 @@ def file(tiles: list[dict], b: Borough) -> None:
     _BOROUGHS[id(tiles)] = (tiles, b)
 
 
-def private_tiles(tiles: list[dict]) -> list[dict]:
-    """A copy of a tiles list for a playout to change in place, with its own `Borough`."""
+def private_tiles(tiles: list[dict], with_frontier: bool = True) -> list[dict]:
+    """A copy of a tiles list for a playout (or Dale's trials) to change in place, with its own
+    `Borough` (without the frontier unless `with_frontier`); `tiles` itself is not filed."""
+    hit = _BOROUGHS.get(id(tiles))
     new = list(tiles)
-    file(new, borough(tiles).copy())
+    if hit is not None and hit[0] is tiles:
+        file(new, hit[1].copy(with_frontier))
+    else:
+        file(new, Borough(new))  # derived afresh: nothing to copy
     return new
+
+
+def forget(tiles: list[dict]) -> None:
+    """Drop the derived data filed for `tiles`, a private list no longer played on (a finished
+    playout's, Dale's trial copy): the cache would otherwise keep whole boroughs alive until it
+    is next cleared, which the garbage collector then walks again and again."""
+    hit = _BOROUGHS.get(id(tiles))
+    if hit is not None and hit[0] is tiles:
+        del _BOROUGHS[id(tiles)]
 
 
 def occupied(tiles: list[dict]) -> dict[Cell, int]:
@@ -205,6 +272,14 @@ def placed(tiles: list[dict], tile: dict, cell: Cell, in_place: bool,
     b.add(tile, len(tiles), cell)
     file(new, b)
     return new
+
+
+def unplace(tiles: list[dict], cell: Cell) -> None:
+    """Undo the last in-place `placed` (its tile at `cell`): a trial placement taken back."""
+    # Looked up before the pop: if the cache was cleared meanwhile, the data derived afresh
+    # includes the tile, so taking it out leaves them right.
+    b = borough(tiles)
+    b.remove_last(tiles.pop(), cell)
 
 
 def invested(tiles: list[dict], index: int, in_place: bool) -> list[dict]:

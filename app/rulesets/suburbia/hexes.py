@@ -2,23 +2,9 @@
 
 from __future__ import annotations
 
-from app.rulesets.suburbia.geo import DIRS as _DIRS, frontier, occupied  # noqa: F401  (re-exported)
+from app.rulesets.suburbia.geo import frontier, neighbours, occupied  # noqa: F401  (re-exported)
 
 Cell = tuple[int, int]
-
-
-_NEIGHBOURS: dict[Cell, tuple[Cell, ...]] = {}
-
-
-def neighbours(cell: Cell) -> tuple[Cell, ...]:
-    """The six cells sharing an edge with `cell` (remembered per cell: boroughs stay small)."""
-    hit = _NEIGHBOURS.get(cell)
-    if hit is None:
-        q, r = cell
-        hit = tuple((q + dq, r + dr) for dq, dr in _DIRS)
-        if len(_NEIGHBOURS) < 65536:
-            _NEIGHBOURS[(q, r)] = hit
-    return hit
 
 
 def distance(cell: Cell, other: Cell = (0, 0)) -> int:

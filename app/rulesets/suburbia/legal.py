@@ -9,7 +9,7 @@ from app.rulesets.suburbia.effects import tile_cost
 from app.rulesets.suburbia.geo import borough
 from app.rulesets.suburbia.hexes import frontier
 from app.rulesets.suburbia.market import discard_slots, surcharges
-from app.rulesets.suburbia.tables import BASIC_IDS, KINDS
+from app.rulesets.suburbia.tables import BASIC_IDS, KINDS, SURCHARGES
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -51,6 +51,11 @@ Family = tuple[str, dict[str, list[Any]]]
 
 
 _COST = {k.id: k.cost for k in KINDS.values()}
+# The placing choices turn_options lists, made once (it runs every turn of every playout).
+_SLOTS = range(max(len(extra) for extra in SURCHARGES.values()))
+_BUY = tuple(("buy", "slot", slot) for slot in _SLOTS)
+_LAKE = tuple(("lake", "slot", slot) for slot in _SLOTS)
+_BASIC = {t: ("basic", "tile", t) for t in BASIC_IDS}
 
 
 def turn_options(state: State, seat: int) -> tuple[list[tuple[str, str, Any]], list[list[int]],
@@ -68,14 +73,15 @@ def turn_options(state: State, seat: int) -> tuple[list[tuple[str, str, Any]], l
             if kind is None:
                 continue
             if money >= _COST[kind] + extra:  # printed price + the space's surcharge
-                placing.append(("buy", "slot", slot))
+                placing.append(_BUY[slot])
             if money >= extra:
-                placing.append(("lake", "slot", slot))
+                placing.append(_LAKE[slot])
         basic = state["basic"]
         for t in BASIC_IDS:
             if basic[t] > 0 and money >= _COST[t]:
-                placing.append(("basic", "tile", t))
-    invest = [at for cost, at in b.invest if money >= cost] if p["markers"] > 0 else []
+                placing.append(_BASIC[t])
+    invest = ([at for cost, at in b.investable(p["tiles"]) if money >= cost]
+              if p["markers"] > 0 else [])
     return placing, cells, invest
 
 
@@ -165,7 +171,10 @@ def random_move(state: State, seat: int, rng: Any) -> Move:
 
 def pick(fams: list[Family], rng: Any) -> Move:
     """The move `rng.choice` over the expansion of `fams` would draw, by index."""
-    i = rng.below(sum(_size(fields) for _, fields in fams))
+    total = 0  # a loop, not a generator: a playout draws every discard here
+    for _, fields in fams:
+        total += _size(fields)
+    i = rng.below(total)
     for kind, fields in fams:
         size = _size(fields)
         if i < size:

@@ -11,6 +11,9 @@ from app.rulesets.suburbia.tables import (
 )
 
 
+GOAL_IDS = tuple(sorted(GOALS))  # the order goals are shuffled from
+
+
 def game_mode(players: int, solo_mode: str) -> str:
     """'multi' for 2-4 players, else the chosen solo game."""
     return "multi" if players > 1 else solo_mode
@@ -45,7 +48,7 @@ def deal_goals(rng: Rng, mode: str, players: int) -> tuple[list[str], list[dict[
     two secret goals dealt to each seat."""
     if mode == "lone_architect":
         return [], []
-    pool = rng.shuffled(sorted(GOALS))
+    pool = rng.shuffled(GOAL_IDS)
     public: list[str] = []
     want = 3 if mode == "dale" else players
     while len(public) < want:

@@ -1,0 +1,162 @@
+"""Dale's placement search tries each cell on one private borough and takes the placement back
+(World.try_place, geo.unplace), and simulates once per set of neighbouring tiles: the gains, the
+cell chosen and the borough's derived data must be exactly those of a fresh trial per cell."""
+
+from __future__ import annotations
+
+from app.engine.rng import Rng
+from app.rulesets.suburbia import RULESET as R
+from app.rulesets.suburbia import dale, geo
+from app.rulesets.suburbia.effects import World, trial_world
+from app.rulesets.suburbia.hexes import distance, frontier, neighbours
+from app.rulesets.suburbia.tables import KINDS
+
+
+def _positions(seeds: range, moves: int, players: int = 1,
+               options: dict | None = None) -> list[dict]:
+    """Games (default: Dale's) after `moves` random moves (or fewer if the game ends first)."""
+    options = {"solo_mode": "dale"} if options is None else options
+    out = []
+    for seed in seeds:
+        s = R.setup(players, R.Options.model_validate(options), seed)
+        rng = Rng.from_seed(seed, "trials")
+        for _ in range(moves):
+            if not (acting := R.to_act(s)):
+                break
+            seat = rng.choice(acting)
+            s = R.apply(s, seat, R.random_move(s, seat, rng))
+        out.append(s)
+    return out
+
+
+FACE_UP = [k for k in KINDS if k != "lake"]
+
+
+def _fresh_gain(state: dict, i: int, kind: str, cell: tuple[int, int]) -> tuple[int, int]:
+    """The gain of one placement on a fresh copy-on-write trial World (the reference)."""
+    _, income, rep, _ = _fresh_tracks(state, i, kind, cell)
+    return income - state["p"][i]["income"], rep - state["p"][i]["rep"]
+
+
+def _fresh_tracks(state: dict, i: int, kind: str, cell: tuple[int, int]) -> tuple[int, ...]:
+    """Money, income, reputation and population after a fresh trial placement."""
+    w = World(state)
+    w.trial = True
+    w.place(i, kind, cell, lake=False)
+    after = w.players[i]
+    return after["money"], after["income"], after["rep"], after["pop"]
+
+
+def _derived(b: geo.Borough) -> tuple:
+    """A Borough's data (the counts as far as asked), for comparison."""
+    return (b.occ, b.kinds, b.invest, b.tags, b.counts)
+
+
+def test_try_place_equals_a_fresh_trial_and_leaves_the_borough_as_it_was():
+    """Every cell and several kinds: same gain as a fresh trial; afterwards the private
+    borough's tracks, tiles and derived data equal the original's and a recomputed Borough."""
+    kinds = [k for k in KINDS if KINDS[k].stack in ("A", "B", "C")][::5]
+    for s in _positions(range(6), 25):
+        d = s["seats"]
+        me = s["p"][d]
+        trial = trial_world(World(s), d)
+        mine = trial.players[d]
+        for kind in kinds:
+            for cell in frontier(me["tiles"]):
+                assert trial.try_place(d, kind, cell) == _fresh_gain(s, d, kind, cell)
+                assert {k: mine[k] for k in ("money", "income", "rep", "pop")} == \
+                    {k: me[k] for k in ("money", "income", "rep", "pop")}
+                assert mine["tiles"] == me["tiles"]
+                b = geo.borough(mine["tiles"])
+                fresh = geo.Borough(mine["tiles"])
+                for match in b.counts:
+                    fresh.count(match)
+                assert _derived(b) == _derived(fresh)
+        assert geo.borough(me["tiles"]).front == geo.Borough(me["tiles"]).front
+
+
+def _reference_cell(state: dict, kind: str) -> tuple[int, int]:
+    """Dale's choice with a fresh trial for every cell (the search before the memo)."""
+    d = state["seats"]
+    taken = geo.occupied(state["p"][d]["tiles"])
+    best, choice = None, None
+    for cell in frontier(state["p"][d]["tiles"]):
+        d_income, d_rep = _fresh_gain(state, d, kind, cell)
+        touching = sum(1 for n in neighbours(cell) if n in taken)
+        key = (d_income + d_rep, d_rep, touching, -distance(cell))
+        if best is None or key > best:
+            best, choice = key, cell
+    return choice
+
+
+def test_best_cell_equals_a_fresh_trial_per_cell():
+    """Memoised by the neighbouring tiles that matter, the chosen cell is the one a trial per
+    cell chooses, for every kind."""
+    for s in _positions(range(10), 31):
+        for kind in FACE_UP:
+            assert dale.best_cell(World(s), s["seats"], kind) == _reference_cell(s, kind)
+
+
+def test_cells_with_the_same_neighbours_that_matter_place_alike():
+    """World.touch_matters: two cells whose neighbours differ only in tiles it says do not
+    matter give the same money, income, reputation and population after a face-up placement,
+    for every kind, in boroughs with lakes, investments and every player count."""
+    games = [(2, {}), (3, {}), (1, {"solo_mode": "lone_architect"}), (1, {"solo_mode": "dale"})]
+    shared = 0
+    for players, options in games:
+        for s in _positions(range(3), 45, players, options):
+            for i, p in enumerate(s["p"]):
+                taken = geo.occupied(p["tiles"])
+                for kind in FACE_UP:
+                    matters = World(s).touch_matters(i, kind)
+                    seen: dict[tuple[int, ...], tuple[int, ...]] = {}
+                    for cell in frontier(p["tiles"]):
+                        near = tuple(sorted(k for n in neighbours(cell)
+                                            if (k := taken.get(n)) is not None and matters[k]))
+                        tracks = _fresh_tracks(s, i, kind, cell)
+                        if near in seen:
+                            shared += 1
+                            assert seen[near] == tracks, (kind, cell, near)
+                        seen[near] = tracks
+    assert shared > 1000  # the claim was put to the test many times
+
+
+def test_the_rest_stage_fires_only_what_the_adjacent_stage_fires():
+    """touch_matters relies on it: a kind a placement sets off in the rest of the borough is
+    also set off when adjacent."""
+    for key in geo.FIRES:
+        adjacent, rest, _ = geo.FIRES[key]
+        assert set(rest) <= set(adjacent)
+
+
+def test_a_playout_and_dales_search_leave_no_private_borough_filed():
+    """The private tiles lists of a finished playout and of Dale's trials are dropped from the
+    borough cache (it would keep them alive); asked again, a final borough is derived afresh,
+    equal to the one computed from its tiles."""
+    for options in ({"solo_mode": "dale"}, {}):
+        players = 1 if options else 3
+        s = R.setup(players, R.Options.model_validate(options), 5)
+        geo._BOROUGHS.clear()
+        end = R.playout(s, Rng.from_seed(5, "trials"))
+        assert not any(entry[0] is p["tiles"] for p in end["p"] for entry in geo._BOROUGHS.values())
+        assert len(geo._BOROUGHS) <= players  # at most the setup's own lists
+        for p in end["p"]:
+            b = geo.borough(p["tiles"])
+            assert b.front == geo.Borough(list(p["tiles"])).front and b.occ == geo.Borough(p["tiles"]).occ
+
+
+def test_a_trial_taken_back_after_the_cache_was_cleared_leaves_the_borough_right():
+    """The borough cache may be cleared in the middle of a trial (it is bounded): the placement
+    is still taken back exactly."""
+    s = _positions(range(1), 25)[0]
+    d = s["seats"]
+    trial = trial_world(World(s), d)
+    tiles = trial.players[d]["tiles"]
+    for cell in frontier(s["p"][d]["tiles"])[:3]:
+        saved = dict(trial.players[d])
+        trial.place(d, "farm", cell, lake=False)
+        geo._BOROUGHS.clear()
+        geo.unplace(tiles, cell)
+        trial.players[d].update({k: saved[k] for k in ("money", "income", "rep", "pop")})
+        assert tiles == s["p"][d]["tiles"]
+        assert _derived(geo.borough(tiles)) == _derived(geo.Borough(tiles))
