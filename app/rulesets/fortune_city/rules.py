@@ -7,6 +7,7 @@ view diffs). Every IllegalMove reason names the rule and quotes only public fact
 
 from __future__ import annotations
 
+from bisect import insort
 from functools import partial
 from typing import Any, Callable
 
@@ -106,22 +107,27 @@ def new_player(opts: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# Worked out once (a playout's setup is a tenth of its time): the stack tiles of each type and
+# price in stack order, and the citizens of each colour the starting goods bring to the market.
+_STACK_GROUP: dict[tuple[str, int], list[str]] = {}
+for _x in D.STACK_TILES:
+    _STACK_GROUP.setdefault((D.TILES[_x]["type"], D.TILES[_x]["price"]), []).append(_x)
+_STARTING_CITIZENS = {c: sum(1 for x in D.STARTING if D.CITIZEN_OF[D.TILES[x]["type"]] == c)
+                      for c in D.CITIZENS_IN_BOX}
+
+
 def setup_state(players: int, opts: dict[str, Any], seed: int) -> State:
     """Setup 1-6: starting market, reduced goods stack and bag, boards, random start player."""
     if players not in D.REMOVAL:
         raise ValueError("Fortune City is for 2 to 4 players")
     rng = Rng.from_seed(seed, "fortune-city")
     removal = D.REMOVAL[players]
-    box: list[str] = []
-    for t in D.TYPES:
-        for price in removal["prices"]:
-            group = [x for x in D.STACK_TILES if D.TILES[x]["type"] == t and D.TILES[x]["price"] == price]
-            box.append(rng.choice(group))
-    stack = rng.shuffled([x for x in D.STACK_TILES if x not in box])
+    box = [rng.choice(_STACK_GROUP[t, price]) for t in D.TYPES for price in removal["prices"]]
+    removed = set(box)
+    stack = rng.shuffled([x for x in D.STACK_TILES if x not in removed])
     bag: list[str] = []
     for colour, count in D.CITIZENS_IN_BOX.items():
-        used = sum(1 for x in D.STARTING if D.CITIZEN_OF[D.TILES[x]["type"]] == colour)
-        bag += [colour] * (count - used - removal["citizens"])
+        bag += [colour] * (count - _STARTING_CITIZENS[colour] - removal["citizens"])
     bag = rng.shuffled(bag)
     if len(bag) != len(stack):
         raise ValueError("citizen bag and goods stack differ in size; check data/game.toml")
@@ -147,29 +153,60 @@ def to_act(state: State) -> list[int]:
     return []
 
 
+def _purse(state: State, p: dict[str, Any]) -> tuple[int, int, bool]:
+    """What a player may pay with now: hand silver, credit-card silver, and whether one gold coin
+    may pay an action (with the hand-silver-first variant only once the hand is empty)."""
+    card = p["card"]
+    silver = p["silver"]
+    if card is None:
+        return silver, 0, False
+    return silver, card["silver"], card["gold"] > 0 and not (state["opts"]["gold_after_hand_silver"]
+                                                             and silver > 0)
+
+
+def _purse_range(purse: tuple[int, int, bool], price: int) -> tuple[int, int, bool]:
+    """Paying `price` from `purse`: the least and most silver the credit card may give, and
+    whether one gold coin may pay instead."""
+    silver, on_card, gold = purse
+    return max(0, price - silver), min(on_card, price), gold
+
+
 def _pay_range(state: State, p: dict[str, Any], price: int) -> tuple[int, int, bool]:
     """Paying `price`: the least and most silver the credit card may give, and whether one gold
     coin may pay instead."""
-    card = p["card"]
-    if card is None:
-        return max(0, price - p["silver"]), 0, False
-    gold = card["gold"] > 0 and not (state["opts"]["gold_after_hand_silver"] and p["silver"] > 0)
-    return max(0, price - p["silver"]), min(card["silver"], price), gold
+    return _purse_range(_purse(state, p), price)
+
+
+# Payment lists per (purse, price), shared between draws: a move copies the chosen payment into
+# a new dict and never changes it. Purses repeat all game long (a few silver, 0-3 on the card).
+_PAYS: dict[tuple[tuple[int, int, bool], int], tuple[dict[str, Any], ...]] = {}
+
+
+def _pays(purse: tuple[int, int, bool], price: int) -> tuple[dict[str, Any], ...]:
+    """`pay_options` for a purse, as a shared tuple (read only)."""
+    got = _PAYS.get((purse, price))
+    if got is None:
+        low, high, gold = _purse_range(purse, price)
+        got = tuple([{"card": c} for c in range(low, high + 1)] + ([{"gold": True}] if gold else []))
+        if len(_PAYS) < 4096:
+            _PAYS[purse, price] = got
+    return got
 
 
 def pay_options(state: State, p: dict[str, Any], price: int) -> list[dict[str, Any]]:
     """Ways to pay `price`: silver with `card` of it from the credit card, or one gold coin."""
-    low, high, gold = _pay_range(state, p, price)
-    out: list[dict[str, Any]] = [{"card": c} for c in range(low, high + 1)]
-    if gold:
-        out.append({"gold": True})
-    return out
+    return [dict(o) for o in _pays(_purse(state, p), price)]
+
+
+def _can_pay(purse: tuple[int, int, bool], price: int) -> bool:
+    """Whether `purse` can pay `price` at all (`pay_options` would offer a way)."""
+    low, high, gold = _purse_range(purse, price)
+    return gold or low <= high
 
 
 def can_pay(state: State, p: dict[str, Any], price: int) -> bool:
     """Whether `pay_options` offers any way to pay `price`."""
-    low, high, gold = _pay_range(state, p, price)
-    return gold or low <= high
+    return _can_pay(_purse(state, p), price)
 
 
 def placements(p: dict[str, Any], tile: str) -> list[str]:
@@ -225,6 +262,7 @@ def hire_spots(p: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 _CITIZEN_OF_TILE = {t: D.CITIZEN_OF[r["type"]] for t, r in D.TILES.items()}
+_TYPE_OF_TILE = D.TYPE_OF_TILE
 _PRICE = {t: r["price"] for t, r in D.TILES.items()}
 
 
@@ -288,52 +326,70 @@ def move_groups(state: State, seat: int, w: Any = _FRESH) -> list[Group]:
     asked for it (a random draw builds one); `w.spots` looks up placements."""
     if seat not in to_act(state):
         return []
+    return _groups(state, seat, w)[0]
+
+
+def _groups(state: State, seat: int, w: Any) -> tuple[list[Group], int]:
+    """`move_groups` of a seat that is due to act, and how many moves they hold in all."""
     p = state["p"][seat]
     phase = state["phase"]
     if phase == "hire":
         spots = hire_spots(p)
-        return [(len(spots) + 1, partial(_hire, spots))]
+        return [(len(spots) + 1, partial(_hire, spots))], len(spots) + 1
     if phase == "truck":
         targets = drive_targets(p)
-        return [(len(targets), partial(_drive_to, targets))] if targets else []
+        return ([(len(targets), partial(_drive_to, targets))] if targets else []), len(targets)
     groups: list[Group] = []
-    pay_by_price: dict[int, list[dict[str, Any]]] = {}
-
-    def pays_for(price: int) -> list[dict[str, Any]]:
-        got = pay_by_price.get(price)
-        if got is None:
-            got = pay_by_price[price] = pay_options(state, p, price)
-        return got
-
-    rets: tuple[int | None, ...] = (0, 1) if None not in p["zone"] else (None,)
+    total = 0
+    purse = _purse(state, p)
+    pay_by_price: dict[int, tuple[dict[str, Any], ...]] = {}
+    zone = p["zone"]
+    rets: tuple[int | None, ...] = _RETURN_ONE if None not in zone else _RETURN_NONE
     for i, slot in enumerate(state["market"]):
         price = _PRICE[slot["tile"]]
         pays = pay_by_price.get(price)
         if pays is None:
-            pays = pay_by_price[price] = pay_options(state, p, price)
+            pays = pay_by_price[price] = _pays(purse, price)
         if pays:
-            groups.append((len(rets) * len(pays), partial(_buy, i, rets, pays)))
-    if state["banks"] > 0 and p["banks"] < SUP["bank_limit"]:
-        pays = pays_for(SUP["bank_price"])
+            count = len(rets) * len(pays)
+            groups.append((count, partial(_buy, i, rets, pays)))
+            total += count
+    if state["banks"] > 0 and p["banks"] < _BANK_LIMIT:
+        pays = _pays(purse, _BANK_PRICE)
         if pays:
             cells = w.spots(p, D.BANK)
             if cells:
-                groups.append((len(cells) * len(pays), partial(_placed, {"type": "bank"}, cells, pays)))
-    for z, tile in enumerate(p["zone"]):
+                count = len(cells) * len(pays)
+                groups.append((count, partial(_placed, _BANK_MOVE, cells, pays)))
+                total += count
+    for z, tile in enumerate(zone):
         if tile is None:
             continue
-        pays = pays_for(_PRICE[tile])
+        pays = _pays(purse, _PRICE[tile])
         if pays:
             cells = w.spots(p, tile)
             if cells:
-                groups.append((len(cells) * len(pays),
-                               partial(_placed, {"type": "construct", "zone": z}, cells, pays)))
+                count = len(cells) * len(pays)
+                groups.append((count, partial(_placed, _CONSTRUCT_MOVE[z], cells, pays)))
+                total += count
     if state["vips"] > 0:
-        pays = pays_for(SUP["vip_price"])
+        pays = _pays(purse, _VIP_PRICE)
         if pays:
-            groups.append((len(pays), partial(_paid, {"type": "vip"}, pays)))
+            groups.append((len(pays), partial(_paid, _VIP_MOVE, pays)))
+            total += len(pays)
     groups.append((1, _PASS))
-    return groups
+    return groups, total + 1
+
+
+# Read-only parts of moves (every move is a new dict built from them).
+_RETURN_ONE: tuple[int | None, ...] = (0, 1)  # both zones full: a buy returns zone 0 or 1
+_RETURN_NONE: tuple[int | None, ...] = (None,)
+_BANK_MOVE: Move = {"type": "bank"}
+_CONSTRUCT_MOVE: tuple[Move, ...] = ({"type": "construct", "zone": 0}, {"type": "construct", "zone": 1})
+_VIP_MOVE: Move = {"type": "vip"}
+_BANK_LIMIT = SUP["bank_limit"]
+_BANK_PRICE = SUP["bank_price"]
+_VIP_PRICE = SUP["vip_price"]
 
 
 def _pass(j: int) -> Move:
@@ -350,8 +406,15 @@ def legal_moves(state: State, seat: int) -> list[Move]:
 
 def draw_move(state: State, seat: int, rng: Rng, w: Any = _FRESH) -> Move:
     """The move `rng.choice(legal_moves(state, seat))` draws, building only that one move."""
-    groups = move_groups(state, seat, w)
-    j = rng.below(sum(count for count, _ in groups))
+    if seat not in to_act(state):
+        rng.below(0)  # no legal move: refused as rng.choice([]) refuses
+    return _draw(state, seat, rng, w)
+
+
+def _draw(state: State, seat: int, rng: Rng, w: Any) -> Move:
+    """`draw_move` for a seat known to be due to act (the playout's)."""
+    groups, total = _groups(state, seat, w)
+    j = rng.below(total)
     for count, make in groups:
         if j < count:
             return make(j)
@@ -577,41 +640,62 @@ class _CopyOnWrite:
     spots = staticmethod(placements)
 
 
+class _Frontier:
+    """A city's frontier as the playout keeps it: the city size it describes, its cells in
+    row-major order as (y, x, key), the border colours around each, and placements per colour."""
+
+    __slots__ = ("size", "order", "near", "by_colour")
+
+    def __init__(self, city: dict[str, dict[str, Any]]) -> None:
+        self.near = dict(frontier(city))
+        self.order = [(*reversed(xy(n)), n) for n in self.near]
+        self.size = len(city)
+        self.by_colour: dict[str, list[str]] = {}
+
+    def grow(self, city: dict[str, dict[str, Any]]) -> None:
+        """Follow the city's newest building (its last key): only that cell and its neighbours
+        change, so the order is kept by insertion instead of sorting the whole frontier."""
+        new = next(reversed(city))
+        near, order = self.near, self.order
+        if near.pop(new, None) is not None:
+            x, y = xy(new)
+            order.remove((y, x, new))
+        for n in neighbours(new):
+            colours = frontier_colours(city, n)
+            if colours is None:
+                continue
+            if n not in near:
+                x, y = xy(n)
+                insort(order, (y, x, n))
+            near[n] = colours
+        self.size = len(city)
+        self.by_colour = {}
+
+
 class _InPlace:
     """How `playout` writes: its private copy of the state is changed in place; placements are
     remembered per city size (a city only grows, so its size names its layout)."""
 
     def __init__(self, s: State) -> None:
         self.players = s["p"]
-        # per city: its size and its frontier then (a city only grows, one building at a time)
-        self.known: dict[int, tuple[int, list[tuple[str, frozenset[str]]]]] = {}
-        self.by_colour: dict[tuple[int, int, str], list[str]] = {}  # placements, per colour
+        self.known: dict[int, _Frontier] = {}  # per city (by id): its frontier
 
     def player(self, i: int) -> dict[str, Any]:
         return self.players[i]  # type: ignore[no-any-return]
 
     def spots(self, p: dict[str, Any], tile: str) -> list[str]:
         city = p["city"]
-        size, near = self.known.get(id(city), (0, None))
-        if size != len(city) or near is None:
-            if near is not None and size + 1 == len(city):
-                # one building more (the newest key): only it and its neighbours change
-                new = next(reversed(city))
-                cells = dict(near)
-                for n in (new, *neighbours(new)):
-                    colours = frontier_colours(city, n)
-                    if colours is None:
-                        cells.pop(n, None)
-                    else:
-                        cells[n] = colours
-                near = sorted(cells.items(), key=_row_major)
+        f = self.known.get(id(city))
+        if f is None or f.size != len(city):
+            if f is not None and f.size + 1 == len(city):
+                f.grow(city)  # one building more, the playout's only way for a city to change
             else:
-                near = frontier(city)
-            self.known[id(city)] = (len(city), near)
-        k = (id(city), len(city), D.TYPE_OF_TILE[tile])
-        got = self.by_colour.get(k)
+                f = self.known[id(city)] = _Frontier(city)
+        colour = _TYPE_OF_TILE[tile]
+        got = f.by_colour.get(colour)
         if got is None:
-            got = self.by_colour[k] = [n for n, around in near if k[2] not in around]
+            near = f.near
+            got = f.by_colour[colour] = [n for _, _, n in f.order if colour not in near[n]]
         return got
 
 
@@ -639,7 +723,7 @@ def playout(state: State, rng: Rng) -> State:
         else:
             seats = [i for i, p in enumerate(s["p"]) if not p["done"]]
         seat = seats[rng.below(len(seats))]
-        _apply(s, seat, draw_move(s, seat, rng, w), w)
+        _apply(s, seat, _draw(s, seat, rng, w), w)
 
 
 def _apply(s: State, seat: int, move: Move, w: Any) -> None:
