@@ -8,7 +8,6 @@ view diffs). Every IllegalMove reason names the rule and quotes only public fact
 from __future__ import annotations
 
 from bisect import insort
-from functools import partial
 from typing import Any, Callable
 
 from app.engine.rng import Rng
@@ -290,8 +289,9 @@ class _Spots:
 
 _FRESH = _Spots()
 
-# A group of legal moves: how many, and the j-th of them (0 <= j < count).
-Group = tuple[int, Callable[[int], Move]]
+# A group of legal moves: how many, and how to build the j-th of them (0 <= j < count): the
+# move is make(*args, j). A tuple, not a partial: a draw builds every group and calls one.
+Group = tuple[int, Callable[..., Move], tuple[Any, ...]]
 
 
 def _paid(base: Move, pays: list[dict[str, Any]], j: int) -> Move:
@@ -335,10 +335,10 @@ def _groups(state: State, seat: int, w: Any) -> tuple[list[Group], int]:
     phase = state["phase"]
     if phase == "hire":
         spots = hire_spots(p)
-        return [(len(spots) + 1, partial(_hire, spots))], len(spots) + 1
+        return [(len(spots) + 1, _hire, (spots,))], len(spots) + 1
     if phase == "truck":
         targets = drive_targets(p)
-        return ([(len(targets), partial(_drive_to, targets))] if targets else []), len(targets)
+        return ([(len(targets), _drive_to, (targets,))] if targets else []), len(targets)
     groups: list[Group] = []
     total = 0
     purse = _purse(state, p)
@@ -352,32 +352,39 @@ def _groups(state: State, seat: int, w: Any) -> tuple[list[Group], int]:
             pays = pay_by_price[price] = _pays(purse, price)
         if pays:
             count = len(rets) * len(pays)
-            groups.append((count, partial(_buy, i, rets, pays)))
+            groups.append((count, _buy, (i, rets, pays)))
             total += count
     if state["banks"] > 0 and p["banks"] < _BANK_LIMIT:
-        pays = _pays(purse, _BANK_PRICE)
+        pays = pay_by_price.get(_BANK_PRICE)
+        if pays is None:
+            pays = pay_by_price[_BANK_PRICE] = _pays(purse, _BANK_PRICE)
         if pays:
             cells = w.spots(p, D.BANK)
             if cells:
                 count = len(cells) * len(pays)
-                groups.append((count, partial(_placed, _BANK_MOVE, cells, pays)))
+                groups.append((count, _placed, (_BANK_MOVE, cells, pays)))
                 total += count
     for z, tile in enumerate(zone):
         if tile is None:
             continue
-        pays = _pays(purse, _PRICE[tile])
+        price = _PRICE[tile]
+        pays = pay_by_price.get(price)
+        if pays is None:
+            pays = pay_by_price[price] = _pays(purse, price)
         if pays:
             cells = w.spots(p, tile)
             if cells:
                 count = len(cells) * len(pays)
-                groups.append((count, partial(_placed, _CONSTRUCT_MOVE[z], cells, pays)))
+                groups.append((count, _placed, (_CONSTRUCT_MOVE[z], cells, pays)))
                 total += count
     if state["vips"] > 0:
-        pays = _pays(purse, _VIP_PRICE)
+        pays = pay_by_price.get(_VIP_PRICE)
+        if pays is None:
+            pays = pay_by_price[_VIP_PRICE] = _pays(purse, _VIP_PRICE)
         if pays:
-            groups.append((len(pays), partial(_paid, _VIP_MOVE, pays)))
+            groups.append((len(pays), _paid, (_VIP_MOVE, pays)))
             total += len(pays)
-    groups.append((1, _PASS))
+    groups.append(_PASS_GROUP)
     return groups, total + 1
 
 
@@ -396,12 +403,12 @@ def _pass(j: int) -> Move:
     return {"type": "pass"}
 
 
-_PASS = _pass
+_PASS_GROUP: Group = (1, _pass, ())
 
 
 def legal_moves(state: State, seat: int) -> list[Move]:
     """Every concrete move `seat` may make now."""
-    return [make(j) for count, make in move_groups(state, seat) for j in range(count)]
+    return [make(*args, j) for count, make, args in move_groups(state, seat) for j in range(count)]
 
 
 def draw_move(state: State, seat: int, rng: Rng, w: Any = _FRESH) -> Move:
@@ -415,9 +422,9 @@ def _draw(state: State, seat: int, rng: Rng, w: Any) -> Move:
     """`draw_move` for a seat known to be due to act (the playout's)."""
     groups, total = _groups(state, seat, w)
     j = rng.below(total)
-    for count, make in groups:
+    for count, make, args in groups:
         if j < count:
-            return make(j)
+            return make(*args, j)  # type: ignore[no-any-return]
         j -= count
     raise AssertionError("unreachable: j is below the total count")
 
@@ -832,16 +839,17 @@ def _forced_drives(s: State, seats: list[int], w: Any) -> None:
 
 def can_act(s: State, p: dict[str, Any], w: Any = _FRESH) -> bool:
     """Whether a player can pay for any action now (otherwise passing is the only move)."""
+    purse = _purse(s, p)
     for m in s["market"]:
-        if can_pay(s, p, _PRICE[m["tile"]]):
+        if _can_pay(purse, _PRICE[m["tile"]]):
             return True
-    if s["vips"] > 0 and can_pay(s, p, SUP["vip_price"]):
+    if s["vips"] > 0 and _can_pay(purse, _VIP_PRICE):
         return True
     for t in p["zone"]:
-        if t is not None and can_pay(s, p, _PRICE[t]) and w.spots(p, t):
+        if t is not None and _can_pay(purse, _PRICE[t]) and w.spots(p, t):
             return True
-    return (s["banks"] > 0 and p["banks"] < SUP["bank_limit"]
-            and can_pay(s, p, SUP["bank_price"]) and bool(w.spots(p, D.BANK)))
+    return (s["banks"] > 0 and p["banks"] < _BANK_LIMIT
+            and _can_pay(purse, _BANK_PRICE) and bool(w.spots(p, D.BANK)))
 
 
 # ---------------------------------------------------------------- phase flow
