@@ -56,19 +56,26 @@ def neighbours(k: str) -> tuple[str, ...]:
     return got
 
 
+# Constants the playout reads on every move, looked up once (a module attribute or a table row
+# costs a dict lookup each time).
+_BONUS: dict[str, list[int]] = {t: D.TRACKS[t]["bonus"] for t in D.TRACKS}
+_BASE_STEPS = SUP["base_steps"]
+_BASE_INCOME = SUP["base_income"]
+
+
 def bonus(p: dict[str, Any], track: str) -> int:
     """The bonus of the sector a player's marker is in now (rulebook: current sector only)."""
-    return D.TRACKS[track]["bonus"][p["tracks"][track]]
+    return _BONUS[track][p["tracks"][track]]
 
 
 def truck_steps(p: dict[str, Any]) -> int:
     """Steps the truck must drive this round: 1 + the Transportation bonus."""
-    return SUP["base_steps"] + bonus(p, "transportation")
+    return _BASE_STEPS + bonus(p, "transportation")
 
 
 def income(p: dict[str, Any]) -> int:
     """Income this round: 4 + the Meals and Merchandise bonuses."""
-    return SUP["base_income"] + bonus(p, "meals") + bonus(p, "merchandise")
+    return _BASE_INCOME + bonus(p, "meals") + bonus(p, "merchandise")
 
 
 def clone_player(p: dict[str, Any]) -> dict[str, Any]:
@@ -231,9 +238,9 @@ def frontier(city: dict[str, dict[str, Any]]) -> list[tuple[str, frozenset[str]]
 def frontier_colours(city: dict[str, dict[str, Any]], n: str) -> frozenset[str] | None:
     """The border colours around cell `n` if it is on the city's frontier (empty, above the park
     row, next to a building), else None."""
-    if n in city or xy(n)[1] < D.LOWEST_ROW:
+    if n in city or xy(n)[1] < _LOWEST_ROW:
         return None
-    types = D.TYPE_OF_TILE
+    types = _TYPE_OF_TILE
     colours = frozenset([types[city[m]["t"]] for m in neighbours(n) if m in city])
     return colours or None
 
@@ -247,21 +254,25 @@ def hire_spots(p: dict[str, Any]) -> list[tuple[str, str]]:
     """(citizen, cell) pairs: a park citizen into an empty building of its colour, a VIP into any."""
     out = []
     park = p["park"]
-    vip = park[D.VIP] > 0
+    vip = park[_VIP] > 0
     for k, cell in p["city"].items():
-        t = cell["t"]
-        if cell["worker"] is not None or t == D.CITY_HALL or t == D.BANK:
+        if cell["worker"] is not None:
             continue
-        colour = _CITIZEN_OF_TILE[t]
+        colour = _CITIZEN_OF_TILE.get(cell["t"])
+        if colour is None:
+            continue  # City Hall or a bank: they employ nobody
         if park[colour] > 0:
             out.append((colour, k))
         if vip:
-            out.append((D.VIP, k))
+            out.append((_VIP, k))
     return out
 
 
-_CITIZEN_OF_TILE = {t: D.CITIZEN_OF[r["type"]] for t, r in D.TILES.items()}
+_VIP = D.VIP
+_BANK = D.BANK
+_CITIZEN_OF_TILE = {t: D.CITIZEN_OF[r["type"]] for t, r in D.TILES.items()}  # no City Hall, no bank
 _TYPE_OF_TILE = D.TYPE_OF_TILE
+_LOWEST_ROW = D.LOWEST_ROW
 _PRICE = {t: r["price"] for t, r in D.TILES.items()}
 
 
@@ -359,7 +370,7 @@ def _groups(state: State, seat: int, w: Any) -> tuple[list[Group], int]:
         if pays is None:
             pays = pay_by_price[_BANK_PRICE] = _pays(purse, _BANK_PRICE)
         if pays:
-            cells = w.spots(p, D.BANK)
+            cells = w.spots(p, _BANK)
             if cells:
                 count = len(cells) * len(pays)
                 groups.append((count, _placed, (_BANK_MOVE, cells, pays)))
@@ -614,6 +625,11 @@ def _set_cell(city: dict[str, dict[str, Any]], k: str, field: str, value: Any) -
     city[k] = {**city[k], field: value}
 
 
+_PRODUCTION = {t: D.production_of(t) for t in D.TYPE_OF_TILE}  # every tile, banks, City Hall
+_COINS = D.PRODUCTIONS  # coins a token is worth
+_TRACK_MAX = SUP["track_max"]
+
+
 def produce(city: dict[str, dict[str, Any]], k: str) -> list[str]:
     """Production on construction: the new building's token, and a token on every orthogonal
     neighbour whose production spot is empty (City Hall has none). Returns the cells filled."""
@@ -622,7 +638,7 @@ def produce(city: dict[str, dict[str, Any]], k: str) -> list[str]:
         cell = city.get(c)
         if cell is None or cell["token"] is not None:
             continue
-        token = D.production_of(cell["t"])
+        token = _PRODUCTION[cell["t"]]
         if token is not None:
             _set_cell(city, c, "token", token)
             filled.append(c)
@@ -750,9 +766,9 @@ def _apply(s: State, seat: int, move: Move, w: Any) -> None:
         p["zone"][p["zone"].index(None)] = slot["tile"]
         p["park"][slot["citizen"]] += 1
     elif kind == "bank":
-        last["paid"] = _pay(p, move, SUP["bank_price"])
+        last["paid"] = _pay(p, move, _BANK_PRICE)
         k = key(*move["at"])
-        p["city"][k] = {"t": D.BANK, "token": None, "worker": None}
+        p["city"][k] = {"t": _BANK, "token": None, "worker": None}
         last["produced"] = produce(p["city"], k)
         p["banks"] += 1
         p["banks_this_round"] += 1
@@ -768,8 +784,8 @@ def _apply(s: State, seat: int, move: Move, w: Any) -> None:
         p["city"][k] = {"t": tile, "token": None, "worker": None}
         last["produced"] = produce(p["city"], k)
     elif kind == "vip":
-        last["paid"] = _pay(p, move, SUP["vip_price"])
-        p["park"][D.VIP] += 1
+        last["paid"] = _pay(p, move, _VIP_PRICE)
+        p["park"][_VIP] += 1
         s["vips"] -= 1
     elif kind == "pass":
         p["passed"] = True
@@ -778,10 +794,10 @@ def _apply(s: State, seat: int, move: Move, w: Any) -> None:
         _set_cell(p["city"], k, "worker", move["citizen"])
         cell = p["city"][k]
         p["park"][move["citizen"]] -= 1
-        track = D.TYPE_OF_TILE[cell["t"]]
+        track = _TYPE_OF_TILE[cell["t"]]
         last["tile"], last["track"] = cell["t"], track
         last["from"] = p["tracks"][track]
-        p["tracks"][track] = min(SUP["track_max"], p["tracks"][track] + 1)
+        p["tracks"][track] = min(_TRACK_MAX, p["tracks"][track] + 1)
         last["to"] = p["tracks"][track]
         if not hire_spots(p):
             p["done"] = True
@@ -811,8 +827,8 @@ def _drive(p: dict[str, Any], k: str) -> dict[str, Any]:
         elif token == "garbage":
             p["garbage_cleared"] += 1
         else:
-            p["silver"] += D.PRODUCTIONS[token]
-            p["coins_collected"] += D.PRODUCTIONS[token]
+            p["silver"] += _COINS[token]
+            p["coins_collected"] += _COINS[token]
     if not drive_targets(p):
         p["done"] = True  # steps used up, or a dead end ends the movement at once
     return {"token": token, "tile": cell["t"]}
@@ -849,7 +865,7 @@ def can_act(s: State, p: dict[str, Any], w: Any = _FRESH) -> bool:
         if t is not None and _can_pay(purse, _PRICE[t]) and w.spots(p, t):
             return True
     return (s["banks"] > 0 and p["banks"] < _BANK_LIMIT
-            and _can_pay(purse, _BANK_PRICE) and bool(w.spots(p, D.BANK)))
+            and _can_pay(purse, _BANK_PRICE) and bool(w.spots(p, _BANK)))
 
 
 # ---------------------------------------------------------------- phase flow
