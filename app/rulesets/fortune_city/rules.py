@@ -199,6 +199,21 @@ def _pays(purse: tuple[int, int, bool], price: int) -> tuple[dict[str, Any], ...
     return got
 
 
+# Per purse, the payment lists of every price an action can have (tiles, bank, VIP).
+_PRICES = sorted({*(r["price"] for r in D.TILES.values()), SUP["bank_price"], SUP["vip_price"]})
+_PAY_TABLES: dict[tuple[int, int, bool], dict[int, tuple[dict[str, Any], ...]]] = {}
+
+
+def _pay_table(purse: tuple[int, int, bool]) -> dict[int, tuple[dict[str, Any], ...]]:
+    """`_pays` for every price, from one lookup per purse (shared, read only)."""
+    got = _PAY_TABLES.get(purse)
+    if got is None:
+        got = {price: _pays(purse, price) for price in _PRICES}
+        if len(_PAY_TABLES) < 4096:
+            _PAY_TABLES[purse] = got
+    return got
+
+
 def pay_options(state: State, p: dict[str, Any], price: int) -> list[dict[str, Any]]:
     """Ways to pay `price`: silver with `card` of it from the credit card, or one gold coin."""
     return [dict(o) for o in _pays(_purse(state, p), price)]
@@ -351,24 +366,16 @@ def _groups(state: State, seat: int, w: Any) -> tuple[list[Group], int]:
         targets = drive_targets(p)
         return ([(len(targets), _drive_to, (targets,))] if targets else []), len(targets)
     groups: list[Group] = []
-    total = 0
-    purse = _purse(state, p)
-    pay_by_price: dict[int, tuple[dict[str, Any], ...]] = {}
+    pays_at = _pay_table(_purse(state, p))
     zone = p["zone"]
     rets: tuple[int | None, ...] = _RETURN_ONE if None not in zone else _RETURN_NONE
-    for i, slot in enumerate(state["market"]):
-        price = _PRICE[slot["tile"]]
-        pays = pay_by_price.get(price)
-        if pays is None:
-            pays = pay_by_price[price] = _pays(purse, price)
-        if pays:
-            count = len(rets) * len(pays)
-            groups.append((count, _buy, (i, rets, pays)))
-            total += count
+    # the whole market as one group: slot by slot, each return choice, each payment
+    slot_pays = [pays_at[_PRICE[slot["tile"]]] for slot in state["market"]]
+    total = len(rets) * sum(map(len, slot_pays))
+    if total:
+        groups.append((total, _bought, (rets, slot_pays)))
     if state["banks"] > 0 and p["banks"] < _BANK_LIMIT:
-        pays = pay_by_price.get(_BANK_PRICE)
-        if pays is None:
-            pays = pay_by_price[_BANK_PRICE] = _pays(purse, _BANK_PRICE)
+        pays = pays_at[_BANK_PRICE]
         if pays:
             cells = w.spots(p, _BANK)
             if cells:
@@ -378,10 +385,7 @@ def _groups(state: State, seat: int, w: Any) -> tuple[list[Group], int]:
     for z, tile in enumerate(zone):
         if tile is None:
             continue
-        price = _PRICE[tile]
-        pays = pay_by_price.get(price)
-        if pays is None:
-            pays = pay_by_price[price] = _pays(purse, price)
+        pays = pays_at[_PRICE[tile]]
         if pays:
             cells = w.spots(p, tile)
             if cells:
@@ -389,14 +393,22 @@ def _groups(state: State, seat: int, w: Any) -> tuple[list[Group], int]:
                 groups.append((count, _placed, (_CONSTRUCT_MOVE[z], cells, pays)))
                 total += count
     if state["vips"] > 0:
-        pays = pay_by_price.get(_VIP_PRICE)
-        if pays is None:
-            pays = pay_by_price[_VIP_PRICE] = _pays(purse, _VIP_PRICE)
+        pays = pays_at[_VIP_PRICE]
         if pays:
             groups.append((len(pays), _paid, (_VIP_MOVE, pays)))
             total += len(pays)
     groups.append(_PASS_GROUP)
     return groups, total + 1
+
+
+def _bought(rets: tuple[int | None, ...], slot_pays: list[tuple[dict[str, Any], ...]], j: int) -> Move:
+    """The j-th buy of the market group: slots in order, `_buy`'s moves within a slot."""
+    for i, pays in enumerate(slot_pays):
+        count = len(rets) * len(pays)
+        if j < count:
+            return _buy(i, rets, pays, j)
+        j -= count
+    raise IndexError("j is beyond the market group")
 
 
 # Read-only parts of moves (every move is a new dict built from them).
