@@ -306,11 +306,20 @@ def _at(k: str) -> list[int]:
 
 
 class _Spots:
-    """Placement lookup for reading a state: `placements` worked out afresh each time."""
+    """Lookups for reading a state: placements and hiring spots worked out afresh each time."""
 
     @staticmethod
     def spots(p: dict[str, Any], tile: str) -> list[str]:
         return placements(p, tile)
+
+    @staticmethod
+    def hires(p: dict[str, Any]) -> list[tuple[str, str]]:
+        """`hire_spots(p)`."""
+        return hire_spots(p)
+
+    @staticmethod
+    def hires_now(p: dict[str, Any], spots: list[tuple[str, str]]) -> None:
+        """Told that `spots` are `hire_spots(p)` now (kept by the playout only)."""
 
 
 _FRESH = _Spots()
@@ -360,7 +369,7 @@ def _groups(state: State, seat: int, w: Any) -> tuple[list[Group], int]:
     p = state["p"][seat]
     phase = state["phase"]
     if phase == "hire":
-        spots = hire_spots(p)
+        spots = w.hires(p)
         return [(len(spots) + 1, _hire, (spots,))], len(spots) + 1
     if phase == "truck":
         targets = drive_targets(p)
@@ -657,7 +666,7 @@ def produce(city: dict[str, dict[str, Any]], k: str) -> list[str]:
     return filled
 
 
-class _CopyOnWrite:
+class _CopyOnWrite(_Spots):
     """How `apply_move` writes: a player is copied the first time the move changes it, so the
     players a move leaves alone stay the same objects (cheap view diffs)."""
 
@@ -671,8 +680,6 @@ class _CopyOnWrite:
             self.players[i] = clone_player(self.players[i])
             self.copied.add(i)
         return self.players[i]  # type: ignore[no-any-return]
-
-    spots = staticmethod(placements)
 
 
 class _Frontier:
@@ -709,14 +716,30 @@ class _Frontier:
 
 class _InPlace:
     """How `playout` writes: its private copy of the state is changed in place; placements are
-    remembered per city size (a city only grows, so its size names its layout)."""
+    remembered per city size (a city only grows, so its size names its layout), and a seat's
+    hiring spots from the moment the rules last worked them out to its next draw."""
+
+    __slots__ = ("players", "known", "hire_known")
 
     def __init__(self, s: State) -> None:
         self.players = s["p"]
         self.known: dict[int, _Frontier] = {}  # per city (by id): its frontier
+        # per player (by id): hire_spots as the rules last worked them out (start of the hiring
+        # phase, after each hire); only a hire by that player changes them within the phase
+        self.hire_known: dict[int, list[tuple[str, str]]] = {}
 
     def player(self, i: int) -> dict[str, Any]:
         return self.players[i]  # type: ignore[no-any-return]
+
+    def hires(self, p: dict[str, Any]) -> list[tuple[str, str]]:
+        """`hire_spots(p)`: the spots the rules were told of last, taken (a draw is followed by
+        that seat's move, which tells anew), else worked out."""
+        got = self.hire_known.pop(id(p), None)
+        return hire_spots(p) if got is None else got
+
+    def hires_now(self, p: dict[str, Any], spots: list[tuple[str, str]]) -> None:
+        """Remember that `spots` are `hire_spots(p)` now."""
+        self.hire_known[id(p)] = spots
 
     def spots(self, p: dict[str, Any], tile: str) -> list[str]:
         city = p["city"]
@@ -811,7 +834,9 @@ def _apply(s: State, seat: int, move: Move, w: Any) -> None:
         last["from"] = p["tracks"][track]
         p["tracks"][track] = min(_TRACK_MAX, p["tracks"][track] + 1)
         last["to"] = p["tracks"][track]
-        if not hire_spots(p):
+        spots = hire_spots(p)
+        w.hires_now(p, spots)
+        if not spots:
             p["done"] = True
     elif kind == "done":
         p["done"] = True
@@ -917,7 +942,9 @@ def _start_hire(s: State, w: Any) -> None:
     s["turn"] = None
     for i in range(s["n"]):
         p = w.player(i)
-        p["done"] = not hire_spots(p)
+        spots = hire_spots(p)
+        w.hires_now(p, spots)
+        p["done"] = not spots
     if all(p["done"] for p in s["p"]):
         _start_truck(s, w)
 
