@@ -698,18 +698,23 @@ class _Frontier:
         """Follow the city's newest building (its last key): only that cell and its neighbours
         change, so the order is kept by insertion instead of sorting the whole frontier."""
         new = next(reversed(city))
+        colour = _TYPE_OF_TILE[city[new]["t"]]
         near, order = self.near, self.order
         if near.pop(new, None) is not None:
             x, y = xy(new)
             order.remove((y, x, new))
         for n in neighbours(new):
-            colours = frontier_colours(city, n)
-            if colours is None:
+            around = near.get(n)
+            if around is not None:
+                # on the frontier already: one more built neighbour, of the new colour
+                if colour not in around:
+                    near[n] = around | {colour}
                 continue
-            if n not in near:
+            around = frontier_colours(city, n)
+            if around is not None:  # newly on the frontier
                 x, y = xy(n)
                 insort(order, (y, x, n))
-            near[n] = colours
+                near[n] = around
         self.size = len(city)
         self.by_colour = {}
 
