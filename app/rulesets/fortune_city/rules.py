@@ -7,7 +7,7 @@ view diffs). Every IllegalMove reason names the rule and quotes only public fact
 
 from __future__ import annotations
 
-from bisect import insort
+from bisect import bisect_left, insort
 from typing import Any, Callable
 
 from app.engine.rng import Rng
@@ -702,7 +702,7 @@ class _Frontier:
         near, order = self.near, self.order
         if near.pop(new, None) is not None:
             x, y = xy(new)
-            order.remove((y, x, new))
+            del order[bisect_left(order, (y, x, new))]  # found by halving: the order is sorted
         for n in neighbours(new):
             around = near.get(n)
             if around is not None:
