@@ -447,13 +447,14 @@ def draw_move(state: State, seat: int, rng: Rng, w: Any = _FRESH) -> Move:
     """The move `rng.choice(legal_moves(state, seat))` draws, building only that one move."""
     if seat not in to_act(state):
         rng.below(0)  # no legal move: refused as rng.choice([]) refuses
-    return _draw(state, seat, rng, w)
+    return _draw(state, seat, rng.below, w)
 
 
-def _draw(state: State, seat: int, rng: Rng, w: Any) -> Move:
-    """`draw_move` for a seat known to be due to act (the playout's)."""
+def _draw(state: State, seat: int, below: Callable[[int], int], w: Any) -> Move:
+    """`draw_move` for a seat known to be due to act (the playout's), drawing with `below`
+    (the generator's `below`)."""
     groups, total = _groups(state, seat, w)
-    j = rng.below(total)
+    j = below(total)
     for count, make, args in groups:
         if j < count:
             return make(*args, j)  # type: ignore[no-any-return]
@@ -777,16 +778,18 @@ def playout(state: State, rng: Rng) -> State:
     s = dict(state)
     s["p"] = [clone_player(p) for p in state["p"]]
     w = _InPlace(s)
+    below = rng.below  # looked up once: two draws a move
     while True:
         phase = s["phase"]
         if phase == "actions":
-            seats = [s["turn"]]
+            below(1)  # play_random's rng.choice(to_act) of the one seat in turn
+            seat = s["turn"]
         elif phase == "over":
             return s
         else:
             seats = [i for i, p in enumerate(s["p"]) if not p["done"]]
-        seat = seats[rng.below(len(seats))]
-        _apply(s, seat, _draw(s, seat, rng, w), w)
+            seat = seats[below(len(seats))]
+        _apply(s, seat, _draw(s, seat, below, w), w)
 
 
 def _apply(s: State, seat: int, move: Move, w: Any) -> None:
@@ -897,17 +900,17 @@ def _forced_drives(s: State, seats: list[int], w: Any) -> None:
 
 def can_act(s: State, p: dict[str, Any], w: Any = _FRESH) -> bool:
     """Whether a player can pay for any action now (otherwise passing is the only move)."""
-    purse = _purse(s, p)
+    pays_at = _pay_table(_purse(s, p))  # an empty payment list: that price cannot be paid
     for m in s["market"]:
-        if _can_pay(purse, _PRICE[m["tile"]]):
+        if pays_at[_PRICE[m["tile"]]]:
             return True
-    if s["vips"] > 0 and _can_pay(purse, _VIP_PRICE):
+    if s["vips"] > 0 and pays_at[_VIP_PRICE]:
         return True
     for t in p["zone"]:
-        if t is not None and _can_pay(purse, _PRICE[t]) and w.spots(p, t):
+        if t is not None and pays_at[_PRICE[t]] and w.spots(p, t):
             return True
     return (s["banks"] > 0 and p["banks"] < _BANK_LIMIT
-            and _can_pay(purse, _BANK_PRICE) and bool(w.spots(p, _BANK)))
+            and bool(pays_at[_BANK_PRICE]) and bool(w.spots(p, _BANK)))
 
 
 # ---------------------------------------------------------------- phase flow
