@@ -321,6 +321,15 @@ class _Spots:
     def hires_now(p: dict[str, Any], spots: list[tuple[str, str]]) -> None:
         """Told that `spots` are `hire_spots(p)` now (kept by the playout only)."""
 
+    @staticmethod
+    def targets(p: dict[str, Any]) -> list[str]:
+        """`drive_targets(p)`."""
+        return drive_targets(p)
+
+    @staticmethod
+    def targets_now(p: dict[str, Any], targets: list[str]) -> None:
+        """Told that `targets` are `drive_targets(p)` now (kept by the playout only)."""
+
 
 _FRESH = _Spots()
 
@@ -372,7 +381,7 @@ def _groups(state: State, seat: int, w: Any) -> tuple[list[Group], int]:
         spots = w.hires(p)
         return [(len(spots) + 1, _hire, (spots,))], len(spots) + 1
     if phase == "truck":
-        targets = drive_targets(p)
+        targets = w.targets(p)
         return ([(len(targets), _drive_to, (targets,))] if targets else []), len(targets)
     groups: list[Group] = []
     pays_at = _pay_table(_purse(state, p))
@@ -725,7 +734,7 @@ class _InPlace:
     remembered per city size (a city only grows, so its size names its layout), and a seat's
     hiring spots from the moment the rules last worked them out to its next draw."""
 
-    __slots__ = ("players", "known", "hire_known")
+    __slots__ = ("players", "known", "hire_known", "truck_known")
 
     def __init__(self, s: State) -> None:
         self.players = s["p"]
@@ -733,6 +742,9 @@ class _InPlace:
         # per player (by id): hire_spots as the rules last worked them out (start of the hiring
         # phase, after each hire); only a hire by that player changes them within the phase
         self.hire_known: dict[int, list[tuple[str, str]]] = {}
+        # per player (by id): drive_targets as the rules last worked them out (start of the
+        # truck phase, after each step); only that player's steps change them within the phase
+        self.truck_known: dict[int, list[str]] = {}
 
     def player(self, i: int) -> dict[str, Any]:
         return self.players[i]  # type: ignore[no-any-return]
@@ -746,6 +758,15 @@ class _InPlace:
     def hires_now(self, p: dict[str, Any], spots: list[tuple[str, str]]) -> None:
         """Remember that `spots` are `hire_spots(p)` now."""
         self.hire_known[id(p)] = spots
+
+    def targets(self, p: dict[str, Any]) -> list[str]:
+        """`drive_targets(p)`: the squares the rules were told of last, else worked out."""
+        got = self.truck_known.get(id(p))
+        return drive_targets(p) if got is None else got
+
+    def targets_now(self, p: dict[str, Any], targets: list[str]) -> None:
+        """Remember that `targets` are `drive_targets(p)` now."""
+        self.truck_known[id(p)] = targets
 
     def spots(self, p: dict[str, Any], tile: str) -> list[str]:
         city = p["city"]
@@ -849,7 +870,7 @@ def _apply(s: State, seat: int, move: Move, w: Any) -> None:
     elif kind == "done":
         p["done"] = True
     elif kind == "drive":
-        got = _drive(p, key(*move["to"]))
+        got = _drive(p, key(*move["to"]), w)
         last["token"], last["tile"] = got["token"], got["tile"]
         s["last"] = last
         _forced_drives(s, [seat], w)
@@ -857,7 +878,7 @@ def _apply(s: State, seat: int, move: Move, w: Any) -> None:
     _advance(s, seat, w)
 
 
-def _drive(p: dict[str, Any], k: str) -> dict[str, Any]:
+def _drive(p: dict[str, Any], k: str, w: Any) -> dict[str, Any]:
     """One truck step into `k`: collect its token (coins and diamonds to the player, garbage back
     to the supply); a truck out of steps or at a dead end is done."""
     truck = p["truck"]
@@ -874,7 +895,9 @@ def _drive(p: dict[str, Any], k: str) -> dict[str, Any]:
         else:
             p["silver"] += _COINS[token]
             p["coins_collected"] += _COINS[token]
-    if not drive_targets(p):
+    targets = drive_targets(p)
+    w.targets_now(p, targets)
+    if not targets:
         p["done"] = True  # steps used up, or a dead end ends the movement at once
     return {"token": token, "tile": cell["t"]}
 
@@ -891,10 +914,10 @@ def _forced_drives(s: State, seats: list[int], w: Any) -> None:
     for i in seats:
         p = w.player(i)
         while not p["done"]:
-            targets = drive_targets(p)
+            targets = w.targets(p)
             if len(targets) != 1:
                 break
-            got = _drive(p, targets[0])
+            got = _drive(p, targets[0], w)
             _auto(s, {"seat": i, "kind": "drive", "to": _at(targets[0]), **got})
 
 
@@ -915,11 +938,19 @@ def can_act(s: State, p: dict[str, Any], w: Any = _FRESH) -> bool:
 
 # ---------------------------------------------------------------- phase flow
 
+def _all_done(s: State) -> bool:
+    """Whether every seat is done with the phase."""
+    for p in s["p"]:
+        if not p["done"]:
+            return False
+    return True
+
+
 def _advance(s: State, seat: int, w: Any) -> None:
     """Move the game on after a move: next turn, or the next phase once everyone is through."""
     if s["phase"] == "actions":
         _seek_turn(s, seat + 1, w)
-    elif all(p["done"] for p in s["p"]):
+    elif _all_done(s):
         if s["phase"] == "hire":
             _start_truck(s, w)
         else:
@@ -953,7 +984,7 @@ def _start_hire(s: State, w: Any) -> None:
         spots = hire_spots(p)
         w.hires_now(p, spots)
         p["done"] = not spots
-    if all(p["done"] for p in s["p"]):
+    if _all_done(s):
         _start_truck(s, w)
 
 
@@ -964,9 +995,11 @@ def _start_truck(s: State, w: Any) -> None:
         p = w.player(i)
         p["truck"]["left"] = truck_steps(p)
         p["truck"]["prev"] = None
-        p["done"] = not drive_targets(p)
+        targets = drive_targets(p)
+        w.targets_now(p, targets)
+        p["done"] = not targets
     _forced_drives(s, list(range(s["n"])), w)
-    if all(p["done"] for p in s["p"]):
+    if _all_done(s):
         _end_round(s, w)
 
 
