@@ -693,37 +693,41 @@ class _CopyOnWrite(_Spots):
 
 
 class _Frontier:
-    """A city's frontier as the playout keeps it: the city size it describes, its cells in
-    row-major order as (y, x, key), the border colours around each, and placements per colour."""
+    """A city's frontier as the playout keeps it: the city size it describes, the border colours
+    around each frontier cell, the cells in row-major order as (y, x, key, colours around), and
+    placements per colour."""
 
     __slots__ = ("size", "order", "near", "by_colour")
 
     def __init__(self, city: dict[str, dict[str, Any]]) -> None:
         self.near = dict(frontier(city))
-        self.order = [(*reversed(xy(n)), n) for n in self.near]
+        self.order = [(*reversed(xy(n)), n, around) for n, around in self.near.items()]
         self.size = len(city)
         self.by_colour: dict[str, list[str]] = {}
 
     def grow(self, city: dict[str, dict[str, Any]]) -> None:
         """Follow the city's newest building (its last key): only that cell and its neighbours
-        change, so the order is kept by insertion instead of sorting the whole frontier."""
+        change, so the order is kept by insertion (cells found by halving: it is sorted, and no
+        two cells share (y, x)) instead of sorting the whole frontier."""
         new = next(reversed(city))
         colour = _TYPE_OF_TILE[city[new]["t"]]
         near, order = self.near, self.order
         if near.pop(new, None) is not None:
             x, y = xy(new)
-            del order[bisect_left(order, (y, x, new))]  # found by halving: the order is sorted
+            del order[bisect_left(order, (y, x, new))]
         for n in neighbours(new):
             around = near.get(n)
             if around is not None:
                 # on the frontier already: one more built neighbour, of the new colour
                 if colour not in around:
-                    near[n] = around | {colour}
+                    near[n] = around = around | {colour}
+                    x, y = xy(n)
+                    order[bisect_left(order, (y, x, n))] = (y, x, n, around)
                 continue
             around = frontier_colours(city, n)
             if around is not None:  # newly on the frontier
                 x, y = xy(n)
-                insort(order, (y, x, n))
+                insort(order, (y, x, n, around))
                 near[n] = around
         self.size = len(city)
         self.by_colour = {}
@@ -779,8 +783,7 @@ class _InPlace:
         colour = _TYPE_OF_TILE[tile]
         got = f.by_colour.get(colour)
         if got is None:
-            near = f.near
-            got = f.by_colour[colour] = [n for _, _, n in f.order if colour not in near[n]]
+            got = f.by_colour[colour] = [n for _, _, n, around in f.order if colour not in around]
         return got
 
 
