@@ -30,29 +30,31 @@ def key(x: int, y: int) -> str:
 
 
 # Cells recur all game long: their coordinates and neighbours are worked out once per key.
+# (Lookups here and in the playout's caches use `in` and [] rather than .get: compiled, a .get
+# call on a module-level dict costs a method lookup and a call, several times a subscript.)
 _XY: dict[str, tuple[int, int]] = {}
 _NEIGHBOURS: dict[str, tuple[str, ...]] = {}
 
 
 def xy(k: str) -> tuple[int, int]:
     """The coordinates of a city-dict key."""
-    got = _XY.get(k)
-    if got is None:
-        a, b = k.split(",")
-        got = (int(a), int(b))
-        if len(_XY) < 65536:
-            _XY[k] = got
+    if k in _XY:
+        return _XY[k]
+    a, b = k.split(",")
+    got = (int(a), int(b))
+    if len(_XY) < 65536:
+        _XY[k] = got
     return got
 
 
 def neighbours(k: str) -> tuple[str, ...]:
     """The four orthogonal neighbour keys of a cell."""
-    got = _NEIGHBOURS.get(k)
-    if got is None:
-        x, y = xy(k)
-        got = tuple(key(x + dx, y + dy) for dx, dy in STEPS)
-        if len(_NEIGHBOURS) < 65536:
-            _NEIGHBOURS[k] = got
+    if k in _NEIGHBOURS:
+        return _NEIGHBOURS[k]
+    x, y = xy(k)
+    got = tuple(key(x + dx, y + dy) for dx, dy in STEPS)
+    if len(_NEIGHBOURS) < 65536:
+        _NEIGHBOURS[k] = got
     return got
 
 
@@ -190,12 +192,12 @@ _PAYS: dict[tuple[tuple[int, int, bool], int], tuple[dict[str, Any], ...]] = {}
 
 def _pays(purse: tuple[int, int, bool], price: int) -> tuple[dict[str, Any], ...]:
     """`pay_options` for a purse, as a shared tuple (read only)."""
-    got = _PAYS.get((purse, price))
-    if got is None:
-        low, high, gold = _purse_range(purse, price)
-        got = tuple([{"card": c} for c in range(low, high + 1)] + ([{"gold": True}] if gold else []))
-        if len(_PAYS) < 4096:
-            _PAYS[purse, price] = got
+    if (purse, price) in _PAYS:
+        return _PAYS[purse, price]
+    low, high, gold = _purse_range(purse, price)
+    got = tuple([{"card": c} for c in range(low, high + 1)] + ([{"gold": True}] if gold else []))
+    if len(_PAYS) < 4096:
+        _PAYS[purse, price] = got
     return got
 
 
@@ -206,11 +208,11 @@ _PAY_TABLES: dict[tuple[int, int, bool], dict[int, tuple[dict[str, Any], ...]]] 
 
 def _pay_table(purse: tuple[int, int, bool]) -> dict[int, tuple[dict[str, Any], ...]]:
     """`_pays` for every price, from one lookup per purse (shared, read only)."""
-    got = _PAY_TABLES.get(purse)
-    if got is None:
-        got = {price: _pays(purse, price) for price in _PRICES}
-        if len(_PAY_TABLES) < 4096:
-            _PAY_TABLES[purse] = got
+    if purse in _PAY_TABLES:
+        return _PAY_TABLES[purse]
+    got = {price: _pays(purse, price) for price in _PRICES}
+    if len(_PAY_TABLES) < 4096:
+        _PAY_TABLES[purse] = got
     return got
 
 
@@ -273,7 +275,7 @@ def hire_spots(p: dict[str, Any]) -> list[tuple[str, str]]:
     for k, cell in p["city"].items():
         if cell["worker"] is not None:
             continue
-        colour = _CITIZEN_OF_TILE.get(cell["t"])
+        colour = _CITIZEN_OF_TILE[cell["t"]]
         if colour is None:
             continue  # City Hall or a bank: they employ nobody
         if park[colour] > 0:
@@ -285,7 +287,9 @@ def hire_spots(p: dict[str, Any]) -> list[tuple[str, str]]:
 
 _VIP = D.VIP
 _BANK = D.BANK
-_CITIZEN_OF_TILE = {t: D.CITIZEN_OF[r["type"]] for t, r in D.TILES.items()}  # no City Hall, no bank
+# the citizen colour a building employs; None for City Hall and banks, which employ nobody
+_CITIZEN_OF_TILE: dict[str, str | None] = {**{t: D.CITIZEN_OF[r["type"]] for t, r in D.TILES.items()},
+                                           D.BANK: None, D.CITY_HALL: None}
 _TYPE_OF_TILE = D.TYPE_OF_TILE
 _LOWEST_ROW = D.LOWEST_ROW
 _PRICE = {t: r["price"] for t, r in D.TILES.items()}
@@ -666,8 +670,10 @@ def produce(city: dict[str, dict[str, Any]], k: str) -> list[str]:
     neighbour whose production spot is empty (City Hall has none). Returns the cells filled."""
     filled = []
     for c in [k, *neighbours(k)]:
-        cell = city.get(c)
-        if cell is None or cell["token"] is not None:
+        if c not in city:
+            continue
+        cell = city[c]
+        if cell["token"] is not None:
             continue
         token = _PRODUCTION[cell["t"]]
         if token is not None:
@@ -712,13 +718,14 @@ class _Frontier:
         new = next(reversed(city))
         colour = _TYPE_OF_TILE[city[new]["t"]]
         near, order = self.near, self.order
-        if near.pop(new, None) is not None:
+        if new in near:
+            del near[new]
             x, y = xy(new)
             del order[bisect_left(order, (y, x, new))]
         for n in neighbours(new):
-            around = near.get(n)
-            if around is not None:
+            if n in near:
                 # on the frontier already: one more built neighbour, of the new colour
+                around = near[n]
                 if colour not in around:
                     near[n] = around = around | {colour}
                     x, y = xy(n)
@@ -756,8 +763,13 @@ class _InPlace:
     def hires(self, p: dict[str, Any]) -> list[tuple[str, str]]:
         """`hire_spots(p)`: the spots the rules were told of last, taken (a draw is followed by
         that seat's move, which tells anew), else worked out."""
-        got = self.hire_known.pop(id(p), None)
-        return hire_spots(p) if got is None else got
+        known = self.hire_known
+        i = id(p)
+        if i in known:
+            got = known[i]
+            del known[i]
+            return got
+        return hire_spots(p)
 
     def hires_now(self, p: dict[str, Any], spots: list[tuple[str, str]]) -> None:
         """Remember that `spots` are `hire_spots(p)` now."""
@@ -765,8 +777,9 @@ class _InPlace:
 
     def targets(self, p: dict[str, Any]) -> list[str]:
         """`drive_targets(p)`: the squares the rules were told of last, else worked out."""
-        got = self.truck_known.get(id(p))
-        return drive_targets(p) if got is None else got
+        known = self.truck_known
+        i = id(p)
+        return known[i] if i in known else drive_targets(p)
 
     def targets_now(self, p: dict[str, Any], targets: list[str]) -> None:
         """Remember that `targets` are `drive_targets(p)` now."""
@@ -774,16 +787,19 @@ class _InPlace:
 
     def spots(self, p: dict[str, Any], tile: str) -> list[str]:
         city = p["city"]
-        f = self.known.get(id(city))
+        known = self.known
+        i = id(city)
+        f = known[i] if i in known else None
         if f is None or f.size != len(city):
             if f is not None and f.size + 1 == len(city):
                 f.grow(city)  # one building more, the playout's only way for a city to change
             else:
-                f = self.known[id(city)] = _Frontier(city)
+                f = known[i] = _Frontier(city)
         colour = _TYPE_OF_TILE[tile]
-        got = f.by_colour.get(colour)
-        if got is None:
-            got = f.by_colour[colour] = [n for _, _, n, around in f.order if colour not in around]
+        by_colour = f.by_colour
+        if colour in by_colour:
+            return by_colour[colour]  # type: ignore[no-any-return]
+        got = by_colour[colour] = [n for _, _, n, around in f.order if colour not in around]
         return got
 
 
