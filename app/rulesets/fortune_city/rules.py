@@ -338,11 +338,12 @@ class _Spots:
 _FRESH = _Spots()
 
 # A group of legal moves: how many, and how to build the j-th of them (0 <= j < count): the
-# move is make(*args, j). A tuple, not a partial: a draw builds every group and calls one.
-Group = tuple[int, Callable[..., Move], tuple[Any, ...]]
+# move is make(args, j). A tuple, not a partial: a draw builds every group and calls one.
+Group = tuple[int, Callable[[Any, int], Move], Any]
 
 
-def _paid(base: Move, pays: list[dict[str, Any]], j: int) -> Move:
+def _paid(args: tuple[Move, tuple[dict[str, Any], ...]], j: int) -> Move:
+    base, pays = args
     return {**base, **pays[j]}
 
 
@@ -354,7 +355,8 @@ def _buy(i: int, rets: tuple[int | None, ...], pays: list[dict[str, Any]], j: in
     return m
 
 
-def _placed(base: Move, cells: list[str], pays: list[dict[str, Any]], j: int) -> Move:
+def _placed(args: tuple[Move, list[str], tuple[dict[str, Any], ...]], j: int) -> Move:
+    base, cells, pays = args
     return {**base, "at": _at(cells[j // len(pays)]), **pays[j % len(pays)]}
 
 
@@ -383,10 +385,10 @@ def _groups(state: State, seat: int, w: Any) -> tuple[list[Group], int]:
     phase = state["phase"]
     if phase == "hire":
         spots = w.hires(p)
-        return [(len(spots) + 1, _hire, (spots,))], len(spots) + 1
+        return [(len(spots) + 1, _hire, spots)], len(spots) + 1
     if phase == "truck":
         targets = w.targets(p)
-        return ([(len(targets), _drive_to, (targets,))] if targets else []), len(targets)
+        return ([(len(targets), _drive_to, targets)] if targets else []), len(targets)
     groups: list[Group] = []
     pays_at = _pay_table(_purse(state, p))
     zone = p["zone"]
@@ -423,8 +425,9 @@ def _groups(state: State, seat: int, w: Any) -> tuple[list[Group], int]:
     return groups, total + 1
 
 
-def _bought(rets: tuple[int | None, ...], slot_pays: list[tuple[dict[str, Any], ...]], j: int) -> Move:
+def _bought(args: tuple[tuple[int | None, ...], list[tuple[dict[str, Any], ...]]], j: int) -> Move:
     """The j-th buy of the market group: slots in order, `_buy`'s moves within a slot."""
+    rets, slot_pays = args
     for i, pays in enumerate(slot_pays):
         count = len(rets) * len(pays)
         if j < count:
@@ -444,16 +447,16 @@ _BANK_PRICE = SUP["bank_price"]
 _VIP_PRICE = SUP["vip_price"]
 
 
-def _pass(j: int) -> Move:
+def _pass(args: None, j: int) -> Move:
     return {"type": "pass"}
 
 
-_PASS_GROUP: Group = (1, _pass, ())
+_PASS_GROUP: Group = (1, _pass, None)
 
 
 def legal_moves(state: State, seat: int) -> list[Move]:
     """Every concrete move `seat` may make now."""
-    return [make(*args, j) for count, make, args in move_groups(state, seat) for j in range(count)]
+    return [make(args, j) for count, make, args in move_groups(state, seat) for j in range(count)]
 
 
 def draw_move(state: State, seat: int, rng: Rng, w: Any = _FRESH) -> Move:
@@ -470,7 +473,7 @@ def _draw(state: State, seat: int, below: Callable[[int], int], w: Any) -> Move:
     j = below(total)
     for count, make, args in groups:
         if j < count:
-            return make(*args, j)  # type: ignore[no-any-return]
+            return make(args, j)
         j -= count
     raise AssertionError("unreachable: j is below the total count")
 
@@ -850,7 +853,8 @@ def _apply(s: State, seat: int, move: Move, w: Any) -> None:
         p["park"][slot["citizen"]] += 1
     elif kind == "bank":
         last["paid"] = _pay(p, move, _BANK_PRICE)
-        k = key(*move["at"])
+        at = move["at"]
+        k = key(at[0], at[1])
         p["city"][k] = {"t": _BANK, "token": None, "worker": None}
         last["produced"] = produce(p["city"], k)
         p["banks"] += 1
@@ -863,7 +867,8 @@ def _apply(s: State, seat: int, move: Move, w: Any) -> None:
         last["paid"] = _pay(p, move, _PRICE[tile])
         last["tile"] = tile
         p["zone"][move["zone"]] = None
-        k = key(*move["at"])
+        at = move["at"]
+        k = key(at[0], at[1])
         p["city"][k] = {"t": tile, "token": None, "worker": None}
         last["produced"] = produce(p["city"], k)
     elif kind == "vip":
@@ -873,7 +878,8 @@ def _apply(s: State, seat: int, move: Move, w: Any) -> None:
     elif kind == "pass":
         p["passed"] = True
     elif kind == "hire":
-        k = key(*move["at"])
+        at = move["at"]
+        k = key(at[0], at[1])
         _set_cell(p["city"], k, "worker", move["citizen"])
         cell = p["city"][k]
         p["park"][move["citizen"]] -= 1
@@ -889,7 +895,8 @@ def _apply(s: State, seat: int, move: Move, w: Any) -> None:
     elif kind == "done":
         p["done"] = True
     elif kind == "drive":
-        got = _drive(p, key(*move["to"]), w)
+        to = move["to"]
+        got = _drive(p, key(to[0], to[1]), w)
         last["token"], last["tile"] = got["token"], got["tile"]
         s["last"] = last
         _forced_drives(s, [seat], w)
