@@ -30,16 +30,19 @@ def key(x: int, y: int) -> str:
 
 
 # Cells recur all game long: their coordinates and neighbours are worked out once per key.
-# (Lookups here and in the playout's caches use `in` and [] rather than .get: compiled, a .get
-# call on a module-level dict costs a method lookup and a call, several times a subscript.)
+# (Lookups here and in the playout's caches use [] (under try when it nearly always hits) or
+# `in` rather than .get: compiled, a .get call on a module-level dict costs a method lookup and
+# a call, several times a subscript.)
 _XY: dict[str, tuple[int, int]] = {}
 _NEIGHBOURS: dict[str, tuple[str, ...]] = {}
 
 
 def xy(k: str) -> tuple[int, int]:
     """The coordinates of a city-dict key."""
-    if k in _XY:
+    try:
         return _XY[k]
+    except KeyError:
+        pass
     a, b = k.split(",")
     got = (int(a), int(b))
     if len(_XY) < 65536:
@@ -49,8 +52,10 @@ def xy(k: str) -> tuple[int, int]:
 
 def neighbours(k: str) -> tuple[str, ...]:
     """The four orthogonal neighbour keys of a cell."""
-    if k in _NEIGHBOURS:
+    try:
         return _NEIGHBOURS[k]
+    except KeyError:
+        pass
     x, y = xy(k)
     got = tuple(key(x + dx, y + dy) for dx, dy in STEPS)
     if len(_NEIGHBOURS) < 65536:
@@ -192,8 +197,10 @@ _PAYS: dict[tuple[tuple[int, int, bool], int], tuple[dict[str, Any], ...]] = {}
 
 def _pays(purse: tuple[int, int, bool], price: int) -> tuple[dict[str, Any], ...]:
     """`pay_options` for a purse, as a shared tuple (read only)."""
-    if (purse, price) in _PAYS:
+    try:
         return _PAYS[purse, price]
+    except KeyError:
+        pass
     low, high, gold = _purse_range(purse, price)
     got = tuple([{"card": c} for c in range(low, high + 1)] + ([{"gold": True}] if gold else []))
     if len(_PAYS) < 4096:
@@ -208,8 +215,10 @@ _PAY_TABLES: dict[tuple[int, int, bool], dict[int, tuple[dict[str, Any], ...]]] 
 
 def _pay_table(purse: tuple[int, int, bool]) -> dict[int, tuple[dict[str, Any], ...]]:
     """`_pays` for every price, from one lookup per purse (shared, read only)."""
-    if purse in _PAY_TABLES:
+    try:
         return _PAY_TABLES[purse]
+    except KeyError:
+        pass
     got = {price: _pays(purse, price) for price in _PRICES}
     if len(_PAY_TABLES) < 4096:
         _PAY_TABLES[purse] = got
