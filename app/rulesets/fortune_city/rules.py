@@ -29,6 +29,23 @@ def key(x: int, y: int) -> str:
     return f"{x},{y}"
 
 
+_KEYS: dict[tuple[int, int], str] = {}
+
+
+def _key(x: int, y: int) -> str:
+    """`key(x, y)` remembered, for integer coordinates only (drawn or checked moves, neighbour
+    arithmetic: a bool or float would share an int's entry): cheaper than formatting, and one
+    string per cell lets city lookups match by identity."""
+    try:
+        return _KEYS[x, y]
+    except KeyError:
+        pass
+    got = key(x, y)
+    if len(_KEYS) < 65536:
+        _KEYS[x, y] = got
+    return got
+
+
 # Cells recur all game long: their coordinates and neighbours are worked out once per key.
 # (Lookups here and in the playout's caches use [] (under try when it nearly always hits) or
 # `in` rather than .get: compiled, a .get call on a module-level dict costs a method lookup and
@@ -57,7 +74,7 @@ def neighbours(k: str) -> tuple[str, ...]:
     except KeyError:
         pass
     x, y = xy(k)
-    got = tuple(key(x + dx, y + dy) for dx, dy in STEPS)
+    got = tuple(_key(x + dx, y + dy) for dx, dy in STEPS)
     if len(_NEIGHBOURS) < 65536:
         _NEIGHBOURS[k] = got
     return got
@@ -863,7 +880,7 @@ def _apply(s: State, seat: int, move: Move, w: Any) -> None:
     elif kind == "bank":
         last["paid"] = _pay(p, move, _BANK_PRICE)
         at = move["at"]
-        k = key(at[0], at[1])
+        k = _key(at[0], at[1])
         p["city"][k] = {"t": _BANK, "token": None, "worker": None}
         last["produced"] = produce(p["city"], k)
         p["banks"] += 1
@@ -877,7 +894,7 @@ def _apply(s: State, seat: int, move: Move, w: Any) -> None:
         last["tile"] = tile
         p["zone"][move["zone"]] = None
         at = move["at"]
-        k = key(at[0], at[1])
+        k = _key(at[0], at[1])
         p["city"][k] = {"t": tile, "token": None, "worker": None}
         last["produced"] = produce(p["city"], k)
     elif kind == "vip":
@@ -888,7 +905,7 @@ def _apply(s: State, seat: int, move: Move, w: Any) -> None:
         p["passed"] = True
     elif kind == "hire":
         at = move["at"]
-        k = key(at[0], at[1])
+        k = _key(at[0], at[1])
         _set_cell(p["city"], k, "worker", move["citizen"])
         cell = p["city"][k]
         p["park"][move["citizen"]] -= 1
@@ -905,7 +922,7 @@ def _apply(s: State, seat: int, move: Move, w: Any) -> None:
         p["done"] = True
     elif kind == "drive":
         to = move["to"]
-        got = _drive(p, key(to[0], to[1]), w)
+        got = _drive(p, _key(to[0], to[1]), w)
         last["token"], last["tile"] = got["token"], got["tile"]
         s["last"] = last
         _forced_drives(s, [seat], w)
