@@ -7,7 +7,7 @@ view diffs). Every IllegalMove reason names the rule and quotes only public fact
 
 from __future__ import annotations
 
-from functools import partial
+from bisect import bisect_left, insort
 from typing import Any, Callable
 
 from app.engine.rng import Rng
@@ -29,46 +29,77 @@ def key(x: int, y: int) -> str:
     return f"{x},{y}"
 
 
+_KEYS: dict[tuple[int, int], str] = {}
+
+
+def _key(x: int, y: int) -> str:
+    """`key(x, y)` remembered, for integer coordinates only (drawn or checked moves, neighbour
+    arithmetic: a bool or float would share an int's entry): cheaper than formatting, and one
+    string per cell lets city lookups match by identity."""
+    try:
+        return _KEYS[x, y]
+    except KeyError:
+        pass
+    got = key(x, y)
+    if len(_KEYS) < 65536:
+        _KEYS[x, y] = got
+    return got
+
+
 # Cells recur all game long: their coordinates and neighbours are worked out once per key.
+# (Lookups here and in the playout's caches use [] (under try when it nearly always hits) or
+# `in` rather than .get: compiled, a .get call on a module-level dict costs a method lookup and
+# a call, several times a subscript.)
 _XY: dict[str, tuple[int, int]] = {}
 _NEIGHBOURS: dict[str, tuple[str, ...]] = {}
 
 
 def xy(k: str) -> tuple[int, int]:
     """The coordinates of a city-dict key."""
-    got = _XY.get(k)
-    if got is None:
-        a, b = k.split(",")
-        got = (int(a), int(b))
-        if len(_XY) < 65536:
-            _XY[k] = got
+    try:
+        return _XY[k]
+    except KeyError:
+        pass
+    a, b = k.split(",")
+    got = (int(a), int(b))
+    if len(_XY) < 65536:
+        _XY[k] = got
     return got
 
 
 def neighbours(k: str) -> tuple[str, ...]:
     """The four orthogonal neighbour keys of a cell."""
-    got = _NEIGHBOURS.get(k)
-    if got is None:
-        x, y = xy(k)
-        got = tuple(key(x + dx, y + dy) for dx, dy in STEPS)
-        if len(_NEIGHBOURS) < 65536:
-            _NEIGHBOURS[k] = got
+    try:
+        return _NEIGHBOURS[k]
+    except KeyError:
+        pass
+    x, y = xy(k)
+    got = tuple(_key(x + dx, y + dy) for dx, dy in STEPS)
+    if len(_NEIGHBOURS) < 65536:
+        _NEIGHBOURS[k] = got
     return got
+
+
+# Constants the playout reads on every move, looked up once (a module attribute or a table row
+# costs a dict lookup each time).
+_BONUS: dict[str, list[int]] = {t: D.TRACKS[t]["bonus"] for t in D.TRACKS}
+_BASE_STEPS = SUP["base_steps"]
+_BASE_INCOME = SUP["base_income"]
 
 
 def bonus(p: dict[str, Any], track: str) -> int:
     """The bonus of the sector a player's marker is in now (rulebook: current sector only)."""
-    return D.TRACKS[track]["bonus"][p["tracks"][track]]
+    return _BONUS[track][p["tracks"][track]]
 
 
 def truck_steps(p: dict[str, Any]) -> int:
     """Steps the truck must drive this round: 1 + the Transportation bonus."""
-    return SUP["base_steps"] + bonus(p, "transportation")
+    return _BASE_STEPS + bonus(p, "transportation")
 
 
 def income(p: dict[str, Any]) -> int:
     """Income this round: 4 + the Meals and Merchandise bonuses."""
-    return SUP["base_income"] + bonus(p, "meals") + bonus(p, "merchandise")
+    return _BASE_INCOME + bonus(p, "meals") + bonus(p, "merchandise")
 
 
 def clone_player(p: dict[str, Any]) -> dict[str, Any]:
@@ -106,22 +137,27 @@ def new_player(opts: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# Worked out once (setup was 5-15 % of a random game's time): the stack tiles of each type and
+# price in stack order, and the citizens of each colour the starting goods bring to the market.
+_STACK_GROUP: dict[tuple[str, int], list[str]] = {}
+for _x in D.STACK_TILES:
+    _STACK_GROUP.setdefault((D.TILES[_x]["type"], D.TILES[_x]["price"]), []).append(_x)
+_STARTING_CITIZENS = {c: sum(1 for x in D.STARTING if D.CITIZEN_OF[D.TILES[x]["type"]] == c)
+                      for c in D.CITIZENS_IN_BOX}
+
+
 def setup_state(players: int, opts: dict[str, Any], seed: int) -> State:
     """Setup 1-6: starting market, reduced goods stack and bag, boards, random start player."""
     if players not in D.REMOVAL:
         raise ValueError("Fortune City is for 2 to 4 players")
     rng = Rng.from_seed(seed, "fortune-city")
     removal = D.REMOVAL[players]
-    box: list[str] = []
-    for t in D.TYPES:
-        for price in removal["prices"]:
-            group = [x for x in D.STACK_TILES if D.TILES[x]["type"] == t and D.TILES[x]["price"] == price]
-            box.append(rng.choice(group))
-    stack = rng.shuffled([x for x in D.STACK_TILES if x not in box])
+    box = [rng.choice(_STACK_GROUP[t, price]) for t in D.TYPES for price in removal["prices"]]
+    removed = set(box)
+    stack = rng.shuffled([x for x in D.STACK_TILES if x not in removed])
     bag: list[str] = []
     for colour, count in D.CITIZENS_IN_BOX.items():
-        used = sum(1 for x in D.STARTING if D.CITIZEN_OF[D.TILES[x]["type"]] == colour)
-        bag += [colour] * (count - used - removal["citizens"])
+        bag += [colour] * (count - _STARTING_CITIZENS[colour] - removal["citizens"])
     bag = rng.shuffled(bag)
     if len(bag) != len(stack):
         raise ValueError("citizen bag and goods stack differ in size; check data/game.toml")
@@ -147,29 +183,67 @@ def to_act(state: State) -> list[int]:
     return []
 
 
-def _pay_range(state: State, p: dict[str, Any], price: int) -> tuple[int, int, bool]:
-    """Paying `price`: the least and most silver the credit card may give, and whether one gold
-    coin may pay instead."""
+def _purse(state: State, p: dict[str, Any]) -> tuple[int, int, bool]:
+    """What a player may pay with now: hand silver, credit-card silver, and whether one gold coin
+    may pay an action (with the hand-silver-first variant only once the hand is empty)."""
     card = p["card"]
+    silver = p["silver"]
     if card is None:
-        return max(0, price - p["silver"]), 0, False
-    gold = card["gold"] > 0 and not (state["opts"]["gold_after_hand_silver"] and p["silver"] > 0)
-    return max(0, price - p["silver"]), min(card["silver"], price), gold
+        return silver, 0, False
+    return silver, card["silver"], card["gold"] > 0 and not (state["opts"]["gold_after_hand_silver"]
+                                                             and silver > 0)
+
+
+def _purse_range(purse: tuple[int, int, bool], price: int) -> tuple[int, int, bool]:
+    """Paying `price` from `purse`: the least and most silver the credit card may give, and
+    whether one gold coin may pay instead."""
+    silver, on_card, gold = purse
+    return max(0, price - silver), min(on_card, price), gold
+
+
+# Payment lists per (purse, price), shared between draws: a move copies the chosen payment into
+# a new dict and never changes it. Purses repeat all game long (a few silver, 0-3 on the card).
+_PAYS: dict[tuple[tuple[int, int, bool], int], tuple[dict[str, Any], ...]] = {}
+
+
+def _pays(purse: tuple[int, int, bool], price: int) -> tuple[dict[str, Any], ...]:
+    """`pay_options` for a purse, as a shared tuple (read only)."""
+    try:
+        return _PAYS[purse, price]
+    except KeyError:
+        pass
+    low, high, gold = _purse_range(purse, price)
+    got = tuple([{"card": c} for c in range(low, high + 1)] + ([{"gold": True}] if gold else []))
+    if len(_PAYS) < 4096:
+        _PAYS[purse, price] = got
+    return got
+
+
+# Per purse, the payment lists of every price an action can have (tiles, bank, VIP).
+_PRICES = sorted({*(r["price"] for r in D.TILES.values()), SUP["bank_price"], SUP["vip_price"]})
+_PAY_TABLES: dict[tuple[int, int, bool], dict[int, tuple[dict[str, Any], ...]]] = {}
+
+
+def _pay_table(purse: tuple[int, int, bool]) -> dict[int, tuple[dict[str, Any], ...]]:
+    """`_pays` for every price, from one lookup per purse (shared, read only)."""
+    try:
+        return _PAY_TABLES[purse]
+    except KeyError:
+        pass
+    got = {price: _pays(purse, price) for price in _PRICES}
+    if len(_PAY_TABLES) < 4096:
+        _PAY_TABLES[purse] = got
+    return got
 
 
 def pay_options(state: State, p: dict[str, Any], price: int) -> list[dict[str, Any]]:
     """Ways to pay `price`: silver with `card` of it from the credit card, or one gold coin."""
-    low, high, gold = _pay_range(state, p, price)
-    out: list[dict[str, Any]] = [{"card": c} for c in range(low, high + 1)]
-    if gold:
-        out.append({"gold": True})
-    return out
+    return [dict(o) for o in _pays(_purse(state, p), price)]
 
 
 def can_pay(state: State, p: dict[str, Any], price: int) -> bool:
     """Whether `pay_options` offers any way to pay `price`."""
-    low, high, gold = _pay_range(state, p, price)
-    return gold or low <= high
+    return bool(_pays(_purse(state, p), price))
 
 
 def placements(p: dict[str, Any], tile: str) -> list[str]:
@@ -195,9 +269,9 @@ def frontier(city: dict[str, dict[str, Any]]) -> list[tuple[str, frozenset[str]]
 def frontier_colours(city: dict[str, dict[str, Any]], n: str) -> frozenset[str] | None:
     """The border colours around cell `n` if it is on the city's frontier (empty, above the park
     row, next to a building), else None."""
-    if n in city or xy(n)[1] < D.LOWEST_ROW:
+    if n in city or xy(n)[1] < _LOWEST_ROW:
         return None
-    types = D.TYPE_OF_TILE
+    types = _TYPE_OF_TILE
     colours = frozenset([types[city[m]["t"]] for m in neighbours(n) if m in city])
     return colours or None
 
@@ -211,20 +285,27 @@ def hire_spots(p: dict[str, Any]) -> list[tuple[str, str]]:
     """(citizen, cell) pairs: a park citizen into an empty building of its colour, a VIP into any."""
     out = []
     park = p["park"]
-    vip = park[D.VIP] > 0
+    vip = park[_VIP] > 0
     for k, cell in p["city"].items():
-        t = cell["t"]
-        if cell["worker"] is not None or t == D.CITY_HALL or t == D.BANK:
+        if cell["worker"] is not None:
             continue
-        colour = _CITIZEN_OF_TILE[t]
+        colour = _CITIZEN_OF_TILE[cell["t"]]
+        if colour is None:
+            continue  # City Hall or a bank: they employ nobody
         if park[colour] > 0:
             out.append((colour, k))
         if vip:
-            out.append((D.VIP, k))
+            out.append((_VIP, k))
     return out
 
 
-_CITIZEN_OF_TILE = {t: D.CITIZEN_OF[r["type"]] for t, r in D.TILES.items()}
+_VIP = D.VIP
+_BANK = D.BANK
+# the citizen colour a building employs; None for City Hall and banks, which employ nobody
+_CITIZEN_OF_TILE: dict[str, str | None] = {**{t: D.CITIZEN_OF[r["type"]] for t, r in D.TILES.items()},
+                                           D.BANK: None, D.CITY_HALL: None}
+_TYPE_OF_TILE = D.TYPE_OF_TILE
+_LOWEST_ROW = D.LOWEST_ROW
 _PRICE = {t: r["price"] for t, r in D.TILES.items()}
 
 
@@ -243,20 +324,40 @@ def _at(k: str) -> list[int]:
 
 
 class _Spots:
-    """Placement lookup for reading a state: `placements` worked out afresh each time."""
+    """Lookups for reading a state: placements and hiring spots worked out afresh each time."""
 
     @staticmethod
     def spots(p: dict[str, Any], tile: str) -> list[str]:
         return placements(p, tile)
 
+    @staticmethod
+    def hires(p: dict[str, Any]) -> list[tuple[str, str]]:
+        """`hire_spots(p)`."""
+        return hire_spots(p)
+
+    @staticmethod
+    def hires_now(p: dict[str, Any], spots: list[tuple[str, str]]) -> None:
+        """Told that `spots` are `hire_spots(p)` now (kept by the playout only)."""
+
+    @staticmethod
+    def targets(p: dict[str, Any]) -> list[str]:
+        """`drive_targets(p)`."""
+        return drive_targets(p)
+
+    @staticmethod
+    def targets_now(p: dict[str, Any], targets: list[str]) -> None:
+        """Told that `targets` are `drive_targets(p)` now (kept by the playout only)."""
+
 
 _FRESH = _Spots()
 
-# A group of legal moves: how many, and the j-th of them (0 <= j < count).
-Group = tuple[int, Callable[[int], Move]]
+# A group of legal moves: how many, and how to build the j-th of them (0 <= j < count): the
+# move is make(args, j). A tuple, not a partial: a draw builds every group and calls one.
+Group = tuple[int, Callable[[Any, int], Move], Any]
 
 
-def _paid(base: Move, pays: list[dict[str, Any]], j: int) -> Move:
+def _paid(args: tuple[Move, tuple[dict[str, Any], ...]], j: int) -> Move:
+    base, pays = args
     return {**base, **pays[j]}
 
 
@@ -268,7 +369,8 @@ def _buy(i: int, rets: tuple[int | None, ...], pays: list[dict[str, Any]], j: in
     return m
 
 
-def _placed(base: Move, cells: list[str], pays: list[dict[str, Any]], j: int) -> Move:
+def _placed(args: tuple[Move, list[str], tuple[dict[str, Any], ...]], j: int) -> Move:
+    base, cells, pays = args
     return {**base, "at": _at(cells[j // len(pays)]), **pays[j % len(pays)]}
 
 
@@ -288,73 +390,104 @@ def move_groups(state: State, seat: int, w: Any = _FRESH) -> list[Group]:
     asked for it (a random draw builds one); `w.spots` looks up placements."""
     if seat not in to_act(state):
         return []
+    return _groups(state, seat, w)[0]
+
+
+def _groups(state: State, seat: int, w: Any) -> tuple[list[Group], int]:
+    """`move_groups` of a seat that is due to act, and how many moves they hold in all."""
     p = state["p"][seat]
     phase = state["phase"]
     if phase == "hire":
-        spots = hire_spots(p)
-        return [(len(spots) + 1, partial(_hire, spots))]
+        spots = w.hires(p)
+        return [(len(spots) + 1, _hire, spots)], len(spots) + 1
     if phase == "truck":
-        targets = drive_targets(p)
-        return [(len(targets), partial(_drive_to, targets))] if targets else []
+        targets = w.targets(p)
+        return ([(len(targets), _drive_to, targets)] if targets else []), len(targets)
     groups: list[Group] = []
-    pay_by_price: dict[int, list[dict[str, Any]]] = {}
-
-    def pays_for(price: int) -> list[dict[str, Any]]:
-        got = pay_by_price.get(price)
-        if got is None:
-            got = pay_by_price[price] = pay_options(state, p, price)
-        return got
-
-    rets: tuple[int | None, ...] = (0, 1) if None not in p["zone"] else (None,)
-    for i, slot in enumerate(state["market"]):
-        price = _PRICE[slot["tile"]]
-        pays = pay_by_price.get(price)
-        if pays is None:
-            pays = pay_by_price[price] = pay_options(state, p, price)
+    pays_at = _pay_table(_purse(state, p))
+    zone = p["zone"]
+    rets: tuple[int | None, ...] = _RETURN_ONE if None not in zone else _RETURN_NONE
+    # the whole market as one group: slot by slot, each return choice, each payment
+    slot_pays = [pays_at[_PRICE[slot["tile"]]] for slot in state["market"]]
+    total = len(rets) * sum(map(len, slot_pays))
+    if total:
+        groups.append((total, _bought, (rets, slot_pays)))
+    if state["banks"] > 0 and p["banks"] < _BANK_LIMIT:
+        pays = pays_at[_BANK_PRICE]
         if pays:
-            groups.append((len(rets) * len(pays), partial(_buy, i, rets, pays)))
-    if state["banks"] > 0 and p["banks"] < SUP["bank_limit"]:
-        pays = pays_for(SUP["bank_price"])
-        if pays:
-            cells = w.spots(p, D.BANK)
+            cells = w.spots(p, _BANK)
             if cells:
-                groups.append((len(cells) * len(pays), partial(_placed, {"type": "bank"}, cells, pays)))
-    for z, tile in enumerate(p["zone"]):
+                count = len(cells) * len(pays)
+                groups.append((count, _placed, (_BANK_MOVE, cells, pays)))
+                total += count
+    for z, tile in enumerate(zone):
         if tile is None:
             continue
-        pays = pays_for(_PRICE[tile])
+        pays = pays_at[_PRICE[tile]]
         if pays:
             cells = w.spots(p, tile)
             if cells:
-                groups.append((len(cells) * len(pays),
-                               partial(_placed, {"type": "construct", "zone": z}, cells, pays)))
+                count = len(cells) * len(pays)
+                groups.append((count, _placed, (_CONSTRUCT_MOVE[z], cells, pays)))
+                total += count
     if state["vips"] > 0:
-        pays = pays_for(SUP["vip_price"])
+        pays = pays_at[_VIP_PRICE]
         if pays:
-            groups.append((len(pays), partial(_paid, {"type": "vip"}, pays)))
-    groups.append((1, _PASS))
-    return groups
+            groups.append((len(pays), _paid, (_VIP_MOVE, pays)))
+            total += len(pays)
+    groups.append(_PASS_GROUP)
+    return groups, total + 1
 
 
-def _pass(j: int) -> Move:
+def _bought(args: tuple[tuple[int | None, ...], list[tuple[dict[str, Any], ...]]], j: int) -> Move:
+    """The j-th buy of the market group: slots in order, `_buy`'s moves within a slot."""
+    rets, slot_pays = args
+    for i, pays in enumerate(slot_pays):
+        count = len(rets) * len(pays)
+        if j < count:
+            return _buy(i, rets, pays, j)
+        j -= count
+    raise IndexError("j is beyond the market group")
+
+
+# Read-only parts of moves (every move is a new dict built from them).
+_RETURN_ONE: tuple[int | None, ...] = (0, 1)  # both zones full: a buy returns zone 0 or 1
+_RETURN_NONE: tuple[int | None, ...] = (None,)
+_BANK_MOVE: Move = {"type": "bank"}
+_CONSTRUCT_MOVE: tuple[Move, ...] = ({"type": "construct", "zone": 0}, {"type": "construct", "zone": 1})
+_VIP_MOVE: Move = {"type": "vip"}
+_BANK_LIMIT = SUP["bank_limit"]
+_BANK_PRICE = SUP["bank_price"]
+_VIP_PRICE = SUP["vip_price"]
+
+
+def _pass(args: None, j: int) -> Move:
     return {"type": "pass"}
 
 
-_PASS = _pass
+_PASS_GROUP: Group = (1, _pass, None)
 
 
 def legal_moves(state: State, seat: int) -> list[Move]:
     """Every concrete move `seat` may make now."""
-    return [make(j) for count, make in move_groups(state, seat) for j in range(count)]
+    return [make(args, j) for count, make, args in move_groups(state, seat) for j in range(count)]
 
 
 def draw_move(state: State, seat: int, rng: Rng, w: Any = _FRESH) -> Move:
     """The move `rng.choice(legal_moves(state, seat))` draws, building only that one move."""
-    groups = move_groups(state, seat, w)
-    j = rng.below(sum(count for count, _ in groups))
-    for count, make in groups:
+    if seat not in to_act(state):
+        rng.below(0)  # no legal move: refused as rng.choice([]) refuses
+    return _draw(state, seat, rng.below, w)
+
+
+def _draw(state: State, seat: int, below: Callable[[int], int], w: Any) -> Move:
+    """`draw_move` for a seat known to be due to act (the playout's), drawing with `below`
+    (the generator's `below`)."""
+    groups, total = _groups(state, seat, w)
+    j = below(total)
+    for count, make, args in groups:
         if j < count:
-            return make(j)
+            return make(args, j)
         j -= count
     raise AssertionError("unreachable: j is below the total count")
 
@@ -544,22 +677,29 @@ def _set_cell(city: dict[str, dict[str, Any]], k: str, field: str, value: Any) -
     city[k] = {**city[k], field: value}
 
 
+_PRODUCTION = {t: D.production_of(t) for t in D.TYPE_OF_TILE}  # every tile, banks, City Hall
+_COINS = D.PRODUCTIONS  # coins a token is worth
+_TRACK_MAX = SUP["track_max"]
+
+
 def produce(city: dict[str, dict[str, Any]], k: str) -> list[str]:
     """Production on construction: the new building's token, and a token on every orthogonal
     neighbour whose production spot is empty (City Hall has none). Returns the cells filled."""
     filled = []
     for c in [k, *neighbours(k)]:
-        cell = city.get(c)
-        if cell is None or cell["token"] is not None:
+        if c not in city:
             continue
-        token = D.production_of(cell["t"])
+        cell = city[c]
+        if cell["token"] is not None:
+            continue
+        token = _PRODUCTION[cell["t"]]
         if token is not None:
             _set_cell(city, c, "token", token)
             filled.append(c)
     return filled
 
 
-class _CopyOnWrite:
+class _CopyOnWrite(_Spots):
     """How `apply_move` writes: a player is copied the first time the move changes it, so the
     players a move leaves alone stay the same objects (cheap view diffs)."""
 
@@ -574,44 +714,109 @@ class _CopyOnWrite:
             self.copied.add(i)
         return self.players[i]  # type: ignore[no-any-return]
 
-    spots = staticmethod(placements)
+
+class _Frontier:
+    """A city's frontier as the playout keeps it: the city size it describes, the border colours
+    around each frontier cell, the cells in row-major order as (y, x, key, colours around), and
+    placements per colour."""
+
+    __slots__ = ("size", "order", "near", "by_colour")
+
+    def __init__(self, city: dict[str, dict[str, Any]]) -> None:
+        self.near = dict(frontier(city))
+        self.order = [(*reversed(xy(n)), n, around) for n, around in self.near.items()]
+        self.size = len(city)
+        self.by_colour: dict[str, list[str]] = {}
+
+    def grow(self, city: dict[str, dict[str, Any]]) -> None:
+        """Follow the city's newest building (its last key): only that cell and its neighbours
+        change, so the order is kept by insertion (cells found by halving: it is sorted, and no
+        two cells share (y, x)) instead of sorting the whole frontier."""
+        new = next(reversed(city))
+        colour = _TYPE_OF_TILE[city[new]["t"]]
+        near, order = self.near, self.order
+        if new in near:
+            del near[new]
+            x, y = xy(new)
+            del order[bisect_left(order, (y, x, new))]
+        for n in neighbours(new):
+            if n in near:
+                # on the frontier already: one more built neighbour, of the new colour
+                around = near[n]
+                if colour not in around:
+                    near[n] = around = around | {colour}
+                    x, y = xy(n)
+                    order[bisect_left(order, (y, x, n))] = (y, x, n, around)
+                continue
+            around = frontier_colours(city, n)
+            if around is not None:  # newly on the frontier
+                x, y = xy(n)
+                insort(order, (y, x, n, around))
+                near[n] = around
+        self.size = len(city)
+        self.by_colour = {}
 
 
 class _InPlace:
     """How `playout` writes: its private copy of the state is changed in place; placements are
-    remembered per city size (a city only grows, so its size names its layout)."""
+    remembered per city size (a city only grows, so its size names its layout), and a seat's
+    hiring spots from the moment the rules last worked them out to its next draw."""
+
+    __slots__ = ("players", "known", "hire_known", "truck_known")
 
     def __init__(self, s: State) -> None:
         self.players = s["p"]
-        # per city: its size and its frontier then (a city only grows, one building at a time)
-        self.known: dict[int, tuple[int, list[tuple[str, frozenset[str]]]]] = {}
-        self.by_colour: dict[tuple[int, int, str], list[str]] = {}  # placements, per colour
+        self.known: dict[int, _Frontier] = {}  # per city (by id): its frontier
+        # per player (by id): hire_spots as the rules last worked them out (start of the hiring
+        # phase, after each hire); only a hire by that player changes them within the phase
+        self.hire_known: dict[int, list[tuple[str, str]]] = {}
+        # per player (by id): drive_targets as the rules last worked them out (start of the
+        # truck phase, after each step); only that player's steps change them within the phase
+        self.truck_known: dict[int, list[str]] = {}
 
     def player(self, i: int) -> dict[str, Any]:
         return self.players[i]  # type: ignore[no-any-return]
 
+    def hires(self, p: dict[str, Any]) -> list[tuple[str, str]]:
+        """`hire_spots(p)`: the spots the rules were told of last, taken (a draw is followed by
+        that seat's move, which tells anew), else worked out."""
+        known = self.hire_known
+        i = id(p)
+        if i in known:
+            got = known[i]
+            del known[i]
+            return got
+        return hire_spots(p)
+
+    def hires_now(self, p: dict[str, Any], spots: list[tuple[str, str]]) -> None:
+        """Remember that `spots` are `hire_spots(p)` now."""
+        self.hire_known[id(p)] = spots
+
+    def targets(self, p: dict[str, Any]) -> list[str]:
+        """`drive_targets(p)`: the squares the rules were told of last, else worked out."""
+        known = self.truck_known
+        i = id(p)
+        return known[i] if i in known else drive_targets(p)
+
+    def targets_now(self, p: dict[str, Any], targets: list[str]) -> None:
+        """Remember that `targets` are `drive_targets(p)` now."""
+        self.truck_known[id(p)] = targets
+
     def spots(self, p: dict[str, Any], tile: str) -> list[str]:
         city = p["city"]
-        size, near = self.known.get(id(city), (0, None))
-        if size != len(city) or near is None:
-            if near is not None and size + 1 == len(city):
-                # one building more (the newest key): only it and its neighbours change
-                new = next(reversed(city))
-                cells = dict(near)
-                for n in (new, *neighbours(new)):
-                    colours = frontier_colours(city, n)
-                    if colours is None:
-                        cells.pop(n, None)
-                    else:
-                        cells[n] = colours
-                near = sorted(cells.items(), key=_row_major)
+        known = self.known
+        i = id(city)
+        f = known[i] if i in known else None
+        if f is None or f.size != len(city):
+            if f is not None and f.size + 1 == len(city):
+                f.grow(city)  # one building more, the playout's only way for a city to change
             else:
-                near = frontier(city)
-            self.known[id(city)] = (len(city), near)
-        k = (id(city), len(city), D.TYPE_OF_TILE[tile])
-        got = self.by_colour.get(k)
-        if got is None:
-            got = self.by_colour[k] = [n for n, around in near if k[2] not in around]
+                f = known[i] = _Frontier(city)
+        colour = _TYPE_OF_TILE[tile]
+        by_colour = f.by_colour
+        if colour in by_colour:
+            return by_colour[colour]  # type: ignore[no-any-return]
+        got = by_colour[colour] = [n for _, _, n, around in f.order if colour not in around]
         return got
 
 
@@ -630,16 +835,18 @@ def playout(state: State, rng: Rng) -> State:
     s = dict(state)
     s["p"] = [clone_player(p) for p in state["p"]]
     w = _InPlace(s)
+    below = rng.below  # looked up once: two draws a move
     while True:
         phase = s["phase"]
         if phase == "actions":
-            seats = [s["turn"]]
+            below(1)  # play_random's rng.choice(to_act) of the one seat in turn
+            seat = s["turn"]
         elif phase == "over":
             return s
         else:
             seats = [i for i, p in enumerate(s["p"]) if not p["done"]]
-        seat = seats[rng.below(len(seats))]
-        _apply(s, seat, draw_move(s, seat, rng, w), w)
+            seat = seats[below(len(seats))]
+        _apply(s, seat, _draw(s, seat, below, w), w)
 
 
 def _apply(s: State, seat: int, move: Move, w: Any) -> None:
@@ -659,9 +866,10 @@ def _apply(s: State, seat: int, move: Move, w: Any) -> None:
         p["zone"][p["zone"].index(None)] = slot["tile"]
         p["park"][slot["citizen"]] += 1
     elif kind == "bank":
-        last["paid"] = _pay(p, move, SUP["bank_price"])
-        k = key(*move["at"])
-        p["city"][k] = {"t": D.BANK, "token": None, "worker": None}
+        last["paid"] = _pay(p, move, _BANK_PRICE)
+        at = move["at"]
+        k = _key(at[0], at[1])
+        p["city"][k] = {"t": _BANK, "token": None, "worker": None}
         last["produced"] = produce(p["city"], k)
         p["banks"] += 1
         p["banks_this_round"] += 1
@@ -673,31 +881,36 @@ def _apply(s: State, seat: int, move: Move, w: Any) -> None:
         last["paid"] = _pay(p, move, _PRICE[tile])
         last["tile"] = tile
         p["zone"][move["zone"]] = None
-        k = key(*move["at"])
+        at = move["at"]
+        k = _key(at[0], at[1])
         p["city"][k] = {"t": tile, "token": None, "worker": None}
         last["produced"] = produce(p["city"], k)
     elif kind == "vip":
-        last["paid"] = _pay(p, move, SUP["vip_price"])
-        p["park"][D.VIP] += 1
+        last["paid"] = _pay(p, move, _VIP_PRICE)
+        p["park"][_VIP] += 1
         s["vips"] -= 1
     elif kind == "pass":
         p["passed"] = True
     elif kind == "hire":
-        k = key(*move["at"])
+        at = move["at"]
+        k = _key(at[0], at[1])
         _set_cell(p["city"], k, "worker", move["citizen"])
         cell = p["city"][k]
         p["park"][move["citizen"]] -= 1
-        track = D.TYPE_OF_TILE[cell["t"]]
+        track = _TYPE_OF_TILE[cell["t"]]
         last["tile"], last["track"] = cell["t"], track
         last["from"] = p["tracks"][track]
-        p["tracks"][track] = min(SUP["track_max"], p["tracks"][track] + 1)
+        p["tracks"][track] = min(_TRACK_MAX, p["tracks"][track] + 1)
         last["to"] = p["tracks"][track]
-        if not hire_spots(p):
+        spots = hire_spots(p)
+        w.hires_now(p, spots)
+        if not spots:
             p["done"] = True
     elif kind == "done":
         p["done"] = True
     elif kind == "drive":
-        got = _drive(p, key(*move["to"]))
+        to = move["to"]
+        got = _drive(p, _key(to[0], to[1]), w)
         last["token"], last["tile"] = got["token"], got["tile"]
         s["last"] = last
         _forced_drives(s, [seat], w)
@@ -705,7 +918,7 @@ def _apply(s: State, seat: int, move: Move, w: Any) -> None:
     _advance(s, seat, w)
 
 
-def _drive(p: dict[str, Any], k: str) -> dict[str, Any]:
+def _drive(p: dict[str, Any], k: str, w: Any) -> dict[str, Any]:
     """One truck step into `k`: collect its token (coins and diamonds to the player, garbage back
     to the supply); a truck out of steps or at a dead end is done."""
     truck = p["truck"]
@@ -720,9 +933,11 @@ def _drive(p: dict[str, Any], k: str) -> dict[str, Any]:
         elif token == "garbage":
             p["garbage_cleared"] += 1
         else:
-            p["silver"] += D.PRODUCTIONS[token]
-            p["coins_collected"] += D.PRODUCTIONS[token]
-    if not drive_targets(p):
+            p["silver"] += _COINS[token]
+            p["coins_collected"] += _COINS[token]
+    targets = drive_targets(p)
+    w.targets_now(p, targets)
+    if not targets:
         p["done"] = True  # steps used up, or a dead end ends the movement at once
     return {"token": token, "tile": cell["t"]}
 
@@ -739,34 +954,43 @@ def _forced_drives(s: State, seats: list[int], w: Any) -> None:
     for i in seats:
         p = w.player(i)
         while not p["done"]:
-            targets = drive_targets(p)
+            targets = w.targets(p)
             if len(targets) != 1:
                 break
-            got = _drive(p, targets[0])
+            got = _drive(p, targets[0], w)
             _auto(s, {"seat": i, "kind": "drive", "to": _at(targets[0]), **got})
 
 
 def can_act(s: State, p: dict[str, Any], w: Any = _FRESH) -> bool:
     """Whether a player can pay for any action now (otherwise passing is the only move)."""
+    pays_at = _pay_table(_purse(s, p))  # an empty payment list: that price cannot be paid
     for m in s["market"]:
-        if can_pay(s, p, _PRICE[m["tile"]]):
+        if pays_at[_PRICE[m["tile"]]]:
             return True
-    if s["vips"] > 0 and can_pay(s, p, SUP["vip_price"]):
+    if s["vips"] > 0 and pays_at[_VIP_PRICE]:
         return True
     for t in p["zone"]:
-        if t is not None and can_pay(s, p, _PRICE[t]) and w.spots(p, t):
+        if t is not None and pays_at[_PRICE[t]] and w.spots(p, t):
             return True
-    return (s["banks"] > 0 and p["banks"] < SUP["bank_limit"]
-            and can_pay(s, p, SUP["bank_price"]) and bool(w.spots(p, D.BANK)))
+    return (s["banks"] > 0 and p["banks"] < _BANK_LIMIT
+            and bool(pays_at[_BANK_PRICE]) and bool(w.spots(p, _BANK)))
 
 
 # ---------------------------------------------------------------- phase flow
+
+def _all_done(s: State) -> bool:
+    """Whether every seat is done with the phase."""
+    for p in s["p"]:
+        if not p["done"]:
+            return False
+    return True
+
 
 def _advance(s: State, seat: int, w: Any) -> None:
     """Move the game on after a move: next turn, or the next phase once everyone is through."""
     if s["phase"] == "actions":
         _seek_turn(s, seat + 1, w)
-    elif all(p["done"] for p in s["p"]):
+    elif _all_done(s):
         if s["phase"] == "hire":
             _start_truck(s, w)
         else:
@@ -797,8 +1021,10 @@ def _start_hire(s: State, w: Any) -> None:
     s["turn"] = None
     for i in range(s["n"]):
         p = w.player(i)
-        p["done"] = not hire_spots(p)
-    if all(p["done"] for p in s["p"]):
+        spots = hire_spots(p)
+        w.hires_now(p, spots)
+        p["done"] = not spots
+    if _all_done(s):
         _start_truck(s, w)
 
 
@@ -809,9 +1035,11 @@ def _start_truck(s: State, w: Any) -> None:
         p = w.player(i)
         p["truck"]["left"] = truck_steps(p)
         p["truck"]["prev"] = None
-        p["done"] = not drive_targets(p)
+        targets = drive_targets(p)
+        w.targets_now(p, targets)
+        p["done"] = not targets
     _forced_drives(s, list(range(s["n"])), w)
-    if all(p["done"] for p in s["p"]):
+    if _all_done(s):
         _end_round(s, w)
 
 
