@@ -9,9 +9,21 @@ from __future__ import annotations
 import hashlib
 from typing import Any, MutableSequence, Sequence, TypeVar
 
+try:
+    import cython
+except ImportError:  # Cython is a build tool; without it the hints below are plain Python
+    from app.engine import cython_hints as cython  # type: ignore[no-redef]
+
 T = TypeVar("T")
-_MASK = (1 << 64) - 1
-_LIMITS: dict[int, int] = {}  # bound -> the largest multiple of it not above 2**64
+# SplitMix64's constants. Compiled (scripts/compile_rules.py), they and the generator's arithmetic
+# are C unsigned 64-bit integers, whose wrap-around is the `& _MASK` the Python source spells out:
+# the same outputs, without the arbitrary-precision integers a draw otherwise costs (a quarter
+# of a compiled Fortune City playout went to `below`).
+_MASK = cython.declare(cython.ulonglong, (1 << 64) - 1)
+_GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
+_MIX1 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
+_MIX2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
+_TOPS: dict[int, int] = {}  # bound -> the largest output accepted for it (no modulo bias)
 
 
 class Rng:
@@ -28,34 +40,43 @@ class Rng:
         text = ":".join(str(part) for part in (seed, *labels)).encode()
         return cls(int.from_bytes(hashlib.sha256(text).digest()[:8], "big"))
 
+    @cython.locals(s=cython.ulonglong, z=cython.ulonglong)
     def next64(self) -> int:
         """The next 64-bit output (SplitMix64)."""
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        s = self.state
+        s = (s + _GOLDEN) & _MASK
+        self.state = s
+        z = ((s ^ (s >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
         return z ^ (z >> 31)
 
+    @cython.locals(s=cython.ulonglong, z=cython.ulonglong, top=cython.ulonglong,
+                   bound=cython.ulonglong)
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), without modulo bias."""
-        # next64 inlined, and the rejection limit kept per bound: playouts draw millions of
-        # these (the same outputs and generator steps as calling next64 in a loop).
-        limit = _LIMITS.get(n)
-        if limit is None:
+        # next64 inlined, and the rejection bound kept per n: playouts draw millions of these
+        # (the same outputs and generator steps as calling next64 in a loop). Outputs above
+        # `top` (the last below the largest multiple of n not above 2**64) are drawn again.
+        found = _TOPS.get(n)
+        if found is None:
             if n <= 0:
                 raise ValueError("below() needs a positive bound")
-            limit = (1 << 64) - ((1 << 64) % n)
-            if len(_LIMITS) < 4096:
-                _LIMITS[n] = limit
+            if n > _MASK:
+                raise ValueError("below() draws from 64 bits: the bound must be below 2**64")
+            found = (1 << 64) - ((1 << 64) % n) - 1
+            if len(_TOPS) < 4096:
+                _TOPS[n] = found
+        top = found
+        bound = n
         s = self.state
         while True:
-            s = (s + 0x9E3779B97F4A7C15) & _MASK
-            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            s = (s + _GOLDEN) & _MASK
+            z = ((s ^ (s >> 30)) * _MIX1) & _MASK
+            z = ((z ^ (z >> 27)) * _MIX2) & _MASK
             z ^= z >> 31
-            if z < limit:
+            if z <= top:
                 self.state = s
-                return z % n
+                return z % bound
 
     def randint(self, low: int, high: int) -> int:
         """A uniform integer in [low, high], like a die roll."""

@@ -5,10 +5,16 @@ Fisher-Yates exactly (property tests alone let such changes through)."""
 from __future__ import annotations
 
 import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from app.engine.rng import Rng
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_splitmix64_matches_the_reference_outputs():
@@ -61,3 +67,52 @@ def test_choice_picks_the_item_below_draws():
     items = ["a", "b", "c", "d", "e"]
     rng, ref = Rng(5), Rng(5)
     assert [rng.choice(items) for _ in range(12)] == [items[ref.below(5)] for _ in range(12)]
+
+
+def _reference_below(state: int, n: int) -> tuple[int, int]:
+    """SplitMix64 and rejection sampling written out on Python integers: (draw, new state)."""
+    mask = (1 << 64) - 1
+    limit = (1 << 64) - (1 << 64) % n
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        z ^= z >> 31
+        if z < limit:
+            return z % n, state
+
+
+def test_below_equals_the_arbitrary_precision_reference_for_every_kind_of_bound():
+    """RNG: compiled, `below` runs on C 64-bit integers (app.engine.rng): its draws and states
+    equal the big-integer reference for small bounds, powers of two up to 2**63, bounds just above
+    a power of two (most outputs rejected) and the largest bound, 2**64 - 1."""
+    bounds = [1, 2, 3, 6, 7, 10, 36, 1000, 1 << 31, (1 << 32) + 1, (1 << 62) + 3, 1 << 63,
+              (1 << 63) + 1, (1 << 64) - 2, (1 << 64) - 1]
+    rng = Rng(0xDEADBEEF)
+    state = rng.state
+    for _ in range(40):
+        for n in bounds:
+            expected, state = _reference_below(state, n)
+            assert rng.below(n) == expected, n
+            assert rng.state == state
+
+
+def test_below_refuses_bounds_beyond_64_bits():
+    """RNG: a draw comes from 64 bits, so a bound of 2**64 or more is an error, not a wrap."""
+    with pytest.raises(ValueError, match="below 2\\*\\*64"):
+        Rng(1).below(1 << 64)
+
+
+def test_the_generator_runs_where_cython_is_not_installed():
+    """RNG: the Docker runtime has no Cython; the source then reads its type hints from
+    app.engine.cython_hints and still gives SplitMix64's outputs."""
+    code = ("import sys; sys.modules['cython'] = None\n"
+            "from app.engine.rng import Rng\n"
+            "import app.engine.cython_hints\n"
+            "rng = Rng(0); print([rng.next64() for _ in range(3)], Rng(0).below(10))")
+    env = {**os.environ, "CIVITAS_PURE_RULES": "1"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                         text=True, check=True).stdout
+    first = 0xE220A8397B1DCDAF
+    assert out.split() == ["[16294208416658607535,", "7960286522194355700,",
+                           "487617019471545679]", str(first % 10)]

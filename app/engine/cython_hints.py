@@ -1,0 +1,19 @@
+"""What `app.engine.rng` uses of Cython's pure-Python-mode names, for running without Cython
+installed (the Docker runtime, a machine without the build tool): the hints do nothing."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+compiled = False
+ulonglong = int
+
+
+def declare(kind: Any, value: Any = None) -> Any:
+    """A typed variable when compiled; here just its value."""
+    return value
+
+
+def locals(**kinds: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:  # noqa: A001
+    """Typed local variables when compiled; here the function unchanged."""
+    return lambda function: function
