@@ -55,9 +55,10 @@ def playout(state: dict[str, Any], rng: Any) -> dict[str, Any]:
     seat and move draws, same state), played on one private copy changed in place by the same
     `play`, with moves drawn as `random_move` draws them."""
     s = private_copy(state)
+    e = Edit(s, in_place=True)  # an in-place Edit holds nothing per move: one serves them all
     while acting := to_act(s):
         seat = rng.choice(acting)
-        play(Edit(s, in_place=True), seat, draw(s, seat, rng, due=True))
+        play(e, seat, draw(s, seat, rng, due=True))
     return s
 
 
@@ -156,7 +157,8 @@ def _take_oddity(e: Edit, seat: int, move: Move) -> None:
 
 def _put_cube(e: Edit, seat: int, cell: int, resource: str) -> None:
     set_cell(e, seat, cell, resource)
-    if e.s["p"][seat]["marks"].get(str(cell)) == "petal":  # Petal Promenade: take the coin
+    marks = e.s["p"][seat]["marks"]
+    if marks and marks.get(str(cell)) == "petal":  # Petal Promenade: take the coin
         del e.f(seat, "marks")[str(cell)]
         gain(e, seat, 1)
 
@@ -164,8 +166,8 @@ def _put_cube(e: Edit, seat: int, cell: int, resource: str) -> None:
 def _placed(e: Edit, seat: int) -> None:
     e.p(seat)["placed"] = True
     pl = e.s["p"][seat]
-    if (not is_master(e.s, seat) and pl["built_monument"]
-            and data.react_kind(pl["monument"]) == "semaphore"):
+    if (pl["built_monument"] and data.react_kind(pl["monument"]) == "semaphore"
+            and not is_master(e.s, seat)):
         push(e, seat, {"kind": "semaphore", "resource": e.s["named"]})
 
 

@@ -42,16 +42,19 @@ def advance(e: Edit) -> None:
     while True:
         s = e.s
         phase = s["phase"]
-        busy = any(pl["pending"] for pl in s["p"])
-        if phase == "monument" and all(pl["monument"] for pl in s["p"]) and not busy:
+        # Plain loops rather than any()/all() over generators: this runs after every move.
+        for pl in s["p"]:
+            if pl["pending"]:
+                return  # someone owes a decision: no automatic step runs
+        if phase == "monument" and _all_set(s["p"], "monument", "monument"):
             start_round(e)
-        elif phase == "place" and not busy and all(pl["placed"] or pl["complete"] for pl in s["p"]):
+        elif phase == "place" and _all_set(s["p"], "placed", "complete"):
             s["phase"] = "build"
             for i in incomplete(s):
                 e.p(i)["done"] = False
-        elif phase == "build" and not busy and all(pl["done"] or pl["complete"] for pl in s["p"]):
+        elif phase == "build" and _all_set(s["p"], "done", "complete"):
             end_round(e)
-        elif phase == "end" and not busy:
+        elif phase == "end":
             for i in incomplete(s):
                 if not empties(s["p"][i]["grid"]):
                     complete(e, i)
@@ -62,6 +65,14 @@ def advance(e: Edit) -> None:
             start_round(e)
         else:
             return
+
+
+def _all_set(players: list[dict[str, Any]], key: str, other: str) -> bool:
+    """Whether every player has `key` or `other` set (truthy)."""
+    for pl in players:
+        if not (pl[key] or pl[other]):
+            return False
+    return True
 
 
 def start_round(e: Edit) -> None:
