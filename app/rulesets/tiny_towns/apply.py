@@ -14,7 +14,7 @@ from app.rulesets.tiny_towns.legal import (
 from app.rulesets.tiny_towns.patterns import check_build
 from app.rulesets.tiny_towns.rounds import advance, complete, start_place
 from app.rulesets.tiny_towns.state import (
-    Edit, built, empties, gain, private_copy, push, set_cell)
+    Edit, built, gain, has_empty, private_copy, push, set_cell)
 
 Move = dict[str, Any]
 
@@ -151,7 +151,7 @@ def _take_oddity(e: Edit, seat: int, move: Move) -> None:
     _put_cube(e, seat, move["to"], cube)
     gain(e, seat, 1)
     e.s["oddity_taken"] = True
-    if not empties(e.p(seat)["grid"]):  # RB-F: a cube from an Oddity Shop can complete a town
+    if not has_empty(e.p(seat)["grid"]):  # RB-F: a cube from an Oddity Shop can complete a town
         complete(e, seat)
 
 

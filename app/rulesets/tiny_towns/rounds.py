@@ -8,7 +8,7 @@ from typing import Any
 
 from app.engine.rng import Rng
 from app.rulesets.tiny_towns.setup import town_hall_deck
-from app.rulesets.tiny_towns.state import Edit, built, empties, gain, incomplete
+from app.rulesets.tiny_towns.state import Edit, built, gain, has_empty, incomplete
 
 
 def start_place(e: Edit, resource: str | None) -> None:
@@ -20,7 +20,7 @@ def start_place(e: Edit, resource: str | None) -> None:
     for i in incomplete(e.s):
         pl = e.s["p"][i]
         skip = resource is None and built(pl, "no_master_builder")
-        e.p(i)["placed"] = skip or not empties(pl["grid"])
+        e.p(i)["placed"] = skip or not has_empty(pl["grid"])
 
 
 def free_round(round_no: int) -> bool:
@@ -56,7 +56,7 @@ def advance(e: Edit) -> None:
             end_round(e)
         elif phase == "end":
             for i in incomplete(s):
-                if not empties(s["p"][i]["grid"]):
+                if not has_empty(s["p"][i]["grid"]):
                     complete(e, i)
             if not incomplete(e.s):
                 e.s["phase"] = "over"
