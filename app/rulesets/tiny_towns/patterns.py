@@ -61,16 +61,22 @@ for _cid, _by_low in _ANCHORED.items():
     _PAIRS[_cid] = _slots
 
 
-@lru_cache(maxsize=256)
-def _anchor_index(cards: tuple[str, ...]) -> tuple[tuple[_Row8, ...], ...]:
-    """For the cards one player may construct: every placement, filed by (lowest square, the
-    resource it needs there) in slot `square * 8 + code`, so a town without Trading Posts looks
-    up each of its resource squares once for all cards."""
+def _merged_index(cards: tuple[str, ...]) -> tuple[tuple[_Row8, ...], ...]:
+    """For some cards: every placement, filed by (lowest square, the resource it needs there) in
+    slot `square * 8 + code`, so a town without Trading Posts looks up each of its resource
+    squares once for all these cards."""
     out: list[list[_Row8]] = [[] for _ in range(16 * 8)]
     for cid in dict.fromkeys(cards):
         for slot, rows in _PAIRS[cid].items():
             out[slot] += rows
     return tuple(tuple(rows) for rows in out)
+
+
+# The building cards in play are the same for every player all game: their index is merged
+# once per game (~25 µs), and each monument has its own, built at import, so a player's
+# monument (or building it) does not call for another merge.
+_anchor_index = lru_cache(maxsize=256)(_merged_index)
+_OWN_INDEX = {cid: _merged_index((cid,)) for cid in data.CARDS}
 
 
 _WILD = frozenset(cid for cid in data.CARDS if data.has_passive(cid, "wild"))
@@ -166,13 +172,20 @@ def build_options(state: dict[str, Any], seat: int) -> list[Option]:
     if not word:
         return []  # every construction needs at least one resource (NOTES 44)
     cards = buildable_cards(state, seat)
-    index = _anchor_index(tuple(cards))
+    in_play = state["buildings"]
+    index = _anchor_index(tuple(in_play))
+    mon = pl["monument"]  # buildable_cards' own unbuilt monument, matched with its own index
+    own = _OWN_INDEX[mon] if mon and not pl["built_monument"] and mon not in in_play else None
     matched: dict[str, list[tuple[int, tuple[int, ...], int]]] = {}
     for i, code in enumerate(town):
         if code:  # a resource square: the placements whose lowest square it is, for that resource
             for bits, codes, cid, n, cells, allm in index[i * 8 + code]:
                 if word & bits == codes:
                     matched.setdefault(cid, []).append((n, cells, allm))
+            if own is not None:
+                for bits, codes, cid, n, cells, allm in own[i * 8 + code]:
+                    if word & bits == codes:
+                        matched.setdefault(cid, []).append((n, cells, allm))
     if not matched:  # the usual case: nothing to construct
         return []
     found = {cid: rows for cid in cards
