@@ -245,7 +245,7 @@ def prune(e: Edit) -> None:
                 flags = e.f(seat, "flags")
                 flags["watch_waiting"] = [*flags.get("watch_waiting", []), item["card"]]
             pl = e.s["p"][seat]
-        waiting = pl["flags"].get("watch_waiting")
+        waiting = pl["flags"] and pl["flags"].get("watch_waiting")
         if waiting and not pl["complete"] and has_empty(pl["grid"]):
             del e.f(seat, "flags")["watch_waiting"]
             pending = e.f(seat, "pending")

@@ -42,19 +42,32 @@ def advance(e: Edit) -> None:
     while True:
         s = e.s
         phase = s["phase"]
-        # Plain loops rather than any()/all() over generators: this runs after every move.
+        # A step runs when no one owes a decision: nobody has a pending one and (monument,
+        # place, build) every player is through the step. One plain loop, left at the first
+        # player still owing something: this runs after every move.
+        key: str | None
+        if phase == "place":
+            key, other = "placed", "complete"
+        elif phase == "build":
+            key, other = "done", "complete"
+        elif phase == "monument":
+            key = other = "monument"
+        elif phase == "end":
+            key = other = None  # only pending decisions hold the end of the round
+        else:
+            return
         for pl in s["p"]:
-            if pl["pending"]:
-                return  # someone owes a decision: no automatic step runs
-        if phase == "monument" and _all_set(s["p"], "monument", "monument"):
+            if pl["pending"] or (key is not None and not (pl[key] or pl[other])):
+                return
+        if phase == "monument":
             start_round(e)
-        elif phase == "place" and _all_set(s["p"], "placed", "complete"):
+        elif phase == "place":
             s["phase"] = "build"
             for i in incomplete(s):
                 e.p(i)["done"] = False
-        elif phase == "build" and _all_set(s["p"], "done", "complete"):
+        elif phase == "build":
             end_round(e)
-        elif phase == "end":
+        else:  # end
             for i in incomplete(s):
                 if not has_empty(s["p"][i]["grid"]):
                     complete(e, i)
@@ -63,16 +76,6 @@ def advance(e: Edit) -> None:
                 return
             e.s["master"] = next_master(e.s)
             start_round(e)
-        else:
-            return
-
-
-def _all_set(players: list[dict[str, Any]], key: str, other: str) -> bool:
-    """Whether every player has `key` or `other` set (truthy)."""
-    for pl in players:
-        if not (pl[key] or pl[other]):
-            return False
-    return True
 
 
 def start_round(e: Edit) -> None:
@@ -87,7 +90,7 @@ def start_round(e: Edit) -> None:
             q = e.p(i)
             q["builds"], q["placed"], q["done"] = 0, False, False
         flags = pl["flags"]
-        if any(flags.get(k) for k in ("museum_used", "forge_used", "ghost", "jeweler_unpaid")):
+        if flags and any(flags.get(k) for k in ("museum_used", "forge_used", "ghost", "jeweler_unpaid")):
             f = e.f(i, "flags")
             for k in ("museum_used", "forge_used", "ghost", "jeweler_unpaid"):
                 f.pop(k, None)
