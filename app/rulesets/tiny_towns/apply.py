@@ -39,7 +39,7 @@ def play(e: Edit, seat: int, move: Move) -> dict[str, Any]:
                               "listed choices.")
         resolve_pending(e, seat, move)
     else:
-        handler = _HANDLERS.get((e.s["phase"], move["type"]))
+        handler = _HANDLERS.get(e.s["phase"], _NONE).get(move["type"])
         if handler is None:
             raise IllegalMove(f"A '{move['type']}' move is not allowed in the {e.s['phase']} "
                               "step of the round.")
@@ -99,11 +99,16 @@ def public_summary(move: Move) -> Move:
     keys = _PUBLIC_FOR.get(tuple(move))
     if keys is None:
         keys = [k for k in _PUBLIC_KEYS if k in move]
+        if keys == list(move):
+            keys = _ALL  # every key public, in the move's order: a plain copy is the same
         if len(_PUBLIC_FOR) < 256:
             _PUBLIC_FOR[tuple(move)] = keys
+    if keys is _ALL:
+        return dict(move)
     return {k: move[k] for k in keys}
 
 
+_ALL: list[str] = []
 _PUBLIC_FOR: dict[tuple[str, ...], list[str]] = {}  # a move's keys -> its public keys, in order
 
 
@@ -263,16 +268,13 @@ def _done(e: Edit, seat: int, move: Move) -> None:
     e.p(seat)["done"] = True
 
 
-_HANDLERS: dict[tuple[str, str], Callable[[Edit, int, Move], None]] = {
-    ("monument", "keep_monument"): _keep,
-    ("name", "name"): _name,
-    ("name", "choose_card"): _choose_card,
-    ("name", "take_oddity"): _take_oddity,
-    ("place", "place"): _place,
-    ("place", "store"): _store,
-    ("place", "swap"): _swap,
-    ("place", "bondmaker"): _bondmaker,
-    ("place", "museum"): _museum,
-    ("build", "build"): _build,
-    ("build", "done"): _done,
+Handler = Callable[[Edit, int, Move], None]
+# Phase -> move type -> handler (two lookups of strings: no (phase, type) tuple per move).
+_HANDLERS: dict[str, dict[str, Handler]] = {
+    "monument": {"keep_monument": _keep},
+    "name": {"name": _name, "choose_card": _choose_card, "take_oddity": _take_oddity},
+    "place": {"place": _place, "store": _store, "swap": _swap, "bondmaker": _bondmaker,
+              "museum": _museum},
+    "build": {"build": _build, "done": _done},
 }
+_NONE: dict[str, Handler] = {}

@@ -77,13 +77,18 @@ def _merged_index(cards: tuple[str, ...]) -> tuple[tuple[_Row8, ...], ...]:
 # monument (or building it) does not call for another merge.
 _anchor_index = lru_cache(maxsize=256)(_merged_index)
 _OWN_INDEX = {cid: _merged_index((cid,)) for cid in data.CARDS}
+# The last list of building cards in play seen, a copy of its contents and their index: every
+# state of a game shares that list, so this skips hashing the cards (the contents are compared,
+# so a list changed in place is never mistaken for its old contents). One tuple, replaced whole.
+_IN_PLAY: tuple[Any, list[str], tuple[tuple[_Row8, ...], ...]] = (None, [], ())
 
 
 _WILD = frozenset(cid for cid in data.CARDS if data.has_passive(cid, "wild"))
 _WILD_CODE = 7
-# What a square holds, as one byte of the town word: 0 empty or a building, 1-5 a resource
-# (_CODE), 7 a Trading Post (wild).
-_CELL_CODE: dict[Any, int] = dict.fromkeys([None, *data.CARDS], 0)
+# What a square holds, as one byte of the town word: 0 a building, 1-5 a resource (_CODE), 7 a
+# Trading Post (wild); an empty square (None) is 0 too, kept out of the dict so that its keys are
+# all strings (CPython's faster lookup).
+_CELL_CODE: dict[str, int] = dict.fromkeys(data.CARDS, 0)
 for _cid in _WILD:
     _CELL_CODE[_cid] = _WILD_CODE
 _CELL_CODE.update(_CODE)
@@ -91,7 +96,8 @@ _CELL_CODE.update(_CODE)
 
 def _town_word(grid: list[Any]) -> bytes:
     """The town as one byte per square (`_CELL_CODE`), in square order."""
-    return bytes([_CELL_CODE[v] for v in grid])  # a list: bytes() of a map is slower
+    # A list comprehension: bytes() of a map is slower.
+    return bytes([0 if v is None else _CELL_CODE[v] for v in grid])
 
 
 def buildable_cards(state: dict[str, Any], seat: int) -> list[str]:
@@ -171,9 +177,15 @@ def build_options(state: dict[str, Any], seat: int) -> list[Option]:
     word = int.from_bytes(town, "little")
     if not word:
         return []  # every construction needs at least one resource (NOTES 44)
+    global _IN_PLAY
     cards = buildable_cards(state, seat)
     in_play = state["buildings"]
-    index = _anchor_index(tuple(in_play))
+    last = _IN_PLAY
+    if last[0] is in_play and last[1] == in_play:
+        index = last[2]
+    else:
+        index = _anchor_index(tuple(in_play))
+        _IN_PLAY = (in_play, list(in_play), index)
     mon = pl["monument"]  # buildable_cards' own unbuilt monument, matched with its own index
     own = _OWN_INDEX[mon] if mon and not pl["built_monument"] and mon not in in_play else None
     matched: dict[str, list[tuple[int, tuple[int, ...], int]]] = {}

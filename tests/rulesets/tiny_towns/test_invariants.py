@@ -93,3 +93,18 @@ def test_town_word_matcher_lists_the_same_constructions_for_any_cards():
         assert fast == _build_moves_slow(s, 0, s["p"][0], grid, None)
         found += len(fast)
     assert found > 1000
+
+
+def test_cards_in_play_changed_in_place_are_not_mistaken_for_the_old_ones():
+    """build_options remembers the index of the last list of building cards in play (every
+    state of a game shares it); the same list changed in place gets the new cards' index."""
+    from app.rulesets.tiny_towns.patterns import _build_moves_slow, build_moves
+    from tests.rulesets.tiny_towns.helpers import new_game, with_player
+    grid = ["wood", "stone", None, None, "wheat", "wheat", None, None,
+            "wood", "wood", None, None, None, None, None, None]
+    st = with_player(new_game(2, buildings=["cottage", "well", "tavern"]), 0, grid)
+    assert [m["card"] for m in build_moves(st, 0)] == ["well"] * 2
+    st["buildings"][1:3] = ["farm", "tavern"]  # the same list object, other cards
+    fast = build_moves(st, 0)
+    assert fast == _build_moves_slow(st, 0, st["p"][0], grid, None)
+    assert {m["card"] for m in fast} == {"farm"}
