@@ -137,7 +137,7 @@ def _name(e: Edit, seat: int, move: Move) -> None:
 
 def _choose_card(e: Edit, seat: int, move: Move) -> None:
     _require(e.trusted or listed(e.before, seat, move), "Solo: choose one of the 3 revealed resource cards.")
-    deck = dict(e.s["solo_deck"])
+    deck = e.s["solo_deck"]  # read only: replaced by a new dict below
     shown, rest = list(deck["shown"]), list(deck["deck"])
     res = shown[move["index"]]
     rest.append(res)  # the chosen card goes face down to the bottom of the deck...
