@@ -26,7 +26,7 @@ for _cid, _places in data.PLACEMENTS.items():
 # square holds that resource (or a Trading Post) are looked at (build_moves checks every card
 # each time it is asked).
 # Without Trading Posts a whole town is also one integer, one byte per square holding the
-# resource's code (0: empty or a building; `_town_word`), and a placement matches when the town's
+# resource's code (0: empty or a building; `_CELL_CODE`), and a placement matches when the town's
 # bytes under its squares equal its own codes: one AND and one comparison.
 _CODE = {r: k + 1 for k, r in enumerate(data.RESOURCES)}
 _Row = tuple[int, int, tuple[tuple[str, int], ...], tuple[int, ...], int, int]
@@ -94,11 +94,6 @@ for _cid in _WILD:
 _CELL_CODE.update(_CODE)
 
 
-def _town_word(grid: list[Any]) -> bytes:
-    """The town as one byte per square (`_CELL_CODE`), in square order."""
-    # A list comprehension: bytes() of a map is slower.
-    return bytes([0 if v is None else _CELL_CODE[v] for v in grid])
-
 
 def buildable_cards(state: dict[str, Any], seat: int) -> list[str]:
     """The building cards in play plus the player's own unbuilt monument."""
@@ -111,7 +106,7 @@ def buildable_cards(state: dict[str, Any], seat: int) -> list[str]:
 
 def _ghost(pl: dict[str, Any]) -> dict[str, Any] | None:
     flags = pl["flags"]
-    if built(pl, "forge") and not flags.get("forge_used") and flags.get("ghost"):
+    if flags and flags.get("ghost") and not flags.get("forge_used") and built(pl, "forge"):
         return flags["ghost"]
     return None
 
@@ -171,14 +166,14 @@ def build_options(state: dict[str, Any], seat: int) -> list[Option]:
     if ghost is not None:
         return [(m["card"], tuple(m["cells"]), m["at"])
                 for m in _build_moves_slow(state, seat, pl, grid, ghost)]
-    town = _town_word(grid)
+    # The town word, one byte per square (a list comprehension: bytes() of a map is slower).
+    town = bytes([0 if v is None else _CELL_CODE[v] for v in grid])
     if _WILD_CODE in town:
         return _build_options_wild(state, seat, pl, grid)
     word = int.from_bytes(town, "little")
     if not word:
         return []  # every construction needs at least one resource (NOTES 44)
     global _IN_PLAY
-    cards = buildable_cards(state, seat)
     in_play = state["buildings"]
     last = _IN_PLAY
     if last[0] is in_play and last[1] == in_play:
@@ -200,6 +195,7 @@ def build_options(state: dict[str, Any], seat: int) -> list[Option]:
                         matched.setdefault(cid, []).append((n, cells, allm))
     if not matched:  # the usual case: nothing to construct
         return []
+    cards = buildable_cards(state, seat)
     found = {cid: rows for cid in cards
              if (rows := matched.get(cid)) and can_afford(state, seat, cid)}
     return _options(pl, found, sum(1 << i for i, v in enumerate(grid) if v is None))
