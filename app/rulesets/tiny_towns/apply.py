@@ -196,13 +196,15 @@ def _check_place(e: Edit, seat: int, move: Move) -> None:
 
 
 def _place(e: Edit, seat: int, move: Move) -> None:
-    _check_place(e, seat, move)
-    if uses_coin(e.s, seat, move["resource"]):
+    if not e.trusted:  # (a playout's moves come from the legal moves)
+        _check_place(e, seat, move)
+    resource = move["resource"]
+    if resource != e.s["named"] and uses_coin(e.s, seat, resource):  # the named one never costs
         e.p(seat)["coins"] -= 1
         if tracks_changes(e.s["p"][seat]):
             flags = e.f(seat, "flags")
             flags["hollow"] = flags.get("hollow", 0) + 1
-    _put_cube(e, seat, move["cell"], move["resource"])
+    _put_cube(e, seat, move["cell"], resource)
     _placed(e, seat)
 
 
