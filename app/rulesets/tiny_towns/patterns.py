@@ -184,15 +184,18 @@ def build_options(state: dict[str, Any], seat: int) -> list[Option]:
     mon = pl["monument"]  # buildable_cards' own unbuilt monument, matched with its own index
     own = _OWN_INDEX[mon] if mon and not pl["built_monument"] and mon not in in_play else None
     matched: dict[str, list[tuple[int, tuple[int, ...], int]]] = {}
+    # Rows are indexed, not unpacked: a row that does not match (nearly all) is read for its bits
+    # and codes only (unpacking touches all six objects, scattered in memory: the matcher's
+    # main cost).
     for i, code in enumerate(town):
         if code:  # a resource square: the placements whose lowest square it is, for that resource
-            for bits, codes, cid, n, cells, allm in index[i * 8 + code]:
-                if word & bits == codes:
-                    matched.setdefault(cid, []).append((n, cells, allm))
+            for row in index[i * 8 + code]:
+                if word & row[0] == row[1]:
+                    matched.setdefault(row[2], []).append((row[3], row[4], row[5]))
             if own is not None:
-                for bits, codes, cid, n, cells, allm in own[i * 8 + code]:
-                    if word & bits == codes:
-                        matched.setdefault(cid, []).append((n, cells, allm))
+                for row in own[i * 8 + code]:
+                    if word & row[0] == row[1]:
+                        matched.setdefault(row[2], []).append((row[3], row[4], row[5]))
     if not matched:  # the usual case: nothing to construct
         return []
     cards = buildable_cards(state, seat)
