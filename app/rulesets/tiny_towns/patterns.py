@@ -73,8 +73,8 @@ def _merged_index(cards: tuple[str, ...]) -> tuple[tuple[_Row8, ...], ...]:
 
 
 # The building cards in play are the same for every player all game: their index is merged
-# once per game (~25 µs), and each monument has its own, built at import, so a player's
-# monument (or building it) does not call for another merge.
+# once per game (~25 µs), and every card (the monuments are what it is for) has its own, built
+# at import, so a player's monument (or building it) does not call for another merge.
 _anchor_index = lru_cache(maxsize=256)(_merged_index)
 _OWN_INDEX = {cid: _merged_index((cid,)) for cid in data.CARDS}
 # The last list of building cards in play seen, a copy of its contents and their index: every
@@ -92,7 +92,6 @@ _CELL_CODE: dict[str, int] = dict.fromkeys(data.CARDS, 0)
 for _cid in _WILD:
     _CELL_CODE[_cid] = _WILD_CODE
 _CELL_CODE.update(_CODE)
-
 
 
 def buildable_cards(state: dict[str, Any], seat: int) -> list[str]:
