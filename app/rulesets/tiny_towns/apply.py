@@ -14,7 +14,7 @@ from app.rulesets.tiny_towns.legal import (
 from app.rulesets.tiny_towns.patterns import check_build
 from app.rulesets.tiny_towns.rounds import advance, complete, start_place
 from app.rulesets.tiny_towns.state import (
-    Edit, built, empties, gain, private_copy, push, set_cell)
+    Edit, built, gain, has_empty, private_copy, push, set_cell)
 
 Move = dict[str, Any]
 
@@ -39,7 +39,7 @@ def play(e: Edit, seat: int, move: Move) -> dict[str, Any]:
                               "listed choices.")
         resolve_pending(e, seat, move)
     else:
-        handler = _HANDLERS.get((e.s["phase"], move["type"]))
+        handler = _HANDLERS.get(e.s["phase"], _NONE).get(move["type"])
         if handler is None:
             raise IllegalMove(f"A '{move['type']}' move is not allowed in the {e.s['phase']} "
                               "step of the round.")
@@ -55,9 +55,10 @@ def playout(state: dict[str, Any], rng: Any) -> dict[str, Any]:
     seat and move draws, same state), played on one private copy changed in place by the same
     `play`, with moves drawn as `random_move` draws them."""
     s = private_copy(state)
+    e = Edit(s, in_place=True)  # an in-place Edit holds nothing per move: one serves them all
     while acting := to_act(s):
         seat = rng.choice(acting)
-        play(Edit(s, in_place=True), seat, draw(s, seat, rng, due=True))
+        play(e, seat, draw(s, seat, rng, due=True))
     return s
 
 
@@ -98,11 +99,16 @@ def public_summary(move: Move) -> Move:
     keys = _PUBLIC_FOR.get(tuple(move))
     if keys is None:
         keys = [k for k in _PUBLIC_KEYS if k in move]
+        if keys == list(move):
+            keys = _ALL  # every key public, in the move's order: a plain copy is the same
         if len(_PUBLIC_FOR) < 256:
             _PUBLIC_FOR[tuple(move)] = keys
+    if keys is _ALL:
+        return dict(move)
     return {k: move[k] for k in keys}
 
 
+_ALL: list[str] = []
 _PUBLIC_FOR: dict[tuple[str, ...], list[str]] = {}  # a move's keys -> its public keys, in order
 
 
@@ -131,7 +137,7 @@ def _name(e: Edit, seat: int, move: Move) -> None:
 
 def _choose_card(e: Edit, seat: int, move: Move) -> None:
     _require(e.trusted or listed(e.before, seat, move), "Solo: choose one of the 3 revealed resource cards.")
-    deck = dict(e.s["solo_deck"])
+    deck = e.s["solo_deck"]  # read only: replaced by a new dict below
     shown, rest = list(deck["shown"]), list(deck["deck"])
     res = shown[move["index"]]
     rest.append(res)  # the chosen card goes face down to the bottom of the deck...
@@ -150,13 +156,14 @@ def _take_oddity(e: Edit, seat: int, move: Move) -> None:
     _put_cube(e, seat, move["to"], cube)
     gain(e, seat, 1)
     e.s["oddity_taken"] = True
-    if not empties(e.p(seat)["grid"]):  # RB-F: a cube from an Oddity Shop can complete a town
+    if not has_empty(e.p(seat)["grid"]):  # RB-F: a cube from an Oddity Shop can complete a town
         complete(e, seat)
 
 
 def _put_cube(e: Edit, seat: int, cell: int, resource: str) -> None:
     set_cell(e, seat, cell, resource)
-    if e.s["p"][seat]["marks"].get(str(cell)) == "petal":  # Petal Promenade: take the coin
+    marks = e.s["p"][seat]["marks"]
+    if marks and marks.get(str(cell)) == "petal":  # Petal Promenade: take the coin
         del e.f(seat, "marks")[str(cell)]
         gain(e, seat, 1)
 
@@ -164,8 +171,8 @@ def _put_cube(e: Edit, seat: int, cell: int, resource: str) -> None:
 def _placed(e: Edit, seat: int) -> None:
     e.p(seat)["placed"] = True
     pl = e.s["p"][seat]
-    if (not is_master(e.s, seat) and pl["built_monument"]
-            and data.react_kind(pl["monument"]) == "semaphore"):
+    if (pl["built_monument"] and data.react_kind(pl["monument"]) == "semaphore"
+            and not is_master(e.s, seat)):
         push(e, seat, {"kind": "semaphore", "resource": e.s["named"]})
 
 
@@ -189,13 +196,15 @@ def _check_place(e: Edit, seat: int, move: Move) -> None:
 
 
 def _place(e: Edit, seat: int, move: Move) -> None:
-    _check_place(e, seat, move)
-    if uses_coin(e.s, seat, move["resource"]):
+    if not e.trusted:  # (a playout's moves come from the legal moves)
+        _check_place(e, seat, move)
+    resource = move["resource"]
+    if resource != e.s["named"] and uses_coin(e.s, seat, resource):  # the named one never costs
         e.p(seat)["coins"] -= 1
         if tracks_changes(e.s["p"][seat]):
             flags = e.f(seat, "flags")
             flags["hollow"] = flags.get("hollow", 0) + 1
-    _put_cube(e, seat, move["cell"], move["resource"])
+    _put_cube(e, seat, move["cell"], resource)
     _placed(e, seat)
 
 
@@ -261,16 +270,13 @@ def _done(e: Edit, seat: int, move: Move) -> None:
     e.p(seat)["done"] = True
 
 
-_HANDLERS: dict[tuple[str, str], Callable[[Edit, int, Move], None]] = {
-    ("monument", "keep_monument"): _keep,
-    ("name", "name"): _name,
-    ("name", "choose_card"): _choose_card,
-    ("name", "take_oddity"): _take_oddity,
-    ("place", "place"): _place,
-    ("place", "store"): _store,
-    ("place", "swap"): _swap,
-    ("place", "bondmaker"): _bondmaker,
-    ("place", "museum"): _museum,
-    ("build", "build"): _build,
-    ("build", "done"): _done,
+Handler = Callable[[Edit, int, Move], None]
+# Phase -> move type -> handler (two lookups of strings: no (phase, type) tuple per move).
+_HANDLERS: dict[str, dict[str, Handler]] = {
+    "monument": {"keep_monument": _keep},
+    "name": {"name": _name, "choose_card": _choose_card, "take_oddity": _take_oddity},
+    "place": {"place": _place, "store": _store, "swap": _swap, "bondmaker": _bondmaker,
+              "museum": _museum},
+    "build": {"build": _build, "done": _done},
 }
+_NONE: dict[str, Handler] = {}

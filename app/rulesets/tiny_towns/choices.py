@@ -10,7 +10,7 @@ from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.effects import place_building
 from app.rulesets.tiny_towns.patterns import can_afford
 from app.rulesets.tiny_towns.state import (
-    CELLS, Edit, building_cells, built, empties, gain, set_cell)
+    CELLS, Edit, building_cells, built, empties, gain, has_empty, set_cell)
 
 Move = dict[str, Any]
 
@@ -245,8 +245,8 @@ def prune(e: Edit) -> None:
                 flags = e.f(seat, "flags")
                 flags["watch_waiting"] = [*flags.get("watch_waiting", []), item["card"]]
             pl = e.s["p"][seat]
-        waiting = pl["flags"].get("watch_waiting")
-        if waiting and not pl["complete"] and empties(pl["grid"]):
+        waiting = pl["flags"] and pl["flags"].get("watch_waiting")
+        if waiting and not pl["complete"] and has_empty(pl["grid"]):
             del e.f(seat, "flags")["watch_waiting"]
             pending = e.f(seat, "pending")
             pending += [{"kind": "watch_place", "card": cid} for cid in waiting]

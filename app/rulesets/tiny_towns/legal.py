@@ -12,6 +12,8 @@ from app.rulesets.tiny_towns.state import CELLS, built, empties, incomplete
 
 Move = dict[str, Any]
 _REACTS = {cid: kind for cid in data.CARDS if (kind := data.react_kind(cid)) is not None}
+# The cards reaction_moves' square loop acts on: a town without one skips the loop.
+_STORING = frozenset(cid for cid, kind in _REACTS.items() if kind in ("warehouse", "oddity_shop"))
 
 
 def to_act(state: dict[str, Any]) -> list[int]:
@@ -54,6 +56,8 @@ def banned_names(state: dict[str, Any], seat: int) -> set[str]:
     """Resources on the player's Banks, which they may not name as Master Builder."""
     pl = state["p"][seat]
     out: set[str] = set()
+    if not pl["store"]:
+        return out  # nothing lies on any Bank
     for i in CELLS:
         if pl["grid"][i] is not None and data.has_passive(pl["grid"][i], "bank"):
             out |= set(pl["store"].get(str(i), ()))
@@ -98,6 +102,8 @@ def placement_cells(state: dict[str, Any], seat: int) -> list[int]:
     """Where a placed cube may go, with The Petal Promenade's coin squares (RB-F)."""
     pl = state["p"][seat]
     free = empties(pl["grid"])
+    if not pl["marks"]:
+        return free  # no coin squares at all (the usual case)
     petal = [c for c in free if pl["marks"].get(str(c)) == "petal"]
     if not petal:
         return free
@@ -113,8 +119,10 @@ def factory_swap(state: dict[str, Any], seat: int) -> bool:
     """Factory: the named resource lies on one of your Factories, so you may place another."""
     pl = state["p"][seat]
     named = state["named"]
-    return any(data.react_kind(pl["grid"][int(k)]) == "factory" and named in v
-               for k, v in pl["store"].items())
+    for k, v in pl["store"].items():
+        if named in v and data.react_kind(pl["grid"][int(k)]) == "factory":
+            return True
+    return False
 
 
 def place_moves(state: dict[str, Any], seat: int) -> list[Move]:
@@ -144,25 +152,26 @@ def reaction_moves(state: dict[str, Any], seat: int) -> list[Move]:
     pl = state["p"][seat]
     grid = pl["grid"]
     named = state["named"]
-    free = empties(grid)
     moves: list[Move] = []
-    for i in CELLS:
-        kind = _REACTS.get(grid[i])  # data.react_kind
-        if kind is None:
-            continue
-        stored = pl["store"].get(str(i), [])
-        if kind == "warehouse":
-            cap = data.card(grid[i])["react"]["capacity"]
-            if len(stored) < cap:
+    if not _STORING.isdisjoint(grid):  # a town without Warehouse or Oddity Shop skips the loop
+        free = empties(grid)
+        for i in CELLS:
+            kind = _REACTS.get(grid[i])  # data.react_kind
+            if kind is None:
+                continue
+            stored = pl["store"].get(str(i), [])
+            if kind == "warehouse":
+                cap = data.card(grid[i])["react"]["capacity"]
+                if len(stored) < cap:
+                    moves.append({"type": "store", "cell": i})
+                for t in sorted(set(stored)):
+                    moves += [{"type": "swap", "cell": i, "take": t, "to": c} for c in free]
+            elif kind == "oddity_shop" and not stored:
                 moves.append({"type": "store", "cell": i})
-            for t in sorted(set(stored)):
-                moves += [{"type": "swap", "cell": i, "take": t, "to": c} for c in free]
-        elif kind == "oddity_shop" and not stored:
-            moves.append({"type": "store", "cell": i})
     if pl["built_monument"] and data.react_kind(pl["monument"]) == "bondmaker":
         moves += [{"type": "bondmaker", "cell": i} for i in CELLS
                   if grid[i] == "cottage" and str(i) not in pl["store"]]
-    if not pl["flags"].get("museum_used") and any(
+    if pl["store"] and not pl["flags"].get("museum_used") and any(
             data.react_kind(grid[int(k)]) == "museum" and named in v for k, v in pl["store"].items()):
         moves.append({"type": "museum"})
     return moves

@@ -25,9 +25,9 @@ for _cid, _places in data.PLACEMENTS.items():
 # is matched with a few integer operations per placement, and only placements whose lowest
 # square holds that resource (or a Trading Post) are looked at (build_moves checks every card
 # each time it is asked).
-# Without Trading Posts a whole town is also one integer, 3 bits per square holding the
-# resource's code (0: empty or a building), and a placement matches when the town's bits under
-# its squares equal its own codes: one AND and one comparison.
+# Without Trading Posts a whole town is also one integer, one byte per square holding the
+# resource's code (0: empty or a building; `_CELL_CODE`), and a placement matches when the town's
+# bytes under its squares equal its own codes: one AND and one comparison.
 _CODE = {r: k + 1 for k, r in enumerate(data.RESOURCES)}
 _Row = tuple[int, int, tuple[tuple[str, int], ...], tuple[int, ...], int, int]
 _ANCHORED: dict[str, list[dict[str, list[_Row]]]] = {}
@@ -40,38 +40,58 @@ for _cid, _places in data.PLACEMENTS.items():
         _all = sum(1 << _c for _c, _ in _pl)
         _low = (_all & -_all).bit_length() - 1
         _res = next(_r for _c, _r in _pl if _c == _low)
-        _bits = sum(7 << 3 * _c for _c, _ in _pl)
-        _codes = sum(_CODE[_r] << 3 * _c for _c, _r in _pl)
+        _bits = sum(0xFF << 8 * _c for _c, _ in _pl)
+        _codes = sum(_CODE[_r] << 8 * _c for _c, _r in _pl)
         _by_low[_low].setdefault(_res, []).append(
             (_n, _all, tuple(_need.items()), tuple(_c for _c, _ in _pl), _bits, _codes))
     _ANCHORED[_cid] = _by_low
 
-# Per card, its placements as _anchor_index files them, built once at import: a player's index
-# is then the merge of their cards' lists, in card order (the same lists, in the same order, as
-# building it placement by placement).
-_PAIRS: dict[str, dict[tuple[int, str], list[tuple[str, _Row]]]] = {
-    _cid: {(_low, _res): [(_cid, _row) for _row in _rows]
-           for _low, _groups in enumerate(_by_low) for _res, _rows in _groups.items()}
-    for _cid, _by_low in _ANCHORED.items()}
+# Per card, its placements as _anchor_index files them, built once at import: slot
+# `lowest square * 8 + code of the resource needed there` holds (bits, codes, card, placement
+# number, squares, square mask) rows. A player's index is then the merge of their cards' lists,
+# in card order (the same rows, in the same order, as filing it placement by placement).
+_Row8 = tuple[int, int, str, int, tuple[int, ...], int]
+_PAIRS: dict[str, dict[int, list[_Row8]]] = {}
+for _cid, _by_low in _ANCHORED.items():
+    _slots: dict[int, list[_Row8]] = {}
+    for _low, _groups in enumerate(_by_low):
+        for _res, _rows in _groups.items():
+            _slots[_low * 8 + _CODE[_res]] = [(_row[4], _row[5], _cid, _row[0], _row[3], _row[1])
+                                              for _row in _rows]
+    _PAIRS[_cid] = _slots
 
 
-@lru_cache(maxsize=256)
-def _anchor_index(cards: tuple[str, ...]) -> dict[tuple[int, str], list[tuple[str, _Row]]]:
-    """For the cards one player may construct: every placement, filed by (lowest square, the
-    resource it needs there), so a town without Trading Posts looks up each of its resource
-    squares once for all cards."""
-    out: dict[tuple[int, str], list[tuple[str, _Row]]] = {}
+def _merged_index(cards: tuple[str, ...]) -> tuple[tuple[_Row8, ...], ...]:
+    """For some cards: every placement, filed by (lowest square, the resource it needs there) in
+    slot `square * 8 + code`, so a town without Trading Posts looks up each of its resource
+    squares once for all these cards."""
+    out: list[list[_Row8]] = [[] for _ in range(16 * 8)]
     for cid in dict.fromkeys(cards):
-        for key, pairs in _PAIRS[cid].items():
-            have = out.get(key)
-            if have is None:
-                out[key] = list(pairs)
-            else:
-                have += pairs
-    return out
+        for slot, rows in _PAIRS[cid].items():
+            out[slot] += rows
+    return tuple(tuple(rows) for rows in out)
+
+
+# The building cards in play are the same for every player all game: their index is merged
+# once per game (~25 µs), and every card (the monuments are what it is for) has its own, built
+# at import, so a player's monument (or building it) does not call for another merge.
+_anchor_index = lru_cache(maxsize=256)(_merged_index)
+_OWN_INDEX = {cid: _merged_index((cid,)) for cid in data.CARDS}
+# The last list of building cards in play seen, a copy of its contents and their index: every
+# state of a game shares that list, so this skips hashing the cards (the contents are compared,
+# so a list changed in place is never mistaken for its old contents). One tuple, replaced whole.
+_IN_PLAY: tuple[Any, list[str], tuple[tuple[_Row8, ...], ...]] = (None, [], ())
 
 
 _WILD = frozenset(cid for cid in data.CARDS if data.has_passive(cid, "wild"))
+_WILD_CODE = 7
+# What a square holds, as one byte of the town word: 0 a building, 1-5 a resource (_CODE), 7 a
+# Trading Post (wild); an empty square (None) is 0 too, kept out of the dict so that its keys are
+# all strings (CPython's faster lookup).
+_CELL_CODE: dict[str, int] = dict.fromkeys(data.CARDS, 0)
+for _cid in _WILD:
+    _CELL_CODE[_cid] = _WILD_CODE
+_CELL_CODE.update(_CODE)
 
 
 def buildable_cards(state: dict[str, Any], seat: int) -> list[str]:
@@ -85,7 +105,7 @@ def buildable_cards(state: dict[str, Any], seat: int) -> list[str]:
 
 def _ghost(pl: dict[str, Any]) -> dict[str, Any] | None:
     flags = pl["flags"]
-    if built(pl, "forge") and not flags.get("forge_used") and flags.get("ghost"):
+    if flags and flags.get("ghost") and not flags.get("forge_used") and built(pl, "forge"):
         return flags["ghost"]
     return None
 
@@ -145,8 +165,68 @@ def build_options(state: dict[str, Any], seat: int) -> list[Option]:
     if ghost is not None:
         return [(m["card"], tuple(m["cells"]), m["at"])
                 for m in _build_moves_slow(state, seat, pl, grid, ghost)]
+    # The town word, one byte per square (a list comprehension: bytes() of a map is slower).
+    town = bytes([0 if v is None else _CELL_CODE[v] for v in grid])
+    if _WILD_CODE in town:
+        return _build_options_wild(state, seat, pl, grid)
+    word = int.from_bytes(town, "little")
+    if not word:
+        return []  # every construction needs at least one resource (NOTES 44)
+    global _IN_PLAY
+    in_play = state["buildings"]
+    last = _IN_PLAY
+    if last[0] is in_play and last[1] == in_play:
+        index = last[2]
+    else:
+        index = _anchor_index(tuple(in_play))
+        _IN_PLAY = (in_play, list(in_play), index)
+    mon = pl["monument"]  # buildable_cards' own unbuilt monument, matched with its own index
+    own = _OWN_INDEX[mon] if mon and not pl["built_monument"] and mon not in in_play else None
+    matched: dict[str, list[tuple[int, tuple[int, ...], int]]] = {}
+    # Rows are indexed, not unpacked: a row that does not match (nearly all) is read for its bits
+    # and codes only (unpacking touches all six objects, scattered in memory: the matcher's
+    # main cost).
+    for i, code in enumerate(town):
+        if code:  # a resource square: the placements whose lowest square it is, for that resource
+            for row in index[i * 8 + code]:
+                if word & row[0] == row[1]:
+                    matched.setdefault(row[2], []).append((row[3], row[4], row[5]))
+            if own is not None:
+                for row in own[i * 8 + code]:
+                    if word & row[0] == row[1]:
+                        matched.setdefault(row[2], []).append((row[3], row[4], row[5]))
+    if not matched:  # the usual case: nothing to construct
+        return []
+    cards = buildable_cards(state, seat)
+    found = {cid: rows for cid in cards
+             if (rows := matched.get(cid)) and can_afford(state, seat, cid)}
+    return _options(pl, found, sum(1 << i for i, v in enumerate(grid) if v is None))
+
+
+def _options(pl: dict[str, Any], found: dict[str, list[tuple[int, tuple[int, ...], int]]],
+             empty: int) -> list[Option]:
+    """The options of the matched placements (card -> (placement number, squares, mask of the
+    resource squares it clears)), cards in order: each placement's target squares, once each."""
+    moves: list[Option] = []
+    for cid, rows in found.items():
+        rows.sort()
+        anywhere = data.has_passive(cid, "place_anywhere") or built(pl, "place_anywhere_all")
+        seen: set[tuple[tuple[int, ...], int]] = set()
+        for _, cells, real in rows:
+            spots = real | empty if anywhere else real
+            for at in range(16):
+                if spots >> at & 1 and (cells, at) not in seen:
+                    seen.add((cells, at))
+                    moves.append((cid, cells, at))
+    return moves
+
+
+def _build_options_wild(state: dict[str, Any], seat: int, pl: dict[str, Any], grid: list[Any]
+                        ) -> list[Option]:
+    """build_options for a town with Trading Posts, which stand in for any resource: square by
+    square, with masks."""
     res: dict[str, int] = {}
-    wild = empty = word = 0
+    wild = empty = 0
     for i, value in enumerate(grid):
         if value is None:
             empty |= 1 << i
@@ -154,33 +234,19 @@ def build_options(state: dict[str, Any], seat: int) -> list[Option]:
             wild |= 1 << i
         elif value not in data.CARDS:
             res[value] = res.get(value, 0) | (1 << i)
-            word |= _CODE[value] << 3 * i
     usable = wild
     for m in res.values():
         usable |= m
     if not res:
         return []  # every construction needs at least one resource (NOTES 44)
     anchors = [(i, grid[i]) for i in range(16) if usable >> i & 1]
-    moves: list[Option] = []
-    cards = buildable_cards(state, seat)
-    matched: dict[str, list[tuple[int, tuple[int, ...], int]]] = {}
-    if not wild:
-        index = _anchor_index(tuple(cards))
-        for anchor in anchors:
-            for cid, (n, allm, _, cells, bits, codes) in index.get(anchor, ()):
-                if word & bits == codes:
-                    matched.setdefault(cid, []).append((n, cells, allm))
-    for cid in cards:
-        if wild:  # Trading Posts stand in for any resource: square by square, with masks
-            if not can_afford(state, seat, cid):
-                continue
-            found = []
-        else:
-            found = matched.get(cid)  # type: ignore[assignment]
-            if not found or not can_afford(state, seat, cid):
-                continue
+    found: dict[str, list[tuple[int, tuple[int, ...], int]]] = {}
+    for cid in buildable_cards(state, seat):
+        if not can_afford(state, seat, cid):
+            continue
+        rows_found = []
         by_low = _ANCHORED[cid]
-        for low, value in anchors if wild else ():
+        for low, value in anchors:
             at_low = by_low[low]
             if value in _WILD:
                 rows = [row for group in at_low.values() for row in group]
@@ -197,19 +263,10 @@ def build_options(state: dict[str, Any], seat: int) -> list[Option]:
                     real |= m & have
                 else:
                     if real:
-                        found.append((n, cells, real))
-        if not found:
-            continue
-        found.sort()
-        anywhere = data.has_passive(cid, "place_anywhere") or built(pl, "place_anywhere_all")
-        seen: set[tuple[tuple[int, ...], int]] = set()
-        for _, cells, real in found:
-            spots = real | empty if anywhere else real
-            for at in range(16):
-                if spots >> at & 1 and (cells, at) not in seen:
-                    seen.add((cells, at))
-                    moves.append((cid, cells, at))
-    return moves
+                        rows_found.append((n, cells, real))
+        if rows_found:
+            found[cid] = rows_found
+    return _options(pl, found, empty)
 
 
 def _build_moves_slow(state: dict[str, Any], seat: int, pl: dict[str, Any], grid: list[Any],

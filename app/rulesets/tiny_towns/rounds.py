@@ -8,7 +8,7 @@ from typing import Any
 
 from app.engine.rng import Rng
 from app.rulesets.tiny_towns.setup import town_hall_deck
-from app.rulesets.tiny_towns.state import Edit, built, empties, gain, incomplete
+from app.rulesets.tiny_towns.state import Edit, built, gain, has_empty, incomplete
 
 
 def start_place(e: Edit, resource: str | None) -> None:
@@ -20,7 +20,7 @@ def start_place(e: Edit, resource: str | None) -> None:
     for i in incomplete(e.s):
         pl = e.s["p"][i]
         skip = resource is None and built(pl, "no_master_builder")
-        e.p(i)["placed"] = skip or not empties(pl["grid"])
+        e.p(i)["placed"] = skip or not has_empty(pl["grid"])
 
 
 def free_round(round_no: int) -> bool:
@@ -42,26 +42,40 @@ def advance(e: Edit) -> None:
     while True:
         s = e.s
         phase = s["phase"]
-        busy = any(pl["pending"] for pl in s["p"])
-        if phase == "monument" and all(pl["monument"] for pl in s["p"]) and not busy:
+        # A step runs when no one owes a decision: nobody has a pending one and (monument,
+        # place, build) every player is through the step. One plain loop, left at the first
+        # player still owing something: this runs after every move.
+        key: str | None
+        if phase == "place":
+            key, other = "placed", "complete"
+        elif phase == "build":
+            key, other = "done", "complete"
+        elif phase == "monument":
+            key = other = "monument"
+        elif phase == "end":
+            key = other = None  # only pending decisions hold the end of the round
+        else:
+            return
+        for pl in s["p"]:
+            if pl["pending"] or (key is not None and not (pl[key] or pl[other])):
+                return
+        if phase == "monument":
             start_round(e)
-        elif phase == "place" and not busy and all(pl["placed"] or pl["complete"] for pl in s["p"]):
+        elif phase == "place":
             s["phase"] = "build"
             for i in incomplete(s):
                 e.p(i)["done"] = False
-        elif phase == "build" and not busy and all(pl["done"] or pl["complete"] for pl in s["p"]):
+        elif phase == "build":
             end_round(e)
-        elif phase == "end" and not busy:
+        else:  # end
             for i in incomplete(s):
-                if not empties(s["p"][i]["grid"]):
+                if not has_empty(s["p"][i]["grid"]):
                     complete(e, i)
             if not incomplete(e.s):
                 e.s["phase"] = "over"
                 return
             e.s["master"] = next_master(e.s)
             start_round(e)
-        else:
-            return
 
 
 def start_round(e: Edit) -> None:
@@ -76,7 +90,7 @@ def start_round(e: Edit) -> None:
             q = e.p(i)
             q["builds"], q["placed"], q["done"] = 0, False, False
         flags = pl["flags"]
-        if any(flags.get(k) for k in ("museum_used", "forge_used", "ghost", "jeweler_unpaid")):
+        if flags and any(flags.get(k) for k in ("museum_used", "forge_used", "ghost", "jeweler_unpaid")):
             f = e.f(i, "flags")
             for k in ("museum_used", "forge_used", "ghost", "jeweler_unpaid"):
                 f.pop(k, None)

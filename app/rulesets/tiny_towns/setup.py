@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from app.engine.rng import Rng
@@ -15,7 +16,7 @@ def _eligible(row: dict[str, Any], fortune: bool, solo: bool, town_hall: bool = 
 
 def town_hall_deck(rng: Rng) -> dict[str, Any]:
     """Town Hall: the 15 resource cards shuffled, the top 5 set aside face down."""
-    cards = rng.shuffled([r for r in data.RESOURCES for _ in range(data.SOLO_COPIES)])
+    cards = rng.shuffled(_SOLO_CARDS)
     k = data.TOWN_HALL_DISCARD
     return {"deck": cards[k:], "discard": cards[:k], "revealed": [], "free": False}
 
@@ -26,18 +27,37 @@ def deal_buildings(rng: Rng, fortune: bool, max_fortune: int, solo: bool,
     a Fortune card drawn beyond the limit is set aside for the next card of that pile."""
     chosen: dict[str, str] = {}
     fortune_count = 0
-    piles = [c for c in data.COLOURS if "fixed" not in c]
+    piles = _PILES
     for colour in rng.shuffled(piles):  # random pile order so the limit favours no colour
-        pile = [b for b in data.BUILDINGS if b["colour"] == colour["id"]
-                and _eligible(b, fortune and max_fortune > 0, solo, town_hall)]
+        pile = _pile(colour["id"], fortune and max_fortune > 0, solo, town_hall)
         for row in rng.shuffled(pile):
             if row["set"] == "fortune" and fortune_count >= max_fortune:
                 continue
             chosen[colour["id"]] = row["id"]
             fortune_count += row["set"] == "fortune"
             break
-    fixed = [c["fixed"] for c in data.COLOURS if "fixed" in c]
-    return fixed + [chosen[c["id"]] for c in piles]
+    return [*_FIXED, *(chosen[c["id"]] for c in piles)]
+
+
+_PILES = [c for c in data.COLOURS if "fixed" not in c]  # the coloured piles, in table order
+_FIXED = [c["fixed"] for c in data.COLOURS if "fixed" in c]  # the Cottage
+
+
+@lru_cache(maxsize=64)
+def _pile(colour: str, fortune: bool, solo: bool, town_hall: bool) -> tuple[dict[str, Any], ...]:
+    """The building rows of one colour pile eligible in this game, in table order (worked out
+    once per variant: every setup deals from them)."""
+    return tuple(b for b in data.BUILDINGS if b["colour"] == colour
+                 and _eligible(b, fortune, solo, town_hall))
+
+
+@lru_cache(maxsize=16)
+def _monument_pool(fortune_monuments: bool, solo: bool) -> tuple[str, ...]:
+    """The ids of the monuments dealt in this game, sorted (once per variant)."""
+    return tuple(sorted(m["id"] for m in data.MONUMENTS if _eligible(m, fortune_monuments, solo)))
+
+
+_SOLO_CARDS = tuple(r for r in data.RESOURCES for _ in range(data.SOLO_COPIES))  # 3 of each
 
 
 def new_player(dealt: list[str]) -> dict[str, Any]:
@@ -57,13 +77,12 @@ def setup_state(players: int, opts: dict[str, Any], seed: int) -> dict[str, Any]
     fortune = bool(opts["fortune"])
     town_hall = bool(opts.get("town_hall")) and not solo
     buildings = deal_buildings(rng, fortune, opts["max_fortune_buildings"], solo, town_hall)
-    pool = sorted(m["id"] for m in data.MONUMENTS
-                  if _eligible(m, fortune and opts["fortune_monuments"], solo))
+    pool = list(_monument_pool(bool(fortune and opts["fortune_monuments"]), solo))
     deck = rng.shuffled(pool)
     dealt = [sorted(deck[2 * i: 2 * i + 2]) for i in range(players)]
     solo_deck = None
     if solo:
-        cards = rng.shuffled([r for r in data.RESOURCES for _ in range(data.SOLO_COPIES)])
+        cards = rng.shuffled(_SOLO_CARDS)
         solo_deck = {"shown": cards[:3], "deck": cards[3:]}
     return {
         "n": players, "solo": solo, "coins_on": fortune, "opts": dict(opts),

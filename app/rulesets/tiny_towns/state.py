@@ -92,6 +92,11 @@ def empties(grid: list[Any]) -> list[int]:
     return [i for i, v in enumerate(grid) if v is None]
 
 
+def has_empty(grid: list[Any]) -> bool:
+    """Whether a town has an empty square (`bool(empties(grid))`, without listing them)."""
+    return None in grid
+
+
 def building_cells(grid: list[Any]) -> list[int]:
     """Squares holding a building."""
     return [i for i in CELLS if is_building(grid[i])]
@@ -122,7 +127,7 @@ def gain(e: Edit, seat: int, n: int) -> None:
     pl = e.p(seat)
     before = pl["coins"]
     pl["coins"] = min(chest_size(pl), before + n)
-    if before < BASE_CHEST <= pl["coins"] and built(pl, "okaver") and empties(pl["grid"]):
+    if before < BASE_CHEST <= pl["coins"] and built(pl, "okaver") and has_empty(pl["grid"]):
         push(e, seat, {"kind": "okaver"})
 
 

@@ -68,3 +68,43 @@ def test_fast_pattern_matcher_lists_the_same_constructions():
         assert fast == _build_moves_slow(s, 0, s["p"][0], grid, None)
         found += len(fast)
     assert found > 1000
+
+
+def test_town_word_matcher_lists_the_same_constructions_for_any_cards():
+    """The byte-per-square town word matcher (towns without Trading Posts) and the Trading Post
+    path list exactly the square-by-square matcher's moves, in the same order, for random card
+    sets (every building and monument), coins and towns, dense in resources."""
+    from app.rulesets.tiny_towns.patterns import _build_moves_slow, build_moves
+    from tests.rulesets.tiny_towns.helpers import new_game, with_player
+    rng = Rng(22)
+    buildings = [b["id"] for b in data.BUILDINGS]
+    monuments = [m["id"] for m in data.MONUMENTS]
+    found = 0
+    for k in range(600):
+        cards = [buildings[rng.below(len(buildings))] for _ in range(7)]
+        cards = list(dict.fromkeys(cards))
+        mons = [monuments[rng.below(len(monuments))] for _ in range(2)]
+        st = new_game(2, buildings=cards, monuments=mons)
+        extra = ["trading_post"] if k % 4 == 0 else []
+        squares = [None, *data.RESOURCES, *data.RESOURCES, *data.RESOURCES, cards[0], *extra]
+        grid = [squares[rng.below(len(squares))] for _ in range(16)]
+        s = with_player(st, 0, grid, built_monument=k % 3 == 0, coins=rng.below(4))
+        fast = build_moves(s, 0)
+        assert fast == _build_moves_slow(s, 0, s["p"][0], grid, None)
+        found += len(fast)
+    assert found > 1000
+
+
+def test_cards_in_play_changed_in_place_are_not_mistaken_for_the_old_ones():
+    """build_options remembers the index of the last list of building cards in play (every
+    state of a game shares it); the same list changed in place gets the new cards' index."""
+    from app.rulesets.tiny_towns.patterns import _build_moves_slow, build_moves
+    from tests.rulesets.tiny_towns.helpers import new_game, with_player
+    grid = ["wood", "stone", None, None, "wheat", "wheat", None, None,
+            "wood", "wood", None, None, None, None, None, None]
+    st = with_player(new_game(2, buildings=["cottage", "well", "tavern"]), 0, grid)
+    assert [m["card"] for m in build_moves(st, 0)] == ["well"] * 2
+    st["buildings"][1:3] = ["farm", "tavern"]  # the same list object, other cards
+    fast = build_moves(st, 0)
+    assert fast == _build_moves_slow(st, 0, st["p"][0], grid, None)
+    assert {m["card"] for m in fast} == {"farm"}
