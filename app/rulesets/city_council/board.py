@@ -112,17 +112,17 @@ def placements(s: State, shape: str, own: frozenset = frozenset()) -> list[Cells
 _BY_SURCHARGE: dict[tuple[str, str], list[tuple[int, Cells, bool, int]]] = {}
 
 
-def _cheapest_placements(s: State, kind: Kind, own: frozenset = frozenset(),
+def _cheapest_placements(s: State, kind: Kind, occ: int,
                          not_at: frozenset | None = None) -> tuple[int, list[Cells]]:
-    """The least surcharge of the shape's free positions (`placements`), other than the
-    position `not_at`, and those positions in `placements`' order; (0, []) when there is none."""
+    """The least surcharge of the shape's free positions (`placements`, `occ` being its
+    `_occupied_mask`), other than the position `not_at`, and those positions in `placements`'
+    order; (0, []) when there is none."""
     key = (kind.shape, kind.type)
     rows = _BY_SURCHARGE.get(key)
     if rows is None:
         rows = sorted(((_position_surcharge(kind, cells), cells, touches, mask)
                        for cells, touches, mask in _POSITION_MASKS[kind.shape]), key=lambda x: x[0])
         _BY_SURCHARGE[key] = rows
-    occ = _occupied_mask(s, own)
     advanced = s["advanced"]
     low = None
     out: list[Cells] = []
@@ -140,23 +140,42 @@ def build_options(s: State, kind: Kind) -> list[dict[str, Any]]:
     Execution: the chairman 'cannot sabotage plans by intentionally increasing building costs'),
     and every upgrade of a built building the chart allows, each at its least cost (RB Upgrading:
     pay the cost difference; the new tile must completely cover the old one)."""
-    out: list[dict[str, Any]] = []
-    extra, fresh = _cheapest_placements(s, kind)
-    out += [{"cells": [list(x) for x in cells], "cost": kind.cost + extra} for cells in fresh]
-    for bid, b in sorted(s["buildings"].items()):
+    return [{"cells": [list(x) for x in cells], "cost": cost} if up is None
+            else {"upgrade": up, "cells": [list(x) for x in cells], "cost": cost}
+            for cost, cells, up in build_choices(s, kind)]
+
+
+def build_choices(s: State, kind: Kind) -> list[tuple[int, Cells, str | None]]:
+    """`build_options` as (cost, blocks, the building upgraded or None), in the same order, without
+    a dict and lists per option (an execution's listing makes its own move from each)."""
+    occ = _occupied_mask(s)  # read once for the fresh placements and every upgrade
+    extra, fresh = _cheapest_placements(s, kind, occ)
+    cost = kind.cost + extra
+    out: list[tuple[int, Cells, str | None]] = [(cost, cells, None) for cells in fresh]
+    olds = []  # the built buildings this kind may upgrade
+    for bid, b in s["buildings"].items():
         old = kind_of(b)
-        if kind.name not in old.upgrades_to:
-            continue
+        if kind.name in old.upgrades_to:
+            olds.append((bid, b, old))
+    if not olds:
+        return out
+    advanced = s["advanced"]
+    rows = _POSITION_MASKS[kind.shape]
+    for bid, b, old in sorted(olds, key=lambda x: x[0]):
         own = frozenset(tuple(x) for x in b["cells"])
+        own_mask = 0
+        for r, c in own:
+            own_mask |= 1 << (r * SIZE + c)
+        free = occ & ~own_mask  # `placements(s, shape, own)`: the old tile's blocks count as free
         opts = []
-        for cells in placements(s, kind.shape, own):
-            if own <= set(cells):
+        for cells, touches, mask in rows:
+            # a free position that covers every block of the old tile
+            if (advanced or touches) and not free & mask and mask & own_mask == own_mask:
                 new_blocks = [x for x in cells if x not in own]
                 opts.append((kind.cost - old.cost + surcharge(kind, new_blocks), cells))
         if opts:
             low = min(c for c, _ in opts)
-            out += [{"upgrade": bid, "cells": [list(x) for x in cells], "cost": c}
-                    for c, cells in opts if c == low]
+            out += [(c, cells, bid) for c, cells in opts if c == low]
     return out
 
 
@@ -179,14 +198,19 @@ def option_cost(s: State, kind: Kind, cells: list[list[int]], upgrade: str | Non
 def relocate_options(s: State, bid: str) -> list[dict[str, Any]]:
     """New locations for a relocated building at the least surcharge (RB Relocating: free, but
     $1 per block on a non-matching zone)."""
+    extra, opts = relocate_choices(s, bid)
+    return [{"cells": [list(x) for x in cells], "cost": extra} for cells in opts]
+
+
+def relocate_choices(s: State, bid: str) -> tuple[int, list[Cells]]:
+    """`relocate_options` as (their common cost, the blocks of each), in the same order."""
     b = s["buildings"][bid]
     kind = kind_of(b)
     own = frozenset(tuple(x) for x in b["cells"])
     if b.get("covers"):  # the printed building beneath reappears: its blocks stay taken
         own -= {tuple(x) for x in b["covers"]["cells"]}
     here = frozenset(tuple(x) for x in b["cells"])
-    extra, opts = _cheapest_placements(s, kind, own, not_at=here)
-    return [{"cells": [list(x) for x in cells], "cost": extra} for cells in opts]
+    return _cheapest_placements(s, kind, _occupied_mask(s, own), not_at=here)
 
 
 def zones_of(b: dict[str, Any]) -> set[str]:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from app.rulesets.city_council.tables import BUILDING_LEVEL_VP, CARDS, SIZE, ZONES, ZONE_CELLS, kind_of
+from app.rulesets.city_council.tables import (
+    BUILDING_LEVEL_VP, CARDS, KIND_BY_NAME, SIZE, TILES, ZONES, ZONE_CELLS, kind_of,
+)
 
 State = dict[str, Any]
 
@@ -27,27 +29,38 @@ def prison_count(s: State) -> int:
 # Each zone's blocks as a bit mask (bit r * SIZE + c), for the zone tests of `metrics`.
 _ZONE_MASKS = {z: sum(1 << (r * SIZE + c) for r, c in cells) for z, cells in ZONE_CELLS.items()}
 _FULL_KEY = {"industrial": "full_ind", "commercial": "full_com", "residential": "full_res"}
+# (zone mask, the full_* metric it counts for or None), in ZONE_CELLS order
+_ZONE_ROWS = [(zmask, _FULL_KEY.get(ZONES[z]["type"])) for z, zmask in _ZONE_MASKS.items()]
 
 
 def metrics(s: State) -> dict[str, int]:
     """The values General favour conditions read (see data/favours.toml)."""
     built = 0  # blocks under buildings
     ind_built = 0
+    tokens = 0  # permanent Community tokens not used on a zone (`community_count`)
+    prison = 0  # `prison_count`
+    zones_on = s["zones_on"]
+    used = {src for src in zones_on.values() if src != "section"} if zones_on else ()
     buildings = s["buildings"]
-    for b in buildings.values():
+    kinds = {}  # building id -> kind, for the activation records below
+    for bid, b in buildings.items():
         for r, c in b["cells"]:
             built |= 1 << (r * SIZE + c)
-        if kind_of(b).type == "industrial":
+        tile = b.get("tile")
+        kind = kinds[bid] = TILES[tile] if tile else KIND_BY_NAME[b["name"]]  # kind_of, inlined
+        if kind.type == "industrial":
             ind_built += 1
+        if b["token"] and bid not in used:
+            tokens += 1
+        prison += sum(b["prison"])
     occ = built  # ... and under the face-down Airport (Sandbox)
     for r, c in s["covered"]:
         occ |= 1 << (r * SIZE + c)
     m = {"full_ind": 0, "full_com": 0, "full_res": 0}
     zones_built = 0
-    for z, zmask in _ZONE_MASKS.items():
+    for zmask, key in _ZONE_ROWS:
         if zmask & built:
             zones_built += 1
-        key = _FULL_KEY.get(ZONES[z]["type"])
         if key and not zmask & ~occ:  # RB Pollution Prevention: 'no free blocks'
             m[key] += 1
     jobs_b = jobs_w = res_active = power_active = 0
@@ -56,19 +69,19 @@ def metrics(s: State) -> dict[str, int]:
             put = rec["put"]
             jobs_b += put.get("B", 0) + put.get("BX", 0)
             jobs_w += put.get("W", 0)
-        kind = kind_of(buildings[rec["b"]])
+        kind = kinds[rec["b"]]
         if kind.type == "residential":
             res_active += 1
         if kind.power_plant:
             power_active += 1
     house = s["house"]
     m.update({
-        "crime": s["crime"], "pollution": s["pollution"], "community": community_count(s),
-        "goods": s["goods"], "budget": s["budget"], "power": s["power"], "prison": prison_count(s),
+        "crime": s["crime"], "pollution": s["pollution"], "community": s["community"] + tokens,
+        "goods": s["goods"], "budget": s["budget"], "power": s["power"], "prison": prison,
         "house_B": house["B"], "house_W": house["W"], "jobs_W": jobs_w,
         "city_B": house["B"] + jobs_b, "city_W": house["W"] + jobs_w,
         "zones_built": zones_built, "ind_built": ind_built, "res_active": res_active,
-        "ind_zones_on": sum(1 for z in s["zones_on"] if ZONES[z]["type"] == "industrial"),
+        "ind_zones_on": sum(1 for z in zones_on if ZONES[z]["type"] == "industrial"),
         "power_active": power_active, "prison_freed": s["prison_freed"],
     })
     return m

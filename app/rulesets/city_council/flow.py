@@ -12,7 +12,7 @@ from typing import Any
 from app.engine.rng import Rng
 from app.engine.ruleset import IllegalMove
 from app.rulesets.city_council import phil, production as prod
-from app.rulesets.city_council.board import build_options, option_cost, relocate_options, start_full
+from app.rulesets.city_council.board import build_choices, option_cost, relocate_choices, start_full
 from app.rulesets.city_council.favours import card_vp, metrics
 from app.rulesets.city_council.tables import (
     BUDGET_MAX, COMMITTEES, PLANNING, SHAPE_ORDER, TILES, TOKENS, kind_of,
@@ -263,21 +263,22 @@ def count_votes(s: State) -> None:
 def execute_options(s: State, o: int) -> list[Move]:
     """How the Election chairman may execute plan o now (empty: it cannot be executed)."""
     p = s["plans"][o]
-    funds = sum(s["plan_funds"][o])
     if p["kind"] == "sell":
         return [{"type": "execute", "plan": o}] if p["target"] in s["buildings"] else []
     if p["kind"] == "relocate":
         if p["target"] not in s["buildings"]:
             return []
-        return [{"type": "execute", "plan": o, "cells": opt["cells"]}
-                for opt in relocate_options(s, p["target"]) if opt["cost"] <= s["budget"]]
-    kind = TILES[p["target"]]
+        cost, opts = relocate_choices(s, p["target"])
+        if cost > s["budget"]:
+            return []  # every least-cost location costs the same
+        return [{"type": "execute", "plan": o, "cells": [list(x) for x in cells]} for cells in opts]
+    limit = s["budget"] + sum(s["plan_funds"][o])
     out = []
-    for opt in build_options(s, kind):
-        if opt["cost"] <= s["budget"] + funds:
-            mv: Move = {"type": "execute", "plan": o, "cells": opt["cells"]}
-            if "upgrade" in opt:
-                mv["upgrade"] = opt["upgrade"]
+    for cost, cells, upgrade in build_choices(s, TILES[p["target"]]):
+        if cost <= limit:
+            mv: Move = {"type": "execute", "plan": o, "cells": [list(x) for x in cells]}
+            if upgrade is not None:
+                mv["upgrade"] = upgrade
             out.append(mv)
     return out
 

@@ -7,10 +7,11 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from app.rulesets.city_council.board import zones_of
+from app.rulesets.city_council.board import zones_of  # noqa: F401  (re-exported: tests read it here)
 from app.rulesets.city_council.favours import community_count, prison_count
 from app.rulesets.city_council.tables import (
     BUDGET_MAX, LIFESTYLE, POWER_MAX, TOKENS, UNEMPLOYMENT, ZONE_GRID, ZONES, Kind, kind_of,
+    KIND_BY_NAME, TILES,
 )
 
 State = dict[str, Any]
@@ -94,20 +95,26 @@ def _need(kind: Kind, boxes: tuple[int, ...]) -> dict[str, int]:
     return need
 
 
-def _have(s: State) -> dict[str, int]:
-    """What activation boxes can take now (RB Example 8: a box's money is a Money token from the
-    reserve, 7 in all (RB Components), as well as a dollar of the City Budget)."""
-    return {"B": s["house"]["B"], "W": s["house"]["W"], "money": min(s["budget"], money_tokens_free(s)),
-            "goods": s["goods"], "community": s["community"], "jail": s["crime"]}
+def _have(s: State) -> tuple[int, int, int, int, int, int]:
+    """What activation boxes can take now, in the order of `_need_vector` (RB Example 8: a box's
+    money is a Money token from the reserve, 7 in all (RB Components), as well as a dollar of the
+    City Budget)."""
+    house = s["house"]
+    return (house["B"], house["W"], min(s["budget"], money_tokens_free(s)), s["goods"],
+            s["community"], s["crime"])
 
 
-def _affordable(have: dict[str, int], need: dict[str, int]) -> bool:
-    if need.get("B", 0) + need.get("BX", 0) > have["B"]:
-        return False
-    for k in ("W", "money", "goods", "community", "jail"):
-        if need.get(k, 0) > have[k]:
-            return False
-    return True
+def _need_vector(need: dict[str, int]) -> tuple[int, int, int, int, int, int]:
+    """A box set's needs as a tuple: Blue workers (specialised ones too: RB 'BX' is a Blue worker),
+    White workers, money, goods, Community tokens, Crime tokens (prison bars)."""
+    return (need.get("B", 0) + need.get("BX", 0), need.get("W", 0), need.get("money", 0),
+            need.get("goods", 0), need.get("community", 0), need.get("jail", 0))
+
+
+def _affordable(have: tuple[int, ...], vec: tuple[int, ...]) -> bool:
+    """Whether `have` (`_have`) covers every need of `vec` (`_need_vector`)."""
+    return (vec[0] <= have[0] and vec[1] <= have[1] and vec[2] <= have[2] and vec[3] <= have[3]
+            and vec[4] <= have[4] and vec[5] <= have[5])
 
 
 BUDGET_MARKER = 1  # RB Setup: the City Budget is marked "by placing a Money token" on its track
@@ -120,12 +127,12 @@ def money_tokens_free(s: State) -> int:
     return TOKENS["money"] - out
 
 
-_COMBOS: dict[str, list[tuple[list[int], dict[str, int], list[int]]]] = {}
+_COMBOS: dict[str, list[tuple[list[int], tuple[int, ...], list[int]]]] = {}
 
 
-def _combos(kind: Kind) -> list[tuple[list[int], dict[str, int], list[int]]]:
-    """A kind's sets of action boxes ('/' boxes are either/or), each with what it needs and the
-    Prison boxes it uses (fixed data: worked out once per kind)."""
+def _combos(kind: Kind) -> list[tuple[list[int], tuple[int, ...], list[int]]]:
+    """A kind's sets of action boxes ('/' boxes are either/or), each with what it needs
+    (`_need_vector`) and the Prison boxes it uses (fixed data: worked out once per kind)."""
     got = _COMBOS.get(kind.name)
     if got is None:
         got = []
@@ -136,33 +143,49 @@ def _combos(kind: Kind) -> list[tuple[list[int], dict[str, int], list[int]]]:
                 if len(groups) != len(set(groups)):
                     continue
                 prison = [kind.boxes[i].inputs["prison"] - 1 for i in combo if kind.boxes[i].inputs.get("prison")]
-                got.append((list(combo), _need(kind, combo), prison))
+                got.append((list(combo), _need_vector(_need(kind, combo)), prison))
         _COMBOS[kind.name] = got
     return got
 
 
-def box_choices(s: State, bid: str, have: dict[str, int] | None = None) -> list[list[int]]:
+def _choices(b: dict[str, Any], kind: Kind, have: tuple[int, ...]) -> list[list[int]]:
+    """`box_choices` of building record `b` of kind `kind`, given `_have(s)`."""
+    bars = b["prison"]
+    return [list(combo) for combo, vec, prison in _combos(kind)
+            if _affordable(have, vec) and (not prison or all(bars[i] for i in prison))]
+
+
+def box_choices(s: State, bid: str, have: tuple[int, ...] | None = None) -> list[list[int]]:
     """Every set of action boxes the building can run now (RB: choose one or more boxes; '/'
     boxes are either/or; the specialised worker is placed once; the Prison runs only on a box
     holding a Crime token). `have` is `_have(s)`, when the caller has it already."""
     b = s["buildings"][bid]
-    if have is None:
-        have = _have(s)
-    return [list(combo) for combo, need, prison in _combos(kind_of(b))
-            if all(b["prison"][i] for i in prison) and _affordable(have, need)]
+    return _choices(b, kind_of(b), _have(s) if have is None else have)
 
 
-def _candidates(s: State) -> list[tuple[str, dict[str, Any]]]:
+def _candidates(s: State) -> list[tuple[str, dict[str, Any], Kind]]:
     """Buildings not yet activated this turn, with boxes, on an active zone (power plants need
-    no activated zone)."""
-    done = {rec["b"] for rec in s["activated"]}
+    no activated zone), with their kinds."""
+    activated = s["activated"]
+    done = {rec["b"] for rec in activated} if activated else ()
+    zones_on = s["zones_on"]
     out = []
     for bid, b in s["buildings"].items():
         if bid in done:
             continue
-        kind = kind_of(b)
-        if kind.boxes and (kind.power_plant or zone_active(s, b)):
-            out.append((bid, b))
+        tile = b.get("tile")
+        kind = TILES[tile] if tile else KIND_BY_NAME[b["name"]]  # kind_of, inlined (hot loop)
+        if not kind.boxes:
+            continue
+        if not kind.power_plant:
+            # zone_active, inlined: on or overlapping the Starting Zone or an activated zone
+            for r, c in b["cells"]:
+                z = ZONE_GRID[r][c]
+                if z == "start" or z in zones_on:
+                    break
+            else:
+                continue
+        out.append((bid, b, kind))
     return out
 
 
@@ -171,8 +194,8 @@ def activatable_buildings(s: State) -> dict[str, list[list[int]]]:
     plants need no activated zone)."""
     have = _have(s)
     out = {}
-    for bid, _b in _candidates(s):
-        choices = box_choices(s, bid, have)
+    for bid, b, kind in _candidates(s):
+        choices = _choices(b, kind, have)
         if choices:
             out[bid] = choices
     return out
@@ -182,8 +205,11 @@ def can_activate(s: State) -> bool:
     """Whether any building or zone may be activated now (`activatable_buildings` or
     `zone_options` is not empty)."""
     have = _have(s)
-    if any(box_choices(s, bid, have) for bid, _b in _candidates(s)):
-        return True
+    for _bid, b, kind in _candidates(s):
+        bars = b["prison"]
+        for _combo, vec, prison in _combos(kind):
+            if _affordable(have, vec) and (not prison or all(bars[i] for i in prison)):
+                return True
     return bool(zone_options(s))
 
 
@@ -191,26 +217,38 @@ def zone_options(s: State) -> list[dict[str, Any]]:
     """Zones that may be activated: not yet this turn, holding a building, with Power on the
     track and a Community token from the section or a permanent token on a building there (RB
     Activating a Zone; the Playground token 'can also be used to activate the zone it is built on')."""
-    if s["power"] < 1 or len(s["zones_on"]) >= TOKENS["power_tokens"]:
+    zones_on = s["zones_on"]
+    if s["power"] < 1 or len(zones_on) >= TOKENS["power_tokens"]:
         return []
-    used = set(s["zones_on"].values())
-    by_zone: dict[str, list[str]] = {}
+    section = s["community"] >= 1
+    used = set(zones_on.values())
+    # zone -> the buildings there whose permanent token may activate it; a zone is a key as soon
+    # as it holds any building when a section token can activate it
+    here: dict[str, list[str]] = {}
     for bid, b in s["buildings"].items():
-        for z in zones_of(b):
-            by_zone.setdefault(z, []).append(bid)
+        own = b["token"] and bid not in used
+        if not (section or own):
+            continue  # this building offers no way to activate its zones
+        for r, c in b["cells"]:
+            z = ZONE_GRID[r][c]
+            if z == "start" or z == "lake" or z in zones_on:
+                continue
+            bids = here.get(z)
+            if bids is None:
+                bids = here[z] = []
+            if own and bid not in bids:
+                bids.append(bid)
+    if not here:
+        return []
     out = []
     for z in ZONES:
-        if z in ("start", "lake") or z in s["zones_on"]:
+        bids = here.get(z)
+        if bids is None:
             continue
-        here = by_zone.get(z)
-        if not here:
-            continue
-        if s["community"] >= 1:
+        if section:
             out.append({"type": "zone", "zone": z, "token": "section"})
-        for bid in sorted(here):
-            b = s["buildings"][bid]
-            if b["token"] and bid not in used:
-                out.append({"type": "zone", "zone": z, "token": bid})
+        for bid in sorted(bids):
+            out.append({"type": "zone", "zone": z, "token": bid})
     return out
 
 
