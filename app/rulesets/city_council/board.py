@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from app.rulesets.city_council.tables import (
-    BUILD_CELLS, KIND_BY_NAME, ORIENTATIONS, SIZE, ZONE_CELLS, ZONE_GRID, ZONES, Kind, kind_of,
+    BUILD_CELLS, CELL_BIT, KIND_BY_NAME, ORIENTATIONS, SIZE, ZONE_CELLS, ZONE_GRID, ZONES, Kind, kind_of,
 )
 
 State = dict[str, Any]
@@ -88,11 +88,11 @@ def _occupied_mask(s: State, own: Iterable[tuple[int, int]] = ()) -> int:
     occ = 0
     for b in s["buildings"].values():
         for r, c in b["cells"]:
-            occ |= 1 << (r * SIZE + c)
+            occ |= CELL_BIT[r][c]
     for r, c in s["covered"]:
-        occ |= 1 << (r * SIZE + c)
+        occ |= CELL_BIT[r][c]
     for r, c in own:
-        occ &= ~(1 << (r * SIZE + c))
+        occ &= ~CELL_BIT[r][c]
     return occ
 
 
@@ -165,7 +165,7 @@ def build_choices(s: State, kind: Kind) -> list[tuple[int, Cells, str | None]]:
         own = frozenset(tuple(x) for x in b["cells"])
         own_mask = 0
         for r, c in own:
-            own_mask |= 1 << (r * SIZE + c)
+            own_mask |= CELL_BIT[r][c]
         free = occ & ~own_mask  # `placements(s, shape, own)`: the old tile's blocks count as free
         opts = []
         for cells, touches, mask in rows:

@@ -6,7 +6,7 @@ import operator
 from typing import Any
 
 from app.rulesets.city_council.tables import (
-    BUILDING_LEVEL_VP, CARDS, KIND_BY_NAME, SIZE, TILES, ZONES, ZONE_CELLS, kind_of,
+    BUILDING_LEVEL_VP, CARDS, CELL_BIT, KIND_BY_NAME, SIZE, TILES, ZONES, ZONE_CELLS, kind_of,
 )
 
 State = dict[str, Any]
@@ -45,7 +45,7 @@ def metrics(s: State) -> dict[str, int]:
     kinds = {}  # building id -> kind, for the activation records below
     for bid, b in buildings.items():
         for r, c in b["cells"]:
-            built |= 1 << (r * SIZE + c)
+            built |= CELL_BIT[r][c]
         tile = b.get("tile")
         kind = kinds[bid] = TILES[tile] if tile else KIND_BY_NAME[b["name"]]  # kind_of, inlined
         if kind.type == "industrial":
@@ -55,7 +55,7 @@ def metrics(s: State) -> dict[str, int]:
         prison += sum(b["prison"])
     occ = built  # ... and under the face-down Airport (Sandbox)
     for r, c in s["covered"]:
-        occ |= 1 << (r * SIZE + c)
+        occ |= CELL_BIT[r][c]
     m = {"full_ind": 0, "full_com": 0, "full_res": 0}
     zones_built = 0
     for zmask, key in _ZONE_ROWS:

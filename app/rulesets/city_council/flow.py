@@ -15,7 +15,7 @@ from app.rulesets.city_council import phil, production as prod
 from app.rulesets.city_council.board import build_choices, option_cost, relocate_choices, start_full
 from app.rulesets.city_council.favours import card_vp, metrics
 from app.rulesets.city_council.tables import (
-    BUDGET_MAX, COMMITTEES, PLANNING, SHAPE_ORDER, TILES, TOKENS, kind_of,
+    BUDGET_MAX, CARDS, COMMITTEES, PLANNING, SHAPE_ORDER, TILES, TOKENS, kind_of,
 )
 
 State = dict[str, Any]
@@ -410,16 +410,25 @@ def _next_activator(s: State) -> None:
 
 # --- windows ------------------------------------------------------------------------------------
 
+def _any_general(hand: list[str]) -> bool:
+    """Whether a hand holds a General card (the only cards that read `metrics`)."""
+    for c in hand:
+        if CARDS[c].kind == "general":
+            return True
+    return False
+
+
 def scorable(s: State, seat: int, m: dict[str, int] | None = None) -> list[tuple[str, int]]:
     """Cards `seat` could score in the current window, with their VP (never in turn 1); `m` is
     `metrics(s)` when the caller has it already."""
     if s["turn"] == 1:
         return []
     turn_end = s["phase"] == "turn_end"
-    if m is None:
-        m = metrics(s)
+    hand = s["hands"][seat]
+    if m is None and _any_general(hand):
+        m = metrics(s)  # only General cards read the metrics (a hand of Building cards: none)
     out = []
-    for c in s["hands"][seat]:
+    for c in hand:
         vp = card_vp(s, c, m, turn_end)
         if vp:
             out.append((c, vp))
@@ -444,9 +453,13 @@ def _enter_window(s: State, name: str) -> None:
     if name != "turn_end":
         # only seats holding a card they could score now are asked (never in turn 1; in these
         # windows only General cards can score): the first such card is enough to know
-        m = metrics(s) if s["turn"] != 1 else None
+        first = s["turn"] == 1
+        m = None  # the metrics, read when the first hand holding a General card needs them
         for seat in range(s["players"]):
-            if m is None or not any(card_vp(s, c, m, False) for c in s["hands"][seat]):
+            hand = s["hands"][seat]
+            if not first and m is None and _any_general(hand):
+                m = metrics(s)
+            if first or not any(card_vp(s, c, m, False) for c in hand):
                 s["done"][seat] = True
 
 
@@ -457,7 +470,6 @@ def score_card(s: State, seat: int, card: str) -> int:
     s["hands"][seat].remove(card)
     s["vp"][seat] += vp
     s["scored"][seat].append({"card": card, "vp": vp, "turn": s["turn"]})
-    from app.rulesets.city_council.tables import CARDS
     if CARDS[card].kind == "general":
         discard_card(s, card, None)
     else:
@@ -759,6 +771,11 @@ def legal_moves(s: State, seat: int) -> list[Move]:
     """Every concrete move `seat` may make now."""
     if seat not in to_act(s):
         return []
+    return _legal(s, seat)
+
+
+def _legal(s: State, seat: int) -> list[Move]:
+    """`legal_moves` of a seat known to be in `to_act` (apply and playout have just asked)."""
     ph = s["phase"]
     if ph == "committees":
         return [{"type": "committees", "seats": a} for a in committee_options(s)]
@@ -883,7 +900,7 @@ def _candidates(s: State, seat: int, move: Any) -> list[Move]:
         if type(o) is int and o in s["approved"] and o not in s["executed"] and o not in s["failed"]:
             return execute_options(s, o)
         return []
-    return legal_moves(s, seat)
+    return _legal(s, seat)  # apply has checked that seat is to act
 
 
 def _copy(state: State) -> State:
@@ -915,7 +932,7 @@ def playout(state: State, rng: Any) -> State:
     s = _copy(state)
     while seats := to_act(s):
         seat = rng.choice(seats)
-        apply_in_place(s, seat, rng.choice(legal_moves(s, seat)))
+        apply_in_place(s, seat, rng.choice(_legal(s, seat)))  # = legal_moves: seat is to act
     return s
 
 

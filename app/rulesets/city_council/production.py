@@ -18,7 +18,11 @@ State = dict[str, Any]
 
 
 def _placed(s: State, key: str) -> int:
-    return sum(rec["put"].get(key, 0) for rec in s["activated"] if not rec.get("resolved"))
+    n = 0
+    for rec in s["activated"]:
+        if not rec.get("resolved"):
+            n += rec["put"].get(key, 0)
+    return n
 
 
 def reserve(s: State, what: str) -> int:
@@ -123,7 +127,9 @@ BUDGET_MARKER = 1  # RB Setup: the City Budget is marked "by placing a Money tok
 def money_tokens_free(s: State) -> int:
     """Money tokens in the reserve: 7 minus the one marking the City Budget, private funds, funds
     on plans and tokens on tiles."""
-    out = BUDGET_MARKER + sum(s["funds"]) + sum(sum(row) for row in s["plan_funds"]) + _placed(s, "money")
+    out = BUDGET_MARKER + sum(s["funds"]) + _placed(s, "money")
+    for row in s["plan_funds"]:
+        out += sum(row)
     return TOKENS["money"] - out
 
 
