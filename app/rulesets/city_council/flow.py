@@ -199,18 +199,30 @@ def plan_options(s: State, m: int) -> list[Move]:
     """RB City Planning: construct a planning-area building the City Budget can pay for, or put a
     Relocation or Sale token on a built building; the same tile never twice in a turn. The
     printed Starting-Zone buildings can be upgraded but not moved or sold (NOTES)."""
-    taken_tiles = {p["target"] for p in s["plans"] if p and p["kind"] == "build"}
-    targeted = {p["target"] for p in s["plans"] if p and p["kind"] in ("relocate", "sell")}
-    used = {k: sum(1 for p in s["plans"] if p and p["kind"] == k) for k in ("relocate", "sell")}
+    taken_tiles = set()
+    targeted = set()
+    used = {"relocate": 0, "sell": 0}
+    for p in s["plans"]:  # one pass over the plans already made this turn
+        if p:
+            k = p["kind"]
+            if k == "build":
+                taken_tiles.add(p["target"])
+            elif k == "relocate" or k == "sell":
+                targeted.add(p["target"])
+                used[k] += 1
     out = []
+    budget = s["budget"]
     for t in available_tiles(s):
-        if t not in taken_tiles and TILES[t].cost <= s["budget"]:
+        if t not in taken_tiles and TILES[t].cost <= budget:
             out.append({"type": "plan", "kind": "build", "target": t})
+    movable = None  # the built buildings that may be relocated or sold, by id
     for kind, token in (("relocate", "relocate"), ("sell", "sale")):
         if used[kind] < s["tokens"][token]:
-            for bid, b in sorted(s["buildings"].items()):
-                if not b["fixed"] and bid not in targeted:
-                    out.append({"type": "plan", "kind": kind, "target": bid})
+            if movable is None:
+                movable = [bid for bid, b in sorted(s["buildings"].items())
+                           if not b["fixed"] and bid not in targeted]
+            for bid in movable:
+                out.append({"type": "plan", "kind": kind, "target": bid})
     return out
 
 
@@ -262,25 +274,35 @@ def count_votes(s: State) -> None:
 
 def execute_options(s: State, o: int) -> list[Move]:
     """How the Election chairman may execute plan o now (empty: it cannot be executed)."""
+    return [_execute_move(o, cells, upgrade) for cells, upgrade in _execute_choices(s, o)]
+
+
+def _execute_move(o: int, cells: Any, upgrade: str | None) -> Move:
+    """The move executing plan o on blocks `cells` (None: a sale), upgrading `upgrade` if named."""
+    if cells is None:
+        return {"type": "execute", "plan": o}
+    mv: Move = {"type": "execute", "plan": o, "cells": [list(x) for x in cells]}
+    if upgrade is not None:
+        mv["upgrade"] = upgrade
+    return mv
+
+
+def _execute_choices(s: State, o: int) -> list[tuple[Any, str | None]]:
+    """`execute_options` of plan o as (blocks or None for a sale, building upgraded or None), in
+    the same order, without making the moves (`advance` only needs to know how many there are)."""
     p = s["plans"][o]
     if p["kind"] == "sell":
-        return [{"type": "execute", "plan": o}] if p["target"] in s["buildings"] else []
+        return [(None, None)] if p["target"] in s["buildings"] else []
     if p["kind"] == "relocate":
         if p["target"] not in s["buildings"]:
             return []
         cost, opts = relocate_choices(s, p["target"])
         if cost > s["budget"]:
             return []  # every least-cost location costs the same
-        return [{"type": "execute", "plan": o, "cells": [list(x) for x in cells]} for cells in opts]
+        return [(cells, None) for cells in opts]
     limit = s["budget"] + sum(s["plan_funds"][o])
-    out = []
-    for cost, cells, upgrade in build_choices(s, TILES[p["target"]]):
-        if cost <= limit:
-            mv: Move = {"type": "execute", "plan": o, "cells": [list(x) for x in cells]}
-            if upgrade is not None:
-                mv["upgrade"] = upgrade
-            out.append(mv)
-    return out
+    return [(cells, upgrade) for cost, cells, upgrade in build_choices(s, TILES[p["target"]])
+            if cost <= limit]
 
 
 def enter_execute(s: State) -> None:
@@ -658,18 +680,25 @@ def advance(s: State) -> None:
             # RB: some plans cannot be executed (budget, space). A plan impossible now may become
             # possible after another (a sale pays for it, a relocation frees room: the chairman
             # picks the order, Example 6), so plans fail only when none of them can be executed.
-            only: list[Move] = []  # the chairman's legal moves, as far as telling 0, 1 or more
+            # the chairman's legal moves, as far as telling 0, 1 or more: (plan, its choices)
+            only: list[tuple[int, list[tuple[Any, str | None]]]] = []
+            count = 0
             for o in left:
-                only += execute_options(s, o)
-                if len(only) > 1:
-                    break
-            if not only:
+                choices = _execute_choices(s, o)
+                if choices:
+                    only.append((o, choices))
+                    count += len(choices)
+                    if count > 1:
+                        break
+            if not count:
                 s["failed"] += left
                 end_council(s)
                 continue
-            if len(only) == 1:  # one plan left with one possible placement
-                _auto(s, chair(s, "election"), only[0])
-                do_execute(s, only[0])
+            if count == 1:  # one plan left with one possible placement
+                o, choices = only[0]
+                move = _execute_move(o, *choices[0])
+                _auto(s, chair(s, "election"), move)
+                do_execute(s, move)
                 continue
             return
         if ph == "activate" and s.get("pending"):
