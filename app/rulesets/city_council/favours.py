@@ -56,13 +56,13 @@ def metrics(s: State) -> dict[str, int]:
     occ = built  # ... and under the face-down Airport (Sandbox)
     for r, c in s["covered"]:
         occ |= CELL_BIT[r][c]
-    m = {"full_ind": 0, "full_com": 0, "full_res": 0}
+    full = {"full_ind": 0, "full_com": 0, "full_res": 0}
     zones_built = 0
     for zmask, key in _ZONE_ROWS:
         if zmask & built:
             zones_built += 1
-        if key and not zmask & ~occ:  # RB Pollution Prevention: 'no free blocks'
-            m[key] += 1
+        if key and zmask & occ == zmask:  # RB Pollution Prevention: 'no free blocks'
+            full[key] += 1
     jobs_b = jobs_w = res_active = power_active = 0
     for rec in s["activated"]:
         if not rec.get("resolved"):
@@ -74,17 +74,21 @@ def metrics(s: State) -> dict[str, int]:
             res_active += 1
         if kind.power_plant:
             power_active += 1
-    house = s["house"]
-    m.update({
+    ind_zones_on = 0
+    for z in zones_on:
+        if ZONES[z]["type"] == "industrial":
+            ind_zones_on += 1
+    house_b = s["house"]["B"]
+    house_w = s["house"]["W"]
+    return {
+        "full_ind": full["full_ind"], "full_com": full["full_com"], "full_res": full["full_res"],
         "crime": s["crime"], "pollution": s["pollution"], "community": s["community"] + tokens,
         "goods": s["goods"], "budget": s["budget"], "power": s["power"], "prison": prison,
-        "house_B": house["B"], "house_W": house["W"], "jobs_W": jobs_w,
-        "city_B": house["B"] + jobs_b, "city_W": house["W"] + jobs_w,
+        "house_B": house_b, "house_W": house_w, "jobs_W": jobs_w,
+        "city_B": house_b + jobs_b, "city_W": house_w + jobs_w,
         "zones_built": zones_built, "ind_built": ind_built, "res_active": res_active,
-        "ind_zones_on": sum(1 for z in zones_on if ZONES[z]["type"] == "industrial"),
-        "power_active": power_active, "prison_freed": s["prison_freed"],
-    })
-    return m
+        "ind_zones_on": ind_zones_on, "power_active": power_active, "prison_freed": s["prison_freed"],
+    }
 
 
 _OPS = {">=": operator.ge, ">": operator.gt, "<": operator.lt, "<=": operator.le, "==": operator.eq}

@@ -415,14 +415,19 @@ def activation_moves(s: State, seat: int | None = None) -> list[Move]:
     activates it without choosing: {"building", "chair": true}, and the chairman then decides."""
     out: list[Move] = []
     election = chair(s, "election")
-    for bid, choices in sorted(prod.activatable_buildings(s).items()):
-        if kind_of(s["buildings"][bid]).chair_chooses and seat is not None and seat != election:
+    for bid, kind, choices in sorted(prod.activatable(s), key=_first):  # by building id
+        if kind.chair_chooses and seat is not None and seat != election:
             out.append({"type": "activate", "building": bid, "chair": True})
             continue
         for boxes in choices:
             out.append({"type": "activate", "building": bid, "boxes": boxes})
     out += prod.zone_options(s)
     return out
+
+
+def _first(row: tuple[Any, ...]) -> Any:
+    """A tuple's first item (a sort key)."""
+    return row[0]
 
 
 def _next_activator(s: State) -> None:

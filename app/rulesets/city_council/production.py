@@ -99,7 +99,7 @@ def _need(kind: Kind, boxes: tuple[int, ...]) -> dict[str, int]:
     return need
 
 
-def _have(s: State) -> tuple[int, int, int, int, int, int]:
+def have_now(s: State) -> tuple[int, int, int, int, int, int]:
     """What activation boxes can take now, in the order of `_need_vector` (RB Example 8: a box's
     money is a Money token from the reserve, 7 in all (RB Components), as well as a dollar of the
     City Budget)."""
@@ -113,12 +113,6 @@ def _need_vector(need: dict[str, int]) -> tuple[int, int, int, int, int, int]:
     White workers, money, goods, Community tokens, Crime tokens (prison bars)."""
     return (need.get("B", 0) + need.get("BX", 0), need.get("W", 0), need.get("money", 0),
             need.get("goods", 0), need.get("community", 0), need.get("jail", 0))
-
-
-def _affordable(have: tuple[int, ...], vec: tuple[int, ...]) -> bool:
-    """Whether `have` (`_have`) covers every need of `vec` (`_need_vector`)."""
-    return (vec[0] <= have[0] and vec[1] <= have[1] and vec[2] <= have[2] and vec[3] <= have[3]
-            and vec[4] <= have[4] and vec[5] <= have[5])
 
 
 BUDGET_MARKER = 1  # RB Setup: the City Budget is marked "by placing a Money token" on its track
@@ -154,22 +148,28 @@ def _combos(kind: Kind) -> list[tuple[list[int], tuple[int, ...], list[int]]]:
     return got
 
 
-def _choices(b: dict[str, Any], kind: Kind, have: tuple[int, ...]) -> list[list[int]]:
-    """`box_choices` of building record `b` of kind `kind`, given `_have(s)`."""
+def box_sets(b: dict[str, Any], kind: Kind, have: tuple[int, ...]) -> list[list[int]]:
+    """`box_choices` of building record `b` of kind `kind`, given `have_now(s)`."""
     bars = b["prison"]
-    return [list(combo) for combo, vec, prison in _combos(kind)
-            if _affordable(have, vec) and (not prison or all(bars[i] for i in prison))]
+    h0, h1, h2, h3, h4, h5 = have
+    out = []
+    for combo, vec, prison in _combos(kind):
+        # `have` covers every need (`_need_vector`), and a Prison box runs only on a Crime token
+        if (vec[0] <= h0 and vec[1] <= h1 and vec[2] <= h2 and vec[3] <= h3 and vec[4] <= h4
+                and vec[5] <= h5 and (not prison or all(bars[i] for i in prison))):
+            out.append(list(combo))
+    return out
 
 
 def box_choices(s: State, bid: str, have: tuple[int, ...] | None = None) -> list[list[int]]:
     """Every set of action boxes the building can run now (RB: choose one or more boxes; '/'
     boxes are either/or; the specialised worker is placed once; the Prison runs only on a box
-    holding a Crime token). `have` is `_have(s)`, when the caller has it already."""
+    holding a Crime token). `have` is `have_now(s)`, when the caller has it already."""
     b = s["buildings"][bid]
-    return _choices(b, kind_of(b), _have(s) if have is None else have)
+    return box_sets(b, kind_of(b), have_now(s) if have is None else have)
 
 
-def _candidates(s: State) -> list[tuple[str, dict[str, Any], Kind]]:
+def activation_candidates(s: State) -> list[tuple[str, dict[str, Any], Kind]]:
     """Buildings not yet activated this turn, with boxes, on an active zone (power plants need
     no activated zone), with their kinds."""
     activated = s["activated"]
@@ -198,24 +198,28 @@ def _candidates(s: State) -> list[tuple[str, dict[str, Any], Kind]]:
 def activatable_buildings(s: State) -> dict[str, list[list[int]]]:
     """Buildings that may be activated now, with their box choices (RB: once per turn; power
     plants need no activated zone)."""
-    have = _have(s)
-    out = {}
-    for bid, b, kind in _candidates(s):
-        choices = _choices(b, kind, have)
+    return {bid: choices for bid, _kind, choices in activatable(s)}
+
+
+def activatable(s: State) -> list[tuple[str, Kind, list[list[int]]]]:
+    """`activatable_buildings` as (building id, its kind, its box choices), in the buildings'
+    order."""
+    have = have_now(s)
+    out = []
+    for bid, b, kind in activation_candidates(s):
+        choices = box_sets(b, kind, have)
         if choices:
-            out[bid] = choices
+            out.append((bid, kind, choices))
     return out
 
 
 def can_activate(s: State) -> bool:
     """Whether any building or zone may be activated now (`activatable_buildings` or
     `zone_options` is not empty)."""
-    have = _have(s)
-    for _bid, b, kind in _candidates(s):
-        bars = b["prison"]
-        for _combo, vec, prison in _combos(kind):
-            if _affordable(have, vec) and (not prison or all(bars[i] for i in prison)):
-                return True
+    have = have_now(s)
+    for _bid, b, kind in activation_candidates(s):
+        if box_sets(b, kind, have):
+            return True
     return bool(zone_options(s))
 
 
