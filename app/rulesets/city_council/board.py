@@ -112,11 +112,10 @@ def placements(s: State, shape: str, own: frozenset = frozenset()) -> list[Cells
 _BY_SURCHARGE: dict[tuple[str, str], list[tuple[int, Cells, bool, int]]] = {}
 
 
-def _cheapest_placements(s: State, kind: Kind, occ: int,
-                         not_at: frozenset | None = None) -> tuple[int, list[Cells]]:
+def _cheapest_placements(s: State, kind: Kind, occ: int, not_at: int = -1) -> tuple[int, list[Cells]]:
     """The least surcharge of the shape's free positions (`placements`, `occ` being its
-    `_occupied_mask`), other than the position `not_at`, and those positions in `placements`'
-    order; (0, []) when there is none."""
+    `_occupied_mask`), other than the position whose blocks are the mask `not_at`, and those
+    positions in `placements`' order; (0, []) when there is none."""
     key = (kind.shape, kind.type)
     rows = _BY_SURCHARGE.get(key)
     if rows is None:
@@ -129,7 +128,8 @@ def _cheapest_placements(s: State, kind: Kind, occ: int,
     for extra, cells, touches, mask in rows:
         if low is not None and extra > low:
             break
-        if (advanced or touches) and not occ & mask and (not_at is None or frozenset(cells) != not_at):
+        # (a position's mask names its blocks: the same mask is the same position)
+        if (advanced or touches) and not occ & mask and mask != not_at:
             low = extra
             out.append(cells)
     return (low or 0), out
@@ -209,7 +209,9 @@ def relocate_choices(s: State, bid: str) -> tuple[int, list[Cells]]:
     own = frozenset(tuple(x) for x in b["cells"])
     if b.get("covers"):  # the printed building beneath reappears: its blocks stay taken
         own -= {tuple(x) for x in b["covers"]["cells"]}
-    here = frozenset(tuple(x) for x in b["cells"])
+    here = 0  # where it stands now, as a mask
+    for r, c in b["cells"]:
+        here |= CELL_BIT[r][c]
     return _cheapest_placements(s, kind, _occupied_mask(s, own), not_at=here)
 
 

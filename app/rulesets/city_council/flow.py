@@ -445,13 +445,14 @@ def _any_general(hand: list[str]) -> bool:
     return False
 
 
-def scorable(s: State, seat: int, m: dict[str, int] | None = None) -> list[tuple[str, int]]:
+def scorable(s: State, seat: int, m: dict[str, int] | None = None,
+             cards: list[str] | None = None) -> list[tuple[str, int]]:
     """Cards `seat` could score in the current window, with their VP (never in turn 1); `m` is
-    `metrics(s)` when the caller has it already."""
+    `metrics(s)` when the caller has it already; `cards`: only these of the hand are looked at."""
     if s["turn"] == 1:
         return []
     turn_end = s["phase"] == "turn_end"
-    hand = s["hands"][seat]
+    hand = s["hands"][seat] if cards is None else cards
     if m is None and _any_general(hand):
         m = metrics(s)  # only General cards read the metrics (a hand of Building cards: none)
     out = []
@@ -493,7 +494,7 @@ def _enter_window(s: State, name: str) -> None:
 def score_card(s: State, seat: int, card: str) -> int:
     """RB Favors & Scoring: the card is revealed and scored; a General card goes face down to the
     discard pile, a Building card is removed from play."""
-    vp = dict(scorable(s, seat))[card]
+    vp = dict(scorable(s, seat, cards=[card]))[card]  # the card played is in the hand (apply checked)
     s["hands"][seat].remove(card)
     s["vp"][seat] += vp
     s["scored"][seat].append({"card": card, "vp": vp, "turn": s["turn"]})

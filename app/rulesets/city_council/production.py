@@ -5,7 +5,7 @@ fixed totals (RB: 'the number of tokens and workers of each type is deliberately
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import Any, Iterator
 
 from app.rulesets.city_council.board import zones_of  # noqa: F401  (re-exported: tests read it here)
 from app.rulesets.city_council.favours import community_count, prison_count
@@ -169,13 +169,13 @@ def box_choices(s: State, bid: str, have: tuple[int, ...] | None = None) -> list
     return box_sets(b, kind_of(b), have_now(s) if have is None else have)
 
 
-def activation_candidates(s: State) -> list[tuple[str, dict[str, Any], Kind]]:
+def activation_candidates(s: State) -> Iterator[tuple[str, dict[str, Any], Kind]]:
     """Buildings not yet activated this turn, with boxes, on an active zone (power plants need
-    no activated zone), with their kinds."""
+    no activated zone), with their kinds, one by one (`can_activate` stops at the first that
+    can run a box set)."""
     activated = s["activated"]
     done = {rec["b"] for rec in activated} if activated else ()
     zones_on = s["zones_on"]
-    out = []
     for bid, b in s["buildings"].items():
         if bid in done:
             continue
@@ -191,8 +191,7 @@ def activation_candidates(s: State) -> list[tuple[str, dict[str, Any], Kind]]:
                     break
             else:
                 continue
-        out.append((bid, b, kind))
-    return out
+        yield bid, b, kind
 
 
 def activatable_buildings(s: State) -> dict[str, list[list[int]]]:
