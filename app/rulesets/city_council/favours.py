@@ -131,7 +131,10 @@ def general_vp(s: State, card_id: str, m: dict[str, int], turn_end: bool) -> int
         if cond_turn_end and not turn_end:
             continue
         for lhs, op, rhs in exprs:
-            if not op(sum(_value(m, active, t) for t in lhs), _value(m, active, rhs)):
+            total = 0  # the left side's sum (a loop: no generator per expression)
+            for term in lhs:
+                total += _value(m, active, term)
+            if not op(total, _value(m, active, rhs)):
                 break
         else:
             if is_bonus:
@@ -144,13 +147,23 @@ def general_vp(s: State, card_id: str, m: dict[str, int], turn_end: bool) -> int
 def building_vp(s: State, card_id: str) -> int:
     """VP a Building card scores: each built matching building (fixed ones too) is worth 1, 2 or 3
     by its level on the card (RB Favors & Scoring: 'any building that is currently built')."""
-    names = CARDS[card_id].buildings
+    level = _LEVEL_VP[card_id]
     total = 0
     for b in s["buildings"].values():
-        name = kind_of(b).name
-        if name in names:
-            total += BUILDING_LEVEL_VP[names.index(name)]
+        tile = b.get("tile")
+        total += level.get(TILES[tile].name if tile else b["name"], 0)  # kind_of(b).name
     return total
+
+
+def _level_vp(card_id: str) -> dict[str, int]:
+    """A Building card's VP per building name: its level on the card (the first one listed)."""
+    out: dict[str, int] = {}
+    for i, name in enumerate(CARDS[card_id].buildings):
+        out.setdefault(name, BUILDING_LEVEL_VP[i])
+    return out
+
+
+_LEVEL_VP = {cid: _level_vp(cid) for cid, card in CARDS.items() if card.kind == "building"}
 
 
 def card_vp(s: State, card_id: str, m: dict[str, int], turn_end: bool) -> int:

@@ -90,19 +90,29 @@ def committee_options(s: State) -> list[list[str | None]]:
                 continue
             held = {cur[m] for m in range(members) if m not in movers}
             free = [c for c in COMMITTEES if c not in held]
+            was = [cur[m] for m in movers]
             for combo in permutations(free, k):
-                if any(c == cur[m] for m, c in zip(movers, combo)):
-                    continue
                 a = list(cur)
-                for m, c in zip(movers, combo):
-                    a[m] = c
-                if "election" in a and (phil is None or a[phil] != "election"):
-                    found.append(a)
+                for i in range(k):
+                    if combo[i] == was[i]:
+                        break  # every mover changes committee
+                    a[movers[i]] = combo[i]
+                else:
+                    if "election" in a and (phil is None or a[phil] != "election"):
+                        found.append(a)
         if found:
             # the order of permutations(COMMITTEES, members), as the rules' listing always was
-            found.sort(key=lambda a: [COMMITTEES.index(c) for c in a])
+            found.sort(key=_committee_ranks)
             return found
     return []
+
+
+_RANK = {c: i for i, c in enumerate(COMMITTEES)}
+
+
+def _committee_ranks(a: list[str | None]) -> list[int]:
+    """An assignment's committees by their place in COMMITTEES (a sort key)."""
+    return [_RANK[c] for c in a]
 
 
 def set_committees(s: State, assignment: list[str | None]) -> None:
