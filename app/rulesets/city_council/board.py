@@ -83,6 +83,21 @@ _POSITION_MASKS = {shape: [(cells, touches, sum(1 << (r * SIZE + c) for r, c in 
                            for cells, touches in rows] for shape, rows in POSITIONS.items()}
 
 
+def _positions_at() -> dict[str, list[list[list[tuple[Cells, bool, int]]]]]:
+    """Each shape's positions (`_POSITION_MASKS` rows, in their order) holding block (r, c)."""
+    out: dict[str, list[list[list[tuple[Cells, bool, int]]]]] = {}
+    for shape, rows in _POSITION_MASKS.items():
+        grid: list[list[list[tuple[Cells, bool, int]]]] = [[[] for _ in range(SIZE)] for _ in range(SIZE)]
+        for row in rows:
+            for r, c in row[0]:
+                grid[r][c].append(row)
+        out[shape] = grid
+    return out
+
+
+_POSITIONS_AT = _positions_at()
+
+
 def _occupied_mask(s: State, own: Iterable[tuple[int, int]] = ()) -> int:
     """Blocks taken by buildings or the face-down Airport, as a bit mask (blocks in `own` free)."""
     occ = 0
@@ -108,28 +123,30 @@ def placements(s: State, shape: str, own: frozenset = frozenset()) -> list[Cells
 
 
 # Each shape's positions for each building type, by surcharge (stable: within one surcharge, the
-# order of POSITIONS), so the least-cost free positions are found without pricing every one.
-_BY_SURCHARGE: dict[tuple[str, str], list[tuple[int, Cells, bool, int]]] = {}
+# order of POSITIONS), so the least-cost free positions are found without pricing every one; before
+# the advanced phase only those touching the Starting Zone (key: shape, type, advanced).
+_BY_SURCHARGE: dict[tuple[str, str, bool], list[tuple[int, Cells, bool, int]]] = {}
 
 
 def _cheapest_placements(s: State, kind: Kind, occ: int, not_at: int = -1) -> tuple[int, list[Cells]]:
     """The least surcharge of the shape's free positions (`placements`, `occ` being its
     `_occupied_mask`), other than the position whose blocks are the mask `not_at`, and those
     positions in `placements`' order; (0, []) when there is none."""
-    key = (kind.shape, kind.type)
+    advanced = s["advanced"]
+    key = (kind.shape, kind.type, advanced)
     rows = _BY_SURCHARGE.get(key)
     if rows is None:
         rows = sorted(((_position_surcharge(kind, cells), cells, touches, mask)
-                       for cells, touches, mask in _POSITION_MASKS[kind.shape]), key=lambda x: x[0])
+                       for cells, touches, mask in _POSITION_MASKS[kind.shape]
+                       if advanced or touches), key=lambda x: x[0])
         _BY_SURCHARGE[key] = rows
-    advanced = s["advanced"]
     low = None
     out: list[Cells] = []
-    for extra, cells, touches, mask in rows:
+    for extra, cells, _touches, mask in rows:
         if low is not None and extra > low:
             break
         # (a position's mask names its blocks: the same mask is the same position)
-        if (advanced or touches) and not occ & mask and mask != not_at:
+        if not occ & mask and mask != not_at:
             low = extra
             out.append(cells)
     return (low or 0), out
@@ -160,7 +177,7 @@ def build_choices(s: State, kind: Kind) -> list[tuple[int, Cells, str | None]]:
     if not olds:
         return out
     advanced = s["advanced"]
-    rows = _POSITION_MASKS[kind.shape]
+    at = _POSITIONS_AT[kind.shape]
     for bid, b, old in sorted(olds, key=lambda x: x[0]):
         own = frozenset(tuple(x) for x in b["cells"])
         own_mask = 0
@@ -168,7 +185,8 @@ def build_choices(s: State, kind: Kind) -> list[tuple[int, Cells, str | None]]:
             own_mask |= CELL_BIT[r][c]
         free = occ & ~own_mask  # `placements(s, shape, own)`: the old tile's blocks count as free
         opts = []
-        for cells, touches, mask in rows:
+        r0, c0 = b["cells"][0]
+        for cells, touches, mask in at[r0][c0]:  # a position covering the old tile holds its first block
             # a free position that covers every block of the old tile
             if (advanced or touches) and not free & mask and mask & own_mask == own_mask:
                 new_blocks = [x for x in cells if x not in own]
