@@ -51,8 +51,10 @@ def _position_surcharge(kind: Kind, cells: Cells) -> int:
 
 def start_full(s: State) -> bool:
     """The Starting Zone has no free block (RB: 'Once the Starting Zone is full')."""
-    occ = occupied(s)
-    return all(cell in occ for cell in ZONE_CELLS["start"])
+    return _occupied_mask(s) & _START_MASK == _START_MASK
+
+
+_START_MASK = sum(CELL_BIT[r][c] for r, c in ZONE_CELLS["start"])  # the Starting Zone's blocks
 
 
 def zone_full(s: State, zone: str, occ: dict | None = None) -> bool:

@@ -852,7 +852,8 @@ def _legal(s: State, seat: int) -> list[Move]:
         m = s["order"][s["cursor"]]
         if moves and is_phil(s, m) and s["committee"][m] == "transport":
             return moves  # RB: Phil "must always use the benefits of his committee" (two activations)
-        return moves + [{"type": "pass"}]
+        moves.append({"type": "pass"})  # a fresh list: no copy needed
+        return moves
     if ph in WINDOWS:
         return window_moves(s, seat)
     return []

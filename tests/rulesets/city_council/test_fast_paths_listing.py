@@ -169,3 +169,17 @@ def test_card_values_equal_their_plain_definition():
                 assert flow.scorable(s, seat) == want
                 checked += 1
     assert checked > 1000
+
+
+def test_start_full_equals_its_plain_definition():
+    """`start_full` (one mask test) is true exactly when every Starting-Zone block is taken."""
+    from app.rulesets.city_council.board import occupied, start_full
+    from app.rulesets.city_council.tables import ZONE_CELLS
+
+    seen = set()
+    for s in _states():
+        occ = occupied(s)
+        want = all(cell in occ for cell in ZONE_CELLS["start"])
+        assert start_full(s) == want
+        seen.add(want)
+    assert seen == {True, False}
