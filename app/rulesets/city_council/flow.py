@@ -497,8 +497,17 @@ def _enter_window(s: State, name: str) -> None:
             hand = s["hands"][seat]
             if not first and m is None and _any_general(hand):
                 m = metrics(s)
-            if first or not any(card_vp(s, c, m, False) for c in hand):
+            if first or not _scores_one(s, hand, m):
                 s["done"][seat] = True
+
+
+def _scores_one(s: State, hand: list[str], m: dict[str, int] | None) -> bool:
+    """Whether a card of `hand` scores in a window other than turn end (`m`: the metrics, or None
+    for a hand without General cards)."""
+    for c in hand:
+        if card_vp(s, c, m, False):
+            return True
+    return False
 
 
 def score_card(s: State, seat: int, card: str) -> int:
