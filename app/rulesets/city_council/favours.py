@@ -6,7 +6,7 @@ import operator
 from typing import Any
 
 from app.rulesets.city_council.tables import (
-    BUILDING_LEVEL_VP, CARDS, CELL_BIT, KIND_BY_NAME, SIZE, TILES, ZONES, ZONE_CELLS, kind_of,
+    BUILDING_LEVEL_VP, CARDS, CELL_BIT, KIND_BY_NAME, SIZE, TILES, ZONES, ZONE_CELLS,
 )
 
 State = dict[str, Any]
