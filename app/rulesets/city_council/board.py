@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from app.rulesets.city_council.tables import (
-    BUILD_CELLS, KIND_BY_NAME, ORIENTATIONS, SIZE, ZONE_CELLS, ZONE_GRID, ZONES, Kind, kind_of,
+    BUILD_CELLS, CELL_BIT, KIND_BY_NAME, ORIENTATIONS, SIZE, ZONE_CELLS, ZONE_GRID, ZONES, Kind, kind_of,
 )
 
 State = dict[str, Any]
@@ -51,8 +51,10 @@ def _position_surcharge(kind: Kind, cells: Cells) -> int:
 
 def start_full(s: State) -> bool:
     """The Starting Zone has no free block (RB: 'Once the Starting Zone is full')."""
-    occ = occupied(s)
-    return all(cell in occ for cell in ZONE_CELLS["start"])
+    return _occupied_mask(s) & _START_MASK == _START_MASK
+
+
+_START_MASK = sum(CELL_BIT[r][c] for r, c in ZONE_CELLS["start"])  # the Starting Zone's blocks
 
 
 def zone_full(s: State, zone: str, occ: dict | None = None) -> bool:
@@ -83,16 +85,31 @@ _POSITION_MASKS = {shape: [(cells, touches, sum(1 << (r * SIZE + c) for r, c in 
                            for cells, touches in rows] for shape, rows in POSITIONS.items()}
 
 
+def _positions_at() -> dict[str, list[list[list[tuple[Cells, bool, int]]]]]:
+    """Each shape's positions (`_POSITION_MASKS` rows, in their order) holding block (r, c)."""
+    out: dict[str, list[list[list[tuple[Cells, bool, int]]]]] = {}
+    for shape, rows in _POSITION_MASKS.items():
+        grid: list[list[list[tuple[Cells, bool, int]]]] = [[[] for _ in range(SIZE)] for _ in range(SIZE)]
+        for row in rows:
+            for r, c in row[0]:
+                grid[r][c].append(row)
+        out[shape] = grid
+    return out
+
+
+_POSITIONS_AT = _positions_at()
+
+
 def _occupied_mask(s: State, own: Iterable[tuple[int, int]] = ()) -> int:
     """Blocks taken by buildings or the face-down Airport, as a bit mask (blocks in `own` free)."""
     occ = 0
     for b in s["buildings"].values():
         for r, c in b["cells"]:
-            occ |= 1 << (r * SIZE + c)
+            occ |= CELL_BIT[r][c]
     for r, c in s["covered"]:
-        occ |= 1 << (r * SIZE + c)
+        occ |= CELL_BIT[r][c]
     for r, c in own:
-        occ &= ~(1 << (r * SIZE + c))
+        occ &= ~CELL_BIT[r][c]
     return occ
 
 
@@ -108,28 +125,30 @@ def placements(s: State, shape: str, own: frozenset = frozenset()) -> list[Cells
 
 
 # Each shape's positions for each building type, by surcharge (stable: within one surcharge, the
-# order of POSITIONS), so the least-cost free positions are found without pricing every one.
-_BY_SURCHARGE: dict[tuple[str, str], list[tuple[int, Cells, bool, int]]] = {}
+# order of POSITIONS), so the least-cost free positions are found without pricing every one; before
+# the advanced phase only those touching the Starting Zone (key: shape, type, advanced).
+_BY_SURCHARGE: dict[tuple[str, str, bool], list[tuple[int, Cells, bool, int]]] = {}
 
 
-def _cheapest_placements(s: State, kind: Kind, own: frozenset = frozenset(),
-                         not_at: frozenset | None = None) -> tuple[int, list[Cells]]:
-    """The least surcharge of the shape's free positions (`placements`), other than the
-    position `not_at`, and those positions in `placements`' order; (0, []) when there is none."""
-    key = (kind.shape, kind.type)
+def _cheapest_placements(s: State, kind: Kind, occ: int, not_at: int = -1) -> tuple[int, list[Cells]]:
+    """The least surcharge of the shape's free positions (`placements`, `occ` being its
+    `_occupied_mask`), other than the position whose blocks are the mask `not_at`, and those
+    positions in `placements`' order; (0, []) when there is none."""
+    advanced = s["advanced"]
+    key = (kind.shape, kind.type, advanced)
     rows = _BY_SURCHARGE.get(key)
     if rows is None:
         rows = sorted(((_position_surcharge(kind, cells), cells, touches, mask)
-                       for cells, touches, mask in _POSITION_MASKS[kind.shape]), key=lambda x: x[0])
+                       for cells, touches, mask in _POSITION_MASKS[kind.shape]
+                       if advanced or touches), key=lambda x: x[0])
         _BY_SURCHARGE[key] = rows
-    occ = _occupied_mask(s, own)
-    advanced = s["advanced"]
     low = None
     out: list[Cells] = []
-    for extra, cells, touches, mask in rows:
+    for extra, cells, _touches, mask in rows:
         if low is not None and extra > low:
             break
-        if (advanced or touches) and not occ & mask and (not_at is None or frozenset(cells) != not_at):
+        # (a position's mask names its blocks: the same mask is the same position)
+        if not occ & mask and mask != not_at:
             low = extra
             out.append(cells)
     return (low or 0), out
@@ -140,23 +159,43 @@ def build_options(s: State, kind: Kind) -> list[dict[str, Any]]:
     Execution: the chairman 'cannot sabotage plans by intentionally increasing building costs'),
     and every upgrade of a built building the chart allows, each at its least cost (RB Upgrading:
     pay the cost difference; the new tile must completely cover the old one)."""
-    out: list[dict[str, Any]] = []
-    extra, fresh = _cheapest_placements(s, kind)
-    out += [{"cells": [list(x) for x in cells], "cost": kind.cost + extra} for cells in fresh]
-    for bid, b in sorted(s["buildings"].items()):
+    return [{"cells": [list(x) for x in cells], "cost": cost} if up is None
+            else {"upgrade": up, "cells": [list(x) for x in cells], "cost": cost}
+            for cost, cells, up in build_choices(s, kind)]
+
+
+def build_choices(s: State, kind: Kind) -> list[tuple[int, Cells, str | None]]:
+    """`build_options` as (cost, blocks, the building upgraded or None), in the same order, without
+    a dict and lists per option (an execution's listing makes its own move from each)."""
+    occ = _occupied_mask(s)  # read once for the fresh placements and every upgrade
+    extra, fresh = _cheapest_placements(s, kind, occ)
+    cost = kind.cost + extra
+    out: list[tuple[int, Cells, str | None]] = [(cost, cells, None) for cells in fresh]
+    olds = []  # the built buildings this kind may upgrade
+    for bid, b in s["buildings"].items():
         old = kind_of(b)
-        if kind.name not in old.upgrades_to:
-            continue
+        if kind.name in old.upgrades_to:
+            olds.append((bid, b, old))
+    if not olds:
+        return out
+    advanced = s["advanced"]
+    at = _POSITIONS_AT[kind.shape]
+    for bid, b, old in sorted(olds, key=lambda x: x[0]):
         own = frozenset(tuple(x) for x in b["cells"])
+        own_mask = 0
+        for r, c in own:
+            own_mask |= CELL_BIT[r][c]
+        free = occ & ~own_mask  # `placements(s, shape, own)`: the old tile's blocks count as free
         opts = []
-        for cells in placements(s, kind.shape, own):
-            if own <= set(cells):
+        r0, c0 = b["cells"][0]
+        for cells, touches, mask in at[r0][c0]:  # a position covering the old tile holds its first block
+            # a free position that covers every block of the old tile
+            if (advanced or touches) and not free & mask and mask & own_mask == own_mask:
                 new_blocks = [x for x in cells if x not in own]
                 opts.append((kind.cost - old.cost + surcharge(kind, new_blocks), cells))
         if opts:
             low = min(c for c, _ in opts)
-            out += [{"upgrade": bid, "cells": [list(x) for x in cells], "cost": c}
-                    for c, cells in opts if c == low]
+            out += [(c, cells, bid) for c, cells in opts if c == low]
     return out
 
 
@@ -179,14 +218,21 @@ def option_cost(s: State, kind: Kind, cells: list[list[int]], upgrade: str | Non
 def relocate_options(s: State, bid: str) -> list[dict[str, Any]]:
     """New locations for a relocated building at the least surcharge (RB Relocating: free, but
     $1 per block on a non-matching zone)."""
+    extra, opts = relocate_choices(s, bid)
+    return [{"cells": [list(x) for x in cells], "cost": extra} for cells in opts]
+
+
+def relocate_choices(s: State, bid: str) -> tuple[int, list[Cells]]:
+    """`relocate_options` as (their common cost, the blocks of each), in the same order."""
     b = s["buildings"][bid]
     kind = kind_of(b)
     own = frozenset(tuple(x) for x in b["cells"])
     if b.get("covers"):  # the printed building beneath reappears: its blocks stay taken
         own -= {tuple(x) for x in b["covers"]["cells"]}
-    here = frozenset(tuple(x) for x in b["cells"])
-    extra, opts = _cheapest_placements(s, kind, own, not_at=here)
-    return [{"cells": [list(x) for x in cells], "cost": extra} for cells in opts]
+    here = 0  # where it stands now, as a mask
+    for r, c in b["cells"]:
+        here |= CELL_BIT[r][c]
+    return _cheapest_placements(s, kind, _occupied_mask(s, own), not_at=here)
 
 
 def zones_of(b: dict[str, Any]) -> set[str]:

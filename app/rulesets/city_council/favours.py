@@ -5,7 +5,9 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from app.rulesets.city_council.tables import BUILDING_LEVEL_VP, CARDS, SIZE, ZONES, ZONE_CELLS, kind_of
+from app.rulesets.city_council.tables import (
+    BUILDING_LEVEL_VP, CARDS, CELL_BIT, KIND_BY_NAME, SIZE, TILES, ZONES, ZONE_CELLS,
+)
 
 State = dict[str, Any]
 
@@ -27,51 +29,66 @@ def prison_count(s: State) -> int:
 # Each zone's blocks as a bit mask (bit r * SIZE + c), for the zone tests of `metrics`.
 _ZONE_MASKS = {z: sum(1 << (r * SIZE + c) for r, c in cells) for z, cells in ZONE_CELLS.items()}
 _FULL_KEY = {"industrial": "full_ind", "commercial": "full_com", "residential": "full_res"}
+# (zone mask, the full_* metric it counts for or None), in ZONE_CELLS order
+_ZONE_ROWS = [(zmask, _FULL_KEY.get(ZONES[z]["type"])) for z, zmask in _ZONE_MASKS.items()]
 
 
 def metrics(s: State) -> dict[str, int]:
     """The values General favour conditions read (see data/favours.toml)."""
     built = 0  # blocks under buildings
     ind_built = 0
+    tokens = 0  # permanent Community tokens not used on a zone (`community_count`)
+    prison = 0  # `prison_count`
+    zones_on = s["zones_on"]
+    used = {src for src in zones_on.values() if src != "section"} if zones_on else ()
     buildings = s["buildings"]
-    for b in buildings.values():
+    kinds = {}  # building id -> kind, for the activation records below
+    for bid, b in buildings.items():
         for r, c in b["cells"]:
-            built |= 1 << (r * SIZE + c)
-        if kind_of(b).type == "industrial":
+            built |= CELL_BIT[r][c]
+        tile = b.get("tile")
+        kind = kinds[bid] = TILES[tile] if tile else KIND_BY_NAME[b["name"]]  # kind_of, inlined
+        if kind.type == "industrial":
             ind_built += 1
+        if b["token"] and bid not in used:
+            tokens += 1
+        prison += sum(b["prison"])
     occ = built  # ... and under the face-down Airport (Sandbox)
     for r, c in s["covered"]:
-        occ |= 1 << (r * SIZE + c)
-    m = {"full_ind": 0, "full_com": 0, "full_res": 0}
+        occ |= CELL_BIT[r][c]
+    full = {"full_ind": 0, "full_com": 0, "full_res": 0}
     zones_built = 0
-    for z, zmask in _ZONE_MASKS.items():
+    for zmask, key in _ZONE_ROWS:
         if zmask & built:
             zones_built += 1
-        key = _FULL_KEY.get(ZONES[z]["type"])
-        if key and not zmask & ~occ:  # RB Pollution Prevention: 'no free blocks'
-            m[key] += 1
+        if key and zmask & occ == zmask:  # RB Pollution Prevention: 'no free blocks'
+            full[key] += 1
     jobs_b = jobs_w = res_active = power_active = 0
     for rec in s["activated"]:
         if not rec.get("resolved"):
             put = rec["put"]
             jobs_b += put.get("B", 0) + put.get("BX", 0)
             jobs_w += put.get("W", 0)
-        kind = kind_of(buildings[rec["b"]])
+        kind = kinds[rec["b"]]
         if kind.type == "residential":
             res_active += 1
         if kind.power_plant:
             power_active += 1
-    house = s["house"]
-    m.update({
-        "crime": s["crime"], "pollution": s["pollution"], "community": community_count(s),
-        "goods": s["goods"], "budget": s["budget"], "power": s["power"], "prison": prison_count(s),
-        "house_B": house["B"], "house_W": house["W"], "jobs_W": jobs_w,
-        "city_B": house["B"] + jobs_b, "city_W": house["W"] + jobs_w,
+    ind_zones_on = 0
+    for z in zones_on:
+        if ZONES[z]["type"] == "industrial":
+            ind_zones_on += 1
+    house_b = s["house"]["B"]
+    house_w = s["house"]["W"]
+    return {
+        "full_ind": full["full_ind"], "full_com": full["full_com"], "full_res": full["full_res"],
+        "crime": s["crime"], "pollution": s["pollution"], "community": s["community"] + tokens,
+        "goods": s["goods"], "budget": s["budget"], "power": s["power"], "prison": prison,
+        "house_B": house_b, "house_W": house_w, "jobs_W": jobs_w,
+        "city_B": house_b + jobs_b, "city_W": house_w + jobs_w,
         "zones_built": zones_built, "ind_built": ind_built, "res_active": res_active,
-        "ind_zones_on": sum(1 for z in s["zones_on"] if ZONES[z]["type"] == "industrial"),
-        "power_active": power_active, "prison_freed": s["prison_freed"],
-    })
-    return m
+        "ind_zones_on": ind_zones_on, "power_active": power_active, "prison_freed": s["prison_freed"],
+    }
 
 
 _OPS = {">=": operator.ge, ">": operator.gt, "<": operator.lt, "<=": operator.le, "==": operator.eq}
@@ -114,7 +131,10 @@ def general_vp(s: State, card_id: str, m: dict[str, int], turn_end: bool) -> int
         if cond_turn_end and not turn_end:
             continue
         for lhs, op, rhs in exprs:
-            if not op(sum(_value(m, active, t) for t in lhs), _value(m, active, rhs)):
+            total = 0  # the left side's sum (a loop: no generator per expression)
+            for term in lhs:
+                total += _value(m, active, term)
+            if not op(total, _value(m, active, rhs)):
                 break
         else:
             if is_bonus:
@@ -127,13 +147,23 @@ def general_vp(s: State, card_id: str, m: dict[str, int], turn_end: bool) -> int
 def building_vp(s: State, card_id: str) -> int:
     """VP a Building card scores: each built matching building (fixed ones too) is worth 1, 2 or 3
     by its level on the card (RB Favors & Scoring: 'any building that is currently built')."""
-    names = CARDS[card_id].buildings
+    level = _LEVEL_VP[card_id]
     total = 0
     for b in s["buildings"].values():
-        name = kind_of(b).name
-        if name in names:
-            total += BUILDING_LEVEL_VP[names.index(name)]
+        tile = b.get("tile")
+        total += level.get(TILES[tile].name if tile else b["name"], 0)  # kind_of(b).name
     return total
+
+
+def _level_vp(card_id: str) -> dict[str, int]:
+    """A Building card's VP per building name: its level on the card (the first one listed)."""
+    out: dict[str, int] = {}
+    for i, name in enumerate(CARDS[card_id].buildings):
+        out.setdefault(name, BUILDING_LEVEL_VP[i])
+    return out
+
+
+_LEVEL_VP = {cid: _level_vp(cid) for cid, card in CARDS.items() if card.kind == "building"}
 
 
 def card_vp(s: State, card_id: str, m: dict[str, int], turn_end: bool) -> int:

@@ -12,10 +12,10 @@ from typing import Any
 from app.engine.rng import Rng
 from app.engine.ruleset import IllegalMove
 from app.rulesets.city_council import phil, production as prod
-from app.rulesets.city_council.board import build_options, option_cost, relocate_options, start_full
+from app.rulesets.city_council.board import build_choices, option_cost, relocate_choices, start_full
 from app.rulesets.city_council.favours import card_vp, metrics
 from app.rulesets.city_council.tables import (
-    BUDGET_MAX, COMMITTEES, PLANNING, SHAPE_ORDER, TILES, TOKENS, kind_of,
+    BUDGET_MAX, CARDS, COMMITTEES, PLANNING, SHAPE_ORDER, TILES, TOKENS, kind_of,
 )
 
 State = dict[str, Any]
@@ -90,19 +90,29 @@ def committee_options(s: State) -> list[list[str | None]]:
                 continue
             held = {cur[m] for m in range(members) if m not in movers}
             free = [c for c in COMMITTEES if c not in held]
+            was = [cur[m] for m in movers]
             for combo in permutations(free, k):
-                if any(c == cur[m] for m, c in zip(movers, combo)):
-                    continue
                 a = list(cur)
-                for m, c in zip(movers, combo):
-                    a[m] = c
-                if "election" in a and (phil is None or a[phil] != "election"):
-                    found.append(a)
+                for i in range(k):
+                    if combo[i] == was[i]:
+                        break  # every mover changes committee
+                    a[movers[i]] = combo[i]
+                else:
+                    if "election" in a and (phil is None or a[phil] != "election"):
+                        found.append(a)
         if found:
             # the order of permutations(COMMITTEES, members), as the rules' listing always was
-            found.sort(key=lambda a: [COMMITTEES.index(c) for c in a])
+            found.sort(key=_committee_ranks)
             return found
     return []
+
+
+_RANK = {c: i for i, c in enumerate(COMMITTEES)}
+
+
+def _committee_ranks(a: list[str | None]) -> list[int]:
+    """An assignment's committees by their place in COMMITTEES (a sort key)."""
+    return [_RANK[c] for c in a]
 
 
 def set_committees(s: State, assignment: list[str | None]) -> None:
@@ -199,18 +209,30 @@ def plan_options(s: State, m: int) -> list[Move]:
     """RB City Planning: construct a planning-area building the City Budget can pay for, or put a
     Relocation or Sale token on a built building; the same tile never twice in a turn. The
     printed Starting-Zone buildings can be upgraded but not moved or sold (NOTES)."""
-    taken_tiles = {p["target"] for p in s["plans"] if p and p["kind"] == "build"}
-    targeted = {p["target"] for p in s["plans"] if p and p["kind"] in ("relocate", "sell")}
-    used = {k: sum(1 for p in s["plans"] if p and p["kind"] == k) for k in ("relocate", "sell")}
+    taken_tiles = set()
+    targeted = set()
+    used = {"relocate": 0, "sell": 0}
+    for p in s["plans"]:  # one pass over the plans already made this turn
+        if p:
+            k = p["kind"]
+            if k == "build":
+                taken_tiles.add(p["target"])
+            elif k == "relocate" or k == "sell":
+                targeted.add(p["target"])
+                used[k] += 1
     out = []
+    budget = s["budget"]
     for t in available_tiles(s):
-        if t not in taken_tiles and TILES[t].cost <= s["budget"]:
+        if t not in taken_tiles and TILES[t].cost <= budget:
             out.append({"type": "plan", "kind": "build", "target": t})
+    movable = None  # the built buildings that may be relocated or sold, by id
     for kind, token in (("relocate", "relocate"), ("sell", "sale")):
         if used[kind] < s["tokens"][token]:
-            for bid, b in sorted(s["buildings"].items()):
-                if not b["fixed"] and bid not in targeted:
-                    out.append({"type": "plan", "kind": kind, "target": bid})
+            if movable is None:
+                movable = [bid for bid, b in sorted(s["buildings"].items())
+                           if not b["fixed"] and bid not in targeted]
+            for bid in movable:
+                out.append({"type": "plan", "kind": kind, "target": bid})
     return out
 
 
@@ -262,24 +284,35 @@ def count_votes(s: State) -> None:
 
 def execute_options(s: State, o: int) -> list[Move]:
     """How the Election chairman may execute plan o now (empty: it cannot be executed)."""
+    return [_execute_move(o, cells, upgrade) for cells, upgrade in _execute_choices(s, o)]
+
+
+def _execute_move(o: int, cells: Any, upgrade: str | None) -> Move:
+    """The move executing plan o on blocks `cells` (None: a sale), upgrading `upgrade` if named."""
+    if cells is None:
+        return {"type": "execute", "plan": o}
+    mv: Move = {"type": "execute", "plan": o, "cells": [list(x) for x in cells]}
+    if upgrade is not None:
+        mv["upgrade"] = upgrade
+    return mv
+
+
+def _execute_choices(s: State, o: int) -> list[tuple[Any, str | None]]:
+    """`execute_options` of plan o as (blocks or None for a sale, building upgraded or None), in
+    the same order, without making the moves (`advance` only needs to know how many there are)."""
     p = s["plans"][o]
-    funds = sum(s["plan_funds"][o])
     if p["kind"] == "sell":
-        return [{"type": "execute", "plan": o}] if p["target"] in s["buildings"] else []
+        return [(None, None)] if p["target"] in s["buildings"] else []
     if p["kind"] == "relocate":
         if p["target"] not in s["buildings"]:
             return []
-        return [{"type": "execute", "plan": o, "cells": opt["cells"]}
-                for opt in relocate_options(s, p["target"]) if opt["cost"] <= s["budget"]]
-    kind = TILES[p["target"]]
-    out = []
-    for opt in build_options(s, kind):
-        if opt["cost"] <= s["budget"] + funds:
-            mv: Move = {"type": "execute", "plan": o, "cells": opt["cells"]}
-            if "upgrade" in opt:
-                mv["upgrade"] = opt["upgrade"]
-            out.append(mv)
-    return out
+        cost, opts = relocate_choices(s, p["target"])
+        if cost > s["budget"]:
+            return []  # every least-cost location costs the same
+        return [(cells, None) for cells in opts]
+    limit = s["budget"] + sum(s["plan_funds"][o])
+    return [(cells, upgrade) for cost, cells, upgrade in build_choices(s, TILES[p["target"]])
+            if cost <= limit]
 
 
 def enter_execute(s: State) -> None:
@@ -392,14 +425,19 @@ def activation_moves(s: State, seat: int | None = None) -> list[Move]:
     activates it without choosing: {"building", "chair": true}, and the chairman then decides."""
     out: list[Move] = []
     election = chair(s, "election")
-    for bid, choices in sorted(prod.activatable_buildings(s).items()):
-        if kind_of(s["buildings"][bid]).chair_chooses and seat is not None and seat != election:
+    for bid, kind, choices in sorted(prod.activatable(s), key=_first):  # by building id
+        if kind.chair_chooses and seat is not None and seat != election:
             out.append({"type": "activate", "building": bid, "chair": True})
             continue
         for boxes in choices:
             out.append({"type": "activate", "building": bid, "boxes": boxes})
     out += prod.zone_options(s)
     return out
+
+
+def _first(row: tuple[Any, ...]) -> Any:
+    """A tuple's first item (a sort key)."""
+    return row[0]
 
 
 def _next_activator(s: State) -> None:
@@ -409,16 +447,26 @@ def _next_activator(s: State) -> None:
 
 # --- windows ------------------------------------------------------------------------------------
 
-def scorable(s: State, seat: int, m: dict[str, int] | None = None) -> list[tuple[str, int]]:
+def _any_general(hand: list[str]) -> bool:
+    """Whether a hand holds a General card (the only cards that read `metrics`)."""
+    for c in hand:
+        if CARDS[c].kind == "general":
+            return True
+    return False
+
+
+def scorable(s: State, seat: int, m: dict[str, int] | None = None,
+             cards: list[str] | None = None) -> list[tuple[str, int]]:
     """Cards `seat` could score in the current window, with their VP (never in turn 1); `m` is
-    `metrics(s)` when the caller has it already."""
+    `metrics(s)` when the caller has it already; `cards`: only these of the hand are looked at."""
     if s["turn"] == 1:
         return []
     turn_end = s["phase"] == "turn_end"
-    if m is None:
-        m = metrics(s)
+    hand = s["hands"][seat] if cards is None else cards
+    if m is None and _any_general(hand):
+        m = metrics(s)  # only General cards read the metrics (a hand of Building cards: none)
     out = []
-    for c in s["hands"][seat]:
+    for c in hand:
         vp = card_vp(s, c, m, turn_end)
         if vp:
             out.append((c, vp))
@@ -443,20 +491,32 @@ def _enter_window(s: State, name: str) -> None:
     if name != "turn_end":
         # only seats holding a card they could score now are asked (never in turn 1; in these
         # windows only General cards can score): the first such card is enough to know
-        m = metrics(s) if s["turn"] != 1 else None
+        first = s["turn"] == 1
+        m = None  # the metrics, read when the first hand holding a General card needs them
         for seat in range(s["players"]):
-            if m is None or not any(card_vp(s, c, m, False) for c in s["hands"][seat]):
+            hand = s["hands"][seat]
+            if not first and m is None and _any_general(hand):
+                m = metrics(s)
+            if first or not _scores_one(s, hand, m):
                 s["done"][seat] = True
+
+
+def _scores_one(s: State, hand: list[str], m: dict[str, int] | None) -> bool:
+    """Whether a card of `hand` scores in a window other than turn end (`m`: the metrics, or None
+    for a hand without General cards)."""
+    for c in hand:
+        if card_vp(s, c, m, False):
+            return True
+    return False
 
 
 def score_card(s: State, seat: int, card: str) -> int:
     """RB Favors & Scoring: the card is revealed and scored; a General card goes face down to the
     discard pile, a Building card is removed from play."""
-    vp = dict(scorable(s, seat))[card]
+    vp = dict(scorable(s, seat, cards=[card]))[card]  # the card played is in the hand (apply checked)
     s["hands"][seat].remove(card)
     s["vp"][seat] += vp
     s["scored"][seat].append({"card": card, "vp": vp, "turn": s["turn"]})
-    from app.rulesets.city_council.tables import CARDS
     if CARDS[card].kind == "general":
         discard_card(s, card, None)
     else:
@@ -645,18 +705,25 @@ def advance(s: State) -> None:
             # RB: some plans cannot be executed (budget, space). A plan impossible now may become
             # possible after another (a sale pays for it, a relocation frees room: the chairman
             # picks the order, Example 6), so plans fail only when none of them can be executed.
-            only: list[Move] = []  # the chairman's legal moves, as far as telling 0, 1 or more
+            # the chairman's legal moves, as far as telling 0, 1 or more: (plan, its choices)
+            only: list[tuple[int, list[tuple[Any, str | None]]]] = []
+            count = 0
             for o in left:
-                only += execute_options(s, o)
-                if len(only) > 1:
-                    break
-            if not only:
+                choices = _execute_choices(s, o)
+                if choices:
+                    only.append((o, choices))
+                    count += len(choices)
+                    if count > 1:
+                        break
+            if not count:
                 s["failed"] += left
                 end_council(s)
                 continue
-            if len(only) == 1:  # one plan left with one possible placement
-                _auto(s, chair(s, "election"), only[0])
-                do_execute(s, only[0])
+            if count == 1:  # one plan left with one possible placement
+                o, choices = only[0]
+                move = _execute_move(o, *choices[0])
+                _auto(s, chair(s, "election"), move)
+                do_execute(s, move)
                 continue
             return
         if ph == "activate" and s.get("pending"):
@@ -758,6 +825,11 @@ def legal_moves(s: State, seat: int) -> list[Move]:
     """Every concrete move `seat` may make now."""
     if seat not in to_act(s):
         return []
+    return _legal(s, seat)
+
+
+def _legal(s: State, seat: int) -> list[Move]:
+    """`legal_moves` of a seat known to be in `to_act` (apply and playout have just asked)."""
     ph = s["phase"]
     if ph == "committees":
         return [{"type": "committees", "seats": a} for a in committee_options(s)]
@@ -789,7 +861,8 @@ def legal_moves(s: State, seat: int) -> list[Move]:
         m = s["order"][s["cursor"]]
         if moves and is_phil(s, m) and s["committee"][m] == "transport":
             return moves  # RB: Phil "must always use the benefits of his committee" (two activations)
-        return moves + [{"type": "pass"}]
+        moves.append({"type": "pass"})  # a fresh list: no copy needed
+        return moves
     if ph in WINDOWS:
         return window_moves(s, seat)
     return []
@@ -882,7 +955,7 @@ def _candidates(s: State, seat: int, move: Any) -> list[Move]:
         if type(o) is int and o in s["approved"] and o not in s["executed"] and o not in s["failed"]:
             return execute_options(s, o)
         return []
-    return legal_moves(s, seat)
+    return _legal(s, seat)  # apply has checked that seat is to act
 
 
 def _copy(state: State) -> State:
@@ -914,7 +987,7 @@ def playout(state: State, rng: Any) -> State:
     s = _copy(state)
     while seats := to_act(s):
         seat = rng.choice(seats)
-        apply_in_place(s, seat, rng.choice(legal_moves(s, seat)))
+        apply_in_place(s, seat, rng.choice(_legal(s, seat)))  # = legal_moves: seat is to act
     return s
 
 

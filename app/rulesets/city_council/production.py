@@ -5,19 +5,24 @@ fixed totals (RB: 'the number of tokens and workers of each type is deliberately
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import Any, Iterator
 
-from app.rulesets.city_council.board import zones_of
+from app.rulesets.city_council.board import zones_of  # noqa: F401  (re-exported: tests read it here)
 from app.rulesets.city_council.favours import community_count, prison_count
 from app.rulesets.city_council.tables import (
     BUDGET_MAX, LIFESTYLE, POWER_MAX, TOKENS, UNEMPLOYMENT, ZONE_GRID, ZONES, Kind, kind_of,
+    KIND_BY_NAME, TILES,
 )
 
 State = dict[str, Any]
 
 
 def _placed(s: State, key: str) -> int:
-    return sum(rec["put"].get(key, 0) for rec in s["activated"] if not rec.get("resolved"))
+    n = 0
+    for rec in s["activated"]:
+        if not rec.get("resolved"):
+            n += rec["put"].get(key, 0)
+    return n
 
 
 def reserve(s: State, what: str) -> int:
@@ -94,20 +99,20 @@ def _need(kind: Kind, boxes: tuple[int, ...]) -> dict[str, int]:
     return need
 
 
-def _have(s: State) -> dict[str, int]:
-    """What activation boxes can take now (RB Example 8: a box's money is a Money token from the
-    reserve, 7 in all (RB Components), as well as a dollar of the City Budget)."""
-    return {"B": s["house"]["B"], "W": s["house"]["W"], "money": min(s["budget"], money_tokens_free(s)),
-            "goods": s["goods"], "community": s["community"], "jail": s["crime"]}
+def have_now(s: State) -> tuple[int, int, int, int, int, int]:
+    """What activation boxes can take now, in the order of `_need_vector` (RB Example 8: a box's
+    money is a Money token from the reserve, 7 in all (RB Components), as well as a dollar of the
+    City Budget)."""
+    house = s["house"]
+    return (house["B"], house["W"], min(s["budget"], money_tokens_free(s)), s["goods"],
+            s["community"], s["crime"])
 
 
-def _affordable(have: dict[str, int], need: dict[str, int]) -> bool:
-    if need.get("B", 0) + need.get("BX", 0) > have["B"]:
-        return False
-    for k in ("W", "money", "goods", "community", "jail"):
-        if need.get(k, 0) > have[k]:
-            return False
-    return True
+def _need_vector(need: dict[str, int]) -> tuple[int, int, int, int, int, int]:
+    """A box set's needs as a tuple: Blue workers (specialised ones too: RB 'BX' is a Blue worker),
+    White workers, money, goods, Community tokens, Crime tokens (prison bars)."""
+    return (need.get("B", 0) + need.get("BX", 0), need.get("W", 0), need.get("money", 0),
+            need.get("goods", 0), need.get("community", 0), need.get("jail", 0))
 
 
 BUDGET_MARKER = 1  # RB Setup: the City Budget is marked "by placing a Money token" on its track
@@ -116,16 +121,18 @@ BUDGET_MARKER = 1  # RB Setup: the City Budget is marked "by placing a Money tok
 def money_tokens_free(s: State) -> int:
     """Money tokens in the reserve: 7 minus the one marking the City Budget, private funds, funds
     on plans and tokens on tiles."""
-    out = BUDGET_MARKER + sum(s["funds"]) + sum(sum(row) for row in s["plan_funds"]) + _placed(s, "money")
+    out = BUDGET_MARKER + sum(s["funds"]) + _placed(s, "money")
+    for row in s["plan_funds"]:
+        out += sum(row)
     return TOKENS["money"] - out
 
 
-_COMBOS: dict[str, list[tuple[list[int], dict[str, int], list[int]]]] = {}
+_COMBOS: dict[str, list[tuple[list[int], tuple[int, ...], list[int]]]] = {}
 
 
-def _combos(kind: Kind) -> list[tuple[list[int], dict[str, int], list[int]]]:
-    """A kind's sets of action boxes ('/' boxes are either/or), each with what it needs and the
-    Prison boxes it uses (fixed data: worked out once per kind)."""
+def _combos(kind: Kind) -> list[tuple[list[int], tuple[int, ...], list[int]]]:
+    """A kind's sets of action boxes ('/' boxes are either/or), each with what it needs
+    (`_need_vector`) and the Prison boxes it uses (fixed data: worked out once per kind)."""
     got = _COMBOS.get(kind.name)
     if got is None:
         got = []
@@ -136,54 +143,82 @@ def _combos(kind: Kind) -> list[tuple[list[int], dict[str, int], list[int]]]:
                 if len(groups) != len(set(groups)):
                     continue
                 prison = [kind.boxes[i].inputs["prison"] - 1 for i in combo if kind.boxes[i].inputs.get("prison")]
-                got.append((list(combo), _need(kind, combo), prison))
+                got.append((list(combo), _need_vector(_need(kind, combo)), prison))
         _COMBOS[kind.name] = got
     return got
 
 
-def box_choices(s: State, bid: str, have: dict[str, int] | None = None) -> list[list[int]]:
+def box_sets(b: dict[str, Any], kind: Kind, have: tuple[int, ...]) -> list[list[int]]:
+    """`box_choices` of building record `b` of kind `kind`, given `have_now(s)`."""
+    bars = b["prison"]
+    h0, h1, h2, h3, h4, h5 = have
+    out = []
+    for combo, vec, prison in _combos(kind):
+        # `have` covers every need (`_need_vector`), and a Prison box runs only on a Crime token
+        if (vec[0] <= h0 and vec[1] <= h1 and vec[2] <= h2 and vec[3] <= h3 and vec[4] <= h4
+                and vec[5] <= h5 and (not prison or all(bars[i] for i in prison))):
+            out.append(list(combo))
+    return out
+
+
+def box_choices(s: State, bid: str, have: tuple[int, ...] | None = None) -> list[list[int]]:
     """Every set of action boxes the building can run now (RB: choose one or more boxes; '/'
     boxes are either/or; the specialised worker is placed once; the Prison runs only on a box
-    holding a Crime token). `have` is `_have(s)`, when the caller has it already."""
+    holding a Crime token). `have` is `have_now(s)`, when the caller has it already."""
     b = s["buildings"][bid]
-    if have is None:
-        have = _have(s)
-    return [list(combo) for combo, need, prison in _combos(kind_of(b))
-            if all(b["prison"][i] for i in prison) and _affordable(have, need)]
+    return box_sets(b, kind_of(b), have_now(s) if have is None else have)
 
 
-def _candidates(s: State) -> list[tuple[str, dict[str, Any]]]:
+def activation_candidates(s: State) -> Iterator[tuple[str, dict[str, Any], Kind]]:
     """Buildings not yet activated this turn, with boxes, on an active zone (power plants need
-    no activated zone)."""
-    done = {rec["b"] for rec in s["activated"]}
-    out = []
+    no activated zone), with their kinds, one by one (`can_activate` stops at the first that
+    can run a box set)."""
+    activated = s["activated"]
+    done = {rec["b"] for rec in activated} if activated else ()
+    zones_on = s["zones_on"]
     for bid, b in s["buildings"].items():
         if bid in done:
             continue
-        kind = kind_of(b)
-        if kind.boxes and (kind.power_plant or zone_active(s, b)):
-            out.append((bid, b))
-    return out
+        tile = b.get("tile")
+        kind = TILES[tile] if tile else KIND_BY_NAME[b["name"]]  # kind_of, inlined (hot loop)
+        if not kind.boxes:
+            continue
+        if not kind.power_plant:
+            # zone_active, inlined: on or overlapping the Starting Zone or an activated zone
+            for r, c in b["cells"]:
+                z = ZONE_GRID[r][c]
+                if z == "start" or z in zones_on:
+                    break
+            else:
+                continue
+        yield bid, b, kind
 
 
 def activatable_buildings(s: State) -> dict[str, list[list[int]]]:
     """Buildings that may be activated now, with their box choices (RB: once per turn; power
     plants need no activated zone)."""
-    have = _have(s)
-    out = {}
-    for bid, _b in _candidates(s):
-        choices = box_choices(s, bid, have)
+    return {bid: choices for bid, _kind, choices in activatable(s)}
+
+
+def activatable(s: State) -> list[tuple[str, Kind, list[list[int]]]]:
+    """`activatable_buildings` as (building id, its kind, its box choices), in the buildings'
+    order."""
+    have = have_now(s)
+    out = []
+    for bid, b, kind in activation_candidates(s):
+        choices = box_sets(b, kind, have)
         if choices:
-            out[bid] = choices
+            out.append((bid, kind, choices))
     return out
 
 
 def can_activate(s: State) -> bool:
     """Whether any building or zone may be activated now (`activatable_buildings` or
     `zone_options` is not empty)."""
-    have = _have(s)
-    if any(box_choices(s, bid, have) for bid, _b in _candidates(s)):
-        return True
+    have = have_now(s)
+    for _bid, b, kind in activation_candidates(s):
+        if box_sets(b, kind, have):
+            return True
     return bool(zone_options(s))
 
 
@@ -191,26 +226,38 @@ def zone_options(s: State) -> list[dict[str, Any]]:
     """Zones that may be activated: not yet this turn, holding a building, with Power on the
     track and a Community token from the section or a permanent token on a building there (RB
     Activating a Zone; the Playground token 'can also be used to activate the zone it is built on')."""
-    if s["power"] < 1 or len(s["zones_on"]) >= TOKENS["power_tokens"]:
+    zones_on = s["zones_on"]
+    if s["power"] < 1 or len(zones_on) >= TOKENS["power_tokens"]:
         return []
-    used = set(s["zones_on"].values())
-    by_zone: dict[str, list[str]] = {}
+    section = s["community"] >= 1
+    used = set(zones_on.values())
+    # zone -> the buildings there whose permanent token may activate it; a zone is a key as soon
+    # as it holds any building when a section token can activate it
+    here: dict[str, list[str]] = {}
     for bid, b in s["buildings"].items():
-        for z in zones_of(b):
-            by_zone.setdefault(z, []).append(bid)
+        own = b["token"] and bid not in used
+        if not (section or own):
+            continue  # this building offers no way to activate its zones
+        for r, c in b["cells"]:
+            z = ZONE_GRID[r][c]
+            if z == "start" or z == "lake" or z in zones_on:
+                continue
+            bids = here.get(z)
+            if bids is None:
+                bids = here[z] = []
+            if own and bid not in bids:
+                bids.append(bid)
+    if not here:
+        return []
     out = []
     for z in ZONES:
-        if z in ("start", "lake") or z in s["zones_on"]:
+        bids = here.get(z)
+        if bids is None:
             continue
-        here = by_zone.get(z)
-        if not here:
-            continue
-        if s["community"] >= 1:
+        if section:
             out.append({"type": "zone", "zone": z, "token": "section"})
-        for bid in sorted(here):
-            b = s["buildings"][bid]
-            if b["token"] and bid not in used:
-                out.append({"type": "zone", "zone": z, "token": bid})
+        for bid in sorted(bids):
+            out.append({"type": "zone", "zone": z, "token": bid})
     return out
 
 

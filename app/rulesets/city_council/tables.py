@@ -77,6 +77,8 @@ def zone_of(r: int, c: int) -> str:
 
 ZONE_GRID = [[zone_of(r, c) for c in range(SIZE)] for r in range(SIZE)]
 BUILD_CELLS = [(r, c) for r in range(SIZE) for c in range(SIZE) if ZONE_GRID[r][c] != "lake"]
+# Each block as a bit (r * SIZE + c) of the occupancy masks, made once rather than shifted per use.
+CELL_BIT = [[1 << (r * SIZE + c) for c in range(SIZE)] for r in range(SIZE)]
 ZONE_CELLS: dict[str, list[tuple[int, int]]] = {}
 for _r, _c in BUILD_CELLS:
     ZONE_CELLS.setdefault(ZONE_GRID[_r][_c], []).append((_r, _c))
