@@ -19,6 +19,15 @@ from app.rulesets.fortuna import data
 State = dict[str, Any]
 Move = dict[str, Any]
 
+# The tables the move listing reads on every move, bound once (a module global is found faster
+# than an attribute of `data`). PRIVILEGES stays `data.PRIVILEGES`: a test swaps that table.
+ACTIONS = data.ACTIONS
+FAVOURS = data.FAVOURS
+BUILDINGS = data.BUILDINGS
+LIMITS = data.LIMITS
+PALACE_STEP = data.PALACE_STEP
+SLOT_PRICES = data.SLOT_PRICES
+
 SIDES = 4
 PRIVILEGE_STEPS = frozenset({"play", "exchange", "military", "favour", "flip", "wrap"})
 STEP_WORDS = {
@@ -117,9 +126,12 @@ def active(s: State) -> int | None:
 def start_turn(s: State) -> None:
     """Phase 1 (water from an Aqueduct built in an earlier round, if empty) and the flip of the
     face-down action card that opens phase 2."""
-    seat = active(s)
+    seat = s["order"][s["turn"]]
     pl = s["p"][seat]
-    s.update(chosen=None, dice=None, took=0, b_used=False)
+    s["chosen"] = None
+    s["dice"] = None
+    s["took"] = 0
+    s["b_used"] = False
     if pl["aq"] == 0 and pl["aq_round"] < s["round"]:
         pl["aq"] = 1
         s["ev"].append({"k": "aqueduct", "seat": seat})
@@ -140,27 +152,31 @@ def proceed(s: State, nxt: str) -> None:
 
 
 def enter(s: State, step: str) -> None:
-    """Enter a step, running it at once when it needs no decision."""
-    seat = active(s)
+    """Enter a step, running it at once when it needs no decision (and so on down the turn:
+    military -> roll, flip2 -> privilege -> wrap -> the end of the turn)."""
+    seat = s["order"][s["turn"]]  # the active seat: the game is not over while a step is entered
     pl = s["p"][seat]
     if step == "military":
-        if pl["cent"] > 0 and any(slot["up"] for slot in s["sides"][seat]):
+        mine = s["sides"][seat]
+        if pl["cent"] > 0 and (mine[0]["up"] or mine[1]["up"] or mine[2]["up"]):
             s["step"] = "military"
-        else:
-            enter(s, "roll")
-    elif step == "roll":
+            return
+        step = "roll"
+    if step == "roll":
         rng = Rng(s["rng"])
-        s["dice"] = [rng.randint(1, 6) for _ in range(pl["dice"])]
+        dice = [rng.randint(1, 6) for _ in range(pl["dice"])]
+        s["dice"] = dice
         s["rng"] = rng.state
-        s["ev"].append({"k": "roll", "seat": seat, "dice": list(s["dice"])})
+        s["ev"].append({"k": "roll", "seat": seat, "dice": list(dice)})
         s["step"] = "favour"
-    elif step == "flip2":
+        return
+    if step == "flip2":
         if (s["n"] == 2 and s["opts"].get("two_player_flip", True) and seat == s["order"][0]
                 and flippable(s)):
             s["step"] = "flip"
-        else:
-            enter(s, "privilege")
-    elif step == "privilege":
+            return
+        step = "privilege"
+    if step == "privilege":
         took, s["took"] = s["took"], 0
         if took:
             drawn = draw(s, took)
@@ -171,14 +187,14 @@ def enter(s: State, step: str) -> None:
                 s["step"] = "keep"
                 return
             pl["hand"] = sorted(pl["hand"] + drawn)
-        enter(s, "wrap")
-    elif step == "wrap":
+        step = "wrap"
+    if step == "wrap":
         if usable_privileges(s, seat):
             s["step"] = "wrap"
         else:
             end_turn(s)
-    else:
-        s["step"] = step
+        return
+    s["step"] = step
 
 
 def end_turn(s: State) -> None:
@@ -209,7 +225,7 @@ def end_round(s: State) -> None:
                   key=lambda seat: (-s["p"][seat]["money"], (seat - start) % n))
     s["order"] = ([holder] if holder is not None else []) + rest
     for fav in s["fav"]:
-        if not fav["used"] and fav["tokens"] < data.LIMITS["tokens_per_favour"] and s["supply"] > 0:
+        if not fav["used"] and fav["tokens"] < LIMITS["tokens_per_favour"] and s["supply"] > 0:
             fav["tokens"] += 1
             s["supply"] -= 1
         fav["used"] = False
@@ -256,10 +272,12 @@ def reshuffle(s: State) -> None:
 def usable_privileges(s: State, seat: int) -> list[str]:
     """Privilege cards A (any time in your turn) and B (once per turn, not at the palace)."""
     pl = s["p"][seat]
-    out = []
+    out: list[str] = []
+    if not pl["hand"]:
+        return out
     for card in pl["hand"]:
         cls = data.PRIVILEGES[card]["cls"]
-        if cls == "A" or (cls == "B" and not s["b_used"] and pl["pos"] < data.PALACE_STEP):
+        if cls == "A" or (cls == "B" and not s["b_used"] and pl["pos"] < PALACE_STEP):
             out.append(card)
     return out
 
@@ -281,23 +299,23 @@ def use_privilege(s: State, seat: int, card: str) -> None:
 def gain(pl: dict[str, Any], res: str, amount: int) -> None:
     """Add resources; Centurions and Vestals stop at 3 (the surplus is lost)."""
     key = {"centurions": "cent"}.get(res, res)
-    cap = {"cent": data.LIMITS["centurions"], "vestals": data.LIMITS["vestals"]}.get(key)
+    cap = {"cent": LIMITS["centurions"], "vestals": LIMITS["vestals"]}.get(key)
     pl[key] = min(cap, pl[key] + amount) if cap else pl[key] + amount
 
 
 def add_money(pl: dict[str, Any], amount: int) -> None:
     """Money stops at 20 (RB-F); anything beyond is lost."""
-    pl["money"] = min(data.LIMITS["money"], pl["money"] + amount)
+    pl["money"] = min(LIMITS["money"], pl["money"] + amount)
 
 
 def move_pawn(s: State, seat: int, steps: int) -> None:
     """Move toward Rome (never past Caesar's palace at 15); arriving there starts the palace race."""
     pl = s["p"][seat]
     before = pl["pos"]
-    pl["pos"] = min(data.PALACE_STEP, pl["pos"] + steps)
+    pl["pos"] = min(PALACE_STEP, pl["pos"] + steps)
     if pl["pos"] != before:
         s["ev"].append({"k": "step", "seat": seat, "n": pl["pos"] - before, "pos": pl["pos"]})
-    if pl["pos"] == data.PALACE_STEP and seat not in s["arrivals"]:
+    if pl["pos"] == PALACE_STEP and seat not in s["arrivals"]:
         arrive(s, seat)
 
 
@@ -347,12 +365,12 @@ def spend_water(pl: dict[str, Any], k: int) -> None:
 
 def slot_cost(what: str, have: int, k: int) -> int:
     """The price of the next k slots (province board: 1, 2, 3)."""
-    return sum(data.SLOT_PRICES[what][have + i] for i in range(k))
+    return sum(SLOT_PRICES[what][have + i] for i in range(k))
 
 
 def card_args(s: State, seat: int, card: str, bribe: bool = True) -> list[dict[str, Any]]:
     """Every way to execute action card `card` now (an empty list: it cannot be executed)."""
-    row = data.ACTIONS[card]
+    row = ACTIONS[card]
     pl = s["p"][seat]
     eff = row["effect"]
     if eff == "harvest":
@@ -363,11 +381,11 @@ def card_args(s: State, seat: int, card: str, bribe: bool = True) -> list[dict[s
         return [{"n": k} for k in range(1, pl[row["resource"]] + 1)]
     if eff == "recruit":
         key = "cent" if row["what"] == "centurions" else "vestals"
-        room = min(row["max_per_action"], data.LIMITS[row["what"]] - pl[key])
+        room = min(row["max_per_action"], LIMITS[row["what"]] - pl[key])
         return [{"n": k} for k in range(1, room + 1)
                 if slot_cost(row["what"], pl[key], k) <= pl["money"]]
     if eff == "clerus":
-        return [{}] if pl["vestals"] > 0 and pl["dice"] < data.LIMITS["dice"] else []
+        return [{}] if pl["vestals"] > 0 and pl["dice"] < LIMITS["dice"] else []
     if eff == "build":
         return [{"b": b} for b in buildable(s, seat)]
     if eff == "marry":
@@ -380,7 +398,7 @@ def card_args(s: State, seat: int, card: str, bribe: bool = True) -> list[dict[s
             if side == seat:
                 continue
             for j, slot in enumerate(s["sides"][side]):
-                if slot["up"] and data.ACTIONS[slot["c"]]["effect"] != "bribe":
+                if slot["up"] and ACTIONS[slot["c"]]["effect"] != "bribe":
                     # the fee is paid first, so the bribed card is judged with the fee taken
                     # (a temporary change, undone below: legal_moves never alters its input)
                     pl["money"] -= row["cost"]
@@ -393,7 +411,7 @@ def card_args(s: State, seat: int, card: str, bribe: bool = True) -> list[dict[s
     if eff == "step":
         if row["not_start_player"] and s["order"][0] == seat:
             return []  # the card makes you start player or moves you, not both (NOTES)
-        return [{}] if pl["pos"] < data.PALACE_STEP else []
+        return [{}] if pl["pos"] < PALACE_STEP else []
     raise AssertionError(eff)
 
 
@@ -401,16 +419,16 @@ def buildable(s: State, seat: int) -> list[str]:
     """Buildings the player may buy: from the piles, at most 3, one of each type, paid in full,
     the Palace only once married."""
     pl = s["p"][seat]
-    if len(pl["bld"]) >= data.LIMITS["buildings"]:
+    if len(pl["bld"]) >= LIMITS["buildings"]:
         return []
-    return [b for b, row in data.BUILDINGS.items()
+    return [b for b, row in BUILDINGS.items()
             if s["piles"][b] > 0 and b not in pl["bld"] and row["cost"] <= pl["money"]
             and (pl["married"] or not row["requires_married"])]
 
 
 def execute(s: State, seat: int, card: str, args: dict[str, Any]) -> None:
     """Carry out action card `card` with the chosen arguments (already checked legal)."""
-    row = data.ACTIONS[card]
+    row = ACTIONS[card]
     pl = s["p"][seat]
     eff = row["effect"]
     if eff == "harvest":
@@ -430,7 +448,7 @@ def execute(s: State, seat: int, card: str, args: dict[str, Any]) -> None:
         pl["dice"] += 1
     elif eff == "build":
         b = args["b"]
-        pl["money"] -= data.BUILDINGS[b]["cost"]
+        pl["money"] -= BUILDINGS[b]["cost"]
         s["piles"][b] -= 1
         pl["bld"].append(b)
         if b == "aqueduct":
@@ -454,38 +472,49 @@ def execute(s: State, seat: int, card: str, args: dict[str, Any]) -> None:
 def favour_options(s: State, seat: int) -> list[Move]:
     """Every favour move: a face-up card numbered up to the highest die, with what it takes."""
     pl = s["p"][seat]
-    top = max(s["dice"])
     out: list[Move] = []
-    room = data.PALACE_STEP - pl["pos"]  # units are delivered one per step: none beyond the palace
+    room = PALACE_STEP - pl["pos"]  # units are delivered one per step: none beyond the palace
     if room <= 0:
         return out
-    for k in range(1, top + 1):
-        if s["fav"][k - 1]["used"]:
+    fav = s["fav"]
+    for k, gives, key, max_steps in _FAVOUR_TAKES[:max(s["dice"])]:
+        if fav[k - 1]["used"]:
             continue
-        row = data.FAVOURS[k]
-        gives = row["gives"]
         if gives == "married":
-            steps = [1 + ("palace" in pl["bld"])] if pl["married"] else []
+            if pl["married"]:
+                out.append({"type": "favour", "card": k, "n": 1 + ("palace" in pl["bld"])})
         elif gives == "vestals":
-            steps = [pl["vestals"]] if pl["vestals"] else []
+            if pl["vestals"]:
+                out.append({"type": "favour", "card": k, "n": pl["vestals"]})
         else:
-            have = water_total(pl) if gives == "water" else pl["cent" if gives == "centurions" else gives]
-            steps = list(range(1, min(row["max_steps"], have, room) + 1))
-        out += [{"type": "favour", "card": k, "n": n} for n in steps]
+            have = water_total(pl) if key is None else pl[key]
+            for n in range(1, min(max_steps, have, room) + 1):
+                out.append({"type": "favour", "card": k, "n": n})
     return out
+
+
+# Favour cards 1-6 as (number, what it takes, the province key counted, most steps), in order:
+# the rows favour_options reads on every favour step (key None: water, counted with the Aqueduct).
+_FAVOUR_TAKES = tuple(
+    (k, row["gives"], None if row["gives"] == "water" else {"centurions": "cent"}.get(row["gives"], row["gives"]),
+     row["max_steps"]) for k, row in sorted(FAVOURS.items()))
 
 
 def taxed(s: State, die: int) -> bool:
     """Declining with this die costs tax unless no face-up favour card is available for it (or
     the pawn already stands at the palace and cannot move closer)."""
-    if s["p"][active(s)]["pos"] >= data.PALACE_STEP:
+    if s["p"][s["order"][s["turn"]]]["pos"] >= PALACE_STEP:
         return False
-    return any(not s["fav"][k - 1]["used"] for k in range(1, die + 1))
+    fav = s["fav"]
+    for k in range(die):
+        if not fav[k]["used"]:
+            return True
+    return False
 
 
 def flippable(s: State) -> list[int]:
     """Favour cards the 2-player start player may flip: face up and without tokens."""
-    return [k for k in range(1, 7) if not s["fav"][k - 1]["used"] and s["fav"][k - 1]["tokens"] == 0]
+    return [k for k, f in enumerate(s["fav"], 1) if not f["used"] and f["tokens"] == 0]
 
 
 # ----------------------------------------------------------------------------- moves
@@ -615,7 +644,7 @@ def run(s: State, seat: int, move: Move) -> None:
         enter(s, "roll")
     elif t == "favour":
         k, n = move["card"], move["n"]
-        gives = data.FAVOURS[k]["gives"]
+        gives = FAVOURS[k]["gives"]
         if gives == "water":
             spend_water(pl, n)
         elif gives in ("wine", "grain"):
@@ -757,7 +786,7 @@ def reason(s: State, seat: int, move: Any) -> str:
 
 def args_reason(s: State, seat: int, card: str, args: Any) -> str:
     """Why these arguments cannot execute `card`."""
-    row = data.ACTIONS[card]
+    row = ACTIONS[card]
     eff = row["effect"]
     name = row["name"]
     words = {
@@ -781,7 +810,7 @@ def args_reason(s: State, seat: int, card: str, args: Any) -> str:
 
 def favour_reason(s: State, seat: int, k: int) -> str:
     """Why favour card k cannot be used this way."""
-    row = data.FAVOURS[k]
+    row = FAVOURS[k]
     gives = row["gives"]
     if gives == "married":
         return "Favour card 5 moves you only if you are married: 1 step, 2 with a Palace."
