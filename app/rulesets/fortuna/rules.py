@@ -521,19 +521,24 @@ def flippable(s: State) -> list[int]:
 
 def legal_moves(s: State, seat: int) -> list[Move]:
     """Every concrete move `seat` may make now (only the active player ever has moves)."""
-    if active(s) != seat:
-        return []
     step = s["step"]
+    if step == "over" or s["order"][s["turn"]] != seat:
+        return []
     mine = s["sides"][seat]
     moves: list[Move] = []
     if step == "play":
-        for i, slot in enumerate(mine):
+        for i in range(3):
+            slot = mine[i]
             if slot["up"]:
                 moves.append({"type": "play", "slot": i, "args": None})
-                moves += [{"type": "play", "slot": i, "args": a} for a in card_args(s, seat, slot["c"])]
+                for a in card_args(s, seat, slot["c"]):
+                    moves.append({"type": "play", "slot": i, "args": a})
     elif step == "exchange":
-        moves = [{"type": "exchange", "side": side, "slot": j} for side in range(SIDES) if side != seat
-                 for j, slot in enumerate(s["sides"][side]) if slot["up"]]
+        for side, row in enumerate(s["sides"]):
+            if side != seat:
+                for j in range(3):
+                    if row[j]["up"]:
+                        moves.append({"type": "exchange", "side": side, "slot": j})
     elif step == "military":
         moves.append({"type": "skip"})
         # the Centurion is given up first (it pays for the extra card), so the card is judged
@@ -542,14 +547,17 @@ def legal_moves(s: State, seat: int) -> list[Move]:
         pl = s["p"][seat]
         pl["cent"] -= 1
         try:
-            for i, slot in enumerate(mine):
+            for i in range(3):
+                slot = mine[i]
                 if slot["up"]:
-                    moves += [{"type": "military", "slot": i, "args": a} for a in card_args(s, seat, slot["c"])]
+                    for a in card_args(s, seat, slot["c"]):
+                        moves.append({"type": "military", "slot": i, "args": a})
         finally:
             pl["cent"] += 1
     elif step == "favour":
         moves = favour_options(s, seat)
-        moves += [{"type": "pass", "die": d} for d in sorted(set(s["dice"]))]
+        for d in sorted(set(s["dice"])):
+            moves.append({"type": "pass", "die": d})
     elif step == "flip":
         moves = [{"type": "flip", "card": k} for k in flippable(s)]
     elif step == "keep":
@@ -559,8 +567,9 @@ def legal_moves(s: State, seat: int) -> list[Move]:
         moves = [{"type": "palace", "card": c} for c in s["palace_choice"]["cards"]]
     elif step == "wrap":
         moves.append({"type": "end"})
-    if step in PRIVILEGE_STEPS:
-        moves += [{"type": "privilege", "card": c} for c in usable_privileges(s, seat)]
+    if step in PRIVILEGE_STEPS and s["p"][seat]["hand"]:
+        for c in usable_privileges(s, seat):
+            moves.append({"type": "privilege", "card": c})
     return moves
 
 
@@ -605,7 +614,8 @@ def play_in_place(s: State, seat: int, move: Move) -> list[Move] | None:
     # skipping military power with no card to play, declining when nothing else is possible,
     # the 2-player flip when only one card qualifies.
     only = None
-    while (nxt := active(s)) is not None:
+    while s["step"] != "over":
+        nxt = s["order"][s["turn"]]
         only = legal_moves(s, nxt)
         if len(only) != 1 or only[0]["type"] not in AUTOMATIC:
             break
