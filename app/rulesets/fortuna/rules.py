@@ -218,8 +218,12 @@ def end_round(s: State) -> None:
         s["ev"].append({"k": "game_over"})
         return
     n = s["n"]
-    holder = next((side for side in range(n)
-                   if any(slot["c"] == "fortuna" for slot in s["sides"][side])), None)
+    holder = None
+    for side in range(n):
+        row = s["sides"][side]
+        if row[0]["c"] == "fortuna" or row[1]["c"] == "fortuna" or row[2]["c"] == "fortuna":
+            holder = side
+            break
     start = holder if holder is not None else s["order"][0]
     rest = sorted((seat for seat in range(n) if seat != holder),
                   key=lambda seat: (-s["p"][seat]["money"], (seat - start) % n))
@@ -273,11 +277,14 @@ def usable_privileges(s: State, seat: int) -> list[str]:
     """Privilege cards A (any time in your turn) and B (once per turn, not at the palace)."""
     pl = s["p"][seat]
     out: list[str] = []
-    if not pl["hand"]:
+    hand = pl["hand"]
+    if not hand:
         return out
-    for card in pl["hand"]:
-        cls = data.PRIVILEGES[card]["cls"]
-        if cls == "A" or (cls == "B" and not s["b_used"] and pl["pos"] < PALACE_STEP):
+    table = data.PRIVILEGES  # read once per call (not per card); a test swaps this table
+    b_ok = not s["b_used"] and pl["pos"] < PALACE_STEP
+    for card in hand:
+        cls = table[card]["cls"]
+        if cls == "A" or (b_ok and cls == "B"):
             out.append(card)
     return out
 
@@ -593,14 +600,14 @@ def playout(state: State, rng: Rng) -> State:
     (uniform draws from `legal_moves`): one private copy changed in place by `play_in_place`,
     the rules `apply_move` runs after its legality check (every move drawn here is legal)."""
     s = clone_state(state)
-    seat = active(s)
-    legal = None if seat is None else legal_moves(s, seat)
-    while seat is not None:
-        rng.below(1)  # the reference loop draws the seat from to_act: one seat, one draw
-        legal = play_in_place(s, seat, legal[rng.below(len(legal))])  # type: ignore[index]
-        seat = active(s)
-        if seat is not None and legal is None:
+    below = rng.below
+    legal: list[Move] | None = None
+    while s["step"] != "over":
+        seat = s["order"][s["turn"]]
+        if legal is None:
             legal = legal_moves(s, seat)
+        below(1)  # the reference loop draws the seat from to_act: one seat, one draw
+        legal = play_in_place(s, seat, legal[below(len(legal))])
     return s
 
 
@@ -646,12 +653,6 @@ def run(s: State, seat: int, move: Move) -> None:
         mine["c"], theirs["c"] = theirs["c"], mine["c"]
         mine["up"], mine["pub"] = False, True  # face down, but everyone saw which card it is
         enter(s, "military")
-    elif t == "military":
-        pl["cent"] -= 1
-        execute(s, seat, s["sides"][seat][move["slot"]]["c"], move["args"])
-        proceed(s, "roll")
-    elif t == "skip":
-        enter(s, "roll")
     elif t == "favour":
         k, n = move["card"], move["n"]
         gives = FAVOURS[k]["gives"]
@@ -684,6 +685,12 @@ def run(s: State, seat: int, move: Move) -> None:
         s["fav"][move["card"] - 1]["used"] = True
         s["ev"].append({"k": "flip_favour", "seat": seat, "card": move["card"]})
         enter(s, "privilege")
+    elif t == "military":
+        pl["cent"] -= 1
+        execute(s, seat, s["sides"][seat][move["slot"]]["c"], move["args"])
+        proceed(s, "roll")
+    elif t == "skip":
+        enter(s, "roll")
     elif t == "keep":
         ch = s["choice"]
         s["choice"] = None
@@ -713,11 +720,15 @@ def run(s: State, seat: int, move: Move) -> None:
 
 def public_form(move: Move) -> Move:
     """The move as everyone may see it: which privilege cards were kept stays secret."""
-    if move["type"] == "keep":
+    t = move["type"]
+    if t not in _SECRET:
+        return move
+    if t == "keep":
         return {"type": "keep", "count": len(move["cards"])}
-    if move["type"] == "palace":
-        return {"type": "palace"}
-    return move
+    return {"type": "palace"}
+
+
+_SECRET = frozenset({"keep", "palace"})  # the moves whose public form hides the cards
 
 
 # ----------------------------------------------------------------------------- bad moves
