@@ -372,7 +372,7 @@ def spend_water(pl: dict[str, Any], k: int) -> None:
 
 def slot_cost(what: str, have: int, k: int) -> int:
     """The price of the next k slots (province board: 1, 2, 3)."""
-    return sum(SLOT_PRICES[what][have + i] for i in range(k))
+    return sum(SLOT_PRICES[what][have:have + k])  # a slice, not a generator: called per listing
 
 
 def card_args(s: State, seat: int, card: str, bribe: bool = True) -> list[dict[str, Any]]:
@@ -381,7 +381,10 @@ def card_args(s: State, seat: int, card: str, bribe: bool = True) -> list[dict[s
     pl = s["p"][seat]
     eff = row["effect"]
     if eff == "harvest":
-        return [{"water": w} for w in range(min(row["max_water"], water_total(pl)) + 1)]
+        most = pl["water"] + (pl["aq"] or 0)  # water_total, inline: this runs on every listing
+        if row["max_water"] < most:
+            most = row["max_water"]
+        return [{"water": w} for w in range(most + 1)]
     if eff == "water":
         return [{}]
     if eff == "trade":
@@ -494,8 +497,12 @@ def favour_options(s: State, seat: int) -> list[Move]:
             if pl["vestals"]:
                 out.append({"type": "favour", "card": k, "n": pl["vestals"]})
         else:
-            have = water_total(pl) if key is None else pl[key]
-            for n in range(1, min(max_steps, have, room) + 1):
+            most = water_total(pl) if key is None else pl[key]
+            if max_steps < most:
+                most = max_steps
+            if room < most:
+                most = room
+            for n in range(1, most + 1):
                 out.append({"type": "favour", "card": k, "n": n})
     return out
 
@@ -615,7 +622,8 @@ def play_in_place(s: State, seat: int, move: Move) -> list[Move] | None:
     """Play a legal move on `s` (changed in place), then every step with a single automatic
     answer, and record the move and its events as `last`. Returns the legal moves of the seat
     due next (worked out on the way), or None once the game is over."""
-    s["ev"] = []
+    if s["ev"]:  # it is empty between moves: a new list only when a caller left events in it
+        s["ev"] = []
     run(s, seat, move)
     # Decisions with a single possible answer are taken at once (docs/UX.md: no busywork):
     # skipping military power with no card to play, declining when nothing else is possible,
