@@ -494,10 +494,11 @@ def execute(s: State, seat: int, card: str, args: dict[str, Any]) -> None:
 
 # ----------------------------------------------------------------------------- favour cards
 
-def favour_options(s: State, seat: int) -> list[Move]:
-    """Every favour move: a face-up card numbered up to the highest die, with what it takes."""
+def favour_options(s: State, seat: int) -> list[tuple[Any, ...]]:
+    """Every favour move (as `move_specs` tuples): a face-up card numbered up to the highest
+    die, with what it takes."""
     pl = s["p"][seat]
-    out: list[Move] = []
+    out: list[tuple[Any, ...]] = []
     room = PALACE_STEP - pl["pos"]  # units are delivered one per step: none beyond the palace
     if room <= 0:
         return out
@@ -507,10 +508,10 @@ def favour_options(s: State, seat: int) -> list[Move]:
             continue
         if gives == "married":
             if pl["married"]:
-                out.append({"type": "favour", "card": k, "n": 1 + ("palace" in pl["bld"])})
+                out.append(("favour", k, 1 + ("palace" in pl["bld"])))
         elif gives == "vestals":
             if pl["vestals"]:
-                out.append({"type": "favour", "card": k, "n": pl["vestals"]})
+                out.append(("favour", k, pl["vestals"]))
         else:
             most = water_total(pl) if key is None else pl[key]
             if max_steps < most:
@@ -518,7 +519,7 @@ def favour_options(s: State, seat: int) -> list[Move]:
             if room < most:
                 most = room
             for n in range(1, most + 1):
-                out.append({"type": "favour", "card": k, "n": n})
+                out.append(("favour", k, n))
     return out
 
 
@@ -550,26 +551,36 @@ def flippable(s: State) -> list[int]:
 
 def legal_moves(s: State, seat: int) -> list[Move]:
     """Every concrete move `seat` may make now (only the active player ever has moves)."""
+    return [make_move(spec) for spec in move_specs(s, seat)]
+
+
+def move_specs(s: State, seat: int) -> list[tuple[Any, ...]]:
+    """The legal moves of `seat` in `legal_moves` order, each as a tuple (type, value, value)
+    that `make_move` turns into the move: a random game builds only the move it draws."""
     step = s["step"]
     if step == "over" or s["order"][s["turn"]] != seat:
         return []
     mine = s["sides"][seat]
-    moves: list[Move] = []
+    specs: list[tuple[Any, ...]] = []
     if step == "play":
         for i in range(3):
             slot = mine[i]
             if slot["up"]:
-                moves.append({"type": "play", "slot": i, "args": None})
+                specs.append(("play", i, None))
                 for a in card_args(s, seat, slot["c"]):
-                    moves.append({"type": "play", "slot": i, "args": a})
+                    specs.append(("play", i, a))
     elif step == "exchange":
         for side, row in enumerate(s["sides"]):
             if side != seat:
                 for j in range(3):
                     if row[j]["up"]:
-                        moves.append({"type": "exchange", "side": side, "slot": j})
+                        specs.append(("exchange", side, j))
+    elif step == "favour":
+        specs = favour_options(s, seat)
+        for d in sorted(set(s["dice"])):
+            specs.append(("pass", d))
     elif step == "military":
-        moves.append({"type": "skip"})
+        specs.append(("skip",))
         # the Centurion is given up first (it pays for the extra card), so the card is judged
         # without it, e.g. a Centurions card may refill the freed slot at its price (a temporary
         # change, undone below: legal_moves never alters its input)
@@ -580,26 +591,42 @@ def legal_moves(s: State, seat: int) -> list[Move]:
                 slot = mine[i]
                 if slot["up"]:
                     for a in card_args(s, seat, slot["c"]):
-                        moves.append({"type": "military", "slot": i, "args": a})
+                        specs.append(("military", i, a))
         finally:
             pl["cent"] += 1
-    elif step == "favour":
-        moves = favour_options(s, seat)
-        for d in sorted(set(s["dice"])):
-            moves.append({"type": "pass", "die": d})
     elif step == "flip":
-        moves = [{"type": "flip", "card": k} for k in flippable(s)]
+        specs = [("flip", k) for k in flippable(s)]
     elif step == "keep":
         ch = s["choice"]
-        moves = [{"type": "keep", "cards": sorted(c)} for c in combinations(ch["cards"], ch["keep"])]
+        specs = [("keep", sorted(c)) for c in combinations(ch["cards"], ch["keep"])]
     elif step == "palace":
-        moves = [{"type": "palace", "card": c} for c in s["palace_choice"]["cards"]]
+        specs = [("palace", c) for c in s["palace_choice"]["cards"]]
     elif step == "wrap":
-        moves.append({"type": "end"})
+        specs.append(("end",))
     if step in PRIVILEGE_STEPS and s["p"][seat]["hand"]:
         for c in usable_privileges(s, seat):
-            moves.append({"type": "privilege", "card": c})
-    return moves
+            specs.append(("privilege", c))
+    return specs
+
+
+# The fields of each move type after "type", in the order its dict lists them.
+_FIELDS: dict[str, tuple[str, ...]] = {
+    "play": ("slot", "args"), "exchange": ("side", "slot"), "military": ("slot", "args"),
+    "favour": ("card", "n"), "pass": ("die",), "flip": ("card",), "keep": ("cards",),
+    "palace": ("card",), "privilege": ("card",), "skip": (), "end": (),
+}
+
+
+def make_move(spec: tuple[Any, ...]) -> Move:
+    """The move dict of a `move_specs` tuple."""
+    t = spec[0]
+    k = len(spec)
+    if k == 3:
+        a, b = _FIELDS[t]
+        return {"type": t, a: spec[1], b: spec[2]}
+    if k == 2:
+        return {"type": t, _FIELDS[t][0]: spec[1]}
+    return {"type": t}
 
 
 def _key(move: Any) -> str:
@@ -623,20 +650,20 @@ def playout(state: State, rng: Rng) -> State:
     the rules `apply_move` runs after its legality check (every move drawn here is legal)."""
     s = clone_state(state)
     below = rng.below
-    legal: list[Move] | None = None
+    specs: list[tuple[Any, ...]] | None = None
     while s["step"] != "over":
         seat = s["order"][s["turn"]]
-        if legal is None:
-            legal = legal_moves(s, seat)
+        if specs is None:
+            specs = move_specs(s, seat)
         below(1)  # the reference loop draws the seat from to_act: one seat, one draw
-        legal = play_in_place(s, seat, legal[below(len(legal))])
+        specs = play_in_place(s, seat, make_move(specs[below(len(specs))]))
     return s
 
 
-def play_in_place(s: State, seat: int, move: Move) -> list[Move] | None:
+def play_in_place(s: State, seat: int, move: Move) -> list[tuple[Any, ...]] | None:
     """Play a legal move on `s` (changed in place), then every step with a single automatic
     answer, and record the move and its events as `last`. Returns the legal moves of the seat
-    due next (worked out on the way), or None once the game is over."""
+    due next as `move_specs` (worked out on the way), or None once the game is over."""
     if s["ev"]:  # it is empty between moves: a new list only when a caller left events in it
         s["ev"] = []
     run(s, seat, move)
@@ -646,11 +673,12 @@ def play_in_place(s: State, seat: int, move: Move) -> list[Move] | None:
     only = None
     while s["step"] != "over":
         nxt = s["order"][s["turn"]]
-        only = legal_moves(s, nxt)
-        if len(only) != 1 or only[0]["type"] not in AUTOMATIC:
+        only = move_specs(s, nxt)
+        if len(only) != 1 or only[0][0] not in AUTOMATIC:
             break
-        s["ev"].append({"k": "auto", "seat": nxt, "move": only[0]})
-        run(s, nxt, only[0])
+        auto = make_move(only[0])
+        s["ev"].append({"k": "auto", "seat": nxt, "move": auto})
+        run(s, nxt, auto)
         only = None
     s["last"] = {"seat": seat, "move": public_form(move), "events": s["ev"]}
     s["ev"] = []
