@@ -399,7 +399,8 @@ def card_args(s: State, seat: int, card: str, bribe: bool = True) -> list[dict[s
         most = pl["water"] + (pl["aq"] or 0)  # water_total, inline: this runs on every listing
         if row["max_water"] < most:
             most = row["max_water"]
-        return [{"water": w} for w in range(most + 1)]
+        # a slice: no range() on every listing (and, like range, nothing below zero)
+        return [{"water": w} for w in _UNITS[:most + 1]] if most >= 0 else []
     if eff == "water":
         return [{}]
     if eff == "trade":
@@ -407,8 +408,8 @@ def card_args(s: State, seat: int, card: str, bribe: bool = True) -> list[dict[s
     if eff == "recruit":
         key = "cent" if row["what"] == "centurions" else "vestals"
         room = min(row["max_per_action"], LIMITS[row["what"]] - pl[key])
-        return [{"n": k} for k in range(1, room + 1)
-                if slot_cost(row["what"], pl[key], k) <= pl["money"]]
+        return [{"n": k} for k in _UNITS[1:room + 1]
+                if slot_cost(row["what"], pl[key], k) <= pl["money"]] if room > 0 else []
     if eff == "clerus":
         return [{}] if pl["vestals"] > 0 and pl["dice"] < LIMITS["dice"] else []
     if eff == "build":
@@ -438,6 +439,11 @@ def card_args(s: State, seat: int, card: str, bribe: bool = True) -> list[dict[s
             return []  # the card makes you start player or moves you, not both (NOTES)
         return [{}] if pl["pos"] < PALACE_STEP else []
     raise AssertionError(eff)
+
+
+# 0, 1, 2... up to the most water a harvest spends and the most units a recruit takes
+_UNITS = tuple(range(1 + max(max(row.get("max_water", 0), row.get("max_per_action", 0))
+                             for row in ACTIONS.values())))
 
 
 def buildable(s: State, seat: int) -> list[str]:
@@ -503,31 +509,31 @@ def favour_options(s: State, seat: int) -> list[tuple[Any, ...]]:
     if room <= 0:
         return out
     fav = s["fav"]
-    for k, gives, key, max_steps in _FAVOUR_TAKES[:max(s["dice"])]:
+    for k, kind, key, steps in _FAVOUR_TAKES[:max(s["dice"])]:
         if fav[k - 1]["used"]:
             continue
-        if gives == "married":
-            if pl["married"]:
-                out.append(("favour", k, 1 + ("palace" in pl["bld"])))
-        elif gives == "vestals":
-            if pl["vestals"]:
-                out.append(("favour", k, pl["vestals"]))
-        else:
+        if kind == 0:  # units given up, one per step
             most = water_total(pl) if key is None else pl[key]
-            if max_steps < most:
-                most = max_steps
             if room < most:
                 most = room
-            for n in range(1, most + 1):
-                out.append(("favour", k, n))
+            if most > 0:
+                for n in steps[:most]:  # steps = 1..max_steps, so at most max_steps of them
+                    out.append(("favour", k, n))
+        elif kind == 1:  # marriage
+            if pl["married"]:
+                out.append(("favour", k, 1 + ("palace" in pl["bld"])))
+        elif pl["vestals"]:  # kind 2: one step per Vestal
+            out.append(("favour", k, pl["vestals"]))
     return out
 
 
-# Favour cards 1-6 as (number, what it takes, the province key counted, most steps), in order:
-# the rows favour_options reads on every favour step (key None: water, counted with the Aqueduct).
+# Favour cards 1-6 as (number, kind, province key, the step counts 1..max_steps), in order: the
+# rows favour_options reads on every favour step. Kind 0: units given up (key None: water, counted
+# with the Aqueduct), 1: marriage, 2: Vestals (small ints: compared faster than the names).
 _FAVOUR_TAKES = tuple(
-    (k, row["gives"], None if row["gives"] == "water" else {"centurions": "cent"}.get(row["gives"], row["gives"]),
-     row["max_steps"]) for k, row in sorted(FAVOURS.items()))
+    (k, {"married": 1, "vestals": 2}.get(row["gives"], 0),
+     None if row["gives"] == "water" else {"centurions": "cent"}.get(row["gives"], row["gives"]),
+     tuple(range(1, row["max_steps"] + 1))) for k, row in sorted(FAVOURS.items()))
 
 
 def taxed(s: State, die: int) -> bool:
@@ -535,9 +541,8 @@ def taxed(s: State, die: int) -> bool:
     the pawn already stands at the palace and cannot move closer)."""
     if s["p"][s["order"][s["turn"]]]["pos"] >= PALACE_STEP:
         return False
-    fav = s["fav"]
-    for k in range(die):
-        if not fav[k]["used"]:
+    for fav in s["fav"][:die]:
+        if not fav["used"]:
             return True
     return False
 
