@@ -225,11 +225,14 @@ def end_round(s: State) -> None:
             holder = side
             break
     start = holder if holder is not None else s["order"][0]
-    rest = sorted((seat for seat in range(n) if seat != holder),
-                  key=lambda seat: (-s["p"][seat]["money"], (seat - start) % n))
-    s["order"] = ([holder] if holder is not None else []) + rest
+    players = s["p"]
+    # (money, distance, seat) tuples: the distances differ, so the seat never breaks a tie
+    ranked = sorted([(-players[seat]["money"], (seat - start) % n, seat)
+                     for seat in range(n) if seat != holder])
+    s["order"] = ([holder] if holder is not None else []) + [r[2] for r in ranked]
+    most = LIMITS["tokens_per_favour"]
     for fav in s["fav"]:
-        if not fav["used"] and fav["tokens"] < LIMITS["tokens_per_favour"] and s["supply"] > 0:
+        if not fav["used"] and fav["tokens"] < most and s["supply"] > 0:
             fav["tokens"] += 1
             s["supply"] -= 1
         fav["used"] = False
