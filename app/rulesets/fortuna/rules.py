@@ -26,6 +26,7 @@ FAVOURS = data.FAVOURS
 BUILDINGS = data.BUILDINGS
 LIMITS = data.LIMITS
 PALACE_STEP = data.PALACE_STEP
+MAX_ROUNDS = data.MAX_ROUNDS
 SLOT_PRICES = data.SLOT_PRICES
 
 SIDES = 4
@@ -154,6 +155,9 @@ def proceed(s: State, nxt: str) -> None:
 def enter(s: State, step: str) -> None:
     """Enter a step, running it at once when it needs no decision (and so on down the turn:
     military -> roll, flip2 -> privilege -> wrap -> the end of the turn)."""
+    if step not in _CHAINED:  # a decision (exchange, play...): nothing runs by itself
+        s["step"] = step
+        return
     seat = s["order"][s["turn"]]  # the active seat: the game is not over while a step is entered
     pl = s["p"][seat]
     if step == "military":
@@ -197,6 +201,9 @@ def enter(s: State, step: str) -> None:
     s["step"] = step
 
 
+_CHAINED = frozenset({"military", "roll", "flip2", "privilege", "wrap"})  # the steps enter may run
+
+
 def end_turn(s: State) -> None:
     """The next player on the start-player track, or the end of the round."""
     s["turn"] += 1
@@ -213,7 +220,7 @@ def end_round(s: State) -> None:
     money, ties by clockwise distance from the start player); a token on each unused favour card
     (at most 3, while the supply lasts); used favour cards turned back. After a palace arrival
     (or the round guard) the game ends instead."""
-    if s["end"] or s["round"] >= data.MAX_ROUNDS:
+    if s["end"] or s["round"] >= MAX_ROUNDS:
         s["step"] = "over"
         s["ev"].append({"k": "game_over"})
         return
@@ -512,7 +519,8 @@ def favour_options(s: State, seat: int) -> list[tuple[Any, ...]]:
     if room <= 0:
         return out
     fav = s["fav"]
-    for k, kind, key, steps in _FAVOUR_TAKES[:max(s["dice"])]:
+    dice = s["dice"]
+    for k, kind, key, steps in _FAVOUR_TAKES[:dice[0] if len(dice) == 1 else max(dice)]:
         if fav[k - 1]["used"]:
             continue
         if kind == 0:  # units given up, one per step
@@ -585,7 +593,8 @@ def move_specs(s: State, seat: int) -> list[tuple[Any, ...]]:
                         specs.append(("exchange", side, j))
     elif step == "favour":
         specs = favour_options(s, seat)
-        for d in sorted(set(s["dice"])):
+        dice = s["dice"]
+        for d in dice if len(dice) == 1 else sorted(set(dice)):  # one die: nothing to sort
             specs.append(("pass", d))
     elif step == "military":
         specs.append(("skip",))
