@@ -19,6 +19,16 @@ from app.rulesets.fortuna import data
 State = dict[str, Any]
 Move = dict[str, Any]
 
+# The tables the move listing reads on every move, bound once (a module global is found faster
+# than an attribute of `data`). PRIVILEGES stays `data.PRIVILEGES`: a test swaps that table.
+ACTIONS = data.ACTIONS
+FAVOURS = data.FAVOURS
+BUILDINGS = data.BUILDINGS
+LIMITS = data.LIMITS
+PALACE_STEP = data.PALACE_STEP
+MAX_ROUNDS = data.MAX_ROUNDS
+SLOT_PRICES = data.SLOT_PRICES
+
 SIDES = 4
 PRIVILEGE_STEPS = frozenset({"play", "exchange", "military", "favour", "flip", "wrap"})
 STEP_WORDS = {
@@ -117,9 +127,12 @@ def active(s: State) -> int | None:
 def start_turn(s: State) -> None:
     """Phase 1 (water from an Aqueduct built in an earlier round, if empty) and the flip of the
     face-down action card that opens phase 2."""
-    seat = active(s)
+    seat = s["order"][s["turn"]]
     pl = s["p"][seat]
-    s.update(chosen=None, dice=None, took=0, b_used=False)
+    s["chosen"] = None
+    s["dice"] = None
+    s["took"] = 0
+    s["b_used"] = False
     if pl["aq"] == 0 and pl["aq_round"] < s["round"]:
         pl["aq"] = 1
         s["ev"].append({"k": "aqueduct", "seat": seat})
@@ -140,27 +153,34 @@ def proceed(s: State, nxt: str) -> None:
 
 
 def enter(s: State, step: str) -> None:
-    """Enter a step, running it at once when it needs no decision."""
-    seat = active(s)
+    """Enter a step, running it at once when it needs no decision (and so on down the turn:
+    military -> roll, flip2 -> privilege -> wrap -> the end of the turn)."""
+    if step not in _CHAINED:  # a decision (exchange, play...): nothing runs by itself
+        s["step"] = step
+        return
+    seat = s["order"][s["turn"]]  # the active seat: the game is not over while a step is entered
     pl = s["p"][seat]
     if step == "military":
-        if pl["cent"] > 0 and any(slot["up"] for slot in s["sides"][seat]):
+        mine = s["sides"][seat]
+        if pl["cent"] > 0 and (mine[0]["up"] or mine[1]["up"] or mine[2]["up"]):
             s["step"] = "military"
-        else:
-            enter(s, "roll")
-    elif step == "roll":
+            return
+        step = "roll"
+    if step == "roll":
         rng = Rng(s["rng"])
-        s["dice"] = [rng.randint(1, 6) for _ in range(pl["dice"])]
+        dice = [rng.below(6) + 1 for _ in range(pl["dice"])]  # randint(1, 6), one call less
+        s["dice"] = dice
         s["rng"] = rng.state
-        s["ev"].append({"k": "roll", "seat": seat, "dice": list(s["dice"])})
+        s["ev"].append({"k": "roll", "seat": seat, "dice": list(dice)})
         s["step"] = "favour"
-    elif step == "flip2":
+        return
+    if step == "flip2":
         if (s["n"] == 2 and s["opts"].get("two_player_flip", True) and seat == s["order"][0]
                 and flippable(s)):
             s["step"] = "flip"
-        else:
-            enter(s, "privilege")
-    elif step == "privilege":
+            return
+        step = "privilege"
+    if step == "privilege":
         took, s["took"] = s["took"], 0
         if took:
             drawn = draw(s, took)
@@ -171,14 +191,17 @@ def enter(s: State, step: str) -> None:
                 s["step"] = "keep"
                 return
             pl["hand"] = sorted(pl["hand"] + drawn)
-        enter(s, "wrap")
-    elif step == "wrap":
+        step = "wrap"
+    if step == "wrap":
         if usable_privileges(s, seat):
             s["step"] = "wrap"
         else:
             end_turn(s)
-    else:
-        s["step"] = step
+        return
+    s["step"] = step
+
+
+_CHAINED = frozenset({"military", "roll", "flip2", "privilege", "wrap"})  # the steps enter may run
 
 
 def end_turn(s: State) -> None:
@@ -197,19 +220,26 @@ def end_round(s: State) -> None:
     money, ties by clockwise distance from the start player); a token on each unused favour card
     (at most 3, while the supply lasts); used favour cards turned back. After a palace arrival
     (or the round guard) the game ends instead."""
-    if s["end"] or s["round"] >= data.MAX_ROUNDS:
+    if s["end"] or s["round"] >= MAX_ROUNDS:
         s["step"] = "over"
         s["ev"].append({"k": "game_over"})
         return
     n = s["n"]
-    holder = next((side for side in range(n)
-                   if any(slot["c"] == "fortuna" for slot in s["sides"][side])), None)
+    holder = None
+    for side in range(n):
+        row = s["sides"][side]
+        if row[0]["c"] == "fortuna" or row[1]["c"] == "fortuna" or row[2]["c"] == "fortuna":
+            holder = side
+            break
     start = holder if holder is not None else s["order"][0]
-    rest = sorted((seat for seat in range(n) if seat != holder),
-                  key=lambda seat: (-s["p"][seat]["money"], (seat - start) % n))
-    s["order"] = ([holder] if holder is not None else []) + rest
+    players = s["p"]
+    # (money, distance, seat) tuples: the distances differ, so the seat never breaks a tie
+    ranked = sorted([(-players[seat]["money"], (seat - start) % n, seat)
+                     for seat in range(n) if seat != holder])
+    s["order"] = ([holder] if holder is not None else []) + [r[2] for r in ranked]
+    most = LIMITS["tokens_per_favour"]
     for fav in s["fav"]:
-        if not fav["used"] and fav["tokens"] < data.LIMITS["tokens_per_favour"] and s["supply"] > 0:
+        if not fav["used"] and fav["tokens"] < most and s["supply"] > 0:
             fav["tokens"] += 1
             s["supply"] -= 1
         fav["used"] = False
@@ -256,12 +286,32 @@ def reshuffle(s: State) -> None:
 def usable_privileges(s: State, seat: int) -> list[str]:
     """Privilege cards A (any time in your turn) and B (once per turn, not at the palace)."""
     pl = s["p"][seat]
-    out = []
-    for card in pl["hand"]:
-        cls = data.PRIVILEGES[card]["cls"]
-        if cls == "A" or (cls == "B" and not s["b_used"] and pl["pos"] < data.PALACE_STEP):
+    out: list[str] = []
+    hand = pl["hand"]
+    if not hand:
+        return out
+    kinds = _PLAYABLE if _PLAYABLE[0] is data.PRIVILEGES else _playable_kinds()
+    if kinds[3].isdisjoint(hand):  # random games hoard C cards: one pass in C, no loop here
+        return out
+    a_cards, b_cards = kinds[1], kinds[2]
+    b_ok = not s["b_used"] and pl["pos"] < PALACE_STEP
+    for card in hand:
+        if card in a_cards or (b_ok and card in b_cards):
             out.append(card)
     return out
+
+
+def _playable_kinds() -> list[Any]:
+    """The ids of the privilege cards A, B and both of `data.PRIVILEGES`, worked out again
+    whenever that table is another object (a test swaps it); any other card is a C card."""
+    table = data.PRIVILEGES
+    a_cards = frozenset(c for c, row in table.items() if row["cls"] == "A")
+    b_cards = frozenset(c for c, row in table.items() if row["cls"] == "B")
+    _PLAYABLE[:] = [table, a_cards, b_cards, a_cards | b_cards]
+    return _PLAYABLE
+
+
+_PLAYABLE: list[Any] = [None, frozenset(), frozenset(), frozenset()]  # [table, A, B, A or B]
 
 
 def use_privilege(s: State, seat: int, card: str) -> None:
@@ -281,23 +331,23 @@ def use_privilege(s: State, seat: int, card: str) -> None:
 def gain(pl: dict[str, Any], res: str, amount: int) -> None:
     """Add resources; Centurions and Vestals stop at 3 (the surplus is lost)."""
     key = {"centurions": "cent"}.get(res, res)
-    cap = {"cent": data.LIMITS["centurions"], "vestals": data.LIMITS["vestals"]}.get(key)
+    cap = {"cent": LIMITS["centurions"], "vestals": LIMITS["vestals"]}.get(key)
     pl[key] = min(cap, pl[key] + amount) if cap else pl[key] + amount
 
 
 def add_money(pl: dict[str, Any], amount: int) -> None:
     """Money stops at 20 (RB-F); anything beyond is lost."""
-    pl["money"] = min(data.LIMITS["money"], pl["money"] + amount)
+    pl["money"] = min(LIMITS["money"], pl["money"] + amount)
 
 
 def move_pawn(s: State, seat: int, steps: int) -> None:
     """Move toward Rome (never past Caesar's palace at 15); arriving there starts the palace race."""
     pl = s["p"][seat]
     before = pl["pos"]
-    pl["pos"] = min(data.PALACE_STEP, pl["pos"] + steps)
+    pl["pos"] = min(PALACE_STEP, pl["pos"] + steps)
     if pl["pos"] != before:
         s["ev"].append({"k": "step", "seat": seat, "n": pl["pos"] - before, "pos": pl["pos"]})
-    if pl["pos"] == data.PALACE_STEP and seat not in s["arrivals"]:
+    if pl["pos"] == PALACE_STEP and seat not in s["arrivals"]:
         arrive(s, seat)
 
 
@@ -347,27 +397,31 @@ def spend_water(pl: dict[str, Any], k: int) -> None:
 
 def slot_cost(what: str, have: int, k: int) -> int:
     """The price of the next k slots (province board: 1, 2, 3)."""
-    return sum(data.SLOT_PRICES[what][have + i] for i in range(k))
+    return sum(SLOT_PRICES[what][have:have + k])  # a slice, not a generator: called per listing
 
 
 def card_args(s: State, seat: int, card: str, bribe: bool = True) -> list[dict[str, Any]]:
     """Every way to execute action card `card` now (an empty list: it cannot be executed)."""
-    row = data.ACTIONS[card]
+    row = ACTIONS[card]
     pl = s["p"][seat]
     eff = row["effect"]
     if eff == "harvest":
-        return [{"water": w} for w in range(min(row["max_water"], water_total(pl)) + 1)]
+        most = pl["water"] + (pl["aq"] or 0)  # water_total, inline: this runs on every listing
+        if row["max_water"] < most:
+            most = row["max_water"]
+        # a slice: no range() on every listing (and, like range, nothing below zero)
+        return [{"water": w} for w in _UNITS[:most + 1]] if most >= 0 else []
     if eff == "water":
         return [{}]
     if eff == "trade":
         return [{"n": k} for k in range(1, pl[row["resource"]] + 1)]
     if eff == "recruit":
         key = "cent" if row["what"] == "centurions" else "vestals"
-        room = min(row["max_per_action"], data.LIMITS[row["what"]] - pl[key])
-        return [{"n": k} for k in range(1, room + 1)
-                if slot_cost(row["what"], pl[key], k) <= pl["money"]]
+        room = min(row["max_per_action"], LIMITS[row["what"]] - pl[key])
+        return [{"n": k} for k in _UNITS[1:room + 1]
+                if slot_cost(row["what"], pl[key], k) <= pl["money"]] if room > 0 else []
     if eff == "clerus":
-        return [{}] if pl["vestals"] > 0 and pl["dice"] < data.LIMITS["dice"] else []
+        return [{}] if pl["vestals"] > 0 and pl["dice"] < LIMITS["dice"] else []
     if eff == "build":
         return [{"b": b} for b in buildable(s, seat)]
     if eff == "marry":
@@ -380,7 +434,7 @@ def card_args(s: State, seat: int, card: str, bribe: bool = True) -> list[dict[s
             if side == seat:
                 continue
             for j, slot in enumerate(s["sides"][side]):
-                if slot["up"] and data.ACTIONS[slot["c"]]["effect"] != "bribe":
+                if slot["up"] and ACTIONS[slot["c"]]["effect"] != "bribe":
                     # the fee is paid first, so the bribed card is judged with the fee taken
                     # (a temporary change, undone below: legal_moves never alters its input)
                     pl["money"] -= row["cost"]
@@ -393,24 +447,29 @@ def card_args(s: State, seat: int, card: str, bribe: bool = True) -> list[dict[s
     if eff == "step":
         if row["not_start_player"] and s["order"][0] == seat:
             return []  # the card makes you start player or moves you, not both (NOTES)
-        return [{}] if pl["pos"] < data.PALACE_STEP else []
+        return [{}] if pl["pos"] < PALACE_STEP else []
     raise AssertionError(eff)
+
+
+# 0, 1, 2... up to the most water a harvest spends and the most units a recruit takes
+_UNITS = tuple(range(1 + max(max(row.get("max_water", 0), row.get("max_per_action", 0))
+                             for row in ACTIONS.values())))
 
 
 def buildable(s: State, seat: int) -> list[str]:
     """Buildings the player may buy: from the piles, at most 3, one of each type, paid in full,
     the Palace only once married."""
     pl = s["p"][seat]
-    if len(pl["bld"]) >= data.LIMITS["buildings"]:
+    if len(pl["bld"]) >= LIMITS["buildings"]:
         return []
-    return [b for b, row in data.BUILDINGS.items()
+    return [b for b, row in BUILDINGS.items()
             if s["piles"][b] > 0 and b not in pl["bld"] and row["cost"] <= pl["money"]
             and (pl["married"] or not row["requires_married"])]
 
 
 def execute(s: State, seat: int, card: str, args: dict[str, Any]) -> None:
     """Carry out action card `card` with the chosen arguments (already checked legal)."""
-    row = data.ACTIONS[card]
+    row = ACTIONS[card]
     pl = s["p"][seat]
     eff = row["effect"]
     if eff == "harvest":
@@ -430,7 +489,7 @@ def execute(s: State, seat: int, card: str, args: dict[str, Any]) -> None:
         pl["dice"] += 1
     elif eff == "build":
         b = args["b"]
-        pl["money"] -= data.BUILDINGS[b]["cost"]
+        pl["money"] -= BUILDINGS[b]["cost"]
         s["piles"][b] -= 1
         pl["bld"].append(b)
         if b == "aqueduct":
@@ -451,88 +510,140 @@ def execute(s: State, seat: int, card: str, args: dict[str, Any]) -> None:
 
 # ----------------------------------------------------------------------------- favour cards
 
-def favour_options(s: State, seat: int) -> list[Move]:
-    """Every favour move: a face-up card numbered up to the highest die, with what it takes."""
+def favour_options(s: State, seat: int) -> list[tuple[Any, ...]]:
+    """Every favour move (as `move_specs` tuples): a face-up card numbered up to the highest
+    die, with what it takes."""
     pl = s["p"][seat]
-    top = max(s["dice"])
-    out: list[Move] = []
-    room = data.PALACE_STEP - pl["pos"]  # units are delivered one per step: none beyond the palace
+    out: list[tuple[Any, ...]] = []
+    room = PALACE_STEP - pl["pos"]  # units are delivered one per step: none beyond the palace
     if room <= 0:
         return out
-    for k in range(1, top + 1):
-        if s["fav"][k - 1]["used"]:
+    fav = s["fav"]
+    dice = s["dice"]
+    for k, kind, key, steps in _FAVOUR_TAKES[:dice[0] if len(dice) == 1 else max(dice)]:
+        if fav[k - 1]["used"]:
             continue
-        row = data.FAVOURS[k]
-        gives = row["gives"]
-        if gives == "married":
-            steps = [1 + ("palace" in pl["bld"])] if pl["married"] else []
-        elif gives == "vestals":
-            steps = [pl["vestals"]] if pl["vestals"] else []
-        else:
-            have = water_total(pl) if gives == "water" else pl["cent" if gives == "centurions" else gives]
-            steps = list(range(1, min(row["max_steps"], have, room) + 1))
-        out += [{"type": "favour", "card": k, "n": n} for n in steps]
+        if kind == 0:  # units given up, one per step
+            most = water_total(pl) if key is None else pl[key]
+            if room < most:
+                most = room
+            if most > 0:
+                for n in steps[:most]:  # steps = 1..max_steps, so at most max_steps of them
+                    out.append(("favour", k, n))
+        elif kind == 1:  # marriage
+            if pl["married"]:
+                out.append(("favour", k, 1 + ("palace" in pl["bld"])))
+        elif pl["vestals"]:  # kind 2: one step per Vestal
+            out.append(("favour", k, pl["vestals"]))
     return out
+
+
+# Favour cards 1-6 as (number, kind, province key, the step counts 1..max_steps), in order: the
+# rows favour_options reads on every favour step. Kind 0: units given up (key None: water, counted
+# with the Aqueduct), 1: marriage, 2: Vestals (small ints: compared faster than the names).
+_FAVOUR_TAKES = tuple(
+    (k, {"married": 1, "vestals": 2}.get(row["gives"], 0),
+     None if row["gives"] == "water" else {"centurions": "cent"}.get(row["gives"], row["gives"]),
+     tuple(range(1, row["max_steps"] + 1))) for k, row in sorted(FAVOURS.items()))
 
 
 def taxed(s: State, die: int) -> bool:
     """Declining with this die costs tax unless no face-up favour card is available for it (or
     the pawn already stands at the palace and cannot move closer)."""
-    if s["p"][active(s)]["pos"] >= data.PALACE_STEP:
+    if s["p"][s["order"][s["turn"]]]["pos"] >= PALACE_STEP:
         return False
-    return any(not s["fav"][k - 1]["used"] for k in range(1, die + 1))
+    for fav in s["fav"][:die]:
+        if not fav["used"]:
+            return True
+    return False
 
 
 def flippable(s: State) -> list[int]:
     """Favour cards the 2-player start player may flip: face up and without tokens."""
-    return [k for k in range(1, 7) if not s["fav"][k - 1]["used"] and s["fav"][k - 1]["tokens"] == 0]
+    return [k for k, f in enumerate(s["fav"], 1) if not f["used"] and f["tokens"] == 0]
 
 
 # ----------------------------------------------------------------------------- moves
 
 def legal_moves(s: State, seat: int) -> list[Move]:
     """Every concrete move `seat` may make now (only the active player ever has moves)."""
-    if active(s) != seat:
-        return []
+    return [make_move(spec) for spec in move_specs(s, seat)]
+
+
+def move_specs(s: State, seat: int) -> list[tuple[Any, ...]]:
+    """The legal moves of `seat` in `legal_moves` order, each as a tuple (type, value, value)
+    that `make_move` turns into the move: a random game builds only the move it draws."""
     step = s["step"]
+    if step == "over" or s["order"][s["turn"]] != seat:
+        return []
     mine = s["sides"][seat]
-    moves: list[Move] = []
+    specs: list[tuple[Any, ...]] = []
     if step == "play":
-        for i, slot in enumerate(mine):
+        for i in range(3):
+            slot = mine[i]
             if slot["up"]:
-                moves.append({"type": "play", "slot": i, "args": None})
-                moves += [{"type": "play", "slot": i, "args": a} for a in card_args(s, seat, slot["c"])]
+                specs.append(("play", i, None))
+                for a in card_args(s, seat, slot["c"]):
+                    specs.append(("play", i, a))
     elif step == "exchange":
-        moves = [{"type": "exchange", "side": side, "slot": j} for side in range(SIDES) if side != seat
-                 for j, slot in enumerate(s["sides"][side]) if slot["up"]]
+        for side, row in enumerate(s["sides"]):
+            if side != seat:
+                for j in range(3):
+                    if row[j]["up"]:
+                        specs.append(("exchange", side, j))
+    elif step == "favour":
+        specs = favour_options(s, seat)
+        dice = s["dice"]
+        for d in dice if len(dice) == 1 else sorted(set(dice)):  # one die: nothing to sort
+            specs.append(("pass", d))
     elif step == "military":
-        moves.append({"type": "skip"})
+        specs.append(("skip",))
         # the Centurion is given up first (it pays for the extra card), so the card is judged
         # without it, e.g. a Centurions card may refill the freed slot at its price (a temporary
         # change, undone below: legal_moves never alters its input)
         pl = s["p"][seat]
         pl["cent"] -= 1
         try:
-            for i, slot in enumerate(mine):
+            for i in range(3):
+                slot = mine[i]
                 if slot["up"]:
-                    moves += [{"type": "military", "slot": i, "args": a} for a in card_args(s, seat, slot["c"])]
+                    for a in card_args(s, seat, slot["c"]):
+                        specs.append(("military", i, a))
         finally:
             pl["cent"] += 1
-    elif step == "favour":
-        moves = favour_options(s, seat)
-        moves += [{"type": "pass", "die": d} for d in sorted(set(s["dice"]))]
     elif step == "flip":
-        moves = [{"type": "flip", "card": k} for k in flippable(s)]
+        specs = [("flip", k) for k in flippable(s)]
     elif step == "keep":
         ch = s["choice"]
-        moves = [{"type": "keep", "cards": sorted(c)} for c in combinations(ch["cards"], ch["keep"])]
+        specs = [("keep", sorted(c)) for c in combinations(ch["cards"], ch["keep"])]
     elif step == "palace":
-        moves = [{"type": "palace", "card": c} for c in s["palace_choice"]["cards"]]
+        specs = [("palace", c) for c in s["palace_choice"]["cards"]]
     elif step == "wrap":
-        moves.append({"type": "end"})
-    if step in PRIVILEGE_STEPS:
-        moves += [{"type": "privilege", "card": c} for c in usable_privileges(s, seat)]
-    return moves
+        specs.append(("end",))
+    if step in PRIVILEGE_STEPS and s["p"][seat]["hand"]:
+        for c in usable_privileges(s, seat):
+            specs.append(("privilege", c))
+    return specs
+
+
+# The fields of each move type after "type", in the order its dict lists them.
+_FIELDS: dict[str, tuple[str, ...]] = {
+    "play": ("slot", "args"), "exchange": ("side", "slot"), "military": ("slot", "args"),
+    "favour": ("card", "n"), "pass": ("die",), "flip": ("card",), "keep": ("cards",),
+    "palace": ("card",), "privilege": ("card",), "skip": (), "end": (),
+}
+
+
+def make_move(spec: tuple[Any, ...]) -> Move:
+    """The move dict of a `move_specs` tuple."""
+    t = spec[0]
+    k = len(spec)
+    if k == 3:
+        a, b = _FIELDS[t]
+        return {"type": t, a: spec[1], b: spec[2]}
+    if k == 2:
+        return {"type": t, _FIELDS[t][0]: spec[1]}
+    return {"type": t}
 
 
 def _key(move: Any) -> str:
@@ -555,33 +666,36 @@ def playout(state: State, rng: Rng) -> State:
     (uniform draws from `legal_moves`): one private copy changed in place by `play_in_place`,
     the rules `apply_move` runs after its legality check (every move drawn here is legal)."""
     s = clone_state(state)
-    seat = active(s)
-    legal = None if seat is None else legal_moves(s, seat)
-    while seat is not None:
-        rng.below(1)  # the reference loop draws the seat from to_act: one seat, one draw
-        legal = play_in_place(s, seat, legal[rng.below(len(legal))])  # type: ignore[index]
-        seat = active(s)
-        if seat is not None and legal is None:
-            legal = legal_moves(s, seat)
+    below = rng.below
+    specs: list[tuple[Any, ...]] | None = None
+    while s["step"] != "over":
+        seat = s["order"][s["turn"]]
+        if specs is None:
+            specs = move_specs(s, seat)
+        below(1)  # the reference loop draws the seat from to_act: one seat, one draw
+        specs = play_in_place(s, seat, make_move(specs[below(len(specs))]))
     return s
 
 
-def play_in_place(s: State, seat: int, move: Move) -> list[Move] | None:
+def play_in_place(s: State, seat: int, move: Move) -> list[tuple[Any, ...]] | None:
     """Play a legal move on `s` (changed in place), then every step with a single automatic
     answer, and record the move and its events as `last`. Returns the legal moves of the seat
-    due next (worked out on the way), or None once the game is over."""
-    s["ev"] = []
+    due next as `move_specs` (worked out on the way), or None once the game is over."""
+    if s["ev"]:  # it is empty between moves: a new list only when a caller left events in it
+        s["ev"] = []
     run(s, seat, move)
     # Decisions with a single possible answer are taken at once (docs/UX.md: no busywork):
     # skipping military power with no card to play, declining when nothing else is possible,
     # the 2-player flip when only one card qualifies.
     only = None
-    while (nxt := active(s)) is not None:
-        only = legal_moves(s, nxt)
-        if len(only) != 1 or only[0]["type"] not in AUTOMATIC:
+    while s["step"] != "over":
+        nxt = s["order"][s["turn"]]
+        only = move_specs(s, nxt)
+        if len(only) != 1 or only[0][0] not in AUTOMATIC:
             break
-        s["ev"].append({"k": "auto", "seat": nxt, "move": only[0]})
-        run(s, nxt, only[0])
+        auto = make_move(only[0])
+        s["ev"].append({"k": "auto", "seat": nxt, "move": auto})
+        run(s, nxt, auto)
         only = None
     s["last"] = {"seat": seat, "move": public_form(move), "events": s["ev"]}
     s["ev"] = []
@@ -607,15 +721,9 @@ def run(s: State, seat: int, move: Move) -> None:
         mine["c"], theirs["c"] = theirs["c"], mine["c"]
         mine["up"], mine["pub"] = False, True  # face down, but everyone saw which card it is
         enter(s, "military")
-    elif t == "military":
-        pl["cent"] -= 1
-        execute(s, seat, s["sides"][seat][move["slot"]]["c"], move["args"])
-        proceed(s, "roll")
-    elif t == "skip":
-        enter(s, "roll")
     elif t == "favour":
         k, n = move["card"], move["n"]
-        gives = data.FAVOURS[k]["gives"]
+        gives = FAVOURS[k]["gives"]
         if gives == "water":
             spend_water(pl, n)
         elif gives in ("wine", "grain"):
@@ -645,6 +753,12 @@ def run(s: State, seat: int, move: Move) -> None:
         s["fav"][move["card"] - 1]["used"] = True
         s["ev"].append({"k": "flip_favour", "seat": seat, "card": move["card"]})
         enter(s, "privilege")
+    elif t == "military":
+        pl["cent"] -= 1
+        execute(s, seat, s["sides"][seat][move["slot"]]["c"], move["args"])
+        proceed(s, "roll")
+    elif t == "skip":
+        enter(s, "roll")
     elif t == "keep":
         ch = s["choice"]
         s["choice"] = None
@@ -674,11 +788,15 @@ def run(s: State, seat: int, move: Move) -> None:
 
 def public_form(move: Move) -> Move:
     """The move as everyone may see it: which privilege cards were kept stays secret."""
-    if move["type"] == "keep":
+    t = move["type"]
+    if t not in _SECRET:
+        return move
+    if t == "keep":
         return {"type": "keep", "count": len(move["cards"])}
-    if move["type"] == "palace":
-        return {"type": "palace"}
-    return move
+    return {"type": "palace"}
+
+
+_SECRET = frozenset({"keep", "palace"})  # the moves whose public form hides the cards
 
 
 # ----------------------------------------------------------------------------- bad moves
@@ -757,7 +875,7 @@ def reason(s: State, seat: int, move: Any) -> str:
 
 def args_reason(s: State, seat: int, card: str, args: Any) -> str:
     """Why these arguments cannot execute `card`."""
-    row = data.ACTIONS[card]
+    row = ACTIONS[card]
     eff = row["effect"]
     name = row["name"]
     words = {
@@ -781,7 +899,7 @@ def args_reason(s: State, seat: int, card: str, args: Any) -> str:
 
 def favour_reason(s: State, seat: int, k: int) -> str:
     """Why favour card k cannot be used this way."""
-    row = data.FAVOURS[k]
+    row = FAVOURS[k]
     gives = row["gives"]
     if gives == "married":
         return "Favour card 5 moves you only if you are married: 1 step, 2 with a Palace."

@@ -1,0 +1,93 @@
+"""The derived data and shortcuts the random-game speed work added to rules.py (engine step 4):
+each is checked against a plain reading of the rules over the states of random games."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.engine.rng import Rng
+from app.engine.ruleset import play_random
+from app.rulesets.fortuna import RULESET as R
+from app.rulesets.fortuna import data, rules
+from tests.rulesets.fortuna.helpers import arrange, game, province
+
+
+def _random_states(n, seed, steps=600, **opts):
+    """Every state of a uniformly random game (the playouts' kind of game: long, hoarding cards)."""
+    s = R.setup(n, R.Options(**opts), seed)
+    rng = Rng(seed + 5)
+    out = [s]
+    for _ in range(steps):
+        if not R.to_act(s):
+            break
+        seat = R.to_act(s)[0]
+        s = R.apply(s, seat, rng.choice(R.legal_moves(s, seat)))
+        out.append(s)
+    return out
+
+
+def _usable_by_the_table(s, seat):
+    """usable_privileges read card by card from data.PRIVILEGES (the rule as written)."""
+    pl = s["p"][seat]
+    return [c for c in pl["hand"] if data.PRIVILEGES[c]["cls"] == "A"
+            or (data.PRIVILEGES[c]["cls"] == "B" and not s["b_used"] and pl["pos"] < data.PALACE_STEP)]
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_usable_privileges_match_the_privilege_table_in_random_games(n):
+    """The A/B card sets behind usable_privileges give what the table says, card by card."""
+    checked = 0
+    for seed in range(4):
+        for s in _random_states(n, seed):
+            for seat in range(n):
+                assert rules.usable_privileges(s, seat) == _usable_by_the_table(s, seat)
+                checked += bool(s["p"][seat]["hand"])
+    assert checked > 500
+
+
+def test_usable_privileges_follow_a_swapped_privilege_table(monkeypatch):
+    """The A/B card sets are worked out again when data.PRIVILEGES is another table."""
+    s = province(game(2, seed=1), 0, hand=["A1", "B1"])
+    seat = R.to_act(s)[0]
+    s = province(s, seat, hand=["A1", "B1"])
+    assert rules.usable_privileges(s, seat) == ["A1", "B1"]
+    swapped = {c: dict(row) for c, row in data.PRIVILEGES.items()}
+    swapped["A1"]["cls"] = "C"
+    monkeypatch.setattr(data, "PRIVILEGES", swapped)
+    assert rules.usable_privileges(s, seat) == _usable_by_the_table(s, seat) == ["B1"]
+    monkeypatch.undo()
+    assert rules.usable_privileges(s, seat) == ["A1", "B1"]
+
+
+def test_move_specs_build_the_legal_moves_with_their_keys_in_order():
+    """legal_moves = make_move of each move_specs tuple; every move lists "type" first and then
+    its fields in one fixed order per type (the JSON text of a move must not change)."""
+    seen = set()
+    for n in (2, 3, 4):
+        for s in _random_states(n, 11, steps=400):
+            for seat in R.to_act(s):
+                moves = R.legal_moves(s, seat)
+                assert moves == [rules.make_move(x) for x in rules.move_specs(s, seat)]
+                for m in moves:
+                    assert list(m) == ["type", *rules._FIELDS[m["type"]]]
+                    seen.add(m["type"])
+    assert seen >= {"play", "exchange", "military", "skip", "favour", "pass", "flip", "keep",
+                    "privilege", "end"}
+
+
+@pytest.mark.parametrize("n,opts", [(2, {}), (3, {}), (4, {}), (2, {"two_player_flip": False})])
+def test_playout_hook_equals_the_reference_loop_over_many_seeds(n, opts):
+    """rules.playout (move_specs, one move built per draw) reaches the state play_random does."""
+    for seed in range(12):
+        s = R.setup(n, R.Options(**opts), seed)
+        assert R.playout(s, Rng(seed)) == play_random(R, s, Rng(seed))
+
+
+def test_unit_counts_never_come_from_the_far_end_of_the_tuple():
+    """The counts sliced from a tuple give nothing for a negative room, as range() did (states
+    outside the limits, e.g. built by a test, must not offer moves)."""
+    s = arrange(game(2, seed=3), {})
+    seat = R.to_act(s)[0]
+    s = province(s, seat, cent=5, vestals=6, money=20, water=-3, aq=None)
+    for card in ("centurions", "vestals", "harvest_grain", "harvest_wine"):
+        assert rules.card_args(s, seat, card) == []
