@@ -33,11 +33,20 @@ EFFECTS = {**{k: kind.effects for k, kind in KINDS.items()}, "lake": LAKE.effect
 # are left out, so a red line visits only the tiles that have one.
 REDLINE = {k: fire for k, fire in geo._scoped(("redline",)).items() if fire}
 
+# Per red-line set, for each population 0..last line: how many lines lie at or below it
+# (bisect_right), so lines passed between two populations is a difference of two entries.
+_UPTO = {key: [bisect_right(lines, pop) for pop in range(lines[-1] + 1)]
+         for key, lines in RED_LINES.items()}
+
 _ORDER: dict[tuple[int, int], tuple[int, ...]] = {}  # (seat, boroughs) -> the others in order
 
 
 class World:
     """Players being changed by one move; `players[i]` is copied before its first change."""
+
+    # slots: every rule reads these attributes, and a slot is cheaper to reach than a dict entry
+    __slots__ = ("state", "in_place", "players", "_copied", "lines", "upto", "line_step",
+                 "red_lines_active", "trial")
 
     def __init__(self, state: dict[str, Any], in_place: bool = False) -> None:
         self.state = state
@@ -46,6 +55,7 @@ class World:
         self.players: list[dict[str, Any]] = state["p"] if in_place else list(state["p"])
         self._copied: set[int] = set()
         self.lines: list[int] = RED_LINES[state["red_lines"]]
+        self.upto: list[int] = _UPTO[state["red_lines"]]
         # Lone Architect: moving past a red line gives +2 Income and +2 Reputation as RB-S is
         # written (an option plays it as -2/-2; see NOTES.md).
         self.line_step = state.get("la_step", 2) if state["mode"] == "lone_architect" else -1
@@ -86,12 +96,16 @@ class World:
 
     def move_population(self, i: int, delta: int) -> int:
         """Move population (never below 0), applying red lines as they are crossed."""
-        p = self.mut(i)
+        p = self.players[i] if self.in_place else self.mut(i)
         old = p["pop"]
         new = max(0, old + delta)
         p["pop"] = new
         if self.red_lines_active and new != old:
-            crossed = lines_passed(self.lines, old, new)  # upward minus downward
+            upto = self.upto  # lines_passed by table (every turn moves population twice)
+            if new < len(upto) and 0 <= old < len(upto):
+                crossed = upto[new] - upto[old]  # upward minus downward
+            else:
+                crossed = lines_passed(self.lines, old, new)
             for _ in range(crossed):
                 self._cross(i, 1)
             for _ in range(-crossed):

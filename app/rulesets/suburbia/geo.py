@@ -154,26 +154,29 @@ class Borough:
 
     def add(self, tile: dict, index: int, cell: Cell) -> None:
         """Record `tile`, just placed at `cell` as the tiles list's entry `index`."""
-        self.occ[cell] = index
-        key = tile_key(tile)
+        occ = self.occ
+        occ[cell] = index
+        lake = tile["lake"]
+        key = "lake" if lake else tile["t"]  # tile_key, inlined: every placement runs this
         tags = TAGS[key]
         self.tags.append(tags)
         counts = self.counts
-        for match in counts:
-            if not tags.isdisjoint(match):
-                counts[match] += 1
+        if counts:
+            for match in counts:
+                if not tags.isdisjoint(match):
+                    counts[match] += 1
         kinds = self.kinds
         kinds[key] = kinds.get(key, ()) + (index,)
-        if not tile["inv"] and self.invest is not None:
-            self.invest.append((tile_cost(tile), [cell[0], cell[1]]))
+        if self.invest is not None and not tile["inv"]:
+            self.invest.append((0 if lake else KINDS[key].cost, [cell[0], cell[1]]))
         fset, front = self.fset, self._front
         if fset is None or front is None:
             return
         if cell in fset:
             fset.discard(cell)
             del front[bisect_left(front, [cell[0], cell[1]])]
-        occ = self.occ
-        for n in neighbours(cell):
+        around = _NEIGHBOURS.get(cell)
+        for n in around if around is not None else neighbours(cell):
             if n not in occ and n not in fset and n not in BOARD_CELLS:
                 fset.add(n)
                 insort(front, [n[0], n[1]])

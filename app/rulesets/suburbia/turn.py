@@ -28,7 +28,11 @@ def apply(state: State, seat: int, move: Move) -> State:
 def play(s: State, w: World, seat: int, move: Move) -> State:
     """Play a legal `move` of `seat` on `s` through `w` (a copy-on-write World for `apply`, an
     in-place one for a playout) and return the resulting state."""
-    before = [(p["money"], p["income"], p["rep"], p["pop"]) for p in w.players]
+    # The tracks before the move, for 'last' changes: a playout records them only for its final
+    # move, and a move can end the game only in Dale's game or once the final countdown runs
+    # (end_turn; the countdown it starts is at least 2, so never ends the move that starts it).
+    before = ([(p["money"], p["income"], p["rep"], p["pop"]) for p in w.players]
+              if not w.in_place or s["mode"] == "dale" or s["final_turns"] is not None else None)
     # the public 'last' summary records only the move's rule fields (a kept goal stays secret)
     # (a playout's moves are drawn with exactly their rule fields: only a kept goal is hidden)
     shown = public_fields(move) if not w.in_place or move["type"] == "keep_goal" else dict(move)
@@ -36,6 +40,7 @@ def play(s: State, w: World, seat: int, move: Move) -> State:
     _HANDLERS[move["type"]](s, w, seat, move)
     if w.in_place and s["phase"] != "over":
         return s  # a playout's next move replaces 'last' (its final state keeps the last one)
+    assert before is not None  # see above: the game ended, so its tracks were recorded
     s["last"]["changes"] = [{"money": p["money"] - b[0], "income": p["income"] - b[1],
                              "rep": p["rep"] - b[2], "pop": p["pop"] - b[3]}
                             for b, p in zip(before, w.players)]
