@@ -22,7 +22,7 @@ TAGS = CATEGORIES + ICONS
 ONE_MORE_ROUND = "one_more_round"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: the rules read these fields on every move
 class Effect:
     """One conditional effect: `amount` of `stat` per matching tile within `scope`."""
 
@@ -32,7 +32,7 @@ class Effect:
     match: frozenset[str]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: the rules read these fields on every move
 class TileKind:
     """A tile kind (market tile, basic tile or the lake)."""
 
@@ -53,7 +53,7 @@ class TileKind:
         return frozenset(t for t in (self.category, self.icon) if t)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: the rules read these fields on every move
 class Goal:
     """A goal tile: most/fewest of a measure, for a population bonus."""
 
