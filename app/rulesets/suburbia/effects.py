@@ -38,6 +38,11 @@ REDLINE = {k: fire for k, fire in geo._scoped(("redline",)).items() if fire}
 _UPTO = {key: [bisect_right(lines, pop) for pop in range(lines[-1] + 1)]
          for key, lines in RED_LINES.items()}
 
+# Tile kinds (tile_key) with a "built after" or red-line effect: only their placement needs a
+# `since` record (World._since_record), so the others skip the look at their effects.
+SINCE_KINDS = frozenset(k for k, effs in EFFECTS.items()
+                        if any(e.scope in ("after", "redline") for e in effs))
+
 _ORDER: dict[tuple[int, int], tuple[int, ...]] = {}  # (seat, boroughs) -> the others in order
 
 
@@ -179,17 +184,17 @@ class World:
     def place(self, i: int, kind: str, cell: Cell, lake: bool) -> None:
         """Add a tile to player i's borough and resolve every effect in the rulebook's order."""
         tile: dict[str, Any] = {"t": kind, "at": [cell[0], cell[1]], "lake": lake, "inv": False}
-        p = self.mut(i)
+        p = self.players[i] if self.in_place else self.mut(i)
         n = len(p["tiles"])  # the new tile's index: the tiles before it are the ones reacting
         p["tiles"] = tiles = placed(p["tiles"], tile, cell, self.in_place, not self.trial)
         b = borough(tiles)
-        if not self.trial and (since := self._since_record(i, tile)):
+        key = "lake" if lake else kind
+        if not self.trial and key in SINCE_KINDS and (since := self._since_record(i, tile)):
             tile["since"] = since  # what an investment needs to double the tile later
         # 2. immediate effect; 3. the tile's own conditional effect.
         if not lake:
             for stat, amount in KINDS[kind].immediate:
                 self.gain(i, stat, amount)
-        key = "lake" if lake else kind
         for eff in EFFECTS[key]:
             self.gain(i, eff.stat, eff.amount * self.count_for(i, cell, eff))
         # 4. adjacent tiles' conditional effects; 5. the rest of the borough (each stage in

@@ -69,9 +69,13 @@ def turn_options(state: State, seat: int) -> tuple[list[tuple[str, str, Any]], l
     cells = b.front
     placing: list[tuple[str, str, Any]] = []
     if cells:
-        for slot, (kind, extra) in enumerate(zip(state["market"], surcharges(state))):
+        market = state["market"]
+        extras = SURCHARGES["dale" if state["mode"] == "dale" else "standard"]  # surcharges()
+        for slot in range(len(market)):  # an index loop: cheaper than enumerate(zip()) here
+            kind = market[slot]
             if kind is None:
                 continue
+            extra = extras[slot]
             if money >= _COST[kind] + extra:  # printed price + the space's surcharge
                 placing.append(_BUY[slot])
             if money >= extra:
