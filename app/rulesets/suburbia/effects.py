@@ -308,7 +308,7 @@ class World:
     def pay(self, i: int, amount: int) -> None:
         """Pay money to the supply (callers check the player can afford it)."""
         if amount:
-            p = self.mut(i)
+            p = self.players[i] if self.in_place else self.mut(i)
             p["money"] -= amount
 
     def income_step(self, i: int) -> None:

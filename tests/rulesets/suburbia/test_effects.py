@@ -261,3 +261,28 @@ def test_other_boroughs_reactions_never_change_the_placer():
         trial.place(seat, kind, cell, lake)
         assert after(trial, seat) == after(full, seat)
         s = dict(s, p=full.players)
+
+
+def test_red_lines_passed_by_table_match_the_bisection():
+    """World.move_population reads lines passed from effects._UPTO: the same count as
+    lines_passed for every pair of populations on the table, up and down, both line sets."""
+    from app.rulesets.suburbia.effects import _UPTO, lines_passed
+    from app.rulesets.suburbia.tables import RED_LINES
+
+    for key, lines in RED_LINES.items():
+        upto = _UPTO[key]
+        assert len(upto) == lines[-1] + 1
+        for old in range(len(upto)):
+            for new in range(len(upto)):
+                assert upto[new] - upto[old] == lines_passed(lines, old, new)
+
+
+def test_since_record_kinds_are_those_with_since_effects():
+    """World.place asks for a `since` record only for SINCE_KINDS: every other kind (the lake
+    included) has no built-after or red-line effect, so its record would be empty."""
+    from app.rulesets.suburbia.effects import EFFECTS, SINCE_KINDS
+
+    for key, effects in EFFECTS.items():
+        has = any(e.scope in ("after", "redline") for e in effects)
+        assert has == (key in SINCE_KINDS), key
+    assert SINCE_KINDS  # the base game has some (e.g. red-line and built-after tiles)
