@@ -32,6 +32,20 @@ def neighbours(cell: Cell) -> tuple[Cell, ...]:
     return hit
 
 
+_OFF_BOARD: dict[Cell, tuple[Cell, ...]] = {}
+
+
+def off_board_neighbours(cell: Cell) -> tuple[Cell, ...]:
+    """The neighbours of `cell` not on the Borough Board, the only ones that can join a
+    frontier (remembered per cell, like `neighbours`: the board never changes)."""
+    hit = _OFF_BOARD.get(cell)
+    if hit is None:
+        hit = tuple(n for n in neighbours(cell) if n not in BOARD_CELLS)
+        if len(_OFF_BOARD) < 65536:
+            _OFF_BOARD[(cell[0], cell[1])] = hit
+    return hit
+
+
 def tile_key(tile: dict) -> str:
     """The kind a borough tile behaves as: "lake" for a face-down tile, else its kind id."""
     return "lake" if tile["lake"] else tile["t"]
@@ -175,9 +189,9 @@ class Borough:
         if cell in fset:
             fset.discard(cell)
             del front[bisect_left(front, [cell[0], cell[1]])]
-        around = _NEIGHBOURS.get(cell)
-        for n in around if around is not None else neighbours(cell):
-            if n not in occ and n not in fset and n not in BOARD_CELLS:
+        around = _OFF_BOARD.get(cell)  # the board test made once per cell, not per placement
+        for n in around if around is not None else off_board_neighbours(cell):
+            if n not in occ and n not in fset:
                 fset.add(n)
                 insort(front, [n[0], n[1]])
 
