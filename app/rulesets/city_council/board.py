@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from app.rulesets.city_council.tables import (
-    BUILD_CELLS, CELL_BIT, KIND_BY_NAME, ORIENTATIONS, SIZE, ZONE_CELLS, ZONE_GRID, ZONES, Kind, kind_of,
+    BUILD_CELLS, CELL_BIT, ORIENTATIONS, SIZE, ZONE_CELLS, ZONE_GRID, ZONES, Kind, kind_of,
 )
 
 State = dict[str, Any]
@@ -238,11 +238,6 @@ def relocate_choices(s: State, bid: str) -> tuple[int, list[Cells]]:
 def zones_of(b: dict[str, Any]) -> set[str]:
     """Zones a building is built on or overlaps."""
     return {ZONE_GRID[r][c] for r, c in b["cells"]}
-
-
-def fixed_kind(name: str) -> Kind:
-    """The kind printed in the Starting Zone."""
-    return KIND_BY_NAME[name]
 
 
 ALL_CELLS = BUILD_CELLS

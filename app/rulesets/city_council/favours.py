@@ -171,8 +171,3 @@ def card_vp(s: State, card_id: str, m: dict[str, int], turn_end: bool) -> int:
     if CARDS[card_id].kind == "building":
         return building_vp(s, card_id) if turn_end else 0  # RB: building cards only at turn end
     return general_vp(s, card_id, m, turn_end)
-
-
-def start_cells() -> list[tuple[int, int]]:
-    """The Starting Zone's blocks."""
-    return ZONE_CELLS["start"]

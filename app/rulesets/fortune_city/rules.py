@@ -241,11 +241,6 @@ def pay_options(state: State, p: dict[str, Any], price: int) -> list[dict[str, A
     return [dict(o) for o in _pays(_purse(state, p), price)]
 
 
-def can_pay(state: State, p: dict[str, Any], price: int) -> bool:
-    """Whether `pay_options` offers any way to pay `price`."""
-    return bool(_pays(_purse(state, p), price))
-
-
 def placements(p: dict[str, Any], tile: str) -> list[str]:
     """Cells where `tile` may be built: above the park row, next to the city, and no orthogonal
     neighbour of the same border colour (banks therefore never touch City Hall or a bank)."""

@@ -108,11 +108,6 @@ def built(pl: dict[str, Any], name: str) -> bool:
     return bool(pl["built_monument"] and mon and data.has_passive(mon, name))
 
 
-def monument_built(pl: dict[str, Any], cid: str) -> bool:
-    """Whether the player has constructed the monument `cid`."""
-    return bool(pl["built_monument"] and pl["monument"] == cid)
-
-
 def chest_size(pl: dict[str, Any]) -> int:
     """4 coin spaces, 5 once a monument with a coin slot is built (RB-F Storing)."""
     mon = pl["monument"]
