@@ -81,7 +81,7 @@ class World:
         n = len(self.players)
         order = _ORDER.get((i, n))
         if order is None:
-            order = _ORDER[(i, n)] = tuple((i + k) % n for k in range(1, n))
+            order = _ORDER[(i, n)] = tuple([(i + k) % n for k in range(1, n)])
         return order
 
     # ------------------------------------------------------------------ tracks
@@ -363,13 +363,17 @@ def lake_pairs(tiles: list[dict]) -> int:
     total = 0
     for t in tiles:
         if t["lake"]:
-            total += sum(1 for n in neighbours(cell_of(t))
-                         if n in taken and not tiles[taken[n]]["lake"])
+            for n in neighbours(cell_of(t)):
+                if n in taken and not tiles[taken[n]]["lake"]:
+                    total += 1
     return total
 
 
 def new_lake_pairs(tiles: list[dict], cell: Cell, lake: bool) -> int:
     """Lake pairs formed by the tile just placed at `cell` (already in `tiles`)."""
     taken = occupied(tiles)
-    return sum(1 for n in neighbours(cell) if n in taken and n != cell
-               and tiles[taken[n]]["lake"] != lake)
+    found = 0
+    for n in neighbours(cell):
+        if n in taken and n != cell and tiles[taken[n]]["lake"] != lake:
+            found += 1
+    return found

@@ -23,10 +23,12 @@ _NEIGHBOURS: dict[Cell, tuple[Cell, ...]] = {}
 
 def neighbours(cell: Cell) -> tuple[Cell, ...]:
     """The six cells sharing an edge with `cell` (remembered per cell: boroughs stay small)."""
+    # No generator expressions in the hot functions of this package: compiled, a function that
+    # holds one allocates a closure on every call, even when the branch using it never runs.
     hit = _NEIGHBOURS.get(cell)
     if hit is None:
         q, r = cell
-        hit = tuple((q + dq, r + dr) for dq, dr in DIRS)
+        hit = tuple([(q + dq, r + dr) for dq, dr in DIRS])
         if len(_NEIGHBOURS) < 65536:
             _NEIGHBOURS[(q, r)] = hit
     return hit
@@ -139,7 +141,11 @@ class Borough:
         """How many tiles of the borough carry one of the `match` tags."""
         n = self.counts.get(match)
         if n is None:
-            n = self.counts[match] = sum(1 for tags in self.tags if not tags.isdisjoint(match))
+            n = 0
+            for tags in self.tags:
+                if not tags.isdisjoint(match):
+                    n += 1
+            self.counts[match] = n
         return n
 
     @property

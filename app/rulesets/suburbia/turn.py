@@ -108,7 +108,10 @@ def _basic(s: State, w: World, seat: int, move: Move) -> None:
 
 def _invest(s: State, w: World, seat: int, move: Move) -> None:
     tiles = w.players[seat]["tiles"]
-    index = next(i for i, t in enumerate(tiles) if t["at"] == move["at"])
+    at = move["at"]
+    index = 0
+    while tiles[index]["at"] != at:  # `check` made sure the tile is there
+        index += 1
     w.pay(seat, tile_cost(tiles[index]))
     w.invest(seat, index)
     _then_discard(s, w, seat)
