@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 compiled = False
 ulonglong = int
+Py_ssize_t = int
 
 
 def declare(kind: Any, value: Any = None) -> Any:
@@ -16,4 +17,19 @@ def declare(kind: Any, value: Any = None) -> Any:
 
 def locals(**kinds: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:  # noqa: A001
     """Typed local variables when compiled; here the function unchanged."""
+    return lambda function: function
+
+
+def cfunc(function: Callable[..., Any]) -> Callable[..., Any]:
+    """A C function (not callable from Python) when compiled; here the function unchanged."""
+    return function
+
+
+def inline(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Inlined by the C compiler when compiled; here the function unchanged."""
+    return function
+
+
+def returns(kind: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A typed return value when compiled; here the function unchanged."""
     return lambda function: function

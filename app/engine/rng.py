@@ -23,7 +23,29 @@ _MASK = cython.declare(cython.ulonglong, (1 << 64) - 1)
 _GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
 _MIX1 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
 _MIX2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
-_TOPS: dict[int, int] = {}  # bound -> the largest output accepted for it (no modulo bias)
+
+
+@cython.cfunc
+@cython.inline
+@cython.locals(s=cython.ulonglong, z=cython.ulonglong)
+@cython.returns(cython.ulonglong)
+def _output(s: int) -> int:
+    """SplitMix64's output for the generator state `s` (the state already advanced)."""
+    z = ((s ^ (s >> 30)) * _MIX1) & _MASK
+    z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+    return z ^ (z >> 31)
+
+
+@cython.cfunc
+@cython.inline
+@cython.locals(bound=cython.ulonglong)
+@cython.returns(cython.ulonglong)
+def _top(bound: int) -> int:
+    """The largest output a draw below `bound` (1 <= bound < 2**64) accepts: the last one under
+    the largest multiple of `bound` not above 2**64. Outputs above it are drawn again, so every
+    result is equally likely (no modulo bias). 2**64 % bound is written (MASK % bound + 1) %
+    bound: 2**64 itself does not fit in the compiled 64-bit integers."""
+    return _MASK - (_MASK % bound + 1) % bound
 
 
 class Rng:
@@ -40,40 +62,27 @@ class Rng:
         text = ":".join(str(part) for part in (seed, *labels)).encode()
         return cls(int.from_bytes(hashlib.sha256(text).digest()[:8], "big"))
 
-    @cython.locals(s=cython.ulonglong, z=cython.ulonglong)
+    @cython.locals(s=cython.ulonglong)
     def next64(self) -> int:
         """The next 64-bit output (SplitMix64)."""
-        s = self.state
-        s = (s + _GOLDEN) & _MASK
+        s = (self.state + _GOLDEN) & _MASK
         self.state = s
-        z = ((s ^ (s >> 30)) * _MIX1) & _MASK
-        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-        return z ^ (z >> 31)
+        return _output(s)
 
     @cython.locals(s=cython.ulonglong, z=cython.ulonglong, top=cython.ulonglong,
                    bound=cython.ulonglong)
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), without modulo bias."""
-        # next64 inlined, and the rejection bound kept per n: playouts draw millions of these
-        # (the same outputs and generator steps as calling next64 in a loop). Outputs above
-        # `top` (the last below the largest multiple of n not above 2**64) are drawn again.
-        found = _TOPS.get(n)
-        if found is None:
-            if n <= 0:
-                raise ValueError("below() needs a positive bound")
-            if n > _MASK:
-                raise ValueError("below() draws from 64 bits: the bound must be below 2**64")
-            found = (1 << 64) - ((1 << 64) % n) - 1
-            if len(_TOPS) < 4096:
-                _TOPS[n] = found
-        top = found
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        if n > _MASK:
+            raise ValueError("below() draws from 64 bits: the bound must be below 2**64")
         bound = n
+        top = _top(bound)
         s = self.state
-        while True:
+        while True:  # next64, inlined: playouts draw millions of these
             s = (s + _GOLDEN) & _MASK
-            z = ((s ^ (s >> 30)) * _MIX1) & _MASK
-            z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-            z ^= z >> 31
+            z = _output(s)
             if z <= top:
                 self.state = s
                 return z % bound
@@ -86,11 +95,25 @@ class Rng:
         """One element, uniformly."""
         return items[self.below(len(items))]
 
+    @cython.locals(s=cython.ulonglong, z=cython.ulonglong, top=cython.ulonglong,
+                   bound=cython.ulonglong, i=cython.Py_ssize_t, j=cython.Py_ssize_t)
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Shuffle in place (Fisher-Yates)."""
+        """Shuffle in place (Fisher-Yates): item i swaps with below(i + 1), from the last index
+        down to 1."""
+        # below(i + 1) inlined, the generator's state kept in a C integer until the end: a game's
+        # setup shuffles a hundred or more items, a method call each cost more than the draw.
+        s = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            bound = i + 1
+            top = _top(bound)
+            while True:
+                s = (s + _GOLDEN) & _MASK
+                z = _output(s)
+                if z <= top:
+                    break
+            j = z % bound
             items[i], items[j] = items[j], items[i]
+        self.state = s
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
         """A shuffled copy."""

@@ -97,6 +97,23 @@ def test_below_equals_the_arbitrary_precision_reference_for_every_kind_of_bound(
             assert rng.state == state
 
 
+def test_shuffle_equals_fisher_yates_on_the_arbitrary_precision_reference():
+    """RNG: compiled, `shuffle` keeps the generator's state in a C integer and draws inline
+    (app.engine.rng): every order and the final state equal Fisher-Yates over the big-integer
+    `below`, for empty, one-item and long lists."""
+    rng = Rng(0xC0FFEE)
+    state = rng.state
+    for size in (0, 1, 2, 3, 17, 64, 300):
+        items = [f"x{k}" for k in range(size)]
+        expected = list(items)
+        for i in range(size - 1, 0, -1):
+            j, state = _reference_below(state, i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+        rng.shuffle(items)
+        assert items == expected, size
+        assert rng.state == state, size
+
+
 def test_below_refuses_bounds_beyond_64_bits():
     """RNG: a draw comes from 64 bits, so a bound of 2**64 or more is an error, not a wrap."""
     with pytest.raises(ValueError, match="below 2\\*\\*64"):
@@ -109,10 +126,17 @@ def test_the_generator_runs_where_cython_is_not_installed():
     code = ("import sys; sys.modules['cython'] = None\n"
             "from app.engine.rng import Rng\n"
             "import app.engine.cython_hints\n"
-            "rng = Rng(0); print([rng.next64() for _ in range(3)], Rng(0).below(10))")
+            "rng = Rng(0); print([rng.next64() for _ in range(3)], Rng(0).below(10),"
+            " Rng(0).shuffled(range(3)))")
     env = {**os.environ, "CIVITAS_PURE_RULES": "1"}
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
                          text=True, check=True).stdout
     first = 0xE220A8397B1DCDAF
+    # Rng(0).shuffled(range(3)): item 2 swaps with below(3), drawn from the first output, then
+    # item 1 with below(2), from the second (bounds this small reject neither)
+    second = 0x6E789E6AA1B965F4
+    order = [0, 1, 2]
+    order[2], order[first % 3] = order[first % 3], order[2]
+    order[1], order[second % 2] = order[second % 2], order[1]
     assert out.split() == ["[16294208416658607535,", "7960286522194355700,",
-                           "487617019471545679]", str(first % 10)]
+                           "487617019471545679]", str(first % 10), *str(order).split()]

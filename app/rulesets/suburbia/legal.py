@@ -112,6 +112,13 @@ def turn_pick(state: State, seat: int, rng: Any) -> Move:
     return {"type": "pass"}
 
 
+def discard_pick(state: State, seat: int, rng: Any) -> Move:
+    """The move `pick(families(state, seat), rng)` draws in a discard phase (one family: the
+    discardable slots), without building the family: a solo playout discards every turn."""
+    slots = discard_slots(state, seat)
+    return {"type": "discard", "slot": slots[rng.below(len(slots))]}
+
+
 # The families last computed, with the state they belong to: listing the legal moves and then
 # applying one of them (the usual sequence) computes them once. States are never changed in
 # place, and the entry holds the state, so its identity stands for its content.

@@ -82,5 +82,6 @@ def turns_after_flip(s: State, seat: int) -> int:
 def discard_slots(state: State, seat: int) -> list[int]:
     """Market slots the seat can afford to discard (it pays only the slot's surcharge)."""
     money = state["p"][seat]["money"]
-    return [i for i, (k, extra) in enumerate(zip(state["market"], surcharges(state)))
-            if k is not None and extra <= money]
+    market, extras = state["market"], surcharges(state)
+    # by index: cheaper than enumerate(zip()), and every turn of a playout asks
+    return [i for i in range(len(market)) if market[i] is not None and extras[i] <= money]

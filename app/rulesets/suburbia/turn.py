@@ -8,7 +8,9 @@ from typing import Any, Callable
 from app.rulesets.suburbia import dale, scoring
 from app.rulesets.suburbia.effects import World, tile_cost
 from app.rulesets.suburbia.geo import forget, private_tiles
-from app.rulesets.suburbia.legal import _families, check, pick, public_fields, to_act, turn_pick
+from app.rulesets.suburbia.legal import (
+    _families, check, discard_pick, pick, public_fields, to_act, turn_pick,
+)
 from app.rulesets.suburbia.market import discard, discard_slots, refill, surcharges, take
 from app.rulesets.suburbia.tables import KINDS
 
@@ -57,7 +59,13 @@ def playout(state: State, rng: Any) -> State:
     w = World(s, in_place=True)
     while acting := to_act(s):
         seat = rng.choice(acting)
-        move = turn_pick(s, seat, rng) if s["phase"] == "play" else pick(_families(s, seat), rng)
+        phase = s["phase"]
+        if phase == "play":
+            move = turn_pick(s, seat, rng)
+        elif phase == "discard" or phase == "extra_discard":
+            move = discard_pick(s, seat, rng)
+        else:
+            move = pick(_families(s, seat), rng)
         s = play(s, w, seat, move)
     for p in s["p"]:
         forget(p["tiles"])  # the final state's boroughs are derived afresh if ever asked
