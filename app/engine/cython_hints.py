@@ -1,5 +1,6 @@
-"""What `app.engine.rng` uses of Cython's pure-Python-mode names, for running without Cython
-installed (the Docker runtime, a machine without the build tool): the hints do nothing."""
+"""What the compiled modules (app.engine.rng, Suburbia's effects and geo) use of Cython's
+pure-Python-mode names, for running without Cython installed (the Docker runtime, a machine
+without the build tool): the hints do nothing."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ from typing import Any, Callable
 compiled = False
 ulonglong = int
 Py_ssize_t = int
+bint = bool
 
 
-def declare(kind: Any, value: Any = None) -> Any:
-    """A typed variable when compiled; here just its value."""
+def declare(kind: Any, value: Any = None, **options: Any) -> Any:
+    """A typed variable (or extension-type field) when compiled; here just its value."""
     return value
 
 
@@ -33,3 +35,19 @@ def inline(function: Callable[..., Any]) -> Callable[..., Any]:
 def returns(kind: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """A typed return value when compiled; here the function unchanged."""
     return lambda function: function
+
+
+def cclass(cls: Any) -> Any:
+    """An extension type when compiled; here the class unchanged."""
+    return cls
+
+
+def final(obj: Any) -> Any:
+    """A class that cannot be subclassed when compiled; here unchanged."""
+    return obj
+
+
+def ccall(function: Any) -> Any:
+    """A method also callable from C when compiled; here unchanged."""
+    return function
+

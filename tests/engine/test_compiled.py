@@ -83,9 +83,13 @@ def test_every_ruleset_module_is_compiled():
         assert compiled.module_source(name).exists(), name
 
 
-def _fingerprint(pure: bool) -> tuple[str, dict[str, list[str]]]:
+def _fingerprint(pure: bool, without_cython: bool = False) -> tuple[str, dict[str, list[str]]]:
     env = {**os.environ, compiled.PURE_ENV: "1" if pure else "0"}
-    out = subprocess.run([sys.executable, "-m", "tests.engine.game_fingerprint"], cwd=ROOT,
+    command = ["-m", "tests.engine.game_fingerprint"]
+    if without_cython:  # as in the Docker runtime: `import cython` fails
+        command = ["-c", "import runpy, sys; sys.modules['cython'] = None; "
+                   "runpy.run_module('tests.engine.game_fingerprint', run_name='__main__')"]
+    out = subprocess.run([sys.executable, *command], cwd=ROOT,
                          env=env, capture_output=True, text=True, timeout=300, check=True)
     digest, status = out.stdout.splitlines()
     return digest, json.loads(status)
@@ -111,3 +115,13 @@ def test_compiled_rules_play_the_same_games_as_the_python_source():
     assert compiled_status["stale"] == []
     assert set(compiled_status["compiled"]) == set(compiled.COMPILED_MODULES)
     assert compiled_digest == pure_digest
+
+
+def test_the_python_source_plays_the_same_games_without_cython_installed():
+    """The compiled modules' type hints (rng, Suburbia's World and Borough) come from Cython's
+    pure-Python mode; without Cython (the Docker runtime, if its build were ever stale) they
+    are read from app.engine.cython_hints and change nothing: the same digest."""
+    with_cython, _ = _fingerprint(pure=True)
+    without, status = _fingerprint(pure=True, without_cython=True)
+    assert status == {"compiled": [], "stale": []}
+    assert without == with_cython

@@ -11,6 +11,11 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Any
 
+try:
+    import cython
+except ImportError:  # Cython is a build tool; without it the hints are plain Python (no-ops)
+    from app.engine import cython_hints as cython  # type: ignore[no-redef]
+
 from app.rulesets.suburbia import geo
 from app.rulesets.suburbia.geo import (  # tile_cost: re-exported for legal, turn and bot
     FIRES, borough, placed, tile_cost, tile_key, unplace,
@@ -46,12 +51,24 @@ SINCE_KINDS = frozenset(k for k, effs in EFFECTS.items()
 _ORDER: dict[tuple[int, int], tuple[int, ...]] = {}  # (seat, boroughs) -> the others in order
 
 
+@cython.final
+@cython.cclass
 class World:
     """Players being changed by one move; `players[i]` is copied before its first change."""
 
-    # slots: every rule reads these attributes, and a slot is cheaper to reach than a dict entry
-    __slots__ = ("state", "in_place", "players", "_copied", "lines", "upto", "line_step",
-                 "red_lines_active", "trial")
+    # Compiled (scripts/compile_rules.py), World is an extension type: these fields are C struct
+    # members and the methods marked ccall call one another directly, which every effect does
+    # many times over (12-15 % of a compiled playout). In Python the hints do nothing; the
+    # fields are declared here instead of in __slots__ (the two would clash in Python).
+    state = cython.declare(dict, visibility="public")
+    in_place = cython.declare(cython.bint, visibility="public")
+    players = cython.declare(list, visibility="public")
+    _copied = cython.declare(set, visibility="public")
+    lines = cython.declare(list, visibility="public")
+    upto = cython.declare(list, visibility="public")
+    line_step = cython.declare(object, visibility="public")
+    red_lines_active = cython.declare(cython.bint, visibility="public")
+    trial = cython.declare(cython.bint, visibility="public")
 
     def __init__(self, state: dict[str, Any], in_place: bool = False) -> None:
         self.state = state
@@ -69,6 +86,7 @@ class World:
         # other boroughs' reactions are skipped.
         self.trial = False
 
+    @cython.ccall
     def mut(self, i: int) -> dict[str, Any]:
         """Player i, copied on first write."""
         if i not in self._copied and not self.in_place:
@@ -76,6 +94,7 @@ class World:
             self._copied.add(i)
         return self.players[i]
 
+    @cython.ccall
     def others_in_order(self, i: int) -> tuple[int, ...]:
         """Every other borough (Dale's too), in turn order starting after i."""
         n = len(self.players)
@@ -85,6 +104,7 @@ class World:
         return order
 
     # ------------------------------------------------------------------ tracks
+    @cython.ccall
     def gain(self, i: int, stat: str, amount: int) -> None:
         """Move one of player i's tracks; income/reputation stop at -5 and 15 (RB-S)."""
         if amount == 0:
@@ -99,6 +119,7 @@ class World:
         else:
             p[key] = max(TRACK_MIN, min(TRACK_MAX, p[key] + amount))
 
+    @cython.ccall
     def move_population(self, i: int, delta: int) -> int:
         """Move population (never below 0), applying red lines as they are crossed."""
         p = self.players[i] if self.in_place else self.mut(i)
@@ -117,6 +138,7 @@ class World:
                 self._cross(i, -1)
         return new - old
 
+    @cython.ccall
     def _cross(self, i: int, direction: int) -> None:
         """One red line crossed: upward lowers Income and Reputation (LA: raises by 2); downward
         undoes it; Casino/PR Firm-style 'redline' effects fire with the same sign."""
@@ -131,6 +153,7 @@ class World:
                 self.gain(i, eff.stat, eff.amount * mult * direction)
 
     # ------------------------------------------------------------------ counting
+    @cython.ccall
     def count_for(self, i: int, cell: Cell, eff: Effect, tile: dict | None = None) -> int:
         """How many times a tile of player i at `cell` scores `eff` right now.
 
@@ -161,6 +184,7 @@ class World:
             return lake_pairs(tiles)
         return 0
 
+    @cython.ccall
     def count_every(self, match: frozenset[str]) -> int:
         """Face-up tiles in all boroughs carrying one of the `match` tags."""
         found = 0
@@ -168,6 +192,7 @@ class World:
             found += borough(p["tiles"]).count(match)
         return found
 
+    @cython.ccall
     def since_built(self, i: int, tile: dict, eff: Effect) -> int:
         """For a tile's "after" effect: matching tiles built since it (tiles are never removed,
         so this is today's count minus the count recorded when it was built). For "redline":
@@ -181,6 +206,7 @@ class World:
         return 0
 
     # ------------------------------------------------------------------ resolution
+    @cython.ccall
     def place(self, i: int, kind: str, cell: Cell, lake: bool) -> None:
         """Add a tile to player i's borough and resolve every effect in the rulebook's order."""
         tile: dict[str, Any] = {"t": kind, "at": [cell[0], cell[1]], "lake": lake, "inv": False}
@@ -230,6 +256,7 @@ class World:
                     t = theirs[k]
                     self._react(j, t, cell, lake, fire[tile_key(t)])
 
+    @cython.ccall
     def touch_matters(self, i: int, kind: str) -> list[bool]:
         """Per tile of borough i, whether having it next to the cell can change what placing a
         face-up `kind` tile there does. `place` reads the cell only through its neighbours:
@@ -251,6 +278,7 @@ class World:
                         matters[k] = True
         return matters
 
+    @cython.ccall
     def _since_record(self, i: int, tile: dict) -> dict[str, int]:
         """For a tile with a "built after" or red-line effect: the count of matching tiles
         (itself included) and its owner's population at the moment it is built."""
@@ -262,6 +290,7 @@ class World:
                 since["pop"] = self.players[i]["pop"]
         return since
 
+    @cython.ccall
     def _react(self, owner: int, t: dict, cell: Cell, lake: bool,
                effects: tuple[Effect, ...]) -> None:
         """Existing tile `t` (owner's) reacting to a tile just placed at `cell`; `effects` are
@@ -275,6 +304,7 @@ class World:
             if n:
                 self.gain(owner, eff.stat, eff.amount * mult * n)
 
+    @cython.ccall
     def invest(self, i: int, index: int) -> None:
         """Mark tile `index` invested and gain its immediate and own conditional effects again
         (RB-S: other tiles' conditional effects are not triggered again). The conditional
@@ -291,6 +321,7 @@ class World:
         for eff in tile_effects(tile):
             self.gain(i, eff.stat, eff.amount * self.count_for(i, cell_of(tile), eff, tile))
 
+    @cython.ccall
     def try_place(self, i: int, kind: str, cell: Cell) -> tuple[int, int]:
         """Player i's Income and Reputation change if a `kind` tile were placed at `cell` (the
         same `place`, on a `trial_world`), then the placement is taken back."""
@@ -305,12 +336,14 @@ class World:
         return gain
 
     # ------------------------------------------------------------------ turn steps
+    @cython.ccall
     def pay(self, i: int, amount: int) -> None:
         """Pay money to the supply (callers check the player can afford it)."""
         if amount:
             p = self.players[i] if self.in_place else self.mut(i)
             p["money"] -= amount
 
+    @cython.ccall
     def income_step(self, i: int) -> None:
         """Collect income, or pay it: money first, then one population per missing $1 (not
         below 0; what still cannot be paid is forgiven)."""
@@ -325,6 +358,7 @@ class World:
         if owed > paid:
             self.move_population(i, -min(owed - paid, p["pop"]))
 
+    @cython.ccall
     def reputation_step(self, i: int) -> None:
         """Population moves by reputation; below 0 each further step costs $1 while money lasts."""
         rep = self.players[i]["rep"]

@@ -12,6 +12,11 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 
+try:
+    import cython
+except ImportError:  # Cython is a build tool; without it the hints are plain Python (no-ops)
+    from app.engine import cython_hints as cython  # type: ignore[no-redef]
+
 from app.rulesets.suburbia.tables import BOARD_CELLS, KINDS, LAKE, Effect
 
 Cell = tuple[int, int]
@@ -98,6 +103,8 @@ FIRES = {key: (firing(REACT_ADJACENT, tags), firing(REACT_REST, tags), firing(RE
          for key, tags in TAGS.items()}
 
 
+@cython.final
+@cython.cclass
 class Borough:
     """Derived data of one tiles list: `occ` cell -> tile index; `front` the frontier as sorted
     [q, r] lists (the order legal moves list them in) with `fset` the same cells as tuples
@@ -107,7 +114,15 @@ class Borough:
     order (None until first asked: `investable`); `tags` each tile's tags, and `counts` how
     many tiles carry one of a match set's tags, per match set asked for so far."""
 
-    __slots__ = ("occ", "fset", "_front", "kinds", "invest", "tags", "counts")
+    # An extension type when compiled, like effects.World (fields in C, ccall methods called
+    # directly): every placement and every effect reads these.
+    occ = cython.declare(dict, visibility="public")
+    fset = cython.declare(object, visibility="public")
+    _front = cython.declare(object, visibility="public")
+    kinds = cython.declare(dict, visibility="public")
+    invest = cython.declare(object, visibility="public")
+    tags = cython.declare(list, visibility="public")
+    counts = cython.declare(dict, visibility="public")
 
     def __init__(self, tiles: list[dict]) -> None:
         self.occ: dict[Cell, int] = {(t["at"][0], t["at"][1]): i for i, t in enumerate(tiles)}
@@ -122,6 +137,7 @@ class Borough:
         self.tags = [TAGS[tile_key(t)] for t in tiles]
         self.counts: dict[frozenset[str], int] = {}
 
+    @cython.ccall
     def investable(self, tiles: list[dict]) -> list[tuple[int, list[int]]]:
         """(printed cost, [q, r]) of the tiles of `tiles` (this Borough's list) without an
         Investment Marker, in borough order (shared: do not modify)."""
@@ -129,6 +145,7 @@ class Borough:
             self.invest = [(tile_cost(t), list(t["at"])) for t in tiles if not t["inv"]]
         return self.invest
 
+    @cython.ccall
     def reacting(self, fire: dict[str, tuple[Effect, ...]], n: int) -> list[int]:
         """Indices below `n` of the tiles whose kind is a key of `fire`, in placement order."""
         kinds = self.kinds
@@ -137,6 +154,7 @@ class Borough:
             found.sort()
         return found
 
+    @cython.ccall
     def count(self, match: frozenset[str]) -> int:
         """How many tiles of the borough carry one of the `match` tags."""
         n = self.counts.get(match)
@@ -159,6 +177,7 @@ class Borough:
             self._front = [[q, r] for q, r in sorted(found)]
         return self._front
 
+    @cython.ccall
     def copy(self, with_frontier: bool = True) -> "Borough":
         """An independent copy (the lists of tiles' entries are new, their entries shared);
         without the frontier (recomputed if ever asked) when `with_frontier` is false."""
@@ -172,6 +191,7 @@ class Borough:
         new.tags, new.counts = list(self.tags), dict(self.counts)
         return new
 
+    @cython.ccall
     def add(self, tile: dict, index: int, cell: Cell) -> None:
         """Record `tile`, just placed at `cell` as the tiles list's entry `index`."""
         occ = self.occ
@@ -201,6 +221,7 @@ class Borough:
                 fset.add(n)
                 insort(front, [n[0], n[1]])
 
+    @cython.ccall
     def remove_last(self, tile: dict, cell: Cell) -> None:
         """Forget `tile`, the last entry of the tiles list, placed at `cell` (undoes `add`); the
         frontier is dropped (recomputed if ever asked): trial placements never keep one."""
@@ -220,6 +241,7 @@ class Borough:
             self.invest.pop()
         self.fset = self._front = None
 
+    @cython.ccall
     def invested(self, old: dict, new: dict, index: int) -> None:
         """Tile `index` (`old`) now carries an Investment Marker (`new` replaces it)."""
         at = old["at"]
