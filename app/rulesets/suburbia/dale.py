@@ -84,7 +84,7 @@ def dale_turn(s: State, w: World) -> None:
     report["discarded"] = left
     s["market"] = [None] * len(s["market"])
     s["last"]["dale"] = report
-    if refill(s, 0):
+    if refill(s, 0, w.in_place):
         s["phase"] = "over"
         return
     s["round"] += 1

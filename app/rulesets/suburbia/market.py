@@ -18,9 +18,10 @@ def surcharges(state: State) -> list[int]:
 def take(s: State, slot: int) -> str:
     """Remove the tile in `slot` from the market (in `s`, a fresh copy); in the standard market
     the tiles to its left slide right to fill the gap (RB-S 'Adjust the Real Estate Market')."""
-    market = list(s["market"])
+    market = s["market"]
     kind = market[slot]
     if s["mode"] == "dale":
+        market = list(market)
         market[slot] = None  # Dale: the tiles not bought are left where they are
     else:
         market = [None, *market[:slot], *market[slot + 1:]]
@@ -33,10 +34,14 @@ def discard(s: State, kind: str) -> None:
     s["discards"] = [*s["discards"], kind]
 
 
-def draw(s: State) -> str | None:
-    """Flip the top tile of the first non-empty stack (A, then B, then C); None if all empty."""
+def draw(s: State, in_place: bool = False) -> str | None:
+    """Flip the top tile of the first non-empty stack (A, then B, then C); None if all empty.
+    The stacks are copied first, unless `in_place`: a playout's private state (turn.playout),
+    whose stacks are its own lists."""
     for letter in "ABC":
         if s["stacks"][letter]:
+            if in_place:
+                return s["stacks"][letter].pop()
             stacks = dict(s["stacks"])
             stack = list(stacks[letter])
             kind = stack.pop()
@@ -46,18 +51,18 @@ def draw(s: State) -> str | None:
     return None
 
 
-def refill(s: State, seat: int) -> bool:
+def refill(s: State, seat: int, in_place: bool = False) -> bool:
     """Fill the empty market slots from the left with newly flipped tiles.
 
     Standard market: the "1 More Round" tile is set aside when flipped and replaced by the next
     tile (rules-data §4.5 decision); the end countdown starts. Dale: the game ends at once.
-    Returns True when the game must end immediately (Dale only).
+    Returns True when the game must end immediately (Dale only). `in_place`: see `draw`.
     """
     market = list(s["market"])
     for slot in range(len(market)):
         if market[slot] is not None:
             continue
-        kind = draw(s)
+        kind = draw(s, in_place)
         while kind == ONE_MORE_ROUND:
             if s["mode"] == "dale":
                 s["market"] = market
@@ -66,7 +71,7 @@ def refill(s: State, seat: int) -> bool:
             s["one_more_round"] = True
             # +1: end_turn counts the current turn down too.
             s["final_turns"] = turns_after_flip(s, seat) + 1
-            kind = draw(s)
+            kind = draw(s, in_place)
         market[slot] = kind
     s["market"] = market
     return False

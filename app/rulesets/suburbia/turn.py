@@ -74,10 +74,12 @@ def playout(state: State, rng: Any) -> State:
 
 def _copy(state: State) -> State:
     """A copy of `state` that an in-place World may change: the rules change only the state's
-    top level, the players' dicts and their tiles lists in place (every other container, tiles
-    included, is replaced, never changed: see market.py, effects.World.invest)."""
+    top level, the players' dicts and their tiles lists, and the stacks' lists in place (every
+    other container, tiles included, is replaced, never changed: see market.py,
+    effects.World.invest)."""
     s = dict(state)
     s["p"] = [dict(p, tiles=private_tiles(p["tiles"])) for p in state["p"]]
+    s["stacks"] = {letter: list(stack) for letter, stack in state["stacks"].items()}  # market.draw
     return s
 
 
@@ -140,7 +142,8 @@ def _discard(s: State, w: World, seat: int, move: Move) -> None:
     discard(s, kind)
     s["last"]["tile"] = kind
     if s["phase"] == "extra_discard":
-        refill(s, seat)  # the Lone Architect's extra removal slides and refills the market too
+        # the Lone Architect's extra removal slides and refills the market too
+        refill(s, seat, w.in_place)
         end_turn(s, seat)
     else:
         finish_action(s, w, seat)
@@ -157,7 +160,7 @@ def finish_action(s: State, w: World, seat: int) -> None:
     if s["mode"] == "dale":
         dale.dale_turn(s, w)
         return
-    refill(s, seat)
+    refill(s, seat, w.in_place)
     if s["mode"] == "lone_architect" and discard_slots(s, seat):
         s["phase"] = "extra_discard"  # RB-S Solo 1: remove an additional tile after the turn
         return
