@@ -139,15 +139,25 @@ def test_a_playout_and_dales_search_leave_no_private_borough_filed():
         geo._BOROUGHS.clear()
         end = R.playout(s, Rng.from_seed(5, "trials"))
         assert not any(entry[0] is p["tiles"] for p in end["p"] for entry in geo._BOROUGHS.values())
+        assert not any(geo._LAST[0] is p["tiles"] for p in end["p"])  # nor the last one asked for
         assert len(geo._BOROUGHS) <= players  # at most the setup's own lists
         for p in end["p"]:
             b = geo.borough(p["tiles"])
             assert b.front == geo.Borough(list(p["tiles"])).front and b.occ == geo.Borough(p["tiles"]).occ
 
 
+def _overflow_the_borough_cache() -> list[list[dict]]:
+    """File boroughs until the bounded cache clears itself, as a long-running server does (the
+    lists are returned so that their ids stay taken)."""
+    lists: list[list[dict]] = [[] for _ in range(geo._CACHE_MAX + 1)]
+    for tiles in lists:
+        geo.borough(tiles)
+    return lists
+
+
 def test_a_trial_taken_back_after_the_cache_was_cleared_leaves_the_borough_right():
     """The borough cache may be cleared in the middle of a trial (it is bounded): the placement
-    is still taken back exactly."""
+    is still taken back exactly, from a borough derived afresh."""
     s = _positions(range(1), 25)[0]
     d = s["seats"]
     trial = trial_world(World(s), d)
@@ -155,8 +165,11 @@ def test_a_trial_taken_back_after_the_cache_was_cleared_leaves_the_borough_right
     for cell in frontier(s["p"][d]["tiles"])[:3]:
         saved = dict(trial.players[d])
         trial.place(d, "farm", cell, lake=False)
-        geo._BOROUGHS.clear()
+        others = _overflow_the_borough_cache()
+        assert not any(entry[0] is tiles for entry in geo._BOROUGHS.values())
+        assert geo._LAST[0] is not tiles
         geo.unplace(tiles, cell)
+        del others
         trial.players[d].update({k: saved[k] for k in ("money", "income", "rep", "pop")})
         assert tiles == s["p"][d]["tiles"]
         assert _derived(geo.borough(tiles)) == _derived(geo.Borough(tiles))
