@@ -19,22 +19,24 @@ def _category(tile: dict) -> str:
 
 def measure(p: dict[str, Any], what: str) -> int:
     """A borough's value for a goal measure."""
+    # list comprehensions, not generator expressions: compiled, a function holding one
+    # allocates a closure on every call (every playout scores every goal)
     tiles = p["tiles"]
     if what in ("money", "income"):
         return int(p[what])
     if what == "reputation":
         return int(p["rep"])
     if what == "investments":
-        return sum(1 for t in tiles if t["inv"])
+        return len([t for t in tiles if t["inv"]])
     if what == "lakes":
-        return sum(1 for t in tiles if t["lake"])
+        return len([t for t in tiles if t["lake"]])
     if what == "airport":
-        return sum(1 for t in tiles if not t["lake"] and KINDS[t["t"]].icon == "airport")
+        return len([t for t in tiles if not t["lake"] and KINDS[t["t"]].icon == "airport"])
     if what in ("lake_group", "civic_group"):
         cat = what.split("_")[0]
         cells = {cell_of(t) for t in tiles if _category(t) == cat}
-        return max((len(g) for g in groups(cells)), default=0)
-    return sum(1 for t in tiles if _category(t) == what)
+        return max([len(g) for g in groups(cells)], default=0)
+    return len([t for t in tiles if _category(t) == what])
 
 
 def goal_winner(players: list[dict[str, Any]], goal_id: str) -> int | None:

@@ -35,9 +35,10 @@ def play(s: State, w: World, seat: int, move: Move) -> State:
     # (end_turn; the countdown it starts is at least 2, so never ends the move that starts it).
     before = ([(p["money"], p["income"], p["rep"], p["pop"]) for p in w.players]
               if not w.in_place or s["mode"] == "dale" or s["final_turns"] is not None else None)
-    # the public 'last' summary records only the move's rule fields (a kept goal stays secret)
-    # (a playout's moves are drawn with exactly their rule fields: only a kept goal is hidden)
-    shown = public_fields(move) if not w.in_place or move["type"] == "keep_goal" else dict(move)
+    # the public 'last' summary records only the move's rule fields (a kept goal stays secret);
+    # a playout's moves are drawn afresh with exactly their rule fields, so only a kept goal is
+    # hidden there, and the move itself is kept (nothing else holds it)
+    shown = public_fields(move) if not w.in_place or move["type"] == "keep_goal" else move
     s["last"] = {"seat": seat, "move": shown, "dale": None}
     _HANDLERS[move["type"]](s, w, seat, move)
     if w.in_place and s["phase"] != "over":
