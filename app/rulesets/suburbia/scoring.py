@@ -7,6 +7,7 @@ from typing import Any
 
 from app.engine.ruleset import Outcome, ranks_from_keys
 from app.rulesets.suburbia.effects import World
+from app.rulesets.suburbia.geo import borough
 from app.rulesets.suburbia.hexes import cell_of, groups
 from app.rulesets.suburbia.tables import GOALS, KINDS, rank_name
 
@@ -17,26 +18,29 @@ def _category(tile: dict) -> str:
     return "lake" if tile["lake"] else KINDS[tile["t"]].category
 
 
+# Measures that count the tiles carrying one tag (a tile's tags are its category and its icon;
+# a lake's is "lake"), read from the borough's derived counts, which the effects keep anyway.
+TAG_MEASURES = {"lakes": frozenset({"lake"}), "airport": frozenset({"airport"}),
+                **{c: frozenset({c}) for c in ("residential", "commercial", "industrial", "civic")}}
+
+
 def measure(p: dict[str, Any], what: str) -> int:
     """A borough's value for a goal measure."""
-    # list comprehensions, not generator expressions: compiled, a function holding one
-    # allocates a closure on every call (every playout scores every goal)
     tiles = p["tiles"]
     if what in ("money", "income"):
         return int(p[what])
     if what == "reputation":
         return int(p["rep"])
+    match = TAG_MEASURES.get(what)
+    if match is not None:
+        return borough(tiles).count(match)
     if what == "investments":
-        return len([t for t in tiles if t["inv"]])
-    if what == "lakes":
-        return len([t for t in tiles if t["lake"]])
-    if what == "airport":
-        return len([t for t in tiles if not t["lake"] and KINDS[t["t"]].icon == "airport"])
+        return len([t for t in tiles if t["inv"]])  # a list: a generator is a closure, compiled
     if what in ("lake_group", "civic_group"):
         cat = what.split("_")[0]
         cells = {cell_of(t) for t in tiles if _category(t) == cat}
         return max([len(g) for g in groups(cells)], default=0)
-    return len([t for t in tiles if _category(t) == what])
+    raise ValueError(f"unknown goal measure {what!r}")
 
 
 def goal_winner(players: list[dict[str, Any]], goal_id: str) -> int | None:

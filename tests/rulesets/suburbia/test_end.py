@@ -153,3 +153,30 @@ def test_every_goal_measures_what_its_tile_says():
     }
     assert set(expected) == set(GOALS)
     assert {g: scoring.goal_winner(s["p"], g) for g in GOALS} == expected
+
+
+def test_tag_measures_count_the_tiles_of_their_category_icon_or_lake():
+    """The goals that count tiles read the borough's tag counts (a tile's tags: its category
+    and its icon, a lake's "lake"): over random finished games, every such count equals a walk
+    over the tiles by category, Airport icon or face-down lake."""
+    from app.rulesets.suburbia.tables import KINDS
+
+    def walked(tiles, what):
+        if what == "lakes":
+            return sum(1 for t in tiles if t["lake"])
+        if what == "airport":
+            return sum(1 for t in tiles if not t["lake"] and KINDS[t["t"]].icon == "airport")
+        return sum(1 for t in tiles if not t["lake"] and KINDS[t["t"]].category == what)
+
+    assert set(scoring.TAG_MEASURES) == {"lakes", "airport", "residential", "commercial",
+                                         "industrial", "civic"}
+    checked = 0
+    for players in (1, 2, 4):
+        for seed in range(6):
+            s = R.setup(players, R.Options(), seed)
+            end = R.playout(s, Rng.from_seed(seed, "measures"))
+            for p in end["p"]:
+                for what in scoring.TAG_MEASURES:
+                    assert scoring.measure(p, what) == walked(p["tiles"], what), what
+                    checked += walked(p["tiles"], what)
+    assert checked > 100  # the boroughs held many such tiles
