@@ -6,6 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+try:
+    import cython
+except ImportError:  # Cython is a build tool; without it the hints are plain Python (no-ops)
+    from app.engine import cython_hints as cython  # type: ignore[no-redef]
+
 from app.rulesets.suburbia import geo
 from app.rulesets.suburbia.effects import World, trial_world
 from app.rulesets.suburbia.hexes import Cell, distance, frontier, neighbours, occupied
@@ -28,6 +33,9 @@ def choose_slot(market: list[str | None], extra: list[int]) -> int | None:
     return None if best is None else best[1]
 
 
+# typed containers, compiled: their lookups skip Python's method calls (every frontier cell's
+# neighbours are looked up here, each of Dale's turns)
+@cython.locals(taken=dict, matters=list, gains=dict)
 def best_cell(w: World, dale: int, kind: str) -> Cell:
     """The placement raising Dale's Income + Reputation most, ties favouring Reputation (RB-S).
     Any valid space is allowed after that, so remaining ties go to the cell touching most of his

@@ -105,6 +105,7 @@ class World:
 
     # ------------------------------------------------------------------ tracks
     @cython.ccall
+    @cython.locals(p=dict)
     def gain(self, i: int, stat: str, amount: int) -> None:
         """Move one of player i's tracks; income/reputation stop at -5 and 15 (RB-S)."""
         if amount == 0:
@@ -120,6 +121,7 @@ class World:
             p[key] = max(TRACK_MIN, min(TRACK_MAX, p[key] + amount))
 
     @cython.ccall
+    @cython.locals(p=dict, upto=list)
     def move_population(self, i: int, delta: int) -> int:
         """Move population (never below 0), applying red lines as they are crossed."""
         p = self.players[i] if self.in_place else self.mut(i)
@@ -139,6 +141,7 @@ class World:
         return new - old
 
     @cython.ccall
+    @cython.locals(tiles=list, tile=dict)
     def _cross(self, i: int, direction: int) -> None:
         """One red line crossed: upward lowers Income and Reputation (LA: raises by 2); downward
         undoes it; Casino/PR Firm-style 'redline' effects fire with the same sign."""
@@ -154,6 +157,7 @@ class World:
 
     # ------------------------------------------------------------------ counting
     @cython.ccall
+    @cython.locals(tiles=list, taken=dict, tags=list)
     def count_for(self, i: int, cell: Cell, eff: Effect, tile: dict | None = None) -> int:
         """How many times a tile of player i at `cell` scores `eff` right now.
 
@@ -207,6 +211,7 @@ class World:
 
     # ------------------------------------------------------------------ resolution
     @cython.ccall
+    @cython.locals(tile=dict, p=dict, tiles=list, taken=dict, adjacent=list, fire=dict, fire_adjacent=dict, fire_rest=dict, fire_other=dict, t=dict, theirs=list)
     def place(self, i: int, kind: str, cell: Cell, lake: bool) -> None:
         """Add a tile to player i's borough and resolve every effect in the rulebook's order."""
         tile: dict[str, Any] = {"t": kind, "at": [cell[0], cell[1]], "lake": lake, "inv": False}
@@ -257,6 +262,7 @@ class World:
                     self._react(j, t, cell, lake, fire[tile_key(t)])
 
     @cython.ccall
+    @cython.locals(fire=dict, matters=list)
     def touch_matters(self, i: int, kind: str) -> list[bool]:
         """Per tile of borough i, whether having it next to the cell can change what placing a
         face-up `kind` tile there does. `place` reads the cell only through its neighbours:
@@ -291,6 +297,7 @@ class World:
         return since
 
     @cython.ccall
+    @cython.locals(t=dict)
     def _react(self, owner: int, t: dict, cell: Cell, lake: bool,
                effects: tuple[Effect, ...]) -> None:
         """Existing tile `t` (owner's) reacting to a tile just placed at `cell`; `effects` are
@@ -322,6 +329,7 @@ class World:
             self.gain(i, eff.stat, eff.amount * self.count_for(i, cell_of(tile), eff, tile))
 
     @cython.ccall
+    @cython.locals(p=dict)
     def try_place(self, i: int, kind: str, cell: Cell) -> tuple[int, int]:
         """Player i's Income and Reputation change if a `kind` tile were placed at `cell` (the
         same `place`, on a `trial_world`), then the placement is taken back."""
@@ -344,6 +352,7 @@ class World:
             p["money"] -= amount
 
     @cython.ccall
+    @cython.locals(p=dict)
     def income_step(self, i: int) -> None:
         """Collect income, or pay it: money first, then one population per missing $1 (not
         below 0; what still cannot be paid is forgiven)."""

@@ -146,6 +146,7 @@ class Borough:
         return self.invest
 
     @cython.ccall
+    @cython.locals(kinds=dict, found=list)
     def reacting(self, fire: dict[str, tuple[Effect, ...]], n: int) -> list[int]:
         """Indices below `n` of the tiles whose kind is a key of `fire`, in placement order."""
         kinds = self.kinds
@@ -192,6 +193,7 @@ class Borough:
         return new
 
     @cython.ccall
+    @cython.locals(tile=dict, occ=dict, counts=dict, kinds=dict, front=list)
     def add(self, tile: dict, index: int, cell: Cell) -> None:
         """Record `tile`, just placed at `cell` as the tiles list's entry `index`."""
         occ = self.occ
@@ -222,6 +224,7 @@ class Borough:
                 insort(front, [n[0], n[1]])
 
     @cython.ccall
+    @cython.locals(counts=dict, kinds=dict)
     def remove_last(self, tile: dict, cell: Cell) -> None:
         """Forget `tile`, the last entry of the tiles list, placed at `cell` (undoes `add`); the
         frontier is dropped (recomputed if ever asked): trial placements never keep one."""

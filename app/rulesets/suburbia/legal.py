@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+try:
+    import cython
+except ImportError:  # Cython is a build tool; without it the hints are plain Python (no-ops)
+    from app.engine import cython_hints as cython  # type: ignore[no-redef]
+
 from app.engine.ruleset import IllegalMove
 from app.rulesets.suburbia.effects import tile_cost
 from app.rulesets.suburbia.geo import borough
@@ -58,6 +63,7 @@ _LAKE = tuple(("lake", "slot", slot) for slot in _SLOTS)
 _BASIC = {t: ("basic", "tile", t) for t in BASIC_IDS}
 
 
+@cython.locals(p=dict, placing=list, market=list, extras=list, basic=dict)
 def turn_options(state: State, seat: int) -> tuple[list[tuple[str, str, Any]], list[list[int]],
                                                    list[list[int]]]:
     """The turn's choices in parts: the placing choices as (move type, field, value), each
@@ -98,6 +104,7 @@ def turn_families(state: State, seat: int) -> list[Family]:
     return out or [("pass", {})]
 
 
+@cython.locals(placing=list, cells=list, invest=list)
 def turn_pick(state: State, seat: int, rng: Any) -> Move:
     """The move `pick(turn_families(state, seat), rng)` draws, without building the families:
     placing choices outer and cells inner, then the investments (their expansion order)."""
@@ -112,6 +119,7 @@ def turn_pick(state: State, seat: int, rng: Any) -> Move:
     return {"type": "pass"}
 
 
+@cython.locals(slots=list)
 def discard_pick(state: State, seat: int, rng: Any) -> Move:
     """The move `pick(families(state, seat), rng)` draws in a discard phase (one family: the
     discardable slots), without building the family: a solo playout discards every turn."""

@@ -5,6 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+try:
+    import cython
+except ImportError:  # Cython is a build tool; without it the hints are plain Python (no-ops)
+    from app.engine import cython_hints as cython  # type: ignore[no-redef]
+
 from app.rulesets.suburbia.tables import ONE_MORE_ROUND, SURCHARGES
 
 State = dict[str, Any]
@@ -15,6 +20,7 @@ def surcharges(state: State) -> list[int]:
     return SURCHARGES["dale" if state["mode"] == "dale" else "standard"]
 
 
+@cython.locals(market=list)
 def take(s: State, slot: int) -> str:
     """Remove the tile in `slot` from the market (in `s`, a fresh copy); in the standard market
     the tiles to its left slide right to fill the gap (RB-S 'Adjust the Real Estate Market')."""
@@ -51,6 +57,7 @@ def draw(s: State, in_place: bool = False) -> str | None:
     return None
 
 
+@cython.locals(market=list)
 def refill(s: State, seat: int, in_place: bool = False) -> bool:
     """Fill the empty market slots from the left with newly flipped tiles.
 
@@ -84,6 +91,7 @@ def turns_after_flip(s: State, seat: int) -> int:
     return (s["start"] - seat - 1) % n + n
 
 
+@cython.locals(market=list, extras=list)
 def discard_slots(state: State, seat: int) -> list[int]:
     """Market slots the seat can afford to discard (it pays only the slot's surcharge)."""
     money = state["p"][seat]["money"]
