@@ -5,8 +5,11 @@ The compiled modules are the same source built with Cython (one copy of every ru
 `.compiled/<ABI>/` beside the package, not in it, so that a stale build can never shadow an edited
 module: each import compares the source's SHA-256 with the manifest's and falls back to the
 source on any difference. `CIVITAS_PURE_RULES=1` switches them off (mutation testing, debugging).
-One module carries Cython type hints: `app.engine.rng`, whose 64-bit arithmetic becomes C's (the
-hints are no-ops in Python, through `app.engine.cython_hints` where Cython is not installed).
+A few modules carry Cython's pure-Python-mode type hints where the rules spend their time:
+`app.engine.rng` (64-bit arithmetic in C, `Rng` an extension type) and Suburbia's hottest
+functions (`World` and `Borough` extension types, typed dict and list locals). The hints are
+no-ops in Python, read from `app.engine.cython_hints` where Cython is not installed; the games
+are the same either way (tests/engine/test_compiled.py).
 """
 
 from __future__ import annotations
