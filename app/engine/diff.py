@@ -32,14 +32,26 @@ def _escape(token: str | int) -> str:
 
 def _same(a: Any, b: Any) -> bool:
     """Deep equality that tells JSON types apart (True is not 1, 1.0 is not 1)."""
+    # Loops, not generator expressions (here and in `_single_gap`): compiled, a function holding
+    # one allocates a closure on every call, even when the branch using it never runs.
     if a is b:
         return True
     if type(a) is not type(b):
         return False
     if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+        if a.keys() != b.keys():
+            return False
+        for k in a:
+            if not _same(a[k], b[k]):
+                return False
+        return True
     if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        if len(a) != len(b):
+            return False
+        for x, y in zip(a, b):
+            if not _same(x, y):
+                return False
+        return True
     if type(a) is float:  # 0.0 == -0.0, but they are different JSON numbers
         return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
     return bool(a == b)
@@ -120,9 +132,10 @@ def _single_gap(shorter: list[Any], longer: list[Any]) -> int | None:
     k = 0
     while k < len(shorter) and _same(shorter[k], longer[k]):
         k += 1
-    if all(_same(shorter[i], longer[i + 1]) for i in range(k, len(shorter))):
-        return k
-    return None
+    for i in range(k, len(shorter)):
+        if not _same(shorter[i], longer[i + 1]):
+            return None
+    return k
 
 
 def apply_patch(doc: Any, ops: list[Op]) -> Any:

@@ -59,8 +59,13 @@ _START_MASK = sum(CELL_BIT[r][c] for r, c in ZONE_CELLS["start"])  # the Startin
 
 def zone_full(s: State, zone: str, occ: dict | None = None) -> bool:
     """A zone with no free block (RB Pollution Prevention: 'the zone has no free blocks')."""
+    # No generator expressions in the functions that run during play: compiled, a function that
+    # holds one allocates a closure on every call, even when the branch using it never runs.
     occ = occupied(s) if occ is None else occ
-    return all(cell in occ for cell in ZONE_CELLS[zone])
+    for cell in ZONE_CELLS[zone]:
+        if cell not in occ:
+            return False
+    return True
 
 
 def _all_positions() -> dict[str, list[tuple[Cells, bool]]]:
@@ -138,9 +143,9 @@ def _cheapest_placements(s: State, kind: Kind, occ: int, not_at: int = -1) -> tu
     key = (kind.shape, kind.type, advanced)
     rows = _BY_SURCHARGE.get(key)
     if rows is None:
-        rows = sorted(((_position_surcharge(kind, cells), cells, touches, mask)
+        rows = sorted([(_position_surcharge(kind, cells), cells, touches, mask)
                        for cells, touches, mask in _POSITION_MASKS[kind.shape]
-                       if advanced or touches), key=lambda x: x[0])
+                       if advanced or touches], key=lambda x: x[0])
         _BY_SURCHARGE[key] = rows
     low = None
     out: list[Cells] = []
@@ -181,7 +186,7 @@ def build_choices(s: State, kind: Kind) -> list[tuple[int, Cells, str | None]]:
     advanced = s["advanced"]
     at = _POSITIONS_AT[kind.shape]
     for bid, b, old in sorted(olds, key=lambda x: x[0]):
-        own = frozenset(tuple(x) for x in b["cells"])
+        own = frozenset([tuple(x) for x in b["cells"]])
         own_mask = 0
         for r, c in own:
             own_mask |= CELL_BIT[r][c]
@@ -194,7 +199,7 @@ def build_choices(s: State, kind: Kind) -> list[tuple[int, Cells, str | None]]:
                 new_blocks = [x for x in cells if x not in own]
                 opts.append((kind.cost - old.cost + surcharge(kind, new_blocks), cells))
         if opts:
-            low = min(c for c, _ in opts)
+            low = min([c for c, _ in opts])
             out += [(c, cells, bid) for c, cells in opts if c == low]
     return out
 
@@ -226,7 +231,7 @@ def relocate_choices(s: State, bid: str) -> tuple[int, list[Cells]]:
     """`relocate_options` as (their common cost, the blocks of each), in the same order."""
     b = s["buildings"][bid]
     kind = kind_of(b)
-    own = frozenset(tuple(x) for x in b["cells"])
+    own = frozenset([tuple(x) for x in b["cells"]])
     if b.get("covers"):  # the printed building beneath reappears: its blocks stay taken
         own -= {tuple(x) for x in b["covers"]["cells"]}
     here = 0  # where it stands now, as a mask

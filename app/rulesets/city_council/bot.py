@@ -53,11 +53,13 @@ def _weights(s: State | None) -> tuple[dict[str, float], dict[str, float]]:
 
 def _kind_value(kind: Kind, s: State | None = None) -> float:
     """A building's usefulness to the city per activation (best box)."""
+    # No generator expressions in these evaluations: compiled, a function holding one allocates
+    # a closure on every call (list comprehensions are inlined).
     out, inp = _weights(s)
     best = 0.0
     for box in kind.boxes:
-        v = sum(out.get(k, 0) * n for k, n in box.outputs.items())
-        v += sum(inp.get(k, 0) * n for k, n in box.inputs.items())
+        v = sum([out.get(k, 0) * n for k, n in box.outputs.items()])
+        v += sum([inp.get(k, 0) * n for k, n in box.inputs.items()])
         best = max(best, v)
     return best - 1.2 * kind.pollution + (1.5 if kind.permanent_community else 0.0)
 
@@ -72,7 +74,10 @@ def _executable(s: State, seat: int, tile: str) -> bool:
     """Whether a construction plan for `tile` could be executed now: a placement (or upgrade) at
     its least cost within the City Budget plus the seat's private funds (it may fund its plan)."""
     limit = s["budget"] + s["funds"][seat]
-    return any(opt["cost"] <= limit for opt in build_options(s, TILES[tile]))
+    for opt in build_options(s, TILES[tile]):
+        if opt["cost"] <= limit:
+            return True
+    return False
 
 
 def money_short(s: State, seat: int) -> bool:
@@ -81,7 +86,10 @@ def money_short(s: State, seat: int) -> bool:
     nothing the bot values (a Hard game at $0 once stalled forever on relocations)."""
     if s["budget"] <= 2:
         return True
-    return not any(TILES[t].cost <= s["budget"] and _executable(s, seat, t) for t in available_tiles(s))
+    for t in available_tiles(s):
+        if TILES[t].cost <= s["budget"] and _executable(s, seat, t):
+            return False
+    return True
 
 
 def _sell_value(s: State, seat: int, b: dict[str, Any]) -> float:
@@ -131,7 +139,7 @@ def _card_value(s: State, seat: int, card: str) -> float:
     c = CARDS[card]
     if c.kind == "building":
         area = {TILES[t].name for t in available_tiles(s)}
-        return building_vp(s, card) + 0.5 * sum(1 for n in c.buildings if n in area)
+        return building_vp(s, card) + 0.5 * len([n for n in c.buildings if n in area])
     return general_vp(s, card, metrics(s), True) + 0.3
 
 
@@ -143,27 +151,29 @@ def _activation_value(s: State, seat: int, mv: Move) -> float:
         from app.rulesets.city_council.board import zones_of
         gain = 0.0
         for b in s["buildings"].values():
-            if mv["zone"] in zones_of(b) and not any(z == "start" or z in s["zones_on"] for z in zones_of(b)):
+            if mv["zone"] in zones_of(b) and not any([z == "start" or z in s["zones_on"]
+                                                      for z in zones_of(b)]):
                 gain = max(gain, _kind_value(kind_of(b), s))
         cost = 1.2 if mv["token"] == "section" else 0.3
         return gain - cost - 0.4
     if mv.get("chair"):  # the Election chairman will pick the box: assume the better one
         from app.rulesets.city_council.production import box_choices
-        return max(_activation_value(s, seat, {"type": "activate", "building": mv["building"],
-                                               "boxes": b}) for b in box_choices(s, mv["building"]))
+        return max([_activation_value(s, seat, {"type": "activate", "building": mv["building"],
+                                                "boxes": b})
+                    for b in box_choices(s, mv["building"])])
     kind = kind_of(s["buildings"][mv["building"]])
     out, inp = _weights(s)
     v = 0.0
     for i in mv["boxes"]:
         box = kind.boxes[i]
-        v += sum(out.get(k, 0) * n for k, n in box.outputs.items())
-        v += sum(inp.get(k, 0) * n for k, n in box.inputs.items())
-    v += sum(inp.get(k, 0) * n for k, n in kind.special.items()) if mv["boxes"] else 0
+        v += sum([out.get(k, 0) * n for k, n in box.outputs.items()])
+        v += sum([inp.get(k, 0) * n for k, n in box.inputs.items()])
+    v += sum([inp.get(k, 0) * n for k, n in kind.special.items()]) if mv["boxes"] else 0
     if s["budget"] >= 10:
-        v -= 0.8 * sum(kind.boxes[i].outputs.get("money", 0) for i in mv["boxes"])
+        v -= 0.8 * sum([kind.boxes[i].outputs.get("money", 0) for i in mv["boxes"]])
     v -= 1.3 * kind.pollution * (1 + s["pollution"] / 3)
-    v += 1.0 * sum(1 for c in s["hands"][seat] if CARDS[c].kind == "general"
-                   and kind.name in CARDS[c].buildings)
+    v += 1.0 * len([c for c in s["hands"][seat] if CARDS[c].kind == "general"
+                    and kind.name in CARDS[c].buildings])
     v += 0.2 * want.get(kind.name, 0.0)
     return v
 

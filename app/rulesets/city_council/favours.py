@@ -16,14 +16,15 @@ def community_count(s: State) -> int:
     """Community tokens counted by the monitors: the section plus permanent building tokens not
     used to activate a zone this turn (RB: the Playground token 'should be counted in the
     monitoring phase ... If the token is used to activate the zone, ... not counted')."""
+    # List comprehensions here: compiled, a generator expression would cost a closure per call.
     used = {src for src in s["zones_on"].values() if src != "section"}
-    return s["community"] + sum(1 for bid, b in s["buildings"].items()
-                                if b["token"] and bid not in used)
+    return s["community"] + len([bid for bid, b in s["buildings"].items()
+                                 if b["token"] and bid not in used])
 
 
 def prison_count(s: State) -> int:
     """Crime tokens on the Prison tile."""
-    return sum(sum(b["prison"]) for b in s["buildings"].values())
+    return sum([sum(b["prison"]) for b in s["buildings"].values()])
 
 
 # Each zone's blocks as a bit mask (bit r * SIZE + c), for the zone tests of `metrics`.

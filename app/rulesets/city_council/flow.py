@@ -121,7 +121,10 @@ def set_committees(s: State, assignment: list[str | None]) -> None:
         if s["committee"][m] != assignment[m]:
             s["streak"][m] = 0
     s["committee"] = list(assignment)
-    s["order"] = sorted(range(s["members"]), key=lambda m: COMMITTEES.index(assignment[m]))
+    # No lambdas or generator expressions capturing locals in the functions that run during
+    # play: compiled, each call would allocate a closure.
+    rank = [COMMITTEES.index(assignment[m]) for m in range(s["members"])]
+    s["order"] = sorted(range(s["members"]), key=rank.__getitem__)
     s["phase"] = "treasury"
 
 
@@ -255,7 +258,7 @@ def fund_targets(s: State, m: int) -> list[int]:
 
 def plan_votes(s: State, o: int) -> int:
     """Delegates on a plan (the Executive's second delegate included)."""
-    return sum(1 for d in s["delegates"] if d == o) + (1 if s["exec_vote"] == o else 0)
+    return s["delegates"].count(o) + (1 if s["exec_vote"] == o else 0)
 
 
 def count_votes(s: State) -> None:
@@ -268,7 +271,7 @@ def count_votes(s: State) -> None:
         s["approved"] = plans
         enter_execute(s)
         return
-    ranked = sorted(plans, key=lambda o: key[o], reverse=True)
+    ranked = sorted(plans, key=key.__getitem__, reverse=True)
     cut = key[ranked[k - 1]]
     above = [o for o in ranked if key[o] > cut]
     tied = [o for o in ranked if key[o] == cut]
@@ -624,7 +627,7 @@ def advance(s: State) -> None:
             deal_draw(s)
             continue
         if ph == "draw":
-            if any(d is not None for d in s["drawn"]):
+            if any([d is not None for d in s["drawn"]]):
                 return
             s["phase"] = "plan"
             s["cursor"] = 0
@@ -872,7 +875,7 @@ def _canon(move: Any) -> str:
     if isinstance(move, dict) and move.get("type") == "execute" and "cells" in move:
         move = dict(move)
         try:
-            move["cells"] = sorted([int(r), int(c)] for r, c in move["cells"])
+            move["cells"] = sorted([[int(r), int(c)] for r, c in move["cells"]])
         except (TypeError, ValueError):
             pass
     return json.dumps(move, sort_keys=True)
@@ -964,6 +967,13 @@ def _copy(state: State) -> State:
     return marshal.loads(marshal.dumps(state))
 
 
+def _listed(norm: Any, key: str, moves: list[Move]) -> bool:
+    for m in moves:
+        if m == norm and _canon(m) == key:
+            return True
+    return False
+
+
 def apply(state: State, seat: int, move: Move) -> State:
     """The state after `seat` plays `move`; raises IllegalMove naming the rule otherwise."""
     if state["phase"] == "over":
@@ -973,7 +983,7 @@ def apply(state: State, seat: int, move: Move) -> State:
     key = _canon(move)
     norm = json.loads(key) if isinstance(move, dict) else None
     # == finds candidates fast; the JSON text then tells true from 1 (strict JSON types)
-    if not any(m == norm and _canon(m) == key for m in _candidates(state, seat, norm)):
+    if not _listed(norm, key, _candidates(state, seat, norm)):
         raise IllegalMove(_reason(state, seat, move))
     s = _copy(state)
     apply_in_place(s, seat, move)
@@ -1032,7 +1042,7 @@ def apply_in_place(s: State, seat: int, move: Move) -> None:
             enter_execute(s)
     elif t == "execute":
         move = dict(move)
-        move["cells"] = sorted([int(r), int(c)] for r, c in move.get("cells", []))
+        move["cells"] = sorted([[int(r), int(c)] for r, c in move.get("cells", [])])
         do_execute(s, move)
     elif t == "activate" and move.get("chair"):
         s["pending"] = {"b": move["building"], "by": seat}  # the Election chairman picks the box

@@ -38,8 +38,8 @@ def reserve(s: State, what: str) -> int:
     if what == "goods":
         return TOKENS["goods"] - s["goods"] - _placed(s, "goods")
     if what == "community":
-        on_zones = sum(1 for src in s["zones_on"].values() if src == "section")
-        on_tiles = sum(1 for b in s["buildings"].values() if b["token"])
+        on_zones = len([src for src in s["zones_on"].values() if src == "section"])
+        on_tiles = len([b for b in s["buildings"].values() if b["token"]])
         return TOKENS["community"] - s["community"] - on_zones - on_tiles - _placed(s, "community")
     raise KeyError(what)
 
@@ -150,13 +150,15 @@ def _combos(kind: Kind) -> list[tuple[list[int], tuple[int, ...], list[int]]]:
 
 def box_sets(b: dict[str, Any], kind: Kind, have: tuple[int, ...]) -> list[list[int]]:
     """`box_choices` of building record `b` of kind `kind`, given `have_now(s)`."""
+    # No generator expressions in the functions that run during play: compiled, a function that
+    # holds one allocates a closure on every call, even when the branch using it never runs.
     bars = b["prison"]
     h0, h1, h2, h3, h4, h5 = have
     out = []
     for combo, vec, prison in _combos(kind):
         # `have` covers every need (`_need_vector`), and a Prison box runs only on a Crime token
         if (vec[0] <= h0 and vec[1] <= h1 and vec[2] <= h2 and vec[3] <= h3 and vec[4] <= h4
-                and vec[5] <= h5 and (not prison or all(bars[i] for i in prison))):
+                and vec[5] <= h5 and (not prison or all([bars[i] for i in prison]))):
             out.append(list(combo))
     return out
 

@@ -33,7 +33,7 @@ def province_value(pl: dict[str, Any], round_no: int = 1) -> float:
         v += WORTH["fuel"] if pl["money"] else WORTH["fuel_broke"]
     v += WORTH["die"] * (pl["dice"] - 1)
     v += WORTH["married"] * pl["married"]
-    v += sum(BUILDING_WORTH[b] for b in pl["bld"])
+    v += sum([BUILDING_WORTH[b] for b in pl["bld"]])
     for card in pl["hand"]:
         cls = data.PRIVILEGES[card]["cls"]
         v += 1.5 if cls == "A" else 3.6 if cls == "B" else 1.0 + card_points(pl, card)

@@ -273,8 +273,10 @@ def reshuffle(s: State) -> None:
     (and the face-up) discards are in it, though not where."""
     if not s["discard"]:
         return
+    # No generator expressions in the functions that run during play: compiled, a function that
+    # holds one allocates a closure on every call, even when the branch using it never runs.
     for seat, known in enumerate(s["known"]):
-        known.extend(d["c"] for d in s["discard"] if d["up"] or d["by"] == seat)
+        known.extend([d["c"] for d in s["discard"] if d["up"] or d["by"] == seat])
         known.sort()
     rng = Rng(s["rng"])
     s["deck"] = rng.shuffled([d["c"] for d in s["discard"]])
@@ -650,11 +652,18 @@ def _key(move: Any) -> str:
     return json.dumps(move, sort_keys=True)
 
 
+def _listed(move: Move, key: str, moves: list[Move]) -> bool:
+    for m in moves:
+        if m == move and _key(m) == key:
+            return True
+    return False
+
+
 def apply_move(state: State, seat: int, move: Move) -> State:
     """The state after `seat` plays `move`; IllegalMove (naming the rule) if it is not legal."""
     # == finds candidates fast; the JSON text then tells true from 1 (strict JSON types)
     key = _key(move) if isinstance(move, dict) else None
-    if key is None or not any(m == move and _key(m) == key for m in legal_moves(state, seat)):
+    if key is None or not _listed(move, key, legal_moves(state, seat)):
         raise IllegalMove(reason(state, seat, move))
     s = clone_state(state)
     play_in_place(s, seat, move)

@@ -32,18 +32,21 @@ def _slot_view(s: dict[str, Any], side: int, slot: dict[str, Any], seat: int | N
 # generations of at most _GENERATION parts each (about 600 bytes a part): a full new generation
 # pushes out the old one, and a part used again moves to the new one, so the parts of games in
 # play stay while memory stays bounded. A miss only costs a longer diff.
+# A part's builder is a module function given its arguments, not a lambda, and the views hold no
+# generator expressions: compiled, either would allocate a closure on every call.
 _GENERATION = 4096
 _PARTS: list[dict[Any, Any]] = [{}, {}]
 
 
-def _part(key: Any, build: Any) -> Any:
-    """The view part for `key` (a hashable summary of its whole content), built once."""
+def _part(key: Any, build: Any, *args: Any) -> Any:
+    """The view part for `key` (a hashable summary of its whole content), built once by
+    `build(*args)`."""
     new = _PARTS[0]
     part = new.get(key)
     if part is None:
         part = _PARTS[1].get(key)
         if part is None:
-            part = build()
+            part = build(*args)
         if len(new) >= _GENERATION:
             _PARTS[1], _PARTS[0] = new, {}
             new = _PARTS[0]
@@ -55,12 +58,28 @@ def _player_view(pl: dict[str, Any], reveal: bool) -> dict[str, Any]:
     key = ("p", pl["pos"], pl["money"], pl["grain"], pl["wine"], pl["water"], pl["aq"], pl["dice"],
            pl["vestals"], pl["cent"], tuple(pl["bld"]), pl["married"],
            tuple(pl["hand"]) if reveal else None, len(pl["hand"]))
-    return _part(key, lambda: {
+    return _part(key, _make_player_view, pl, reveal)
+
+
+def _make_player_view(pl: dict[str, Any], reveal: bool) -> dict[str, Any]:
+    return {
         "pos": pl["pos"], "money": pl["money"], "grain": pl["grain"], "wine": pl["wine"],
         "water": pl["water"], "aqueduct": pl["aq"], "dice": pl["dice"], "vestals": pl["vestals"],
         "centurions": pl["cent"], "buildings": list(pl["bld"]), "married": pl["married"],
         "hand": list(pl["hand"]) if reveal else None, "hand_size": len(pl["hand"]),
-    })
+    }
+
+
+def _make_side(slots: tuple[Any, ...]) -> list[dict[str, Any]]:
+    return [dict(zip(("card", "up"), v)) for v in slots]
+
+
+def _make_favours(fav: tuple[tuple[Any, Any], ...]) -> list[dict[str, Any]]:
+    return [{"card": k + 1, "used": u, "tokens": n} for k, (u, n) in enumerate(fav)]
+
+
+def _as_is(value: Any) -> Any:
+    return value
 
 
 def view_state(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -70,24 +89,23 @@ def view_state(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
                for i, pl in enumerate(s["p"])]
     sides = []
     for side, row in enumerate(s["sides"]):
-        slots = tuple(_slot_view(s, side, slot, seat).values() for slot in row)
-        key = ("side", tuple(tuple(v) for v in slots))
-        sides.append(_part(key, lambda slots=slots: [dict(zip(("card", "up"), v)) for v in slots]))
-    fav = tuple((f["used"], f["tokens"]) for f in s["fav"])
+        slots = tuple([_slot_view(s, side, slot, seat).values() for slot in row])
+        key = ("side", tuple([tuple(v) for v in slots]))
+        sides.append(_part(key, _make_side, slots))
+    fav = tuple([(f["used"], f["tokens"]) for f in s["fav"]])
     ch, pc = s["choice"], s["palace_choice"]
     return {
         "seat": seat, "players": s["n"], "options": s["opts"], "round": s["round"],
-        "order": _part(("order", tuple(s["order"])), lambda: list(s["order"])),
+        "order": _part(("order", tuple(s["order"])), list, s["order"]),
         "turn": s["turn"], "active": active(s), "step": s["step"],
         "chosen": s["chosen"], "dice": s["dice"], "b_used": s["b_used"],
-        "sides": _part(("sides", tuple(id(r) for r in sides)), lambda: sides),
-        "favours": _part(("fav", fav), lambda: [{"card": k + 1, "used": u, "tokens": n}
-                                                for k, (u, n) in enumerate(fav)]),
+        "sides": _part(("sides", tuple([id(r) for r in sides])), _as_is, sides),
+        "favours": _part(("fav", fav), _make_favours, fav),
         "supply": s["supply"], "palace_tokens": s["palace_tokens"],
-        "piles": _part(("piles", tuple(s["piles"].items())), lambda: dict(s["piles"])),
+        "piles": _part(("piles", tuple(s["piles"].items())), dict, s["piles"]),
         "deck_size": len(s["deck"]), "removed": s["out"],
         "discard": {"face_up": [d["c"] for d in s["discard"] if d["up"]],
-                    "face_down": sum(1 for d in s["discard"] if not d["up"]),
+                    "face_down": len([d for d in s["discard"] if not d["up"]]),
                     "mine": [d["c"] for d in s["discard"] if not d["up"] and d["by"] == seat]},
         "choice": None if ch is None else {"seat": ch["seat"], "count": len(ch["cards"]), "keep": ch["keep"],
                                            "cards": ch["cards"] if ch["seat"] == seat else None},
@@ -96,7 +114,7 @@ def view_state(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "palace_choice": None if pc is None else {"seat": pc["seat"], "count": len(pc["cards"]),
                                                   "cards": pc["cards"] if pc["seat"] == seat else None},
         "arrivals": s["arrivals"], "end": s["end"], "last": s["last"],
-        "p": _part(("plist", tuple(id(x) for x in players)), lambda: players),
+        "p": _part(("plist", tuple([id(x) for x in players])), _as_is, players),
     }
 
 

@@ -65,9 +65,12 @@ def _track_step(p: dict[str, Any], track: str, state: State) -> float:
 
 def _open_jobs(p: dict[str, Any], track: str) -> int:
     """Empty buildings (and zone tiles) of a type minus citizens of its colour waiting in the park."""
-    empty = sum(1 for c in p["city"].values()
-                if c["worker"] is None and c["t"] not in (D.CITY_HALL, D.BANK) and D.type_of(c["t"]) == track)
-    zoned = sum(1 for t in p["zone"] if t and D.TILES[t]["type"] == track)
+    # List comprehensions, not generator expressions: compiled, those would cost a closure on
+    # every call (here and in `_best_spot`).
+    empty = len([c for c in p["city"].values()
+                 if c["worker"] is None and c["t"] not in (D.CITY_HALL, D.BANK)
+                 and D.type_of(c["t"]) == track])
+    zoned = len([t for t in p["zone"] if t and D.TILES[t]["type"] == track])
     return empty + zoned - p["park"][D.CITIZEN_OF[track]]
 
 
@@ -90,7 +93,7 @@ def _best_spot(p: dict[str, Any], tile: str, m: float) -> tuple[float, str] | No
     spots = R.placements(p, tile)
     if not spots:
         return None
-    return max((_spot_value(p, k, m), k) for k in spots)
+    return max([(_spot_value(p, k, m), k) for k in spots])
 
 
 def _payment(state: State, p: dict[str, Any], price: int) -> dict[str, Any] | None:

@@ -73,8 +73,10 @@ def neighbours(k: str) -> tuple[str, ...]:
         return _NEIGHBOURS[k]
     except KeyError:
         pass
+    # No generator expressions in the functions that run during play: compiled, a function that
+    # holds one allocates a closure on every call, even when the branch using it never runs.
     x, y = xy(k)
-    got = tuple(_key(x + dx, y + dy) for dx, dy in STEPS)
+    got = tuple([_key(x + dx, y + dy) for dx, dy in STEPS])
     if len(_NEIGHBOURS) < 65536:
         _NEIGHBOURS[k] = got
     return got
@@ -511,7 +513,7 @@ def _int(v: Any) -> bool:
 
 
 def _cell(v: Any, what: str) -> str:
-    if not (isinstance(v, list) and len(v) == 2 and all(_int(c) for c in v)):
+    if not (isinstance(v, list) and len(v) == 2 and _int(v[0]) and _int(v[1])):
         raise IllegalMove(f"{what} must be a square given as [x, y].")
     return key(v[0], v[1])
 
@@ -614,10 +616,11 @@ def _check_place(p: dict[str, Any], tile: str, k: str) -> None:
         raise IllegalMove("That square already holds a building; buildings are never moved or stacked.")
     if y < D.LOWEST_ROW:
         raise IllegalMove("No building may be built at or below the row of the park and construction zones.")
-    if not any(n in city for n in neighbours(k)):
+    around = neighbours(k)
+    if city.keys().isdisjoint(around):
         raise IllegalMove("All buildings must be connected: build next to City Hall or another building.")
     colour = D.type_of(tile)
-    for n in neighbours(k):
+    for n in around:
         if n in city and D.type_of(city[n]["t"]) == colour:
             if tile == D.BANK:
                 raise IllegalMove("Banks cannot be placed next to City Hall or another bank.")

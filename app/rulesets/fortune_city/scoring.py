@@ -13,13 +13,16 @@ State = dict[str, Any]
 
 def breakdown(p: dict[str, Any]) -> dict[str, Any]:
     """One player's score by the four areas of the score sheet, plus the tie-break facts."""
-    cells = p["city"].values()
-    buildings = sum(D.vp_of(c["t"]) for c in cells)
+    buildings = garbage = 0
+    for c in p["city"].values():  # a loop, not generators: views score every player each move
+        buildings += D.vp_of(c["t"])
+        if c["token"] == "garbage":
+            garbage += 1
     tracks = {t: D.TRACKS[t]["vp"][p["tracks"][t]] for t in D.TYPES}
-    garbage = sum(1 for c in cells if c["token"] == "garbage")
+    on_tracks = sum(tracks.values())
     coins = p["silver"] + (p["card"]["silver"] + p["card"]["gold"] if p["card"] else 0)
-    total = buildings + p["diamonds"] + sum(tracks.values()) - garbage
-    return {"buildings": buildings, "diamonds": p["diamonds"], "tracks": sum(tracks.values()),
+    total = buildings + p["diamonds"] + on_tracks - garbage
+    return {"buildings": buildings, "diamonds": p["diamonds"], "tracks": on_tracks,
             **{f"track_{t}": v for t, v in tracks.items()},
             "garbage": -garbage, "coins": coins, "total": total}
 

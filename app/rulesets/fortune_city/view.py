@@ -39,8 +39,8 @@ def view_state(state: State, seat: int | None) -> dict[str, Any]:
 def _seen(state: State) -> set[str]:
     seen = {m["tile"] for m in state["market"]} | set(state["returned"])
     for p in state["p"]:
-        seen.update(t for t in p["zone"] if t)
-        seen.update(c["t"] for c in p["city"].values())
+        seen.update([t for t in p["zone"] if t])
+        seen.update([c["t"] for c in p["city"].values()])
     return seen
 
 

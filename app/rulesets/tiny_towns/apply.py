@@ -68,12 +68,24 @@ _PUBLIC_KEYS = ("type", "resource", "cell", "index", "from", "shop", "to", "take
 
 def _same(a: Any, b: Any) -> bool:
     """JSON equality with strict types (true is not 1, 1.0 is not 1)."""
+    # No generator expressions in the hot functions of this package: compiled, a function that
+    # holds one allocates a closure on every call, even when the branch using it never runs.
     if type(a) is not type(b):
         return False
     if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+        if a.keys() != b.keys():
+            return False
+        for k in a:
+            if not _same(a[k], b[k]):
+                return False
+        return True
     if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        if len(a) != len(b):
+            return False
+        for x, y in zip(a, b):
+            if not _same(x, y):
+                return False
+        return True
     return bool(a == b)
 
 
@@ -88,7 +100,10 @@ def listed(state: dict[str, Any], seat: int, move: Move) -> bool:
 
 def is_listed(move: Move, moves: list[Move]) -> bool:
     """Whether the move is one of `moves`, comparing JSON types strictly (true is not 1)."""
-    return any(m == move and _same(m, move) for m in moves)
+    for m in moves:
+        if m == move and _same(m, move):
+            return True
+    return False
 
 
 def public_summary(move: Move) -> Move:
@@ -125,7 +140,7 @@ def _keep(e: Edit, seat: int, move: Move) -> None:
     pl["monument"] = move["monument"]
     # The other card is out of the game, but its owner knows it: determinize must never deal it
     # to an opponent. It stays in the state, and no view, log or patch shows it (view.py).
-    pl["discarded"] = next(m for m in pl["dealt"] if m != move["monument"])
+    pl["discarded"] = [m for m in pl["dealt"] if m != move["monument"]][0]
     pl["dealt"] = None
 
 

@@ -36,8 +36,12 @@ _DEAD = 1.0         # a square lost to a building that scores nothing (Mine, Sta
 _OPEN_SCALE = 6     # ...matters less as the town fills (fewer than this many empty squares)
 
 
+# No generator expressions in these functions: compiled, a function holding one allocates a
+# closure on every call (list comprehensions are inlined).
+
+
 def _feeders(grid: list[Any]) -> int:
-    return sum(1 for g in grid if g in data.CARDS and "feed" in data.card(g))
+    return len([g for g in grid if g in data.CARDS and "feed" in data.card(g)])
 
 
 def _weight(state: dict[str, Any], seat: int, cid: str) -> float:
@@ -50,7 +54,7 @@ def _weight(state: dict[str, Any], seat: int, cid: str) -> float:
         cottages = grid.count("cottage")
         return _FEEDER_BASE + _FEEDER_PER * min(cottages, 4) / (1 + _feeders(grid))
     score = row["score"]
-    coins = sum(b.get("coins", 0) for b in row.get("build", ()))
+    coins = sum([b.get("coins", 0) for b in row.get("build", ())])
     if score["kind"] == "flat":
         return float(score["vp"] + coins) or 0.5
     return _GUESS.get(score["kind"], 2.5) + coins
@@ -73,15 +77,15 @@ def _cell_potential(state: dict[str, Any], seat: int, grid: list[Any], cell: int
                 elif v is not None:
                     ok = False
                     break
-            if ok and any(c == cell and grid[c] == r for c, r in placement):
+            if ok and (cell, grid[cell]) in placement:  # the cube on `cell` is in the pattern
                 frac = matched / len(placement)
                 best = max(best, w * (complete if frac == 1 else frac * frac * _PART))
     return best
 
 
 def _grid_potential(state: dict[str, Any], seat: int, grid: list[Any]) -> float:
-    return sum(_cell_potential(state, seat, grid, c) for c in range(16)
-               if grid[c] in _RES)
+    return sum([_cell_potential(state, seat, grid, c) for c in range(16)
+                if grid[c] in _RES])
 
 
 def _dead(grid: list[Any], board: dict[str, Any]) -> int:
@@ -93,15 +97,16 @@ def _dead(grid: list[Any], board: dict[str, Any]) -> int:
         row = data.card(cid)
         if pts > 0 or data.is_monument(cid) or data.is_feedable(cid) or "feed" in row or "react" in row:
             continue
-        out += sum(1 for g in grid if g == cid)
+        out += grid.count(cid)
     return out
 
 
 def _value(state: dict[str, Any], seat: int) -> float:
     grid = state["p"][seat]["grid"]
     board = score_all(state)[seat]
-    unfed = sum(1 for c in range(16) if data.is_feedable(grid[c]) and c not in board["fed"])
-    open_sq = sum(1 for c in range(16) if grid[c] is None)
+    fed = board["fed"]
+    unfed = len([c for c in range(16) if data.is_feedable(grid[c]) and c not in fed])
+    open_sq = grid.count(None)
     dead = _DEAD * _dead(grid, board) * min(1.0, open_sq / _OPEN_SCALE)
     return board["total"] + _grid_potential(state, seat, grid) + _UNFED * unfed - dead
 
@@ -114,8 +119,8 @@ def _place_value(state: dict[str, Any], seat: int, move: Move) -> float:
     grid[move["cell"]] = move["resource"]
     cost = _CHANGE if state["coins_on"] and uses_coin(state, seat, move["resource"]) else 0.0
     # the whole town's pattern potential after the cube (not just the cube's own best pattern)
-    return sum(_cell_potential(state, seat, grid, c, complete=1.0) for c in range(16)
-               if grid[c] in _RES) - cost
+    return sum([_cell_potential(state, seat, grid, c, complete=1.0) for c in range(16)
+                if grid[c] in _RES]) - cost
 
 
 def choose(state: dict[str, Any], seat: int, rng: Any) -> Move | None:
@@ -141,7 +146,7 @@ def _best_name(state: dict[str, Any], seat: int, moves: list[Move]) -> Move:
             return m  # a free cube and a coin
         nxt = apply_move(state, seat, m)
         opts = [x for x in legal_moves(nxt, seat) if x["type"] == "place"]
-        v = max((_place_value(nxt, seat, x) for x in opts), default=0.0)
+        v = max([_place_value(nxt, seat, x) for x in opts], default=0.0)
         if v > best_v:
             best, best_v = m, v
     return best
@@ -150,7 +155,7 @@ def _best_name(state: dict[str, Any], seat: int, moves: list[Move]) -> Move:
 def _greedy(state: dict[str, Any], seat: int, moves: list[Move], rng: Any) -> Move:
     """Try each move (capped) and keep the one that leaves the best town."""
     from app.rulesets.tiny_towns.apply import apply_move
-    sample = moves if len(moves) <= 40 else [moves[-1], *(rng.choice(moves) for _ in range(40))]
+    sample = moves if len(moves) <= 40 else [moves[-1], *[rng.choice(moves) for _ in range(40)]]
     base = _value(state, seat)
     best, best_v = None, float("-inf")
     for m in sample:

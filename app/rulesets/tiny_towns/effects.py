@@ -48,7 +48,9 @@ def _watch_trigger(e: Edit, seat: int, cid: str) -> None:
 
 def grid_types(grid: list[Any]) -> Counter[str]:
     """Number of buildings of each type in a town."""
-    return Counter(grid[i] for i in CELLS if is_building(grid[i]))
+    # No generator expressions in the functions that run during play (here and below): compiled,
+    # a function holding one allocates a closure on every call.
+    return Counter([grid[i] for i in CELLS if is_building(grid[i])])
 
 
 # ---------------------------------------------------------------- on-build handlers
@@ -73,7 +75,8 @@ def _cathedral_cost(e: Edit, seat: int, cell: int, eff: dict[str, Any]) -> None:
 
 def _parsonage(e: Edit, seat: int, cell: int, eff: dict[str, Any]) -> None:
     pl = e.p(seat)
-    cottages = sum(data.cottage_weight(pl["grid"][i]) for i in CELLS)
+    grid = pl["grid"]
+    cottages = sum([data.cottage_weight(grid[i]) for i in CELLS])
     if pl["coins"] != cottages:  # RB-F Parsonage: coins not spent, but lost unless equal
         pl["coins"] = 0
 
@@ -93,8 +96,8 @@ def _teahouse(e: Edit, seat: int, cell: int, eff: dict[str, Any]) -> None:
     amounts the player chooses (fewer coins can be better, e.g. before a Gamblers' Den or a
     Parsonage), otherwise the amount is simply gained."""
     grid = e.p(seat)["grid"]
-    row, col = (min(len({grid[i] for i in line if i != cell and is_building(grid[i])}), eff["most"])
-                for line in (ROW[cell], COL[cell]))
+    row, col = [min(len({grid[i] for i in line if i != cell and is_building(grid[i])}), eff["most"])
+                for line in (ROW[cell], COL[cell])]
     if row == col:
         gain(e, seat, row)
     else:
@@ -103,7 +106,7 @@ def _teahouse(e: Edit, seat: int, cell: int, eff: dict[str, Any]) -> None:
 
 def _statue(e: Edit, seat: int, cell: int, eff: dict[str, Any]) -> None:
     counts = grid_types(e.p(seat)["grid"])
-    gain(e, seat, sum(1 for n in counts.values() if n >= eff["at_least"]))
+    gain(e, seat, len([n for n in counts.values() if n >= eff["at_least"]]))
 
 
 def _windseed(e: Edit, seat: int, cell: int, eff: dict[str, Any]) -> None:

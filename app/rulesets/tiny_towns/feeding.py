@@ -36,7 +36,9 @@ FEED_KINDS = FIXED_KINDS | {"feed_any", "feed_group", "feed_coin_line"}
 
 
 def _feedables(grid: Grid) -> frozenset[int]:
-    return frozenset(i for i in CELLS if data.is_feedable(grid[i]))
+    # No generator expressions in the functions that run during play (scoring, the bot's
+    # evaluations): compiled, a function holding one allocates a closure on every call.
+    return frozenset([i for i in CELLS if data.is_feedable(grid[i])])
 
 
 def _groups(cells: Iterable[int]) -> list[frozenset[int]]:
@@ -77,10 +79,10 @@ class Feeders:
         for i, f in kinds:
             fixed |= _fixed(i, f["kind"])
         self.always = frozenset(fixed) & self.targets
-        self.greenhouses = sum(1 for _, f in kinds if f["kind"] == "feed_group")
-        self.slots = sum(f["count"] for _, f in kinds if f["kind"] == "feed_any")
-        self.lines = any(f["kind"] == "feed_coin_line" for _, f in kinds)
-        self.pairs = any(f["kind"] == "feed_adjacent_and_coin_pairs" for _, f in kinds)
+        self.greenhouses = len([f for _, f in kinds if f["kind"] == "feed_group"])
+        self.slots = sum([f["count"] for _, f in kinds if f["kind"] == "feed_any"])
+        self.lines = any([f["kind"] == "feed_coin_line" for _, f in kinds])
+        self.pairs = any([f["kind"] == "feed_adjacent_and_coin_pairs" for _, f in kinds])
 
     def coin_feeder(self) -> bool:
         """Whether coins can feed anything (Root Cellar or Little Barn)."""

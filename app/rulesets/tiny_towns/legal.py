@@ -171,9 +171,13 @@ def reaction_moves(state: dict[str, Any], seat: int) -> list[Move]:
     if pl["built_monument"] and data.react_kind(pl["monument"]) == "bondmaker":
         moves += [{"type": "bondmaker", "cell": i} for i in CELLS
                   if grid[i] == "cottage" and str(i) not in pl["store"]]
-    if pl["store"] and not pl["flags"].get("museum_used") and any(
-            data.react_kind(grid[int(k)]) == "museum" and named in v for k, v in pl["store"].items()):
-        moves.append({"type": "museum"})
+    if pl["store"] and not pl["flags"].get("museum_used"):
+        # A loop, not any(...): compiled, a generator expression here would cost this function a
+        # closure on every call (the same holds for every hot function of this package).
+        for k, v in pl["store"].items():
+            if data.react_kind(grid[int(k)]) == "museum" and named in v:
+                moves.append({"type": "museum"})
+                break
     return moves
 
 

@@ -142,7 +142,8 @@ def can_afford(state: dict[str, Any], seat: int, cid: str) -> bool:
     """Coin costs that block construction: Estival Festival's 2 coins; the solo Jeweler's coin."""
     pl = state["p"][seat]
     cost = data.card(cid).get("build_cost", 0)
-    if state["solo"] and any(b["kind"] == "jeweler_cost" for b in data.card(cid).get("build", ())):
+    if state["solo"] and any([b["kind"] == "jeweler_cost"
+                              for b in data.card(cid).get("build", ())]):
         cost = max(cost, 1)
     return bool(pl["coins"] >= cost)
 
@@ -200,7 +201,7 @@ def build_options(state: dict[str, Any], seat: int) -> list[Option]:
     cards = buildable_cards(state, seat)
     found = {cid: rows for cid in cards
              if (rows := matched.get(cid)) and can_afford(state, seat, cid)}
-    return _options(pl, found, sum(1 << i for i, v in enumerate(grid) if v is None))
+    return _options(pl, found, sum([1 << i for i, v in enumerate(grid) if v is None]))
 
 
 def _options(pl: dict[str, Any], found: dict[str, list[tuple[int, tuple[int, ...], int]]],

@@ -78,6 +78,9 @@ def advance(e: Edit) -> None:
             start_round(e)
 
 
+_ROUND_FLAGS = ("museum_used", "forge_used", "ghost", "jeweler_unpaid")  # reset each round
+
+
 def start_round(e: Edit) -> None:
     """A new round: reset the per-round markers; the Master Builder names next."""
     s = e.s
@@ -90,9 +93,11 @@ def start_round(e: Edit) -> None:
             q = e.p(i)
             q["builds"], q["placed"], q["done"] = 0, False, False
         flags = pl["flags"]
-        if flags and any(flags.get(k) for k in ("museum_used", "forge_used", "ghost", "jeweler_unpaid")):
+        # The round's markers, by a list comprehension: compiled, a generator expression would
+        # cost this function a closure on every call.
+        if flags and any([flags.get(k) for k in _ROUND_FLAGS]):
             f = e.f(i, "flags")
-            for k in ("museum_used", "forge_used", "ghost", "jeweler_unpaid"):
+            for k in _ROUND_FLAGS:
                 f.pop(k, None)
     if not incomplete(s):
         s["phase"] = "over"

@@ -31,8 +31,12 @@ def _types(grid: list[Any], cells: Any, exclude: int) -> set[str]:
     return {grid[i] for i in cells if i != exclude and is_building(grid[i])}
 
 
+# No generator expressions in these functions (they score every town the bot weighs): compiled,
+# a function holding one allocates a closure on every call. List comprehensions are inlined.
+
+
 def _fed_cottages(ctx: Ctx, cells: Any) -> int:
-    return sum(data.cottage_weight(ctx.grid[i]) for i in cells if i in ctx.fed)
+    return sum([data.cottage_weight(ctx.grid[i]) for i in cells if i in ctx.fed])
 
 
 def _flat(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
@@ -53,8 +57,8 @@ def _count_table(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
 
 
 def _alone(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
-    return sum(p["vp"] for i in cells
-               if not any(j != i and ctx.grid[j] == ctx.grid[i] for j in ROW[i] + COL[i]))
+    return sum([p["vp"] for i in cells
+                if not any([j != i and ctx.grid[j] == ctx.grid[i] for j in ROW[i] + COL[i]])])
 
 
 def _more_than_right(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
@@ -71,58 +75,61 @@ def _per_fed_cottage(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
 
 
 def _adjacent_fed(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
-    return sum(p["vp"] for i in cells if _fed_cottages(ctx, ADJ[i]) >= p["need"])
+    return sum([p["vp"] for i in cells if _fed_cottages(ctx, ADJ[i]) >= p["need"]])
 
 
 def _not_adjacent_colours(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
-    return sum(p["vp"] for i in cells if not any(
-        is_building(ctx.grid[j]) and data.card(ctx.grid[j])["colour"] in p["colours"] for j in ADJ[i]))
+    return sum([p["vp"] for i in cells if not any([
+        is_building(ctx.grid[j]) and data.card(ctx.grid[j])["colour"] in p["colours"]
+        for j in ADJ[i]])])
 
 
 def _adjacent_colours(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
-    return sum(p["vp"] for i in cells if any(
-        is_building(ctx.grid[j]) and data.card(ctx.grid[j])["colour"] in p["colours"] for j in ADJ[i]))
+    return sum([p["vp"] for i in cells if any([
+        is_building(ctx.grid[j]) and data.card(ctx.grid[j])["colour"] in p["colours"]
+        for j in ADJ[i]])])
 
 
 def _corners(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
-    return p["vp"] * sum(1 for i in cells if i in CORNERS) * len(cells)
+    return p["vp"] * len([i for i in cells if i in CORNERS]) * len(cells)
 
 
 def _types_in_lines(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
-    return sum(p["vp"] * len(_types(ctx.grid, ROW[i] + COL[i], i) - {ctx.grid[i]}) for i in cells)
+    return sum([p["vp"] * len(_types(ctx.grid, ROW[i] + COL[i], i) - {ctx.grid[i]}) for i in cells])
 
 
 def _row_or_col(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
     total = 0
     for i in cells:
-        in_row = sum(1 for j in ROW[i] if ctx.grid[j] == ctx.grid[i])
-        in_col = sum(1 for j in COL[i] if ctx.grid[j] == ctx.grid[i])
+        in_row = len([j for j in ROW[i] if ctx.grid[j] == ctx.grid[i]])
+        in_col = len([j for j in COL[i] if ctx.grid[j] == ctx.grid[i]])
         total += p["vp"] * max(in_row, in_col)
     return total
 
 
 def _centre(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
-    return (p["vp"] + sum(1 for i in cells if i in CENTRE)) * len(cells)
+    return (p["vp"] + len([i for i in cells if i in CENTRE])) * len(cells)
 
 
 def _per_adjacent_cottage(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
-    return sum(p["vp"] * sum(data.cottage_weight(ctx.grid[j]) for j in ADJ[i]) for i in cells)
+    return sum([p["vp"] * sum([data.cottage_weight(ctx.grid[j]) for j in ADJ[i]]) for i in cells])
 
 
 def _adjacent_same(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
-    return sum(p["vp"] for i in cells if any(ctx.grid[j] == ctx.grid[i] for j in ADJ[i]))
+    return sum([p["vp"] for i in cells if any([ctx.grid[j] == ctx.grid[i] for j in ADJ[i]])])
 
 
 def _not_adjacent_same(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
-    return sum(p["vp"] for i in cells if not any(ctx.grid[j] == ctx.grid[i] for j in ADJ[i]))
+    return sum([p["vp"] for i in cells if not any([ctx.grid[j] == ctx.grid[i] for j in ADJ[i]])])
 
 
 def _per_stored(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
-    return p["vp"] * sum(len(ctx.pl["store"].get(str(i), ())) for i in cells)
+    return p["vp"] * sum([len(ctx.pl["store"].get(str(i), ())) for i in cells])
 
 
 def _schoolhouse(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
-    return sum(p["vp"] + (p["bonus"] if ctx.rich else 0) for i in cells if _fed_cottages(ctx, ADJ[i]) >= 1)
+    return sum([p["vp"] + (p["bonus"] if ctx.rich else 0) for i in cells
+                if _fed_cottages(ctx, ADJ[i]) >= 1])
 
 
 def _unique_types(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
@@ -131,7 +138,7 @@ def _unique_types(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
 
 
 def _adjacent_types(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
-    return sum(p["vp"] * len(_types(ctx.grid, ADJ[i], i)) for i in cells)
+    return sum([p["vp"] * len(_types(ctx.grid, ADJ[i], i)) for i in cells])
 
 
 def _recorded(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
@@ -160,7 +167,7 @@ def _largest_group(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
 
 def _missing(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
     have = set(ctx.grid)
-    return p["vp"] * sum(1 for b in ctx.state["buildings"] if b not in have) * len(cells)
+    return p["vp"] * len([b for b in ctx.state["buildings"] if b not in have]) * len(cells)
 
 
 def _completion(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
@@ -168,13 +175,13 @@ def _completion(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
     mine = finish[ctx.seat]
     if mine is None:
         return 0
-    place = sum(1 for f in finish if f is not None and f < mine)
+    place = len([f for f in finish if f is not None and f < mine])
     return (p["table"][place] if place < len(p["table"]) else 0) * len(cells)
 
 
 def _vineyard(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
-    return sum((p["vp"] if i in ctx.fed else 0) + p["penalty"] * len(_types(ctx.grid, ROW[i] + COL[i], i))
-               for i in cells)
+    return sum([(p["vp"] if i in ctx.fed else 0)
+                + p["penalty"] * len(_types(ctx.grid, ROW[i] + COL[i], i)) for i in cells])
 
 
 def _hollow(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
@@ -210,21 +217,29 @@ def _feeding(state: dict[str, Any], seat: int, coins: list[int], rich: bool
     mausoleum = built(pl, "unfed_cottages_score")
     key = (tuple(grid), pl["coins"], mausoleum, rich)
     hit = _FEED_CACHE.get(key)
-    if hit is not None:
-        return hit
+    if hit is None:
+        hit = _best_feeding(state, seat, coins, rich)
+        if len(_FEED_CACHE) > 20000:
+            _FEED_CACHE.clear()
+        _FEED_CACHE[key] = hit
+    return hit
+
+
+def _best_feeding(state: dict[str, Any], seat: int, coins: list[int], rich: bool
+                  ) -> tuple[frozenset[int], int]:
+    """The search `_feeding` caches (apart from it: its scorer is a closure, which a cache hit
+    need not allocate)."""
+    pl = state["p"][seat]
+    grid = pl["grid"]
     kinds = [(cid, [i for i in CELLS if grid[i] == cid]) for cid in sorted({g for g in grid if is_building(g)})
              if data.card(cid)["score"]["kind"] in FED_KINDS]
 
     def value(fed: frozenset[int]) -> float:
         ctx = Ctx(state, seat, grid, set(fed), coins, [], pl, rich)
-        return sum(SCORE[data.card(cid)["score"]["kind"]](ctx, cells, data.card(cid)["score"])
-                   for cid, cells in kinds)
+        return sum([SCORE[data.card(cid)["score"]["kind"]](ctx, cells, data.card(cid)["score"])
+                    for cid, cells in kinds])
 
-    out = best_feeding(grid, pl["coins"], value)
-    if len(_FEED_CACHE) > 20000:
-        _FEED_CACHE.clear()
-    _FEED_CACHE[key] = out
-    return out
+    return best_feeding(grid, pl["coins"], value)
 
 
 def score_all(state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -235,7 +250,7 @@ def score_all(state: dict[str, Any]) -> list[dict[str, Any]]:
     is chosen."""
     spent = [coins_spent(pl["grid"], pl["coins"]) for pl in state["p"]]
     coins = [pl["coins"] - k for pl, k in zip(state["p"], spent)]
-    counts = [Counter(g for g in pl["grid"] if is_building(g)) for pl in state["p"]]
+    counts = [Counter([g for g in pl["grid"] if is_building(g)]) for pl in state["p"]]
     out = []
     for seat, pl in enumerate(state["p"]):
         grid = pl["grid"]
@@ -247,7 +262,7 @@ def score_all(state: dict[str, Any]) -> list[dict[str, Any]]:
             cells = [i for i in CELLS if grid[i] == cid]
             sc = data.card(cid)["score"]
             cards[cid] = SCORE[sc["kind"]](ctx, cells, sc)
-        empty = sum(1 for g in grid if not is_building(g))
+        empty = len([g for g in grid if not is_building(g)])
         empty_vp = 0 if built(pl, "empty_squares_zero") else -empty
         coin_vp = coins[seat] * (2 if built(pl, "coins_double") else 1)
         total = sum(cards.values()) + empty_vp + coin_vp
@@ -264,4 +279,4 @@ def tie_key(entry: dict[str, Any]) -> tuple[int, ...]:
 
 def solo_rank(score: int) -> str:
     """The solo rank name for a score (rules-data §2.2, CW)."""
-    return next(r["name"] for r in data.SOLO_RANKS if score >= r["min"])
+    return [r["name"] for r in data.SOLO_RANKS if score >= r["min"]][0]

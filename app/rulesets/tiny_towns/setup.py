@@ -36,7 +36,8 @@ def deal_buildings(rng: Rng, fortune: bool, max_fortune: int, solo: bool,
             chosen[colour["id"]] = row["id"]
             fortune_count += row["set"] == "fortune"
             break
-    return [*_FIXED, *(chosen[c["id"]] for c in piles)]
+    # A list, not a generator expression: compiled, that would cost a closure on every call.
+    return [*_FIXED, *[chosen[c["id"]] for c in piles]]
 
 
 _PILES = [c for c in data.COLOURS if "fixed" not in c]  # the coloured piles, in table order
