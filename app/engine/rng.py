@@ -62,7 +62,7 @@ class Rng:
     @classmethod
     def from_seed(cls, seed: int | str, *labels: Any) -> "Rng":
         """A generator derived from a seed and optional labels (e.g. a purpose, a seat)."""
-        text = ":".join(str(part) for part in (seed, *labels)).encode()
+        text = ":".join([str(part) for part in (seed, *labels)]).encode()
         return cls(int.from_bytes(hashlib.sha256(text).digest()[:8], "big"))
 
     @cython.locals(s=cython.ulonglong)
