@@ -8,14 +8,10 @@ from typing import Any
 from app.engine.ruleset import Outcome, ranks_from_keys
 from app.rulesets.suburbia.effects import World
 from app.rulesets.suburbia.geo import borough
-from app.rulesets.suburbia.hexes import cell_of, groups
+from app.rulesets.suburbia.hexes import groups
 from app.rulesets.suburbia.tables import GOALS, KINDS, rank_name
 
 State = dict[str, Any]
-
-
-def _category(tile: dict) -> str:
-    return "lake" if tile["lake"] else KINDS[tile["t"]].category
 
 
 # Measures that count the tiles carrying one tag (a tile's tags are its category and its icon;
@@ -36,11 +32,17 @@ def measure(p: dict[str, Any], what: str) -> int:
         return borough(tiles).count(match)
     if what == "investments":
         return len([t for t in tiles if t["inv"]])  # a list: a generator is a closure, compiled
-    if what in ("lake_group", "civic_group"):
-        cat = what.split("_")[0]
-        cells = {cell_of(t) for t in tiles if _category(t) == cat}
-        return max([len(g) for g in groups(cells)], default=0)
+    if what == "lake_group":
+        return _largest_group({(t["at"][0], t["at"][1]) for t in tiles if t["lake"]})
+    if what == "civic_group":  # a lake is no Civic tile, whatever it was
+        return _largest_group({(t["at"][0], t["at"][1]) for t in tiles
+                               if not t["lake"] and KINDS[t["t"]].category == "civic"})
     raise ValueError(f"unknown goal measure {what!r}")
+
+
+def _largest_group(cells: set[tuple[int, int]]) -> int:
+    """The size of the largest edge-connected group of `cells` (0 for none)."""
+    return max([len(g) for g in groups(cells)], default=0)
 
 
 def goal_winner(players: list[dict[str, Any]], goal_id: str) -> int | None:
