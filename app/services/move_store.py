@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -215,13 +216,23 @@ class SqliteWriter:
         self.since_checkpoint = 0
         return True
 
-    def checkpoint(self) -> None:
+    def checkpoint(self) -> tuple[int, int]:
         """Copy the WAL back into the database file, on its own connection (run it on a thread):
-        in WAL mode a checkpoint runs beside the writer, so moves never wait for it."""
+        in WAL mode a checkpoint runs beside the writer, so moves never wait for it. Returns
+        SQLite's (frames in the WAL, frames now in the database); fetched whole, so that no
+        statement is left open holding a read lock (which would keep the WAL from restarting)."""
         if self._checkpointer is None:
             self._checkpointer = sqlite3.connect(self.path, timeout=1, isolation_level=None,
                                                  check_same_thread=False)
-        self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        _busy, frames, copied = self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()[0]
+        return frames, copied
+
+    def wal_bytes(self) -> int:
+        """The size of the WAL file (0 if there is none)."""
+        try:
+            return os.path.getsize(self.path + "-wal")
+        except OSError:
+            return 0
 
     def close(self) -> None:
         """Release the connections and the threads."""
