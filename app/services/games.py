@@ -373,7 +373,8 @@ class GameService:
             raise
         MOVES.inc()
         MOVE_SECONDS.observe(time.perf_counter() - start)
-        log.debug("move stored", extra={"game_id": game_id, "version": version, "seat": seat})
+        if log.isEnabledFor(logging.DEBUG):  # not even the record's fields, on every move, unless asked
+            log.debug("move stored", extra={"game_id": game_id, "version": version, "seat": seat})
         return version
 
     async def _submit(self, game_id: str, seat: int, sent_version: Any, move: Any,
@@ -405,9 +406,10 @@ class GameService:
                     if known is not None:
                         return known
                     version = live.version + 1
+                    to_act = live.ruleset.to_act(new_state)  # once: stored, and kept in the copy
                     if await self._store(session, live, seat, move, client_id, new_state, version,
-                                         player_id):
-                        live.advance(seat, move, new_state, client_id)
+                                         player_id, to_act):
+                        live.advance(seat, move, new_state, client_id, to_act)
                         if game_id in self._live and version % REWEIGH_EVERY == 0:
                             self._weigh(live)  # an estimate: serialising the state every move costs more
                         break
@@ -440,12 +442,12 @@ class GameService:
 
     async def _store(self, session: AsyncSession, live: LiveGame, seat: int, move: Move,
                      client_id: str | None, state: State, version: int,
-                     holder: str | None = None) -> bool:
+                     holder: str | None = None, to_act: list[int] | None = None) -> bool:
         """Append the move in one transaction; False if another writer got this version first
         (or, with `holder`, if that player no longer holds the seat)."""
         outcome = live.ruleset.outcome(state)
         statements = move_statements(live, seat, move, client_id, state, version, outcome,
-                                      self.snapshot_every, holder)
+                                      self.snapshot_every, holder, to_act)
         writer = self._sqlite_writer
         if writer is not None:
             rows = sqlite_rows(statements)
