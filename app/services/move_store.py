@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -232,13 +231,6 @@ class SqliteWriter:
                                                  check_same_thread=False)
         _busy, frames, copied = self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()[0]
         return frames, copied
-
-    def wal_bytes(self) -> int:
-        """The size of the WAL file (0 if there is none)."""
-        try:
-            return os.path.getsize(self.path + "-wal")
-        except OSError:
-            return 0
 
     def close(self) -> None:
         """Release the connections and the threads."""

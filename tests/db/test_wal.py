@@ -30,19 +30,19 @@ async def _move(games, game_id: str) -> int:
     return await games.submit(game_id, seat, live.version, live.ruleset.legal_moves(live.state, seat)[0])
 
 
-@pytest.mark.parametrize("restart_bytes, starts_over", [(0, True), (1 << 40, False)])
+@pytest.mark.parametrize("restart_frames, starts_over", [(0, True), (1 << 40, False)])
 def test_the_wal_starts_over_though_a_move_comes_during_every_checkpoint(
-        tmp_path, monkeypatch, restart_bytes, starts_over):
+        tmp_path, monkeypatch, restart_frames, starts_over):
     """Under steady play a move is stored while the checkpoint thread copies the WAL, every time:
     the checkpoint stops short of that move's frames, so the next move appends to the WAL
-    instead of starting it over, and the WAL grew without end. Past WAL_RESTART_BYTES a second
+    instead of starting it over, and the WAL grew without end. Past WAL_RESTART_FRAMES a second
     pass with the moves held copies those frames too: the next move starts the WAL over, which
     then holds that move's frames alone. Below the threshold the frames pile up, as before.
 
     (The checkpoint is made to stop short of a move the way a concurrent copy does, by a reader
     that took its snapshot before the move and lets go only once the first pass is over.)"""
     monkeypatch.setattr(games_module, "CHECKPOINT_EVERY", 1 << 30)  # only the test's checkpoint
-    monkeypatch.setattr(games_module, "WAL_RESTART_BYTES", restart_bytes)
+    monkeypatch.setattr(games_module, "WAL_RESTART_FRAMES", restart_frames)
     with TestClient(create_app(_settings(tmp_path))) as client:
         game_id, _ = started_game(client)
         games = client.app.state.platform.games
@@ -85,7 +85,7 @@ def test_a_move_waits_for_the_second_pass_then_is_stored(tmp_path, monkeypatch):
     """The second pass holds the moves (that is what lets it copy every frame): a move submitted
     meanwhile is stored after the pass has ended, and acknowledged as usual."""
     monkeypatch.setattr(games_module, "CHECKPOINT_EVERY", 1 << 30)
-    monkeypatch.setattr(games_module, "WAL_RESTART_BYTES", 0)
+    monkeypatch.setattr(games_module, "WAL_RESTART_FRAMES", 0)
     with TestClient(create_app(_settings(tmp_path))) as client:
         game_id, _ = started_game(client)
         games = client.app.state.platform.games
