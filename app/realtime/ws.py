@@ -23,6 +23,7 @@ router = APIRouter()
 
 
 TOO_MANY_FRAMES = "socket/too_many_frames"  # the error frame's code (wire contract extension)
+MOVE_FIELDS = frozenset({"type", "version", "move", "id"})  # what a move frame may hold
 
 
 class FrameGate:
@@ -56,16 +57,13 @@ class FrameGate:
         return encode({"type": "error", "id": None, "status": 429, "detail": detail,
                        "code": TOO_MANY_FRAMES, "retry_after": 1})
 
-    async def let_in(self, conn: Connection, now: float) -> bool | None:
-        """Admit one frame: True to handle it; None when it was refused with an error frame (read
-        on); False when a flood closed the socket (1008: stop)."""
-        verdict = self.admit(now)
+    async def refuse(self, conn: Connection, verdict: str) -> bool:
+        """Answer a frame that `admit` refused: an error frame (True: read on), or after a flood
+        the door (close 1008; False: stop)."""
         if verdict == "close":
             await conn.websocket.close(code=1008)
             return False
-        if verdict is not None:
-            conn.send(verdict)
-            return None
+        conn.send(verdict)
         return True
 
     def close(self) -> None:
@@ -146,9 +144,9 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
     gate = FrameGate(platform, conn.player_id, loop.time())
 
     async def handle(text: str | None) -> bool:
-        admitted = await gate.let_in(conn, loop.time())
-        if not admitted:
-            return admitted is None
+        refused = gate.admit(loop.time())  # checked inline: every frame passes here
+        if refused is not None:
+            return await gate.refuse(conn, refused)
         frame, problem = _parse(text, settings.max_frame_bytes)
         if frame is None:
             conn.send(encode({"type": "error", "id": None, "status": 400, "detail": problem}))
@@ -189,7 +187,7 @@ async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> Non
             conn.send(encode({"type": "error", "id": move_id, "status": 403,
                               "detail": "Spectators cannot move; join with a seat's token."}))
             return
-        unknown = set(frame) - {"type", "version", "move", "id"}
+        unknown = frame.keys() - MOVE_FIELDS
         if unknown:
             conn.send(encode({"type": "error", "id": move_id, "status": 422,
                               "detail": f"Unknown fields in a move frame: {sorted(unknown)[:5]}."}))
@@ -259,9 +257,9 @@ async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = 
     gate = FrameGate(platform, conn.player_id, loop.time())
 
     async def handle(text: str | None) -> bool:
-        admitted = await gate.let_in(conn, loop.time())
-        if not admitted:
-            return admitted is None
+        refused = gate.admit(loop.time())
+        if refused is not None:
+            return await gate.refuse(conn, refused)
         if room_id is not None and player_id is not None:
             frame, _problem = _parse(text, platform.settings.max_frame_bytes)
             if frame is not None and frame["type"] == "chat":

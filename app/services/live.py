@@ -45,14 +45,16 @@ class LiveGame:
         """True once the rules say the game is over."""
         return self.ruleset.outcome(self.state) is not None
 
-    def advance(self, seat: int, move: Move, state: State, client_id: str | None = None) -> None:
-        """Record that `seat` played `move`, reaching `state` at the next version."""
+    def advance(self, seat: int, move: Move, state: State, client_id: str | None = None,
+                to_act: list[int] | None = None) -> None:
+        """Record that `seat` played `move`, reaching `state` at the next version (`to_act`:
+        the new state's, if the caller has it already)."""
         self.version += 1
         if client_id is not None:
             self.client_ids[(seat, client_id)] = (move, self.version)
         self.state = state
         self.movers.append(seat)
-        self.to_act_at.append(self.ruleset.to_act(state))
+        self.to_act_at.append(self.ruleset.to_act(state) if to_act is None else to_act)
         self.states[self.version] = state
         while len(self.states) > RECENT_STATES:
             self.states.popitem(last=False)

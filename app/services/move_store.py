@@ -43,12 +43,14 @@ _BUMP_VERSION_HELD = _BUMP_VERSION.where(exists().where(
 
 
 def move_statements(live: LiveGame, seat: int, move: Move, client_id: str | None, state: State,
-                     version: int, outcome: Any, snapshot_every: int, holder: str | None = None
-                     ) -> list[tuple[Any, dict[str, Any]]]:
+                     version: int, outcome: Any, snapshot_every: int, holder: str | None = None,
+                     to_act: list[int] | None = None) -> list[tuple[Any, dict[str, Any]]]:
     """The statements of one move's transaction, the version guard first. Plain Core statements:
     the ORM's bulk-update and unit-of-work machinery cost more than the statements here. With
-    `holder`, the guard also requires that player to hold the seat."""
-    to_act = live.ruleset.to_act(state)
+    `holder`, the guard also requires that player to hold the seat; `to_act` is the new state's,
+    if the caller has it already."""
+    if to_act is None:
+        to_act = live.ruleset.to_act(state)
     bump = {"game": live.id, "old": version - 1, "new": version, "now_to_act": to_act,
             "new_status": "finished" if outcome else "active",
             "new_outcome": outcome.to_json() if outcome else None}
@@ -93,19 +95,23 @@ _SQL_FINISH = "UPDATE rooms SET status = 'finished' WHERE id = ?"
 def sqlite_rows(statements: list[tuple[Any, dict[str, Any]]]) -> list[tuple[str, tuple[Any, ...]]]:
     """The same transaction as plain SQL for the sqlite3 module (the guard stays first)."""
     out: list[tuple[str, tuple[Any, ...]]] = []
+    acting: tuple[Any, str | None] = (None, None)  # the guard's to_act and its JSON: the move's is the same
     for statement, p in statements:
         if statement is _BUMP_VERSION:
-            out.append((_SQL_BUMP, (p["new"], _json(p["now_to_act"]), p["new_status"],
+            acting = (p["now_to_act"], _json(p["now_to_act"]))
+            out.append((_SQL_BUMP, (p["new"], acting[1], p["new_status"],
                                     _json(p["new_outcome"]), p["game"], p["old"])))
         elif statement is _BUMP_VERSION_HELD:
-            out.append((_SQL_BUMP_HELD, (p["new"], _json(p["now_to_act"]), p["new_status"],
+            acting = (p["now_to_act"], _json(p["now_to_act"]))
+            out.append((_SQL_BUMP_HELD, (p["new"], acting[1], p["new_status"],
                                          _json(p["new_outcome"]), p["game"], p["old"],
                                          p["room"], p["seat_no"], p["holder"])))
         elif statement is _FINISH_ROOM:
             out.append((_SQL_FINISH, (p["room"],)))
         elif "seq" in p:
+            to_act = acting[1] if p["to_act"] is acting[0] else _json(p["to_act"])
             out.append((_SQL_MOVE, (p["game_id"], p["seq"], p["seat"], _json(p["move"]),
-                                    p["client_move_id"], _json(p["to_act"]), _stamp(p["created_at"]))))
+                                    p["client_move_id"], to_act, _stamp(p["created_at"]))))
         elif "state" in p:
             out.append((_SQL_SNAPSHOT, (p["game_id"], p["version"], _json(p["state"]))))
         else:  # a statement added to move_statements needs its plain SQL here too
@@ -215,13 +221,16 @@ class SqliteWriter:
         self.since_checkpoint = 0
         return True
 
-    def checkpoint(self) -> None:
+    def checkpoint(self) -> tuple[int, int]:
         """Copy the WAL back into the database file, on its own connection (run it on a thread):
-        in WAL mode a checkpoint runs beside the writer, so moves never wait for it."""
+        in WAL mode a checkpoint runs beside the writer, so moves never wait for it. Returns
+        SQLite's (frames in the WAL, frames now in the database); fetched whole, so that no
+        statement is left open holding a read lock (which would keep the WAL from restarting)."""
         if self._checkpointer is None:
             self._checkpointer = sqlite3.connect(self.path, timeout=1, isolation_level=None,
                                                  check_same_thread=False)
-        self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        _busy, frames, copied = self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()[0]
+        return frames, copied
 
     def close(self) -> None:
         """Release the connections and the threads."""

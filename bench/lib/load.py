@@ -90,9 +90,11 @@ async def drive_game(url: str, game_id: str, players: list[dict], socks: list[Se
         n += 1
         ack = socks[seat].wait_ack(move_id)
         patches = [s.wait_version(version + 1) for s in socks]
+        # Encoded before the clock starts, as the echo's frame is: the round trip is measured
+        # from the send, not from the load generator's JSON encoding.
+        frame = dumps({"type": "move", "version": version, "move": move, "id": move_id})
         sent = time.perf_counter()
-        await socks[seat].ws.send(dumps({"type": "move", "version": version, "move": move,
-                                         "id": move_id}))
+        await socks[seat].ws.send(frame)
         try:
             t_ack = await asyncio.wait_for(ack, 30)
             t_patches = await asyncio.wait_for(asyncio.gather(*patches), 30)
