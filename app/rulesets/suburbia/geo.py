@@ -103,6 +103,10 @@ FIRES = {key: (firing(REACT_ADJACENT, tags), firing(REACT_REST, tags), firing(RE
          for key, tags in TAGS.items()}
 
 
+_SMALL = 3  # boroughs of at most this many tiles have their frontier remembered (Borough.front)
+_SMALL_FRONTS: dict[tuple[Cell, ...], tuple[Cell, ...]] = {}  # occupied cells -> frontier
+
+
 @cython.final
 @cython.cclass
 class Borough:
@@ -172,10 +176,17 @@ class Borough:
         """Empty cells next to a tile and off the Borough Board, sorted (shared: do not modify)."""
         if self._front is None:
             occ = self.occ
-            found = {(q + dq, r + dr) for q, r in occ for dq, dr in DIRS}
-            found = {n for n in found if n not in occ and n not in BOARD_CELLS}
-            self.fset = found
-            self._front = [[q, r] for q, r in sorted(found)]
+            # every game starts each borough from the same three tiles: their frontier is
+            # worked out once (only for boroughs that small, so the table stays tiny)
+            key = tuple(occ) if len(occ) <= _SMALL else None
+            cells = _SMALL_FRONTS.get(key) if key is not None else None
+            if cells is None:
+                found = {(q + dq, r + dr) for q, r in occ for dq, dr in DIRS}
+                cells = tuple(sorted([n for n in found if n not in occ and n not in BOARD_CELLS]))
+                if key is not None and len(_SMALL_FRONTS) < 1024:
+                    _SMALL_FRONTS[key] = cells
+            self.fset = set(cells)
+            self._front = [[q, r] for q, r in cells]
         return self._front
 
     @cython.ccall
@@ -264,13 +275,15 @@ _BOROUGHS: dict[int, tuple[list[dict], Borough]] = {}
 _LAST: tuple[list[dict] | None, Borough | None] = (None, None)
 
 
+@cython.locals(last=tuple, cache=dict, hit=tuple)
 def borough(tiles: list[dict]) -> Borough:
     """The derived data of a tiles list, computed once per list (shared: do not modify)."""
     global _LAST
     last = _LAST
     if last[0] is tiles:
         return last[1]  # type: ignore[return-value]
-    hit = _BOROUGHS.get(id(tiles))
+    cache = _BOROUGHS
+    hit = cache.get(id(tiles))
     if hit is not None and hit[0] is tiles:
         _LAST = hit
         return hit[1]

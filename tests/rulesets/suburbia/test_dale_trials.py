@@ -173,3 +173,31 @@ def test_a_trial_taken_back_after_the_cache_was_cleared_leaves_the_borough_right
         trial.players[d].update({k: saved[k] for k in ("money", "income", "rep", "pop")})
         assert tiles == s["p"][d]["tiles"]
         assert _derived(geo.borough(tiles)) == _derived(geo.Borough(tiles))
+
+
+def test_the_frontier_is_every_empty_off_board_neighbour_in_order():
+    """Where a tile may go (RB-S: next to a tile of the borough, not on the Borough Board),
+    kept up to date placement by placement and remembered for the starting boroughs: over
+    random games at every stage, `Borough.front` is the sorted set worked out from scratch."""
+    from app.rulesets.suburbia.tables import BOARD_CELLS
+
+    def from_scratch(tiles):
+        taken = {(t["at"][0], t["at"][1]) for t in tiles}
+        cells = {(q + dq, r + dr) for q, r in taken for dq, dr in geo.DIRS}
+        return sorted([q, r] for q, r in cells - taken - BOARD_CELLS)
+
+    checked = 0
+    for players, seed in ((1, 3), (2, 4), (4, 5)):
+        s = R.setup(players, R.Options(), seed)
+        assert all(geo.borough(p["tiles"]).front == from_scratch(p["tiles"]) for p in s["p"])
+        for label in ("a", "b", "c"):  # three random games to the end, fresh boroughs
+            end = R.playout(s, Rng.from_seed(seed, "frontier", label))
+            for p in end["p"]:
+                assert geo.Borough(p["tiles"]).front == from_scratch(p["tiles"])
+                checked += 1
+        rng = Rng.from_seed(seed, "steps")
+        while R.to_act(s):  # the frontier kept up to date move by move (copy-on-write path)
+            seat = rng.choice(R.to_act(s))
+            s = R.apply(s, seat, R.random_move(s, seat, rng))
+            assert all(geo.borough(p["tiles"]).front == from_scratch(p["tiles"]) for p in s["p"])
+    assert checked >= 21
