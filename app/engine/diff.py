@@ -30,8 +30,8 @@ def _escape(token: str | int) -> str:
     return str(token).replace("~", "~0").replace("/", "~1")
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Deep equality that tells JSON types apart (True is not 1, 1.0 is not 1)."""
+def same_json(a: Any, b: Any) -> bool:
+    """Deep equality that tells JSON types apart (True is not 1, 1.0 is not 1, -0.0 is not 0.0)."""
     # Loops, not generator expressions (here and in `_single_gap`): compiled, a function holding
     # one allocates a closure on every call, even when the branch using it never runs.
     if a is b:
@@ -42,14 +42,14 @@ def _same(a: Any, b: Any) -> bool:
         if a.keys() != b.keys():
             return False
         for k in a:
-            if not _same(a[k], b[k]):
+            if not same_json(a[k], b[k]):
                 return False
         return True
     if isinstance(a, list):
         if len(a) != len(b):
             return False
         for x, y in zip(a, b):
-            if not _same(x, y):
+            if not same_json(x, y):
                 return False
         return True
     if type(a) is float:  # 0.0 == -0.0, but they are different JSON numbers
@@ -71,7 +71,7 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
         _diff_dict(old, new, path, ops)
     elif isinstance(old, list) and isinstance(new, list):
         _diff_list(old, new, path, ops)
-    elif not _same(old, new):
+    elif not same_json(old, new):
         ops.append({"op": "replace", "path": path, "value": new})
 
 
@@ -89,7 +89,7 @@ def _diff_dict(old: dict[str, Any], new: dict[str, Any], path: str, ops: list[Op
             continue
         kind = type(value)
         if kind is type(other) and kind in _SCALARS:
-            if value != other or (kind is float and not _same(value, other)):  # 0.0 vs -0.0
+            if value != other or (kind is float and not same_json(value, other)):  # 0.0 vs -0.0
                 ops.append({"op": "replace", "path": f"{path}/{_escape(key)}", "value": other})
             continue
         _diff(value, other, f"{path}/{_escape(key)}", ops)
@@ -117,7 +117,7 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None
             continue
         kind = type(a)
         if kind is type(b) and kind in _SCALARS:
-            if a != b or (kind is float and not _same(a, b)):  # 0.0 vs -0.0
+            if a != b or (kind is float and not same_json(a, b)):  # 0.0 vs -0.0
                 ops.append({"op": "replace", "path": f"{path}/{i}", "value": b})
             continue
         _diff(a, b, f"{path}/{i}", ops)
@@ -130,10 +130,10 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None
 def _single_gap(shorter: list[Any], longer: list[Any]) -> int | None:
     """The index k such that deleting longer[k] gives shorter, if any (first such k)."""
     k = 0
-    while k < len(shorter) and _same(shorter[k], longer[k]):
+    while k < len(shorter) and same_json(shorter[k], longer[k]):
         k += 1
     for i in range(k, len(shorter)):
-        if not _same(shorter[i], longer[i + 1]):
+        if not same_json(shorter[i], longer[i + 1]):
             return None
     return k
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from app.engine.diff import same_json
 from app.engine.ruleset import IllegalMove
 from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.choices import prune, resolve_pending
@@ -66,34 +67,11 @@ _PUBLIC_KEYS = ("type", "resource", "cell", "index", "from", "shop", "to", "take
                 "at", "pay", "stop", "skip", "coins", "line")
 
 
-def _same(a: Any, b: Any) -> bool:
-    """JSON equality with strict types (true is not 1, 1.0 is not 1)."""
-    # No generator expressions in the hot functions of this package: compiled, a function that
-    # holds one allocates a closure on every call, even when the branch using it never runs.
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        if a.keys() != b.keys():
-            return False
-        for k in a:
-            if not _same(a[k], b[k]):
-                return False
-        return True
-    if isinstance(a, list):
-        if len(a) != len(b):
-            return False
-        for x, y in zip(a, b):
-            if not _same(x, y):
-                return False
-        return True
-    return bool(a == b)
-
-
 def listed(state: dict[str, Any], seat: int, move: Move) -> bool:
     """Whether the move is one of `legal_moves(state, seat)`: the move `random_move` just drew for
     this state is, without listing them (strict JSON types either way)."""
     drawn = drawn_move(state, seat)
-    if drawn is not None and _same(drawn, move):
+    if drawn is not None and same_json(drawn, move):
         return True
     return is_listed(move, legal_moves(state, seat))
 
@@ -101,7 +79,7 @@ def listed(state: dict[str, Any], seat: int, move: Move) -> bool:
 def is_listed(move: Move, moves: list[Move]) -> bool:
     """Whether the move is one of `moves`, comparing JSON types strictly (true is not 1)."""
     for m in moves:
-        if m == move and _same(m, move):
+        if m == move and same_json(m, move):
             return True
     return False
 
