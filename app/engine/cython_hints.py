@@ -1,6 +1,7 @@
-"""What the compiled modules (app.engine.rng, Suburbia's effects and geo) use of Cython's
-pure-Python-mode names, for running without Cython installed (the Docker runtime, a machine
-without the build tool): the hints do nothing."""
+"""What the compiled modules (app.engine.rng; Suburbia's effects, geo, legal, market and dale)
+use of Cython's pure-Python-mode names, for running without Cython installed (the Docker runtime,
+a machine without the build tool): the hints do nothing. Each of those modules imports `cython`
+itself (the compiler reads the hints only from a module's own `import cython`)."""
 
 from __future__ import annotations
 
