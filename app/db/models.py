@@ -105,11 +105,11 @@ class MoveRow(Base):
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     move: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # No unique index on (game, seat, client_move_id) since migration 0006: a repeated id is
+    # answered from the game's copy, which the version guard proves holds every stored id.
     client_move_id: Mapped[str | None] = mapped_column(String(80), nullable=True)
     to_act: Mapped[list[int]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-
-    __table_args__ = (UniqueConstraint("game_id", "seat", "client_move_id", name="uq_moves_client_id"),)
 
 
 class Snapshot(Base):

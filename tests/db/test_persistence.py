@@ -223,3 +223,29 @@ def test_a_move_behind_another_connections_write_lock_waits_for_it_then_is_store
     assert writer.conn.execute("SELECT count(*) FROM t").fetchone()[0] == 1
     other.close()
     writer.close()
+
+
+def test_two_instances_racing_one_move_id_store_it_once_and_give_one_answer(client):
+    """The same move with the same client id, sent to two instances at once (a client retrying
+    through another server): one stores it, the other's guard fails, it catches up and answers
+    the stored version; the log holds the id once (no unique index is needed for that)."""
+    platform = client.app.state.platform
+    game_id, (a, _b) = started_game(client)
+    move = legal(client, game_id, a)["moves"][0]
+
+    async def race():
+        one, two = GameService(platform.sessions), GameService(platform.sessions)
+        await one.live(game_id)
+        await two.live(game_id)
+        answers = await asyncio.gather(one.submit(game_id, 0, 0, move, "twice"),
+                                       two.submit(game_id, 0, 0, move, "twice"))
+        again = await two.submit(game_id, 0, 0, move, "twice")  # and a third try, later
+        async with platform.sessions() as session:
+            ids = (await session.execute(select(MoveRow.client_move_id).where(
+                MoveRow.game_id == game_id))).scalars().all()
+        return answers, again, ids
+
+    answers, again, ids = client.portal.call(race)
+    assert answers == [1, 1] and again == 1
+    assert ids == ["twice"]
+    assert doc(client, game_id)["version"] == 1
