@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 import orjson
@@ -19,6 +20,7 @@ from app.realtime.session import serve
 from app.services import rooms as room_service
 from app.services.errors import ServiceError
 
+logger = logging.getLogger(__name__)
 router = APIRouter()
 
 
@@ -192,28 +194,24 @@ async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> Non
             conn.send(encode({"type": "error", "id": move_id, "status": 422,
                               "detail": f"Unknown fields in a move frame: {sorted(unknown)[:5]}."}))
             return
-        try:
-            version = await platform.games.submit(conn.game_id, conn.seat, frame.get("version"),
-                                                  frame.get("move"), move_id,
-                                                  player_id=conn.player_id)
-        except GameError as exc:
-            body = {"type": "error", "id": move_id, "status": exc.status, "detail": exc.detail,
-                    "code": exc.code.value}
-            if exc.version is not None:
-                body["version"] = exc.version
-            conn.send(encode(body))
-        except ServiceError as exc:
-            conn.send(encode({"type": "error", "id": move_id, "status": exc.status,
-                              "detail": exc.detail}))
-            if exc.status == 403:
-                # The seat changed hands: this socket now sees what its player may see.
-                await platform.hub.check_seats(conn.game_id)
-        except DBAPIError:
-            conn.send(encode({"type": "error", "id": move_id, "status": 503,
-                              "detail": DATABASE_DOWN}))
-        else:
+        acked: list[int] = []
+
+        def ack(version: int) -> None:  # as soon as the move is stored (GameService.submit)
             conn.send(encode({"type": "ack", "id": move_id, "version": version}))
-            platform.hub.deliver_now(conn.game_id)  # every seat's patch leaves with the ack
+            acked.append(version)
+
+        try:
+            await platform.games.submit(conn.game_id, conn.seat, frame.get("version"),
+                                        frame.get("move"), move_id, player_id=conn.player_id,
+                                        on_stored=ack)
+        except (GameError, ServiceError, DBAPIError) as exc:
+            if not acked:
+                await _refused(conn, move_id, exc, platform)
+                return
+            # Stored and acked: what failed came after the commit (a listener). The ack stands
+            # and the patches still go out (the hub is told first).
+            logger.exception("after move %d of %s was stored", acked[0], conn.game_id)
+        platform.hub.deliver_now(conn.game_id)  # every seat's patch leaves with the ack
     elif kind == "sync":
         await platform.hub.sync(conn, frame.get("version"))
     elif kind == "ping":
@@ -221,6 +219,24 @@ async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> Non
     else:
         conn.send(encode({"type": "error", "id": move_id, "status": 400,
                           "detail": f"Unknown frame type {str(kind)[:40]!r}; use move, sync, ping, chat or log."}))
+
+
+async def _refused(conn: Connection, move_id: Any, exc: Exception, platform: Any) -> None:
+    """Tell a socket why its move was not stored (nothing was)."""
+    if isinstance(exc, GameError):
+        body = {"type": "error", "id": move_id, "status": exc.status, "detail": exc.detail,
+                "code": exc.code.value}
+        if exc.version is not None:
+            body["version"] = exc.version
+        conn.send(encode(body))
+    elif isinstance(exc, ServiceError):
+        conn.send(encode({"type": "error", "id": move_id, "status": exc.status,
+                          "detail": exc.detail}))
+        if exc.status == 403:
+            # The seat changed hands: this socket now sees what its player may see.
+            await platform.hub.check_seats(conn.game_id)
+    else:  # the database could not be reached
+        conn.send(encode({"type": "error", "id": move_id, "status": 503, "detail": DATABASE_DOWN}))
 
 
 @router.websocket("/ws/lobby")

@@ -356,16 +356,20 @@ class GameService:
 
     async def submit(
         self, game_id: str, seat: int, sent_version: Any, move: Any, client_id: str | None = None,
-        *, player_id: str | None = None,
+        *, player_id: str | None = None, on_stored: Callable[[int], None] | None = None,
     ) -> int:
         """Check and store one move; return the version it produced. Raises GameError/ServiceError.
 
         With `player_id`, the move is refused (403) unless that player still holds `seat`: a
         socket opened before its player left must not keep playing the seat a bot took over.
+        `on_stored(version)` runs once the move is known stored (right after its commit, before
+        the copy advances and the listeners run; for a retried id, before returning): a socket
+        acks there, so nothing after the commit delays the ack.
         """
         start = time.perf_counter()
         try:
-            version = await self._submit(game_id, seat, sent_version, move, client_id, player_id)
+            version = await self._submit(game_id, seat, sent_version, move, client_id, player_id,
+                                         on_stored)
         except GameError as exc:
             MOVE_REFUSED.inc(code=exc.code.value)
             log.debug("move refused: %s", exc.code.value,
@@ -379,7 +383,8 @@ class GameService:
         return version
 
     async def _submit(self, game_id: str, seat: int, sent_version: Any, move: Any,
-                      client_id: str | None, player_id: str | None) -> int:
+                      client_id: str | None, player_id: str | None,
+                      on_stored: Callable[[int], None] | None = None) -> int:
         if isinstance(sent_version, bool) or not isinstance(sent_version, int):
             raise ServiceError(422, "The move must name the version it was made at, as an integer.")
         live = await self.live(game_id)
@@ -405,11 +410,15 @@ class GameService:
                         known, new_state, move = self._check(live, seat, sent_version, move,
                                                              client_id, player_id)
                     if known is not None:
+                        if on_stored is not None:
+                            on_stored(known)
                         return known
                     version = live.version + 1
                     to_act = live.ruleset.to_act(new_state)  # once: stored, and kept in the copy
                     if await self._store(session, live, seat, move, client_id, new_state, version,
                                          player_id, to_act):
+                        if on_stored is not None:
+                            on_stored(version)
                         live.advance(seat, move, new_state, client_id, to_act)
                         if game_id in self._live and version % REWEIGH_EVERY == 0:
                             self._weigh(live)  # an estimate: serialising the state every move costs more

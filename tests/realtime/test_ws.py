@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import jsonpatch
+import orjson
 
 from tests.support.api import doc, legal, new_player, play_first_legal, started_game
 
@@ -154,3 +155,43 @@ def test_patches_are_per_viewer_and_hide_other_hands(client):
     assert not [c for c in hidden if f'"{c}"' in stream]
     assert str(live.seed) not in stream
     new_player(client)  # the server is still healthy after the socket closed
+
+
+def test_the_ack_leaves_before_the_listeners_and_stands_if_one_fails(client, monkeypatch):
+    """A socket's ack is sent as soon as the move commits, before the move's listeners run; a
+    listener failing after the commit (the database gone for the clocks, say) leaves the ack
+    as the answer (no error frame for a stored move) and the patch still follows."""
+    from sqlalchemy.exc import DBAPIError
+
+    from app.realtime.hub import Connection
+
+    platform = client.app.state.platform
+    game_id, (a, _b) = started_game(client)
+    seen: list[tuple[int, list[str]]] = []
+
+    with client.websocket_connect(_url(game_id, a)) as ws:
+        _next(ws, "snapshot")
+        sent: list[str] = []
+        send = Connection.send
+
+        def recording(conn: Connection, frame: str) -> None:
+            sent.append(frame)
+            send(conn, frame)
+
+        monkeypatch.setattr(Connection, "send", recording)
+
+        async def failing(gid: str, version: int) -> None:
+            seen.append((version, [orjson.loads(f)["type"] for f in sent]))
+            raise DBAPIError("UPDATE clocks", None, Exception("database gone"))
+
+        platform.games.listeners.append(failing)
+        try:
+            move = legal(client, game_id, a)["moves"][0]
+            ws.send_json({"type": "move", "version": 0, "move": move, "id": "m1"})
+            frames = [ws.receive_json(), ws.receive_json()]
+        finally:
+            platform.games.listeners.remove(failing)
+    assert seen == [(1, ["ack"])]  # the listener ran after the ack had been sent
+    assert [f["type"] for f in frames] == ["ack", "patch"]
+    assert frames[0] == {"type": "ack", "id": "m1", "version": 1} and frames[1]["version"] == 1
+    assert doc(client, game_id)["version"] == 1
