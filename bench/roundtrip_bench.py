@@ -41,7 +41,8 @@ from bench.lib.common import (  # noqa: E402
     civitas, echo_server, fresh_postgres, machine, new_games, pct, pin_self, run, sqlite_url,
     summary)
 from bench.lib.load import (  # noqa: E402
-    Stats, cpu_per_move, drive_echo, drive_games, in_processes, open_sockets, rate)
+    Stats, client_cpu_per_move, cpu_per_move, drive_echo, drive_games, in_processes, open_sockets,
+    rate)
 
 
 def main() -> None:
@@ -89,8 +90,9 @@ def main() -> None:
                 return
             stats = echo_run(echo, args, shares)
             echoes.append(stats)
-            print(f"  {'echo':14} : {summary(stats.ack)}  {rate(stats):.0f} msgs/s  "
-                  f"[{time.strftime('%H:%M:%S')}, load {os.getloadavg()[0]:.1f}]", flush=True)
+            print(f"  {'echo':14} : {summary(stats.ack)}  {rate(stats):.0f} msgs/s, load generator "
+                  f"{client_cpu_per_move(stats)}  [{time.strftime('%H:%M:%S')}, load "
+                  f"{os.getloadavg()[0]:.1f}]", flush=True)
 
         echo_block()
         for n in range(args.rounds):
@@ -100,19 +102,20 @@ def main() -> None:
                 stats = subject_run(server, games, args, profile)
                 blocks[label].append(stats)
                 print(f"  {label:14} : {summary(stats.ack)}  {rate(stats):.0f} moves/s, "
-                      f"{stats.errors} errors, {stats.resyncs} resyncs, server {cpu_per_move(stats)}",
-                      flush=True)
+                      f"{stats.errors} errors, {stats.resyncs} resyncs, server {cpu_per_move(stats)}"
+                      f", load generator {client_cpu_per_move(stats)}", flush=True)
             echo_block()
     if echo is None:
         return
-    print(f"echo, all blocks: {summary(merged(echoes).ack)}")
+    print(f"echo, all blocks: {summary(merged(echoes).ack)}, load generator "
+          f"{client_cpu_per_move(merged(echoes))}")
     for label, runs in blocks.items():
         stats = merged(runs)
         # Round n's blocks sit between echo blocks n and n + 1.
         ratios = [pct(s.ack, 50) / pct(echoes[n].ack + echoes[n + 1].ack, 50) for n, s in enumerate(runs)]
         print(f"--- server: {label} (all {len(runs)} blocks)")
         print(f"move ack     : {summary(stats.ack)}  {stats.errors} errors, {stats.resyncs} "
-              f"resyncs, server {cpu_per_move(stats)}")
+              f"resyncs, server {cpu_per_move(stats)}, load generator {client_cpu_per_move(stats)}")
         print(f"patch (all)  : {summary(stats.patch)}")
         print(f"ack -> patch : p50 {pct(stats.after_ack, 50):.2f}  p99 {pct(stats.after_ack, 99):.2f} ms")
         print(f"ratio to echo: p50 per round {' '.join(f'{r:.2f}' for r in ratios)}x, "
@@ -167,6 +170,8 @@ def merged(runs: list[Stats]) -> Stats:
         out.resyncs += s.resyncs
         out.cpu += s.cpu
         out.cpu_moves += s.cpu_moves
+        out.client_cpu += s.client_cpu
+        out.client_moves += s.client_moves
     return out
 
 

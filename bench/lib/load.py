@@ -34,6 +34,10 @@ class Stats:
     last: float = 0.0
     cpu: float = 0.0  # server CPU seconds over the measured window (all moves' worth)
     cpu_moves: int = 0  # moves completed over that window
+    # The load generator's own CPU seconds over the same window, and the moves (or echoes) in it:
+    # its work per move differs (a Civitas move is three frames to read and apply, an echo one).
+    client_cpu: float = 0.0
+    client_moves: int = 0
 
 
 async def open_sockets(ws_base: str | list[str], games: list[tuple[str, list[dict]]],
@@ -120,23 +124,27 @@ async def drive_games(url: str | list[str], games: list[tuple[str, list[dict]]],
                       socks: list[list[SeatSocket]], interval: float, duration: float,
                       warmup: float, pids: list[int] | None = None) -> Stats:
     """Drive every game for `warmup + duration` seconds; latencies after the warm-up only.
-    With `pids`, also the servers' CPU time per move over the measured window."""
+    With `pids`, also the servers' CPU time per move over the measured window; always the load
+    generator's own."""
     stats = Stats()
     urls = [url] if isinstance(url, str) else url
     start = time.perf_counter()
 
     async def cpu_window() -> None:
         await asyncio.sleep(warmup)
-        cpu0, moves0 = sum(cpu_seconds(p) for p in pids), stats.moves
+        servers = pids or []
+        cpu0, moves0, mine0 = sum(map(cpu_seconds, servers)), stats.moves, time.process_time()
         await asyncio.sleep(duration)
-        stats.cpu = sum(cpu_seconds(p) for p in pids) - cpu0
-        stats.cpu_moves = stats.moves - moves0
+        stats.client_cpu, stats.client_moves = time.process_time() - mine0, stats.moves - moves0
+        if servers:
+            stats.cpu = sum(map(cpu_seconds, servers)) - cpu0
+            stats.cpu_moves = stats.client_moves
 
     async with httpx.AsyncClient(timeout=30) as http:
         await asyncio.gather(*(
             drive_game(urls[i % len(urls)], g, p, s, interval, start + warmup + duration,
                        start + warmup, stats, http)
-            for i, ((g, p), s) in enumerate(zip(games, socks))), *([cpu_window()] if pids else []))
+            for i, ((g, p), s) in enumerate(zip(games, socks))), cpu_window())
     stats.resyncs = sum(s.resyncs for row in socks for s in row)
     return stats
 
@@ -178,7 +186,13 @@ async def drive_echo(ws_base: str, games: int, seats: int, interval: float, dura
                 stats.ack.append((got - sent) * 1000)
             planned = max(planned + interval, time.perf_counter()) if interval else 0
 
-    await asyncio.gather(*(game(row) for row in socks))
+    async def cpu_window() -> None:
+        await asyncio.sleep(warmup)
+        mine0, moves0 = time.process_time(), stats.moves
+        await asyncio.sleep(duration)
+        stats.client_cpu, stats.client_moves = time.process_time() - mine0, stats.moves - moves0
+
+    await asyncio.gather(*(game(row) for row in socks), cpu_window())
     await asyncio.gather(*(s.close() for row in socks for s in row))
     return stats
 
@@ -188,6 +202,13 @@ def cpu_per_move(stats: Stats) -> str:
     if not stats.cpu_moves:
         return "n/a"
     return f"{stats.cpu / stats.cpu_moves * 1000:.2f} ms CPU/move"
+
+
+def client_cpu_per_move(stats: Stats) -> str:
+    """The load generator's CPU per move (or per echo), as text."""
+    if not stats.client_moves:
+        return "n/a"
+    return f"{stats.client_cpu / stats.client_moves * 1000:.2f} ms CPU/move"
 
 
 def rate(stats: Stats) -> float:
@@ -214,7 +235,7 @@ def _part(kind: str, target: Any, part: Any, interval: float, duration: float, w
 
     stats = run(go())
     out.put((stats.ack, stats.patch, stats.after_ack, stats.measured, stats.first, stats.last,
-             stats.errors, stats.resyncs))
+             stats.errors, stats.resyncs, stats.client_cpu, stats.client_moves))
 
 
 def in_processes(kind: str, target: Any, parts: list[Any], interval: float, duration: float,
@@ -234,7 +255,10 @@ def in_processes(kind: str, target: Any, parts: list[Any], interval: float, dura
     cpu = sum(cpu_seconds(p) for p in pids) - cpu0
     stats = Stats()
     for _ in procs:
-        ack, patch, after_ack, measured, first, last, errors, resyncs = out.get(timeout=600)
+        (ack, patch, after_ack, measured, first, last, errors, resyncs, client_cpu,
+         client_moves) = out.get(timeout=600)
+        stats.client_cpu += client_cpu
+        stats.client_moves += client_moves
         stats.ack += ack
         stats.patch += patch
         stats.after_ack += after_ack
