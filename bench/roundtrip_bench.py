@@ -104,6 +104,8 @@ def main() -> None:
                 print(f"  {label:14} : {summary(stats.ack)}  {rate(stats):.0f} moves/s, "
                       f"{stats.errors} errors, {stats.resyncs} resyncs, server {cpu_per_move(stats)}"
                       f", load generator {client_cpu_per_move(stats)}", flush=True)
+                for reason, count in sorted(stats.failures.items(), key=lambda kv: -kv[1])[:5]:
+                    print(f"      {count} failed: {reason}", flush=True)
             echo_block()
     if echo is None:
         return

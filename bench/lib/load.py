@@ -38,6 +38,7 @@ class Stats:
     # its work per move differs (a Civitas move is three frames to read and apply, an echo one).
     client_cpu: float = 0.0
     client_moves: int = 0
+    failures: dict[str, int] = field(default_factory=dict)  # each failed move's reason, counted
 
 
 async def open_sockets(ws_base: str | list[str], games: list[tuple[str, list[dict]]],
@@ -102,8 +103,10 @@ async def drive_game(url: str, game_id: str, players: list[dict], socks: list[Se
         try:
             t_ack = await asyncio.wait_for(ack, 30)
             t_patches = await asyncio.wait_for(asyncio.gather(*patches), 30)
-        except (RuntimeError, asyncio.TimeoutError):
+        except (RuntimeError, asyncio.TimeoutError) as exc:
             stats.errors += 1
+            reason = f"{type(exc).__name__}: {str(exc)[:80]}"
+            stats.failures[reason] = stats.failures.get(reason, 0) + 1
             for s in socks:  # get back in step before the next move
                 await s.ws.send('{"type":"sync","version":-1}')
             await asyncio.sleep(0.5)
@@ -235,7 +238,7 @@ def _part(kind: str, target: Any, part: Any, interval: float, duration: float, w
 
     stats = run(go())
     out.put((stats.ack, stats.patch, stats.after_ack, stats.measured, stats.first, stats.last,
-             stats.errors, stats.resyncs, stats.client_cpu, stats.client_moves))
+             stats.errors, stats.resyncs, stats.client_cpu, stats.client_moves, stats.failures))
 
 
 def in_processes(kind: str, target: Any, parts: list[Any], interval: float, duration: float,
@@ -256,7 +259,9 @@ def in_processes(kind: str, target: Any, parts: list[Any], interval: float, dura
     stats = Stats()
     for _ in procs:
         (ack, patch, after_ack, measured, first, last, errors, resyncs, client_cpu,
-         client_moves) = out.get(timeout=600)
+         client_moves, failures) = out.get(timeout=600)
+        for reason, count in failures.items():
+            stats.failures[reason] = stats.failures.get(reason, 0) + count
         stats.client_cpu += client_cpu
         stats.client_moves += client_moves
         stats.ack += ack
