@@ -10,7 +10,7 @@ too, so both paths run the same rules over the same derived data.
 
 from __future__ import annotations
 
-from bisect import bisect_left, insort
+from bisect import bisect_left
 
 try:
     import cython
@@ -39,15 +39,31 @@ def neighbours(cell: Cell) -> tuple[Cell, ...]:
     return hit
 
 
-_OFF_BOARD: dict[Cell, tuple[Cell, ...]] = {}
+# A cell's sort key: one integer ordered as the (q, r) pairs are (r stays well inside
+# +-_KEY_SPAN: a borough holds a few dozen tiles), so the frontier's sorted order is kept by
+# bisecting integers, not [q, r] lists (every placement inserts a few cells).
+_KEY_SPAN = cython.declare(cython.Py_ssize_t, 1 << 16)
 
 
-def off_board_neighbours(cell: Cell) -> tuple[Cell, ...]:
+@cython.ccall
+@cython.locals(q=cython.Py_ssize_t, r=cython.Py_ssize_t)
+@cython.returns(cython.Py_ssize_t)
+def cell_key(q: int, r: int) -> int:
+    """The integer that sorts cell (q, r) among others as the pair (q, r) sorts."""
+    return q * (2 * _KEY_SPAN) + r
+
+
+_OFF_BOARD: dict[Cell, tuple[tuple[Cell, int], ...]] = {}
+
+
+def off_board_neighbours(cell: Cell) -> tuple[tuple[Cell, int], ...]:
     """The neighbours of `cell` not on the Borough Board, the only ones that can join a
-    frontier (remembered per cell, like `neighbours`: the board never changes)."""
+    frontier, each with its `cell_key` (remembered per cell, like `neighbours`: the board
+    never changes)."""
     hit = _OFF_BOARD.get(cell)
     if hit is None:
-        hit = tuple(n for n in neighbours(cell) if n not in BOARD_CELLS)
+        hit = tuple([(n, cell_key(n[0], n[1])) for n in neighbours(cell)
+                     if n not in BOARD_CELLS])
         if len(_OFF_BOARD) < 65536:
             _OFF_BOARD[(cell[0], cell[1])] = hit
     return hit
@@ -111,9 +127,10 @@ _SMALL_FRONTS: dict[tuple[Cell, ...], tuple[Cell, ...]] = {}  # occupied cells -
 @cython.cclass
 class Borough:
     """Derived data of one tiles list: `occ` cell -> tile index; `front` the frontier as sorted
-    [q, r] lists (the order legal moves list them in) with `fset` the same cells as tuples
-    (None until first asked); `kinds` per tile kind (tile_key) the indices of its tiles, in
-    order, so the tiles able to react to a placement are found without a walk over the borough;
+    [q, r] lists (the order legal moves list them in), `fkeys` their `cell_key`s in the
+    same order and `fset` the same keys as a set (all three None until first asked); `kinds`
+    per tile kind (tile_key) the indices of its tiles, in order, so the tiles able to react to
+    a placement are found without a walk over the borough;
     `invest` (printed cost, [q, r]) for the tiles without an Investment Marker, in borough
     order (None until first asked: `investable`); `tags` each tile's tags, and `counts` how
     many tiles carry one of a match set's tags, per match set asked for so far."""
@@ -121,6 +138,7 @@ class Borough:
     # An extension type when compiled, like effects.World (fields in C, ccall methods called
     # directly): every placement and every effect reads these.
     occ = cython.declare(dict, visibility="public")
+    fkeys = cython.declare(object, visibility="public")
     fset = cython.declare(object, visibility="public")
     _front = cython.declare(object, visibility="public")
     kinds = cython.declare(dict, visibility="public")
@@ -130,7 +148,8 @@ class Borough:
 
     def __init__(self, tiles: list[dict]) -> None:
         self.occ: dict[Cell, int] = {(t["at"][0], t["at"][1]): i for i, t in enumerate(tiles)}
-        self.fset: set[Cell] | None = None
+        self.fkeys: list[int] | None = None
+        self.fset: set[int] | None = None
         self._front: list[list[int]] | None = None
         kinds: dict[str, tuple[int, ...]] = {}
         for i, t in enumerate(tiles):
@@ -185,7 +204,8 @@ class Borough:
                 cells = tuple(sorted([n for n in found if n not in occ and n not in BOARD_CELLS]))
                 if key is not None and len(_SMALL_FRONTS) < 1024:
                     _SMALL_FRONTS[key] = cells
-            self.fset = set(cells)
+            self.fkeys = [cell_key(q, r) for q, r in cells]
+            self.fset = set(self.fkeys)
             self._front = [[q, r] for q, r in cells]
         return self._front
 
@@ -195,7 +215,8 @@ class Borough:
         without the frontier (recomputed if ever asked) when `with_frontier` is false."""
         new = Borough.__new__(Borough)
         new.occ = dict(self.occ)
-        keep = with_frontier and self.fset is not None
+        keep = with_frontier and self.fkeys is not None
+        new.fkeys = list(self.fkeys) if keep else None  # type: ignore[arg-type]
         new.fset = set(self.fset) if keep else None  # type: ignore[arg-type]
         new._front = list(self._front) if keep else None  # type: ignore[arg-type]
         new.kinds = dict(self.kinds)
@@ -204,7 +225,7 @@ class Borough:
         return new
 
     @cython.ccall
-    @cython.locals(tile=dict, occ=dict, counts=dict, kinds=dict, front=list)
+    @cython.locals(tile=dict, occ=dict, counts=dict, kinds=dict, front=list, fkeys=list, fset=set)
     def add(self, tile: dict, index: int, cell: Cell) -> None:
         """Record `tile`, just placed at `cell` as the tiles list's entry `index`."""
         occ = self.occ
@@ -222,17 +243,24 @@ class Borough:
         kinds[key] = kinds.get(key, ()) + (index,)
         if self.invest is not None and not tile["inv"]:
             self.invest.append((0 if lake else KINDS[key].cost, [cell[0], cell[1]]))
-        fset, front = self.fset, self._front
-        if fset is None or front is None:
+        fkeys, fset, front = self.fkeys, self.fset, self._front
+        if fkeys is None or fset is None or front is None:
             return
-        if cell in fset:
-            fset.discard(cell)
-            del front[bisect_left(front, [cell[0], cell[1]])]
+        # the frontier in order: bisect the cells' integer keys (only to move a cell in or out;
+        # the set answers whether it is there), change both lists at the same place
+        here = cell_key(cell[0], cell[1])
+        if here in fset:
+            fset.discard(here)
+            at = bisect_left(fkeys, here)
+            del fkeys[at]
+            del front[at]
         around = _OFF_BOARD.get(cell)  # the board test made once per cell, not per placement
-        for n in around if around is not None else off_board_neighbours(cell):
-            if n not in occ and n not in fset:
-                fset.add(n)
-                insort(front, [n[0], n[1]])
+        for n, key in around if around is not None else off_board_neighbours(cell):
+            if key not in fset and n not in occ:
+                fset.add(key)
+                at = bisect_left(fkeys, key)
+                fkeys.insert(at, key)
+                front.insert(at, [n[0], n[1]])
 
     @cython.ccall
     @cython.locals(counts=dict, kinds=dict)
@@ -253,7 +281,7 @@ class Borough:
             del kinds[key]
         if not tile["inv"] and self.invest is not None:
             self.invest.pop()
-        self.fset = self._front = None
+        self.fkeys = self.fset = self._front = None
 
     @cython.ccall
     def invested(self, old: dict, new: dict, index: int) -> None:
@@ -275,6 +303,8 @@ _BOROUGHS: dict[int, tuple[list[dict], Borough]] = {}
 _LAST: tuple[list[dict] | None, Borough | None] = (None, None)
 
 
+@cython.ccall  # called directly (in C) by this module's placed, unplace and invested
+@cython.returns(Borough)
 @cython.locals(last=tuple, cache=dict, hit=tuple)
 def borough(tiles: list[dict]) -> Borough:
     """The derived data of a tiles list, computed once per list (shared: do not modify)."""
@@ -334,6 +364,7 @@ def frontier(tiles: list[dict]) -> list[Cell]:
     return [(q, r) for q, r in borough(tiles).front]
 
 
+@cython.locals(b=Borough)  # typed: its methods are called directly, compiled
 def placed(tiles: list[dict], tile: dict, cell: Cell, in_place: bool,
            with_frontier: bool = True) -> list[dict]:
     """The tiles list with `tile` added at `cell`: the same list changed in place (a playout's
@@ -351,6 +382,7 @@ def placed(tiles: list[dict], tile: dict, cell: Cell, in_place: bool,
     return new
 
 
+@cython.locals(b=Borough)
 def unplace(tiles: list[dict], cell: Cell) -> None:
     """Undo the last in-place `placed` (its tile at `cell`): a trial placement taken back."""
     # Looked up before the pop: if the cache was cleared meanwhile, the data derived afresh
@@ -359,6 +391,7 @@ def unplace(tiles: list[dict], cell: Cell) -> None:
     b.remove_last(tiles.pop(), cell)
 
 
+@cython.locals(b=Borough)
 def invested(tiles: list[dict], index: int, in_place: bool) -> list[dict]:
     """The tiles list with tile `index` replaced by an invested copy (in place in a playout)."""
     b = borough(tiles)
