@@ -23,7 +23,9 @@ Cell = tuple[int, int]
 DIRS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 
 
-_NEIGHBOURS: dict[Cell, tuple[Cell, ...]] = {}
+# Typed module variables, compiled: `.get` on them is a direct dictionary lookup, not a method
+# call on a global looked up by name (every placement and adjacency count reads them).
+_NEIGHBOURS = cython.declare(dict, {})  # cell -> its six neighbours
 
 
 def neighbours(cell: Cell) -> tuple[Cell, ...]:
@@ -53,7 +55,7 @@ def cell_key(q: int, r: int) -> int:
     return q * (2 * _KEY_SPAN) + r
 
 
-_OFF_BOARD: dict[Cell, tuple[tuple[Cell, int], ...]] = {}
+_OFF_BOARD = cython.declare(dict, {})  # cell -> its off-board neighbours with their keys
 
 
 def off_board_neighbours(cell: Cell) -> tuple[tuple[Cell, int], ...]:

@@ -55,15 +55,18 @@ def _placements(state: State, seat: int) -> list[list[int]]:
 Family = tuple[str, dict[str, list[Any]]]
 
 
-_COST = {k.id: k.cost for k in KINDS.values()}
+# _COST, _BUY and _LAKE are typed module variables, compiled: read without a lookup by name.
+_COST = cython.declare(dict, {k.id: k.cost for k in KINDS.values()})
 # The placing choices turn_options lists, made once (it runs every turn of every playout).
 _SLOTS = range(max(len(extra) for extra in SURCHARGES.values()))
-_BUY = tuple(("buy", "slot", slot) for slot in _SLOTS)
-_LAKE = tuple(("lake", "slot", slot) for slot in _SLOTS)
+_BUY = cython.declare(tuple, tuple(("buy", "slot", slot) for slot in _SLOTS))
+_LAKE = cython.declare(tuple, tuple(("lake", "slot", slot) for slot in _SLOTS))
 _BASIC = {t: ("basic", "tile", t) for t in BASIC_IDS}
 
 
-@cython.locals(p=dict, placing=list, market=list, extras=list, basic=dict)
+@cython.locals(p=dict, placing=list, market=list, extras=list, basic=dict,
+               money=cython.Py_ssize_t, extra=cython.Py_ssize_t, printed=cython.Py_ssize_t,
+               slot=cython.Py_ssize_t)
 def turn_options(state: State, seat: int) -> tuple[list[tuple[str, str, Any]], list[list[int]],
                                                    list[list[int]]]:
     """The turn's choices in parts: the placing choices as (move type, field, value), each
@@ -82,7 +85,8 @@ def turn_options(state: State, seat: int) -> tuple[list[tuple[str, str, Any]], l
             if kind is None:
                 continue
             extra = extras[slot]
-            if money >= _COST[kind] + extra:  # printed price + the space's surcharge
+            printed = _COST[kind]
+            if money >= printed + extra:  # printed price + the space's surcharge
                 placing.append(_BUY[slot])
             if money >= extra:
                 placing.append(_LAKE[slot])
