@@ -48,7 +48,8 @@ _UPTO = {key: [bisect_right(lines, pop) for pop in range(lines[-1] + 1)]
 SINCE_KINDS = frozenset(k for k, effs in EFFECTS.items()
                         if any(e.scope in ("after", "redline") for e in effs))
 
-_ORDER: dict[tuple[int, int], tuple[int, ...]] = {}  # (seat, boroughs) -> the others in order
+# (seat, boroughs) -> the others in order; typed, compiled: its .get is a direct lookup
+_ORDER = cython.declare(dict, {})
 
 
 @cython.final
@@ -165,9 +166,10 @@ class World:
         investment (`tile` given) they count what happened since the tile was built: the
         matching tiles built after it, and the red lines its owner has passed since (net)."""
         tiles = self.players[i]["tiles"]
-        if eff.scope in ("after", "redline"):
+        scope = eff.scope  # read once: a field of a Python object, compiled too
+        if scope == "after" or scope == "redline":
             return 0 if tile is None else self.since_built(i, tile, eff)
-        if eff.scope == "adjacent":
+        if scope == "adjacent":
             b = borough(tiles)
             taken, tags, match = b.occ, b.tags, eff.match
             found = 0
@@ -175,16 +177,16 @@ class World:
                 if (k := taken.get(n)) is not None and not tags[k].isdisjoint(match):
                     found += 1
             return found
-        if eff.scope == "own":
+        if scope == "own":
             return borough(tiles).count(eff.match)
-        if eff.scope in ("every", "others"):
-            every = eff.scope == "every"
+        if scope == "every" or scope == "others":
+            every = scope == "every"
             found = 0
             for j, p in enumerate(self.players):
                 if every or j != i:
                     found += borough(p["tiles"]).count(eff.match)
             return found
-        if eff.scope == "lake_pairs":
+        if scope == "lake_pairs":
             return lake_pairs(tiles)
         return 0
 
@@ -240,14 +242,14 @@ class World:
         fire = fire_adjacent
         for k in adjacent:
             t = tiles[k]
-            if (effects := fire.get(tile_key(t))):
+            if (effects := fire.get("lake" if t["lake"] else t["t"])):  # tile_key, inlined
                 self._react(i, t, cell, lake, effects)
         fire = fire_rest
         if fire:
             for k in b.reacting(fire, n):
                 if k not in adjacent:
                     t = tiles[k]
-                    self._react(i, t, cell, lake, fire[tile_key(t)])
+                    self._react(i, t, cell, lake, fire["lake" if t["lake"] else t["t"]])
         # 6. no base-game tile changes another player's tracks from its owner's borough, so the
         # rulebook's "their tiles cause you adjustments" step is empty; 7. other boroughs react
         # (they only ever change their owners' tracks: `trial` placements skip them).
@@ -259,7 +261,7 @@ class World:
                 theirs = self.players[j]["tiles"]
                 for k in borough(theirs).reacting(fire, len(theirs)):
                     t = theirs[k]
-                    self._react(j, t, cell, lake, fire[tile_key(t)])
+                    self._react(j, t, cell, lake, fire["lake" if t["lake"] else t["t"]])
 
     @cython.ccall
     @cython.locals(fire=dict, matters=list)

@@ -298,26 +298,30 @@ _CACHE_MAX = 2048
 _BOROUGHS: dict[int, tuple[list[dict], Borough]] = {}
 
 
-# The entry last asked for: a placement asks for the same borough several times in a row, and
-# an identity check costs a fraction of the lookup by id. One tuple, replaced whole, so
-# concurrent callers never see a mixed entry; it describes its list as well as the cache entry
-# does (every change to a list's Borough goes through `borough`, which returns this one).
-_LAST: tuple[list[dict] | None, Borough | None] = (None, None)
+# The entries last asked for, most recent first: a placement asks for the placer's borough
+# several times and for every other player's once, and an identity check costs a fraction of
+# the lookup by id. Enough entries for every borough of a 4-player game and a trial copy. One
+# tuple, replaced whole, so concurrent callers never see a mixed one; each entry describes its
+# list as well as the cache's does (every change to a list's Borough goes through `borough`,
+# which returns the entry's), and a cleared cache empties it.
+_RECENT_MAX = 5
+_RECENT: tuple[tuple[list[dict], Borough], ...] = ()
 
 
 @cython.ccall  # called directly (in C) by this module's placed, unplace and invested
 @cython.returns(Borough)
-@cython.locals(last=tuple, cache=dict, hit=tuple)
+@cython.locals(recent=tuple, entry=tuple, cache=dict, hit=tuple)
 def borough(tiles: list[dict]) -> Borough:
     """The derived data of a tiles list, computed once per list (shared: do not modify)."""
-    global _LAST
-    last = _LAST
-    if last[0] is tiles:
-        return last[1]  # type: ignore[return-value]
+    global _RECENT
+    recent = _RECENT
+    for entry in recent:
+        if entry[0] is tiles:
+            return entry[1]  # type: ignore[return-value]
     cache = _BOROUGHS
     hit = cache.get(id(tiles))
     if hit is not None and hit[0] is tiles:
-        _LAST = hit
+        _RECENT = (hit, *recent[:_RECENT_MAX - 1])
         return hit[1]
     b = Borough(tiles)
     file(tiles, b)
@@ -326,10 +330,13 @@ def borough(tiles: list[dict]) -> Borough:
 
 def file(tiles: list[dict], b: Borough) -> None:
     """Remember `b` as the derived data of `tiles`."""
-    global _LAST
+    global _RECENT
     if len(_BOROUGHS) >= _CACHE_MAX:
         _BOROUGHS.clear()
-    _BOROUGHS[id(tiles)] = _LAST = (tiles, b)
+        _RECENT = ()
+    entry = (tiles, b)
+    _BOROUGHS[id(tiles)] = entry
+    _RECENT = (entry, *[e for e in _RECENT if e[0] is not tiles][:_RECENT_MAX - 1])
 
 
 def private_tiles(tiles: list[dict], with_frontier: bool = True) -> list[dict]:
@@ -348,9 +355,8 @@ def forget(tiles: list[dict]) -> None:
     """Drop the derived data filed for `tiles`, a private list no longer played on (a finished
     playout's, Dale's trial copy): the cache would otherwise keep whole boroughs alive until it
     is next cleared, which the garbage collector then walks again and again."""
-    global _LAST
-    if _LAST[0] is tiles:
-        _LAST = (None, None)
+    global _RECENT
+    _RECENT = tuple([e for e in _RECENT if e[0] is not tiles])
     hit = _BOROUGHS.get(id(tiles))
     if hit is not None and hit[0] is tiles:
         del _BOROUGHS[id(tiles)]
