@@ -41,10 +41,10 @@ def neighbours(cell: Cell) -> tuple[Cell, ...]:
     return hit
 
 
-# A cell's sort key: one integer ordered as the (q, r) pairs are (r stays well inside
-# +-_KEY_SPAN: a borough holds a few dozen tiles), so the frontier's sorted order is kept by
+# A cell's sort key: one integer ordered as the (q, r) pairs are (|r| stays far below
+# _KEY_ROW / 2: a borough holds a few dozen tiles), so the frontier's sorted order is kept by
 # bisecting integers, not [q, r] lists (every placement inserts a few cells).
-_KEY_SPAN = cython.declare(cython.Py_ssize_t, 1 << 16)
+_KEY_ROW = cython.declare(cython.Py_ssize_t, 1 << 17)  # q's weight: twice r's largest size
 
 
 @cython.ccall
@@ -52,7 +52,7 @@ _KEY_SPAN = cython.declare(cython.Py_ssize_t, 1 << 16)
 @cython.returns(cython.Py_ssize_t)
 def cell_key(q: int, r: int) -> int:
     """The integer that sorts cell (q, r) among others as the pair (q, r) sorts."""
-    return q * (2 * _KEY_SPAN) + r
+    return q * _KEY_ROW + r
 
 
 _OFF_BOARD = cython.declare(dict, {})  # cell -> its off-board neighbours with their keys
@@ -227,7 +227,8 @@ class Borough:
         return new
 
     @cython.ccall
-    @cython.locals(tile=dict, occ=dict, counts=dict, kinds=dict, front=list, fkeys=list, fset=set)
+    @cython.locals(tile=dict, occ=dict, counts=dict, kinds=dict, front=list, fkeys=list, fset=set,
+                   q=cython.Py_ssize_t, r=cython.Py_ssize_t, here=cython.Py_ssize_t)
     def add(self, tile: dict, index: int, cell: Cell) -> None:
         """Record `tile`, just placed at `cell` as the tiles list's entry `index`."""
         occ = self.occ
@@ -250,18 +251,19 @@ class Borough:
             return
         # the frontier in order: bisect the cells' integer keys (only to move a cell in or out;
         # the set answers whether it is there), change both lists at the same place
-        here = cell_key(cell[0], cell[1])
+        q, r = cell
+        here = q * _KEY_ROW + r  # cell_key, inlined: a call costs more in Python
         if here in fset:
             fset.discard(here)
             at = bisect_left(fkeys, here)
             del fkeys[at]
             del front[at]
         around = _OFF_BOARD.get(cell)  # the board test made once per cell, not per placement
-        for n, key in around if around is not None else off_board_neighbours(cell):
-            if key not in fset and n not in occ:
-                fset.add(key)
-                at = bisect_left(fkeys, key)
-                fkeys.insert(at, key)
+        for n, n_key in around if around is not None else off_board_neighbours(cell):
+            if n_key not in fset and n not in occ:
+                fset.add(n_key)
+                at = bisect_left(fkeys, n_key)
+                fkeys.insert(at, n_key)
                 front.insert(at, [n[0], n[1]])
 
     @cython.ccall
