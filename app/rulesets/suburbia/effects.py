@@ -219,8 +219,8 @@ class World:
         tile: dict[str, Any] = {"t": kind, "at": [cell[0], cell[1]], "lake": lake, "inv": False}
         p = self.players[i] if self.in_place else self.mut(i)
         n = len(p["tiles"])  # the new tile's index: the tiles before it are the ones reacting
-        p["tiles"] = tiles = placed(p["tiles"], tile, cell, self.in_place, not self.trial)
-        b = borough(tiles)
+        tiles, b = placed(p["tiles"], tile, cell, self.in_place, not self.trial)
+        p["tiles"] = tiles
         key = "lake" if lake else kind
         if not self.trial and key in SINCE_KINDS and (since := self._since_record(i, tile)):
             tile["since"] = since  # what an investment needs to double the tile later

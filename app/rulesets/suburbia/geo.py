@@ -376,20 +376,21 @@ def frontier(tiles: list[dict]) -> list[Cell]:
 
 @cython.locals(b=Borough)  # typed: its methods are called directly, compiled
 def placed(tiles: list[dict], tile: dict, cell: Cell, in_place: bool,
-           with_frontier: bool = True) -> list[dict]:
+           with_frontier: bool = True) -> tuple[list[dict], Borough]:
     """The tiles list with `tile` added at `cell`: the same list changed in place (a playout's
-    private state), else a new list; its `Borough` follows either way (a new list's without
-    its frontier unless `with_frontier`: Dale's trial placements never ask for it)."""
+    private state), else a new list; and its `Borough`, which follows either way (a new list's
+    without its frontier unless `with_frontier`: Dale's trial placements never ask for it).
+    Returned with the list: the placement reads it next, and a lookup costs more."""
     b = borough(tiles)
     if in_place:
         tiles.append(tile)
         b.add(tile, len(tiles) - 1, cell)
-        return tiles
+        return tiles, b
     new = [*tiles, tile]
     b = b.copy(with_frontier)
     b.add(tile, len(tiles), cell)
     file(new, b)
-    return new
+    return new, b
 
 
 @cython.locals(b=Borough)
