@@ -55,13 +55,14 @@ def _placements(state: State, seat: int) -> list[list[int]]:
 Family = tuple[str, dict[str, list[Any]]]
 
 
-# _COST, _BUY and _LAKE are typed module variables, compiled: read without a lookup by name.
+# _COST, _BUY, _LAKE and _BASIC are typed module variables, compiled: read without a lookup by name.
 _COST = cython.declare(dict, {k.id: k.cost for k in KINDS.values()})
 # The placing choices turn_options lists, made once (it runs every turn of every playout).
 _SLOTS = range(max(len(extra) for extra in SURCHARGES.values()))
 _BUY = cython.declare(tuple, tuple(("buy", "slot", slot) for slot in _SLOTS))
 _LAKE = cython.declare(tuple, tuple(("lake", "slot", slot) for slot in _SLOTS))
-_BASIC = {t: ("basic", "tile", t) for t in BASIC_IDS}
+# Per basic tile: its id, printed cost and placing choice (the costs looked up once).
+_BASIC = cython.declare(tuple, tuple((t, _COST[t], ("basic", "tile", t)) for t in BASIC_IDS))
 
 
 @cython.locals(p=dict, placing=list, market=list, extras=list, basic=dict,
@@ -91,9 +92,9 @@ def turn_options(state: State, seat: int) -> tuple[list[tuple[str, str, Any]], l
             if money >= extra:
                 placing.append(_LAKE[slot])
         basic = state["basic"]
-        for t in BASIC_IDS:
-            if basic[t] > 0 and money >= _COST[t]:
-                placing.append(_BASIC[t])
+        for t, printed, choice in _BASIC:
+            if basic[t] > 0 and money >= printed:
+                placing.append(choice)
     invest = ([at for cost, at in b.investable(p["tiles"]) if money >= cost]
               if p["markers"] > 0 else [])
     return placing, cells, invest
@@ -108,7 +109,8 @@ def turn_families(state: State, seat: int) -> list[Family]:
     return out or [("pass", {})]
 
 
-@cython.locals(placing=list, cells=list, invest=list)
+@cython.locals(placing=list, cells=list, invest=list, i=cython.Py_ssize_t,
+               placements=cython.Py_ssize_t)
 def turn_pick(state: State, seat: int, rng: Any) -> Move:
     """The move `pick(turn_families(state, seat), rng)` draws, without building the families:
     placing choices outer and cells inner, then the investments (their expansion order)."""
