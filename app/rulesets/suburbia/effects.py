@@ -122,7 +122,8 @@ class World:
             p[key] = max(TRACK_MIN, min(TRACK_MAX, p[key] + amount))
 
     @cython.ccall
-    @cython.locals(p=dict, upto=list)
+    @cython.locals(p=dict, upto=list, old=cython.Py_ssize_t, new=cython.Py_ssize_t,
+                   crossed=cython.Py_ssize_t)  # C integers: the range loops below run in C
     def move_population(self, i: int, delta: int) -> int:
         """Move population (never below 0), applying red lines as they are crossed."""
         p = self.players[i] if self.in_place else self.mut(i)
