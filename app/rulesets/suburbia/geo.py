@@ -98,6 +98,20 @@ REACT_REST = _scoped(("own", "every", "after", "lake_pairs"))
 REACT_OTHER = _scoped(("every", "after", "others"))
 
 
+_TAGGED = cython.declare(dict, {})  # match set -> tagged_kinds' answer
+
+
+def tagged_kinds(match: frozenset[str]) -> frozenset[str]:
+    """The tile kinds (tile_key) carrying one of the `match` tags (remembered per match set:
+    the effects and goals name a few dozen)."""
+    hit = _TAGGED.get(match)
+    if hit is None:
+        hit = frozenset([key for key, tags in TAGS.items() if not tags.isdisjoint(match)])
+        if len(_TAGGED) < 4096:
+            _TAGGED[match] = hit
+    return hit
+
+
 _FIRING: dict[tuple[int, frozenset[str]], dict[str, tuple[Effect, ...]]] = {}
 
 
@@ -181,16 +195,20 @@ class Borough:
         return found
 
     @cython.ccall
+    @cython.locals(tagged=frozenset, n=cython.Py_ssize_t)
     def count(self, match: frozenset[str]) -> int:
         """How many tiles of the borough carry one of the `match` tags."""
-        n = self.counts.get(match)
-        if n is None:
+        found = self.counts.get(match)
+        if found is None:
+            # counted by kind: a borough holds fewer kinds than tiles, and the tiles of one kind
+            # carry the same tags
+            tagged = tagged_kinds(match)
             n = 0
-            for tags in self.tags:
-                if not tags.isdisjoint(match):
-                    n += 1
-            self.counts[match] = n
-        return n
+            for key, indices in self.kinds.items():
+                if key in tagged:
+                    n += len(indices)
+            self.counts[match] = found = n
+        return found
 
     @property
     def front(self) -> list[list[int]]:

@@ -235,6 +235,8 @@ def test_a_playout_keeps_every_borough_as_derived_from_scratch():
                     assert kept.front == fresh.front and _derived(kept) == _derived(fresh)
                     assert kept.fkeys == fresh.fkeys and kept.fset == fresh.fset
                     assert kept.fkeys == sorted(kept.fkeys)
+                    for match, n in kept.counts.items():  # counted by kind: as tile by tile
+                        assert n == len([t for t in kept.tags if not t.isdisjoint(match)])
             assert s == R.playout(start, Rng.from_seed(seed, "in place"))
             for p in s["p"]:
                 geo.forget(p["tiles"])
