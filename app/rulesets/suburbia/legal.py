@@ -67,7 +67,7 @@ _BASIC = cython.declare(tuple, tuple((t, _COST[t], ("basic", "tile", t)) for t i
 
 @cython.locals(p=dict, placing=list, market=list, extras=list, basic=dict,
                money=cython.Py_ssize_t, extra=cython.Py_ssize_t, printed=cython.Py_ssize_t,
-               slot=cython.Py_ssize_t)
+               slot=cython.Py_ssize_t, cost=cython.Py_ssize_t)
 def turn_options(state: State, seat: int) -> tuple[list[tuple[str, str, Any]], list[list[int]],
                                                    list[list[int]]]:
     """The turn's choices in parts: the placing choices as (move type, field, value), each
