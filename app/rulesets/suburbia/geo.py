@@ -185,11 +185,16 @@ class Borough:
         return self.invest
 
     @cython.ccall
-    @cython.locals(kinds=dict, found=list)
+    @cython.locals(kinds=dict, found=list, ix=tuple)
     def reacting(self, fire: dict[str, tuple[Effect, ...]], n: int) -> list[int]:
         """Indices below `n` of the tiles whose kind is a key of `fire`, in placement order."""
         kinds = self.kinds
-        found = [k for key in fire if (ix := kinds.get(key)) for k in ix if k < n]
+        found = []  # a loop, not a comprehension, which pure Python calls as a function
+        for key in fire:
+            if (ix := kinds.get(key)) is not None:
+                for k in ix:
+                    if k < n:
+                        found.append(k)
         if len(found) > 1:
             found.sort()
         return found

@@ -65,7 +65,7 @@ _LAKE = cython.declare(tuple, tuple(("lake", "slot", slot) for slot in _SLOTS))
 _BASIC = cython.declare(tuple, tuple((t, _COST[t], ("basic", "tile", t)) for t in BASIC_IDS))
 
 
-@cython.locals(p=dict, placing=list, market=list, extras=list, basic=dict,
+@cython.locals(p=dict, placing=list, invest=list, market=list, extras=list, basic=dict,
                money=cython.Py_ssize_t, extra=cython.Py_ssize_t, printed=cython.Py_ssize_t,
                slot=cython.Py_ssize_t, cost=cython.Py_ssize_t)
 def turn_options(state: State, seat: int) -> tuple[list[tuple[str, str, Any]], list[list[int]],
@@ -95,8 +95,11 @@ def turn_options(state: State, seat: int) -> tuple[list[tuple[str, str, Any]], l
         for t, printed, choice in _BASIC:
             if basic[t] > 0 and money >= printed:
                 placing.append(choice)
-    invest = ([at for cost, at in b.investable(p["tiles"]) if money >= cost]
-              if p["markers"] > 0 else [])
+    invest = []  # a loop, not a comprehension, which pure Python calls as a function
+    if p["markers"] > 0:
+        for cost, at in b.investable(p["tiles"]):
+            if money >= cost:
+                invest.append(at)
     return placing, cells, invest
 
 

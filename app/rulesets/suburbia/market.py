@@ -91,10 +91,15 @@ def turns_after_flip(s: State, seat: int) -> int:
     return (s["start"] - seat - 1) % n + n
 
 
-@cython.locals(market=list, extras=list)
+@cython.locals(market=list, extras=list, slots=list)
 def discard_slots(state: State, seat: int) -> list[int]:
     """Market slots the seat can afford to discard (it pays only the slot's surcharge)."""
     money = state["p"][seat]["money"]
     market, extras = state["market"], surcharges(state)
-    # by index: cheaper than enumerate(zip()), and every turn of a playout asks
-    return [i for i in range(len(market)) if market[i] is not None and extras[i] <= money]
+    # by index: cheaper than enumerate(zip()), and every turn of a playout asks; a loop, not a
+    # comprehension, which pure Python calls as a function each time
+    slots = []
+    for i in range(len(market)):
+        if market[i] is not None and extras[i] <= money:
+            slots.append(i)
+    return slots
