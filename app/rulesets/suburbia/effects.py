@@ -23,7 +23,11 @@ from app.rulesets.suburbia.geo import (  # tile_cost: re-exported for legal, tur
 from app.rulesets.suburbia.hexes import Cell, cell_of, neighbours, occupied
 from app.rulesets.suburbia.tables import KINDS, LAKE, RED_LINES, TRACK_MAX, TRACK_MIN, Effect
 
-_TRACK_KEY = {"income": "income", "reputation": "rep", "population": "pop", "money": "money"}
+# Typed module variables, compiled (read without a lookup by name): every effect moves a track.
+_TRACK_KEY = cython.declare(
+    dict, {"income": "income", "reputation": "rep", "population": "pop", "money": "money"})
+_TRACK_LOW = cython.declare(cython.Py_ssize_t, TRACK_MIN)
+_TRACK_HIGH = cython.declare(cython.Py_ssize_t, TRACK_MAX)
 
 
 def tile_effects(tile: dict) -> tuple[Effect, ...]:
@@ -106,7 +110,7 @@ class World:
 
     # ------------------------------------------------------------------ tracks
     @cython.ccall
-    @cython.locals(p=dict)
+    @cython.locals(p=dict, moved=cython.Py_ssize_t)
     def gain(self, i: int, stat: str, amount: int) -> None:
         """Move one of player i's tracks; income/reputation stop at -5 and 15 (RB-S)."""
         if amount == 0:
@@ -116,10 +120,11 @@ class World:
             return
         p = self.players[i] if self.in_place else self.mut(i)
         key = _TRACK_KEY[stat]
+        moved = p[key] + amount
         if stat == "money":
-            p[key] = max(0, p[key] + amount)
+            p[key] = max(0, moved)
         else:
-            p[key] = max(TRACK_MIN, min(TRACK_MAX, p[key] + amount))
+            p[key] = max(_TRACK_LOW, min(_TRACK_HIGH, moved))
 
     @cython.ccall
     @cython.locals(p=dict, upto=list, old=cython.Py_ssize_t, new=cython.Py_ssize_t,

@@ -40,11 +40,14 @@ def discard(s: State, kind: str) -> None:
     s["discards"] = [*s["discards"], kind]
 
 
+_STACKS = ("A", "B", "C")  # strings, not "ABC": compiled, a str's characters are made anew
+
+
 def draw(s: State, in_place: bool = False) -> str | None:
     """Flip the top tile of the first non-empty stack (A, then B, then C); None if all empty.
     The stacks are copied first, unless `in_place`: a playout's private state (turn.playout),
     whose stacks are its own lists."""
-    for letter in "ABC":
+    for letter in _STACKS:
         if s["stacks"][letter]:
             if in_place:
                 return s["stacks"][letter].pop()
