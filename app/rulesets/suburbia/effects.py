@@ -164,23 +164,25 @@ class World:
 
     # ------------------------------------------------------------------ counting
     @cython.ccall
-    @cython.locals(tiles=list, taken=dict, tags=list)
-    def count_for(self, i: int, cell: Cell, eff: Effect, tile: dict | None = None) -> int:
+    @cython.locals(tiles=list, tags=list, near=list)
+    def count_for(self, i: int, cell: Cell, eff: Effect, tile: dict | None = None,
+                  near: list[int] | None = None) -> int:
         """How many times a tile of player i at `cell` scores `eff` right now.
 
         "after" and "redline" effects score nothing when their tile is placed; for an
         investment (`tile` given) they count what happened since the tile was built: the
-        matching tiles built after it, and the red lines its owner has passed since (net)."""
+        matching tiles built after it, and the red lines its owner has passed since (net).
+        `near`: the indices of player i's tiles next to `cell`, when the caller has them."""
         tiles = self.players[i]["tiles"]
         scope = eff.scope  # read once: a field of a Python object, compiled too
         if scope == "after" or scope == "redline":
             return 0 if tile is None else self.since_built(i, tile, eff)
         if scope == "adjacent":
             b = borough(tiles)
-            taken, tags, match = b.occ, b.tags, eff.match
+            tags, match = b.tags, eff.match
             found = 0
-            for n in neighbours(cell):
-                if (k := taken.get(n)) is not None and not tags[k].isdisjoint(match):
+            for k in near if near is not None else next_to(b.occ, cell):
+                if not tags[k].isdisjoint(match):
                     found += 1
             return found
         if scope == "own":
@@ -219,7 +221,7 @@ class World:
 
     # ------------------------------------------------------------------ resolution
     @cython.ccall
-    @cython.locals(tile=dict, p=dict, tiles=list, taken=dict, adjacent=list, fire=dict, fire_adjacent=dict, fire_rest=dict, fire_other=dict, t=dict, theirs=list)
+    @cython.locals(tile=dict, p=dict, tiles=list, adjacent=list, fire=dict, fire_adjacent=dict, fire_rest=dict, fire_other=dict, t=dict, theirs=list)
     def place(self, i: int, kind: str, cell: Cell, lake: bool) -> None:
         """Add a tile to player i's borough and resolve every effect in the rulebook's order."""
         tile: dict[str, Any] = {"t": kind, "at": [cell[0], cell[1]], "lake": lake, "inv": False}
@@ -230,20 +232,18 @@ class World:
         key = "lake" if lake else kind
         if not self.trial and key in SINCE_KINDS and (since := self._since_record(i, tile)):
             tile["since"] = since  # what an investment needs to double the tile later
+        # the tiles next to the new one, found once: its own effects (3) and the adjacent stage
+        # (4) read them (effects change tracks, never the borough)
+        adjacent = next_to(b.occ, cell)
         # 2. immediate effect; 3. the tile's own conditional effect.
         if not lake:
             for stat, amount in KINDS[kind].immediate:
                 self.gain(i, stat, amount)
         for eff in EFFECTS[key]:
-            self.gain(i, eff.stat, eff.amount * self.count_for(i, cell, eff))
+            self.gain(i, eff.stat, eff.amount * self.count_for(i, cell, eff, None, adjacent))
         # 4. adjacent tiles' conditional effects; 5. the rest of the borough (each stage in
         # placement order, NOTES item 21).
         fire_adjacent, fire_rest, fire_other = FIRES[key]
-        taken = b.occ
-        adjacent = []  # a loop, not a generator: this runs for every cell Dale weighs
-        for c in neighbours(cell):
-            if (k := taken.get(c)) is not None:
-                adjacent.append(k)
         adjacent.sort()
         fire = fire_adjacent
         for k in adjacent:
@@ -400,6 +400,18 @@ def trial_world(w: World, i: int) -> World:
     trial = World(state, in_place=True)
     trial.trial = True  # other boroughs' reactions never change the placer's tracks
     return trial
+
+
+@cython.ccall
+@cython.locals(taken=dict, found=list)
+def next_to(taken: dict[Cell, int], cell: Cell) -> list[int]:
+    """Indices of the tiles next to `cell` in a borough whose cell -> tile index map is `taken`
+    (Borough.occ), in neighbour order (a new list)."""
+    found = []  # a loop, not a generator: this runs for every cell Dale weighs
+    for n in neighbours(cell):
+        if (k := taken.get(n)) is not None:
+            found.append(k)
+    return found
 
 
 def lines_passed(lines: list[int], old: int, new: int) -> int:
