@@ -29,8 +29,10 @@ def take(s: State, slot: int) -> str:
     if s["mode"] == "dale":
         market = list(market)
         market[slot] = None  # Dale: the tiles not bought are left where they are
-    else:
-        market = [None, *market[:slot], *market[slot + 1:]]
+    else:  # the gap closes and the leftmost space empties (one copy, changed in place)
+        market = list(market)
+        del market[slot]
+        market.insert(0, None)
     s["market"] = market
     return kind
 
