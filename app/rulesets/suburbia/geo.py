@@ -323,12 +323,13 @@ _CACHE_MAX = 2048
 _BOROUGHS: dict[int, tuple[list[dict], Borough]] = {}
 
 
-# The entries last asked for, most recent first: a placement asks for the placer's borough
-# several times and for every other player's once, and an identity check costs a fraction of
-# the lookup by id. Enough entries for every borough of a 4-player game and a trial copy. One
-# tuple, replaced whole, so concurrent callers never see a mixed one; each entry describes its
-# list as well as the cache's does (every change to a list's Borough goes through `borough`,
-# which returns the entry's), and a cleared cache empties it.
+# The entries last fetched from the cache or filed, newest first (a hit here leaves the order
+# as it is): a placement asks for the placer's borough several times and for every other
+# player's once, and an identity check costs a fraction of the lookup by id. Enough entries
+# for every borough of a 4-player game and a trial copy. One tuple, replaced whole, so
+# concurrent callers never see a mixed one; each entry describes its list as well as the
+# cache's does (every change to a list's Borough goes through `borough`, which returns the
+# entry's), and a cleared cache empties it.
 _RECENT_MAX = 5
 _RECENT: tuple[tuple[list[dict], Borough], ...] = ()
 
