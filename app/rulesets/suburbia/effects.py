@@ -23,7 +23,11 @@ from app.rulesets.suburbia.geo import (  # tile_cost: re-exported for legal, tur
 from app.rulesets.suburbia.hexes import Cell, cell_of, neighbours, occupied
 from app.rulesets.suburbia.tables import KINDS, LAKE, RED_LINES, TRACK_MAX, TRACK_MIN, Effect
 
-_TRACK_KEY = {"income": "income", "reputation": "rep", "population": "pop", "money": "money"}
+# Typed module variables, compiled (read without a lookup by name): every effect moves a track.
+_TRACK_KEY = cython.declare(
+    dict, {"income": "income", "reputation": "rep", "population": "pop", "money": "money"})
+_TRACK_LOW = cython.declare(cython.Py_ssize_t, TRACK_MIN)
+_TRACK_HIGH = cython.declare(cython.Py_ssize_t, TRACK_MAX)
 
 
 def tile_effects(tile: dict) -> tuple[Effect, ...]:
@@ -48,7 +52,8 @@ _UPTO = {key: [bisect_right(lines, pop) for pop in range(lines[-1] + 1)]
 SINCE_KINDS = frozenset(k for k, effs in EFFECTS.items()
                         if any(e.scope in ("after", "redline") for e in effs))
 
-_ORDER: dict[tuple[int, int], tuple[int, ...]] = {}  # (seat, boroughs) -> the others in order
+# (seat, boroughs) -> the others in order; typed, compiled: its .get is a direct lookup
+_ORDER = cython.declare(dict, {})
 
 
 @cython.final
@@ -105,7 +110,7 @@ class World:
 
     # ------------------------------------------------------------------ tracks
     @cython.ccall
-    @cython.locals(p=dict)
+    @cython.locals(p=dict, moved=cython.Py_ssize_t)
     def gain(self, i: int, stat: str, amount: int) -> None:
         """Move one of player i's tracks; income/reputation stop at -5 and 15 (RB-S)."""
         if amount == 0:
@@ -115,13 +120,15 @@ class World:
             return
         p = self.players[i] if self.in_place else self.mut(i)
         key = _TRACK_KEY[stat]
+        moved = p[key] + amount
         if stat == "money":
-            p[key] = max(0, p[key] + amount)
+            p[key] = max(0, moved)
         else:
-            p[key] = max(TRACK_MIN, min(TRACK_MAX, p[key] + amount))
+            p[key] = max(_TRACK_LOW, min(_TRACK_HIGH, moved))
 
     @cython.ccall
-    @cython.locals(p=dict, upto=list)
+    @cython.locals(p=dict, upto=list, old=cython.Py_ssize_t, new=cython.Py_ssize_t,
+                   crossed=cython.Py_ssize_t)  # C integers: the range loops below run in C
     def move_population(self, i: int, delta: int) -> int:
         """Move population (never below 0), applying red lines as they are crossed."""
         p = self.players[i] if self.in_place else self.mut(i)
@@ -157,34 +164,37 @@ class World:
 
     # ------------------------------------------------------------------ counting
     @cython.ccall
-    @cython.locals(tiles=list, taken=dict, tags=list)
-    def count_for(self, i: int, cell: Cell, eff: Effect, tile: dict | None = None) -> int:
+    @cython.locals(tiles=list, tags=list, near=list)
+    def count_for(self, i: int, cell: Cell, eff: Effect, tile: dict | None = None,
+                  near: list[int] | None = None) -> int:
         """How many times a tile of player i at `cell` scores `eff` right now.
 
         "after" and "redline" effects score nothing when their tile is placed; for an
         investment (`tile` given) they count what happened since the tile was built: the
-        matching tiles built after it, and the red lines its owner has passed since (net)."""
+        matching tiles built after it, and the red lines its owner has passed since (net).
+        `near`: the indices of player i's tiles next to `cell`, when the caller has them."""
         tiles = self.players[i]["tiles"]
-        if eff.scope in ("after", "redline"):
+        scope = eff.scope  # read once: a field of a Python object, compiled too
+        if scope == "after" or scope == "redline":
             return 0 if tile is None else self.since_built(i, tile, eff)
-        if eff.scope == "adjacent":
+        if scope == "adjacent":
             b = borough(tiles)
-            taken, tags, match = b.occ, b.tags, eff.match
+            tags, match = b.tags, eff.match
             found = 0
-            for n in neighbours(cell):
-                if (k := taken.get(n)) is not None and not tags[k].isdisjoint(match):
+            for k in near if near is not None else next_to(b.occ, cell):
+                if not tags[k].isdisjoint(match):
                     found += 1
             return found
-        if eff.scope == "own":
+        if scope == "own":
             return borough(tiles).count(eff.match)
-        if eff.scope in ("every", "others"):
-            every = eff.scope == "every"
+        if scope == "every" or scope == "others":
+            every = scope == "every"
             found = 0
             for j, p in enumerate(self.players):
                 if every or j != i:
                     found += borough(p["tiles"]).count(eff.match)
             return found
-        if eff.scope == "lake_pairs":
+        if scope == "lake_pairs":
             return lake_pairs(tiles)
         return 0
 
@@ -211,43 +221,41 @@ class World:
 
     # ------------------------------------------------------------------ resolution
     @cython.ccall
-    @cython.locals(tile=dict, p=dict, tiles=list, taken=dict, adjacent=list, fire=dict, fire_adjacent=dict, fire_rest=dict, fire_other=dict, t=dict, theirs=list)
+    @cython.locals(tile=dict, p=dict, tiles=list, adjacent=list, fire=dict, fire_adjacent=dict, fire_rest=dict, fire_other=dict, t=dict, theirs=list)
     def place(self, i: int, kind: str, cell: Cell, lake: bool) -> None:
         """Add a tile to player i's borough and resolve every effect in the rulebook's order."""
         tile: dict[str, Any] = {"t": kind, "at": [cell[0], cell[1]], "lake": lake, "inv": False}
         p = self.players[i] if self.in_place else self.mut(i)
         n = len(p["tiles"])  # the new tile's index: the tiles before it are the ones reacting
-        p["tiles"] = tiles = placed(p["tiles"], tile, cell, self.in_place, not self.trial)
-        b = borough(tiles)
+        tiles, b = placed(p["tiles"], tile, cell, self.in_place, not self.trial)
+        p["tiles"] = tiles
         key = "lake" if lake else kind
         if not self.trial and key in SINCE_KINDS and (since := self._since_record(i, tile)):
             tile["since"] = since  # what an investment needs to double the tile later
+        # the tiles next to the new one, found once: its own effects (3) and the adjacent stage
+        # (4) read them (effects change tracks, never the borough)
+        adjacent = next_to(b.occ, cell)
         # 2. immediate effect; 3. the tile's own conditional effect.
         if not lake:
             for stat, amount in KINDS[kind].immediate:
                 self.gain(i, stat, amount)
         for eff in EFFECTS[key]:
-            self.gain(i, eff.stat, eff.amount * self.count_for(i, cell, eff))
+            self.gain(i, eff.stat, eff.amount * self.count_for(i, cell, eff, None, adjacent))
         # 4. adjacent tiles' conditional effects; 5. the rest of the borough (each stage in
         # placement order, NOTES item 21).
         fire_adjacent, fire_rest, fire_other = FIRES[key]
-        taken = b.occ
-        adjacent = []  # a loop, not a generator: this runs for every cell Dale weighs
-        for c in neighbours(cell):
-            if (k := taken.get(c)) is not None:
-                adjacent.append(k)
         adjacent.sort()
         fire = fire_adjacent
         for k in adjacent:
             t = tiles[k]
-            if (effects := fire.get(tile_key(t))):
+            if (effects := fire.get("lake" if t["lake"] else t["t"])):  # tile_key, inlined
                 self._react(i, t, cell, lake, effects)
         fire = fire_rest
         if fire:
             for k in b.reacting(fire, n):
                 if k not in adjacent:
                     t = tiles[k]
-                    self._react(i, t, cell, lake, fire[tile_key(t)])
+                    self._react(i, t, cell, lake, fire["lake" if t["lake"] else t["t"]])
         # 6. no base-game tile changes another player's tracks from its owner's borough, so the
         # rulebook's "their tiles cause you adjustments" step is empty; 7. other boroughs react
         # (they only ever change their owners' tracks: `trial` placements skip them).
@@ -259,7 +267,7 @@ class World:
                 theirs = self.players[j]["tiles"]
                 for k in borough(theirs).reacting(fire, len(theirs)):
                     t = theirs[k]
-                    self._react(j, t, cell, lake, fire[tile_key(t)])
+                    self._react(j, t, cell, lake, fire["lake" if t["lake"] else t["t"]])
 
     @cython.ccall
     @cython.locals(fire=dict, matters=list)
@@ -392,6 +400,18 @@ def trial_world(w: World, i: int) -> World:
     trial = World(state, in_place=True)
     trial.trial = True  # other boroughs' reactions never change the placer's tracks
     return trial
+
+
+@cython.ccall
+@cython.locals(taken=dict, found=list)
+def next_to(taken: dict[Cell, int], cell: Cell) -> list[int]:
+    """Indices of the tiles next to `cell` in a borough whose cell -> tile index map is `taken`
+    (Borough.occ), in neighbour order (a new list)."""
+    found = []  # a loop, not a generator: this runs for every cell Dale weighs
+    for n in neighbours(cell):
+        if (k := taken.get(n)) is not None:
+            found.append(k)
+    return found
 
 
 def lines_passed(lines: list[int], old: int, new: int) -> int:

@@ -10,7 +10,7 @@ too, so both paths run the same rules over the same derived data.
 
 from __future__ import annotations
 
-from bisect import bisect_left, insort
+from bisect import bisect_left
 
 try:
     import cython
@@ -23,7 +23,9 @@ Cell = tuple[int, int]
 DIRS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 
 
-_NEIGHBOURS: dict[Cell, tuple[Cell, ...]] = {}
+# Typed module variables, compiled: `.get` on them is a direct dictionary lookup, not a method
+# call on a global looked up by name (every placement and adjacency count reads them).
+_NEIGHBOURS = cython.declare(dict, {})  # cell -> its six neighbours
 
 
 def neighbours(cell: Cell) -> tuple[Cell, ...]:
@@ -39,15 +41,31 @@ def neighbours(cell: Cell) -> tuple[Cell, ...]:
     return hit
 
 
-_OFF_BOARD: dict[Cell, tuple[Cell, ...]] = {}
+# A cell's sort key: one integer ordered as the (q, r) pairs are (|r| stays far below
+# _KEY_ROW / 2: a borough holds a few dozen tiles), so the frontier's sorted order is kept by
+# bisecting integers, not [q, r] lists (every placement inserts a few cells).
+_KEY_ROW = cython.declare(cython.Py_ssize_t, 1 << 17)  # q's weight: twice r's largest size
 
 
-def off_board_neighbours(cell: Cell) -> tuple[Cell, ...]:
+@cython.ccall
+@cython.locals(q=cython.Py_ssize_t, r=cython.Py_ssize_t)
+@cython.returns(cython.Py_ssize_t)
+def cell_key(q: int, r: int) -> int:
+    """The integer that sorts cell (q, r) among others as the pair (q, r) sorts."""
+    return q * _KEY_ROW + r
+
+
+_OFF_BOARD = cython.declare(dict, {})  # cell -> its off-board neighbours with their keys
+
+
+def off_board_neighbours(cell: Cell) -> tuple[tuple[Cell, int], ...]:
     """The neighbours of `cell` not on the Borough Board, the only ones that can join a
-    frontier (remembered per cell, like `neighbours`: the board never changes)."""
+    frontier, each with its `cell_key` (remembered per cell, like `neighbours`: the board
+    never changes)."""
     hit = _OFF_BOARD.get(cell)
     if hit is None:
-        hit = tuple(n for n in neighbours(cell) if n not in BOARD_CELLS)
+        hit = tuple([(n, cell_key(n[0], n[1])) for n in neighbours(cell)
+                     if n not in BOARD_CELLS])
         if len(_OFF_BOARD) < 65536:
             _OFF_BOARD[(cell[0], cell[1])] = hit
     return hit
@@ -78,6 +96,20 @@ def _scoped(scopes: tuple[str, ...]) -> dict[str, tuple[Effect, ...]]:
 REACT_ADJACENT = _scoped(("adjacent", "own", "every", "after", "lake_pairs"))
 REACT_REST = _scoped(("own", "every", "after", "lake_pairs"))
 REACT_OTHER = _scoped(("every", "after", "others"))
+
+
+_TAGGED = cython.declare(dict, {})  # match set -> tagged_kinds' answer
+
+
+def tagged_kinds(match: frozenset[str]) -> frozenset[str]:
+    """The tile kinds (tile_key) carrying one of the `match` tags (remembered per match set:
+    the effects and goals name a few dozen)."""
+    hit = _TAGGED.get(match)
+    if hit is None:
+        hit = frozenset([key for key, tags in TAGS.items() if not tags.isdisjoint(match)])
+        if len(_TAGGED) < 4096:
+            _TAGGED[match] = hit
+    return hit
 
 
 _FIRING: dict[tuple[int, frozenset[str]], dict[str, tuple[Effect, ...]]] = {}
@@ -111,9 +143,10 @@ _SMALL_FRONTS: dict[tuple[Cell, ...], tuple[Cell, ...]] = {}  # occupied cells -
 @cython.cclass
 class Borough:
     """Derived data of one tiles list: `occ` cell -> tile index; `front` the frontier as sorted
-    [q, r] lists (the order legal moves list them in) with `fset` the same cells as tuples
-    (None until first asked); `kinds` per tile kind (tile_key) the indices of its tiles, in
-    order, so the tiles able to react to a placement are found without a walk over the borough;
+    [q, r] lists (the order legal moves list them in), `fkeys` their `cell_key`s in the
+    same order and `fset` the same keys as a set (all three None until first asked); `kinds`
+    per tile kind (tile_key) the indices of its tiles, in order, so the tiles able to react to
+    a placement are found without a walk over the borough;
     `invest` (printed cost, [q, r]) for the tiles without an Investment Marker, in borough
     order (None until first asked: `investable`); `tags` each tile's tags, and `counts` how
     many tiles carry one of a match set's tags, per match set asked for so far."""
@@ -121,6 +154,7 @@ class Borough:
     # An extension type when compiled, like effects.World (fields in C, ccall methods called
     # directly): every placement and every effect reads these.
     occ = cython.declare(dict, visibility="public")
+    fkeys = cython.declare(object, visibility="public")
     fset = cython.declare(object, visibility="public")
     _front = cython.declare(object, visibility="public")
     kinds = cython.declare(dict, visibility="public")
@@ -130,7 +164,8 @@ class Borough:
 
     def __init__(self, tiles: list[dict]) -> None:
         self.occ: dict[Cell, int] = {(t["at"][0], t["at"][1]): i for i, t in enumerate(tiles)}
-        self.fset: set[Cell] | None = None
+        self.fkeys: list[int] | None = None
+        self.fset: set[int] | None = None
         self._front: list[list[int]] | None = None
         kinds: dict[str, tuple[int, ...]] = {}
         for i, t in enumerate(tiles):
@@ -150,26 +185,35 @@ class Borough:
         return self.invest
 
     @cython.ccall
-    @cython.locals(kinds=dict, found=list)
+    @cython.locals(kinds=dict, found=list, ix=tuple)
     def reacting(self, fire: dict[str, tuple[Effect, ...]], n: int) -> list[int]:
         """Indices below `n` of the tiles whose kind is a key of `fire`, in placement order."""
         kinds = self.kinds
-        found = [k for key in fire if (ix := kinds.get(key)) for k in ix if k < n]
+        found = []  # a loop, not a comprehension, which pure Python calls as a function
+        for key in fire:
+            if (ix := kinds.get(key)) is not None:
+                for k in ix:
+                    if k < n:
+                        found.append(k)
         if len(found) > 1:
             found.sort()
         return found
 
     @cython.ccall
+    @cython.locals(tagged=frozenset, n=cython.Py_ssize_t)
     def count(self, match: frozenset[str]) -> int:
         """How many tiles of the borough carry one of the `match` tags."""
-        n = self.counts.get(match)
-        if n is None:
+        found = self.counts.get(match)
+        if found is None:
+            # counted by kind: a borough holds fewer kinds than tiles, and the tiles of one kind
+            # carry the same tags
+            tagged = tagged_kinds(match)
             n = 0
-            for tags in self.tags:
-                if not tags.isdisjoint(match):
-                    n += 1
-            self.counts[match] = n
-        return n
+            for key, indices in self.kinds.items():
+                if key in tagged:
+                    n += len(indices)
+            self.counts[match] = found = n
+        return found
 
     @property
     def front(self) -> list[list[int]]:
@@ -185,7 +229,8 @@ class Borough:
                 cells = tuple(sorted([n for n in found if n not in occ and n not in BOARD_CELLS]))
                 if key is not None and len(_SMALL_FRONTS) < 1024:
                     _SMALL_FRONTS[key] = cells
-            self.fset = set(cells)
+            self.fkeys = [cell_key(q, r) for q, r in cells]
+            self.fset = set(self.fkeys)
             self._front = [[q, r] for q, r in cells]
         return self._front
 
@@ -195,7 +240,8 @@ class Borough:
         without the frontier (recomputed if ever asked) when `with_frontier` is false."""
         new = Borough.__new__(Borough)
         new.occ = dict(self.occ)
-        keep = with_frontier and self.fset is not None
+        keep = with_frontier and self.fkeys is not None
+        new.fkeys = list(self.fkeys) if keep else None  # type: ignore[arg-type]
         new.fset = set(self.fset) if keep else None  # type: ignore[arg-type]
         new._front = list(self._front) if keep else None  # type: ignore[arg-type]
         new.kinds = dict(self.kinds)
@@ -204,7 +250,8 @@ class Borough:
         return new
 
     @cython.ccall
-    @cython.locals(tile=dict, occ=dict, counts=dict, kinds=dict, front=list)
+    @cython.locals(tile=dict, occ=dict, counts=dict, kinds=dict, front=list, fkeys=list, fset=set,
+                   q=cython.Py_ssize_t, r=cython.Py_ssize_t, here=cython.Py_ssize_t)
     def add(self, tile: dict, index: int, cell: Cell) -> None:
         """Record `tile`, just placed at `cell` as the tiles list's entry `index`."""
         occ = self.occ
@@ -222,17 +269,25 @@ class Borough:
         kinds[key] = kinds.get(key, ()) + (index,)
         if self.invest is not None and not tile["inv"]:
             self.invest.append((0 if lake else KINDS[key].cost, [cell[0], cell[1]]))
-        fset, front = self.fset, self._front
-        if fset is None or front is None:
+        fkeys, fset, front = self.fkeys, self.fset, self._front
+        if fkeys is None or fset is None or front is None:
             return
-        if cell in fset:
-            fset.discard(cell)
-            del front[bisect_left(front, [cell[0], cell[1]])]
+        # the frontier in order: bisect the cells' integer keys (only to move a cell in or out;
+        # the set answers whether it is there), change both lists at the same place
+        q, r = cell
+        here = q * _KEY_ROW + r  # cell_key, inlined: a call costs more in Python
+        if here in fset:
+            fset.discard(here)
+            at = bisect_left(fkeys, here)
+            del fkeys[at]
+            del front[at]
         around = _OFF_BOARD.get(cell)  # the board test made once per cell, not per placement
-        for n in around if around is not None else off_board_neighbours(cell):
-            if n not in occ and n not in fset:
-                fset.add(n)
-                insort(front, [n[0], n[1]])
+        for n, n_key in around if around is not None else off_board_neighbours(cell):
+            if n_key not in fset and n not in occ:
+                fset.add(n_key)
+                at = bisect_left(fkeys, n_key)
+                fkeys.insert(at, n_key)
+                front.insert(at, [n[0], n[1]])
 
     @cython.ccall
     @cython.locals(counts=dict, kinds=dict)
@@ -253,7 +308,7 @@ class Borough:
             del kinds[key]
         if not tile["inv"] and self.invest is not None:
             self.invest.pop()
-        self.fset = self._front = None
+        self.fkeys = self.fset = self._front = None
 
     @cython.ccall
     def invested(self, old: dict, new: dict, index: int) -> None:
@@ -268,24 +323,31 @@ _CACHE_MAX = 2048
 _BOROUGHS: dict[int, tuple[list[dict], Borough]] = {}
 
 
-# The entry last asked for: a placement asks for the same borough several times in a row, and
-# an identity check costs a fraction of the lookup by id. One tuple, replaced whole, so
-# concurrent callers never see a mixed entry; it describes its list as well as the cache entry
-# does (every change to a list's Borough goes through `borough`, which returns this one).
-_LAST: tuple[list[dict] | None, Borough | None] = (None, None)
+# The entries last fetched from the cache or filed, newest first (a hit here leaves the order
+# as it is): a placement asks for the placer's borough several times and for every other
+# player's once, and an identity check costs a fraction of the lookup by id. Enough entries
+# for every borough of a 4-player game and a trial copy. One tuple, replaced whole, so
+# concurrent callers never see a mixed one; each entry describes its list as well as the
+# cache's does (every change to a list's Borough goes through `borough`, which returns the
+# entry's), and a cleared cache empties it.
+_RECENT_MAX = 5
+_RECENT: tuple[tuple[list[dict], Borough], ...] = ()
 
 
-@cython.locals(last=tuple, cache=dict, hit=tuple)
+@cython.ccall  # called directly (in C) by this module's placed, unplace and invested
+@cython.returns(Borough)
+@cython.locals(recent=tuple, entry=tuple, cache=dict, hit=tuple)
 def borough(tiles: list[dict]) -> Borough:
     """The derived data of a tiles list, computed once per list (shared: do not modify)."""
-    global _LAST
-    last = _LAST
-    if last[0] is tiles:
-        return last[1]  # type: ignore[return-value]
+    global _RECENT
+    recent = _RECENT
+    for entry in recent:
+        if entry[0] is tiles:
+            return entry[1]  # type: ignore[return-value]
     cache = _BOROUGHS
     hit = cache.get(id(tiles))
     if hit is not None and hit[0] is tiles:
-        _LAST = hit
+        _RECENT = (hit, *recent[:_RECENT_MAX - 1])
         return hit[1]
     b = Borough(tiles)
     file(tiles, b)
@@ -294,10 +356,13 @@ def borough(tiles: list[dict]) -> Borough:
 
 def file(tiles: list[dict], b: Borough) -> None:
     """Remember `b` as the derived data of `tiles`."""
-    global _LAST
+    global _RECENT
     if len(_BOROUGHS) >= _CACHE_MAX:
         _BOROUGHS.clear()
-    _BOROUGHS[id(tiles)] = _LAST = (tiles, b)
+        _RECENT = ()
+    entry = (tiles, b)
+    _BOROUGHS[id(tiles)] = entry
+    _RECENT = (entry, *[e for e in _RECENT if e[0] is not tiles][:_RECENT_MAX - 1])
 
 
 def private_tiles(tiles: list[dict], with_frontier: bool = True) -> list[dict]:
@@ -316,9 +381,8 @@ def forget(tiles: list[dict]) -> None:
     """Drop the derived data filed for `tiles`, a private list no longer played on (a finished
     playout's, Dale's trial copy): the cache would otherwise keep whole boroughs alive until it
     is next cleared, which the garbage collector then walks again and again."""
-    global _LAST
-    if _LAST[0] is tiles:
-        _LAST = (None, None)
+    global _RECENT
+    _RECENT = tuple([e for e in _RECENT if e[0] is not tiles])
     hit = _BOROUGHS.get(id(tiles))
     if hit is not None and hit[0] is tiles:
         del _BOROUGHS[id(tiles)]
@@ -334,23 +398,26 @@ def frontier(tiles: list[dict]) -> list[Cell]:
     return [(q, r) for q, r in borough(tiles).front]
 
 
+@cython.locals(b=Borough)  # typed: its methods are called directly, compiled
 def placed(tiles: list[dict], tile: dict, cell: Cell, in_place: bool,
-           with_frontier: bool = True) -> list[dict]:
+           with_frontier: bool = True) -> tuple[list[dict], Borough]:
     """The tiles list with `tile` added at `cell`: the same list changed in place (a playout's
-    private state), else a new list; its `Borough` follows either way (a new list's without
-    its frontier unless `with_frontier`: Dale's trial placements never ask for it)."""
+    private state), else a new list; and its `Borough`, which follows either way (a new list's
+    without its frontier unless `with_frontier`: Dale's trial placements never ask for it).
+    Returned with the list: the placement reads it next, and a lookup costs more."""
     b = borough(tiles)
     if in_place:
         tiles.append(tile)
         b.add(tile, len(tiles) - 1, cell)
-        return tiles
+        return tiles, b
     new = [*tiles, tile]
     b = b.copy(with_frontier)
     b.add(tile, len(tiles), cell)
     file(new, b)
-    return new
+    return new, b
 
 
+@cython.locals(b=Borough)
 def unplace(tiles: list[dict], cell: Cell) -> None:
     """Undo the last in-place `placed` (its tile at `cell`): a trial placement taken back."""
     # Looked up before the pop: if the cache was cleared meanwhile, the data derived afresh
@@ -359,6 +426,7 @@ def unplace(tiles: list[dict], cell: Cell) -> None:
     b.remove_last(tiles.pop(), cell)
 
 
+@cython.locals(b=Borough)
 def invested(tiles: list[dict], index: int, in_place: bool) -> list[dict]:
     """The tiles list with tile `index` replaced by an invested copy (in place in a playout)."""
     b = borough(tiles)

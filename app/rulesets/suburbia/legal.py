@@ -55,15 +55,19 @@ def _placements(state: State, seat: int) -> list[list[int]]:
 Family = tuple[str, dict[str, list[Any]]]
 
 
-_COST = {k.id: k.cost for k in KINDS.values()}
+# _COST, _BUY, _LAKE and _BASIC are typed module variables, compiled: read without a lookup by name.
+_COST = cython.declare(dict, {k.id: k.cost for k in KINDS.values()})
 # The placing choices turn_options lists, made once (it runs every turn of every playout).
 _SLOTS = range(max(len(extra) for extra in SURCHARGES.values()))
-_BUY = tuple(("buy", "slot", slot) for slot in _SLOTS)
-_LAKE = tuple(("lake", "slot", slot) for slot in _SLOTS)
-_BASIC = {t: ("basic", "tile", t) for t in BASIC_IDS}
+_BUY = cython.declare(tuple, tuple(("buy", "slot", slot) for slot in _SLOTS))
+_LAKE = cython.declare(tuple, tuple(("lake", "slot", slot) for slot in _SLOTS))
+# Per basic tile: its id, printed cost and placing choice (the costs looked up once).
+_BASIC = cython.declare(tuple, tuple((t, _COST[t], ("basic", "tile", t)) for t in BASIC_IDS))
 
 
-@cython.locals(p=dict, placing=list, market=list, extras=list, basic=dict)
+@cython.locals(p=dict, placing=list, invest=list, market=list, extras=list, basic=dict,
+               money=cython.Py_ssize_t, extra=cython.Py_ssize_t, printed=cython.Py_ssize_t,
+               slot=cython.Py_ssize_t, cost=cython.Py_ssize_t)
 def turn_options(state: State, seat: int) -> tuple[list[tuple[str, str, Any]], list[list[int]],
                                                    list[list[int]]]:
     """The turn's choices in parts: the placing choices as (move type, field, value), each
@@ -82,16 +86,20 @@ def turn_options(state: State, seat: int) -> tuple[list[tuple[str, str, Any]], l
             if kind is None:
                 continue
             extra = extras[slot]
-            if money >= _COST[kind] + extra:  # printed price + the space's surcharge
+            printed = _COST[kind]
+            if money >= printed + extra:  # printed price + the space's surcharge
                 placing.append(_BUY[slot])
             if money >= extra:
                 placing.append(_LAKE[slot])
         basic = state["basic"]
-        for t in BASIC_IDS:
-            if basic[t] > 0 and money >= _COST[t]:
-                placing.append(_BASIC[t])
-    invest = ([at for cost, at in b.investable(p["tiles"]) if money >= cost]
-              if p["markers"] > 0 else [])
+        for t, printed, choice in _BASIC:
+            if basic[t] > 0 and money >= printed:
+                placing.append(choice)
+    invest = []  # a loop, not a comprehension, which pure Python calls as a function
+    if p["markers"] > 0:
+        for cost, at in b.investable(p["tiles"]):
+            if money >= cost:
+                invest.append(at)
     return placing, cells, invest
 
 
@@ -104,7 +112,8 @@ def turn_families(state: State, seat: int) -> list[Family]:
     return out or [("pass", {})]
 
 
-@cython.locals(placing=list, cells=list, invest=list)
+@cython.locals(placing=list, cells=list, invest=list, i=cython.Py_ssize_t,
+               placements=cython.Py_ssize_t)
 def turn_pick(state: State, seat: int, rng: Any) -> Move:
     """The move `pick(turn_families(state, seat), rng)` draws, without building the families:
     placing choices outer and cells inner, then the investments (their expansion order)."""

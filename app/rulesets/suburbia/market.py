@@ -29,8 +29,10 @@ def take(s: State, slot: int) -> str:
     if s["mode"] == "dale":
         market = list(market)
         market[slot] = None  # Dale: the tiles not bought are left where they are
-    else:
-        market = [None, *market[:slot], *market[slot + 1:]]
+    else:  # the gap closes and the leftmost space empties (one copy, changed in place)
+        market = list(market)
+        del market[slot]
+        market.insert(0, None)
     s["market"] = market
     return kind
 
@@ -40,11 +42,14 @@ def discard(s: State, kind: str) -> None:
     s["discards"] = [*s["discards"], kind]
 
 
+_STACKS = ("A", "B", "C")  # strings, not "ABC": compiled, a str's characters are made anew
+
+
 def draw(s: State, in_place: bool = False) -> str | None:
     """Flip the top tile of the first non-empty stack (A, then B, then C); None if all empty.
     The stacks are copied first, unless `in_place`: a playout's private state (turn.playout),
     whose stacks are its own lists."""
-    for letter in "ABC":
+    for letter in _STACKS:
         if s["stacks"][letter]:
             if in_place:
                 return s["stacks"][letter].pop()
@@ -91,10 +96,15 @@ def turns_after_flip(s: State, seat: int) -> int:
     return (s["start"] - seat - 1) % n + n
 
 
-@cython.locals(market=list, extras=list)
+@cython.locals(market=list, extras=list, slots=list)
 def discard_slots(state: State, seat: int) -> list[int]:
     """Market slots the seat can afford to discard (it pays only the slot's surcharge)."""
     money = state["p"][seat]["money"]
     market, extras = state["market"], surcharges(state)
-    # by index: cheaper than enumerate(zip()), and every turn of a playout asks
-    return [i for i in range(len(market)) if market[i] is not None and extras[i] <= money]
+    # by index: cheaper than enumerate(zip()), and every turn of a playout asks; a loop, not a
+    # comprehension, which pure Python calls as a function each time
+    slots = []
+    for i in range(len(market)):
+        if market[i] is not None and extras[i] <= money:
+            slots.append(i)
+    return slots

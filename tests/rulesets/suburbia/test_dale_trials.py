@@ -139,7 +139,8 @@ def test_a_playout_and_dales_search_leave_no_private_borough_filed():
         geo._BOROUGHS.clear()
         end = R.playout(s, Rng.from_seed(5, "trials"))
         assert not any(entry[0] is p["tiles"] for p in end["p"] for entry in geo._BOROUGHS.values())
-        assert not any(geo._LAST[0] is p["tiles"] for p in end["p"])  # nor the last one asked for
+        # nor among the entries last asked for
+        assert not any(e[0] is p["tiles"] for p in end["p"] for e in geo._RECENT)
         assert len(geo._BOROUGHS) <= players  # at most the setup's own lists
         for p in end["p"]:
             b = geo.borough(p["tiles"])
@@ -167,7 +168,7 @@ def test_a_trial_taken_back_after_the_cache_was_cleared_leaves_the_borough_right
         trial.place(d, "farm", cell, lake=False)
         others = _overflow_the_borough_cache()
         assert not any(entry[0] is tiles for entry in geo._BOROUGHS.values())
-        assert geo._LAST[0] is not tiles
+        assert all(entry[0] is not tiles for entry in geo._RECENT)
         geo.unplace(tiles, cell)
         del others
         trial.players[d].update({k: saved[k] for k in ("money", "income", "rep", "pop")})
@@ -201,3 +202,41 @@ def test_the_frontier_is_every_empty_off_board_neighbour_in_order():
             s = R.apply(s, seat, R.random_move(s, seat, rng))
             assert all(geo.borough(p["tiles"]).front == from_scratch(p["tiles"]) for p in s["p"])
     assert checked >= 21
+
+
+def test_a_playout_keeps_every_borough_as_derived_from_scratch():
+    """A playout changes its tiles lists and their Boroughs in place, asking for several
+    boroughs in turn (geo._RECENT answers the last few by identity): played move by move as
+    turn.playout plays them, every borough's data equal the ones derived from its tiles afresh,
+    the frontier's integer keys and set included, and the playout ends where turn.playout does."""
+    from app.rulesets.suburbia import legal, turn
+
+    for players, options in ((4, {}), (3, {}), (1, {"solo_mode": "dale"})):
+        for seed in range(2):
+            start = R.setup(players, R.Options.model_validate(options), seed)
+            s = turn._copy(start)
+            w = World(s, in_place=True)
+            rng = Rng.from_seed(seed, "in place")
+            while acting := legal.to_act(s):
+                seat = rng.choice(acting)
+                if s["phase"] == "play":
+                    move = legal.turn_pick(s, seat, rng)
+                elif s["phase"] in ("discard", "extra_discard"):
+                    move = legal.discard_pick(s, seat, rng)
+                else:
+                    move = legal.pick(legal._families(s, seat), rng)
+                s = turn.play(s, w, seat, move)
+                for p in s["p"]:
+                    kept, fresh = geo.borough(p["tiles"]), geo.Borough(list(p["tiles"]))
+                    for match in kept.counts:
+                        fresh.count(match)
+                    if kept.invest is not None:
+                        fresh.investable(p["tiles"])
+                    assert kept.front == fresh.front and _derived(kept) == _derived(fresh)
+                    assert kept.fkeys == fresh.fkeys and kept.fset == fresh.fset
+                    assert kept.fkeys == sorted(kept.fkeys)
+                    for match, n in kept.counts.items():  # counted by kind: as tile by tile
+                        assert n == len([t for t in kept.tags if not t.isdisjoint(match)])
+            assert s == R.playout(start, Rng.from_seed(seed, "in place"))
+            for p in s["p"]:
+                geo.forget(p["tiles"])

@@ -286,3 +286,37 @@ def test_since_record_kinds_are_those_with_since_effects():
         has = any(e.scope in ("after", "redline") for e in effects)
         assert has == (key in SINCE_KINDS), key
     assert SINCE_KINDS  # the base game has some (e.g. red-line and built-after tiles)
+
+
+def test_adjacent_counts_equal_with_the_neighbours_given_or_found():
+    """World.place finds the tiles next to a new tile once (effects.next_to) and hands them to
+    count_for for the tile's own effects: on random positions, every 'adjacent' effect counts
+    the same with them given as when count_for finds them, and both equal a count over the
+    six neighbouring cells."""
+    from app.engine.rng import Rng
+    from app.rulesets.suburbia import geo
+    from app.rulesets.suburbia.effects import EFFECTS, next_to
+    from app.rulesets.suburbia.hexes import frontier, neighbours
+    from app.rulesets.suburbia.tables import KINDS
+    rng = Rng(5)
+    s = game(3, 4)
+    kinds = sorted(k for k in KINDS if k != "lake")
+    adjacency = [e for effs in EFFECTS.values() for e in effs if e.scope == "adjacent"]
+    checked = 0
+    for _ in range(60):
+        seat = rng.below(3)
+        w = world(s)
+        tiles = s["p"][seat]["tiles"]
+        taken = {(t["at"][0], t["at"][1]): t for t in tiles}
+        for cell in frontier(tiles) + [(t["at"][0], t["at"][1]) for t in tiles]:
+            near = next_to(geo.borough(tiles).occ, cell)
+            for eff in adjacency:
+                expected = len([n for n in neighbours(cell) if n in taken
+                                and not geo.TAGS[geo.tile_key(taken[n])].isdisjoint(eff.match)])
+                assert w.count_for(seat, cell, eff, None, near) == expected
+                assert w.count_for(seat, cell, eff) == expected
+                checked += 1
+        cell = rng.choice(frontier(tiles))
+        w.place(seat, rng.choice(kinds), cell, rng.below(5) == 0)
+        s = dict(s, p=w.players)
+    assert checked > 1000
