@@ -17,7 +17,8 @@ Run (the issue's three points; the servers on core 0, this load generator on cor
   .venv/bin/python bench/roundtrip_bench.py --games 100 --interval 0.2
   .venv/bin/python bench/roundtrip_bench.py --games 1000 --interval 2 --duration 30
 Options: --rounds N (blocks per server, default 3), --clients N (N load-generator processes,
-nothing pinned), --ruleset suburbia (a product game; legal moves fetched over REST between
+nothing pinned: they then share the servers' cores, and a Civitas move costs the load generator
+two to three times an echo's CPU, so its contention lands on Civitas's side), --ruleset suburbia (a product game; legal moves fetched over REST between
 moves), --postgres URL (PostgreSQL instead of a fresh SQLite file), --no-pin, --compare DIR
 (another checkout's server in the same run).
 """
