@@ -80,7 +80,7 @@ def _json(value: Any) -> str | None:
 def _stamp(value: Any) -> str:
     """A DateTime column's text in SQLAlchemy's SQLite storage format, for a UTC datetime.
     Formatted from its fields: `replace(tzinfo=None).isoformat(" ", "microseconds")` parses its
-    keyword arguments twice and cost ~17k instructions a move (callgrind), this ~3k."""
+    keyword arguments twice (1.1 µs a move, timeit, against 0.5 µs here)."""
     return "%04d-%02d-%02d %02d:%02d:%02d.%06d" % (
         value.year, value.month, value.day, value.hour, value.minute, value.second,
         value.microsecond)
