@@ -252,3 +252,38 @@ def check_playout(ruleset: Ruleset, players: int, options: dict[str, Any], seed:
         assert fast_rng.below(1 << 30) == reference_rng.below(1 << 30), (
             f"{label} step {step}: playout left the generator elsewhere than play_random")
         assert ruleset.outcome(fast) is not None, f"{label} step {step}: playout did not finish the game"
+
+
+def check_determinize_depends_only_on_view(ruleset: Ruleset, state: State, seat: int,
+                                           seed: int, label: str) -> None:
+    """Two states that look the same to `seat` determinize to the same state with the same
+    generator: a bot (or a search) that reads the game through `determinize` can then act only
+    on what its seat may see. The twin is a re-deal of `state` itself, which by the view rule
+    has the same view for `seat` but other hidden contents."""
+    twin = ruleset.determinize(state, seat, Rng.from_seed(seed, "twin"))
+    assert ruleset.view(twin, seat) == ruleset.view(state, seat), (
+        f"{label}: the twin's view differs for seat {seat}")
+    first = ruleset.determinize(state, seat, Rng.from_seed(seed, "same"))
+    second = ruleset.determinize(twin, seat, Rng.from_seed(seed, "same"))
+    assert json.dumps(first, sort_keys=True) == json.dumps(second, sort_keys=True), (
+        f"{label}: determinize for seat {seat} depends on more than the seat's view "
+        f"(two states with equal views re-deal differently from one generator)")
+
+
+def sampled_states(ruleset: Ruleset, players: int, options: dict[str, Any], seed: int,
+                   count: int) -> list[State]:
+    """`count` states spread over random games (every 7th position), for checks per state."""
+    out: list[State] = []
+    game = 0
+    while len(out) < count:
+        state = ruleset.setup(players, parse_options(ruleset, options), seed * 1000 + game)
+        walker = Rng.from_seed(seed, "sample", game)
+        step = 0
+        while (to_act := ruleset.to_act(state)) and len(out) < count:
+            if step % 7 == 0:
+                out.append(state)
+            mover = walker.choice(to_act)
+            state = ruleset.apply(state, mover, random_move(ruleset, state, mover, walker))
+            step += 1
+        game += 1
+    return out

@@ -138,6 +138,7 @@ class TestGame(RulesetHooks):
             if i != seat:
                 pool += hand
         pool += [state["bids"][i] for i in hidden_bids]
+        pool.sort()  # canonical before the shuffle: equal views re-deal the same (fair bots)
         rng.shuffle(pool)
         s = dict(state)
         s["hands"] = [list(h) if i == seat else sorted(pool.pop() for _ in h)
