@@ -93,7 +93,9 @@ def determinize(s: State, seat: int | None, rng: Any) -> State:
                   for m, dr in enumerate(s["drawn"])]
     d["fdiscard"] = [[c, mask] if knows(mask) else [pool.pop(), mask] for c, mask in known_disc]
     d["deck"] = [pool.pop() for _ in s["deck"]]
-    d["stacks"] = {sh: (st[:1] + rng.shuffled(st[1:])) for sh, st in s["stacks"].items()}
+    # sorted before the shuffle, as the favour pool above: the hidden order must not reach the
+    # re-deal, so two states a seat cannot tell apart determinize alike (rules review item 16)
+    d["stacks"] = {sh: (st[:1] + rng.shuffled(sorted(st[1:]))) for sh, st in s["stacks"].items()}
     d["rng"] = rng.next64()
     return d
 

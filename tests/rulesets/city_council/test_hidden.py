@@ -102,3 +102,20 @@ def test_log_hides_kept_and_discarded_cards():
             assert R.public_move(before, seat, move, seat) == move
             return
     raise AssertionError("no keep move sampled")
+
+
+def test_determinize_depends_only_on_the_seats_view():
+    """Rules review item 16 (a bot acts only on what its seat can see): two states whose views
+    for a seat are equal determinize to the same state with the same generator. The building
+    stacks below their tops are hidden (RB Setup: the stacks lie face down), so their order must
+    not reach the re-deal either; the twin here differs from the state only in that order."""
+    for n in (2, 4):
+        for _, _, st in random_states(n, 5, 240)[::12]:
+            twin = json.loads(json.dumps(st))
+            for pile in twin["stacks"].values():
+                pile[1:] = reversed(pile[1:])
+            for seat in [*range(n), None]:
+                assert R.view(twin, seat) == R.view(st, seat)
+                first = R.determinize(st, seat, Rng(3))
+                second = R.determinize(twin, seat, Rng(3))
+                assert json.dumps(first, sort_keys=True) == json.dumps(second, sort_keys=True)
