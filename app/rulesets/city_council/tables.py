@@ -56,14 +56,15 @@ def _normal(cells: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
 
 
 def _orientations(cells: list[tuple[int, int]]) -> list[tuple[tuple[int, int], ...]]:
+    """The distinct quarter turns of a shape. Never its mirror image: a tile has one printed
+    face (RB Building Placement: 'Buildings may be rotated in any direction')."""
     out: list[tuple[tuple[int, int], ...]] = []
     current = list(cells)
     for _ in range(4):
         current = [(c, -r) for r, c in current]
-        for variant in (current, [(r, -c) for r, c in current]):  # tiles are flippable shapes
-            norm = _normal(variant)
-            if norm not in out:
-                out.append(norm)
+        norm = _normal(current)
+        if norm not in out:
+            out.append(norm)
     return out
 
 

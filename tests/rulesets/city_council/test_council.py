@@ -135,7 +135,21 @@ def test_start_phase_builds_touch_the_starting_zone():
 
 def test_rotation():
     """RB Building Placement: buildings may be rotated in any direction."""
-    assert len(ORIENTATIONS["M"]) == 2 and len(ORIENTATIONS["LT"]) == 8 and len(ORIENTATIONS["L"]) == 1
+    assert len(ORIENTATIONS["M"]) == 2 and len(ORIENTATIONS["L"]) == 1
+
+
+def test_l_shaped_tiles_rotate_but_do_not_flip():
+    """RB Building Placement: 'Buildings may be rotated in any direction'; a tile is printed on
+    one side (its back shows the starting or advanced set), so an L-shaped tile (Airport, Train
+    Station, Shopping Mall, Hospital) lies in its 4 rotations and never as its mirror image."""
+    base = ((0, 0), (1, 0), (2, 0), (2, 1))  # the L as data/buildings.toml's shape table has it
+    mirror = ((0, 1), (1, 1), (2, 0), (2, 1))  # the same blocks flipped left to right (a J)
+    assert len(ORIENTATIONS["LT"]) == 4
+    assert base in ORIENTATIONS["LT"] and mirror not in ORIENTATIONS["LT"]
+    for cells in placements(_council(3, advanced=True), "LT"):
+        r0 = min(r for r, _ in cells)
+        c0 = min(c for _, c in cells)
+        assert tuple(sorted((r - r0, c - c0) for r, c in cells)) in ORIENTATIONS["LT"]
 
 
 def test_example_5_diner_upgrade():
