@@ -232,8 +232,6 @@ def relocate_choices(s: State, bid: str) -> tuple[int, list[Cells]]:
     b = s["buildings"][bid]
     kind = kind_of(b)
     own = frozenset([tuple(x) for x in b["cells"]])
-    if b.get("covers"):  # the printed building beneath reappears: its blocks stay taken
-        own -= {tuple(x) for x in b["covers"]["cells"]}
     here = 0  # where it stands now, as a mask
     for r, c in b["cells"]:
         here |= CELL_BIT[r][c]

@@ -350,7 +350,6 @@ def do_execute(s: State, move: Move) -> None:
     p = s["plans"][o]
     if p["kind"] == "sell":
         b = s["buildings"].pop(p["target"])
-        _uncover(s, b)
         kind = kind_of(b)
         s["bdiscard"][kind.shape].append(b["tile"])
         s["budget"] = min(BUDGET_MAX, s["budget"] + kind.cost - 1)  # RB Selling: cost - $1
@@ -362,7 +361,6 @@ def do_execute(s: State, move: Move) -> None:
         cost = option_cost(s, kind, move["cells"], relocate=True)
         s["budget"] -= cost
         b["cells"] = sorted(move["cells"])
-        _uncover(s, b)
         s["last_exec"] = {"plan": o, "kind": "relocate", "name": kind.name, "cost": cost}
     else:
         tile = p["target"]
@@ -374,30 +372,20 @@ def do_execute(s: State, move: Move) -> None:
         s["budget"] -= cost - from_funds
         _remove_tile_from_area(s, tile)
         token = False
-        covers = None
         if "upgrade" in move:
+            # RB Upgrading: the old tile is discarded; a pre-constructed (printed) building is
+            # covered instead, and is gone as well: nothing brings it back later
             old = s["buildings"].pop(move["upgrade"])
             token = old["token"]
             if old["tile"]:
                 s["bdiscard"][kind_of(old).shape].append(old["tile"])
-            # RB Upgrading: a tile "covers" a pre-constructed building rather than replacing it
-            covers = old if old["fixed"] else old.get("covers")
         bid = _new_building(s, tile, move["cells"])
         b = s["buildings"][bid]
-        if covers:
-            b["covers"] = covers
         if kind.permanent_community:
             b["token"] = token or _tokens_free(s) > 0  # RB: a Community token from the reserve
         s["last_exec"] = {"plan": o, "kind": "build", "name": kind.name, "cost": cost,
                           "upgrade": "upgrade" in move}
     s["executed"].append(o)
-
-
-def _uncover(s: State, b: dict[str, Any]) -> None:
-    """A sold or relocated tile that covered a printed Starting-Zone building uncovers it again."""
-    covered = b.pop("covers", None)
-    if covered:
-        s["buildings"][covered["id"]] = covered
 
 
 def _spend_funds(s: State, o: int, amount: int) -> None:

@@ -257,19 +257,29 @@ def test_executive_second_delegate_after_funds():
     assert after["exec_vote"] == target and flow.plan_votes(after, target) == flow.plan_votes(s, target) + 1
 
 
-def test_selling_an_upgrade_uncovers_the_printed_building():
-    """RB Upgrading: an upgrade covers a pre-constructed building; selling the covering tile leaves
-    the printed building in the Starting Zone again (NOTES 4)."""
-    s = _council(3)
-    diner = find(s, "Diner")
-    t = _area(s, "Restaurant")
-    s["plans"] = [{"kind": "build", "target": t}, None, None]
-    flow.do_execute(s, {"type": "execute", "plan": 0, "cells": [[5, 3]], "upgrade": diner})
-    rest = find(s, "Restaurant")
-    assert diner not in s["buildings"]
-    s["plans"] = [{"kind": "sell", "target": rest}, None, None]
-    flow.do_execute(s, {"type": "execute", "plan": 0})
-    assert s["buildings"][diner]["name"] == "Diner" and s["buildings"][diner]["cells"] == [[5, 3]]
+def test_a_covered_printed_building_is_gone_for_good():
+    """RB Upgrading a Building: the chairman 'replaces (or covers, in case of a pre-constructed
+    building) the old building tile with the new one. The old building tile is discarded.' Selling
+    or relocating the covering tile later leaves its blocks empty: the printed Diner does not come
+    back (else the city would hold a Diner and a Restaurant for one upgrade)."""
+    for kind in ("sell", "relocate"):
+        s = _council(3, advanced=True)
+        diner = find(s, "Diner")
+        t = _area(s, "Restaurant")
+        s["plans"] = [{"kind": "build", "target": t}, None, None]
+        flow.do_execute(s, {"type": "execute", "plan": 0, "cells": [[5, 3]], "upgrade": diner})
+        rest = find(s, "Restaurant")
+        s["plans"] = [{"kind": kind, "target": rest}, None, None]
+        if kind == "sell":
+            flow.do_execute(s, {"type": "execute", "plan": 0})
+        else:
+            to = next(o["cells"] for o in relocate_options(s, rest) if o["cells"] != [[5, 3]])
+            flow.do_execute(s, {"type": "execute", "plan": 0, "cells": to})
+        assert diner not in s["buildings"]
+        assert [b["name"] for b in s["buildings"].values()].count("Diner") == 0
+        assert not any([5, 3] in b["cells"] for b in s["buildings"].values())
+        # the block is free again: the Restaurant may be relocated (or a tile built) onto it
+        assert kind == "sell" or [[5, 3]] in [o["cells"] for o in relocate_options(s, rest)]
 
 
 def test_a_plan_waits_for_an_earlier_plan_to_make_it_possible():

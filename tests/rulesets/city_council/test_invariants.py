@@ -24,7 +24,6 @@ def test_components_are_conserved(n, opts):
         cards += s["deck"] + [c for c, _ in s["fdiscard"]] + s["removed"]
         assert sorted(cards) == sorted(CARDS)
         tiles = [b["tile"] for b in s["buildings"].values() if b["tile"]]
-        tiles += [b["covers"]["tile"] for b in s["buildings"].values() if b.get("covers") and b["covers"]["tile"]]
         for sh in SHAPE_ORDER:
             tiles += s["stacks"].get(sh, []) + s["up"].get(sh, []) + s["bdiscard"].get(sh, [])
         tiles += s["reserve_adv"]
