@@ -292,7 +292,6 @@ function cityPanel(ctx) {
     if (r % 3 === 0 && c % 3 === 0) svg.append(sv("text", { x: O + c * S + 3, y: O + r * S + 11, class: "cc-label" },
       type === "lake" ? "Lake" : `${TYPE_LETTER[type]}${z.match(/\d/) ? z.match(/\d/)[0] : ""}${on ? " ⚡" : ""}`));
   }
-  for (const [r, c] of v.covered || []) svg.append(sv("rect", { x: O + c * S, y: O + r * S, width: S - 1, height: S - 1, fill: "#7a6a55" }));
   const activated = new Set((v.activated || []).map((a) => a.b));
   const clickable = new Set(legal.filter((m) => m.building || (v.phase === "plan" && m.kind && m.kind !== "build")).map((m) => m.building || m.target));
   const owner = new Map();

@@ -13,13 +13,11 @@ Cells = tuple[tuple[int, int], ...]
 
 
 def occupied(s: State) -> dict[tuple[int, int], str]:
-    """Block -> building id (or 'covered' for the face-down Airport in Sandbox mode)."""
+    """Block -> building id."""
     out: dict[tuple[int, int], str] = {}
     for bid, b in s["buildings"].items():
         for r, c in b["cells"]:
             out[(r, c)] = bid
-    for r, c in s["covered"]:
-        out[(r, c)] = "covered"
     return out
 
 
@@ -106,13 +104,11 @@ _POSITIONS_AT = _positions_at()
 
 
 def _occupied_mask(s: State, own: Iterable[tuple[int, int]] = ()) -> int:
-    """Blocks taken by buildings or the face-down Airport, as a bit mask (blocks in `own` free)."""
+    """Blocks taken by buildings, as a bit mask (blocks in `own` free)."""
     occ = 0
     for b in s["buildings"].values():
         for r, c in b["cells"]:
             occ |= CELL_BIT[r][c]
-    for r, c in s["covered"]:
-        occ |= CELL_BIT[r][c]
     for r, c in own:
         occ &= ~CELL_BIT[r][c]
     return occ

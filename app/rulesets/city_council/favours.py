@@ -54,9 +54,7 @@ def metrics(s: State) -> dict[str, int]:
         if b["token"] and bid not in used:
             tokens += 1
         prison += sum(b["prison"])
-    occ = built  # ... and under the face-down Airport (Sandbox)
-    for r, c in s["covered"]:
-        occ |= CELL_BIT[r][c]
+    occ = built
     full = {"full_ind": 0, "full_com": 0, "full_res": 0}
     zones_built = 0
     for zmask, key in _ZONE_ROWS:

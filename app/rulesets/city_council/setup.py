@@ -39,10 +39,11 @@ def new_state(players: int, mode: str, hard_budget: int, seed: int) -> State:
         "zones_on": {}, "activated": [], "active_names": {}, "prison_freed": 0,
         "done": [False] * players, "end_flag": False, "defeat": None, "last": {}, "rng": 0,
     }
-    if sandbox:
-        # RB Sandbox: the fixed buildings are covered by the face-down Airport (out of play).
-        s["covered"] = sorted([list(c) for f in FIXED for c in f["cells"]])
-    else:
+    # RB Sandbox: "Play without the fixed buildings ... Cover the fixed buildings by placing the
+    # Airport tile face down over them": the face-down Airport (out of play) only hides the
+    # printing, its blocks are free (NOTES 23). `covered` stays in the state and views (wire
+    # contract) and is always empty.
+    if not sandbox:
         for f in FIXED:
             bid = f"b{s['next_bid']}"
             s["next_bid"] += 1

@@ -58,7 +58,7 @@ def _plain_metrics(s):
         "house_B": s["house"]["B"], "house_W": s["house"]["W"], "jobs_W": jobs["W"],
         "city_B": s["house"]["B"] + jobs["B"], "city_W": s["house"]["W"] + jobs["W"],
         "full_ind": full["industrial"], "full_com": full["commercial"], "full_res": full["residential"],
-        "zones_built": len({ZONE_GRID[r][c] for (r, c), bid in occ.items() if bid != "covered"}),
+        "zones_built": len({ZONE_GRID[r][c] for (r, c) in occ}),
         "ind_built": sum(1 for k in kinds if k.type == "industrial"),
         "res_active": sum(1 for k in active if k.type == "residential"),
         "ind_zones_on": sum(1 for z in s["zones_on"] if ZONES[z]["type"] == "industrial"),

@@ -48,7 +48,7 @@ def test_sandbox_mode():
     """RB Sandbox Mode: no fixed buildings (covered by the face-down Airport), $11, 13 VP, all
     buildings available from the start (advanced area: 13 face up), no end by cards."""
     s = game(3, mode="sandbox")
-    assert s["buildings"] == {} and len(s["covered"]) == 4
+    assert s["buildings"] == {}
     assert s["budget"] == 11 and s["goal"] == 13 and not s["card_end"] and s["advanced"]
     tiles = available_tiles(s)
     assert len(tiles) == 13
@@ -86,3 +86,22 @@ def test_data_counts():
     """RB Components: 52 favour cards, 44 building tiles (Errata 1)."""
     assert len(CARDS) == 52 and len(TILES) == 44
     assert sum(1 for c in CARDS.values() if c.kind == "general") == 26
+
+
+def test_sandbox_starting_zone_is_free_without_the_printed_buildings():
+    """RB Sandbox Mode: 'Play without the fixed buildings in the Starting Zone. Cover the fixed
+    buildings by placing the Airport tile face down over them.' The face-down Airport only hides
+    the printing (NOTES 23): all 9 Starting-Zone blocks are free, so a building can stand where
+    the printed Workshop, Diner and Clinic are in the standard game, and the zone is not full
+    until 9 blocks are built on."""
+    from app.rulesets.city_council.board import placements, start_full
+    from app.rulesets.city_council.tables import FIXED, ZONE_CELLS
+
+    for mode in ("sandbox", "hard"):
+        s = game(3, mode=mode)
+        printed = sorted(tuple(c) for f in FIXED for c in f["cells"])
+        assert tuple(printed) in placements(s, "LT")
+        free = [cell for cell in ZONE_CELLS["start"]
+                if any(cell in cells for cells in placements(s, "S"))]
+        assert len(free) == 9
+        assert not start_full(s)
