@@ -588,6 +588,21 @@ def finish_turn(s: State) -> None:
 
 # --- the automatic driver -----------------------------------------------------------------------
 
+def _phil_plans(s: State) -> None:
+    """RB Special Rules for 2 Players: 'At the beginning of the planning phase' one of Prof.
+    Phil's cards is revealed at random and he proposes by it, before anyone else (so nobody
+    takes his tile first, whatever his place in the turn order)."""
+    m = s["players"]
+    hand = s["hands"][m]
+    if hand:
+        rng = _rng(s)
+        s["phil_card"] = hand[rng.below(len(hand))]
+        _save_rng(s, rng)
+    opts = {mv["target"] for mv in plan_options(s, m) if mv["kind"] == "build"}
+    tile = phil.pick_building(s, opts)
+    s["plans"][m] = {"kind": "build", "target": tile} if tile else {"kind": "none"}
+
+
 def _auto(s: State, seat: int, move: Move) -> None:
     """Record a decision taken at once because it had a single possible answer (shown with the
     move that led to it, `last.auto`)."""
@@ -619,21 +634,15 @@ def advance(s: State) -> None:
                 return
             s["phase"] = "plan"
             s["cursor"] = 0
-            if s["phil"] and s["hands"][s["players"]]:
-                rng = _rng(s)
-                hand = s["hands"][s["players"]]
-                s["phil_card"] = hand[rng.below(len(hand))]  # revealed at random
-                _save_rng(s, rng)
+            if s["phil"]:
+                _phil_plans(s)
             continue
         if ph == "plan":
             if s["cursor"] >= len(s["order"]):
                 s["phase"], s["cursor"] = "vote", 0
                 continue
             m = s["order"][s["cursor"]]
-            if is_phil(s, m):
-                opts = {mv["target"] for mv in plan_options(s, m) if mv["kind"] == "build"}
-                tile = phil.pick_building(s, opts)
-                s["plans"][m] = {"kind": "build", "target": tile} if tile else {"kind": "none"}
+            if is_phil(s, m):  # he proposed at the beginning of the phase
                 s["cursor"] += 1
                 continue
             if not plan_options(s, m):

@@ -144,3 +144,26 @@ def test_phil_as_transport_must_activate_when_he_can():
         assert {"type": "pass"} in R.legal_moves(u, election)
         return
     raise AssertionError("no Phil activation turn found")
+
+
+def test_phil_proposes_first():
+    """RB Special Rules for 2 Players: 'At the beginning of the planning phase, the players
+    randomly reveal one of Prof. Phil's Favor cards and he will propose a plan based on the
+    card.' He proposes before anyone else, whatever his committee: a human earlier in the turn
+    order cannot take the tile his card points at ('The same building tile cannot be chosen
+    twice in the same turn')."""
+    s = clone(game(2, 1))
+    _area_with(s, ["Firm", "Diner", "Clinic"])
+    diner = s["up"]["S"][1]
+    s["budget"] = 7
+    s["committee"] = ["transport", "election", "executive"]  # Phil plans last in turn order
+    s["order"] = [0, 1, PHIL]
+    s["phase"], s["drawn"] = "draw", [None, None, None]
+    s["hands"][PHIL] = ["b01"]  # Diner / Restaurant / Shopping Mall: his only card is revealed
+    s["last"] = {}
+    flow.advance(s)
+    assert s["phase"] == "plan" and s["phil_card"] == "b01"
+    assert s["plans"][PHIL] == {"kind": "build", "target": diner}
+    assert R.to_act(s) == [0]
+    targets = {mv["target"] for mv in R.legal_moves(s, 0) if mv["kind"] == "build"}
+    assert diner not in targets and targets
