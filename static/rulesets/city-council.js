@@ -143,6 +143,11 @@ export function describe(move, catalogue = {}) {
     vote: "Vote", vote2: "Second Delegate", fund: "Private funds $1", approve: "Approve plan" }[t] || t;
 }
 
+// Every member answers each scoring window (score, or nothing to score), so nobody learns from who
+// is asked, or from who answers, which hands hold a card that scores now. The page never answers
+// by itself: an answer made at once when there is nothing to score would tell by its timing.
+const WINDOW_PROMPT = "Score a favour card whose condition is met now, or answer that you have nothing (more) to score. Every member answers.";
+
 function promptText(ctx) {
   const v = ctx.doc.view;
   const mine = ctx.legalMoves.length > 0;
@@ -162,8 +167,7 @@ function promptText(ctx) {
     activate: v.pending ? `Election: decide which box the ${v.buildings[v.pending.b].name} uses.`
       : v.phil && v.order[v.cursor] === v.players ? `Election: activate a building or a zone for Prof. Phil (${v.acts_left} left), or stop.`
         : `Activate a building or a zone (${v.acts_left} left this turn), or stop.`,
-    window_activation: "You may score favour cards now.", window_resolution: "You may score favour cards now.",
-    window_monitoring: "You may score favour cards now.",
+    window_activation: WINDOW_PROMPT, window_resolution: WINDOW_PROMPT, window_monitoring: WINDOW_PROMPT,
     turn_end: "Turn end: score cards, discard (keep at most 7), then Done.",
   }[v.phase] || phase;
 }
@@ -225,6 +229,7 @@ function promptBox(ctx) {
   if (v.phase === "plan" && ui.building) {
     for (const mv of legal.filter((m) => m.target === ui.building)) box.append(playBtn(ctx, mv, `Propose to ${mv.kind} the ${v.buildings[ui.building].name}`, true));
   }
+  if (v.phase.startsWith("window_")) simple.done = legal.some((m) => m.type === "score") ? "Done scoring" : "Nothing to score";
   for (const mv of legal) if (simple[mv.type]) box.append(playBtn(ctx, mv, simple[mv.type], mv.type === "done" || mv.type === "embezzle"));
   return box;
 }

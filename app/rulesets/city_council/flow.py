@@ -477,28 +477,11 @@ def window_moves(s: State, seat: int) -> list[Move]:
 
 
 def _enter_window(s: State, name: str) -> None:
+    """Open a scoring window: every player is asked and answers (score, or `done`: nothing more
+    to score now), as at the table. Who is asked never depends on the hands (RB: favour cards are
+    'kept secretly in your hand and only revealed upon scoring')."""
     s["phase"] = name
     s["done"] = [False] * s["players"]
-    if name != "turn_end":
-        # only seats holding a card they could score now are asked (never in turn 1; in these
-        # windows only General cards can score): the first such card is enough to know
-        first = s["turn"] == 1
-        m = None  # the metrics, read when the first hand holding a General card needs them
-        for seat in range(s["players"]):
-            hand = s["hands"][seat]
-            if not first and m is None and _any_general(hand):
-                m = metrics(s)
-            if first or not _scores_one(s, hand, m):
-                s["done"][seat] = True
-
-
-def _scores_one(s: State, hand: list[str], m: dict[str, int] | None) -> bool:
-    """Whether a card of `hand` scores in a window other than turn end (`m`: the metrics, or None
-    for a hand without General cards)."""
-    for c in hand:
-        if card_vp(s, c, m, False):
-            return True
-    return False
 
 
 def score_card(s: State, seat: int, card: str) -> int:

@@ -194,6 +194,8 @@ def log_text(s: State, seat: int, move: dict[str, Any], viewer: int | None) -> s
             return f"{who} discarded {CARDS[move['card']].name}."
         return f"{who} discarded a favour card."
     if t == "done":
+        if s["phase"] != "turn_end":  # every member answers each window (nothing to score, or no more)
+            return f"{who} scores nothing more now."
         return f"{who} is done."
     return f"{who} moved."
 

@@ -124,3 +124,101 @@ def test_hand_limit_seven():
     s = R.apply(s, 0, {"type": "discard", "card": "b02"})
     assert {"type": "done"} in R.legal_moves(s, 0)
     assert {"type": "discard", "card": "b03"} in R.legal_moves(s, 0)
+
+
+def _window_entries(players, seeds):
+    """(state in activation, the passes that end it) for turns after the first, along random
+    games: every member passes until a scoring window opens."""
+    from app.rulesets.city_council import flow
+
+    for seed in seeds:
+        s = game(players, seed)
+        rng = __import__("app.engine.rng", fromlist=["Rng"]).Rng(seed + 77)
+        for _ in range(3000):
+            if not R.to_act(s):
+                break
+            if s["phase"] == "activate" and s["turn"] > 1 and not s.get("pending"):
+                t, passes = s, []
+                while t["phase"] == "activate":
+                    seat = R.to_act(t)[0]
+                    if {"type": "pass"} not in R.legal_moves(t, seat):
+                        break  # Prof. Phil as Transport may not pass: not this position
+                    passes.append(seat)
+                    t = R.apply(t, seat, {"type": "pass"})
+                if t["phase"] in flow.WINDOWS:
+                    yield _with_scorable_card(s), passes
+                    break
+            seat = rng.choice(R.to_act(s))
+            s = R.apply(s, seat, rng.choice(R.legal_moves(s, seat)))
+
+
+def _with_scorable_card(s):
+    """`s` with Community Spirit (at least 4 Community tokens: 1 VP) in seat 0's hand, swapped
+    with one of its cards wherever it was, and 4 Community tokens on the section."""
+    s = clone(s)
+    card = "community-spirit"
+    mine = s["hands"][0]
+    if card not in mine:
+        for pile in [*s["hands"], s["deck"]]:
+            if card in pile:
+                pile[pile.index(card)] = mine[0]
+                break
+        else:
+            for entry in s["fdiscard"]:
+                if entry[0] == card:
+                    entry[0] = mine[0]
+                    break
+            else:
+                return s  # scored or removed already: leave the game as it is
+        mine[0] = card
+    s["community"] = max(s["community"], 4)
+    return s
+
+
+def test_scoring_windows_do_not_reveal_who_holds_a_scorable_card():
+    """RB Favors & Scoring: favour cards are 'kept secretly in your hand and only revealed upon
+    scoring'. A scoring window asks every member, as at the table, and each answers (score, or
+    nothing to score): who must answer, the public state and the log are the same whatever the
+    hands hold. Two games that differ only in the hidden hands (a re-deal) open the window alike,
+    though in some of them a member can score in one game and not in the other."""
+    from app.engine.rng import Rng
+    from app.rulesets.city_council import flow
+
+    differing = 0
+    for s, passes in _window_entries(3, range(12)):
+        twin = R.determinize(s, None, Rng(5))  # every hand re-dealt (the spectator sees none)
+        a, b = s, twin
+        for seat in passes:
+            assert R.log_text(a, seat, {"type": "pass"}, None) == R.log_text(b, seat, {"type": "pass"}, None)
+            a = R.apply(a, seat, {"type": "pass"})
+            b = R.apply(b, seat, {"type": "pass"})
+        assert a["phase"] in flow.WINDOWS
+        assert R.to_act(a) == R.to_act(b) == list(range(3))
+        for viewer in (None, 0, 1, 2):
+            va, vb = R.view(a, viewer), R.view(b, viewer)
+            for key in ("to_act", "done", "phase", "last", "report"):
+                assert va[key] == vb[key], key
+        for seat in range(3):
+            assert R.log_text(a, seat, {"type": "done"}, None) == R.log_text(b, seat, {"type": "done"}, None)
+        if [bool(scorable(a, m)) for m in range(3)] != [bool(scorable(b, m)) for m in range(3)]:
+            differing += 1
+    assert differing  # the check had hands that score in one game and not in the other
+
+
+def test_a_member_with_nothing_to_score_answers_once_per_window():
+    """Few clicks: in a scoring window a member with nothing to score has exactly one answer
+    ('done': nothing to score now); a member who scores answers 'done' after his cards."""
+    from app.rulesets.city_council import flow
+
+    for s, passes in _window_entries(3, range(12)):
+        for seat in passes:
+            s = R.apply(s, seat, {"type": "pass"})
+        if s["phase"] == "turn_end":
+            continue
+        for seat in range(3):
+            moves = R.legal_moves(s, seat)
+            assert {"type": "done"} in moves
+            assert len(moves) == 1 + len(scorable(s, seat))
+            assert all(m["type"] in ("score", "done") for m in moves)
+        return
+    raise AssertionError("no window sampled")
