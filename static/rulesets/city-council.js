@@ -163,7 +163,7 @@ function promptText(ctx) {
     fund: "Put private funds on a construction plan ($1 each), or stop.",
     vote2: "Executive: place your second Delegate, or keep it.",
     approve: "Election: choose among the tied plans.",
-    execute: ui.plan === null ? "Election: choose the next approved plan to execute." : "Click a highlighted block for the building's corner (the cheapest places only).",
+    execute: ui.plan === null ? "Election: choose the next approved plan to execute." : "Click a highlighted block for the building's corner: any place the budget pays for ($1 more per block off its zone) that leaves the other approved plans possible.",
     activate: v.pending ? `Election: decide which box the ${v.buildings[v.pending.b].name} uses.`
       : v.phil && v.order[v.cursor] === v.players ? `Election: activate a building or a zone for Prof. Phil (${v.acts_left} left), or stop.`
         : `Activate a building or a zone (${v.acts_left} left this turn), or stop.`,
@@ -200,10 +200,10 @@ function promptBox(ctx) {
       box.append(h("button", { type: "button", class: `cc-btn${ui.plan === p ? " main" : ""}`, dataset: { plan: String(p) },
         onclick: () => { ui.plan = p; ui.anchor = null; ctx.explain && ctx.explain(""); rerender(); } }, `Execute ${memberName(ctx, p)}'s plan: ${planText(ctx, v.plans[p])}`));
       const ups = moves.filter((m) => m.upgrade);
-      if (ui.plan === p) for (const up of ups) box.append(playBtn(ctx, up, `Upgrade the ${v.buildings[up.upgrade].name} at ${up.cells.map(([r, c]) => cellName(r, c)).join(" ")}`, false, { upgrade: up.upgrade }));
+      if (ui.plan === p) for (const up of ups) box.append(playBtn(ctx, up, `Upgrade the ${v.buildings[up.upgrade].name} at ${up.cells.map(([r, c]) => cellName(r, c)).join(" ")} ($${execCost(ctx, up)})`, false, { upgrade: up.upgrade }));
     }
     if (ui.plan !== null && ui.anchor) {
-      for (const mv of anchorMoves(legal, ui.plan, ui.anchor)) box.append(playBtn(ctx, mv, `Place on ${mv.cells.map(([r, c]) => cellName(r, c)).join(" ")}`, true));
+      for (const mv of anchorMoves(legal, ui.plan, ui.anchor)) box.append(playBtn(ctx, mv, `Place on ${mv.cells.map(([r, c]) => cellName(r, c)).join(" ")} ($${execCost(ctx, mv)})`, true));
     }
   }
   if (v.phase === "activate") {
@@ -232,6 +232,25 @@ function promptBox(ctx) {
   if (v.phase.startsWith("window_")) simple.done = legal.some((m) => m.type === "score") ? "Done scoring" : "Nothing to score";
   for (const mv of legal) if (simple[mv.type]) box.append(playBtn(ctx, mv, simple[mv.type], mv.type === "done" || mv.type === "embezzle"));
   return box;
+}
+
+// What an execution costs the City Budget (before private funds): the printed cost, or the
+// difference for an upgrade, plus $1 per (newly covered) block off the building's zone; a
+// relocation only that surcharge (RB Constructing, Upgrading, Relocating a Building).
+function execCost(ctx, mv) {
+  const v = ctx.doc.view;
+  const cat = ctx.catalogue;
+  const plan = v.plans[mv.plan];
+  const relocating = plan.kind === "relocate";
+  const kind = kindOf(cat, relocating ? v.buildings[plan.target].name : tileName(cat, plan.target));
+  const old = mv.upgrade ? v.buildings[mv.upgrade] : null;
+  const under = new Set(old ? old.cells.map((x) => x.join(",")) : []);
+  let cost = relocating ? 0 : old ? kind.cost - kindOf(cat, old.name).cost : kind.cost;
+  for (const [r, c] of mv.cells) {
+    const type = ((cat.zones || {})[((cat.zone_grid || [])[r] || [])[c]] || {}).type;
+    if (!under.has(`${r},${c}`) && kind.type !== "safety" && type !== "start" && type !== kind.type) cost += 1;
+  }
+  return cost;
 }
 
 function anchorMoves(legal, plan, anchor) {
@@ -289,7 +308,7 @@ function cityPanel(ctx) {
       class: `cc-cell${can ? " can" : ""}`, "data-cell": key, "data-click": can ? "" : null,
       stroke: on ? "#2e6f4f" : "#fff", "stroke-width": on ? 2 : 1,
       onclick: () => {
-        if (!can) { if (v.phase === "execute" && ui.plan !== null && ctx.explain) ctx.explain(`${cellName(r, c)} is not one of the cheapest places for this plan.`); return; }
+        if (!can) { if (v.phase === "execute" && ui.plan !== null && ctx.explain) ctx.explain(`No place for this plan starts at ${cellName(r, c)}: no room, the budget cannot pay for it, or it would leave another approved plan impossible.`); return; }
         const opts = anchorMoves(legal, ui.plan, anchors.get(key));
         if (opts.length === 1) { ui.key = ""; ctx.play(opts[0]); } else { ui.anchor = anchors.get(key); rerender(); }
       } });

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from app.rulesets.city_council.tables import (
-    BUILD_CELLS, CELL_BIT, ORIENTATIONS, SIZE, ZONE_CELLS, ZONE_GRID, ZONES, Kind, kind_of,
+    BUILD_CELLS, CELL_BIT, KIND_BY_NAME, ORIENTATIONS, SIZE, ZONE_CELLS, ZONE_GRID, ZONES, Kind, kind_of,
 )
 
 State = dict[str, Any]
@@ -49,7 +49,7 @@ def _position_surcharge(kind: Kind, cells: Cells) -> int:
 
 def start_full(s: State) -> bool:
     """The Starting Zone has no free block (RB: 'Once the Starting Zone is full')."""
-    return _occupied_mask(s) & _START_MASK == _START_MASK
+    return occupied_mask(s) & _START_MASK == _START_MASK
 
 
 _START_MASK = sum(CELL_BIT[r][c] for r, c in ZONE_CELLS["start"])  # the Starting Zone's blocks
@@ -103,7 +103,7 @@ def _positions_at() -> dict[str, list[list[list[tuple[Cells, bool, int]]]]]:
 _POSITIONS_AT = _positions_at()
 
 
-def _occupied_mask(s: State, own: Iterable[tuple[int, int]] = ()) -> int:
+def occupied_mask(s: State, own: Iterable[tuple[int, int]] = ()) -> int:
     """Blocks taken by buildings, as a bit mask (blocks in `own` free)."""
     occ = 0
     for b in s["buildings"].values():
@@ -119,23 +119,22 @@ def placements(s: State, shape: str, own: frozenset = frozenset()) -> list[Cells
     the advanced phase the tile must lie at least partly in the Starting Zone (RB Building
     Placement: 'at the beginning of the game you must construct buildings in the Starting Zone';
     Example 3 allows overlapping another zone)."""
-    occ = _occupied_mask(s, own)
+    occ = occupied_mask(s, own)
     advanced = s["advanced"]
     return [cells for cells, touches, mask in _POSITION_MASKS[shape]
             if (advanced or touches) and not occ & mask]
 
 
 # Each shape's positions for each building type, by surcharge (stable: within one surcharge, the
-# order of POSITIONS), so the least-cost free positions are found without pricing every one; before
-# the advanced phase only those touching the Starting Zone (key: shape, type, advanced).
+# order of POSITIONS), so the affordable free positions are found cheapest first and the walk stops
+# at the first one over the limit; before the advanced phase only those touching the Starting Zone
+# (key: shape, type, advanced).
 _BY_SURCHARGE: dict[tuple[str, str, bool], list[tuple[int, Cells, bool, int]]] = {}
 
 
-def _cheapest_placements(s: State, kind: Kind, occ: int, not_at: int = -1) -> tuple[int, list[Cells]]:
-    """The least surcharge of the shape's free positions (`placements`, `occ` being its
-    `_occupied_mask`), other than the position whose blocks are the mask `not_at`, and those
-    positions in `placements`' order; (0, []) when there is none."""
-    advanced = s["advanced"]
+def _by_surcharge(kind: Kind, advanced: bool) -> list[tuple[int, Cells, bool, int]]:
+    """(surcharge, blocks, touches the Starting Zone, mask) of every position the kind may take
+    in this phase, cheapest first (fixed data: made once per shape, type and phase)."""
     key = (kind.shape, kind.type, advanced)
     rows = _BY_SURCHARGE.get(key)
     if rows is None:
@@ -143,61 +142,114 @@ def _cheapest_placements(s: State, kind: Kind, occ: int, not_at: int = -1) -> tu
                        for cells, touches, mask in _POSITION_MASKS[kind.shape]
                        if advanced or touches], key=lambda x: x[0])
         _BY_SURCHARGE[key] = rows
-    low = None
-    out: list[Cells] = []
-    for extra, cells, _touches, mask in rows:
-        if low is not None and extra > low:
-            break
-        # (a position's mask names its blocks: the same mask is the same position)
-        if not occ & mask and mask != not_at:
-            low = extra
-            out.append(cells)
-    return (low or 0), out
+    return rows
 
 
-def build_options(s: State, kind: Kind) -> list[dict[str, Any]]:
-    """Ways to execute a construction plan: fresh placements at the least possible cost (RB Plan
-    Execution: the chairman 'cannot sabotage plans by intentionally increasing building costs'),
-    and every upgrade of a built building the chart allows, each at its least cost (RB Upgrading:
-    pay the cost difference; the new tile must completely cover the old one)."""
-    return [{"cells": [list(x) for x in cells], "cost": cost} if up is None
-            else {"upgrade": up, "cells": [list(x) for x in cells], "cost": cost}
-            for cost, cells, up in build_choices(s, kind)]
+def mask_of(cells: Iterable[Any]) -> int:
+    """Blocks as a bit mask (bit r * SIZE + c)."""
+    out = 0
+    for r, c in cells:
+        out |= CELL_BIT[r][c]
+    return out
 
 
-def build_choices(s: State, kind: Kind) -> list[tuple[int, Cells, str | None]]:
-    """`build_options` as (cost, blocks, the building upgraded or None), in the same order, without
-    a dict and lists per option (an execution's listing makes its own move from each)."""
-    occ = _occupied_mask(s)  # read once for the fresh placements and every upgrade
-    extra, fresh = _cheapest_placements(s, kind, occ)
-    cost = kind.cost + extra
-    out: list[tuple[int, Cells, str | None]] = [(cost, cells, None) for cells in fresh]
-    olds = []  # the built buildings this kind may upgrade
-    for bid, b in s["buildings"].items():
-        old = kind_of(b)
-        if kind.name in old.upgrades_to:
-            olds.append((bid, b, old))
-    if not olds:
-        return out
-    advanced = s["advanced"]
+# The building names each kind may upgrade (RB Building Upgrade Chart), by the upgrade's name.
+UPGRADED_FROM: dict[str, set[str]] = {}
+for _kind in KIND_BY_NAME.values():
+    for _up in _kind.upgrades_to:
+        UPGRADED_FROM.setdefault(_up, set()).add(_kind.name)
+
+
+def iter_fresh(kind: Kind, advanced: bool, occ: int, limit: int) -> Iterator[tuple[int, Cells, int]]:
+    """Every free position (`occ`: the blocks taken, as a mask) for a new tile of `kind` costing
+    at most `limit` (printed cost + $1 per block off its zone, RB Constructing a Building),
+    cheapest first, as (cost, blocks, mask). Before the advanced phase the tile must lie at least
+    partly in the Starting Zone (RB Building Placement; Example 3 allows overlapping)."""
+    base = kind.cost
+    for extra, cells, _touches, mask in _by_surcharge(kind, advanced):
+        if base + extra > limit:
+            return
+        if not occ & mask:
+            yield base + extra, cells, mask
+
+
+def iter_upgrades(buildings: dict[str, Any], kind: Kind, advanced: bool, occ: int,
+                  limit: int) -> Iterator[tuple[int, Cells, str, int]]:
+    """Every way to upgrade a built building into `kind` (RB Upgrading: the chart allows it; the
+    new tile completely covers the old one; it costs the cost difference plus $1 per newly
+    covered block off its zone) costing at most `limit`, by building id and, for each, cheapest
+    first, as (cost, blocks, the building upgraded, mask)."""
     at = _POSITIONS_AT[kind.shape]
-    for bid, b, old in sorted(olds, key=lambda x: x[0]):
-        own = frozenset([tuple(x) for x in b["cells"]])
-        own_mask = 0
-        for r, c in own:
-            own_mask |= CELL_BIT[r][c]
-        free = occ & ~own_mask  # `placements(s, shape, own)`: the old tile's blocks count as free
-        opts = []
+    sources = UPGRADED_FROM.get(kind.name)
+    if not sources:
+        return
+    for bid in sorted(buildings):
+        b = buildings[bid]
+        if b["name"] not in sources:  # (a record's name is its kind's)
+            continue
+        old = kind_of(b)
+        diff = kind.cost - old.cost
+        if diff > limit:
+            continue
+        own = mask_of(b["cells"])
+        free = occ & ~own  # the old tile's blocks count as free
+        found = []
         r0, c0 = b["cells"][0]
         for cells, touches, mask in at[r0][c0]:  # a position covering the old tile holds its first block
-            # a free position that covers every block of the old tile
-            if (advanced or touches) and not free & mask and mask & own_mask == own_mask:
-                new_blocks = [x for x in cells if x not in own]
-                opts.append((kind.cost - old.cost + surcharge(kind, new_blocks), cells))
-        if opts:
-            low = min([c for c, _ in opts])
-            out += [(c, cells, bid) for c, cells in opts if c == low]
+            if (advanced or touches) and not free & mask and mask & own == own:
+                extra = surcharge(kind, [(r, c) for r, c in cells if not own & CELL_BIT[r][c]])
+                if diff + extra <= limit:
+                    found.append((diff + extra, cells, bid, mask))
+        found.sort(key=_first)
+        yield from found
+
+
+def iter_relocations(buildings: dict[str, Any], bid: str, advanced: bool, occ: int,
+                     limit: int) -> Iterator[tuple[int, Cells, int]]:
+    """Every new place for built building `bid` costing at most `limit` (RB Relocating: free, but
+    $1 per block on a non-matching zone), cheapest first, as (cost, blocks, mask); its own blocks
+    count as free, and the place it stands on now is not a relocation."""
+    b = buildings[bid]
+    here = mask_of(b["cells"])
+    free = occ & ~here
+    for extra, cells, _touches, mask in _by_surcharge(kind_of(b), advanced):
+        if extra > limit:
+            return
+        if not free & mask and mask != here:
+            yield extra, cells, mask
+
+
+def _first(row: tuple[Any, ...]) -> Any:
+    """A tuple's first item (a sort key)."""
+    return row[0]
+
+
+def build_choices(s: State, kind: Kind, limit: int | None = None) -> list[tuple[int, Cells, str | None]]:
+    """Every way to execute a construction plan for `kind` costing at most `limit` (None: any):
+    fresh placements cheapest first, then upgrades (RB Building Placement: 'you may construct a
+    building anywhere on the board, as long as there is space'; RB Upgrading), as (cost, blocks,
+    the building upgraded or None). Which of them the chairman may choose is execution.py's."""
+    occ = occupied_mask(s)
+    lim = 10**6 if limit is None else limit
+    out: list[tuple[int, Cells, str | None]] = [
+        (cost, cells, None) for cost, cells, _m in iter_fresh(kind, s["advanced"], occ, lim)]
+    out += [(cost, cells, bid) for cost, cells, bid, _m in iter_upgrades(s["buildings"], kind, s["advanced"], occ, lim)]
     return out
+
+
+def build_options(s: State, kind: Kind, limit: int | None = None) -> list[dict[str, Any]]:
+    """`build_choices` as dicts {cells, cost[, upgrade]}."""
+    return [{"cells": [list(x) for x in cells], "cost": cost} if up is None
+            else {"upgrade": up, "cells": [list(x) for x in cells], "cost": cost}
+            for cost, cells, up in build_choices(s, kind, limit)]
+
+
+def relocate_options(s: State, bid: str, limit: int | None = None) -> list[dict[str, Any]]:
+    """Every new place for a relocated building costing at most `limit` (None: any), cheapest
+    first, as dicts {cells, cost}."""
+    lim = 10**6 if limit is None else limit
+    return [{"cells": [list(x) for x in cells], "cost": cost}
+            for cost, cells, _m in iter_relocations(s["buildings"], bid, s["advanced"], occupied_mask(s), lim)]
 
 
 def option_cost(s: State, kind: Kind, cells: list[list[int]], upgrade: str | None = None,
@@ -214,24 +266,6 @@ def option_cost(s: State, kind: Kind, cells: list[list[int]], upgrade: str | Non
     old = s["buildings"][upgrade]
     own = {tuple(x) for x in old["cells"]}
     return kind.cost - kind_of(old).cost + surcharge(kind, [x for x in blocks if x not in own])
-
-
-def relocate_options(s: State, bid: str) -> list[dict[str, Any]]:
-    """New locations for a relocated building at the least surcharge (RB Relocating: free, but
-    $1 per block on a non-matching zone)."""
-    extra, opts = relocate_choices(s, bid)
-    return [{"cells": [list(x) for x in cells], "cost": extra} for cells in opts]
-
-
-def relocate_choices(s: State, bid: str) -> tuple[int, list[Cells]]:
-    """`relocate_options` as (their common cost, the blocks of each), in the same order."""
-    b = s["buildings"][bid]
-    kind = kind_of(b)
-    own = frozenset([tuple(x) for x in b["cells"]])
-    here = 0  # where it stands now, as a mask
-    for r, c in b["cells"]:
-        here |= CELL_BIT[r][c]
-    return _cheapest_placements(s, kind, _occupied_mask(s, own), not_at=here)
 
 
 def zones_of(b: dict[str, Any]) -> set[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rulesets.city_council.board import build_options
+from app.rulesets.city_council.board import iter_fresh, iter_upgrades, occupied_mask, option_cost
 from app.rulesets.city_council.favours import building_vp, general_vp, metrics
 from app.rulesets.city_council.flow import available_tiles, chair, legal_moves
 from app.rulesets.city_council.tables import (
@@ -73,10 +73,13 @@ def _tile_value(s: State, seat: int, tile: str) -> float:
 def _executable(s: State, seat: int, tile: str) -> bool:
     """Whether a construction plan for `tile` could be executed now: a placement (or upgrade) at
     its least cost within the City Budget plus the seat's private funds (it may fund its plan)."""
+    kind = TILES[tile]
     limit = s["budget"] + s["funds"][seat]
-    for opt in build_options(s, TILES[tile]):
-        if opt["cost"] <= limit:
-            return True
+    occ = occupied_mask(s)
+    for _ in iter_fresh(kind, s["advanced"], occ, limit):
+        return True
+    for _ in iter_upgrades(s["buildings"], kind, s["advanced"], occ, limit):
+        return True
     return False
 
 
@@ -178,6 +181,16 @@ def _activation_value(s: State, seat: int, mv: Move) -> float:
     return v
 
 
+def _execution_cost(s: State, mv: Move) -> int:
+    """What an execution move costs the city (0 for a sale)."""
+    p = s["plans"][mv["plan"]]
+    if p["kind"] == "sell":
+        return 0
+    if p["kind"] == "relocate":
+        return option_cost(s, kind_of(s["buildings"][p["target"]]), mv["cells"], relocate=True)
+    return option_cost(s, TILES[p["target"]], mv["cells"], mv.get("upgrade"))
+
+
 def choose(s: State, seat: int, rng: Any) -> Move | None:
     """The bot's move for `seat`."""
     moves = legal_moves(s, seat)
@@ -210,6 +223,13 @@ def choose(s: State, seat: int, rng: Any) -> Move | None:
         return {"type": "fund_done"}
     if ph == "execute":
         short = money_short(s, seat)
+        cost = {id(mv): _execution_cost(s, mv) for mv in moves}
+        # each plan's cheapest fresh place and each upgrade's cheapest place: any dearer place
+        # only spends the city's money
+        low: dict[tuple, int] = {}
+        for mv in moves:
+            k = (mv["plan"], mv.get("upgrade"))
+            low[k] = min(low.get(k, cost[id(mv)]), cost[id(mv)])
 
         def ev(mv: Move) -> tuple:
             # a building touching the Starting Zone (or a zone with a Community token source)
@@ -218,7 +238,8 @@ def choose(s: State, seat: int, rng: Any) -> Move | None:
             zones = {ZONE_GRID[r][c] for r, c in cells}
             start = "start" in zones
             up = mv.get("upgrade")
-            return (_plan_value(s, seat, mv["plan"], short), start, 0 if up is None else -1)
+            dearer = cost[id(mv)] - low[(mv["plan"], up)]
+            return (_plan_value(s, seat, mv["plan"], short), -dearer, start, 0 if up is None else -1)
         return max(moves, key=ev)
     if ph == "activate" and s.get("pending"):
         b = s["pending"]["b"]

@@ -11,8 +11,8 @@ from typing import Any
 
 from app.engine.rng import Rng
 from app.engine.ruleset import IllegalMove
-from app.rulesets.city_council import phil, production as prod
-from app.rulesets.city_council.board import build_choices, option_cost, relocate_choices, start_full
+from app.rulesets.city_council import execution, phil, production as prod
+from app.rulesets.city_council.board import option_cost, start_full
 from app.rulesets.city_council.favours import card_vp, metrics
 from app.rulesets.city_council.tables import (
     BUDGET_MAX, CARDS, COMMITTEES, PLANNING, SHAPE_ORDER, TILES, TOKENS, kind_of,
@@ -286,36 +286,9 @@ def count_votes(s: State) -> None:
 
 
 def execute_options(s: State, o: int) -> list[Move]:
-    """How the Election chairman may execute plan o now (empty: it cannot be executed)."""
-    return [_execute_move(o, cells, upgrade) for cells, upgrade in _execute_choices(s, o)]
-
-
-def _execute_move(o: int, cells: Any, upgrade: str | None) -> Move:
-    """The move executing plan o on blocks `cells` (None: a sale), upgrading `upgrade` if named."""
-    if cells is None:
-        return {"type": "execute", "plan": o}
-    mv: Move = {"type": "execute", "plan": o, "cells": [list(x) for x in cells]}
-    if upgrade is not None:
-        mv["upgrade"] = upgrade
-    return mv
-
-
-def _execute_choices(s: State, o: int) -> list[tuple[Any, str | None]]:
-    """`execute_options` of plan o as (blocks or None for a sale, building upgraded or None), in
-    the same order, without making the moves (`advance` only needs to know how many there are)."""
-    p = s["plans"][o]
-    if p["kind"] == "sell":
-        return [(None, None)] if p["target"] in s["buildings"] else []
-    if p["kind"] == "relocate":
-        if p["target"] not in s["buildings"]:
-            return []
-        cost, opts = relocate_choices(s, p["target"])
-        if cost > s["budget"]:
-            return []  # every least-cost location costs the same
-        return [(cells, None) for cells in opts]
-    limit = s["budget"] + sum(s["plan_funds"][o])
-    return [(cells, upgrade) for cost, cells, upgrade in build_choices(s, TILES[p["target"]])
-            if cost <= limit]
+    """How the Election chairman may execute plan o now (empty: not now), anti-sabotage rule
+    included (execution.allowed)."""
+    return execution.moves(s, o)
 
 
 def enter_execute(s: State) -> None:
@@ -684,27 +657,16 @@ def advance(s: State) -> None:
         if ph == "approve":
             return
         if ph == "execute":
-            left = [o for o in s["approved"] if o not in s["executed"] and o not in s["failed"]]
             # RB: some plans cannot be executed (budget, space). A plan impossible now may become
             # possible after another (a sale pays for it, a relocation frees room: the chairman
             # picks the order, Example 6), so plans fail only when none of them can be executed.
-            # the chairman's legal moves, as far as telling 0, 1 or more: (plan, its choices)
-            only: list[tuple[int, list[tuple[Any, str | None]]]] = []
-            count = 0
-            for o in left:
-                choices = _execute_choices(s, o)
-                if choices:
-                    only.append((o, choices))
-                    count += len(choices)
-                    if count > 1:
-                        break
-            if not count:
-                s["failed"] += left
+            ways = execution.allowed(s)
+            if not ways:
+                s["failed"] += execution.pending(s)
                 end_council(s)
                 continue
-            if count == 1:  # one plan left with one possible placement
-                o, choices = only[0]
-                move = _execute_move(o, *choices[0])
+            if len(ways) == 1:  # a single possible execution: taken at once (NOTES 20)
+                move = execution.move(*ways[0])
                 _auto(s, chair(s, "election"), move)
                 do_execute(s, move)
                 continue
@@ -832,11 +794,7 @@ def _legal(s: State, seat: int) -> list[Move]:
     if ph == "approve":
         return [{"type": "approve", "plan": o} for o in s["tie"]["pool"] if o not in s["approved"]]
     if ph == "execute":
-        out = []
-        for o in s["approved"]:
-            if o not in s["executed"] and o not in s["failed"]:
-                out += execute_options(s, o)
-        return out
+        return execution.moves(s)
     if ph == "activate":
         if s.get("pending"):
             return [{"type": "police", "boxes": b} for b in prod.box_choices(s, s["pending"]["b"])]
@@ -874,8 +832,10 @@ _RULE = {
     "fund": "Voting, second round: private funds go on a construction plan, never more than its cost",
     "vote2": "Voting: the Executive chairman places his second Delegate on a plan, or passes",
     "approve": "Vote Counting: the Election chairman picks among the plans still tied",
-    "execute": "Plan Execution: the Election chairman executes an approved plan at its least "
-               "possible cost (an upgrade must cover the old tile) within the City Budget",
+    "execute": "Plan Execution: the Election chairman executes an approved plan on free blocks "
+               "the City Budget (with the plan's private funds) can pay for, an upgrade covering "
+               "the old tile, and never in a way that stops another approved plan from being "
+               "executed while some way keeps them all possible",
     "activate": "Production: activate a zone (a Power and a Community token) or a building on the "
                 "Starting Zone or an activated zone, supplying every requirement of its boxes, or pass; "
                 "the Election chairman decides which Police Station box is used",

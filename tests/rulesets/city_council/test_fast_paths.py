@@ -97,10 +97,10 @@ def test_view_parts_kept_between_calls_equal_a_fresh_build():
     assert view._LAST  # the kept parts
 
 
-def test_least_cost_placements_equal_pricing_every_position():
-    """RB Plan Execution (no sabotage: least cost only): the fresh placements and relocations
-    listed (searched by surcharge) are exactly every free position priced and the cheapest kept,
-    in the same order."""
+def test_placements_equal_pricing_every_position():
+    """RB Building Placement / Relocating (every place the budget can pay for, NOTES 5): the
+    fresh placements and relocations listed (walked by surcharge) are exactly every free position
+    priced, cheapest first (ties in position order)."""
     from app.rulesets.city_council.board import placements, surcharge
 
     checked = 0
@@ -108,9 +108,11 @@ def test_least_cost_placements_equal_pricing_every_position():
         for tile in flow.available_tiles(s)[:4]:
             kind = TILES[tile]
             priced = [(kind.cost + surcharge(kind, cells), cells) for cells in placements(s, kind.shape)]
-            low = min((c for c, _ in priced), default=None)
-            want = [{"cells": [list(x) for x in cells], "cost": c} for c, cells in priced if c == low]
+            want = [{"cells": [list(x) for x in cells], "cost": c} for c, cells in sorted(priced, key=lambda x: x[0])]
             assert [o for o in build_options(s, kind) if "upgrade" not in o] == want
+            limit = s["budget"]
+            assert [o for o in build_options(s, kind, limit) if "upgrade" not in o] == \
+                [o for o in want if o["cost"] <= limit]
             checked += 1
         for bid, b in sorted(s["buildings"].items())[:3]:
             if b["fixed"]:
@@ -120,8 +122,7 @@ def test_least_cost_placements_equal_pricing_every_position():
             here = {tuple(x) for x in b["cells"]}
             priced = [(surcharge(kind, cells), cells) for cells in placements(s, kind.shape, own)
                       if set(cells) != here]
-            low = min((c for c, _ in priced), default=None)
             assert relocate_options(s, bid) == [{"cells": [list(x) for x in cells], "cost": c}
-                                                for c, cells in priced if c == low]
+                                                for c, cells in sorted(priced, key=lambda x: x[0])]
             checked += 1
     assert checked > 1000

@@ -22,8 +22,9 @@ def _states():
 
 
 def _plain_upgrades(s, kind):
-    """RB Upgrading: every built building the chart lets `kind` replace, at each least-cost
-    position covering all of its blocks (cost difference plus the surcharge on new blocks)."""
+    """RB Upgrading: every built building the chart lets `kind` replace, at each position
+    covering all of its blocks (cost difference plus the surcharge on new blocks), cheapest first
+    for each building."""
     out = []
     for bid, b in sorted(s["buildings"].items()):
         old = kind_of(b)
@@ -32,9 +33,8 @@ def _plain_upgrades(s, kind):
         own = frozenset(tuple(x) for x in b["cells"])
         opts = [(kind.cost - old.cost + surcharge(kind, [x for x in cells if x not in own]), cells)
                 for cells in placements(s, kind.shape, own) if own <= set(cells)]
-        if opts:
-            low = min(c for c, _ in opts)
-            out += [{"upgrade": bid, "cells": [list(x) for x in cells], "cost": c} for c, cells in opts if c == low]
+        out += [{"upgrade": bid, "cells": [list(x) for x in cells], "cost": c}
+                for c, cells in sorted(opts, key=lambda x: x[0])]
     return out
 
 
