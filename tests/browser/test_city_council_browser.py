@@ -142,4 +142,8 @@ def test_failed_city_says_nobody_wins(live_server, page):
     assert "win" not in title.lower(), title
     assert "everyone loses" in title
     assert page.locator("#outcome .ranking li.winner").count() == 0
+    # NOTES 17: no ranking when the city fails (the outcome ranks everyone equal, so the list
+    # would show "1." for every member)
+    assert page.locator("#outcome .ranking").is_hidden()
+    assert "No one is ranked" in page.locator("#outcome .cc-outcome").inner_text()
     assert page.locator("#outcome .cc-outcome tbody tr").count() == 2

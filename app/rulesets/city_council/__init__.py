@@ -12,9 +12,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from app.engine.ruleset import Move, Outcome, RulesetHooks, State, ranks_from_keys
+from app.engine.ruleset import CannotUpgrade, Move, Outcome, RulesetHooks, State, ranks_from_keys
 from app.rulesets.city_council import flow, view
-from app.rulesets.city_council.setup import new_state
+from app.rulesets.city_council.setup import new_state, upgrade_from_2
 from app.rulesets.city_council.tables import CARDS
 
 
@@ -35,7 +35,7 @@ class CityCouncil(RulesetHooks):
     """The City Council ruleset."""
 
     id = "city-council"
-    version = "2"
+    version = "3"
     name = "City Council"
     min_players = 2
     max_players = 5
@@ -93,6 +93,16 @@ class CityCouncil(RulesetHooks):
                             "result": "The city failed: the council is disbanded and everyone loses."})
         keys = [(state["vp"][i], -len(state["hands"][i]), state["funds"][i]) for i in range(n)]
         return Outcome(scores, ranks_from_keys(keys), breakdown)
+
+    def upgrade_state(self, state: State | None, from_version: str) -> State | None:
+        """Version 2 -> 3 (rules review 2, NOTES "Version history"): a snapshot is carried by
+        setup.upgrade_from_2 and plays on under the new rules. A game without a snapshot is
+        refused (replaying its moves from setup under the new rules could refuse one: scoring
+        windows now ask every player), as are version-1 games."""
+        if from_version != "2" or state is None:
+            raise CannotUpgrade(f"City Council cannot carry a game from version {from_version} "
+                                f"{'without a snapshot ' if state is None else ''}to version {self.version}.")
+        return upgrade_from_2(state)
 
     def determinize(self, state: State, seat: int | None, rng: Any) -> State:
         """Re-deal everything `seat` cannot see."""

@@ -78,3 +78,24 @@ def new_state(players: int, mode: str, hard_budget: int, seed: int) -> State:
     s["decider"] = rng.below(players)
     s["rng"] = rng.state
     return s
+
+
+def upgrade_from_2(s: State) -> State:
+    """A snapshot stored under rules version 2 as version 3 stores it (NOTES "Version history"):
+    the face-down Airport no longer takes the Sandbox Starting Zone's blocks (`covered` empty);
+    a covered printed building is gone for good (no `covers` record to bring back); in the
+    planning phase Prof. Phil has proposed already (he proposes first, by the card revealed when
+    the phase began). Everything else is stored alike and plays on under the version-3 rules."""
+    from app.rulesets.city_council import flow, phil
+
+    s = dict(s)
+    s["covered"] = []
+    s["buildings"] = {bid: {k: v for k, v in b.items() if k != "covers"}
+                      for bid, b in s["buildings"].items()}
+    m = s["players"]
+    if s["phil"] and s["phase"] == "plan" and s["plans"][m] is None:
+        s["plans"] = list(s["plans"])
+        opts = {mv["target"] for mv in flow.plan_options(s, m) if mv["kind"] == "build"}
+        tile = phil.pick_building(s, opts)
+        s["plans"][m] = {"kind": "build", "target": tile} if tile else {"kind": "none"}
+    return s

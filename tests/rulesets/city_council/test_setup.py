@@ -105,3 +105,46 @@ def test_sandbox_starting_zone_is_free_without_the_printed_buildings():
                 if any(cell in cells for cells in placements(s, "S"))]
         assert len(free) == 9
         assert not start_full(s)
+
+
+def test_a_version_2_snapshot_plays_on_under_version_3_and_older_games_are_refused():
+    """Version bump (3: rules review 2, NOTES "Version history"): a version-2 snapshot is carried
+    forward: the Sandbox cover frees its blocks, a covering tile no longer keeps the printed
+    building beneath, and in the planning phase Prof. Phil's plan is made (he proposes first);
+    it then plays to the end. A game without a snapshot, or from version 1, is refused (the
+    platform's 409)."""
+    import pytest
+
+    from app.engine.rng import Rng
+    from app.engine.ruleset import CannotUpgrade
+    from app.rulesets.city_council import flow
+    from app.rulesets.city_council.tables import FIXED
+    from tests.rulesets.city_council.helpers import clone, play_until
+
+    assert R.version == "3"
+    # a Sandbox game as version 2 stored it: the printed blocks under the face-down Airport
+    s = clone(game(2, 4, mode="sandbox"))
+    s["covered"] = sorted([list(c) for f in FIXED for c in f["cells"]])
+    carried = R.upgrade_state(s, "2")
+    assert carried["covered"] == [] and R.view(carried, 0)["covered"] == []
+    # a standard 2-player game in its planning phase, Phil not yet asked, a Restaurant covering
+    # the printed Diner with the version-2 record of it
+    s = clone(play_until(game(2, 4), "plan", seed=4))
+    printed = next(b for b in s["buildings"].values() if b["name"] == "Diner")
+    s["buildings"]["b99"] = {**printed, "id": "b99", "name": "Restaurant", "tile": "restaurant-1",
+                             "fixed": False, "covers": dict(printed)}
+    del s["buildings"][printed["id"]]
+    s["plans"][2] = None
+    carried = R.upgrade_state(s, "2")
+    assert "covers" not in carried["buildings"]["b99"]
+    assert carried["plans"][2] and carried["plans"][2]["kind"] in ("build", "none")
+    assert carried["plans"][2] == {"kind": "build", "target": flow.phil.pick_building(
+        s, {m["target"] for m in flow.plan_options(s, 2) if m["kind"] == "build"})}
+    rng = Rng(4)
+    while R.to_act(carried):
+        seat = R.to_act(carried)[0]
+        carried = R.apply(carried, seat, R.bot_move(carried, seat, rng))
+    assert R.outcome(carried) is not None
+    for state, older in ((None, "2"), (s, "1")):
+        with pytest.raises(CannotUpgrade, match="cannot carry"):
+            R.upgrade_state(state, older)
