@@ -375,7 +375,7 @@ function autoText(ctx, a) {
   const m = a.move;
   if (m.type === "vote") return `${who}'s Delegate went to the only other plan (${memberName(ctx, m.plan)}'s).`;
   if (m.type === "committees") return `${who} made the only committee change the rules allow.`;
-  if (m.type === "execute") return `${who} executed the last plan in its only possible way.`;
+  if (m.type === "execute") return `${who} executed ${memberName(ctx, m.plan)}'s plan in the only way the rules left.`;
   if (m.type === "police") return `${who} used the Police Station's only possible box.`;
   return "";
 }
