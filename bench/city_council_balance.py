@@ -1,14 +1,14 @@
 """City Council balance: how often bot-only games end in the city's defeat, per mode and player
 count (rules review 2, item 8: the reconstructed Unemployment and Lifestyle monitors).
 
-Every seat plays the heuristic bot (bot.py), through the bench's `play` (the rules run in place,
-the same results as `apply`). Seeds are 10,000 + game number, as in city_council_bot.py. Prints
+Every seat plays the heuristic bot (bot.py), or with `--random` random legal moves, through the
+bench's `play` (the rules run in place, the same results as `apply`). Seeds are 10,000 + game number, as in city_council_bot.py. Prints
 one row per mode and player count: games, city defeats (by Crime, by Pollution), games won at the
 goal or ended by the cards, mean turns, and how long the row took.
 
 Usage:
   nice -n 10 .venv/bin/python bench/city_council_balance.py [--games 500] [--modes standard sandbox hard]
-      [--players 2 3 4 5] [--monitors FILE.toml] [--max-turns 200]
+      [--players 2 3 4 5] [--monitors FILE.toml] [--max-turns 200] [--random]
 
 `--monitors` plays with other Unemployment / Lifestyle tables (a TOML file holding
 [[unemployment]] and [[lifestyle]] rows as data/board.toml does) without editing the data, to
@@ -45,14 +45,15 @@ def use_monitors(path: str) -> None:
         tables.LIFESTYLE[:] = [(row["min"], row["max"], dict(row["effects"])) for row in data["lifestyle"]]
 
 
-def row(mode: str, players: int, games: int, max_turns: int) -> dict:
-    """Play `games` bot-only games; the figures of one mode and player count."""
+def row(mode: str, players: int, games: int, max_turns: int, bots: bool = True) -> dict:
+    """Play `games` games (bot-only, or random-only without `bots`); the figures of one mode and
+    player count."""
     ends: Counter[str] = Counter()
     turns = []
     t0 = time.perf_counter()
     for game in range(games):
-        s, _moves = play(players, 10_000 + game, set(range(players)), {"mode": mode}, fast=True,
-                         max_turns=max_turns)
+        s, _moves = play(players, 10_000 + game, set(range(players)) if bots else set(),
+                         {"mode": mode}, fast=True, max_turns=max_turns)
         if s["phase"] != "over":
             ends["stopped"] += 1
             continue
@@ -73,6 +74,7 @@ def main() -> None:
     ap.add_argument("--players", type=int, nargs="*", default=[2, 3, 4, 5])
     ap.add_argument("--monitors", help="a TOML file with other Unemployment / Lifestyle rows")
     ap.add_argument("--max-turns", type=int, default=200, help="stop a game after this turn")
+    ap.add_argument("--random", action="store_true", help="every seat plays random legal moves")
     args = ap.parse_args()
     if args.monitors:
         use_monitors(args.monitors)
@@ -80,7 +82,7 @@ def main() -> None:
           f"{'goal':>5} {'cards':>5} {'stopped':>7} {'turns':>5} {'seconds':>7}", flush=True)
     for mode in args.modes:
         for players in args.players:
-            r = row(mode, players, args.games, args.max_turns)
+            r = row(mode, players, args.games, args.max_turns, bots=not args.random)
             share = 100 * r["defeats"] / r["games"]
             print(f"{mode:8} {players:>7} {r['games']:>5} {r['defeats']:>5} ({share:5.1f} %) "
                   f"{r['crime']:>5} {r['pollution']:>9} {r['goal']:>5} {r['cards']:>5} "
