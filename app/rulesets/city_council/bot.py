@@ -67,7 +67,21 @@ def _kind_value(kind: Kind, s: State | None = None) -> float:
 def _tile_value(s: State, seat: int, tile: str) -> float:
     kind = TILES[tile]
     want = _wanted_names(s, seat)
-    return 2.0 * want.get(kind.name, 0.0) + 0.8 * _kind_value(kind, s) - 0.35 * kind.cost
+    # spending the budget below a small reserve leaves no money for the $1 boxes and invites
+    # selling buildings later (a Hard city at $0 sold its way into Crime)
+    below = max(0, kind.cost - max(0, s["budget"] - _RESERVE))
+    return 2.0 * want.get(kind.name, 0.0) + 0.8 * _kind_value(kind, s) - 0.35 * kind.cost - 0.8 * below
+
+
+_RESERVE = 3  # dollars the bot likes to keep in the City Budget after a construction
+
+
+def _jobs(kind: Kind) -> int:
+    """Workers the building's boxes employ at most (its specialised worker included)."""
+    n = sum(kind.special.values())
+    for box in kind.boxes:
+        n += box.inputs.get("B", 0) + box.inputs.get("BX", 0) + box.inputs.get("W", 0)
+    return n
 
 
 def _executable(s: State, seat: int, tile: str) -> bool:
@@ -101,6 +115,8 @@ def _sell_value(s: State, seat: int, b: dict[str, Any]) -> float:
     kind = kind_of(b)
     gain = max(0, min(kind.cost - 1, BUDGET_MAX - s["budget"]))
     keep = 2.0 * _wanted_names(s, seat).get(kind.name, 0.0) + 0.8 * max(0.0, _kind_value(kind, s))
+    # its jobs matter while workers stand idle (idle Blue workers breed Crime)
+    keep += 0.8 * _jobs(kind) if s["house"]["B"] + s["house"]["W"] >= 2 else 0.0
     return 1.5 * gain - keep - 0.5
 
 

@@ -120,3 +120,26 @@ def test_bot_still_builds_when_it_can():
     seat = R.to_act(s)[0]
     assert any(TILES[mv["target"]].cost <= 9 for mv in R.legal_moves(s, seat) if mv["kind"] == "build")
     assert R.bot_move(s, seat, Rng(0))["kind"] == "build"
+
+
+def test_bot_keeps_a_reserve_and_the_jobs_of_idle_workers():
+    """Bot (rules review item 8: a sensible player keeps the city alive): a construction that
+    would spend the City Budget below $3 is worth less than the same one with money to spare, and
+    when money is short a building that gives work is worth more kept while workers stand idle
+    (idle Blue workers add Crime, RB Production B)."""
+    from app.rulesets.city_council.bot import _sell_value, _tile_value
+
+    s = at_planning(3, 0)
+    s["advanced"] = True
+    hospital = next(t for t in TILES if TILES[t].name == "Hospital")
+    s["budget"] = 11
+    rich = _tile_value(s, 0, hospital)
+    s["budget"] = 5
+    assert _tile_value(s, 0, hospital) < rich - 1.5
+    s["budget"] = 1
+    s["house"] = {"B": 4, "W": 1}
+    s["hands"][0] = []
+    firm = build(s, "Firm", [(3, 5)])
+    idle = _sell_value(s, 0, s["buildings"][firm])
+    s["house"] = {"B": 0, "W": 0}
+    assert idle < _sell_value(s, 0, s["buildings"][firm]) - 0.5
