@@ -35,9 +35,9 @@ def _shadow(s: State) -> State:
 
 
 def _choices(t: State, o: int) -> Iterator[Choice]:
-    """Every way to execute plan o in shadow `t`, cheapest first: a sale (of a standing
-    building), a relocation within the City Budget, or a construction (fresh or upgrade) within
-    the City Budget plus the plan's private funds."""
+    """Every way to execute plan o in shadow `t`: a sale (of a standing building), a relocation
+    within the City Budget (cheapest first), or a construction within the City Budget plus the
+    plan's private funds (fresh places cheapest first, then upgrades)."""
     p = t["plans"][o]
     kind = p["kind"]
     buildings = t["buildings"]
