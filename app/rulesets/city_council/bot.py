@@ -120,7 +120,11 @@ def _sell_value(s: State, seat: int, b: dict[str, Any]) -> float:
     return 1.5 * gain - keep - 0.5
 
 
-_RELOCATE_SHORT = -4.0  # below any sale: a relocation brings no money and the bot does not aim it
+# Below any sale (its value, the dollars against what the building is worth kept, stays above
+# -70: a hand of 9 cards naming it at 3 VP each, its best box and its jobs): a relocation brings
+# no money and the bot does not aim it. A Hard game at $0 relocated for ever when a sale of a
+# useful building ranked below it (issue 11, and again with the jobs term of rules review 2).
+_RELOCATE_SHORT = -100.0
 
 
 def _plan_value(s: State, seat: int, owner: int, short: bool | None = None) -> float:

@@ -70,6 +70,16 @@ def test_bot_only_games_end(players, mode):
         assert s["defeat"] or max(s["vp"]) >= s["goal"] or (mode == "standard" and s["end_flag"])
 
 
+def test_hard_games_that_relocated_for_ever_end():
+    """Bot-only Hard games (2 players, bench seeds 10212, 10333, 10463) in which both members,
+    at $0 with a few useful buildings, proposed relocations turn after turn once a building's
+    jobs counted against its sale (rules review 2's bot): a sale now always ranks above a
+    relocation when money is short, and these games end (RB Sandbox: nothing else ends them)."""
+    for seed in (10212, 10333, 10463):
+        s, _ = play(2, seed, {0, 1}, {"mode": "hard"}, fast=True, max_turns=60)
+        assert s["phase"] == "over", f"seed {seed} still going at turn {s['turn']}"
+
+
 def _stalled_city():
     """Hard mode, 3 players, at the planning step: the city of the stalled seed-10013 game ($0,
     no private funds, nothing in the planning area affordable)."""
