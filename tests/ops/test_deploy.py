@@ -3,11 +3,12 @@ slim and unprivileged. (Docker itself is not available to the test suite; this c
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import yaml
+
+from tests.support.nginx import loopback_config, nginx_binary, replicas
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -126,25 +127,9 @@ def test_health_checks_and_websocket_proxying():
 def test_nginx_accepts_the_config(tmp_path):
     """`nginx -t` on deploy/nginx.conf inside a minimal main config (replica names replaced by
     loopback addresses, which nginx must resolve at load time). Needs an nginx binary."""
-    import shutil
     import subprocess
 
-    import pytest
-
-    nginx = shutil.which("nginx") or next(
-        (p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
-    if nginx is None:
-        # Like PostgreSQL and Redis: scripts/test.sh installs it where it may, and CI insists.
-        if os.environ.get("CI"):
-            pytest.fail("no nginx binary: scripts/test.sh installs Debian's nginx-light as root")
-        pytest.skip("no nginx binary here (apt-get install nginx-light to run this check)")
-    site = (ROOT / "deploy" / "nginx.conf").read_text()
-    for i, name in enumerate(n for n in _compose()["services"] if n.startswith("app")):
-        site = site.replace(f"server {name}:8000", f"server 127.0.0.1:{18001 + i}")
-    (tmp_path / "site.conf").write_text(site)
-    (tmp_path / "nginx.conf").write_text(
-        f"pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\nevents {{}}\n"
-        f"http {{ access_log off; client_body_temp_path {tmp_path}; include {tmp_path}/site.conf; }}\n")
-    result = subprocess.run([nginx, "-t", "-c", str(tmp_path / "nginx.conf")],
-                            capture_output=True, text=True)
+    ports = [18001 + i for i in range(len(replicas()))]
+    conf = loopback_config(tmp_path, ports)
+    result = subprocess.run([nginx_binary(), "-t", "-c", str(conf)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
