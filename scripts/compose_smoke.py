@@ -14,7 +14,8 @@ CIVITAS_MIGRATE_ON_START=false, are healthy (their health check is /readyz) and 
 uid; nginx's log shows requests answered by both replicas; a game created over REST with two seats
 (on different replicas) and a spectator on websockets through nginx, where one seat's move reaches
 every socket as a patch; with app1 stopped, nginx still serves /readyz, a new game and a seat's
-reconnection from app2.
+reconnection from app2; guests created with forged X-Forwarded-For headers still meet the
+per-address limit.
 """
 
 from __future__ import annotations
@@ -416,6 +417,31 @@ async def after_stop(
                 )
 
 
+def forged_headers(stack: Stack, report: Report) -> None:
+    """Guests created through nginx, each request with another forged X-Forwarded-For: the
+    replicas count them all as the one real address (the guest limit, 20 a minute, bites)."""
+    with report.check("a forged X-Forwarded-For changes no limit (guest creation)") as details:
+        # The limit counts in fixed minutes: start early in one so the check stays inside it.
+        if time.time() % 60 > 40:
+            time.sleep(60.5 - time.time() % 60)
+        codes = []
+        with httpx.Client(base_url=stack.base, timeout=10) as http:
+            for i in range(40):
+                response = http.post("/api/players", json={"name": "Forger"},
+                                     headers={"X-Forwarded-For": f"198.51.100.{i}"})
+                codes.append(response.status_code)
+                if len(codes) >= 5 and codes[-5:] == [429] * 5:
+                    break
+        created = codes.count(201)
+        lb_line = next((line for line in reversed(stack.logs("lb").splitlines())
+                        if "POST /api/players" in line), "")
+        details.append(
+            f"{created} created, then {len(codes) - created} refused (429) of {len(codes)} "
+            f"requests with {len(codes)} different forged addresses; nginx saw them from "
+            f"{lb_line.split(' ', 1)[0] or '?'}")
+        assert 0 < created <= 20 and codes == [201] * created + [429] * (len(codes) - created), codes
+
+
 def checks(stack: Stack, report: Report, args: argparse.Namespace) -> None:
     """Every check on a running stack."""
     ips = {s: stack.ip(s) for s in ("app1", "app2")}
@@ -498,6 +524,7 @@ def checks(stack: Stack, report: Report, args: argparse.Namespace) -> None:
             f"(nginx access log, upstream=)"
         )
         assert counts["app1"] and counts["app2"] and sum(counts.values()) == 20
+    forged_headers(stack, report)
     game = asyncio.run(play(stack, report, args.ruleset))
     with report.check("docker-compose stop app1") as details:
         stack.compose("stop", "app1")

@@ -3,6 +3,7 @@ slim and unprivileged. (Docker itself is not available to the test suite; this c
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from pathlib import Path
 
@@ -133,3 +134,19 @@ def test_nginx_accepts_the_config(tmp_path):
     conf = loopback_config(tmp_path, ports)
     result = subprocess.run([nginx_binary(), "-t", "-c", str(conf)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_the_replicas_and_nginx_keep_fixed_addresses():
+    """nginx resolves app1, app2 ... once, at its start: a replica restarted or replaced (a
+    rolling deploy) must come back at the same address, so each replica and nginx have a fixed
+    one, all different, inside the compose network's subnet and outside the range Docker hands
+    out to the other containers."""
+    compose = _compose()
+    (pool,) = compose["networks"]["default"]["ipam"]["config"]
+    subnet = ipaddress.ip_network(_resolve(pool["subnet"], {}))
+    dynamic = ipaddress.ip_network(_resolve(pool["ip_range"], {}))
+    fixed = [ipaddress.ip_address(_resolve(
+        compose["services"][name]["networks"]["default"]["ipv4_address"], {}))
+        for name in replicas() + ["lb"]]
+    assert len(set(fixed)) == len(fixed)
+    assert all(address in subnet and address not in dynamic for address in fixed), fixed
