@@ -89,7 +89,7 @@ class Figures:
 class Seat:
     """One seat of one game: its socket through the URL, its document, its pending move."""
 
-    def __init__(self, load: "Load", game: "Game", seat: int, token: str) -> None:
+    def __init__(self, load: Load, game: Game, seat: int, token: str) -> None:
         self.load, self.game, self.seat, self.token = load, game, seat, token
         self.doc: dict[str, Any] | None = None
         self.ws: Any = None
@@ -121,8 +121,7 @@ class Seat:
                     await ws.close()
                     raise RuntimeError(f"first frame {frame.get('type')}: {frame}")
                 break
-            except (OSError, RuntimeError, asyncio.TimeoutError,
-                    websockets.exceptions.WebSocketException) as exc:
+            except (TimeoutError, OSError, RuntimeError, websockets.exceptions.WebSocketException) as exc:
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"game {self.game.id} seat {self.seat}: no socket "
                                        f"within {self.load.reconnect_deadline:.0f} s: {exc}") from exc
@@ -159,9 +158,10 @@ class Seat:
             if frame["version"] == self.doc["version"] + 1:
                 self.doc = jsonpatch.apply_patch(self.doc, frame["ops"])
             elif frame["version"] > self.doc["version"] + 1:  # a gap: ask for what was missed
-                self.load.figures.resyncs += 1
-                asyncio.get_running_loop().create_task(self.send(
-                    {"type": "sync", "version": self.doc["version"]}))
+                self.sync()
+        elif kind == "heartbeat":  # the game's stored version: behind it, ask (as browsers do)
+            if self.doc is not None and frame.get("version", 0) > self.doc["version"]:
+                self.sync()
         elif kind in ("ack", "error") and frame.get("id") and frame["id"] == self.ack_id:
             if self.ack is not None and not self.ack.done():
                 if kind == "ack":
@@ -172,6 +172,13 @@ class Seat:
         elif kind == "error":
             self.load.figures.error(f"game {self.game.id} seat {self.seat}: error frame {frame}")
         self.changed.set()
+
+    def sync(self) -> None:
+        """Ask the server for what this socket missed since its document's version."""
+        assert self.doc is not None
+        self.load.figures.resyncs += 1
+        asyncio.get_running_loop().create_task(self.send(
+            {"type": "sync", "version": self.doc["version"]}))
 
     async def send(self, frame: dict[str, Any]) -> None:
         """Send a frame if the socket is open (a closed one reconnects in `run`)."""
@@ -187,7 +194,7 @@ class Seat:
         self.changed.clear()
         try:
             await asyncio.wait_for(self.changed.wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
 
     async def run(self) -> None:
@@ -248,7 +255,7 @@ class Seat:
                 figures.error(f"game {self.game.id} seat {self.seat}: move {frame} refused: {exc}")
             self.pending = None
             return
-        except asyncio.TimeoutError:
+        except TimeoutError:
             if self.ws is None:
                 return
             figures.error(f"game {self.game.id} seat {self.seat}: no answer to {frame['id']} "
@@ -388,9 +395,11 @@ class Load:
                 problems.append(f"game {game.id}: version {version}, acked versions missing "
                                 f"{missing[:10]}, beyond it {extra[:10]}")
             for seat, doc in zip(game.seats, fetched, strict=True):
-                for _ in range(50):  # the last patches may still be on their way
+                for attempt in range(100):  # the last patches may still be on their way
                     if seat.doc is not None and seat.doc["version"] >= doc["version"]:
                         break
+                    if attempt == 20:  # 2 s behind: ask, as a client does on a heartbeat
+                        seat.sync()
                     await seat.wait_changed(0.1)
                 if seat.doc != doc:
                     mine = seat.doc["version"] if seat.doc else None
@@ -428,7 +437,7 @@ async def lobby_burst(url: str, sockets: int = 50, rooms: int = 20) -> dict[str,
             while not done.is_set():
                 try:
                     frame = json.loads(await asyncio.wait_for(ws.recv(), 0.5))
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     continue
                 received[i][frame["type"]] += 1
 
@@ -463,7 +472,7 @@ async def lobby_burst(url: str, sockets: int = 50, rooms: int = 20) -> dict[str,
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline and any(c["rooms_patch"] < rooms for c in received):
             await asyncio.sleep(0.2)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         problems.append(f"{len(ready)} of {sockets} lobby sockets opened within 60 s")
     finally:
         done.set()

@@ -37,8 +37,8 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compose_smoke import ROOT, Report, Stack  # noqa: E402
-from deploy_load import Load, lobby_burst  # noqa: E402
+from compose_smoke import ROOT, Report, Stack
+from deploy_load import Load, lobby_burst
 
 SERVICES = ("postgres", "redis", "migrate", "app1", "app2", "lb")
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-
 revision = '0007_deploy'
 down_revision = '0006_moves_no_client_id_index'
 branch_labels = None

@@ -62,7 +62,7 @@ class _Echo(BaseHTTPRequestHandler):
 
     seen: list[str | None] = []
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+    def do_GET(self) -> None:
         self.seen.append(self.headers.get("X-Forwarded-For"))
         self.send_response(200)
         self.send_header("Content-Length", "0")

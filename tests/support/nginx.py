@@ -64,7 +64,7 @@ class Nginx:
         self.url = f"http://127.0.0.1:{port}"
         self.proc: subprocess.Popen[bytes] | None = None
 
-    def __enter__(self) -> "Nginx":
+    def __enter__(self) -> Nginx:
         self.proc = subprocess.Popen([nginx_binary(), "-c", str(self.conf)],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 30
