@@ -534,21 +534,26 @@ def checks(stack: Stack, report: Report, args: argparse.Namespace) -> None:
     asyncio.run(after_stop(stack, report, args.ruleset, game, ips))
 
 
-def main() -> int:
-    """Build, start, check and take down the stack; 0 when every check passed."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def stack_arguments(parser: argparse.ArgumentParser, port: int, project: str) -> None:
+    """The options naming the stack (images, port, project, commands), for Stack."""
     parser.add_argument(
         "--offline",
         action="store_true",
         help="use deploy/offline/images.env (stand-in base images)",
     )
     parser.add_argument("--env-file", help="a docker-compose --env-file naming the base images")
-    parser.add_argument("--port", type=int, default=8000, help="nginx's port on this machine")
-    parser.add_argument("--project", default="civitas-smoke")
-    parser.add_argument("--ruleset", default="fortuna")
+    parser.add_argument("--port", type=int, default=port, help="nginx's port on this machine")
+    parser.add_argument("--project", default=project)
     parser.add_argument("--compose", default=os.environ.get("COMPOSE", "docker-compose"))
     parser.add_argument("--docker", default=os.environ.get("DOCKER", "docker"))
     parser.add_argument("--keep", action="store_true", help="leave the stack running")
+
+
+def main() -> int:
+    """Build, start, check and take down the stack; 0 when every check passed."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    stack_arguments(parser, 8000, "civitas-smoke")
+    parser.add_argument("--ruleset", default="fortuna")
     args = parser.parse_args()
     stack = Stack(args)
     report = Report()

@@ -133,6 +133,14 @@ class Seat:
         self.changed.set()
         asyncio.get_running_loop().create_task(self.read(ws))
 
+    async def reconnect(self) -> str | None:
+        """`connect`, answering why it failed instead of raising."""
+        try:
+            await self.connect()
+        except RuntimeError as exc:
+            return str(exc)
+        return None
+
     async def read(self, ws: Any) -> None:
         """Apply this socket's frames until it closes; then mark the seat to reconnect."""
         try:
@@ -202,10 +210,9 @@ class Seat:
         figures = self.load.figures
         while True:
             if self.ws is None:
-                try:
-                    await self.connect()
-                except RuntimeError as exc:
-                    figures.error(str(exc))
+                failed = await self.reconnect()
+                if failed:
+                    figures.error(failed)
                     return
             if self.pending is not None:
                 await self.settle()
@@ -372,12 +379,9 @@ class Load:
         problems: list[str] = []
         for game in self.games:
             for seat in game.seats:
-                if seat.ws is None:
-                    try:
-                        await seat.connect()
-                    except RuntimeError as exc:
-                        problems.append(str(exc))
-                        continue
+                failed = await seat.reconnect() if seat.ws is None else None
+                if failed:
+                    problems.append(failed)
             fetched = []
             for seat in game.seats:
                 response = await self.http.get(f"/api/games/{game.id}", headers=seat.headers)

@@ -1,6 +1,7 @@
-"""The deployment under load and faults (make deploy-test, after scripts/compose_smoke.py): one
-compose stack, nginx in front of two replicas, 100 games played through nginx by
-scripts/deploy_load.py while things break; prints PASS/FAIL per check, exits 1 on any FAIL.
+"""The compose stack under load, faults and a rolling deploy; PASS/FAIL per check, exit 1 on a FAIL.
+
+make deploy-test runs it after scripts/compose_smoke.py: one compose stack, nginx in front of two
+replicas, 100 games played through nginx by scripts/deploy_load.py while things break.
 
     .venv/bin/python scripts/deploy_test.py --offline [--games 100] [--port 18601] [--keep]
 
@@ -37,7 +38,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compose_smoke import ROOT, Report, Stack
+from compose_smoke import ROOT, Report, Stack, stack_arguments
 from deploy_load import Load, lobby_burst
 
 SERVICES = ("postgres", "redis", "migrate", "app1", "app2", "lb")
@@ -225,11 +226,7 @@ async def run(stack: Stack, report: Report, args: argparse.Namespace) -> dict[st
 def main() -> int:
     """Build, start, run every step, take down; 0 when every check passed."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--offline", action="store_true",
-                        help="use deploy/offline/images.env (stand-in base images)")
-    parser.add_argument("--env-file", help="a docker-compose --env-file naming the base images")
-    parser.add_argument("--port", type=int, default=18601, help="nginx's port on this machine")
-    parser.add_argument("--project", default="civitas-deploy")
+    stack_arguments(parser, 18601, "civitas-deploy")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--duration", type=float, default=30.0, help="seconds of steady load")
     parser.add_argument("--fault-seconds", type=float, default=25.0,
@@ -237,9 +234,6 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=0.0, help="seconds between a seat's moves")
     parser.add_argument("--lobby", type=int, default=100, help="lobby sockets in the burst")
     parser.add_argument("--rooms", type=int, default=20, help="rooms opened in the burst")
-    parser.add_argument("--compose", default="docker-compose")
-    parser.add_argument("--docker", default="docker")
-    parser.add_argument("--keep", action="store_true", help="leave the stack running")
     parser.add_argument("--figures", help="write the figures as JSON to this file")
     args = parser.parse_args()
     stack = Stack(args)
