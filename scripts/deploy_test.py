@@ -38,7 +38,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compose_smoke import ROOT, Report, Stack, stack_arguments
+from compose_smoke import ROOT, Report, Stack, stack_arguments, upstreams
 from deploy_load import Load, lobby_burst
 
 SERVICES = ("postgres", "redis", "migrate", "app1", "app2", "lb")
@@ -134,6 +134,12 @@ async def run(stack: Stack, report: Report, args: argparse.Namespace) -> dict[st
         steady = await phase(report, load, f"steady load, lobby burst beside it ({args.games} "
                              "games): 0 errors, every game consistent", args.duration, burst, 2.0)
         figures["steady"] = steady
+        with report.check("nginx spread the REST reads over both replicas") as details:
+            ips = {s: stack.ip(s) for s in ("app1", "app2")}
+            served = upstreams(await asyncio.to_thread(stack.logs, "lb"), "/legal-moves", ips)
+            counts = {s: served.count(s) for s in ips}
+            details.append(f"GET legal-moves answered by {counts} (nginx's access log)")
+            assert min(counts.values()) > 0.3 * len(served), counts
         with report.check("the lobby burst: every lobby socket got its snapshot and the patches") \
                 as details:
             lobby = steady["action"]
