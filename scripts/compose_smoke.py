@@ -111,9 +111,17 @@ class Stack:
             raise RuntimeError(f"{' '.join(cmd)} exited {done.returncode}:\n{out[-3000:]}")
         return done.stdout + (done.stderr if stderr else "")
 
-    def compose(self, *args: str, check: bool = True, stderr: bool = True) -> str:
+    def compose(self, *args: str, check: bool = True, stderr: bool = True,
+                timeout: float = 900) -> str:
         """A docker-compose command on this project."""
-        return self.run(self.compose_cmd + list(args), check=check, stderr=stderr)
+        return self.run(self.compose_cmd + list(args), check=check, stderr=stderr,
+                        timeout=timeout)
+
+    def build(self) -> None:
+        """Build the app image. A first build compiles the rules (minutes, many more on a busy
+        machine); an interrupted client would leave Docker's build running on, so it is waited
+        for (an hour at the most)."""
+        self.compose("build", timeout=3600)
 
     def containers(self, service: str) -> list[str]:
         """Ids of the service's containers, running or not."""
@@ -561,7 +569,7 @@ def main() -> int:
     try:
         with report.check("build the app image") as details:
             t0 = time.monotonic()
-            stack.compose("build")
+            stack.build()
             name = yaml.safe_load(stack.compose("config", stderr=False))["services"]["app1"][
                 "image"
             ]

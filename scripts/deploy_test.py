@@ -248,7 +248,7 @@ def main() -> int:
     try:
         with report.check("build the app image and the rolling-deploy images") as details:
             t0 = time.monotonic()
-            stack.compose("build")
+            stack.build()
             app_image = yaml.safe_load(stack.compose("config", stderr=False))[
                 "services"]["app1"]["image"]
             tags = build_rolling_images(stack, app_image)
