@@ -98,13 +98,15 @@ async def phase(report: Report, load: Load, name: str, seconds: float, action: A
         load.figures = type(load.figures)()
         load.resume()
         t0 = time.monotonic()
-        if action is not None:
-            await asyncio.sleep(after)
-            result["action"] = await action()
-        left = seconds - (time.monotonic() - t0)
-        if left > 0:
-            await asyncio.sleep(left)
-        await load.stop()
+        try:
+            if action is not None:
+                await asyncio.sleep(after)
+                result["action"] = await action()
+            left = seconds - (time.monotonic() - t0)
+            if left > 0:
+                await asyncio.sleep(left)
+        finally:  # a failed action too: the next step starts from settled games
+            await load.stop()
         elapsed = time.monotonic() - t0
         problems = await load.check()
         result["load"] = load.figures.summary(elapsed)
