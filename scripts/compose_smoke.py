@@ -532,7 +532,6 @@ def checks(stack: Stack, report: Report, args: argparse.Namespace) -> None:
             f"(nginx access log, upstream=)"
         )
         assert counts["app1"] and counts["app2"] and sum(counts.values()) == 20
-    forged_headers(stack, report)
     game = asyncio.run(play(stack, report, args.ruleset))
     with report.check("docker-compose stop app1") as details:
         stack.compose("stop", "app1")
@@ -540,6 +539,7 @@ def checks(stack: Stack, report: Report, args: argparse.Namespace) -> None:
         details.append(f"app1 {state['Status']}, app2 {stack.health('app2')}")
         assert not state["Running"]
     asyncio.run(after_stop(stack, report, args.ruleset, game, ips))
+    forged_headers(stack, report)  # last: it spends the address's guest allowance
 
 
 def stack_arguments(parser: argparse.ArgumentParser, port: int, project: str) -> None:
