@@ -56,7 +56,7 @@ class MoveRefused(Exception):
 class Figures:
     """What the load measured; `errors` are failures, `refused` expected refusals by status."""
 
-    acks: list[float] = field(default_factory=list)  # ms, send -> ack, first sends only
+    acks: list[float] = field(default_factory=list)  # ms, first send -> ack, no reconnect between
     moves: int = 0
     errors: list[str] = field(default_factory=list)
     refused: Counter[str] = field(default_factory=Counter)
@@ -98,8 +98,10 @@ class Seat:
         self.ack_id: str | None = None
         self.pending: dict[str, Any] | None = None  # the move frame sent and not yet acked
         self.sent_at = 0.0
+        self.interrupted = False  # the pending move's socket dropped before its answer
         self.lost_at: float | None = None
         self.count = 0
+        self.seen = 0  # the newest version acked to this seat: its next move waits for it
         self.rng = random.Random(f"{game.id}:{seat}")
 
     @property
@@ -127,6 +129,8 @@ class Seat:
                                        f"within {self.load.reconnect_deadline:.0f} s: {exc}") from exc
                 await asyncio.sleep(0.2)
         self.ws, self.doc = ws, frame["game"]
+        if self.pending is not None:  # its ack time would measure the reconnection
+            self.interrupted = True
         if self.lost_at is not None:
             self.load.figures.reconnects.append(time.monotonic() - self.lost_at)
             self.lost_at = None
@@ -223,6 +227,9 @@ class Seat:
             if doc is None or doc.get("status") != "active" or self.seat not in doc["to_act"]:
                 await self.wait_changed(1.0)
                 continue
+            if doc["version"] < self.seen:  # its own last move's patch is still on its way
+                await self.wait_changed(1.0)
+                continue
             legal = await self.legal()
             if legal is None or not legal["moves"] or legal["version"] < doc["version"]:
                 await self.wait_changed(0.5)
@@ -231,8 +238,8 @@ class Seat:
             move_id = f"{self.game.id[:8]}-{self.seat}-{self.count}"
             self.pending = {"type": "move", "version": legal["version"],
                             "move": self.rng.choice(legal["moves"]), "id": move_id}
-            self.sent_at, first = time.perf_counter(), True
-            await self.settle(first)
+            self.sent_at, self.interrupted = time.perf_counter(), False
+            await self.settle(first=True)
             if self.load.think:
                 await asyncio.sleep(self.load.think)
 
@@ -263,14 +270,17 @@ class Seat:
             self.pending = None
             return
         except TimeoutError:
-            if self.ws is None:
+            # No answer yet (a busy replica): send it again with the same id, which the server
+            # answers with the version it stored, if it did; past the deadline it is a failure.
+            if self.ws is None or time.perf_counter() - self.sent_at < self.load.move_deadline:
                 return
             figures.error(f"game {self.game.id} seat {self.seat}: no answer to {frame['id']} "
-                          f"in {self.load.ack_timeout:.0f} s")
+                          f"in {self.load.move_deadline:.0f} s")
             self.pending = None
             return
         self.pending = None
-        if first and self.load.measuring:
+        self.seen = max(self.seen, version)
+        if not self.interrupted and self.load.measuring:  # resent after a timeout counts too
             figures.acks.append((time.perf_counter() - self.sent_at) * 1000)
         figures.moves += 1
         other = self.game.acked.setdefault(version, frame["id"])
@@ -312,13 +322,14 @@ class Game:
 class Load:
     """Games through one URL, their seats' tasks, and the figures."""
 
-    def __init__(self, url: str, ruleset: str, think: float = 0.0, ack_timeout: float = 15.0,
-                 reconnect_deadline: float = 90.0) -> None:
+    def __init__(self, url: str, ruleset: str, think: float = 0.0, ack_timeout: float = 10.0,
+                 reconnect_deadline: float = 90.0, move_deadline: float = 60.0) -> None:
         self.url = url.rstrip("/")
         self.ws_url = self.url.replace("http", "ws", 1)
         self.ruleset, self.think = ruleset, think
         self.ack_timeout, self.reconnect_deadline = ack_timeout, reconnect_deadline
-        self.http = httpx.AsyncClient(base_url=self.url, timeout=15,
+        self.move_deadline = move_deadline  # a move unanswered this long (resent or not) fails
+        self.http = httpx.AsyncClient(base_url=self.url, timeout=30,
                                       limits=httpx.Limits(max_connections=64))
         self.games: list[Game] = []
         self.figures = Figures()
