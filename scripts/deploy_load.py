@@ -110,10 +110,16 @@ class Seat:
         return {"Authorization": f"Bearer {self.token}"}
 
     async def connect(self) -> None:
-        """Open the socket (retrying while the proxy or a replica is away) and take the snapshot."""
+        """Open the socket and take the snapshot; a socket that was lost, or a try that failed,
+        waits first as the browser does (static/js/api.js: exponential backoff from 0.5 s to
+        15 s with full jitter, so a replica's seats do not all come back in the same instant)."""
         deadline = time.monotonic() + self.load.reconnect_deadline
         url = f"{self.load.ws_url}/ws/games/{self.game.id}"
+        attempt = 0 if self.lost_at is None else 1
         while True:
+            if attempt:
+                await asyncio.sleep(self.rng.random() * min(15.0, 0.5 * 2 ** (attempt - 1)))
+            attempt += 1
             try:
                 ws = await websockets.connect(
                     url, subprotocols=["civitas", f"bearer.{self.token}"], open_timeout=10,
@@ -127,7 +133,6 @@ class Seat:
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"game {self.game.id} seat {self.seat}: no socket "
                                        f"within {self.load.reconnect_deadline:.0f} s: {exc}") from exc
-                await asyncio.sleep(0.2)
         self.ws, self.doc = ws, frame["game"]
         if self.pending is not None:  # its ack time would measure the reconnection
             self.interrupted = True

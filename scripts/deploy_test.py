@@ -239,9 +239,10 @@ def main() -> int:
     parser.add_argument("--duration", type=float, default=30.0, help="seconds of steady load")
     parser.add_argument("--fault-seconds", type=float, default=25.0,
                         help="seconds of load around each fault")
-    # Not a closed loop: on this shared 2-core machine a saturated stack answers in tens of
-    # seconds, and the figures would measure the queue, not the deployment.
-    parser.add_argument("--think", type=float, default=0.5, help="seconds between a seat's moves")
+    # Not a closed loop: players think. docs/SCALING.md plans for a move every 10 s per game (and
+    # calls that pessimistic); 2 s per seat is several times that. On this shared 2-core machine
+    # a saturated stack answers in tens of seconds, and the figures would measure the queue.
+    parser.add_argument("--think", type=float, default=2.0, help="seconds between a seat's moves")
     parser.add_argument("--lobby", type=int, default=100, help="lobby sockets in the burst")
     parser.add_argument("--rooms", type=int, default=20, help="rooms opened in the burst")
     parser.add_argument("--figures", help="write the figures as JSON to this file")
