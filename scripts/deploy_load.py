@@ -400,7 +400,11 @@ class Load:
                     problems.append(failed)
             fetched = []
             for seat in game.seats:
-                response = await self.http.get(f"/api/games/{game.id}", headers=seat.headers)
+                try:
+                    response = await self.http.get(f"/api/games/{game.id}", headers=seat.headers)
+                except httpx.HTTPError as exc:
+                    problems.append(f"GET /api/games/{game.id}: {type(exc).__name__}")
+                    break
                 if response.status_code != 200:
                     problems.append(f"GET /api/games/{game.id}: {response.status_code} "
                                     f"{response.text[:200]}")
