@@ -83,3 +83,28 @@ def test_conformance_plays_each_variant_alone_and_together():
     for field in fields:
         assert {field: True} in R.conformance_options, field
     assert {f: True for f in fields} in R.conformance_options
+
+
+def test_a_version_3_snapshot_plays_on_under_version_4_and_older_games_are_refused():
+    """Version bump (4: the magazines and the stationery re-valued for seat order, NOTES "Seat
+    order"): the stored state's shape did not change, so a version-3 snapshot is carried as it is
+    and plays to the end under the new values; a game without a snapshot (its moves replayed
+    from setup would pick up other coins), or from versions 1-2, is refused (the platform's 409)."""
+    from app.engine.rng import Rng
+    from app.engine.ruleset import CannotUpgrade
+
+    assert R.version == "4"
+    s = R.setup(3, R.Options(), 4)
+    rng = Rng(4)
+    for _ in range(60):
+        seat = R.to_act(s)[0]
+        s = R.apply(s, seat, R.bot_move(s, seat, rng))
+    carried = R.upgrade_state(s, "3")
+    assert carried == s
+    while R.to_act(carried):
+        seat = R.to_act(carried)[0]
+        carried = R.apply(carried, seat, R.bot_move(carried, seat, rng))
+    assert R.outcome(carried) is not None
+    for state, older in ((None, "3"), (s, "2"), (s, "1")):
+        with pytest.raises(CannotUpgrade, match="cannot carry"):
+            R.upgrade_state(state, older)
