@@ -439,7 +439,10 @@ function province(env, s) {
       p.married ? h("span", { class: "fo-badge" }, "Married") : null),
     h("div", { class: "fo-res" }, ...chips, ...bld),
     h("div", { class: "fo-priv" }, ...hand),
-    s === seat && view.discard.mine.length ? h("div", { class: "fo-priv" }, "Discarded by you: ", ...view.discard.mine.map((c) => h("span", { class: "fo-pcard" }, privWords(cat, c)))) : null);
+    s === seat && view.discard.mine.length ? h("div", { class: "fo-priv" }, "Discarded by you: ", ...view.discard.mine.map((c) => h("span", { class: "fo-pcard" }, privWords(cat, c)))) : null,
+    // what this seat saw go into the deck at the last reshuffle (another player may have drawn some since)
+    s === seat && (view.shuffled_in || []).length ? h("div", { class: "fo-priv", dataset: { shuffled: "1" } }, "Shuffled into the deck (you saw them; others may have drawn some): ",
+      ...view.shuffled_in.map((c) => h("span", { class: "fo-pcard" }, privWords(cat, c)))) : null);
 }
 
 function scoreTable(outcome, env) {

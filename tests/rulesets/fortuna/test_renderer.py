@@ -93,6 +93,21 @@ def test_privilege_cards_are_secret_and_playable_by_their_owner(browser):
     page.close()
 
 
+def test_the_cards_a_seat_saw_shuffled_into_the_deck_are_listed_for_it_only(browser):
+    """NOTES decision 10/23: after a reshuffle a player still knows which of its discards (and of
+    the face-up ones) went into the deck; its province lists them, nobody else's page does."""
+    s = game(2, seed=0)
+    me = seat_to_act(s)
+    s = at(s, known=[["C5", "B2"] if seat == me else [] for seat in range(2)])
+    page, _, errors = open_page(browser, s, me)
+    text = page.inner_text(f"[data-province='{me}'] [data-shuffled]")
+    assert "Shuffled into the deck" in text and "B" in text and not errors
+    page.close()
+    page, _, errors = open_page(browser, s, 1 - me)
+    assert page.locator("[data-shuffled]").count() == 0 and not errors
+    page.close()
+
+
 def _finished(n, seed):
     s = R.setup(n, R.Options(), seed)
     rng = Rng(seed)

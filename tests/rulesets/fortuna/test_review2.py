@@ -11,8 +11,8 @@ import pytest
 from app.engine.rng import Rng
 from app.rulesets.fortuna import RULESET as R
 from app.rulesets.fortuna import data
-from app.rulesets.fortuna.rules import clone
-from tests.rulesets.fortuna.helpers import at, favours, game, play, province, seat_to_act
+from app.rulesets.fortuna.rules import clone, draw
+from tests.rulesets.fortuna.helpers import arrange, at, favours, game, play, province, seat_to_act
 
 
 def _dump(s):
@@ -216,3 +216,39 @@ def test_determinize_does_not_pass_on_what_other_seats_know():
     _, s, me, other, discards, took, _ = _reshuffled_draw()
     det = R.determinize(s, me, Rng(1))
     assert det["known"][me] == discards and all(det["known"][i] == [] for i in range(3) if i != me)
+
+
+# ----------------------------------------------------------------------------- item 12 (NOTES)
+
+def test_a_bribed_trade_uses_the_bribers_market():
+    """NOTES decision 20 (audit D5) and The Market ("+1 money per grain/wine sold"): a bribed
+    Wine Trade sells the briber's wine with the briber's Market; the owner's Market does not
+    count for the briber."""
+    s = game(2, seed=0)
+    me = seat_to_act(s)
+    other = 1 - me
+    s = arrange(s, {me: ["bribe", "building", "water"], other: ["wine_trade", "clerus", "marriage"]},
+                down={other: 2})
+    bribe = {"type": "play", "slot": 0, "args": {"side": other, "slot": 0, "args": {"n": 2}}}
+    mine = play(province(province(s, me, wine=2, bld=["market"]), other, wine=0), bribe)
+    assert mine["p"][me]["money"] == 5 - 2 + 2 * 4 and mine["p"][me]["wine"] == 0
+    assert mine["p"][other]["money"] == 5 + 2 and mine["p"][other]["wine"] == 0
+    theirs = play(province(province(s, me, wine=2), other, wine=3, bld=["market"]), bribe)
+    assert theirs["p"][me]["money"] == 5 - 2 + 2 * 3 and theirs["p"][other]["wine"] == 3
+
+
+def test_a_reshuffle_in_the_middle_of_a_draw_shuffles_only_the_discards():
+    """NOTES decision 21 (audit D15), Receive Privilege: "When the face-down pile is used up, the
+    players shuffle the discarded privilege cards to form a new face-down pile". A draw of 3
+    from a pile of 1 takes that card, then 2 from the shuffled discards; the card already drawn
+    is not shuffled back."""
+    s = clone(game(3, seed=1))
+    last = s["deck"][-1]
+    rest = s["deck"][:-1]
+    s["deck"] = [last]
+    s["discard"] = [{"c": c, "up": False, "by": 0} for c in rest[:5]]
+    s["ev"] = []
+    got = draw(s, 3, 1)
+    assert got[0] == last and set(got[1:]) <= set(rest[:5]) and last not in s["deck"]
+    assert sorted(s["deck"] + got[1:]) == sorted(rest[:5]) and s["discard"] == []
+    assert [e["k"] for e in s["ev"]] == ["reshuffle"] and s["ev"][0]["n"] == 5
