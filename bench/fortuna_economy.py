@@ -8,15 +8,17 @@ Every seat plays the heuristic bot. Figures per player count:
   Market                 Markets built a game, the share of trades made with a Market, money the
                          Market added a game
   idle turns             turns whose action card was played without being executed (and no
-                         military power), as a share of all turns
+                         military power), as a share of all turns; of those, the share where
+                         the player had at most 1 money, and where it declined a card it could
+                         have executed
   win shares             by place in round 1's start-player order (ties split; fair: 1/n), and
                          for players who traded / built a Market against those who did not (a
                          dominant line would win far above 1/n)
   length and scores      rounds, the winner's score, players outside Rome
 
 Overrides change the loaded tables for this process only (data/*.toml is not touched), in the
-syntax of bench/fortuna_tune.py (action:ID.KEY=VALUE, building:ID.cost=VALUE, worth:KEY=VALUE),
-plus slots:KIND=A,B,C for the province slot prices.
+syntax of bench/fortuna_tune.py (action:ID.KEY=VALUE, building:ID.cost=VALUE, worth:KEY=VALUE,
+slots:KIND=A,B,C).
 
 Usage: python bench/fortuna_economy.py GAMES [PLAYERS...] [overrides]
        python bench/fortuna_economy.py 500 2 3 4
@@ -37,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from app.engine.rng import Rng  # noqa: E402
 from app.rulesets.fortuna import RULESET as R  # noqa: E402
 from app.rulesets.fortuna import data  # noqa: E402
+from app.rulesets.fortuna.rules import card_args  # noqa: E402
 from fortuna_tune import apply_overrides  # noqa: E402
 
 
@@ -59,12 +62,17 @@ def play(players: int, seed: int) -> dict:
     turns: dict[tuple[int, int], bool] = {}  # (round, turn) -> an action card was executed
     traded, marketed = Counter(), Counter()
     units = earned = market_money = trades = market_trades = 0
+    why: dict[tuple[int, int], tuple[bool, bool]] = {}  # a turn played without executing
     while R.to_act(s):
         seat = R.to_act(s)[0]
         move = R.bot_move(s, seat, rng)
         key = (s["round"], s["turn"])
         if move["type"] == "play":
             turns[key] = move["args"] is not None
+            if move["args"] is None:  # why: broke, or a card it could have run and did not
+                why[key] = (s["p"][seat]["money"] <= 1,
+                            any([slot["up"] and bool(card_args(s, seat, slot["c"]))
+                                 for slot in s["sides"][seat]]))
         elif move["type"] == "military":
             turns[key] = True
         card, args = _executed_card(s, seat, move)
@@ -80,9 +88,11 @@ def play(players: int, seed: int) -> dict:
             marketed[seat] += 1
         s = R.apply(s, seat, move)
     out = R.outcome(s).to_json()
+    idle = [why[key] for key, done in turns.items() if not done]
     return {"s": s, "out": out, "first_order": first_order, "turns": turns, "traded": traded,
             "marketed": marketed, "units": units, "earned": earned, "market_money": market_money,
-            "trades": trades, "market_trades": market_trades}
+            "trades": trades, "market_trades": market_trades, "idle_broke": sum([b for b, _ in idle]),
+            "idle_declined": sum([d for _, d in idle])}
 
 
 def _share(wins: float, n: int) -> str:
@@ -93,7 +103,7 @@ def report(players: int, games: int) -> None:
     """Play the games and print the figures for one player count."""
     t = time.perf_counter()
     money, rounds, win_scores = [], [], []
-    outside = turns_all = idle = 0
+    outside = turns_all = idle = idle_broke = idle_declined = 0
     trades = units = earned = market_money = market_trades = markets = 0
     by_place = [0.0] * players
     line = {"traded": [0.0, 0], "not traded": [0.0, 0], "Market": [0.0, 0], "no Market": [0.0, 0]}
@@ -117,6 +127,8 @@ def report(players: int, games: int) -> None:
                 by_place[place] += 1 / len(winners)
         turns_all += len(r["turns"])
         idle += sum(1 for done in r["turns"].values() if not done)
+        idle_broke += r["idle_broke"]
+        idle_declined += r["idle_declined"]
         trades += r["trades"]
         units += r["units"]
         earned += r["earned"]
@@ -135,7 +147,8 @@ def report(players: int, games: int) -> None:
     print(f"  Markets built a game {markets / games:.2f}; trades with a Market {_share(market_trades, trades)}; "
           f"money from the Market a game {market_money / games:.2f}")
     print(f"  idle turns (card played without executing, no military power): {idle / turns_all:.1%} "
-          f"({idle / games:.2f} a game of {turns_all / games:.1f} turns)")
+          f"({idle / games:.2f} a game of {turns_all / games:.1f} turns); of those, with at most 1 money "
+          f"{_share(idle_broke, idle)}, with a card it could have executed {_share(idle_declined, idle)}")
     print("  win share by place in round 1's order: "
           + ", ".join(f"{i + 1}. {w / games:.1%}" for i, w in enumerate(by_place))
           + f" (fair {1 / players:.1%})")
@@ -148,11 +161,7 @@ def main() -> None:
     rest = sys.argv[2:]
     counts = [int(a) for a in rest if a.isdigit()] or [2, 3, 4]
     overrides = [a for a in rest if not a.isdigit()]
-    slots = [a for a in overrides if a.startswith("slots:")]
-    for arg in slots:
-        kind, _, prices = arg[len("slots:"):].partition("=")
-        data.SLOT_PRICES[kind] = [int(p) for p in prices.split(",")]
-    apply_overrides([a for a in overrides if a not in slots])
+    apply_overrides(overrides)
     print(f"Fortuna economy, version {R.version}, overrides: {' '.join(overrides) or 'none'}")
     for players in counts:
         report(players, games)
