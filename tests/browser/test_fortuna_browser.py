@@ -3,9 +3,7 @@ that no one won (RB-F The Winner of the Game)."""
 
 from __future__ import annotations
 
-import json
-
-from tests.browser.test_rulesets_browser import _start
+from tests.browser.test_rulesets_browser import _finished_as
 
 
 def test_nobody_in_rome_says_no_one_wins(live_server, page):
@@ -25,26 +23,7 @@ def test_nobody_in_rome_says_no_one_wins(live_server, page):
         s = R.apply(s, seat, R.bot_move(s, seat, rng))
     outcome = R.outcome(s).to_json()
     assert outcome["ranks"] == [1, 1] and outcome["winners"] == []
-
-    def route(ws):
-        server = ws.connect_to_server()
-
-        def from_server(message):
-            frame = json.loads(message)
-            if frame["type"] == "snapshot":
-                frame["game"].update(status="finished", outcome=outcome, to_act=[])
-                ws.send(json.dumps(frame))
-            elif frame["type"] != "patch":
-                ws.send(message)
-
-        server.on_message(from_server)
-        ws.on_message(lambda message: server.send(message))
-
-    page.route_web_socket("**/ws/games/**", route)
-    _start(live_server, page, "fortuna")
-    result = page.locator("#outcome")
-    result.wait_for(state="visible")
-    page.locator("#outcome [data-outcome]").wait_for()
+    result = _finished_as(live_server, page, "fortuna", outcome, "[data-outcome]")
     title = result.locator("h2").inner_text()
     assert title.startswith("No one wins") and "share" not in title, title
     assert result.locator(".ranking li").count() == 2
