@@ -191,8 +191,8 @@ def determinize_state(s: dict[str, Any], seat: int | None, rng: Any) -> dict[str
                 x["c"] = card
         else:
             d["p"][where]["hand"] = sorted(part + fixed.get(where, []))
-    # What the other seats know is hidden from this one: in the re-dealt state they know only
-    # what the seat knows they saw (nothing of the deck; the palace cards all of them saw).
+    # What the other seats know is hidden from this one: in the re-dealt state they know nothing
+    # of the deck, and a palace card a later arrival took stays recorded only if this seat saw it.
     d["known"] = [list(d["known"][i]) if i == seat else [] for i in range(d["n"])]
     d["palace"]["taken"] = [x for x in d["palace"].get("taken", []) if seat is not None and seat in x["seen"]]
     d["rng"] = rng.next64()
