@@ -44,6 +44,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 MIGRATION_LOCK = "pg_advisory_lock(727274)"  # taken by migrations/env.py before it migrates
+SERVICES = ("postgres", "redis", "migrate", "app1", "app2", "lb")
 
 
 class Report:
@@ -117,11 +118,18 @@ class Stack:
         return self.run(self.compose_cmd + list(args), check=check, stderr=stderr,
                         timeout=timeout)
 
-    def build(self) -> None:
-        """Build the app image. A first build compiles the rules (minutes, many more on a busy
-        machine); an interrupted client would leave Docker's build running on, so it is waited
-        for (an hour at the most)."""
+    def build(self) -> str:
+        """Build the app image; its name. A first build compiles the rules (minutes, many more
+        on a busy machine); an interrupted client would leave Docker's build running on, so it
+        is waited for (an hour at the most)."""
         self.compose("build", timeout=3600)
+        return yaml.safe_load(self.compose("config", stderr=False))["services"]["app1"]["image"]
+
+    def down(self) -> None:
+        """Take the project down with its volume; fail if any of its containers is left."""
+        self.compose("down", "-v", "--remove-orphans")
+        left = [c for s in SERVICES for c in self.containers(s)]
+        assert not left, f"containers left: {left}"
 
     def containers(self, service: str) -> list[str]:
         """Ids of the service's containers, running or not."""
@@ -573,10 +581,7 @@ def main() -> int:
     try:
         with report.check("build the app image") as details:
             t0 = time.monotonic()
-            stack.build()
-            name = yaml.safe_load(stack.compose("config", stderr=False))["services"]["app1"][
-                "image"
-            ]
+            name = stack.build()
             size = json.loads(stack.run(stack.docker + ["image", "inspect", name]))[0]["Size"]
             details.append(f"{name}, {size / 1e6:.0f} MB, {time.monotonic() - t0:.0f} s")
         if report.failed:
@@ -616,13 +621,7 @@ def main() -> int:
     finally:
         if started and not args.keep:
             with report.check("docker-compose down -v") as details:
-                stack.compose("down", "-v", "--remove-orphans")
-                left = [
-                    c
-                    for s in ("postgres", "redis", "migrate", "app1", "app2", "lb")
-                    for c in stack.containers(s)
-                ]
-                assert not left, f"containers left: {left}"
+                stack.down()
                 details.append("no container or volume of the project left")
     print(f"\n{len(report.results)} checks, {report.failed} failed")
     return 1 if report.failed else 0

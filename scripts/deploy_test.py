@@ -34,14 +34,10 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from compose_smoke import ROOT, Report, Stack, stack_arguments, upstreams
 from deploy_load import Load, lobby_burst
-
-SERVICES = ("postgres", "redis", "migrate", "app1", "app2", "lb")
 
 
 def build_rolling_images(stack: Stack, base: str) -> list[str]:
@@ -257,9 +253,7 @@ def main() -> int:
     try:
         with report.check("build the app image and the rolling-deploy images") as details:
             t0 = time.monotonic()
-            stack.build()
-            app_image = yaml.safe_load(stack.compose("config", stderr=False))[
-                "services"]["app1"]["image"]
+            app_image = stack.build()
             tags = build_rolling_images(stack, app_image)
             details.append(f"{app_image} -> {', '.join(tags)}, {time.monotonic() - t0:.0f} s")
         if report.failed:
@@ -287,9 +281,7 @@ def main() -> int:
             print("\n--- the replicas' last log lines ---\n" + logs[-6000:])
         if started and not args.keep:
             with report.check("docker-compose down -v") as details:
-                stack.compose("down", "-v", "--remove-orphans")
-                left = [c for s in SERVICES for c in stack.containers(s)]
-                assert not left, f"containers left: {left}"
+                stack.down()
                 details.append("no container or volume of the project left")
     print(f"\n{len(report.results)} checks, {report.failed} failed")
     return 1 if report.failed else 0
