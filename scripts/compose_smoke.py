@@ -620,9 +620,19 @@ def main() -> int:
         report.record("smoke run", False, traceback.format_exc())
     finally:
         if started and not args.keep:
-            with report.check("docker-compose down -v") as details:
-                stack.down()
-                details.append("no container or volume of the project left")
+            take_down(stack, report)
+    return summary(report)
+
+
+def take_down(stack: Stack, report: Report) -> None:
+    """`docker-compose down -v` as a check of its own."""
+    with report.check("docker-compose down -v") as details:
+        stack.down()
+        details.append("no container or volume of the project left")
+
+
+def summary(report: Report) -> int:
+    """Print the count of checks and failures; the exit code."""
     print(f"\n{len(report.results)} checks, {report.failed} failed")
     return 1 if report.failed else 0
 

@@ -36,7 +36,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compose_smoke import ROOT, Report, Stack, stack_arguments, upstreams
+from compose_smoke import (ROOT, Report, Stack, stack_arguments, summary, take_down,
+                           upstreams)
 from deploy_load import Load, lobby_burst
 
 
@@ -280,11 +281,8 @@ def main() -> int:
             logs = stack.compose("logs", "--tail", "40", "app1", "app2", check=False)
             print("\n--- the replicas' last log lines ---\n" + logs[-6000:])
         if started and not args.keep:
-            with report.check("docker-compose down -v") as details:
-                stack.down()
-                details.append("no container or volume of the project left")
-    print(f"\n{len(report.results)} checks, {report.failed} failed")
-    return 1 if report.failed else 0
+            take_down(stack, report)
+    return summary(report)
 
 
 if __name__ == "__main__":
