@@ -36,8 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compose_smoke import (ROOT, Report, Stack, stack_arguments, summary, take_down,
-                           upstreams)
+from compose_smoke import ROOT, Report, Stack, stack_arguments, summary, take_down, upstreams
 from deploy_load import Load, lobby_burst
 
 
