@@ -38,7 +38,7 @@ bench: $(STAMP) compiled
 	$(PY) bench/tiny_towns_bot.py 10
 
 # The compose stack for real (Docker, two replicas behind nginx) under load, faults and a rolling
-# deploy; about 10 minutes, never part of make test: scripts/deploy_test.sh, docs/SCALING.md.
+# deploy; 20-30 minutes on this machine, never part of make test: scripts/deploy_test.sh.
 deploy-test: $(STAMP)
 	bash scripts/deploy_test.sh
 

@@ -4,7 +4,8 @@
 # debootstrap, as root), starts a Docker engine if none answers (and stops it again at the end),
 # builds the stand-in base images once (deploy/offline/build-images.sh; kept, so later runs skip
 # it), then runs scripts/compose_smoke.py --offline and scripts/deploy_test.py --offline, each of
-# which brings its own stack up and takes it down. Not part of `make test` (about 10 minutes).
+# which brings its own stack up and takes it down. Not part of `make test`: 20-30 minutes here
+# once the images exist (a first build of the app image adds 11-15 minutes of compiling).
 # DEPLOY_TEST_ARGS passes options to scripts/deploy_test.py (e.g. "--games 20 --duration 10").
 set -euo pipefail
 cd "$(dirname "$0")/.."
