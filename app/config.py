@@ -68,10 +68,18 @@ class Settings(BaseSettings):
     cleanup_seconds: float = 600  # how often to sweep (0: never)
     token_ttl_hours: float = 24 * 30  # a player token's life; the browser renews it silently
     token_grace_seconds: float = 300  # how long a rotated-out token keeps working
+    # How long an instance trusts its cached answer for a token before reading it again (ended
+    # sessions reach every instance at once through the broker; this bounds a lost event).
+    token_cache_seconds: float = 60.0
     lobby_page_size: int = 50  # rooms in the lobby socket's page and GET /api/rooms' default page
     lobby_resync_seconds: float = 60.0  # rebuild the lobby projection now and then (lost events)
     extra_rulesets: str = ""  # comma-separated modules exposing RULESET (tests register their game)
     migrate_on_start: bool = True
+    # The database pool (None: the backend's default, app/db/session.py) and how long a request
+    # waits for a connection before it fails (503).
+    db_pool_size: int | None = None
+    db_max_overflow: int | None = None
+    db_pool_timeout: float = 30.0
     fault_exit_after_commit: bool = False  # tests only: exit right after a move commits
     absence_grace_seconds: float = 90.0  # a player gone this long while asked to act: a bot holds the seat
     clock_sweep_seconds: float = 1.0  # how often each instance looks for run-out clocks and absent players

@@ -90,20 +90,45 @@ def _credentials(websocket: WebSocket, token: str | None) -> tuple[str | None, s
 
 
 async def _accept(websocket: WebSocket, token: str | None) -> tuple[bool, Any]:
-    """Accept the socket and find its player: (True, None) for a spectator without a token;
-    a token that matches nobody (or expired, or revoked) is refused with an error frame and
-    close code 4401."""
+    """Accept the socket and find its player (from the token cache): (True, None) for a
+    spectator without a token; a token that matches nobody (or expired, or revoked) is refused
+    with an error frame and close code 4401."""
     token, subprotocol = _credentials(websocket, token)
     await websocket.accept(subprotocol=subprotocol)
     if not token:
         return True, None
-    async with websocket.app.state.platform.sessions() as session:
-        player = await room_service.player_by_token(session, token)
+    player = await websocket.app.state.platform.tokens.authenticate(token)
     if player is None:
         await _refuse(websocket, 401, "That token does not belong to any player, or it has "
                                       "expired or was revoked.", 4401)
         return False, None
     return True, player
+
+
+_closing: set[asyncio.Task[None]] = set()
+
+
+def session_ender(conn: Connection) -> Any:
+    """What ends this socket when its token's session ends (app/services/tokens.py): an error
+    frame saying why, nothing more handled or sent, then the close code."""
+    def end(code: int, sentence: str) -> None:
+        if conn.closed:
+            return
+        conn.send(encode({"type": "error", "id": None, "status": 401, "code": "token/ended",
+                          "detail": sentence}))
+        conn.closed = True
+        task = asyncio.get_running_loop().create_task(_close_quietly(conn, code))
+        _closing.add(task)
+        task.add_done_callback(_closing.discard)
+
+    return end
+
+
+async def _close_quietly(conn: Connection, code: int) -> None:
+    try:
+        await conn.websocket.close(code=code)
+    except Exception:  # noqa: BLE001 - the socket may be gone already
+        pass
 
 
 def _parse(text: str | None, limit: int) -> tuple[dict[str, Any] | None, str | None]:
@@ -139,13 +164,16 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
     conn = Connection(websocket, game_id, live.seat_of(player.id if player else None),
                       player.id if player else None)
     name = player.name if player else ""
-    del player  # an idle socket keeps two strings, not an ORM object with its session state
+    token_hash = player.token_hash if player else None
+    del player  # an idle socket keeps a few strings, not the identity
     room_id = live.room_id
     del live  # the game's copy may be evicted and reloaded while the socket stays open
     loop = asyncio.get_running_loop()
     gate = FrameGate(platform, conn.player_id, loop.time())
 
     async def handle(text: str | None) -> bool:
+        if conn.closed:  # its session ended (or it fell too far behind): nothing more is handled
+            return False
         refused = gate.admit(loop.time())  # checked inline: every frame passes here
         if refused is not None:
             return await gate.refuse(conn, refused)
@@ -162,10 +190,14 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
 
     async def finish() -> None:
         gate.close()
+        if token_hash is not None:
+            platform.tokens.detach(token_hash, conn)
         platform.hub.leave(conn)
         conn.stop()
         await table_socket.left(platform, conn)
 
+    if token_hash is not None:
+        platform.tokens.attach(token_hash, conn, session_ender(conn))
     try:
         # Presence first: a held seat is taken back before the snapshot goes out, so the table
         # the page reads after its snapshot already shows the seat as its player's again.
@@ -268,11 +300,14 @@ async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = 
     conn = Connection(websocket, room_id or "", None, player.id if player else None,
                       "lobby" if room_id is None else "room")
     player_id, player_name = (player.id, player.name) if player is not None else (None, "")
+    token_hash = player.token_hash if player is not None else None
     del player
     loop = asyncio.get_running_loop()
     gate = FrameGate(platform, conn.player_id, loop.time())
 
     async def handle(text: str | None) -> bool:
+        if conn.closed:
+            return False
         refused = gate.admit(loop.time())
         if refused is not None:
             return await gate.refuse(conn, refused)
@@ -288,12 +323,16 @@ async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = 
 
     async def finish() -> None:
         gate.close()
+        if token_hash is not None:
+            platform.tokens.detach(token_hash, conn)
         if room_id is None:
             lobby.lobby.discard(conn)
         else:
             lobby.unwatch_room(room_id, conn)
         conn.stop()
 
+    if token_hash is not None:
+        platform.tokens.attach(token_hash, conn, session_ender(conn))
     try:
         if room_id is None:
             lobby.lobby.add(conn)

@@ -10,7 +10,7 @@ from collections import deque
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import ChatMessage
 from app.services.errors import ServiceError
@@ -72,10 +72,10 @@ class ChatService:
             await session.commit()
             return message_json(message)
 
-    async def history(self, room_id: str) -> list[dict[str, Any]]:
-        """The room's last messages, oldest first."""
-        async with self.sessions() as session:
-            rows = list((await session.execute(
-                select(ChatMessage).where(ChatMessage.room_id == room_id)
-                .order_by(ChatMessage.id.desc()).limit(HISTORY))).scalars())
+    async def history(self, room_id: str, session: AsyncSession) -> list[dict[str, Any]]:
+        """The room's last messages, oldest first (read in the caller's session: a request
+        never holds one connection while it waits for another)."""
+        rows = list((await session.execute(
+            select(ChatMessage).where(ChatMessage.room_id == room_id)
+            .order_by(ChatMessage.id.desc()).limit(HISTORY))).scalars())
         return [message_json(m) for m in reversed(rows)]

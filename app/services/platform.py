@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
+from contextlib import AbstractAsyncContextManager, nullcontext
 import time
 from typing import Any
 
@@ -23,6 +25,8 @@ from app.services.clocks import Clocks
 from app.services.cleanup import Cleanup
 from app.services.games import GameService
 from app.services.rooms import RoomLocks
+from app.services import tokens as token_service
+from app.services.tokens import Tokens
 
 log = logging.getLogger(__name__)
 
@@ -32,16 +36,24 @@ class Platform:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.engine = make_engine(settings.database_url, settings.sqlite_synchronous)
+        self.engine = make_engine(settings.database_url, settings.sqlite_synchronous,
+                                  settings.db_pool_size, settings.db_max_overflow,
+                                  settings.db_pool_timeout)
         self.sessions = make_sessionmaker(self.engine)
+        self.tokens = Tokens(self.sessions, settings.token_cache_seconds)
         self.games = GameService(self.sessions, settings.snapshot_every, settings.max_live_games,
                                  settings.game_seed, settings.live_games_max_bytes,
                                  settings.sqlite_synchronous)
         self.broker = make_broker(settings.broker_url)
+        if self.broker.shared:
+            self.tokens.publish = self._publish_tokens
         self.hub = Hub(self.games, settings.patch_history, settings.heartbeat_seconds)
         self.games.exit_after_commit = settings.fault_exit_after_commit
         self.games.seed_log = settings.seed_log
         self.room_locks = RoomLocks()
+        # SQLite has one writer: request writes take turns here, holding no connection while
+        # they wait (PostgreSQL's row locks need no such turn).
+        self._write_turn = asyncio.Lock() if self.engine.dialect.name == "sqlite" else None
         self.token_frames = TokenFrames(settings.frames_per_token_second)
         self.cleanup = Cleanup(self)
         self.instance = secrets.token_hex(6)  # tells this instance's own events apart
@@ -61,6 +73,10 @@ class Platform:
         self.live_sockets = LiveSessions()  # detached sockets, finished before anything stops
         self._register_gauges()
 
+    def write_turn(self) -> AbstractAsyncContextManager[Any]:
+        """This process's turn to write (SQLite), or no wait at all (PostgreSQL)."""
+        return self._write_turn if self._write_turn is not None else nullcontext()
+
     async def _seat_held(self, game_id: str, room_id: str) -> None:
         """A bot now plays a held seat: every instance reloads the seats; this one runs the bot."""
         await self.games.refresh_seats_of_room(room_id)
@@ -77,10 +93,15 @@ class Platform:
         await self.broker.publish({"type": "chat", "room_id": room_id, "game_id": game_id,
                                    "message": message})
 
+    async def _publish_tokens(self, event: dict[str, Any]) -> None:
+        await self.broker.publish({**event, "origin": self.instance, "t": time.time()})
+
     async def _beat(self, conns: list[Any]) -> None:
-        """These seats still have a socket here (once per heartbeat): keep their presence fresh."""
+        """Once per heartbeat: sockets whose token no longer works are ended, and the seats that
+        still have a socket here keep their presence fresh."""
         from app.realtime import table_socket
 
+        await self.tokens.recheck()
         await table_socket.beat(self, conns)
 
     async def _seat_moved(self, conn: Any, old: int | None, new: int | None) -> None:
@@ -144,9 +165,13 @@ class Platform:
             # now (the lease decides which instance drives; the others find it taken and stop).
             for game_id in event.get("games") or []:
                 self.bots.kick(str(game_id))
+        elif event.get("type") == token_service.EVENT and event.get("origin") != self.instance:
+            self.tokens.on_event(event)
         elif event.get("type") == RESUBSCRIBED:
             # Back after a broker outage: moves and room changes made elsewhere meanwhile were
-            # never heard of here; catch this instance's sockets up from the database.
+            # never heard of here (sessions that ended too: the token cache starts over); catch
+            # this instance's sockets up from the database.
+            self.tokens.clear()
             await self.hub.resync()
             await self.lobby.rebuild()
             for room_id in list(self.lobby.rooms):
