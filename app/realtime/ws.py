@@ -105,30 +105,14 @@ async def _accept(websocket: WebSocket, token: str | None) -> tuple[bool, Any]:
     return True, player
 
 
-_closing: set[asyncio.Task[None]] = set()
-
-
 def session_ender(conn: Connection) -> Any:
     """What ends this socket when its token's session ends (app/services/tokens.py): an error
     frame saying why, nothing more handled or sent, then the close code."""
     def end(code: int, sentence: str) -> None:
-        if conn.closed:
-            return
-        conn.send(encode({"type": "error", "id": None, "status": 401, "code": "token/ended",
-                          "detail": sentence}))
-        conn.closed = True
-        task = asyncio.get_running_loop().create_task(_close_quietly(conn, code))
-        _closing.add(task)
-        task.add_done_callback(_closing.discard)
+        conn.end(encode({"type": "error", "id": None, "status": 401, "code": "token/ended",
+                         "detail": sentence}), code)
 
     return end
-
-
-async def _close_quietly(conn: Connection, code: int) -> None:
-    try:
-        await conn.websocket.close(code=code)
-    except Exception:  # noqa: BLE001 - the socket may be gone already
-        pass
 
 
 def _parse(text: str | None, limit: int) -> tuple[dict[str, Any] | None, str | None]:
