@@ -47,19 +47,21 @@ class Settings(BaseSettings):
     gc_thaw_seconds: float = 600.0
     patch_history: int = 64
     # Limits, applied before parsing (shared through Redis when the broker is Redis). A rate is
-    # "count/seconds", per client IP and per token; limits_scale multiplies every rate and cap
-    # (tests and benches raise it).
+    # "count/seconds" in a sliding window, per token when a request is signed in and per client
+    # address when it is not (app/limits.py); limits_scale multiplies every rate and cap (tests
+    # and benches raise it).
     limits_enabled: bool = True
     forwarded_allow_ips: str | None = None  # proxies trusted for X-Forwarded-For (None: uvicorn's FORWARDED_ALLOW_IPS or 127.0.0.1)
     limits_scale: float = 1.0
-    rate_players: str = "20/60"
+    rate_players: str = "60/60"  # per address: a class signing in at once gets through
     rate_rooms: str = "20/60"
+    rate_rooms_per_address: str = "60/60"  # on top of the per-token rate: bounds what many guests open
     rate_lobby: str = "120/60"
     rate_moves: str = "300/60"
     rate_sockets: str = "60/60"
-    sockets_per_ip: int = 100
+    sockets_per_ip: int = 100  # anonymous sockets open from one address
     sockets_per_token: int = 20
-    sockets_per_game: int = 200
+    spectators_per_game: int = 200  # spectator sockets of one game; seated players never count
     open_rooms_per_player: int = 5  # rooms waiting in the lobby that one player hosts
     bot_games_per_player: int = 5  # active games with bot seats that one player hosts
     live_games_max_bytes: int = 256 * 1024 * 1024  # memory budget of the live-game cache

@@ -13,7 +13,7 @@ from sqlalchemy.exc import DBAPIError
 
 from app.api.errors import DATABASE_DOWN
 from app.engine.errors import GameError
-from app.limits import TokenBucket
+from app.limits import SCOPE_KEY as LIMITS_KEY, TokenBucket
 from app.realtime import table_socket
 from app.realtime.hub import Connection, encode
 from app.realtime.session import serve
@@ -147,6 +147,13 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
         return await _refuse(websocket, exc.status, exc.detail, 4404)
     conn = Connection(websocket, game_id, live.seat_of(player.id if player else None),
                       player.id if player else None)
+    spectating = None  # gives back this socket's place among the game's spectators
+    limits = websocket.scope.get(LIMITS_KEY)
+    if conn.seat is None and limits is not None:
+        spectating = await limits.take_spectator(game_id)
+        if spectating is None:
+            return await _refuse(websocket, 429, "This game has as many spectators as it can take; "
+                                                 "try again later.", 4429)
     name = player.name if player else ""
     token_hash = player.token_hash if player else None
     del player  # an idle socket keeps a few strings, not the identity
@@ -179,6 +186,8 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
         platform.hub.leave(conn)
         conn.stop()
         await table_socket.left(platform, conn)
+        if spectating is not None:
+            await spectating()
 
     if token_hash is not None:
         platform.tokens.attach(token_hash, conn, session_ender(conn))

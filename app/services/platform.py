@@ -12,7 +12,7 @@ from typing import Any
 from app.collector import Collector
 from app.config import Settings
 from app.db.session import make_engine, make_sessionmaker
-from app.limits import TokenFrames
+from app.limits import Limiter, Rate, TokenFrames
 from app.observability.metrics import BROKER_LAG, REGISTRY, Gauge
 from app.realtime.broker import RESUBSCRIBED, make_broker
 from app.realtime.chat import deliver as deliver_chat
@@ -20,6 +20,7 @@ from app.realtime.hub import Hub
 from app.realtime.lobby import LobbyHub
 from app.realtime.session import LiveSessions
 from app.services.bots import BotRunner
+from app.services import chat as chat_service
 from app.services.chat import ChatService
 from app.services.clocks import Clocks
 from app.services.cleanup import Cleanup
@@ -62,7 +63,10 @@ class Platform:
         self.bots = BotRunner(self.games, settings.bot_delay_ms, settings.bot_lease_seconds,
                               settings.bot_watchdog_seconds)
         self.games.listeners.append(self._announce_game)
-        self.chat = ChatService(self.sessions)
+        self.limiter = Limiter(settings.broker_url if self.broker.shared else None)
+        chat_rate = Rate(chat_service.RATE, chat_service.WINDOW)
+        self.chat = ChatService(self.sessions,
+                                lambda player_id: self.limiter.hit(f"chat:{player_id}", chat_rate))
         self.clocks = Clocks(self.sessions, settings.absence_grace_seconds,
                              settings.heartbeat_seconds, settings.clock_sweep_seconds)
         self.games.listeners.append(self.clocks.on_move)
