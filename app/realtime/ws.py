@@ -18,7 +18,7 @@ from app.realtime import table_socket
 from app.realtime.hub import Connection, encode
 from app.realtime.session import serve
 from app.services import rooms as room_service
-from app.services.errors import ServiceError
+from app.services.errors import ServiceError, not_found
 
 logger = logging.getLogger(__name__)
 router = APIRouter()
@@ -134,8 +134,10 @@ def _parse(text: str | None, limit: int) -> tuple[dict[str, Any] | None, str | N
 
 
 @router.websocket("/ws/games/{game_id}")
-async def game_socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
-    """Snapshot on connect, then patches; takes move, sync and ping frames."""
+async def game_socket(websocket: WebSocket, game_id: str, token: str | None = None,
+                      invite_code: str | None = None) -> None:
+    """Snapshot on connect, then patches; takes move, sync and ping frames. A private room's
+    game takes only its seated players and whoever presents the invite code."""
     platform = websocket.app.state.platform
     settings = platform.settings
     ok, player = await _accept(websocket, token)
@@ -143,6 +145,8 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
         return
     try:
         live = await platform.games.live(game_id)
+        if not live.visible_to(player.id if player else None, invite_code):
+            raise not_found("game")
     except ServiceError as exc:
         return await _refuse(websocket, exc.status, exc.detail, 4404)
     conn = Connection(websocket, game_id, live.seat_of(player.id if player else None),

@@ -257,6 +257,10 @@ class GameService:
             live.advance(row.seat, row.move, ruleset.apply(live.state, row.seat, row.move),
                          row.client_move_id)
         live.seats = await self._seats(session, game.room_id)
+        room = (await session.execute(select(Room.private, Room.invite_code)
+                                      .where(Room.id == game.room_id))).first()
+        if room is not None:
+            live.private, live.invite_code = bool(room.private), room.invite_code
         live.checked_at = time.monotonic()
         live.abandoned = game.status == "abandoned"
         if older is not None:

@@ -109,10 +109,17 @@ class Platform:
         await table_socket.beat(self, conns)
 
     async def _seat_moved(self, conn: Any, old: int | None, new: int | None) -> None:
-        """A socket here moved seats (its seat changed hands): move its presence with it."""
+        """A socket here moved seats (its seat changed hands): move its presence with it. A
+        private game's player who lost their seat is no longer one of its viewers: the socket
+        is told so and closed (reconnecting with the invite code makes them a spectator)."""
         from app.realtime import table_socket
+        from app.realtime.hub import encode
 
         await table_socket.moved(self, conn, old, new)
+        live = self.games.loaded(conn.game_id)
+        if new is None and live is not None and not live.visible_to(conn.player_id):
+            conn.end(encode({"type": "error", "id": None, "status": 404,
+                             "detail": "You no longer hold a seat at this private table."}), 4404)
 
     def _register_gauges(self) -> None:
         """Gauges read at scrape time from this platform's hubs and games."""

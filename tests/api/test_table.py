@@ -26,8 +26,8 @@ def client(settings):
         yield test_client
 
 
-def _table(client, game_id):
-    r = client.get(f"/api/games/{game_id}/table")
+def _table(client, game_id, player=None):
+    r = client.get(f"/api/games/{game_id}/table", headers=player["headers"] if player else {})
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -128,7 +128,7 @@ def test_rematch_starts_a_new_game_with_the_same_seats_once_everyone_accepts(cli
     room_id = doc(client, game_id)["room_id"]
     first = client.post(f"/api/rooms/{room_id}/rematch", headers=b["headers"])
     assert first.status_code == 200 and first.json()["game_id"] is None
-    table = _table(client, game_id)
+    table = _table(client, game_id, b)
     assert table["rematch"]["by"] == 1 and sorted(table["rematch"]["accepted"]) == [1, 2]
     second = client.post(f"/api/rooms/{room_id}/rematch", headers=a["headers"]).json()
     assert second["game_id"] and second["room_id"] == first.json()["room_id"]
@@ -136,7 +136,8 @@ def test_rematch_starts_a_new_game_with_the_same_seats_once_everyone_accepts(cli
     old = client.get(f"/api/rooms/{room_id}", headers=a["headers"]).json()
     assert [(s["player"] or {}).get("id") for s in new["seats"]] == [(s["player"] or {}).get("id") for s in old["seats"]]
     assert [s["bot"] for s in new["seats"]] == [None, None, "Bot"]
-    assert _table(client, game_id)["rematch"]["game_id"] == second["game_id"]
+    assert _table(client, game_id, a)["rematch"]["game_id"] == second["game_id"]
+    assert _table(client, game_id)["rematch"] is None  # the rematch room is private
     assert doc(client, second["game_id"], a)["seat"] == 0
 
 
