@@ -67,6 +67,9 @@ class Settings(BaseSettings):
     live_games_max_bytes: int = 256 * 1024 * 1024  # memory budget of the live-game cache
     room_ttl_hours: float = 24  # a room never started is removed after this long
     abandon_after_hours: float = 72  # a game with no move for this long ends as abandoned
+    # Without a clock, a player asked to act who has not moved for this long loses the seat to
+    # a bot (taken back by reconnecting once the bot has played), connected or not.
+    idle_seat_hours: float = 24
     cleanup_seconds: float = 600  # how often to sweep (0: never)
     token_ttl_hours: float = 24 * 30  # a player token's life; the browser renews it silently
     token_grace_seconds: float = 300  # how long a rotated-out token keeps working

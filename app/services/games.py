@@ -445,6 +445,11 @@ class GameService:
         state, the move as the ruleset lists it: the one to store)."""
         if player_id is not None and live.seats.get(seat, {}).get("player_id") != player_id:
             raise ServiceError(403, f"You no longer hold seat {seat} in this game.")
+        if player_id is not None and live.seats.get(seat, {}).get("bot"):
+            # A held seat: its bot plays, never its player at the same time (take it back first).
+            raise ServiceError(409, f"A bot is playing seat {seat} for you (your time ran out or "
+                                    "you were away); take the seat back first (reopen the game, "
+                                    "or POST /api/games/{id}/reclaim).")
         if client_id is not None:
             earlier = live.earlier(seat, client_id, move)
             if earlier is not None:

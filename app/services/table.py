@@ -100,7 +100,9 @@ async def rematch(session: AsyncSession, room_id: str, player_id: str, games: An
             return new_room, await session.get(Game, new_room.game_id)
         target = await session.get(Seat, (new_room.id, mine))
         if target is not None and target.player_id is None:
-            target.player_id = player_id
+            # The seat is this player's: a bot the host put there meanwhile gives way (a seat
+            # never has a player and a bot at once; both drove it before).
+            target.player_id, target.bot = player_id, None
             await session.flush()
     new_seats = await seats_of(session, new_room.id)
     if all(s.player_id or s.bot for s in new_seats):

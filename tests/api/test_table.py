@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from sqlalchemy import select, update
@@ -259,17 +259,19 @@ def test_the_sweeper_stays_armed_exactly_while_some_seat_is_watched(client):
 
 
 def test_a_player_takes_a_held_seat_back_over_rest(client):
-    """Clock rule: POST /reclaim gives a held seat back to its player (the table says so, and the
-    server's bot stops playing it); someone without a seat in the game gets a 403 sentence."""
+    """Absence rule: POST /reclaim gives a seat held while its player was away back to them (the
+    table says so, and the server's bot stops playing it); its clock resumes where it stood, not
+    from a full move time; someone without a seat in the game gets a 403 sentence."""
     client.app.state.platform.bots.kick = lambda game_id: None  # keep the bot still
-    game_id, room_id, a, b = _clocked_game(client)
+    game_id, room_id, a, b = _clocked_game(client, move_minutes=5, reserve_minutes=1)
     seat = doc(client, game_id)["to_act"][0]
     owner = a if seat == 0 else b
 
-    async def expire(session):
+    async def away_with_two_minutes_left(session):
         await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
-                              .values(deadline=now() - timedelta(seconds=1)))
-    _db(client, expire)
+                              .values(deadline=now() + timedelta(seconds=120), connected=0,
+                                      last_seen=now() - timedelta(seconds=3600)))
+    _db(client, away_with_two_minutes_left)
     assert client.portal.call(client.app.state.platform.clocks.sweep) == [(game_id, room_id)]
     stranger = new_player(client, "Cy")
     r = client.post(f"/api/games/{game_id}/reclaim", headers=stranger["headers"])
@@ -279,7 +281,8 @@ def test_a_player_takes_a_held_seat_back_over_rest(client):
     assert r.status_code == 200, r.text
     info = next(s for s in r.json()["seats"] if s["seat"] == seat)
     assert info["held"] is False and info["kind"] == "player" and info["name"] == owner["name"]
-    assert info["clock"]["deadline"] is not None  # asked to act: a fresh clock runs again
+    left = (datetime.fromisoformat(info["clock"]["deadline"]) - now()).total_seconds()
+    assert 100 < left <= 121  # resumed: before, a reclaim restarted the full 360 s
     games = client.app.state.platform.games
     wait_for(lambda: seat not in client.portal.call(games.live, game_id).bot_seats())
 

@@ -39,7 +39,7 @@ def test_old_unstarted_rooms_expire_and_idle_games_end(client, settings):
     ])
     platform = client.app.state.platform
     swept = client.portal.call(platform.cleanup.sweep)
-    assert swept == {"rooms": [old_room["id"]], "games": [idle_game]}
+    assert swept == {"rooms": [old_room["id"]], "games": [idle_game], "held": []}
     assert [r["id"] for r in client.get("/api/rooms").json()] == [fresh_room["id"]]
     assert client.get(f"/api/rooms/{old_room['id']}").status_code == 404
     r = client.post(f"/api/games/{idle_game}/moves", headers=player["headers"],
@@ -48,7 +48,7 @@ def test_old_unstarted_rooms_expire_and_idle_games_end(client, settings):
     assert doc(client, idle_game)["version"] == 1
     assert client.get(f"/api/games/{idle_game}/log").status_code == 200
     assert client.get(f"/api/rooms/{idle_room}").json()["status"] == "finished"
-    assert client.portal.call(platform.cleanup.sweep) == {"rooms": [], "games": []}
+    assert client.portal.call(platform.cleanup.sweep) == {"rooms": [], "games": [], "held": []}
     assert doc(client, busy_game)["status"] == "active"
 
 
