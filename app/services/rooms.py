@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
+import orjson
 from pydantic import ValidationError
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm.attributes import set_committed_value
@@ -120,7 +121,9 @@ async def create_room(session: AsyncSession, host: Identity, ruleset_id: str, se
         raise ServiceError(422, f"{ruleset.name} takes {ruleset.min_players} to "
                                 f"{ruleset.max_players} players, not {seat_count}.")
     try:
-        parsed = ruleset.Options.model_validate(options)
+        # Strict, as JSON: true/false for a switch, a number for a number ("yes" and 1 were
+        # coerced to true before).
+        parsed = ruleset.Options.model_validate_json(orjson.dumps(options), strict=True)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "options"
