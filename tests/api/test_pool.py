@@ -83,3 +83,28 @@ async def _burst(app) -> list[int]:
             *(call("GET", f"/api/games/{g}/table", h["token"]) for g, h in zip(games, hosts)),
             call("POST", f"/api/rooms/{first[0]['id']}/leave", guests[0]["token"]))
     return statuses
+
+
+def test_a_session_that_fails_to_close_does_not_break_the_answer(client, monkeypatch, caplog):
+    """Issue 33 item 7: a request's session was closed after its answer had gone out, so a close
+    that failed (the database restarted under it) raised "Caught handled exception, but response
+    already started" with a traceback. Now it closes before the answer, and a failed close is one
+    warning line: the answer stands."""
+    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.ext.asyncio import AsyncSession
+
+    ann = client.post("/api/players", json={"name": "Ann"}).json()
+    headers = {"Authorization": f"Bearer {ann['token']}"}
+    close = AsyncSession.close
+
+    async def failing_close(self):
+        await close(self)
+        raise OperationalError("ROLLBACK", {}, Exception("server closed the connection"))
+
+    monkeypatch.setattr(AsyncSession, "close", failing_close)
+    r = client.get("/api/players/me/rooms", headers=headers)
+    monkeypatch.setattr(AsyncSession, "close", close)
+    assert r.status_code == 200 and r.json() == []
+    assert not any("already started" in rec.getMessage() for rec in caplog.records)
+    assert any("closing a request's database session failed" in rec.getMessage()
+               for rec in caplog.records)
