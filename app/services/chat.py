@@ -5,6 +5,7 @@ text, never as markup); each player may send at most RATE messages per WINDOW se
 from __future__ import annotations
 
 import unicodedata
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any, Awaitable, Callable
 
 from sqlalchemy import select
@@ -41,10 +42,11 @@ class ChatService:
     (RATE per WINDOW seconds, shared by every instance when the platform's limits are) and
     answers 0, or the seconds to wait."""
 
-    def __init__(self, sessions: async_sessionmaker,
-                 allow: Callable[[str], Awaitable[int]]) -> None:
+    def __init__(self, sessions: async_sessionmaker, allow: Callable[[str], Awaitable[int]],
+                 write_turn: Callable[[], AbstractAsyncContextManager[Any]] = nullcontext) -> None:
         self.sessions = sessions
         self.allow = allow
+        self.write_turn = write_turn  # SQLite's one writer's turn (GameService.write_turn)
 
     async def post(self, room_id: str, player_id: str | None, name: str, spectator: bool,
                    text: Any) -> dict[str, Any]:
@@ -56,7 +58,7 @@ class ChatService:
         if wait:
             raise ServiceError(429, f"You may send {RATE} messages every {WINDOW:g} seconds; "
                                     f"wait {wait} s.", retry_after=wait)
-        async with self.sessions() as session:
+        async with self.write_turn(), self.sessions() as session:
             message = ChatMessage(room_id=room_id, player_id=player_id, name=name[:40],
                                   spectator=spectator, text=body)
             session.add(message)

@@ -61,7 +61,8 @@ class Cleanup:
                 func.coalesce(last_move, Game.created_at) < now - self.idle))).all()
         expired: list[str] = []
         for room_id in stale_rooms:
-            async with platform.room_locks.hold(room_id), platform.sessions() as session:
+            async with platform.room_locks.hold(room_id), platform.write_turn(), \
+                    platform.sessions() as session:
                 room = await session.get(Room, room_id)
                 if room is None or room.status != "lobby":
                     continue
@@ -75,7 +76,7 @@ class Cleanup:
         for game_id, room_id, version in idle:
             if game_id in just_held:
                 continue
-            async with platform.sessions() as session:
+            async with platform.write_turn(), platform.sessions() as session:
                 # Only if no move came in since the scan (the version guard, as for moves).
                 done = await session.execute(update(Game).where(
                     Game.id == game_id, Game.status == "active", Game.version == version)

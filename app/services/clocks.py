@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from contextlib import AbstractAsyncContextManager, nullcontext
 from datetime import datetime, timedelta, timezone
 from typing import Any, Awaitable, Callable
 
@@ -135,8 +136,10 @@ class Clocks:
     """Runs clocks on each move, records presence, holds seats and gives them back."""
 
     def __init__(self, sessions: async_sessionmaker, grace_seconds: float, heartbeat_seconds: float,
-                 sweep_seconds: float) -> None:
+                 sweep_seconds: float,
+                 write_turn: Callable[[], AbstractAsyncContextManager[Any]] = nullcontext) -> None:
         self.sessions = sessions
+        self.write_turn = write_turn  # SQLite's one writer's turn (GameService.write_turn)
         self.grace = timedelta(seconds=grace_seconds)
         self.stale = timedelta(seconds=3 * heartbeat_seconds)
         self.sweep_seconds = sweep_seconds
@@ -185,7 +188,7 @@ class Clocks:
                     raise
 
     async def _on_move(self, game_id: str) -> None:
-        async with self.sessions() as session:
+        async with self.write_turn(), self.sessions() as session:
             game = await session.get(Game, game_id)
             if game is None:
                 return
@@ -226,7 +229,7 @@ class Clocks:
     async def _presence(self, game_id: str, seat: int, delta: int, reclaim: bool,
                         strict: bool = False) -> bool:
         moment = now()
-        async with self.sessions() as session:
+        async with self.write_turn(), self.sessions() as session:
             game = await session.get(Game, game_id)
             if game is None:
                 return False
@@ -281,7 +284,7 @@ class Clocks:
         self.armed = True
         for i in range(0, len(seats), chunk):
             part = seats[i:i + chunk]
-            async with self.sessions() as session:
+            async with self.write_turn(), self.sessions() as session:
                 known = {(row.game_id, row.seat) for row in await session.execute(
                     select(table.c.game_id, table.c.seat)
                     .where(table.c.game_id.in_({g for g, _ in part})))}
@@ -337,7 +340,7 @@ class Clocks:
         last_move = (select(func.max(MoveRow.created_at)).where(MoveRow.game_id == Game.id)
                      .scalar_subquery())
         changed: list[tuple[str, str]] = []
-        async with self.sessions() as session:
+        async with self.write_turn(), self.sessions() as session:
             games = list((await session.execute(select(Game).where(
                 Game.status == "active", func.coalesce(last_move, Game.created_at) < moment - idle,
                 func.coalesce(last_move, Game.created_at) >= moment - abandon,

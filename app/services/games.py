@@ -15,6 +15,7 @@ import os
 import secrets
 import time
 from collections import OrderedDict
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any, Awaitable, Callable
 
 import orjson
@@ -103,6 +104,12 @@ class GameService:
                                                sqlite_synchronous)
         elif bind is not None and bind.dialect.name == "postgresql":
             self._pg_writer = PostgresWriter(bind.url.render_as_string(hide_password=False))
+
+    def write_turn(self) -> AbstractAsyncContextManager[Any]:
+        """The turn of SQLite's one writer: other writes (rooms, players, clocks, chat) queue
+        here with the moves, holding no connection while they wait, instead of sleeping in
+        SQLite's busy handler while a move commits; on PostgreSQL, no wait at all."""
+        return self._write_lock if self._sqlite_writer is not None else nullcontext()
 
     async def _checkpoint(self) -> None:
         """Copy SQLite's WAL into the database on the checkpoint thread, beside the moves; once

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
-from contextlib import AbstractAsyncContextManager, nullcontext
+from contextlib import AbstractAsyncContextManager
 import time
 from typing import Any
 
@@ -52,9 +51,6 @@ class Platform:
         self.games.exit_after_commit = settings.fault_exit_after_commit
         self.games.seed_log = settings.seed_log
         self.room_locks = RoomLocks()
-        # SQLite has one writer: request writes take turns here, holding no connection while
-        # they wait (PostgreSQL's row locks need no such turn).
-        self._write_turn = asyncio.Lock() if self.engine.dialect.name == "sqlite" else None
         self.token_frames = TokenFrames(settings.frames_per_token_second)
         self.cleanup = Cleanup(self)
         self.instance = secrets.token_hex(6)  # tells this instance's own events apart
@@ -66,9 +62,11 @@ class Platform:
         self.limiter = Limiter(settings.broker_url if self.broker.shared else None)
         chat_rate = Rate(chat_service.RATE, chat_service.WINDOW)
         self.chat = ChatService(self.sessions,
-                                lambda player_id: self.limiter.hit(f"chat:{player_id}", chat_rate))
+                                lambda player_id: self.limiter.hit(f"chat:{player_id}", chat_rate),
+                                self.games.write_turn)
         self.clocks = Clocks(self.sessions, settings.absence_grace_seconds,
-                             settings.heartbeat_seconds, settings.clock_sweep_seconds)
+                             settings.heartbeat_seconds, settings.clock_sweep_seconds,
+                             self.games.write_turn)
         self.games.listeners.append(self.clocks.on_move)
         self.clocks.on_hold.append(self._seat_held)
         self.hub.beat_listeners.append(self._beat)
@@ -78,8 +76,9 @@ class Platform:
         self._register_gauges()
 
     def write_turn(self) -> AbstractAsyncContextManager[Any]:
-        """This process's turn to write (SQLite), or no wait at all (PostgreSQL)."""
-        return self._write_turn if self._write_turn is not None else nullcontext()
+        """This process's turn to write, shared with the moves (SQLite has one writer), or no
+        wait at all (PostgreSQL's row locks need no turn)."""
+        return self.games.write_turn()
 
     async def _seat_held(self, game_id: str, room_id: str) -> None:
         """A bot now plays a held seat: every instance reloads the seats; this one runs the bot."""

@@ -15,7 +15,7 @@ from sqlalchemy import select, update
 from app.db.models import Game, MoveRow, Seat, SeatClock
 from app.main import create_app
 from app.services.clocks import now
-from tests.support.api import doc, legal, new_player, new_room, play_to_end
+from tests.support.api import in_db, doc, legal, new_player, new_room, play_to_end
 from tests.support.wait import wait_for
 
 
@@ -26,22 +26,11 @@ def client(settings):
         yield c
 
 
-def _db(client, fn):
-    platform = client.app.state.platform
-
-    async def run():
-        async with platform.sessions() as session:
-            result = await fn(session)
-            await session.commit()
-            return result
-    return client.portal.call(run)
-
-
 def _seat(client, room_id, seat):
     async def read(session):
         return (await session.execute(select(Seat.player_id, Seat.bot).where(
             Seat.room_id == room_id, Seat.seat == seat))).one()
-    return tuple(_db(client, read))
+    return tuple(in_db(client, read))
 
 
 def _game(client, pace=None):
@@ -92,7 +81,7 @@ def test_a_seat_whose_time_ran_out_stays_held_until_its_bot_has_played(client):
     async def run_out(session):
         await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
                               .values(deadline=now() - timedelta(seconds=1)))
-    _db(client, run_out)
+    in_db(client, run_out)
     assert client.portal.call(client.app.state.platform.clocks.sweep) == [(game_id, room_id)]
     move = legal(client, game_id, owner)
     r = client.post(f"/api/games/{game_id}/moves", headers=owner["headers"],
@@ -110,7 +99,7 @@ def test_a_seat_whose_time_ran_out_stays_held_until_its_bot_has_played(client):
 
     async def mover_seats(session):
         return (await session.execute(select(MoveRow.seat).where(MoveRow.game_id == game_id))).all()
-    assert seat in [row.seat for row in _db(client, mover_seats)]
+    assert seat in [row.seat for row in in_db(client, mover_seats)]
     r = client.post(f"/api/games/{game_id}/reclaim", headers=owner["headers"])
     assert r.status_code == 200, r.text
     assert _seat(client, room_id, seat) == (owner["id"], None)
@@ -136,7 +125,7 @@ def test_without_a_clock_a_player_who_never_moves_loses_the_seat_to_a_bot(settin
                                       .values(created_at=now() - timedelta(hours=2)))
                 await session.execute(update(MoveRow).where(MoveRow.game_id == game_id)
                                       .values(created_at=now() - timedelta(hours=2)))
-            _db(client, two_hours_idle)
+            in_db(client, two_hours_idle)
             swept = client.portal.call(cleanup.sweep)
             assert swept["held"] == [game_id] and swept["games"] == []  # both seats were idle
             wait_for(lambda: doc(client, game_id)["version"] > version)  # its bot moved

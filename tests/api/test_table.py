@@ -10,7 +10,7 @@ from sqlalchemy import select, update
 from app.db.models import Seat, SeatClock
 from app.services.clocks import now, parse_pace
 from app.services.errors import ServiceError
-from tests.support.api import doc, new_player, play_first_legal, play_to_end, started_game
+from tests.support.api import in_db, doc, new_player, play_first_legal, play_to_end, started_game
 from tests.support.wait import wait_for
 
 
@@ -30,18 +30,6 @@ def _table(client, game_id, player=None):
     r = client.get(f"/api/games/{game_id}/table", headers=player["headers"] if player else {})
     assert r.status_code == 200, r.text
     return r.json()
-
-
-def _db(client, fn):
-    """Run `fn(session)` in the app's loop and commit."""
-    platform = client.app.state.platform
-
-    async def run():
-        async with platform.sessions() as session:
-            result = await fn(session)
-            await session.commit()
-            return result
-    return client.portal.call(run)
 
 
 def test_table_names_every_seat_the_same_way_as_the_room(client):
@@ -211,7 +199,7 @@ def test_a_run_out_clock_hands_the_seat_to_a_bot_until_the_player_returns(client
     async def expire(session):
         await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
                               .values(deadline=now() - timedelta(seconds=1)))
-    _db(client, expire)
+    in_db(client, expire)
     held = client.portal.call(client.app.state.platform.clocks.sweep)
     assert held == [(game_id, room_id)]
     info = next(s for s in _table(client, game_id)["seats"] if s["seat"] == seat)
@@ -227,7 +215,7 @@ def test_a_run_out_clock_hands_the_seat_to_a_bot_until_the_player_returns(client
 
     async def seat_row(session):
         return (await session.execute(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat))).scalar_one()
-    row = _db(client, seat_row)
+    row = in_db(client, seat_row)
     assert row.player_id == owner["id"] and row.bot is None
 
 
@@ -271,7 +259,7 @@ def test_a_player_takes_a_held_seat_back_over_rest(client):
         await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
                               .values(deadline=now() + timedelta(seconds=120), connected=0,
                                       last_seen=now() - timedelta(seconds=3600)))
-    _db(client, away_with_two_minutes_left)
+    in_db(client, away_with_two_minutes_left)
     assert client.portal.call(client.app.state.platform.clocks.sweep) == [(game_id, room_id)]
     stranger = new_player(client, "Cy")
     r = client.post(f"/api/games/{game_id}/reclaim", headers=stranger["headers"])
@@ -299,7 +287,7 @@ def test_a_heartbeat_keeps_a_player_with_an_open_socket_present(client):
         async def read(session):
             row = await session.get(SeatClock, (game_id, seat))
             return None if row is None else (row.connected, row.last_seen)
-        return _db(client, read)
+        return in_db(client, read)
 
     async def long_ago(session):
         await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
@@ -307,12 +295,12 @@ def test_a_heartbeat_keeps_a_player_with_an_open_socket_present(client):
     with client.websocket_connect(f"/ws/games/{game_id}?token={owner['token']}") as ws:
         ws.receive_json()
         wait_for(lambda: (last_seen() or (0,))[0] == 1)
-        _db(client, long_ago)
+        in_db(client, long_ago)
         stale = last_seen()[1]
         client.portal.call(clocks.seen, [(game_id, seat)])
         assert last_seen()[1] > stale + timedelta(seconds=3000)
         assert client.portal.call(clocks.sweep) == []
-        _db(client, long_ago)  # without the heartbeat a stale presence counts as gone
+        in_db(client, long_ago)  # without the heartbeat a stale presence counts as gone
         assert client.portal.call(clocks.sweep) == [(game_id, room_id)]
 
 
@@ -332,7 +320,7 @@ def test_an_absent_player_past_the_grace_period_is_replaced_while_asked_to_act(c
     async def long_ago(session):
         await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
                               .values(last_seen=now() - timedelta(seconds=3600)))
-    _db(client, long_ago)
+    in_db(client, long_ago)
     assert client.portal.call(clocks.sweep) == [(game_id, room_id)]
     assert next(s for s in _table(client, game_id)["seats"] if s["seat"] == seat)["held"] is True
 
@@ -396,7 +384,7 @@ def test_a_socket_moved_off_a_seat_that_changed_hands_no_longer_counts_as_presen
         async def read(session):
             row = await session.get(SeatClock, (game_id, seat))
             return None if row is None else row.connected
-        return _db(client, read)
+        return in_db(client, read)
 
     with client.websocket_connect(f"/ws/games/{game_id}?token={b['token']}") as ws:
         room_id = ws.receive_json()["game"]["room_id"]
