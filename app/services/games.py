@@ -164,9 +164,17 @@ class GameService:
         if live is not None:
             self._live.move_to_end(game_id)
             if fresh and not (max_age and time.monotonic() - live.checked_at < max_age):
-                async with live.lock:
-                    async with self.sessions() as session:
-                        await self._catch_up(session, live)
+                # The stored version first, without the game's lock: a read then never queues
+                # behind a move being stored here, and catches up only when another instance
+                # moved the game on (the usual answer is "this copy is current").
+                async with self.sessions() as session:
+                    stored = await session.scalar(select(Game.version).where(Game.id == game_id))
+                if stored is not None and stored > live.version:
+                    async with live.lock:
+                        async with self.sessions() as session:
+                            await self._catch_up(session, live)
+                else:
+                    live.checked_at = time.monotonic()
             return live
         lock = self._load_locks.setdefault(game_id, asyncio.Lock())
         try:
