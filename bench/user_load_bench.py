@@ -209,7 +209,9 @@ async def play(http: httpx.AsyncClient, urls: list[str], ws_urls: list[str], gam
     try:
         while planned < t_end:
             await asyncio.sleep(max(0.0, planned - time.perf_counter()))
-            planned += interval
+            # The next round `interval` after this one's plan, or now if this one ran late (a
+            # player who waited longer does not then make the missed moves in a burst).
+            planned = max(planned + interval, time.perf_counter())
             measuring = time.perf_counter() >= t_measure
             for seat, sock in enumerate(socks):
                 if sock.doc is None or seat not in sock.doc.get("to_act", []):
@@ -316,7 +318,7 @@ async def echo_block(echo_ws: str, clients: int, interval: float, duration: floa
         planned = time.perf_counter() + random.uniform(0, interval)
         while planned < t_end:
             await asyncio.sleep(max(0.0, planned - time.perf_counter()))
-            planned += interval
+            planned = max(planned + interval, time.perf_counter())
             fut = sock.expect()
             sent = time.perf_counter()
             await sock.ws.send(frame)
