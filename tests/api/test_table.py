@@ -342,7 +342,7 @@ def test_clocks_live_in_the_database_and_survive_a_restart(settings):
         async def expire(session):
             await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
                                   .values(deadline=now() - timedelta(seconds=5)))
-        _db(first, expire)
+        in_db(first, expire)
     with TestClient(create_app(settings)) as second:  # a new server: it sweeps on start
         wait_for(lambda: next(s for s in _table(second, game_id)["seats"] if s["seat"] == seat)["held"])
         info = next(s for s in _table(second, game_id)["seats"] if s["seat"] == seat)
