@@ -125,21 +125,26 @@ class Tokens:
         return identity
 
     async def _read(self, digest: str) -> Identity | None:
+        return (await self._read_many([digest])).get(digest)
+
+    async def _read_many(self, digests: list[str]) -> dict[str, Identity | None]:
+        """The identities of these token hashes, in one query (None: works for nobody)."""
         self.reads += 1
         async with self.sessions() as session:
-            row = (await session.execute(select(
+            rows = (await session.execute(select(
                 Player.id, Player.name, Player.token_hash, Player.token_expires_at,
                 Player.created_at, Player.prev_token_hash, Player.prev_valid_until).where(
-                (Player.token_hash == digest) | (Player.prev_token_hash == digest)))).first()
-        if row is None:
-            return None
-        if row.token_hash == digest:
-            until = _aware(row.token_expires_at) or _aware(row.created_at) + LEGACY_TOKEN_TTL
-            return Identity(row.id, row.name, digest, until, True)
-        grace = _aware(row.prev_valid_until)
-        if grace is None:
-            return None
-        return Identity(row.id, row.name, digest, grace, False)
+                Player.token_hash.in_(digests) | Player.prev_token_hash.in_(digests)))).all()
+        found: dict[str, Identity | None] = dict.fromkeys(digests)
+        for row in rows:
+            if row.token_hash in found:
+                until = _aware(row.token_expires_at) or _aware(row.created_at) + LEGACY_TOKEN_TTL
+                found[row.token_hash] = Identity(row.id, row.name, row.token_hash, until, True)
+            grace = _aware(row.prev_valid_until)
+            if row.prev_token_hash in found and grace is not None:
+                found[row.prev_token_hash] = Identity(row.id, row.name, row.prev_token_hash,
+                                                      grace, False)
+        return found
 
     def _remember(self, digest: str, identity: Identity | None) -> None:
         if len(self._cache) >= self.max_entries:
@@ -241,11 +246,23 @@ class Tokens:
         replaced past its grace, revoked). Returns how many sockets were ended."""
         now = utcnow()
         ended = 0
-        for digest in list(self._sockets):
+        moment = time.monotonic()
+        stale = [d for d in self._sockets
+                 if (hit := self._cache.get(d)) is None or moment - hit[1] >= self.cache_seconds]
+        epoch = self._epoch
+        for start in range(0, len(stale), 500):  # the stale answers, a few queries per beat
             try:
-                identity = await self.lookup(digest)
-            except Exception:  # the database is away: keep the socket, look again next beat
-                continue
+                fresh = await self._read_many(stale[start:start + 500])
+            except Exception:  # the database is away: keep the sockets, look again next beat
+                return ended
+            if epoch == self._epoch:
+                for digest, identity in fresh.items():
+                    self._remember(digest, identity)
+        for digest in list(self._sockets):
+            hit = self._cache.get(digest)
+            if hit is None:
+                continue  # forgotten meanwhile (a session ended): its event closed the sockets
+            identity = hit[0]
             if identity is not None and identity.valid(now):
                 continue
             group = len(self._sockets.get(digest) or ())
