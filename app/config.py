@@ -88,6 +88,15 @@ class Settings(BaseSettings):
     fault_exit_after_commit: bool = False  # tests only: exit right after a move commits
     absence_grace_seconds: float = 90.0  # a player gone this long while asked to act: a bot holds the seat
     clock_sweep_seconds: float = 1.0  # how often each instance looks for run-out clocks and absent players
+    # Outgoing e-mail (app/services/mail.py). No host: messages go to the server log, marked as
+    # such, so `make run` needs no mail server. TLS: "none", "starttls" or "tls" (implicit).
+    smtp_host: str = ""
+    smtp_port: int = 25
+    smtp_tls: Literal["none", "starttls", "tls"] = "none"
+    smtp_username: str = ""
+    smtp_password: str = ""
+    mail_from: str = "Civitas <noreply@civitas.invalid>"
+    public_url: str = "http://127.0.0.1:8000"  # the site's address as links in e-mails give it
     log_level: str = "info"
     log_format: str = "json"  # or "text"
 
