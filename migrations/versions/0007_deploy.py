@@ -7,7 +7,7 @@ snapshot is in which format; each snapshot now says so itself. Rows from before 
 as the game's ruleset_version, which is what they were written under).
 
 Revision ID: 0007_deploy
-Revises: 0006_moves_no_client_id_index
+Revises: 0007_platform
 Create Date: 2026-12-02 03:00:00
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0007_deploy'
-down_revision = '0006_moves_no_client_id_index'
+down_revision = '0007_platform'
 branch_labels = None
 depends_on = None
 
