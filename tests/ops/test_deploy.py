@@ -150,3 +150,21 @@ def test_the_replicas_and_nginx_keep_fixed_addresses():
         for name in replicas() + ["lb"]]
     assert len(set(fixed)) == len(fixed)
     assert all(address in subnet and address not in dynamic for address in fixed), fixed
+
+
+def test_nginx_closes_idle_replica_connections_before_uvicorn_does():
+    """An idle upstream connection must be closed by nginx before the replica closes it (uvicorn's
+    keep-alive timeout, 5 s by default and not changed by app/main.py), or nginx may send a request
+    down a connection being closed and answer 502 to a POST it cannot retry elsewhere."""
+    import inspect
+
+    import uvicorn
+
+    from app import main
+
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    upstream = re.search(r"upstream civitas \{(.*?)\}", conf, re.S).group(1)
+    nginx_idle = re.search(r"keepalive_timeout\s+(\d+)s;", upstream)
+    uvicorn_idle = inspect.signature(uvicorn.Config).parameters["timeout_keep_alive"].default
+    assert "timeout_keep_alive" not in inspect.getsource(main)
+    assert nginx_idle and int(nginx_idle.group(1)) < uvicorn_idle, (nginx_idle, uvicorn_idle)
