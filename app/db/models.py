@@ -119,6 +119,9 @@ class Snapshot(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     version: Mapped[int] = mapped_column(Integer, primary_key=True)
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # The rules version whose format `state` is in (None: written before migration 0007, in the
+    # game's ruleset_version). A rolling deploy has two versions writing snapshots of one game.
+    ruleset_version: Mapped[str | None] = mapped_column(String(20), nullable=True)
 
 
 class RoomPace(Base):
@@ -144,6 +147,10 @@ class SeatClock(Base):
     last_seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     connected: Mapped[int] = mapped_column(Integer, default=0)
     held: Mapped[bool] = mapped_column(Boolean, default=False)
+    # When held: the seconds its clock had left (0: ran out; None: it was not running), and the
+    # game's version then (a seat held for running out stays held until it has moved since).
+    held_left: Mapped[float | None] = mapped_column(nullable=True)
+    held_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class ChatMessage(Base):

@@ -15,6 +15,7 @@ import os
 import secrets
 import time
 from collections import OrderedDict
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any, Awaitable, Callable
 
 import orjson
@@ -104,6 +105,12 @@ class GameService:
         elif bind is not None and bind.dialect.name == "postgresql":
             self._pg_writer = PostgresWriter(bind.url.render_as_string(hide_password=False))
 
+    def write_turn(self) -> AbstractAsyncContextManager[Any]:
+        """The turn of SQLite's one writer: other writes (rooms, players, clocks, chat) queue
+        here with the moves, holding no connection while they wait, instead of sleeping in
+        SQLite's busy handler while a move commits; on PostgreSQL, no wait at all."""
+        return self._write_lock if self._sqlite_writer is not None else nullcontext()
+
     async def _checkpoint(self) -> None:
         """Copy SQLite's WAL into the database on the checkpoint thread, beside the moves; once
         the WAL holds WAL_RESTART_FRAMES, also let it start over.
@@ -157,9 +164,17 @@ class GameService:
         if live is not None:
             self._live.move_to_end(game_id)
             if fresh and not (max_age and time.monotonic() - live.checked_at < max_age):
-                async with live.lock:
-                    async with self.sessions() as session:
-                        await self._catch_up(session, live)
+                # The stored version first, without the game's lock: a read then never queues
+                # behind a move being stored here, and catches up only when another instance
+                # moved the game on (the usual answer is "this copy is current").
+                async with self.sessions() as session:
+                    stored = await session.scalar(select(Game.version).where(Game.id == game_id))
+                if stored is not None and stored > live.version:
+                    async with live.lock:
+                        async with self.sessions() as session:
+                            await self._catch_up(session, live)
+                else:
+                    live.checked_at = time.monotonic()
             return live
         lock = self._load_locks.setdefault(game_id, asyncio.Lock())
         try:
@@ -220,13 +235,12 @@ class GameService:
         if ruleset is None:
             raise ServiceError(409, f"This server does not have the ruleset {game.ruleset!r}.")
         older = game.ruleset_version if ruleset.version != game.ruleset_version else None
-        snap = (await session.execute(
-            select(Snapshot).where(Snapshot.game_id == game_id, Snapshot.version <= game.version)
-            .order_by(Snapshot.version.desc()).limit(1)
-        )).scalar_one_or_none()
+        snap = await self._snapshot(session, game, ruleset.version)
         seed = int(game.seed)
         if snap is not None:
             state, base = snap.state, snap.version
+            written = snap.ruleset_version or game.ruleset_version
+            older = written if written != ruleset.version else None
             if older is not None:  # a rules change since: carry the stored state over
                 state = self._upgraded(ruleset, state, older)
         elif older is not None:
@@ -257,11 +271,31 @@ class GameService:
             live.advance(row.seat, row.move, ruleset.apply(live.state, row.seat, row.move),
                          row.client_move_id)
         live.seats = await self._seats(session, game.room_id)
+        room = (await session.execute(select(Room.private, Room.invite_code)
+                                      .where(Room.id == game.room_id))).first()
+        if room is not None:
+            live.private, live.invite_code = bool(room.private), room.invite_code
         live.checked_at = time.monotonic()
         live.abandoned = game.status == "abandoned"
         if older is not None:
             await self._record_upgrade(session, game, live)
         return live
+
+    @staticmethod
+    async def _snapshot(session: AsyncSession, game: Game, version: str) -> Snapshot | None:
+        """The newest snapshot stored under rules `version`, else the newest of all. During a
+        rolling deploy both versions write snapshots of one game, each in its own format: a
+        snapshot is read as the version that wrote it, never as the game's latest version."""
+        newest = (select(Snapshot).where(Snapshot.game_id == game.id,
+                                         Snapshot.version <= game.version)
+                  .order_by(Snapshot.version.desc()).limit(1))
+        mine = Snapshot.ruleset_version == version
+        if game.ruleset_version == version:  # rows from before 0007 are in the game's version
+            mine = or_(mine, Snapshot.ruleset_version.is_(None))
+        snap = (await session.execute(newest.where(mine))).scalar_one_or_none()
+        if snap is None:
+            snap = (await session.execute(newest)).scalar_one_or_none()
+        return snap
 
     @staticmethod
     def _upgraded(ruleset: Any, state: State | None, older: str) -> State | None:
@@ -279,7 +313,8 @@ class GameService:
         """Store the upgraded state as a snapshot at the current version and the new rules
         version, so the upgrade runs once (a racing instance doing the same is harmless)."""
         try:
-            await session.merge(Snapshot(game_id=live.id, version=live.version, state=live.state))
+            await session.merge(Snapshot(game_id=live.id, version=live.version, state=live.state,
+                                         ruleset_version=live.ruleset.version))
             game.ruleset_version = live.ruleset.version
             await session.commit()
         except IntegrityError:
@@ -441,6 +476,11 @@ class GameService:
         state, the move as the ruleset lists it: the one to store)."""
         if player_id is not None and live.seats.get(seat, {}).get("player_id") != player_id:
             raise ServiceError(403, f"You no longer hold seat {seat} in this game.")
+        if player_id is not None and live.seats.get(seat, {}).get("bot"):
+            # A held seat: its bot plays, never its player at the same time (take it back first).
+            raise ServiceError(409, f"A bot is playing seat {seat} for you (your time ran out or "
+                                    "you were away); take the seat back first (reopen the game, "
+                                    "or POST /api/games/{id}/reclaim).")
         if client_id is not None:
             earlier = live.earlier(seat, client_id, move)
             if earlier is not None:

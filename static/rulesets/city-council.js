@@ -92,9 +92,6 @@ const STYLE = `
 .cc-member.act { box-shadow: 0 0 0 3px #f1c40f; }
 .cc-report { font-size: 12px; color: #4a4536; }
 .cc-outcome table { border-collapse: collapse; font-size: 13px; } .cc-outcome td, .cc-outcome th { border: 1px solid #ddd2b8; padding: 3px 6px; }
-/* A failed city has no ranking (everyone loses): the page's ranked list, which would show "1." for
-   every member (the outcome ranks them equal), gives way to the breakdown. */
-#outcome:has(.cc-outcome.defeat) .ranking { display: none; }
 `;
 
 function injectStyle() {
@@ -487,7 +484,7 @@ export function outcomeDetails(ctx) {
   const rows = out.breakdown.map((b, seat) => h("tr", {}, h("td", {}, memberName(ctx, seat)), h("td", {}, String(b.vp)),
     h("td", {}, String(b.cards_in_hand)), h("td", {}, `$${b.private_funds}`),
     h("td", {}, b.scored.map((x) => `${x.name} (${x.vp})`).join(", ") || "none")));
-  return h("div", { class: `cc-outcome${out.defeat ? " defeat" : ""}` }, out.defeat ? h("p", {}, `${out.result} No one is ranked.`) : null,
+  return h("div", { class: "cc-outcome" }, out.defeat ? h("p", {}, `${out.result} No one is ranked.`) : null,
     h("div", { style: "overflow-x:auto" }, h("table", {}, h("thead", {}, h("tr", {}, ...["Member", "VP", "Cards in hand (fewer wins a tie)", "Private funds (then more wins)", "Cards scored"].map((x) => h("th", {}, x)))),
       h("tbody", {}, ...rows))));
 }
