@@ -11,6 +11,7 @@ compares the two along random games)."""
 
 from __future__ import annotations
 
+import marshal
 from typing import Any, Iterator
 
 from app.rulesets.city_council.board import (
@@ -198,11 +199,27 @@ def _still(t: State, o: int, ch: Choice) -> bool:
 
 def _replays(t: State, path: list[tuple[int, Choice]]) -> bool:
     """Whether every step of `path` can still be taken, in order, from shadow `t`."""
-    for o, ch in path:
+    last = len(path) - 1
+    for i, (o, ch) in enumerate(path):
         if not _still(t, o, ch):
             return False
-        t = _after(t, o, ch)
+        if i < last:
+            t = _after(t, o, ch)
     return True
+
+
+def _after_for_replay(t: State, o: int, ch: Choice) -> State:
+    """`_after`, without the new building's record for a fresh construction: a replayed sequence
+    was found where this plan's building stood elsewhere, so a step naming it fails `_still`
+    either way, and only the blocks and the money matter to the others."""
+    if ch[2] is not None or t["plans"][o]["kind"] != "build":
+        return _after(t, o, ch)
+    return {**t, "occ": t["occ"] | ch[3], "budget": t["budget"] - max(0, ch[0] - sum(t["plan_funds"][o]))}
+
+
+# `allowed`'s last answers by what they depend on: a move is listed, checked and then driven by
+# `advance` from the same position, so each answer is asked for two or three times in a row.
+_MEMO: dict[bytes, list[tuple[int, Any, Any]]] = {}
 
 
 def allowed(s: State) -> list[tuple[int, Any, Any]]:
@@ -210,6 +227,18 @@ def allowed(s: State) -> list[tuple[int, Any, Any]]:
     building upgraded or None): plans in approval order, each cheapest first. A way is kept only
     if it lets the most approved plans be executed in the end (RB: he 'must strive to execute all
     approved plans'; RB Building Placement and Example 4 leave him any affordable place)."""
+    key = marshal.dumps((s["buildings"], s["budget"], s["advanced"], s["plans"], s["plan_funds"],
+                         s["approved"], s["executed"], s["failed"]))
+    got = _MEMO.get(key)
+    if got is None:
+        if len(_MEMO) >= 64:
+            _MEMO.clear()
+        got = _MEMO[key] = _allowed(s)
+    return list(got)
+
+
+def _allowed(s: State) -> list[tuple[int, Any, Any]]:
+    """`allowed`, worked out."""
     left = tuple(pending(s))
     t = _shadow(s)
     raw = [(o, ch) for o in left for ch in _choices(t, o)]
@@ -220,12 +249,11 @@ def allowed(s: State) -> list[tuple[int, Any, Any]]:
     # ways: most other ways of that plan leave it possible too, which a replay tells at once.
     witness: dict[int, list[tuple[int, Choice]]] = {}
     for o, ch in raw:
-        after = _after(t, o, ch)
-        if o in witness and _replays(after, witness[o]):
+        if o in witness and _replays(_after_for_replay(t, o, ch), witness[o]):
             values.append(len(left))
             continue
         rest = tuple([x for x in left if x != o])
-        v, path = _most(after, rest, len(rest))
+        v, path = _most(_after(t, o, ch), rest, len(rest))
         if v == len(rest):
             witness[o] = path
         values.append(1 + v)
