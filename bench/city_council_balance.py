@@ -27,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.rulesets.city_council import tables  # noqa: E402
-from bench.city_council_bot import play  # noqa: E402
+from app.rulesets.city_council import tables
+from bench.city_council_bot import play
 
 
 def use_monitors(path: str) -> None:

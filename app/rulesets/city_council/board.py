@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from app.rulesets.city_council.tables import (
     BUILD_CELLS, CELL_BIT, KIND_BY_NAME, ORIENTATIONS, SIZE, ZONE_CELLS, ZONE_GRID, ZONES, Kind, kind_of,

@@ -12,10 +12,17 @@ compares the two along random games)."""
 from __future__ import annotations
 
 import marshal
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from app.rulesets.city_council.board import (
-    UPGRADED_FROM, iter_fresh, iter_relocations, iter_upgrades, mask_of, occupied_mask, surcharge,
+    UPGRADED_FROM,
+    iter_fresh,
+    iter_relocations,
+    iter_upgrades,
+    mask_of,
+    occupied_mask,
+    surcharge,
 )
 from app.rulesets.city_council.tables import BUDGET_MAX, TILES, kind_of
 

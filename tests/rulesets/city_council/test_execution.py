@@ -8,7 +8,14 @@ from __future__ import annotations
 from app.rulesets.city_council import execution, flow
 from app.rulesets.city_council.board import option_cost
 from app.rulesets.city_council.tables import TILES
-from tests.rulesets.city_council.helpers import R, at_planning, build, clone, random_states, take_tile
+from tests.rulesets.city_council.helpers import (
+    R,
+    at_planning,
+    build,
+    clone,
+    random_states,
+    take_tile,
+)
 
 
 def _area(s, name):
@@ -157,7 +164,7 @@ def test_every_offered_execution_keeps_the_most_plans_possible():
                     mv = execution.move(o, ch[1], ch[2])
                     t = clone(s)
                     flow.do_execute(t, mv)
-                    other = [x for x in left if x != o][0]
+                    other = next(x for x in left if x != o)
                     values[repr(mv)] = 1 + bool(list(execution._choices(execution._shadow(t), other)))
             top = max(values.values())
             assert offered == {mv for mv, v in values.items() if v == top}

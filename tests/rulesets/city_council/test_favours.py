@@ -208,8 +208,6 @@ def test_scoring_windows_do_not_reveal_who_holds_a_scorable_card():
 def test_a_member_with_nothing_to_score_answers_once_per_window():
     """Few clicks: in a scoring window a member with nothing to score has exactly one answer
     ('done': nothing to score now); a member who scores answers 'done' after his cards."""
-    from app.rulesets.city_council import flow
-
     for s, passes in _window_entries(3, range(12)):
         for seat in passes:
             s = R.apply(s, seat, {"type": "pass"})
