@@ -79,8 +79,8 @@ def test_no_sabotage_by_where_another_plan_is_placed():
 
 def test_no_upgrade_of_a_building_another_plan_sells():
     """RB Plan Execution, rules review item 1: a Restaurant plan may upgrade the Diner, but not
-    the Diner another approved plan sells, while a fresh place keeps both plans possible; the
-    printed Diner (not for sale) may still be upgraded."""
+    the Diner another approved plan sells (or relocates), while a fresh place keeps both plans
+    possible; the printed Diner (not for sale) may still be upgraded."""
     s = at_planning(3, 0)
     s["advanced"] = True
     diner = build(s, "Diner", [(3, 4)])
@@ -92,6 +92,10 @@ def test_no_upgrade_of_a_building_another_plan_sells():
     raw = {ch[2] for ch in execution._choices(execution._shadow(s), 0)}
     assert diner in raw  # the upgrade the budget allows, kept out by the rule only
     assert flow.execute_options(s, 1) == [{"type": "execute", "plan": 1}]
+    # the same with a relocation of that Diner approved instead of its sale
+    s["plans"][1] = {"kind": "relocate", "target": diner}
+    ups = {mv.get("upgrade") for mv in flow.execute_options(s, 0)}
+    assert diner not in ups and printed in ups and None in ups
 
 
 def test_when_not_every_plan_can_be_executed_each_way_keeping_the_most_is_offered():
