@@ -1,14 +1,18 @@
 """JSON diff that emits RFC 6902 patch operations.
 
-Unchanged subtrees shared between two documents are skipped by identity, so a ruleset that
-keeps untouched parts of its state (and its views) as the same objects gets near-free diffs.
-Lists are diffed positionally, with a fast path for one inserted or removed element.
+Unchanged subtrees are skipped without a walk in Python: by identity when both documents hold the
+same object (a view that embeds an unchanged part of a copy-on-write state), else by one equality
+test run in C (`same_container`). Rulesets therefore return plain fresh views and keep no caches
+to make their parts identical (issue 31). Lists are diffed positionally, with a fast path for one
+inserted or removed element.
 """
 
 from __future__ import annotations
 
 import math
 from typing import Any
+
+import orjson
 
 Op = dict[str, Any]
 
@@ -57,6 +61,18 @@ def same_json(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+def same_container(a: Any, b: Any) -> bool:
+    """Whether two dicts or lists hold the same JSON, tested in C: `==` first (quick to fail at
+    the first difference), then their JSON text, which tells apart what `==` does not (true and
+    1, 1.0 and 1, 0.0 and -0.0). Equal values in another key order, or a value orjson cannot
+    write (an integer beyond 64 bits, a key that is not a string), answer False: the caller
+    then walks them."""
+    try:
+        return bool(a == b) and orjson.dumps(a) == orjson.dumps(b)
+    except TypeError:
+        return False
+
+
 def diff(old: Any, new: Any, path: str = "") -> list[Op]:
     """The patch that turns `old` into `new` (both JSON values)."""
     ops: list[Op] = []
@@ -68,9 +84,11 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
     if old is new:
         return
     if isinstance(old, dict) and isinstance(new, dict):
-        _diff_dict(old, new, path, ops)
+        if not same_container(old, new):
+            _diff_dict(old, new, path, ops)
     elif isinstance(old, list) and isinstance(new, list):
-        _diff_list(old, new, path, ops)
+        if not same_container(old, new):
+            _diff_list(old, new, path, ops)
     elif not same_json(old, new):
         ops.append({"op": "replace", "path": path, "value": new})
 
