@@ -14,6 +14,7 @@ from typing import Any, cast
 from pydantic import BaseModel, Field
 
 from app.engine.ruleset import CannotUpgrade, Outcome, RulesetHooks, ranks_from_keys
+from app.engine.ruleset import State as JsonState
 from app.rulesets.fortuna import apply as play
 from app.rulesets.fortuna import data, upgrade
 from app.rulesets.fortuna.logtext import describe, log_text
@@ -22,6 +23,16 @@ from app.rulesets.fortuna.scoring import breakdown, tie_key
 from app.rulesets.fortuna.setup import setup_state
 from app.rulesets.fortuna.state import Move, Options, State, active
 from app.rulesets.fortuna.view import determinize_state, public_move_for, view_state
+
+
+def _typed(state: JsonState) -> State:
+    """The engine's plain JSON state as the typed state it is (the same object)."""
+    return cast(State, state)
+
+
+def _plain(state: State) -> JsonState:
+    """A typed state as the engine's plain JSON state (the same object)."""
+    return cast(JsonState, state)
 
 
 NO_WINNER = "No one wins: nobody reached Rome, and only players inside Rome (step 10 or more) can win."
@@ -54,59 +65,61 @@ class Fortuna(RulesetHooks):
     max_players = 4
     Options = FortunaOptions
     has_bot = True
-    conformance_options: list[dict[str, Any]] = [{"two_player_flip": False}, {"peek_own_card": True}]
+    conformance_options: list[dict[str, Any]] = [  # noqa: RUF012 - the hook's declared type
+        {"two_player_flip": False}, {"peek_own_card": True}]
 
-    def setup(self, players: int, options: BaseModel, seed: int) -> State:
+    def setup(self, players: int, options: BaseModel, seed: int) -> JsonState:
         """Deal the action cards, shuffle the privilege deck, draw the start-player order."""
         opts = FortunaOptions.model_validate(options.model_dump())
         chosen: Options = {"two_player_flip": opts.two_player_flip,
                            "peek_own_card": opts.peek_own_card}
-        return setup_state(players, chosen, seed)
+        return _plain(setup_state(players, chosen, seed))
 
-    def to_act(self, state: State) -> list[int]:
+    def to_act(self, state: JsonState) -> list[int]:
         """The active player (turns are strictly one at a time)."""
-        seat = active(state)
+        seat = active(_typed(state))
         return [] if seat is None else [seat]
 
-    def legal_moves(self, state: State, seat: int) -> list[Move]:
+    def legal_moves(self, state: JsonState, seat: int) -> list[Move]:
         """Every concrete move the seat may make now."""
-        return legal_moves(state, seat)
+        return legal_moves(_typed(state), seat)
 
-    def apply(self, state: State, seat: int, move: Move) -> State:
+    def apply(self, state: JsonState, seat: int, move: Move) -> JsonState:
         """The next state; raises IllegalMove naming the rule that forbids the move."""
-        return play.apply_move(state, seat, move)
+        return _plain(play.apply_move(_typed(state), seat, move))
 
-    def playout(self, state: State, rng: Any) -> State:
+    def playout(self, state: JsonState, rng: Any) -> JsonState:
         """A random game to the end on one private copy changed in place (apply.playout)."""
-        return play.playout(state, rng)
+        return _plain(play.playout(_typed(state), rng))
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: JsonState, seat: int | None) -> dict[str, Any]:
         """The table as the seat sees it."""
-        return view_state(state, seat)
+        return view_state(_typed(state), seat)
 
-    def outcome(self, state: State) -> Outcome | None:
+    def outcome(self, state: JsonState) -> Outcome | None:
         """Steps plus privilege points for players inside Rome; ties by steps, money, Centurions,
         Vestals (players outside Rome rank below everyone inside). With nobody inside Rome
         nobody wins (RB-F The Winner of the Game): no winner, every seat shares the rank."""
         if state["phase"] != "over":
             return None
-        board = breakdown(state)
+        board = breakdown(_typed(state))
         scores = [b["total"] for b in board]
         if not any(b["inside_rome"] for b in board):
             return Outcome(scores, [1] * len(board), board, {"winners": [], "result": NO_WINNER})
         return Outcome(scores, ranks_from_keys([tie_key(b) for b in board]), board)
 
-    def determinize(self, state: State, seat: int | None, rng: Any) -> State:
+    def determinize(self, state: JsonState, seat: int | None, rng: Any) -> JsonState:
         """Re-deal every card the seat has not seen."""
-        return determinize_state(state, seat, rng)
+        return _plain(determinize_state(_typed(state), seat, rng))
 
-    def public_move(self, state: State, seat: int, move: Move, viewer: int | None) -> Move | None:
+    def public_move(self, state: JsonState, seat: int, move: Move,
+                    viewer: int | None) -> Move | None:
         """Hide which privilege cards were kept."""
-        return public_move_for(state, seat, move, viewer)
+        return public_move_for(_typed(state), seat, move, viewer)
 
-    def log_text(self, state: State, seat: int, move: Move, viewer: int | None) -> str:
+    def log_text(self, state: JsonState, seat: int, move: Move, viewer: int | None) -> str:
         """The move in words, revealing nothing the viewer may not know."""
-        return log_text(state, seat, move, viewer)
+        return log_text(_typed(state), seat, move, viewer)
 
     def describe_move(self, move: Move) -> str:
         """A short label for a move."""
@@ -125,7 +138,7 @@ class Fortuna(RulesetHooks):
             "slots": data.SLOT_PRICES, "palace": data.PALACE_STEP, "gate": data.GATE_STEP,
         }
 
-    def upgrade_state(self, state: Any, from_version: str) -> Any:
+    def upgrade_state(self, state: JsonState | None, from_version: str) -> JsonState | None:
         """Versions 3-5 -> 6: a snapshot plays on (upgrade.py). 3 -> 4 changed only values in
         data/*.toml; 4 -> 5 added what each seat knows of the deck since the last reshuffle;
         5 -> 6 renamed the state's keys. A version-5 game without a snapshot replays from
@@ -141,10 +154,10 @@ class Fortuna(RulesetHooks):
             state = upgrade.v4_to_v5(state)
         return upgrade.v5_to_v6(state)
 
-    def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
+    def bot_move(self, state: JsonState, seat: int, rng: Any) -> Move | None:
         """The heuristic bot (bot.py)."""
         from app.rulesets.fortuna.bot import choose
-        return choose(state, seat, rng)
+        return choose(_typed(state), seat, rng)
 
 
 RULESET = Fortuna()

@@ -9,7 +9,7 @@ from typing import Any
 from app.engine.rng import Rng
 from app.engine.ruleset import IllegalMove
 from app.rulesets.fortuna.legal import make_move
-from app.rulesets.fortuna.phases import move_specs, legal_moves, run
+from app.rulesets.fortuna.phases import legal_moves, move_specs, run
 from app.rulesets.fortuna.reasons import reason
 from app.rulesets.fortuna.state import Move, Spec, State, clone_state
 

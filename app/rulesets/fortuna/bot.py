@@ -144,8 +144,8 @@ def _favour(state: State, seat: int, moves: list[Move], rng: Any) -> Move:
             gives = data.FAVOURS[m["card"]]["gives"]
             cost = 0.0 if gives in ("married", "vestals") else WORTH[gives]
             steps = min(m["n"], data.PALACE_STEP - pl["position"])
-            return (4.0 * steps - 0.8 * cost * m["n"]
-                    + 2.2 * state["favours"][m["card"] - 1]["tokens"])
+            return float(4.0 * steps - 0.8 * cost * m["n"]
+                         + 2.2 * state["favours"][m["card"] - 1]["tokens"])
         return max(fav, key=worth)
     passes = [m for m in moves if m["type"] == "pass"]
     free = [m for m in passes if not taxed(state, m["die"])]

@@ -53,7 +53,7 @@ def _harvest_args(s: State, seat: int, card: str, row: dict[str, Any],
                   bribe: bool) -> list[dict[str, Any]]:
     pl = s["players"][seat]
     most = pl["water"] + (pl["aqueduct"] or 0)  # water_total, inline: this runs on every listing
-    if row["max_water"] < most:
+    if row["max_water"] < most:  # noqa: PLR1730 - no call to min() on every listing
         most = row["max_water"]
     # a slice: no range() on every listing (and, like range, nothing below zero)
     return [{"water": w} for w in _UNITS[:most + 1]] if most >= 0 else []

@@ -10,7 +10,7 @@ from typing import Any, cast
 from app.rulesets.fortuna.state import Resource
 
 # From the package, not `__file__`: a compiled module lives in .compiled/ (app.engine.compiled).
-_DIR = Path(files(__package__)) / "data"
+_DIR = Path(str(files("app.rulesets.fortuna"))) / "data"
 
 
 def _load(name: str) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from app.rulesets.fortuna import data
 from app.rulesets.fortuna.cards import card_args
-from app.rulesets.fortuna.state import Move, Spec, State, water_total
+from app.rulesets.fortuna.state import Move, Resource, Spec, State, water_total
 
 FAVOURS = data.FAVOURS
 PALACE_STEP = data.PALACE_STEP
@@ -126,7 +126,7 @@ def favour_options(s: State, seat: int) -> list[Spec]:
             continue
         if kind == 0:  # units given up, one per step
             most = water_total(pl) if key is None else pl[key]
-            if room < most:
+            if room < most:  # noqa: PLR1730 - no call to min() on every listing
                 most = room
             if most > 0:
                 for n in steps[:most]:  # steps = 1..max_steps, so at most max_steps of them
@@ -139,7 +139,7 @@ def favour_options(s: State, seat: int) -> list[Spec]:
     return out
 
 
-def _favour_take(k: int, row: dict[str, Any]) -> tuple[Any, ...]:
+def _favour_take(k: int, row: dict[str, Any]) -> tuple[int, int, Resource | None, tuple[int, ...]]:
     gives = row["gives"]
     kind = {"married": 1, "vestals": 2}.get(gives, 0)
     key = None if gives == "water" or kind else data.resource(gives)

@@ -72,8 +72,8 @@ def use_privilege(s: State, seat: int, card: str) -> None:
     for known in s["known_in_deck"]:  # everyone sees it: it is not in the deck
         if card in known:
             known.remove(card)
-    if s["drawn_since_shuffle"][seat] > len(pl["hand"]):  # which card left is secret: count
-        s["drawn_since_shuffle"][seat] = len(pl["hand"])  # the least possible
+    # which card left is secret: count the least possible
+    s["drawn_since_shuffle"][seat] = min(s["drawn_since_shuffle"][seat], len(pl["hand"]))
     if row["cls"] == "A":
         for res, amount in row["gain"].items():
             gain(pl, data.resource(res), amount)
