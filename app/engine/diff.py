@@ -62,13 +62,36 @@ def same_json(a: Any, b: Any) -> bool:
 
 
 def same_container(a: Any, b: Any) -> bool:
-    """Whether two dicts or lists hold the same JSON, tested in C: `==` first (quick to fail at
-    the first difference), then their JSON text, which tells apart what `==` does not (true and
-    1, 1.0 and 1, 0.0 and -0.0). Equal values in another key order, or a value orjson cannot
-    write (an integer beyond 64 bits, a key that is not a string), answer False: the caller
-    then walks them."""
-    try:
-        return bool(a == b) and orjson.dumps(a) == orjson.dumps(b)
+    """Whether two dicts or lists hold the same JSON: `==` in C first (it skips shared objects and
+    stops at the first difference), then the JSON types `==` does not tell apart (true and 1,
+    1.0 and 1, 0.0 and -0.0): children that are the same object need no check, scalars are
+    compared by type, other containers by their JSON text (orjson, in C)."""
+    if a != b:
+        return False
+    if type(a) is dict:
+        for key, value in a.items():
+            if not _same_child(value, b[key]):
+                return False
+        return True
+    for value, other in zip(a, b):
+        if not _same_child(value, other):
+            return False
+    return True
+
+
+def _same_child(a: Any, b: Any) -> bool:
+    """Whether two children already found `==` are the same JSON."""
+    if a is b:
+        return True
+    kind = type(a)
+    if kind is not type(b):
+        return False
+    if kind is float:
+        return math.copysign(1.0, a) == math.copysign(1.0, b)
+    if kind in _SCALARS:
+        return True
+    try:  # equal values in another key order, or beyond orjson (an integer over 64 bits): no
+        return orjson.dumps(a) == orjson.dumps(b)
     except TypeError:
         return False
 
