@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import types
 from typing import Any
 
 import pytest
@@ -19,14 +20,23 @@ CACHE_FREE = ["fortuna"]
 
 
 def _module_state(package: str) -> dict[str, Any]:
-    """Every mutable module-level container of the package's modules, as JSON-ish text."""
+    """Every module-level value of the package's modules that could hold a cache: each
+    container's contents, each other value's identity (a tuple replaced whole), and each
+    functools cache's size."""
     root = importlib.import_module(f"app.rulesets.{package}")
     found: dict[str, Any] = {}
     for info in pkgutil.iter_modules(root.__path__):
         module = importlib.import_module(f"{root.__name__}.{info.name}")
         for name, value in vars(module).items():
-            if isinstance(value, (dict, list, set)) and not name.startswith("__"):
-                found[f"{info.name}.{name}"] = repr(value)
+            if name.startswith("__") or isinstance(value, types.ModuleType):
+                continue
+            key = f"{info.name}.{name}"
+            if hasattr(value, "cache_info"):
+                found[key] = value.cache_info().currsize
+            elif isinstance(value, (dict, list, set)):
+                found[key] = repr(value)
+            elif not callable(value):
+                found[key] = id(value)
     return found
 
 

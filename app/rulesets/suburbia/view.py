@@ -1,4 +1,7 @@
-"""What each seat may see, determinization of hidden things, the public log, and the catalogue."""
+"""What each seat may see, determinization of hidden things, the public log, and the catalogue.
+
+Views are fresh data around the state's own (shared) parts: the engine's diff skips what did not
+change, so nothing here is cached."""
 
 from __future__ import annotations
 
@@ -15,30 +18,7 @@ from app.rulesets.suburbia.tables import (
 State = dict[str, Any]
 
 
-# View parts that depend only on one part of the state are kept by that part's identity, so
-# consecutive views share them and view diffs skip them (parts are never changed in place; an
-# entry holds its part, so the identity cannot be reused meanwhile).
-_PARTS: dict[tuple[Any, ...], tuple[Any, Any]] = {}
-
-
-def _part(source: Any, key: tuple[Any, ...], make: Any) -> Any:
-    full = (id(source), *key)
-    hit = _PARTS.get(full)
-    if hit is not None and hit[0] is source:
-        return hit[1]
-    out = make()
-    if len(_PARTS) >= 2048:
-        _PARTS.clear()
-    _PARTS[full] = (source, out)
-    return out
-
-
 def _secret_view(state: State, seat: int | None) -> list[dict[str, Any]]:
-    over = state["phase"] == "over"
-    return _part(state["secret"], ("secret", seat, over), lambda: _make_secret_view(state, seat))  # type: ignore[no-any-return]
-
-
-def _make_secret_view(state: State, seat: int | None) -> list[dict[str, Any]]:
     over = state["phase"] == "over"
     out = []
     for i, g in enumerate(state["secret"]):
@@ -60,8 +40,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "to_act": to_act(state),
         "one_more_round": state["one_more_round"], "final_turns": state["final_turns"],
         "market": state["market"], "surcharges": surcharges(state),
-        "stacks": _part(state["stacks"], ("stacks",),
-                        lambda: {k: len(v) for k, v in state["stacks"].items()}),
+        "stacks": {k: len(v) for k, v in state["stacks"].items()},
         "basic": state["basic"], "discards": state["discards"], "goals": state["goals"],
         "players": state["p"], "dale": state["seats"] if state["mode"] == "dale" else None,
         "secret": _secret_view(state, seat), "last": state["last"], "final": state["final"],

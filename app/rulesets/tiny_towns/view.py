@@ -1,7 +1,8 @@
 """What each seat may see, the hidden-information re-deal (determinize) and log filtering.
 
 Hidden: other players' dealt monument pairs and kept monuments until built, the solo resource
-deck's order, the Town Hall deck's order and discards, and the generator state.
+deck's order, the Town Hall deck's order and discards, and the generator state. Views are fresh
+data around the state's own (shared) parts: the engine's diff skips what did not change.
 """
 
 from __future__ import annotations
@@ -12,25 +13,7 @@ from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.state import chest_size
 
 
-# A town's view is the same object for as long as the player's dict is (moves copy a player
-# only when they change it), so view diffs skip unchanged towns by identity. Keyed by the
-# dict's identity; the entry holds the dict, so the identity cannot be reused meanwhile.
-_TOWN_VIEWS: dict[tuple[int, bool], tuple[dict[str, Any], dict[str, Any]]] = {}
-
-
 def _player_view(pl: dict[str, Any], own: bool) -> dict[str, Any]:
-    key = (id(pl), own)
-    hit = _TOWN_VIEWS.get(key)
-    if hit is not None and hit[0] is pl:
-        return hit[1]
-    out = _make_player_view(pl, own)
-    if len(_TOWN_VIEWS) >= 2048:
-        _TOWN_VIEWS.clear()
-    _TOWN_VIEWS[key] = (pl, out)
-    return out
-
-
-def _make_player_view(pl: dict[str, Any], own: bool) -> dict[str, Any]:
     secret_ok = own or pl["built_monument"]
     return {
         "grid": pl["grid"], "coins": pl["coins"], "chest": chest_size(pl), "store": pl["store"],
