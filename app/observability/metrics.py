@@ -153,3 +153,9 @@ POOL_WAIT = REGISTRY.add(Histogram(
     LATENCY_BUCKETS))
 POOL_WAITS = REGISTRY.add(Counter(
     "civitas_db_pool_waits_total", "Connection checkouts that had to wait (over 1 ms) for the pool."))
+POOL_TIMEOUTS = REGISTRY.add(Counter(
+    "civitas_db_pool_timeouts_total",
+    "Connection checkouts that gave up waiting for the pool (the request failed)."))
+POOL_NESTED = REGISTRY.add(Counter(
+    "civitas_db_pool_nested_checkouts_total",
+    "Connections checked out by a task that already held one (a deadlock risk; should stay 0)."))

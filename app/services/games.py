@@ -15,6 +15,7 @@ import os
 import secrets
 import time
 from collections import OrderedDict
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any, Awaitable, Callable
 
 import orjson
@@ -104,6 +105,12 @@ class GameService:
         elif bind is not None and bind.dialect.name == "postgresql":
             self._pg_writer = PostgresWriter(bind.url.render_as_string(hide_password=False))
 
+    def write_turn(self) -> AbstractAsyncContextManager[Any]:
+        """The turn of SQLite's one writer: other writes (rooms, players, clocks, chat) queue
+        here with the moves, holding no connection while they wait, instead of sleeping in
+        SQLite's busy handler while a move commits; on PostgreSQL, no wait at all."""
+        return self._write_lock if self._sqlite_writer is not None else nullcontext()
+
     async def _checkpoint(self) -> None:
         """Copy SQLite's WAL into the database on the checkpoint thread, beside the moves; once
         the WAL holds WAL_RESTART_FRAMES, also let it start over.
@@ -157,9 +164,17 @@ class GameService:
         if live is not None:
             self._live.move_to_end(game_id)
             if fresh and not (max_age and time.monotonic() - live.checked_at < max_age):
-                async with live.lock:
-                    async with self.sessions() as session:
-                        await self._catch_up(session, live)
+                # The stored version first, without the game's lock: a read then never queues
+                # behind a move being stored here, and catches up only when another instance
+                # moved the game on (the usual answer is "this copy is current").
+                async with self.sessions() as session:
+                    stored = await session.scalar(select(Game.version).where(Game.id == game_id))
+                if stored is not None and stored > live.version:
+                    async with live.lock:
+                        async with self.sessions() as session:
+                            await self._catch_up(session, live)
+                else:
+                    live.checked_at = time.monotonic()
             return live
         lock = self._load_locks.setdefault(game_id, asyncio.Lock())
         try:
@@ -257,6 +272,10 @@ class GameService:
             live.advance(row.seat, row.move, ruleset.apply(live.state, row.seat, row.move),
                          row.client_move_id)
         live.seats = await self._seats(session, game.room_id)
+        room = (await session.execute(select(Room.private, Room.invite_code)
+                                      .where(Room.id == game.room_id))).first()
+        if room is not None:
+            live.private, live.invite_code = bool(room.private), room.invite_code
         live.checked_at = time.monotonic()
         live.abandoned = game.status == "abandoned"
         if older is not None:
@@ -441,6 +460,11 @@ class GameService:
         state, the move as the ruleset lists it: the one to store)."""
         if player_id is not None and live.seats.get(seat, {}).get("player_id") != player_id:
             raise ServiceError(403, f"You no longer hold seat {seat} in this game.")
+        if player_id is not None and live.seats.get(seat, {}).get("bot"):
+            # A held seat: its bot plays, never its player at the same time (take it back first).
+            raise ServiceError(409, f"A bot is playing seat {seat} for you (your time ran out or "
+                                    "you were away); take the seat back first (reopen the game, "
+                                    "or POST /api/games/{id}/reclaim).")
         if client_id is not None:
             earlier = live.earlier(seat, client_id, move)
             if earlier is not None:
