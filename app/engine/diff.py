@@ -1,18 +1,15 @@
 """JSON diff that emits RFC 6902 patch operations.
 
-Unchanged subtrees are skipped without a walk in Python: by identity when both documents hold the
-same object (a view that embeds an unchanged part of a copy-on-write state), else by one equality
-test run in C (`same_container`). Rulesets therefore return plain fresh views and keep no caches
-to make their parts identical (issue 31). Lists are diffed positionally, with a fast path for one
-inserted or removed element.
+Unchanged subtrees shared between two documents are skipped by identity, so views that embed
+untouched parts of a copy-on-write state, or take their parts from the game's memo
+(app/engine/memo.py), get near-free diffs.
+Lists are diffed positionally, with a fast path for one inserted or removed element.
 """
 
 from __future__ import annotations
 
 import math
 from typing import Any
-
-import orjson
 
 Op = dict[str, Any]
 
@@ -61,41 +58,6 @@ def same_json(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def same_container(a: Any, b: Any) -> bool:
-    """Whether two dicts or lists hold the same JSON: `==` in C first (it skips shared objects and
-    stops at the first difference), then the JSON types `==` does not tell apart (true and 1,
-    1.0 and 1, 0.0 and -0.0): children that are the same object need no check, scalars are
-    compared by type, other containers by their JSON text (orjson, in C)."""
-    if a != b:
-        return False
-    if type(a) is dict:
-        for key, value in a.items():
-            if not _same_child(value, b[key]):
-                return False
-        return True
-    for value, other in zip(a, b):
-        if not _same_child(value, other):
-            return False
-    return True
-
-
-def _same_child(a: Any, b: Any) -> bool:
-    """Whether two children already found `==` are the same JSON."""
-    if a is b:
-        return True
-    kind = type(a)
-    if kind is not type(b):
-        return False
-    if kind is float:
-        return math.copysign(1.0, a) == math.copysign(1.0, b)
-    if kind in _SCALARS:
-        return True
-    try:  # equal values in another key order, or beyond orjson (an integer over 64 bits): no
-        return orjson.dumps(a) == orjson.dumps(b)
-    except TypeError:
-        return False
-
-
 def diff(old: Any, new: Any, path: str = "") -> list[Op]:
     """The patch that turns `old` into `new` (both JSON values)."""
     ops: list[Op] = []
@@ -107,11 +69,9 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
     if old is new:
         return
     if isinstance(old, dict) and isinstance(new, dict):
-        if not same_container(old, new):
-            _diff_dict(old, new, path, ops)
+        _diff_dict(old, new, path, ops)
     elif isinstance(old, list) and isinstance(new, list):
-        if not same_container(old, new):
-            _diff_list(old, new, path, ops)
+        _diff_list(old, new, path, ops)
     elif not same_json(old, new):
         ops.append({"op": "replace", "path": path, "value": new})
 

@@ -2,20 +2,34 @@
 
 Hidden: the privilege deck's order, other players' privilege cards, cards others drew and
 discarded face down, the palace cards a seat has not seen, the action cards dealt face down at
-setup (until flipped), and the generator. Views are fresh data: the engine's diff skips their
-unchanged parts (app/engine/diff.py), so nothing here is cached.
+setup (until flipped), and the generator.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from app.engine.memo import part
 from app.rulesets.fortuna import data
 from app.rulesets.fortuna.apply import public_form
-from app.rulesets.fortuna.state import Move, Player, Slot, State, active, clone_state
+from app.rulesets.fortuna.state import FavourCard, Move, Player, Slot, State, active, clone_state
+
+# The parts of a view that most moves leave as they were (a province, a side of the board, the
+# favour cards, the piles, the order) come from the game's memo (app/engine/memo.py) by a key
+# summarising their content, so the diff between a seat's consecutive views skips them. A key
+# holding ids names parts the memo's entry keeps alive, so those ids cannot be reused meanwhile.
+# Parts are built by module functions given their arguments, not lambdas, and the view holds no
+# generator expressions: compiled, either would allocate a closure on every call.
 
 
 def _player_view(pl: Player, reveal: bool) -> dict[str, Any]:
+    key = ("p", pl["position"], pl["money"], pl["grain"], pl["wine"], pl["water"],
+           pl["aqueduct"], pl["dice"], pl["vestals"], pl["centurions"], tuple(pl["buildings"]),
+           pl["married"], tuple(pl["hand"]) if reveal else None, len(pl["hand"]))
+    return part(key, _make_player_view, pl, reveal)
+
+
+def _make_player_view(pl: Player, reveal: bool) -> dict[str, Any]:
     return {
         "pos": pl["position"], "money": pl["money"], "grain": pl["grain"], "wine": pl["wine"],
         "water": pl["water"], "aqueduct": pl["aqueduct"], "dice": pl["dice"],
@@ -25,9 +39,22 @@ def _player_view(pl: Player, reveal: bool) -> dict[str, Any]:
     }
 
 
-def _slot_view(slot: Slot, seen: bool) -> dict[str, Any]:
-    return {"card": slot["card"] if seen or slot["face_up"] or slot["public"] else None,
-            "up": slot["face_up"]}
+def _side_view(row: list[Slot], peek: bool) -> list[dict[str, Any]]:
+    shown = tuple([(slot["card"] if peek or slot["face_up"] or slot["public"] else None,
+                    slot["face_up"]) for slot in row])
+    return part(("side", shown), _make_side, shown)
+
+
+def _make_side(shown: tuple[tuple[str | None, bool], ...]) -> list[dict[str, Any]]:
+    return [{"card": card, "up": up} for card, up in shown]
+
+
+def _make_favours(favours: list[FavourCard]) -> list[dict[str, Any]]:
+    return [{"card": k, "used": f["used"], "tokens": f["tokens"]} for k, f in enumerate(favours, 1)]
+
+
+def _as_is(value: Any) -> Any:
+    return value
 
 
 def view_state(s: State, seat: int | None) -> dict[str, Any]:
@@ -35,16 +62,20 @@ def view_state(s: State, seat: int | None) -> dict[str, Any]:
     over = s["phase"] == "over"
     peek = bool(s["options"].get("peek_own_card", False))
     choice, offer, discard = s["choice"], s["palace_choice"], s["discard"]
+    sides = [_side_view(row, peek and side == seat) for side, row in enumerate(s["sides"])]
+    players = [_player_view(pl, i == seat or (over and pl["position"] >= data.GATE_STEP))
+               for i, pl in enumerate(s["players"])]
+    favours = tuple([(f["used"], f["tokens"]) for f in s["favours"]])
     return {
         "seat": seat, "players": s["player_count"], "options": s["options"], "round": s["round"],
-        "order": list(s["order"]), "turn": s["turn"], "active": active(s), "step": s["phase"],
+        "order": part(("order", tuple(s["order"])), list, s["order"]),
+        "turn": s["turn"], "active": active(s), "step": s["phase"],
         "chosen": s["chosen_slot"], "dice": s["rolled"], "b_used": s["privilege_b_used"],
-        "sides": [[_slot_view(slot, peek and side == seat) for slot in row]
-                  for side, row in enumerate(s["sides"])],
-        "favours": [{"card": k, "used": f["used"], "tokens": f["tokens"]}
-                    for k, f in enumerate(s["favours"], 1)],
+        "sides": part(("sides", tuple([id(r) for r in sides])), _as_is, sides),
+        "favours": part(("favours", favours), _make_favours, s["favours"]),
         "supply": s["supply"], "palace_tokens": s["palace_tokens"],
-        "piles": dict(s["piles"]), "deck_size": len(s["deck"]), "removed": s["removed"],
+        "piles": part(("piles", tuple(s["piles"].items())), dict, s["piles"]),
+        "deck_size": len(s["deck"]), "removed": s["removed"],
         # what the seat knows of the deck (it saw these go in at the last reshuffle and has not
         # seen them since; another seat may have drawn some) and, for everyone, how many cards
         # of each hand and whether the palace cards came from the deck since then (at most)
@@ -63,8 +94,7 @@ def view_state(s: State, seat: int | None) -> dict[str, Any]:
             "seat": offer["seat"], "count": len(offer["cards"]),
             "cards": offer["cards"] if offer["seat"] == seat else None},
         "arrivals": s["arrivals"], "end": s["last_round"], "last": s["last"],
-        "p": [_player_view(pl, i == seat or (over and pl["position"] >= data.GATE_STEP))
-              for i, pl in enumerate(s["players"])],
+        "p": part(("plist", tuple([id(x) for x in players])), _as_is, players),
     }
 
 

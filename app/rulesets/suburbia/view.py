@@ -1,13 +1,11 @@
-"""What each seat may see, determinization of hidden things, the public log, and the catalogue.
-
-Views are fresh data around the state's own (shared) parts: the engine's diff skips what did not
-change, so nothing here is cached."""
+"""What each seat may see, determinization of hidden things, the public log, and the catalogue."""
 
 from __future__ import annotations
 
 from collections import Counter
 from typing import Any
 
+from app.engine.memo import derived
 from app.rulesets.suburbia.legal import public_fields, to_act
 from app.rulesets.suburbia.market import surcharges
 from app.rulesets.suburbia.tables import (
@@ -19,6 +17,13 @@ State = dict[str, Any]
 
 
 def _secret_view(state: State, seat: int | None) -> list[dict[str, Any]]:
+    # Parts that depend only on one part of the state come from the game's memo by that part's
+    # identity (app/engine/memo.py), so consecutive views share them and view diffs skip them.
+    over = state["phase"] == "over"
+    return derived(state["secret"], ("secret", seat, over), _make_secret_view, state, seat)
+
+
+def _make_secret_view(state: State, seat: int | None) -> list[dict[str, Any]]:
     over = state["phase"] == "over"
     out = []
     for i, g in enumerate(state["secret"]):
@@ -31,6 +36,10 @@ def _secret_view(state: State, seat: int | None) -> list[dict[str, Any]]:
     return out
 
 
+def _stack_sizes(stacks: dict[str, list[str]]) -> dict[str, int]:
+    return {k: len(v) for k, v in stacks.items()}
+
+
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """Public table plus the seat's own secret goal; stacks as counts; never the generator."""
     return {
@@ -40,7 +49,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "to_act": to_act(state),
         "one_more_round": state["one_more_round"], "final_turns": state["final_turns"],
         "market": state["market"], "surcharges": surcharges(state),
-        "stacks": {k: len(v) for k, v in state["stacks"].items()},
+        "stacks": derived(state["stacks"], "stacks", _stack_sizes, state["stacks"]),
         "basic": state["basic"], "discards": state["discards"], "goals": state["goals"],
         "players": state["p"], "dale": state["seats"] if state["mode"] == "dale" else None,
         "secret": _secret_view(state, seat), "last": state["last"], "final": state["final"],

@@ -1,19 +1,25 @@
 """What each seat may see, the hidden-information re-deal (determinize) and log filtering.
 
 Hidden: other players' dealt monument pairs and kept monuments until built, the solo resource
-deck's order, the Town Hall deck's order and discards, and the generator state. Views are fresh
-data around the state's own (shared) parts: the engine's diff skips what did not change.
+deck's order, the Town Hall deck's order and discards, and the generator state.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from app.engine.memo import derived
 from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.state import chest_size
 
 
 def _player_view(pl: dict[str, Any], own: bool) -> dict[str, Any]:
+    # A town's view is the same object for as long as the player's dict is (moves copy a player
+    # only when they change it), so view diffs skip unchanged towns by identity.
+    return derived(pl, own, _make_player_view, pl, own)
+
+
+def _make_player_view(pl: dict[str, Any], own: bool) -> dict[str, Any]:
     secret_ok = own or pl["built_monument"]
     return {
         "grid": pl["grid"], "coins": pl["coins"], "chest": chest_size(pl), "store": pl["store"],
