@@ -3,48 +3,32 @@ what runs on entering each, the moves each waits for and what they do."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from app.engine import phases as engine
 from app.engine.phases import Phase
 from app.rulesets.fortuna import legal, moves, turns
 from app.rulesets.fortuna.privileges import usable_privileges
 from app.rulesets.fortuna.state import Move, Spec, State
 
-Specs = Callable[[State, int], list[Spec]]
-
-
-def with_privileges(specs: Specs) -> Specs:
-    """The phase's own moves, then a privilege card A or B for each one the seat may use."""
-    def listing(s: State, seat: int) -> list[Spec]:
-        out = specs(s, seat)
-        if s["players"][seat]["hand"]:
-            for card in usable_privileges(s, seat):
-                out.append(("privilege", card))
-        return out
-    return listing
-
-
 PHASES: dict[str, Phase[State]] = {
     "turn_start": Phase(auto=turns.start_turn),
-    "play": Phase(legal=with_privileges(legal.play_specs),
+    "play": Phase(legal=legal.play_specs,
                   apply={"play": moves.play, "privilege": moves.privilege}),
-    "exchange": Phase(legal=with_privileges(legal.exchange_specs),
+    "exchange": Phase(legal=legal.exchange_specs,
                       apply={"exchange": moves.exchange, "privilege": moves.privilege}),
-    "military": Phase(auto=turns.military, legal=with_privileges(legal.military_specs),
+    "military": Phase(auto=turns.military, legal=legal.military_specs,
                       apply={"military": moves.military, "skip": moves.skip,
                              "privilege": moves.privilege}),
     "roll": Phase(auto=turns.roll),
-    "favour": Phase(legal=with_privileges(legal.favour_specs),
+    "favour": Phase(legal=legal.favour_specs,
                     apply={"favour": moves.favour, "pass": moves.decline,
                            "privilege": moves.privilege}),
     "flip2": Phase(auto=turns.two_player_flip),
-    "flip": Phase(legal=with_privileges(legal.flip_specs),
+    "flip": Phase(legal=legal.flip_specs,
                   apply={"flip": moves.flip, "privilege": moves.privilege}),
     "privilege": Phase(auto=turns.draw_privileges),
     "keep": Phase(legal=legal.keep_specs, apply={"keep": moves.keep}),
     "palace": Phase(legal=legal.palace_specs, apply={"palace": moves.palace}),
-    "wrap": Phase(auto=turns.wrap, legal=with_privileges(legal.wrap_specs),
+    "wrap": Phase(auto=turns.wrap, legal=legal.wrap_specs,
                   apply={"end": moves.end, "privilege": moves.privilege}),
     "next_turn": Phase(auto=turns.end_turn),
     "round_end": Phase(auto=turns.end_round),
@@ -65,11 +49,17 @@ def advance(s: State, name: str) -> None:
 def move_specs(s: State, seat: int) -> list[Spec]:
     """The legal moves of `seat` in `legal_moves` order, as `Spec` tuples (only the active
     player ever has moves)."""
-    phase = s["phase"]
-    if phase == "over" or s["order"][s["turn"]] != seat:
+    name = s["phase"]
+    if name == "over" or s["order"][s["turn"]] != seat:
         return []
-    listing = PHASES[phase].legal
-    return [] if listing is None else listing(s, seat)
+    phase = PHASES[name]
+    specs = [] if phase.legal is None else phase.legal(s, seat)
+    # a privilege card A or B may be used in every phase that accepts it (RB-F: any time in
+    # your turn, B once per turn), after the phase's own moves
+    if "privilege" in phase.apply and s["players"][seat]["hand"]:
+        for card in usable_privileges(s, seat):
+            specs.append(("privilege", card))
+    return specs
 
 
 def legal_moves(s: State, seat: int) -> list[Move]:

@@ -14,15 +14,10 @@ LIMITS = data.LIMITS
 MAX_ROUNDS = data.MAX_ROUNDS
 
 
-def _seat(s: State) -> int:
-    """The seat whose turn it is (the game is not over while a step runs)."""
-    return s["order"][s["turn"]]
-
-
 def start_turn(s: State) -> str:
     """Phase 1 (water from an Aqueduct built in an earlier round, if empty) and the flip of the
     face-down action card that opens phase 2."""
-    seat = _seat(s)
+    seat = s["order"][s["turn"]]
     pl = s["players"][seat]
     s["chosen_slot"] = None
     s["rolled"] = None
@@ -40,7 +35,7 @@ def start_turn(s: State) -> str:
 
 def military(s: State) -> str | None:
     """Phase 3 waits only if the player has a Centurion and a face-up card to play with it."""
-    seat = _seat(s)
+    seat = s["order"][s["turn"]]
     mine = s["sides"][seat]
     if s["players"][seat]["centurions"] > 0 and (
             mine[0]["face_up"] or mine[1]["face_up"] or mine[2]["face_up"]):
@@ -50,7 +45,7 @@ def military(s: State) -> str | None:
 
 def roll(s: State) -> str:
     """Phase 4 opens with the player's dice."""
-    seat = _seat(s)
+    seat = s["order"][s["turn"]]
     rng = Rng(s["rng"])
     dice = [rng.below(6) + 1 for _ in range(s["players"][seat]["dice"])]  # randint(1, 6)
     s["rolled"] = dice
@@ -62,7 +57,7 @@ def roll(s: State) -> str:
 def two_player_flip(s: State) -> str:
     """The 2-player rule: the start player flips one more favour card without tokens."""
     if (s["player_count"] == 2 and s["options"].get("two_player_flip", True)
-            and _seat(s) == s["order"][0] and flippable(s)):
+            and s["order"][s["turn"]] == s["order"][0] and flippable(s)):
         return "flip"
     return "privilege"
 
@@ -70,7 +65,7 @@ def two_player_flip(s: State) -> str:
 def draw_privileges(s: State) -> str:
     """Phase 5: one privilege card per token taken (keep one, two with a Basilica and 2+
     tokens); a choice waits when more were drawn than may be kept."""
-    seat = _seat(s)
+    seat = s["order"][s["turn"]]
     pl = s["players"][seat]
     took, s["tokens_taken"] = s["tokens_taken"], 0
     if took:
@@ -88,7 +83,7 @@ def draw_privileges(s: State) -> str:
 
 def wrap(s: State) -> str | None:
     """The turn waits for its end only while a privilege card could still be used."""
-    return None if usable_privileges(s, _seat(s)) else "next_turn"
+    return None if usable_privileges(s, s["order"][s["turn"]]) else "next_turn"
 
 
 def end_turn(s: State) -> str:
