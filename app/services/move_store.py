@@ -63,7 +63,8 @@ def move_statements(live: LiveGame, seat: int, move: Move, client_id: str | None
     ]
     if version % snapshot_every == 0:
         statements.append((_INSERT_SNAPSHOT, {"game_id": live.id, "version": version,
-                                                 "state": state}))
+                                                 "state": state,
+                                                 "ruleset_version": live.ruleset.version}))
     if outcome is not None:
         statements.append((_FINISH_ROOM, {"room": live.room_id}))
     return statements
@@ -92,7 +93,8 @@ _SQL_BUMP_HELD = _SQL_BUMP + (" AND EXISTS (SELECT 1 FROM seats WHERE room_id = 
                              "AND player_id = ?)")
 _SQL_MOVE = ("INSERT INTO moves (game_id, seq, seat, move, client_move_id, to_act, created_at) "
              "VALUES (?, ?, ?, ?, ?, ?, ?)")
-_SQL_SNAPSHOT = "INSERT INTO snapshots (game_id, version, state) VALUES (?, ?, ?)"
+_SQL_SNAPSHOT = ("INSERT INTO snapshots (game_id, version, state, ruleset_version) "
+                 "VALUES (?, ?, ?, ?)")
 _SQL_FINISH = "UPDATE rooms SET status = 'finished' WHERE id = ?"
 
 
@@ -117,7 +119,8 @@ def sqlite_rows(statements: list[tuple[Any, dict[str, Any]]]) -> list[tuple[str,
             out.append((_SQL_MOVE, (p["game_id"], p["seq"], p["seat"], _json(p["move"]),
                                     p["client_move_id"], to_act, _stamp(p["created_at"]))))
         elif "state" in p:
-            out.append((_SQL_SNAPSHOT, (p["game_id"], p["version"], _json(p["state"]))))
+            out.append((_SQL_SNAPSHOT, (p["game_id"], p["version"], _json(p["state"]),
+                                        p["ruleset_version"])))
         else:  # a statement added to move_statements needs its plain SQL here too
             raise ValueError(f"no plain SQL for {statement}")
     return out
@@ -277,9 +280,9 @@ def postgres_statement(statements: list[tuple[Any, dict[str, Any]]]) -> tuple[st
             params += [p["game_id"], p["seq"], p["seat"], _json(p["move"]), p["client_move_id"],
                        _json(p["to_act"]), p["created_at"]]
         elif "state" in p:
-            parts.append("snap AS (INSERT INTO snapshots (game_id, version, state) "
-                         "SELECT %s, %s::int, %s::json FROM bump)")
-            params += [p["game_id"], p["version"], _json(p["state"])]
+            parts.append("snap AS (INSERT INTO snapshots (game_id, version, state, "
+                         "ruleset_version) SELECT %s, %s::int, %s::json, %s::text FROM bump)")
+            params += [p["game_id"], p["version"], _json(p["state"]), p["ruleset_version"]]
         else:  # a statement added to move_statements needs its PostgreSQL form here too
             raise ValueError(f"no PostgreSQL form for {statement}")
     return "WITH " + ", ".join(parts) + " SELECT count(*) FROM bump", params
