@@ -1,7 +1,8 @@
 """Engine speed for any registered ruleset: random full-game playouts per second (moves drawn with
 the ruleset's `playout` hook, which defaults to a loop of `random_move` and `apply`), and the per-move
-engine cost (apply + every seat's and the spectator's view + diffs between consecutive views) at
-p50/p99, for each player count and option set.
+engine cost (apply + every seat's and the spectator's view + diffs between consecutive views, the
+views drawing on one memo per game as the live game's do) at p50/p99, for each player count and
+option set.
 
 Usage: .venv/bin/python bench/engine_bench.py [--ruleset ID ...] [--games N] [--clock wall|cpu]
        [--repeat R]
@@ -16,6 +17,7 @@ barely move.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from pathlib import Path
@@ -28,6 +30,11 @@ from app.engine import registry  # noqa: E402
 from app.engine.diff import diff  # noqa: E402
 from app.engine.rng import Rng  # noqa: E402
 from app.engine.ruleset import Ruleset  # noqa: E402
+
+try:
+    from app.engine.memo import Memo
+except ImportError:  # an older tree, when measuring "before"
+    Memo = None  # type: ignore[assignment,misc]
 
 
 def drawer(ruleset: Ruleset) -> Any:
@@ -74,19 +81,21 @@ def move_costs(ruleset: Ruleset, players: int, options: dict[str, Any], seed: in
     state = ruleset.setup(players, ruleset.Options.model_validate(options), seed)
     rng = Rng.from_seed(seed, "bench-cost")
     viewers = [*range(players), None]
-    views = {v: ruleset.view(state, v) for v in viewers}
-    costs = []
-    draw = drawer(ruleset)
-    while to_act := ruleset.to_act(state):
-        seat = rng.choice(to_act)
-        move = draw(state, seat, rng)
-        start = clock()
-        state = ruleset.apply(state, seat, move)
-        for v in viewers:
-            new = ruleset.view(state, v)
-            diff(views[v], new)
-            views[v] = new
-        costs.append(clock() - start)
+    memo = Memo() if Memo is not None else contextlib.nullcontext()
+    with memo:  # the game's memo of view parts, as the live game has (app/services/live.py)
+        views = {v: ruleset.view(state, v) for v in viewers}
+        costs = []
+        draw = drawer(ruleset)
+        while to_act := ruleset.to_act(state):
+            seat = rng.choice(to_act)
+            move = draw(state, seat, rng)
+            start = clock()
+            state = ruleset.apply(state, seat, move)
+            for v in viewers:
+                new = ruleset.view(state, v)
+                diff(views[v], new)
+                views[v] = new
+            costs.append(clock() - start)
     return costs
 
 

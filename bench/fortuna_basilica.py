@@ -40,7 +40,7 @@ def main() -> None:
         ranks = R.outcome(s).ranks
         winners = [i for i, r in enumerate(ranks) if r == min(ranks)]
         wins += (vseat in winners) / len(winners)
-        built += "basilica" in s["p"][vseat]["bld"]
+        built += "basilica" in s["players"][vseat]["buildings"]
     bot.BUILDING_WORTH.clear()
     bot.BUILDING_WORTH.update(base)
     print(f"{players}p, Basilica cost {data.BUILDINGS['basilica']['cost']}, valued {worth}: that seat "

@@ -40,10 +40,10 @@ def play_game(players: int, seed: int, bots: set[int], record: bool = False):
         if record:
             t = move["type"]
             if t in ("play", "military") and move["args"] is not None:
-                card = state["sides"][seat][move["slot"]]["c"]
+                card = state["sides"][seat][move["slot"]]["card"]
                 uses.append((seat, "action", card))
                 if card == "bribe":
-                    uses.append((seat, "bribed", state["sides"][move["args"]["side"]][move["args"]["slot"]]["c"]))
+                    uses.append((seat, "bribed", state["sides"][move["args"]["side"]][move["args"]["slot"]]["card"]))
                 if card == "building":
                     uses.append((seat, "building", move["args"]["b"]))
                 if t == "military":
@@ -53,12 +53,12 @@ def play_game(players: int, seed: int, bots: set[int], record: bool = False):
             elif t == "favour":
                 uses.append((seat, "favour", f"{move['card']} {data.FAVOURS[move['card']]['name']}"))
             elif t == "pass":
-                before = state["p"][seat]["money"], state["p"][seat]["pos"]
+                before = state["players"][seat]["money"], state["players"][seat]["position"]
             elif t == "privilege":
                 uses.append((seat, "privilege", move["card"][0]))
         after = R.apply(state, seat, move)
         if record and move["type"] == "pass":
-            paid = after["p"][seat]["money"] < before[0] or after["p"][seat]["pos"] < before[1]
+            paid = after["players"][seat]["money"] < before[0] or after["players"][seat]["position"] < before[1]
             uses.append((seat, "favour", "declined, tax" if paid else "declined, no tax"))
         state = after
     return R.outcome(state), state, uses

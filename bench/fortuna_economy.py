@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from app.engine.rng import Rng  # noqa: E402
 from app.rulesets.fortuna import RULESET as R  # noqa: E402
 from app.rulesets.fortuna import data  # noqa: E402
-from app.rulesets.fortuna.rules import card_args  # noqa: E402
+from app.rulesets.fortuna.cards import card_args  # noqa: E402
 from fortuna_tune import apply_overrides  # noqa: E402
 
 
@@ -47,10 +47,10 @@ def _executed_card(state: dict, seat: int, move: dict) -> tuple[str | None, dict
     """The action card a play/military move executes (through a bribe: the bribed card)."""
     if move["type"] not in ("play", "military") or move["args"] is None:
         return None, None
-    card = state["sides"][seat][move["slot"]]["c"]
+    card = state["sides"][seat][move["slot"]]["card"]
     args = move["args"]
     if data.ACTIONS[card]["effect"] == "bribe":
-        card, args = state["sides"][args["side"]][args["slot"]]["c"], args["args"]
+        card, args = state["sides"][args["side"]][args["slot"]]["card"], args["args"]
     return card, args
 
 
@@ -70,14 +70,14 @@ def play(players: int, seed: int) -> dict:
         if move["type"] == "play":
             turns[key] = move["args"] is not None
             if move["args"] is None:  # why: broke, or a card it could have run and did not
-                why[key] = (s["p"][seat]["money"] <= 1,
-                            any([slot["up"] and bool(card_args(s, seat, slot["c"]))
+                why[key] = (s["players"][seat]["money"] <= 1,
+                            any([slot["face_up"] and bool(card_args(s, seat, slot["card"]))
                                  for slot in s["sides"][seat]]))
         elif move["type"] == "military":
             turns[key] = True
         card, args = _executed_card(s, seat, move)
         if card is not None and data.ACTIONS[card]["effect"] == "trade":
-            has_market = "market" in s["p"][seat]["bld"]
+            has_market = "market" in s["players"][seat]["buildings"]
             trades += 1
             units += args["n"]
             earned += args["n"] * (data.ACTIONS[card]["price"] + has_market)
@@ -112,11 +112,11 @@ def report(players: int, games: int) -> None:
         s, out = r["s"], r["out"]
         winners = out["winners"]
         rounds.append(s["round"])
-        for seat, pl in enumerate(s["p"]):
+        for seat, pl in enumerate(s["players"]):
             money.append(pl["money"])
-            outside += pl["pos"] < data.GATE_STEP
+            outside += pl["position"] < data.GATE_STEP
             share = (seat in winners) / len(winners) if winners else 0.0
-            for name, yes in (("traded", r["traded"][seat] > 0), ("Market", "market" in pl["bld"])):
+            for name, yes in (("traded", r["traded"][seat] > 0), ("Market", "market" in pl["buildings"])):
                 group = line[name if yes else ("not traded" if name == "traded" else "no Market")]
                 group[0] += share
                 group[1] += 1

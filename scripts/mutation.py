@@ -61,7 +61,8 @@ PACKAGES: dict[str, tuple[list[str], list[str]]] = {
                    _ruleset_tests("tiny_towns")),
     "fortune_city": (["app/rulesets/fortune_city/rules.py", "app/rulesets/fortune_city/scoring.py"],
                      _ruleset_tests("fortune_city")),
-    "fortuna": (["app/rulesets/fortuna/rules.py", "app/rulesets/fortuna/scoring.py"],
+    "fortuna": ([f"app/rulesets/fortuna/{m}.py" for m in ("cards", "legal", "moves", "turns",
+                                                          "privileges", "scoring")],
                 _ruleset_tests("fortuna")),
     # flow.py holds the legality and the scoring window; favours.py what a favour card scores.
     "city_council": (["app/rulesets/city_council/flow.py",

@@ -28,8 +28,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = "manifest.json"
 PURE_ENV = "CIVITAS_PURE_RULES"
-# The engine's modules that every move runs through (the rules check, views' diffs, draws).
-ENGINE_MODULES = ("app.engine.diff", "app.engine.rng")
+# The engine's modules that every move runs through (views' parts and diffs, draws, the phases).
+ENGINE_MODULES = ("app.engine.diff", "app.engine.rng", "app.engine.phases", "app.engine.memo")
 
 
 def build_dir() -> Path:

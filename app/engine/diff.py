@@ -1,7 +1,8 @@
 """JSON diff that emits RFC 6902 patch operations.
 
-Unchanged subtrees shared between two documents are skipped by identity, so a ruleset that
-keeps untouched parts of its state (and its views) as the same objects gets near-free diffs.
+Unchanged subtrees shared between two documents are skipped by identity, so views that embed
+untouched parts of a copy-on-write state, or take their parts from the game's memo
+(app/engine/memo.py), get near-free diffs.
 Lists are diffed positionally, with a fast path for one inserted or removed element.
 """
 

@@ -159,7 +159,7 @@ class RulesetHooks:
         """A short label for a move."""
         return ", ".join(f"{k}={v}" for k, v in move.items())
 
-    def upgrade_state(self, state: State, from_version: str) -> State:
+    def upgrade_state(self, state: State | None, from_version: str) -> State | None:
         """The stored `state` of version `from_version` as the current version stores it."""
         raise CannotUpgrade(f"{getattr(self, 'name', 'This ruleset')} cannot carry games from "
                             f"version {from_version} to version {getattr(self, 'version', '?')}.")

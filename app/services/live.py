@@ -10,6 +10,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.engine.memo import Memo
 from app.engine.ruleset import Move, Ruleset, State
 from app.engine.runner import History, parse_options
 from app.services.errors import ServiceError
@@ -40,6 +41,7 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     log: "PublicLog" = field(default_factory=lambda: PublicLog())
     checked_at: float = 0.0  # time.monotonic() of the last catch-up with the database
+    memo: Memo = field(default_factory=Memo)  # its views' parts, shared from version to version
     # The room's privacy and invite code (both fixed when the room is made): a private game is
     # visible only to its seated players and to whoever presents the code.
     private: bool = False
@@ -161,6 +163,8 @@ def fill_names(text: str, names: dict[int, str]) -> str:
 def game_document(live: LiveGame, state: State, version: int, seat: int | None) -> dict[str, Any]:
     """The wire contract's game document for a viewer at a version."""
     outcome = live.ruleset.outcome(state)
+    with live.memo:  # unchanged parts are the previous views' objects: the diffs skip them
+        view = live.ruleset.view(state, seat)
     document = {
         "id": live.id,
         "room_id": live.room_id,
@@ -170,7 +174,7 @@ def game_document(live: LiveGame, state: State, version: int, seat: int | None) 
         "to_act": live.ruleset.to_act(state),
         "seat": seat,
         "seed_hash": live.seed_hash,
-        "view": live.ruleset.view(state, seat),
+        "view": view,
         "outcome": outcome.to_json() if outcome is not None else None,
     }
     if live.abandoned and outcome is None:

@@ -77,7 +77,7 @@ def test_every_ruleset_module_is_compiled():
     """Each ruleset's modules (not the package `__init__`) and the engine's per-move modules."""
     names = compiled.COMPILED_MODULES
     assert {"app.engine.diff", "app.engine.rng", "app.rulesets.suburbia.dale",
-            "app.rulesets.city_council.phil", "app.rulesets.fortuna.rules"} <= set(names)
+            "app.rulesets.city_council.phil", "app.rulesets.fortuna.moves"} <= set(names)
     assert not [n for n in names if n.endswith("__init__")]
     for name in names:
         assert compiled.module_source(name).exists(), name

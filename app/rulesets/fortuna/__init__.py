@@ -1,23 +1,38 @@
 """Fortuna (Rieneck & Stadler, The Game Master 2011): 2-4 players travel to Rome by winning the
 Emperor's favour with dice, resources and action cards.
 
-`RULESET` is the registered entry point; the rules live in rules.py, the card content in
+`RULESET` is the registered entry point. The rules: state.py (the typed state), setup.py,
+phases.py (the turn as a table of phases), legal.py, moves.py, turns.py, cards.py,
+privileges.py, apply.py, reasons.py, scoring.py, view.py, logtext.py; the card content in
 data/*.toml (reconstructed values are marked there and listed in NOTES.md).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, Field
 
-from app.engine.ruleset import CannotUpgrade, Move, Outcome, RulesetHooks, State, ranks_from_keys
-from app.rulesets.fortuna import data
-from app.rulesets.fortuna import rules
-from app.rulesets.fortuna.rules import apply_move, legal_moves, setup_state, active
+from app.engine.ruleset import CannotUpgrade, Outcome, RulesetHooks, ranks_from_keys
+from app.engine.ruleset import State as JsonState
+from app.rulesets.fortuna import apply as play
+from app.rulesets.fortuna import data, upgrade
+from app.rulesets.fortuna.logtext import describe, log_text
+from app.rulesets.fortuna.phases import legal_moves
 from app.rulesets.fortuna.scoring import breakdown, tie_key
-from app.rulesets.fortuna.view import (describe, determinize_state, log_text, public_move_for,
-                                       view_state)
+from app.rulesets.fortuna.setup import setup_state
+from app.rulesets.fortuna.state import Move, Options, State, active
+from app.rulesets.fortuna.view import determinize_state, public_move_for, view_state
+
+
+def _typed(state: JsonState) -> State:
+    """The engine's plain JSON state as the typed state it is (the same object)."""
+    return cast(State, state)
+
+
+def _plain(state: State) -> JsonState:
+    """A typed state as the engine's plain JSON state (the same object)."""
+    return cast(JsonState, state)
 
 
 NO_WINNER = "No one wins: nobody reached Rome, and only players inside Rome (step 10 or more) can win."
@@ -42,64 +57,69 @@ class Fortuna(RulesetHooks):
     # 2: single-answer steps automatic; 3: military power pays first; 4: reconstructed values
     # adjusted after simulation (Grain Trade, the Fortuna card, Basilica: NOTES); 5: rules review
     # 2 (issue 25): nobody inside Rome, nobody wins; a seat's knowledge of the deck changes only
-    # with what it saw (`fresh`), determinize reads only the seat's view
-    version = "5"
+    # with what it saw (`fresh`), determinize reads only the seat's view; 6: the state's keys
+    # have their full names (issue 31), the games are version 5's
+    version = "6"
     name = "Fortuna"
     min_players = 2
     max_players = 4
     Options = FortunaOptions
     has_bot = True
-    conformance_options: list[dict[str, Any]] = [{"two_player_flip": False}, {"peek_own_card": True}]
+    conformance_options: list[dict[str, Any]] = [  # noqa: RUF012 - the hook's declared type
+        {"two_player_flip": False}, {"peek_own_card": True}]
 
-    def setup(self, players: int, options: BaseModel, seed: int) -> State:
+    def setup(self, players: int, options: BaseModel, seed: int) -> JsonState:
         """Deal the action cards, shuffle the privilege deck, draw the start-player order."""
         opts = FortunaOptions.model_validate(options.model_dump())
-        return setup_state(players, opts.model_dump(), seed)
+        chosen: Options = {"two_player_flip": opts.two_player_flip,
+                           "peek_own_card": opts.peek_own_card}
+        return _plain(setup_state(players, chosen, seed))
 
-    def to_act(self, state: State) -> list[int]:
+    def to_act(self, state: JsonState) -> list[int]:
         """The active player (turns are strictly one at a time)."""
-        seat = active(state)
+        seat = active(_typed(state))
         return [] if seat is None else [seat]
 
-    def legal_moves(self, state: State, seat: int) -> list[Move]:
+    def legal_moves(self, state: JsonState, seat: int) -> list[Move]:
         """Every concrete move the seat may make now."""
-        return legal_moves(state, seat)
+        return legal_moves(_typed(state), seat)
 
-    def apply(self, state: State, seat: int, move: Move) -> State:
+    def apply(self, state: JsonState, seat: int, move: Move) -> JsonState:
         """The next state; raises IllegalMove naming the rule that forbids the move."""
-        return apply_move(state, seat, move)
+        return _plain(play.apply_move(_typed(state), seat, move))
 
-    def playout(self, state: State, rng: Any) -> State:
-        """A random game to the end on one private copy changed in place (rules.playout)."""
-        return rules.playout(state, rng)
+    def playout(self, state: JsonState, rng: Any) -> JsonState:
+        """A random game to the end on one private copy changed in place (apply.playout)."""
+        return _plain(play.playout(_typed(state), rng))
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: JsonState, seat: int | None) -> dict[str, Any]:
         """The table as the seat sees it."""
-        return view_state(state, seat)
+        return view_state(_typed(state), seat)
 
-    def outcome(self, state: State) -> Outcome | None:
+    def outcome(self, state: JsonState) -> Outcome | None:
         """Steps plus privilege points for players inside Rome; ties by steps, money, Centurions,
         Vestals (players outside Rome rank below everyone inside). With nobody inside Rome
         nobody wins (RB-F The Winner of the Game): no winner, every seat shares the rank."""
-        if state["step"] != "over":
+        if state["phase"] != "over":
             return None
-        board = breakdown(state)
+        board = breakdown(_typed(state))
         scores = [b["total"] for b in board]
         if not any(b["inside_rome"] for b in board):
             return Outcome(scores, [1] * len(board), board, {"winners": [], "result": NO_WINNER})
         return Outcome(scores, ranks_from_keys([tie_key(b) for b in board]), board)
 
-    def determinize(self, state: State, seat: int | None, rng: Any) -> State:
+    def determinize(self, state: JsonState, seat: int | None, rng: Any) -> JsonState:
         """Re-deal every card the seat has not seen."""
-        return determinize_state(state, seat, rng)
+        return _plain(determinize_state(_typed(state), seat, rng))
 
-    def public_move(self, state: State, seat: int, move: Move, viewer: int | None) -> Move | None:
+    def public_move(self, state: JsonState, seat: int, move: Move,
+                    viewer: int | None) -> Move | None:
         """Hide which privilege cards were kept."""
-        return public_move_for(state, seat, move, viewer)
+        return public_move_for(_typed(state), seat, move, viewer)
 
-    def log_text(self, state: State, seat: int, move: Move, viewer: int | None) -> str:
+    def log_text(self, state: JsonState, seat: int, move: Move, viewer: int | None) -> str:
         """The move in words, revealing nothing the viewer may not know."""
-        return log_text(state, seat, move, viewer)
+        return log_text(_typed(state), seat, move, viewer)
 
     def describe_move(self, move: Move) -> str:
         """A short label for a move."""
@@ -118,24 +138,26 @@ class Fortuna(RulesetHooks):
             "slots": data.SLOT_PRICES, "palace": data.PALACE_STEP, "gate": data.GATE_STEP,
         }
 
-    def upgrade_state(self, state: State | None, from_version: str) -> State | None:
-        """Versions 3 and 4 -> 5: a snapshot plays on. 3 -> 4 changed only values in data/*.toml;
-        4 -> 5 adds `fresh` and `fresh_palace` (how many cards of each hand, and whether the
-        palace cards, came from the deck since the last reshuffle). A version-4 seat's `known`
-        lists only cards still in the deck (each draw struck its cards off every list), so no
-        known card sits in a hand or on the palace table: zeros are exact. A game without a
-        snapshot is refused (replaying its moves from setup under the new values could reach
-        other states or refuse a move), as are versions 1-2 (other automatic steps and
-        military-power order)."""
-        if from_version not in ("3", "4") or state is None:
+    def upgrade_state(self, state: JsonState | None, from_version: str) -> JsonState | None:
+        """Versions 3-5 -> 6: a snapshot plays on (upgrade.py). 3 -> 4 changed only values in
+        data/*.toml; 4 -> 5 added what each seat knows of the deck since the last reshuffle;
+        5 -> 6 renamed the state's keys. A version-5 game without a snapshot replays from
+        setup: version 6 plays the same games. Older ones without a snapshot are refused
+        (replaying their moves from setup under the new values could reach other states or
+        refuse a move), as are versions 1-2 (other automatic steps and military-power order)."""
+        if state is None and from_version == "5":
+            return None
+        if from_version not in ("3", "4", "5") or state is None:
             raise CannotUpgrade(f"Fortuna cannot carry a game from version {from_version} "
                                 f"{'without a snapshot ' if state is None else ''}to version {self.version}.")
-        return {**state, "fresh": [0] * state["n"], "fresh_palace": False}
+        if from_version != "5":
+            state = upgrade.v4_to_v5(state)
+        return upgrade.v5_to_v6(state)
 
-    def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
+    def bot_move(self, state: JsonState, seat: int, rng: Any) -> Move | None:
         """The heuristic bot (bot.py)."""
         from app.rulesets.fortuna.bot import choose
-        return choose(state, seat, rng)
+        return choose(_typed(state), seat, rng)
 
 
 RULESET = Fortuna()

@@ -5,10 +5,12 @@ from __future__ import annotations
 import tomllib
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
+
+from app.rulesets.fortuna.state import Resource
 
 # From the package, not `__file__`: a compiled module lives in .compiled/ (app.engine.compiled).
-_DIR = Path(files(__package__)) / "data"
+_DIR = Path(str(files("app.rulesets.fortuna"))) / "data"
 
 
 def _load(name: str) -> dict[str, Any]:
@@ -40,6 +42,18 @@ GIVES = frozenset({"water", "wine", "grain", "centurions", "married", "vestals"}
 VP_PER = frozenset({"buildings", "grain", "wine", "water", "centurions", "vestals", "dice",
                     "married", "money4"})
 RESOURCES = ("grain", "wine", "water", "centurions", "vestals")
+
+# The privilege cards that are played (A any time in your turn, B once per turn); C cards score.
+A_PRIVILEGES = frozenset([r["id"] for r in PRIVILEGE_ROWS if r["cls"] == "A"])
+B_PRIVILEGES = frozenset([r["id"] for r in PRIVILEGE_ROWS if r["cls"] == "B"])
+PLAYABLE_PRIVILEGES = A_PRIVILEGES | B_PRIVILEGES
+
+
+def resource(name: str) -> Resource:
+    """A table's resource name as the province key that holds it (they are the same words)."""
+    if name not in RESOURCES:
+        raise ValueError(f"unknown resource {name!r}")
+    return cast(Resource, name)
 
 
 def validate() -> None:

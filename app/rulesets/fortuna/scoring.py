@@ -6,43 +6,45 @@ from __future__ import annotations
 from typing import Any
 
 from app.rulesets.fortuna import data
-from app.rulesets.fortuna.rules import water_total
+from app.rulesets.fortuna.state import Player, State, water_total
 
 
-def count(pl: dict[str, Any], per: str) -> int:
+def count(pl: Player, per: str) -> int:
     """How many units a C card counts for this player (resources are not spent by scoring)."""
     if per == "buildings":
-        return len(pl["bld"])
+        return len(pl["buildings"])
     if per == "water":
         return water_total(pl)
-    if per == "centurions":
-        return pl["cent"]
     if per == "married":
         return int(pl["married"])
     if per == "money4":
         return pl["money"] // 4
-    return pl[per]
+    if per == "dice":
+        return pl["dice"]
+    return pl[data.resource(per)]
 
 
-def card_points(pl: dict[str, Any], card: str) -> int:
+def card_points(pl: Player, card: str) -> int:
     """Points of one privilege card C for this player (0 for A and B cards)."""
     row = data.PRIVILEGES[card]
     if row["cls"] != "C":
         return 0
-    return row["vp"]["each"] * count(pl, row["vp"]["per"])
+    return int(row["vp"]["each"]) * count(pl, row["vp"]["per"])
 
 
-def breakdown(s: dict[str, Any]) -> list[dict[str, Any]]:
+def breakdown(s: State) -> list[dict[str, Any]]:
     """Each seat's score: steps, the privilege cards revealed (inside Rome only) and the total."""
     out = []
-    for pl in s["p"]:
-        inside = pl["pos"] >= data.GATE_STEP
-        cards = [{"card": c, "points": card_points(pl, c)} for c in pl["hand"]
-                 if data.PRIVILEGES[c]["cls"] == "C"] if inside else []
-        privilege = sum(c["points"] for c in cards)
-        out.append({"steps": pl["pos"], "inside_rome": inside, "privileges": cards,
-                    "privilege_points": privilege, "total": pl["pos"] + privilege,
-                    "money": pl["money"], "centurions": pl["cent"], "vestals": pl["vestals"]})
+    for pl in s["players"]:
+        inside = pl["position"] >= data.GATE_STEP
+        cards: list[dict[str, Any]] = [
+            {"card": c, "points": card_points(pl, c)} for c in pl["hand"]
+            if data.PRIVILEGES[c]["cls"] == "C"] if inside else []
+        privilege = sum([c["points"] for c in cards])
+        out.append({"steps": pl["position"], "inside_rome": inside, "privileges": cards,
+                    "privilege_points": privilege, "total": pl["position"] + privilege,
+                    "money": pl["money"], "centurions": pl["centurions"],
+                    "vestals": pl["vestals"]})
     return out
 
 

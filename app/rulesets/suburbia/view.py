@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from app.engine.memo import derived
 from app.rulesets.suburbia.legal import public_fields, to_act
 from app.rulesets.suburbia.market import surcharges
 from app.rulesets.suburbia.tables import (
@@ -15,27 +16,11 @@ from app.rulesets.suburbia.tables import (
 State = dict[str, Any]
 
 
-# View parts that depend only on one part of the state are kept by that part's identity, so
-# consecutive views share them and view diffs skip them (parts are never changed in place; an
-# entry holds its part, so the identity cannot be reused meanwhile).
-_PARTS: dict[tuple[Any, ...], tuple[Any, Any]] = {}
-
-
-def _part(source: Any, key: tuple[Any, ...], make: Any) -> Any:
-    full = (id(source), *key)
-    hit = _PARTS.get(full)
-    if hit is not None and hit[0] is source:
-        return hit[1]
-    out = make()
-    if len(_PARTS) >= 2048:
-        _PARTS.clear()
-    _PARTS[full] = (source, out)
-    return out
-
-
 def _secret_view(state: State, seat: int | None) -> list[dict[str, Any]]:
+    # Parts that depend only on one part of the state come from the game's memo by that part's
+    # identity (app/engine/memo.py), so consecutive views share them and view diffs skip them.
     over = state["phase"] == "over"
-    return _part(state["secret"], ("secret", seat, over), lambda: _make_secret_view(state, seat))  # type: ignore[no-any-return]
+    return derived(state["secret"], ("secret", seat, over), _make_secret_view, state, seat)
 
 
 def _make_secret_view(state: State, seat: int | None) -> list[dict[str, Any]]:
@@ -51,6 +36,10 @@ def _make_secret_view(state: State, seat: int | None) -> list[dict[str, Any]]:
     return out
 
 
+def _stack_sizes(stacks: dict[str, list[str]]) -> dict[str, int]:
+    return {k: len(v) for k, v in stacks.items()}
+
+
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """Public table plus the seat's own secret goal; stacks as counts; never the generator."""
     return {
@@ -60,8 +49,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "to_act": to_act(state),
         "one_more_round": state["one_more_round"], "final_turns": state["final_turns"],
         "market": state["market"], "surcharges": surcharges(state),
-        "stacks": _part(state["stacks"], ("stacks",),
-                        lambda: {k: len(v) for k, v in state["stacks"].items()}),
+        "stacks": derived(state["stacks"], "stacks", _stack_sizes, state["stacks"]),
         "basic": state["basic"], "discards": state["discards"], "goals": state["goals"],
         "players": state["p"], "dale": state["seats"] if state["mode"] == "dale" else None,
         "secret": _secret_view(state, seat), "last": state["last"], "final": state["final"],

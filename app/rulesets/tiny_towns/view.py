@@ -8,26 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.engine.memo import derived
 from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.state import chest_size
 
 
-# A town's view is the same object for as long as the player's dict is (moves copy a player
-# only when they change it), so view diffs skip unchanged towns by identity. Keyed by the
-# dict's identity; the entry holds the dict, so the identity cannot be reused meanwhile.
-_TOWN_VIEWS: dict[tuple[int, bool], tuple[dict[str, Any], dict[str, Any]]] = {}
-
-
 def _player_view(pl: dict[str, Any], own: bool) -> dict[str, Any]:
-    key = (id(pl), own)
-    hit = _TOWN_VIEWS.get(key)
-    if hit is not None and hit[0] is pl:
-        return hit[1]
-    out = _make_player_view(pl, own)
-    if len(_TOWN_VIEWS) >= 2048:
-        _TOWN_VIEWS.clear()
-    _TOWN_VIEWS[key] = (pl, out)
-    return out
+    # A town's view is the same object for as long as the player's dict is (moves copy a player
+    # only when they change it), so view diffs skip unchanged towns by identity.
+    return derived(pl, own, _make_player_view, pl, own)
 
 
 def _make_player_view(pl: dict[str, Any], own: bool) -> dict[str, Any]:

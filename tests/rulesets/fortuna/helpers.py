@@ -6,9 +6,33 @@ from typing import Any
 
 from app.rulesets.fortuna import RULESET as R
 from app.rulesets.fortuna import data
-from app.rulesets.fortuna.rules import clone
+from app.rulesets.fortuna.phases import advance
 
 ALL_ACTIONS = [row["id"] for row in data.ACTION_ROWS]
+
+
+def clone(x: Any) -> Any:
+    """A deep copy of plain JSON data."""
+    if isinstance(x, dict):
+        return {k: clone(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [clone(v) for v in x]
+    return x
+
+
+def enter(s: dict[str, Any], phase: str) -> None:
+    """Go on to `phase` in place, through every step that needs no decision."""
+    advance(s, phase)
+
+
+def start_turn(s: dict[str, Any]) -> None:
+    """Open the turn of the seat at `turn` in place (phase 1)."""
+    advance(s, "turn_start")
+
+
+def end_round(s: dict[str, Any]) -> None:
+    """End the round in place (new order, tokens) and open the next turn, or end the game."""
+    advance(s, "round_end")
 
 
 def game(n: int = 2, seed: int = 0, **opts: Any) -> dict[str, Any]:
@@ -25,16 +49,16 @@ def arrange(s: dict[str, Any], sides: dict[int, list[str]], down: dict[int, int]
     for side in range(4):
         row = sides.get(side) or [rest.pop(0) for _ in range(3)]
         old = s["sides"][side]
-        s["sides"][side] = [{"c": c, "up": old[j]["up"], "pub": old[j]["pub"]} for j, c in enumerate(row)]
+        s["sides"][side] = [{"card": c, "face_up": old[j]["face_up"], "public": old[j]["public"]} for j, c in enumerate(row)]
     for side, slot in (down or {}).items():
-        s["sides"][side][slot].update(up=False, pub=True)
+        s["sides"][side][slot].update(face_up=False, public=True)
     return s
 
 
 def province(s: dict[str, Any], seat: int, **fields: Any) -> dict[str, Any]:
     """A copy with fields of one player's province replaced (cent = Centurions, aq = Aqueduct water)."""
     s = clone(s)
-    s["p"][seat].update(fields)
+    s["players"][seat].update(fields)
     return s
 
 
@@ -50,7 +74,7 @@ def favours(s: dict[str, Any], used: tuple[int, ...] = (), tokens: dict[int, int
     """A copy with the favour cards in `used` flipped over and the given tokens on cards."""
     s = clone(s)
     for k in range(1, 7):
-        s["fav"][k - 1] = {"used": k in used, "tokens": (tokens or {}).get(k, 0)}
+        s["favours"][k - 1] = {"used": k in used, "tokens": (tokens or {}).get(k, 0)}
     return s
 
 

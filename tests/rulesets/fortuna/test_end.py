@@ -7,16 +7,15 @@ import pytest
 
 from app.engine.ruleset import IllegalMove
 from app.rulesets.fortuna import RULESET as R
-from app.rulesets.fortuna.rules import end_round
 from app.rulesets.fortuna.scoring import breakdown, card_points
-from tests.rulesets.fortuna.helpers import at, favours, game, play, province, seat_to_act
+from tests.rulesets.fortuna.helpers import at, end_round, favours, game, play, province, seat_to_act
 
 
 def _about_to_arrive(n=3, seed=0):
     s = game(n, seed)
     me = seat_to_act(s)
-    s = favours(at(s, step="favour", dice=[6], chosen=0))
-    return province(s, me, pos=13, vestals=2), me
+    s = favours(at(s, phase="favour", rolled=[6], chosen_slot=0))
+    return province(s, me, position=13, vestals=2), me
 
 
 def test_first_arrival_takes_three_cards_keeps_one_and_the_round_is_finished():
@@ -25,12 +24,12 @@ def test_first_arrival_takes_three_cards_keeps_one_and_the_round_is_finished():
     s, me = _about_to_arrive()
     top3 = s["deck"][-3:]
     s = play(s, {"type": "favour", "card": 6, "n": 2})
-    assert s["step"] == "palace" and sorted(s["palace_choice"]["cards"]) == sorted(top3)
-    assert s["palace_tokens"] == 0 and s["end"]
+    assert s["phase"] == "palace" and sorted(s["palace_choice"]["cards"]) == sorted(top3)
+    assert s["palace_tokens"] == 0 and s["last_round"]
     keep = top3[0]
     s = play(s, {"type": "palace", "card": keep})
-    assert keep in s["p"][me]["hand"] and sorted(s["palace"]["cards"]) == sorted(top3[1:])
-    while s["step"] not in ("over",):
+    assert keep in s["players"][me]["hand"] and sorted(s["palace"]["cards"]) == sorted(top3[1:])
+    while s["phase"] not in ("over",):
         seat = seat_to_act(s)
         assert seat != me or s["turn"] == 0
         moves = R.legal_moves(s, seat)
@@ -42,45 +41,45 @@ def test_later_arrivals_choose_from_what_is_left_and_basilica_does_not_help():
     """The End of the Game: the second to arrive chooses from the 2 cards left; a third gets the
     last one; the Basilica has no effect at the palace."""
     s, me = _about_to_arrive(n=4)
-    s = province(s, me, bld=["basilica"])
+    s = province(s, me, buildings=["basilica"])
     s = play(s, {"type": "favour", "card": 6, "n": 2})
     assert len(R.legal_moves(s, me)) == 3  # keep exactly one despite the Basilica
     first_keep = s["palace_choice"]["cards"][0]
     s = play(s, {"type": "palace", "card": first_keep})
     left = list(s["palace"]["cards"])
     while s["turn"] == 0:
-        s = play(s, {"type": "end"} if s["step"] == "wrap" else [m for m in R.legal_moves(s, me) if m["type"] != "privilege"][0])
+        s = play(s, {"type": "end"} if s["phase"] == "wrap" else [m for m in R.legal_moves(s, me) if m["type"] != "privilege"][0])
     second = seat_to_act(s)
-    s = favours(at(s, step="favour", dice=[6]))
-    s = province(s, second, pos=14, vestals=1)
+    s = favours(at(s, phase="favour", rolled=[6]))
+    s = province(s, second, position=14, vestals=1)
     s = play(s, {"type": "favour", "card": 6, "n": 1})
     assert sorted(s["palace_choice"]["cards"]) == sorted(left)
     s = play(s, {"type": "palace", "card": left[1]})
-    assert left[1] in s["p"][second]["hand"] and s["palace"]["cards"] == [left[0]]
-    while s["step"] != "over" and seat_to_act(s) == second:
+    assert left[1] in s["players"][second]["hand"] and s["palace"]["cards"] == [left[0]]
+    while s["phase"] != "over" and seat_to_act(s) == second:
         s = play(s, [m for m in R.legal_moves(s, second) if m["type"] != "privilege"][0])
     third = seat_to_act(s)
-    s = favours(at(s, step="favour", dice=[6]))
-    s = province(s, third, pos=14, vestals=1)
+    s = favours(at(s, phase="favour", rolled=[6]))
+    s = province(s, third, position=14, vestals=1)
     s = play(s, {"type": "favour", "card": 6, "n": 1})
-    assert left[0] in s["p"][third]["hand"] and s["arrivals"] == [me, second, third]
+    assert left[0] in s["players"][third]["hand"] and s["arrivals"] == [me, second, third]
 
 
 def test_the_pawn_stops_at_the_palace():
     """Scoring: no more than 15 steps."""
     s, me = _about_to_arrive()
-    s = province(s, me, pos=14, vestals=3)
+    s = province(s, me, position=14, vestals=3)
     s = play(s, {"type": "favour", "card": 6, "n": 3})
-    assert s["p"][me]["pos"] == 15
+    assert s["players"][me]["position"] == 15
 
 
 def _final(positions, hands=None):
     """A game whose last round has just ended with the pawns at `positions`."""
     s = game(len(positions))
     for seat, pos in enumerate(positions):
-        s = province(s, seat, pos=pos, hand=(hands or {}).get(seat, []))
-    s = at(s, end=True, turn=len(positions) - 1)
-    s["ev"] = []
+        s = province(s, seat, position=pos, hand=(hands or {}).get(seat, []))
+    s = at(s, last_round=True, turn=len(positions) - 1)
+    s["events"] = []
     end_round(s)
     return s
 
@@ -89,8 +88,8 @@ def test_score_is_steps_plus_privilege_points_only_inside_rome():
     """The Winner: steps (1 VP each) plus privilege points; only players at step 10 or more can
     win, even with a higher total."""
     s = _final([9, 10, 15], hands={0: ["C1", "C2", "C3"], 1: ["C9"]})
-    s = province(s, 0, bld=["market", "aqueduct", "basilica"])
-    s = province(s, 1, cent=3)
+    s = province(s, 0, buildings=["market", "aqueduct", "basilica"])
+    s = province(s, 1, centurions=3)
     out = R.outcome(s)
     assert out.scores == [9, 16, 15]
     assert out.ranks == [3, 1, 2]
@@ -103,24 +102,24 @@ def test_ties_by_steps_then_money_then_centurions_then_vestals():
     s = province(s, 1, married=True)  # 11 + 4 = 15 vs 12 + ... 0
     s = province(s, 0, hand=["C13"], money=12)  # 12 + 3 = 15
     assert R.outcome(s).scores == [15, 15] and R.outcome(s).ranks == [1, 2]  # steps decide
-    s = province(province(s, 0, pos=11, hand=["C12"], married=True, money=5, cent=1),
-                 1, money=5, cent=2)
+    s = province(province(s, 0, position=11, hand=["C12"], married=True, money=5, centurions=1),
+                 1, money=5, centurions=2)
     assert R.outcome(s).ranks == [2, 1]  # same steps and money: Centurions decide
-    s = province(s, 0, cent=2, vestals=2)
+    s = province(s, 0, centurions=2, vestals=2)
     assert R.outcome(s).ranks == [1, 2]
     s = province(s, 1, vestals=2)
     assert R.outcome(s).ranks == [1, 1]  # a full tie is shared
 
 
 @pytest.mark.parametrize(("card", "fields", "points"), [
-    ("C1", {"bld": ["market", "palace", "aqueduct"]}, 6), ("C4", {"grain": 5}, 5),
-    ("C7", {"wine": 2}, 2), ("C8", {"water": 2, "aq": 1}, 3), ("C9", {"cent": 2}, 4),
+    ("C1", {"buildings": ["market", "palace", "aqueduct"]}, 6), ("C4", {"grain": 5}, 5),
+    ("C7", {"wine": 2}, 2), ("C8", {"water": 2, "aqueduct": 1}, 3), ("C9", {"centurions": 2}, 4),
     ("C10", {"vestals": 3}, 6), ("C11", {"dice": 2}, 4), ("C12", {"married": True}, 4),
     ("C13", {"money": 19}, 4), ("A1", {}, 0), ("B1", {}, 0)])
 def test_privilege_c_points(card, fields, points):
     """Privilege cards C: points at the end for the matching resources (Buildings 2 VP each, at
     most 6; Grain 1 VP per grain; the others reconstructed); A and B score nothing."""
-    pl = {"bld": [], "grain": 0, "wine": 0, "water": 0, "aq": None, "cent": 0, "vestals": 0,
+    pl = {"buildings": [], "grain": 0, "wine": 0, "water": 0, "aqueduct": None, "centurions": 0, "vestals": 0,
           "dice": 1, "married": False, "money": 0, **fields}
     assert card_points(pl, card) == points
 
@@ -156,9 +155,9 @@ def test_arriving_with_a_favour_card_that_carries_tokens_gets_both_draws():
     s["supply"] -= 2  # the 2 tokens came from the supply at earlier round ends
     top5 = s["deck"][-5:]
     s = play(s, {"type": "favour", "card": 6, "n": 2})
-    assert s["step"] == "palace" and sorted(s["palace_choice"]["cards"]) == sorted(top5[2:])
+    assert s["phase"] == "palace" and sorted(s["palace_choice"]["cards"]) == sorted(top5[2:])
     s = play(s, {"type": "palace", "card": top5[4]})
-    assert s["step"] == "keep" and sorted(s["choice"]["cards"]) == sorted(top5[:2])
+    assert s["phase"] == "keep" and sorted(s["choice"]["cards"]) == sorted(top5[:2])
     s = play(s, {"type": "keep", "cards": [top5[0]]})
-    assert sorted(s["p"][me]["hand"]) == sorted([top5[4], top5[0]])
+    assert sorted(s["players"][me]["hand"]) == sorted([top5[4], top5[0]])
     assert sorted(s["palace"]["cards"]) == sorted(top5[2:4]) and s["supply"] == 15  # all tokens back

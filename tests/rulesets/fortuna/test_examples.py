@@ -17,13 +17,13 @@ def test_martins_centurion_secures_his_building():
                     anna: ["grain_trade", "wine_trade", "clerus"]}, down={anna: 2})
     s = province(s, martin, money=6, grain=0, water=0)
     s = play(s, {"type": "play", "slot": 0, "args": {"water": 0}})
-    assert s["p"][martin]["grain"] == 1
+    assert s["players"][martin]["grain"] == 1
     s = play(s, {"type": "exchange", "side": anna, "slot": 0})
-    assert s["sides"][martin][0] == {"c": "grain_trade", "up": False, "pub": True}
-    assert s["sides"][anna][0]["c"] == "harvest_grain"
+    assert s["sides"][martin][0] == {"card": "grain_trade", "face_up": False, "public": True}
+    assert s["sides"][anna][0]["card"] == "harvest_grain"
     s = play(s, {"type": "military", "slot": 1, "args": {"b": "market"}})
-    assert s["p"][martin]["cent"] == 0 and s["p"][martin]["bld"] == ["market"]
-    assert s["sides"][martin][1] == {"c": "building", "up": True, "pub": True}
+    assert s["players"][martin]["centurions"] == 0 and s["players"][martin]["buildings"] == ["market"]
+    assert s["sides"][martin][1] == {"card": "building", "face_up": True, "public": True}
     # the protected Grain Trade cannot be taken by the next player
     while seat_to_act(s) == martin:
         s = play(s, [m for m in R.legal_moves(s, martin) if m["type"] in ("pass", "end", "keep", "flip")][0])
@@ -38,10 +38,10 @@ def test_jonathans_grain():
     (2) or grain (3); he delivers his one grain, moves one step and flips card 3."""
     s = game(4, seed=0)
     jon = seat_to_act(s)
-    s = province(favours(at(s, step="favour", dice=[3], chosen=0)), jon, grain=1, wine=1, water=1)
+    s = province(favours(at(s, phase="favour", rolled=[3], chosen_slot=0)), jon, grain=1, wine=1, water=1)
     assert {m["card"] for m in R.legal_moves(s, jon) if m["type"] == "favour"} == {1, 2, 3}
     s = play(s, {"type": "favour", "card": 3, "n": 1})
-    assert s["p"][jon]["grain"] == 0 and s["p"][jon]["pos"] == 1 and s["fav"][2]["used"]
+    assert s["players"][jon]["grain"] == 0 and s["players"][jon]["position"] == 1 and s["favours"][2]["used"]
 
 
 def test_erics_tax():
@@ -49,23 +49,23 @@ def test_erics_tax():
     1 money tax; his two Centurions cannot help on a 3, but on a 4 they could give +1 or +2."""
     s = game(4, seed=0)
     eric = seat_to_act(s)
-    s = province(favours(at(s, step="favour", dice=[3], chosen=0), used=(1, 2)), eric, grain=0,
-                 cent=2, money=5)
+    s = province(favours(at(s, phase="favour", rolled=[3], chosen_slot=0), used=(1, 2)), eric, grain=0,
+                 centurions=2, money=5)
     assert [m for m in R.legal_moves(s, eric) if m["type"] == "favour"] == []
-    assert play(s, {"type": "pass", "die": 3})["p"][eric]["money"] == 4
-    four = at(s, dice=[4])
+    assert play(s, {"type": "pass", "die": 3})["players"][eric]["money"] == 4
+    four = at(s, rolled=[4])
     assert sorted(m["n"] for m in R.legal_moves(four, eric) if m["type"] == "favour") == [1, 2]
     refused = play(four, {"type": "pass", "die": 4})
-    assert refused["p"][eric]["money"] == 4 and refused["p"][eric]["cent"] == 2
+    assert refused["players"][eric]["money"] == 4 and refused["players"][eric]["centurions"] == 2
 
 
 def test_eric_rolls_a_one_with_water_flipped_no_tax():
     """Example: Eric rolls a 1 and Water (1) is flipped: no step, and no tax."""
     s = game(4, seed=0)
     eric = seat_to_act(s)
-    s = province(favours(at(s, step="favour", dice=[1], chosen=0), used=(1,)), eric, money=5)
+    s = province(favours(at(s, phase="favour", rolled=[1], chosen_slot=0), used=(1,)), eric, money=5)
     s = play(s, {"type": "pass", "die": 1})
-    assert s["p"][eric]["money"] == 5 and s["p"][eric]["pos"] == 0
+    assert s["players"][eric]["money"] == 5 and s["players"][eric]["position"] == 0
 
 
 def test_annas_tax_without_wine():
@@ -73,10 +73,10 @@ def test_annas_tax_without_wine():
     1 money and may not flip the Orgy card."""
     s = game(4, seed=0)
     anna = seat_to_act(s)
-    s = province(favours(at(s, step="favour", dice=[3], chosen=0), used=(1, 3)), anna, wine=0, money=5)
+    s = province(favours(at(s, phase="favour", rolled=[3], chosen_slot=0), used=(1, 3)), anna, wine=0, money=5)
     assert [m for m in R.legal_moves(s, anna) if m["type"] == "favour"] == []
     s = play(s, {"type": "pass", "die": 3})
-    assert s["p"][anna]["money"] == 4 and not s["fav"][1]["used"]
+    assert s["players"][anna]["money"] == 4 and not s["favours"][1]["used"]
 
 
 def test_martins_two_dice_avoid_the_tax():
@@ -84,11 +84,11 @@ def test_martins_two_dice_avoid_the_tax():
     choosing the 2 he pays no tax and flips nothing (the 3 would cost tax)."""
     s = game(4, seed=0)
     martin = seat_to_act(s)
-    s = province(favours(at(s, step="favour", dice=[2, 3], chosen=0), used=(1, 2)), martin,
+    s = province(favours(at(s, phase="favour", rolled=[2, 3], chosen_slot=0), used=(1, 2)), martin,
                  grain=0, money=5)
     assert {"type": "pass", "die": 2} in R.legal_moves(s, martin)
-    assert play(s, {"type": "pass", "die": 2})["p"][martin]["money"] == 5
-    assert play(s, {"type": "pass", "die": 3})["p"][martin]["money"] == 4
+    assert play(s, {"type": "pass", "die": 2})["players"][martin]["money"] == 5
+    assert play(s, {"type": "pass", "die": 3})["players"][martin]["money"] == 4
 
 
 def test_annas_three_tokens_on_religion():
@@ -98,22 +98,22 @@ def test_annas_three_tokens_on_religion():
     s = game(4, seed=0)
     anna = seat_to_act(s)
     for _ in range(3):  # three round ends with Religion unused
-        s = favours(s, used=(1, 2, 3, 4, 5), tokens={6: s["fav"][5]["tokens"]})
-        from app.rulesets.fortuna.rules import end_round
-        s["ev"] = []
+        s = favours(s, used=(1, 2, 3, 4, 5), tokens={6: s["favours"][5]["tokens"]})
+        from tests.rulesets.fortuna.helpers import end_round
+        s["events"] = []
         s["turn"] = 3
         end_round(s)
-    assert s["fav"][5]["tokens"] == 3
+    assert s["favours"][5]["tokens"] == 3
     anna = seat_to_act(s)
-    s = province(at(s, step="favour", dice=[6], chosen=0), anna, vestals=2)
+    s = province(at(s, phase="favour", rolled=[6], chosen_slot=0), anna, vestals=2)
     supply = s["supply"]
     top3 = s["deck"][-3:]
     s = play(s, {"type": "favour", "card": 6, "n": 2})
-    assert s["p"][anna]["pos"] == 2 and s["p"][anna]["vestals"] == 2 and s["fav"][5]["used"]
-    assert s["fav"][5]["tokens"] == 0 and s["supply"] == supply + 3
+    assert s["players"][anna]["position"] == 2 and s["players"][anna]["vestals"] == 2 and s["favours"][5]["used"]
+    assert s["favours"][5]["tokens"] == 0 and s["supply"] == supply + 3
     assert sorted(s["choice"]["cards"]) == sorted(top3)
     s = play(s, {"type": "keep", "cards": [top3[2]]})
-    assert s["p"][anna]["hand"] == [top3[2]] and len(s["discard"]) == 2
+    assert s["players"][anna]["hand"] == [top3[2]] and len(s["discard"]) == 2
 
 
 def test_annas_basilica():
@@ -121,13 +121,13 @@ def test_annas_basilica():
     tokens and she owns a Basilica: she keeps two of the three cards."""
     s = game(4, seed=0)
     anna = seat_to_act(s)
-    s = province(favours(at(s, step="favour", dice=[4], chosen=0), tokens={4: 3}), anna,
-                 cent=1, bld=["basilica"])
+    s = province(favours(at(s, phase="favour", rolled=[4], chosen_slot=0), tokens={4: 3}), anna,
+                 centurions=1, buildings=["basilica"])
     s = play(s, {"type": "favour", "card": 4, "n": 1})
-    assert s["p"][anna]["pos"] == 1 and s["choice"]["keep"] == 2 and len(s["choice"]["cards"]) == 3
+    assert s["players"][anna]["position"] == 1 and s["choice"]["keep"] == 2 and len(s["choice"]["cards"]) == 3
     cards = s["choice"]["cards"]
     s = play(s, {"type": "keep", "cards": sorted(cards[:2])})
-    assert len(s["p"][anna]["hand"]) == 2 and len(s["discard"]) == 1
+    assert len(s["players"][anna]["hand"]) == 2 and len(s["discard"]) == 1
 
 
 def test_market_sells_three_wine_for_twelve():
@@ -136,8 +136,8 @@ def test_market_sells_three_wine_for_twelve():
         s = game(2, seed=0)
         me = seat_to_act(s)
         s = arrange(s, {me: ["wine_trade", "water", "clerus"]})
-        s = province(s, me, wine=3, money=0, bld=["market"] if market else [])
-        assert play(s, {"type": "play", "slot": 0, "args": {"n": 3}})["p"][me]["money"] == money
+        s = province(s, me, wine=3, money=0, buildings=["market"] if market else [])
+        assert play(s, {"type": "play", "slot": 0, "args": {"n": 3}})["players"][me]["money"] == money
 
 
 def test_the_race_to_the_palace():
@@ -148,27 +148,27 @@ def test_the_race_to_the_palace():
     eric, anna, jonathan, martin = s["order"][0], s["order"][1], s["order"][2], s["order"][3]
 
     def finish_turn(s, seat):
-        while s["step"] != "over" and seat_to_act(s) == seat:
+        while s["phase"] != "over" and seat_to_act(s) == seat:
             moves = [m for m in R.legal_moves(s, seat) if m["type"] != "privilege"]
             s = play(s, next((m for m in moves if m["type"] in ("pass", "end", "skip")), moves[0]))
         return s
 
     s = play(s, {"type": "play", "slot": 0, "args": None})
     s = finish_turn(s, eric)  # Eric has had his turn
-    s = province(favours(at(s, step="favour", dice=[6], chosen=0)), anna, pos=13, vestals=2)
+    s = province(favours(at(s, phase="favour", rolled=[6], chosen_slot=0)), anna, position=13, vestals=2)
     s = play(s, {"type": "favour", "card": 6, "n": 2})
     offered = list(s["palace_choice"]["cards"])
     s = play(s, {"type": "palace", "card": offered[0]})
     s = finish_turn(s, anna)
-    s = province(favours(at(s, step="favour", dice=[4], chosen=0)), jonathan, pos=11, cent=2)
+    s = province(favours(at(s, phase="favour", rolled=[4], chosen_slot=0)), jonathan, position=11, centurions=2)
     s = play(s, {"type": "favour", "card": 4, "n": 2})
-    assert s["p"][jonathan]["pos"] == 13
+    assert s["players"][jonathan]["position"] == 13
     s = finish_turn(s, jonathan)
-    s = province(favours(at(s, step="favour", dice=[6], chosen=0)), martin, pos=12, vestals=3)
+    s = province(favours(at(s, phase="favour", rolled=[6], chosen_slot=0)), martin, position=12, vestals=3)
     s = play(s, {"type": "favour", "card": 6, "n": 3})
     assert sorted(s["palace_choice"]["cards"]) == sorted(offered[1:])
     s = play(s, {"type": "palace", "card": offered[2]})
     s = finish_turn(s, martin)
-    assert s["step"] == "over" and s["arrivals"] == [anna, martin]
+    assert s["phase"] == "over" and s["arrivals"] == [anna, martin]
     out = R.outcome(s)
     assert out.breakdown[jonathan]["steps"] == 13 and out.breakdown[eric]["inside_rome"] is False

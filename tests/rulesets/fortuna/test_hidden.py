@@ -13,9 +13,8 @@ from app.engine.rng import Rng
 from app.engine.ruleset import IllegalMove
 from app.rulesets.fortuna import RULESET as R
 from app.rulesets.fortuna import data
-from app.rulesets.fortuna.view import privilege_words
-from app.rulesets.fortuna.rules import clone
-from tests.rulesets.fortuna.helpers import at, favours, game, play, province, seat_to_act
+from app.rulesets.fortuna.logtext import privilege_words
+from tests.rulesets.fortuna.helpers import at, clone, favours, game, play, province, seat_to_act
 
 
 def _states(n, seed, steps=400, **opts):
@@ -41,7 +40,7 @@ def test_determinize_keeps_every_view_and_moves_hidden_cards():
             for seat in [*range(n), None]:
                 det = R.determinize(s, seat, Rng(5))
                 assert R.view(det, seat) == R.view(s, seat)
-                if seat == 0 and (det["deck"] != s["deck"] or det["p"][1]["hand"] != s["p"][1]["hand"]):
+                if seat == 0 and (det["deck"] != s["deck"] or det["players"][1]["hand"] != s["players"][1]["hand"]):
                     moved += 1
     assert moved > 5
 
@@ -51,20 +50,20 @@ def test_determinize_keeps_own_discards_and_what_went_back_into_the_deck():
     down, and (after a reshuffle) that those cards are somewhere in the deck."""
     s = game(3, seed=1)
     me = seat_to_act(s)
-    s = province(favours(at(s, step="favour", dice=[1], chosen=0), tokens={1: 3}), me, water=1)
+    s = province(favours(at(s, phase="favour", rolled=[1], chosen_slot=0), tokens={1: 3}), me, water=1)
     s = play(s, {"type": "favour", "card": 1, "n": 1})
     drawn = s["choice"]["cards"]
     s = play(s, {"type": "keep", "cards": [drawn[0]]})
     for k in range(10):
         det = R.determinize(s, me, Rng(k))
-        assert det["p"][me]["hand"] == [drawn[0]]
-        assert sorted(d["c"] for d in det["discard"] if d["by"] == me) == sorted(drawn[1:])
+        assert det["players"][me]["hand"] == [drawn[0]]
+        assert sorted(d["card"] for d in det["discard"] if d["by"] == me) == sorted(drawn[1:])
     t = clone(s)
     t["deck"] = []
-    from app.rulesets.fortuna.rules import draw
-    t["ev"] = []
+    from app.rulesets.fortuna.privileges import draw
+    t["events"] = []
     card = draw(t, 1, me)[0]  # reshuffles the 2 discards; the seat draws one of them itself
-    t["p"][me]["hand"] = sorted(t["p"][me]["hand"] + [card])
+    t["players"][me]["hand"] = sorted(t["players"][me]["hand"] + [card])
     for k in range(10):
         det = R.determinize(t, me, Rng(k))
         assert det["deck"] == [c for c in drawn[1:] if c != card]
@@ -75,7 +74,7 @@ def test_setup_face_down_cards_are_hidden_even_from_the_owner_unless_the_option_
     peek_own_card its owner may look at it."""
     s = game(3, seed=4)
     other = s["order"][1]
-    down = next(slot["c"] for slot in s["sides"][other] if not slot["up"])
+    down = next(slot["card"] for slot in s["sides"][other] if not slot["face_up"])
     for viewer in (other, None, s["order"][0]):
         assert down not in json.dumps(R.view(s, viewer)["sides"][other])
     peek = game(3, seed=4, peek_own_card=True)
@@ -88,12 +87,12 @@ def _plant(s):
     palace cards, hidden action cards, the generator."""
     s = clone(s)
     s["deck"] = [f"CANARY-deck-{k}" for k in range(len(s["deck"]))]
-    for i, pl in enumerate(s["p"]):
+    for i, pl in enumerate(s["players"]):
         if i != R.to_act(s)[0]:  # the mover's own cards stay real so its moves can be listed
             pl["hand"] = [f"CANARY-{i}-hand-{k}" for k in range(len(pl["hand"]))]
     for d in s["discard"]:
-        if not d["up"]:
-            d["c"] = f"CANARY-{d['by']}-discard"
+        if not d["face_up"]:
+            d["card"] = f"CANARY-{d['by']}-discard"
     if s["choice"]:
         s["choice"]["cards"] = [f"CANARY-{s['choice']['seat']}-choice" for _ in s["choice"]["cards"]]
     if s["palace_choice"]:
@@ -101,8 +100,8 @@ def _plant(s):
     s["palace"]["cards"] = ["CANARY-palace" for _ in s["palace"]["cards"]]
     for row in s["sides"]:
         for slot in row:
-            if not slot["up"] and not slot["pub"]:
-                slot["c"] = "CANARY-action"
+            if not slot["face_up"] and not slot["public"]:
+                slot["card"] = "CANARY-action"
     s["rng"] = "CANARY-rng"
     return s
 
@@ -116,7 +115,7 @@ def test_canary_markers_never_leak(n):
     previous = {v: None for v in viewers}
     texts = {v: [] for v in viewers}
     for seat, move, s in states:
-        if s["step"] == "over":
+        if s["phase"] == "over":
             continue  # at the end the hands of players inside Rome are revealed on purpose
         planted = _plant(s)
         for v in viewers:
@@ -151,7 +150,7 @@ def test_log_hides_kept_cards_from_others():
     and the public 'last move' in the views)."""
     s = game(3, seed=1)
     me = seat_to_act(s)
-    s = province(favours(at(s, step="favour", dice=[1], chosen=0), tokens={1: 2}), me, water=1)
+    s = province(favours(at(s, phase="favour", rolled=[1], chosen_slot=0), tokens={1: 2}), me, water=1)
     s = play(s, {"type": "favour", "card": 1, "n": 1})
     card = s["choice"]["cards"][0]
     move = {"type": "keep", "cards": [card]}
@@ -168,10 +167,10 @@ def test_log_text_is_words_with_seat_placeholders():
     """Log in words: names, places and consequences (dice), players as {seatN} placeholders."""
     s = game(2, seed=3)
     me = seat_to_act(s)
-    card = s["sides"][me][0]["c"]
+    card = s["sides"][me][0]["card"]
     text = R.log_text(s, me, {"type": "play", "slot": 0, "args": None}, None)
     assert text.startswith(f"{{seat{me}}} plays ") and R.catalogue()["actions"][card]["name"] in text
-    s = at(s, step="military", chosen=0)
+    s = at(s, phase="military", chosen_slot=0)
     assert "rolls" in R.log_text(s, me, {"type": "skip"}, 1 - me)
 
 
@@ -181,17 +180,17 @@ def test_determinize_keeps_the_palace_cards_the_first_arrival_left_while_the_sec
     still offer exactly those two cards (it knows them), not cards from the deck."""
     s = game(4, seed=0)
     me = seat_to_act(s)
-    s = province(favours(at(s, step="favour", dice=[6], chosen=0)), me, pos=13, vestals=2)
+    s = province(favours(at(s, phase="favour", rolled=[6], chosen_slot=0)), me, position=13, vestals=2)
     s = play(s, {"type": "favour", "card": 6, "n": 2})
     s = play(s, {"type": "palace", "card": s["palace_choice"]["cards"][0]})
     left = sorted(s["palace"]["cards"])
     while s["turn"] == 0:
-        s = play(s, {"type": "end"} if s["step"] == "wrap"
+        s = play(s, {"type": "end"} if s["phase"] == "wrap"
                  else [m for m in R.legal_moves(s, me) if m["type"] != "privilege"][0])
     second = seat_to_act(s)
-    s = province(favours(at(s, step="favour", dice=[6])), second, pos=14, vestals=1)
+    s = province(favours(at(s, phase="favour", rolled=[6])), second, position=14, vestals=1)
     s = play(s, {"type": "favour", "card": 6, "n": 1})
-    assert s["step"] == "palace" and sorted(s["palace_choice"]["cards"]) == left
+    assert s["phase"] == "palace" and sorted(s["palace_choice"]["cards"]) == left
     for k in range(10):
         det = R.determinize(s, me, Rng(k))
         assert sorted(det["palace_choice"]["cards"]) == left
@@ -204,24 +203,24 @@ def test_determinize_keeps_the_palace_card_a_later_arrival_took_from_the_seen_on
     card in the second's hand. A re-deal for the first arrival keeps it there."""
     s = game(4, seed=0)
     me = seat_to_act(s)
-    s = province(favours(at(s, step="favour", dice=[6], chosen=0)), me, pos=13, vestals=2)
+    s = province(favours(at(s, phase="favour", rolled=[6], chosen_slot=0)), me, position=13, vestals=2)
     s = play(s, {"type": "favour", "card": 6, "n": 2})
     s = play(s, {"type": "palace", "card": s["palace_choice"]["cards"][0]})
     left = sorted(s["palace"]["cards"])
     while s["turn"] == 0:
-        s = play(s, {"type": "end"} if s["step"] == "wrap"
+        s = play(s, {"type": "end"} if s["phase"] == "wrap"
                  else [m for m in R.legal_moves(s, me) if m["type"] != "privilege"][0])
     second = seat_to_act(s)
-    s = province(favours(at(s, step="favour", dice=[6])), second, pos=14, vestals=1, hand=[])
+    s = province(favours(at(s, phase="favour", rolled=[6])), second, position=14, vestals=1, hand=[])
     s = play(s, {"type": "favour", "card": 6, "n": 1})
     s = play(s, {"type": "palace", "card": left[1]})
-    assert left[1] in s["p"][second]["hand"]
+    assert left[1] in s["players"][second]["hand"]
     for k in range(10):
         det = R.determinize(s, me, Rng(k))
-        assert left[1] in det["p"][second]["hand"] and det["palace"]["cards"] == [left[0]]
+        assert left[1] in det["players"][second]["hand"] and det["palace"]["cards"] == [left[0]]
         assert R.view(det, me) == R.view(s, me)
     seen_by_nobody_else = [x for x in range(4) if x not in (me, second)][0]
-    moved = sum(left[1] not in R.determinize(s, seen_by_nobody_else, Rng(k))["p"][second]["hand"]
+    moved = sum(left[1] not in R.determinize(s, seen_by_nobody_else, Rng(k))["players"][second]["hand"]
                 for k in range(10))
     assert moved > 0  # a seat that never saw the palace cards cannot know it
 
@@ -255,8 +254,8 @@ def test_canary_markers_never_reach_the_log_text_or_public_moves(n, monkeypatch)
         after = R.apply(before, seat, move)
         for side, row in enumerate(after["sides"]):  # a card the move flips is public after it
             for j, slot in enumerate(row):
-                if slot["up"] or slot["pub"]:
-                    planted["sides"][side][j]["c"] = before["sides"][side][j]["c"]
+                if slot["face_up"] or slot["public"]:
+                    planted["sides"][side][j]["card"] = before["sides"][side][j]["card"]
         R.apply(planted, seat, move)  # still legal: the words come from a real replay
         for v in [*range(n), None]:
             if v == seat:
@@ -270,43 +269,17 @@ def test_canary_markers_never_reach_the_log_text_or_public_moves(n, monkeypatch)
     assert checked > 100
 
 
-def test_consecutive_views_share_unchanged_parts_and_equal_fresh_ones():
-    """Speed (per-move cost: views + diffs): parts of a view that a move did not change are the
-    same objects as in the seat's previous view, so the diff skips them; the shared parts hold
-    only what that seat may see (a seat's own hand never reaches another seat's view)."""
+def test_a_seat_sees_its_own_hand_and_only_the_size_of_the_others():
+    """Hidden info, the view: a seat's privilege cards reach its own view and no other seat's
+    (the others see how many); views are plain JSON."""
     s = game(4, seed=2)
     me = seat_to_act(s)
     s = province(s, me, hand=["A1"])
-    s["p"][(me + 1) % 4]["hand"] = ["A1"]
-    before = {v: R.view(s, v) for v in (me, (me + 1) % 4)}
-    after_state = play(s, {"type": "play", "slot": 0, "args": None})
-    after = {v: R.view(after_state, v) for v in before}
-    for v in before:
-        assert after[v]["favours"] is before[v]["favours"]
-        assert after[v]["piles"] is before[v]["piles"]
-        assert json.loads(json.dumps(after[v])) == after[v]
-    assert after[me]["p"][me]["hand"] == ["A1"] and after[(me + 1) % 4]["p"][me]["hand"] is None
-    assert after[me]["p"][me] is not after[(me + 1) % 4]["p"][me]
-    assert after[me]["p"][(me + 2) % 4] is before[me]["p"][(me + 2) % 4]
-
-
-def test_shared_view_parts_stay_bounded_and_views_stay_right(monkeypatch):
-    """Speed without a leak: the store of shared view parts never holds more than two
-    generations, and while it turns over (a small generation here) every view equals the view
-    built from an empty store."""
-    from app.rulesets.fortuna import view as view_module
-
-    monkeypatch.setattr(view_module, "_GENERATION", 40)
-    monkeypatch.setattr(view_module, "_PARTS", [{}, {}])
-    turned = 0
-    for _, _, s in _states(4, 5, 300):
-        for v in (0, 1, 2, 3, None):
-            before = view_module._PARTS[1]
-            shared = R.view(s, v)
-            turned += view_module._PARTS[1] is not before
-            assert all(len(g) <= 40 for g in view_module._PARTS)
-            kept = view_module._PARTS
-            view_module._PARTS = [{}, {}]
-            assert R.view(s, v) == shared
-            view_module._PARTS = kept
-    assert turned > 10
+    s["players"][(me + 1) % 4]["hand"] = ["A1", "C3"]
+    s = play(s, {"type": "play", "slot": 0, "args": None})
+    views = {v: R.view(s, v) for v in (me, (me + 1) % 4, None)}
+    for v, view in views.items():
+        assert json.loads(json.dumps(view)) == view
+        assert view["p"][me]["hand"] == (["A1"] if v == me else None)
+        assert view["p"][me]["hand_size"] == 1 and view["p"][(me + 1) % 4]["hand_size"] == 2
+    assert views[None]["p"][(me + 1) % 4]["hand"] is None

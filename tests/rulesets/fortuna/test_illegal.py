@@ -16,7 +16,7 @@ from tests.rulesets.fortuna.helpers import at, favours, game, province, seat_to_
 def _cases():
     s = game(2, seed=0)
     me = seat_to_act(s)
-    fav = province(favours(at(s, step="favour", dice=[2], chosen=0), used=(1,)), me, wine=0)
+    fav = province(favours(at(s, phase="favour", rolled=[2], chosen_slot=0), used=(1,)), me, wine=0)
     return [
         (s, 1 - me, {"type": "play", "slot": 0, "args": None}, "not your turn"),
         (s, me, {"type": "favour", "card": 1, "n": 1}, "strict order"),
@@ -82,7 +82,7 @@ def test_a_move_is_accepted_exactly_when_it_is_legal(n):
                     accepted = True
                 except IllegalMove:
                     accepted = False
-                assert accepted == ok, (cand, who, s["step"])
+                assert accepted == ok, (cand, who, s["phase"])
                 checked += 1
         s = R.apply(s, seat, R.bot_move(s, seat, rng) if rng.below(2) else rng.choice(legal))
     assert checked > 1000

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 
 def open_page(browser, state, seat, width=1280):
     return open_renderer(browser, R, state, seat, ready=".fo", width=width,
-                         names={str(i): f"P{i}" for i in range(state["n"])})
+                         names={str(i): f"P{i}" for i in range(state["player_count"])})
 
 
 def played(page):
@@ -62,8 +62,8 @@ def test_favour_cards_and_declining_by_die(browser):
     counts asks how many; declining names the die and whether tax is due."""
     s = game(2, seed=0)
     me = seat_to_act(s)
-    s = province(favours(at(s, step="favour", dice=[2, 5], chosen=0), used=(1,), tokens={3: 2}), me,
-                 wine=2, grain=2, cent=0)
+    s = province(favours(at(s, phase="favour", rolled=[2, 5], chosen_slot=0), used=(1,), tokens={3: 2}), me,
+                 wine=2, grain=2, centurions=0)
     page, legal, errors = open_page(browser, s, me)
     assert sorted(int(x) for x in page.locator(".fo-fav.can").evaluate_all("els => els.map(e => e.dataset.favour)")) == [2, 3]
     assert page.locator(".fo-fav[data-favour='3'] .fo-token").count() == 2
@@ -81,7 +81,7 @@ def test_privilege_cards_are_secret_and_playable_by_their_owner(browser):
     """Privilege cards: the owner sees and can play A/B cards; others see only how many."""
     s = game(2, seed=0)
     me = seat_to_act(s)
-    s = province(favours(at(s, step="favour", dice=[1], chosen=0)), me, hand=["B2", "C5"])
+    s = province(favours(at(s, phase="favour", rolled=[1], chosen_slot=0)), me, hand=["B2", "C5"])
     page, legal, errors = open_page(browser, s, me)
     page.click("[data-privilege='B2'].can")
     assert played(page) == [{"type": "privilege", "card": "B2"}] and not errors
@@ -98,7 +98,7 @@ def test_the_cards_a_seat_saw_shuffled_into_the_deck_are_listed_for_it_only(brow
     the face-up ones) went into the deck; its province lists them, nobody else's page does."""
     s = game(2, seed=0)
     me = seat_to_act(s)
-    s = at(s, known=[["C5", "B2"] if seat == me else [] for seat in range(2)])
+    s = at(s, known_in_deck=[["C5", "B2"] if seat == me else [] for seat in range(2)])
     page, _, errors = open_page(browser, s, me)
     text = page.inner_text(f"[data-province='{me}'] [data-shuffled]")
     assert "Shuffled into the deck" in text and "B" in text and not errors

@@ -7,8 +7,8 @@ import pytest
 from app.engine.rng import Rng
 from app.rulesets.fortuna import RULESET as R
 from app.rulesets.fortuna import data
-from app.rulesets.fortuna.rules import end_round
-from tests.rulesets.fortuna.helpers import arrange, at, favours, game, play, province, seat_to_act
+from tests.rulesets.fortuna.helpers import (arrange, at, end_round, favours, game, play,
+                                           province, seat_to_act)
 
 
 def test_favour_one_may_empty_the_aqueduct():
@@ -16,11 +16,11 @@ def test_favour_one_may_empty_the_aqueduct():
     card 1), even with an empty reservoir; the Aqueduct is then empty and refills next turn."""
     s = game(3, seed=0)
     me = seat_to_act(s)
-    s = province(favours(at(s, step="favour", dice=[1], chosen=0)), me, water=0, aq=1,
-                 bld=["aqueduct"], aq_round=0)
+    s = province(favours(at(s, phase="favour", rolled=[1], chosen_slot=0)), me, water=0, aqueduct=1,
+                 buildings=["aqueduct"], aqueduct_round=0)
     assert {"type": "favour", "card": 1, "n": 1} in R.legal_moves(s, me)
     s = play(s, {"type": "favour", "card": 1, "n": 1})
-    assert (s["p"][me]["aq"], s["p"][me]["water"], s["p"][me]["pos"]) == (0, 0, 1)
+    assert (s["players"][me]["aqueduct"], s["players"][me]["water"], s["players"][me]["position"]) == (0, 0, 1)
 
 
 def test_military_power_frees_the_most_expensive_centurion_slot():
@@ -29,12 +29,12 @@ def test_military_power_frees_the_most_expensive_centurion_slot():
     s = game(2, seed=0)
     me = seat_to_act(s)
     s = arrange(s, {me: ["harvest_grain", "centurions", "water"]})
-    s = province(s, me, cent=3, money=10)
+    s = province(s, me, centurions=3, money=10)
     s = play(s, {"type": "play", "slot": 0, "args": {"water": 0}})
     s = play(s, [m for m in R.legal_moves(s, me) if m["type"] == "exchange"][0])
     s = play(s, {"type": "military", "slot": 1, "args": {"n": 1}})
     # gave up the 3rd Centurion (slot price 3), then hired it back for 3: 10 - 3 = 7
-    assert s["p"][me]["cent"] == 3 and s["p"][me]["money"] == 7
+    assert s["players"][me]["centurions"] == 3 and s["players"][me]["money"] == 7
 
 
 def test_bribe_money_beyond_twenty_is_lost_by_the_owner():
@@ -46,7 +46,7 @@ def test_bribe_money_beyond_twenty_is_lost_by_the_owner():
                 down={other: 2})
     s = province(province(s, other, money=19), me, money=5)
     s = play(s, {"type": "play", "slot": 0, "args": {"side": other, "slot": 0, "args": {}}})
-    assert s["p"][other]["money"] == 20 and s["p"][me]["money"] == 3 and s["p"][me]["water"] == 3
+    assert s["players"][other]["money"] == 20 and s["players"][me]["money"] == 3 and s["players"][me]["water"] == 3
 
 
 def test_favour_cards_used_stay_flipped_for_later_players_in_the_round():
@@ -54,18 +54,18 @@ def test_favour_cards_used_stay_flipped_for_later_players_in_the_round():
     this round; at round end it is turned back and gets no token, the unused ones get one."""
     s = game(3, seed=0)
     first = seat_to_act(s)
-    s = province(favours(at(s, step="favour", dice=[3], chosen=0)), first, grain=1)
+    s = province(favours(at(s, phase="favour", rolled=[3], chosen_slot=0)), first, grain=1)
     s = play(s, {"type": "favour", "card": 3, "n": 1})
     while seat_to_act(s) == first:
         s = play(s, [m for m in R.legal_moves(s, first) if m["type"] != "privilege"][0])
     nxt = seat_to_act(s)
-    s = province(at(s, step="favour", dice=[3]), nxt, grain=2, wine=0, water=0)
+    s = province(at(s, phase="favour", rolled=[3]), nxt, grain=2, wine=0, water=0)
     assert [m for m in R.legal_moves(s, nxt) if m["type"] == "favour"] == []
     t = at(s, turn=3)
-    t["ev"] = []
+    t["events"] = []
     end_round(t)
-    assert [f["tokens"] for f in t["fav"]] == [1, 1, 0, 1, 1, 1]
-    assert not any(f["used"] for f in t["fav"])
+    assert [f["tokens"] for f in t["favours"]] == [1, 1, 0, 1, 1, 1]
+    assert not any(f["used"] for f in t["favours"])
 
 
 def test_start_player_track_ties_count_clockwise_from_the_new_start_player():
@@ -76,7 +76,7 @@ def test_start_player_track_ties_count_clockwise_from_the_new_start_player():
     for seat in range(4):
         s = province(s, seat, money=5)
     s = at(s, turn=4, order=[0, 1, 2, 3])
-    s["ev"] = []
+    s["events"] = []
     end_round(s)
     assert s["order"] == [2, 3, 0, 1]
 
@@ -121,26 +121,26 @@ def test_malformed_moves_get_a_sentence_and_leave_the_game_unchanged():
 
 def _check_table(s):
     """Every limit and every component count of RB-F / rules-data B2 in one state."""
-    n = s["n"]
-    for pl in s["p"]:
+    n = s["player_count"]
+    for pl in s["players"]:
         assert 0 <= pl["money"] <= 20 and 1 <= pl["dice"] <= 3, pl  # 20 money, no debts, 3 dice
-        assert 0 <= pl["vestals"] <= 3 and 0 <= pl["cent"] <= 3, pl
-        assert len(pl["bld"]) <= 3 and len(set(pl["bld"])) == len(pl["bld"]), pl
-        assert ("palace" not in pl["bld"]) or pl["married"], pl
-        assert 0 <= pl["pos"] <= 15 and min(pl["grain"], pl["wine"], pl["water"]) >= 0, pl
-        assert pl["aq"] in ((None,) if "aqueduct" not in pl["bld"] else (0, 1)), pl
-    assert all(0 <= f["tokens"] <= 3 for f in s["fav"])
-    assert s["supply"] + s["palace_tokens"] + sum(f["tokens"] for f in s["fav"]) == 15
-    cards = (list(s["deck"]) + [d["c"] for d in s["discard"]] + s["palace"]["cards"]
-             + [c for pl in s["p"] for c in pl["hand"]]
+        assert 0 <= pl["vestals"] <= 3 and 0 <= pl["centurions"] <= 3, pl
+        assert len(pl["buildings"]) <= 3 and len(set(pl["buildings"])) == len(pl["buildings"]), pl
+        assert ("palace" not in pl["buildings"]) or pl["married"], pl
+        assert 0 <= pl["position"] <= 15 and min(pl["grain"], pl["wine"], pl["water"]) >= 0, pl
+        assert pl["aqueduct"] in ((None,) if "aqueduct" not in pl["buildings"] else (0, 1)), pl
+    assert all(0 <= f["tokens"] <= 3 for f in s["favours"])
+    assert s["supply"] + s["palace_tokens"] + sum(f["tokens"] for f in s["favours"]) == 15
+    cards = (list(s["deck"]) + [d["card"] for d in s["discard"]] + s["palace"]["cards"]
+             + [c for pl in s["players"] for c in pl["hand"]]
              + (s["choice"]["cards"] if s["choice"] else [])
              + (s["palace_choice"]["cards"] if s["palace_choice"] else []))
     assert sorted(cards) == sorted(set(cards)) and len(cards) == (26 if n == 4 else 22)
-    assert sorted(slot["c"] for row in s["sides"] for slot in row) == sorted(data.ACTIONS)
+    assert sorted(slot["card"] for row in s["sides"] for slot in row) == sorted(data.ACTIONS)
     for side, row in enumerate(s["sides"]):
-        assert sum(not slot["up"] for slot in row) <= (1 if side < n else 0)
+        assert sum(not slot["face_up"] for slot in row) <= (1 if side < n else 0)
     for b, row in data.BUILDINGS.items():
-        built = sum(b in pl["bld"] for pl in s["p"])
+        built = sum(b in pl["buildings"] for pl in s["players"])
         assert s["piles"][b] + built == row["copies_4p" if n == 4 else "copies_2_3p"]
 
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from app.rulesets.fortuna.rules import end_round
-from tests.rulesets.fortuna.helpers import arrange, at, favours, game, province
+from tests.rulesets.fortuna.helpers import arrange, at, end_round, favours, game, province
 
 
 def _round_end(s):
-    s["ev"] = []
+    s["events"] = []
     end_round(s)
     return s
 
@@ -47,7 +46,7 @@ def test_a_token_on_each_unused_favour_card_up_to_three():
     """End of the Game Round: 1 token on each unused (face-up) favour card, at most 3."""
     s = favours(game(3), used=(2, 5), tokens={1: 3, 6: 1})
     s = _round_end(s)
-    assert [f["tokens"] for f in s["fav"]] == [3, 0, 1, 1, 0, 2]
+    assert [f["tokens"] for f in s["favours"]] == [3, 0, 1, 1, 0, 2]
     assert s["supply"] == 12 - 3
 
 
@@ -55,11 +54,11 @@ def test_tokens_run_out_with_the_supply():
     """Tokens (15 in the box, decided): with the supply empty no more tokens are placed."""
     s = at(favours(game(3)), supply=2)
     s = _round_end(s)
-    assert [f["tokens"] for f in s["fav"]] == [1, 1, 0, 0, 0, 0] and s["supply"] == 0
+    assert [f["tokens"] for f in s["favours"]] == [1, 1, 0, 0, 0, 0] and s["supply"] == 0
 
 
 def test_used_favour_cards_are_turned_back():
     """End of the Game Round: all used favour cards are flipped back for the next round."""
     s = favours(game(3), used=(1, 2, 3, 4, 5, 6))
     s = _round_end(s)
-    assert not any(f["used"] for f in s["fav"]) and s["round"] == 2
+    assert not any(f["used"] for f in s["favours"]) and s["round"] == 2

@@ -1,0 +1,91 @@
+"""Per-game memo of view parts: what lets the diff between a seat's consecutive views skip the
+parts a move did not change, by identity, without a cache in any ruleset module (issue 31).
+
+A ruleset's `view` builds a part through `part(key, build, *args)` (the key a hashable summary of
+everything the part shows; JSON types that Python keys confuse, true and 1, must not share a
+place in it) or `derived(source, build, *args)` (the part depends only on `source`,
+an object of the state that moves replace rather than change). While a game's `Memo` is active
+(`with memo:` around its views; the live game owns one), a part asked for again is the object
+built before; with no memo active every part is built afresh (tests, tools, bots). Views are
+never changed after they are built: they are sent, compared and diffed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextvars import ContextVar, Token
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+# Two generations of at most GENERATION parts: a full new generation pushes out the old one, and
+# a part used again moves to the new one, so the parts of the views in use stay while a game's
+# memo stays small: a version of 4-player Fortuna asks for about 20 distinct parts over its five
+# views, of 6-player Tiny Towns at most 12, and a move changes a few of them.
+GENERATION = 64
+
+_ACTIVE: ContextVar[Memo | None] = ContextVar("civitas_view_memo", default=None)
+
+
+class Memo:
+    """One game's view parts, shared between its consecutive views."""
+
+    __slots__ = ("_new", "_old", "_tokens")
+
+    def __init__(self) -> None:
+        self._new: dict[Any, Any] = {}
+        self._old: dict[Any, Any] = {}
+        self._tokens: list[Token[Memo | None]] = []
+
+    def __enter__(self) -> Memo:
+        self._tokens.append(_ACTIVE.set(self))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _ACTIVE.reset(self._tokens.pop())
+
+    def __len__(self) -> int:
+        return len(self._new) + len(self._old)
+
+    def get(self, key: Any) -> Any:
+        """The entry filed under `key`, moved to the new generation, or None."""
+        entry = self._new.get(key)
+        if entry is None:
+            entry = self._old.get(key)
+            if entry is not None:
+                self.put(key, entry)
+        return entry
+
+    def put(self, key: Any, entry: Any) -> None:
+        """File `entry` under `key` in the new generation (turning the generations when full)."""
+        if len(self._new) >= GENERATION:
+            self._old, self._new = self._new, {}
+        self._new[key] = entry
+
+
+def part(key: Any, build: Callable[..., T], *args: Any) -> T:
+    """The view part summarised by `key`, built by `build(*args)` unless the active memo holds it."""
+    memo = _ACTIVE.get()
+    if memo is None:
+        return build(*args)
+    hit: T | None = memo.get(key)
+    if hit is None:
+        hit = build(*args)
+        memo.put(key, hit)
+    return hit
+
+
+def derived(source: Any, tag: Any, build: Callable[..., T], *args: Any) -> T:
+    """The view part `tag` that depends only on the state object `source` (which moves replace,
+    never change), built by `build(*args)` unless the active memo holds one made from that same
+    object. The entry keeps `source`, so its identity cannot be reused meanwhile."""
+    memo = _ACTIVE.get()
+    if memo is None:
+        return build(*args)
+    key = (id(source), tag)
+    hit = memo.get(key)
+    if hit is not None and hit[0] is source:
+        return hit[1]  # type: ignore[no-any-return]  # entries are (source, part) pairs
+    made = build(*args)
+    memo.put(key, (source, made))
+    return made
