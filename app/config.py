@@ -28,6 +28,12 @@ class Settings(BaseSettings):
     seed_log: str = ""
     bot_lease_seconds: float = 15.0  # one instance drives a game's bots; a dead one's lease runs out
     bot_watchdog_seconds: float = 3.0  # how often to look for games whose bot seats nobody plays
+    # Bot moves are chosen in worker processes (app/services/bot_pool.py): "auto" is one per core
+    # less one, at least one; 0 chooses them on the event loop (only for tests that patch a
+    # ruleset's bot in their own process).
+    bot_workers: int | Literal["auto"] = "auto"
+    bot_deadline_seconds: float = 2.0  # a decision's deadline beyond its level's thinking time
+    bot_queue_seconds: float = 10.0  # the longest a decision waits for a free worker
     snapshot_every: int = 20
     # SQLite's fsync policy in WAL mode: "normal" (no fsync per commit: a process crash loses no
     # acknowledged move, a power cut may lose the last ones) or "full" (an fsync per commit).
@@ -72,7 +78,6 @@ class Settings(BaseSettings):
     lobby_resync_seconds: float = 60.0  # rebuild the lobby projection now and then (lost events)
     extra_rulesets: str = ""  # comma-separated modules exposing RULESET (tests register their game)
     migrate_on_start: bool = True
-    fault_exit_after_commit: bool = False  # tests only: exit right after a move commits
     absence_grace_seconds: float = 90.0  # a player gone this long while asked to act: a bot holds the seat
     clock_sweep_seconds: float = 1.0  # how often each instance looks for run-out clocks and absent players
     log_level: str = "info"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import importlib
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -46,9 +45,7 @@ def migrate(database_url: str) -> None:
 
 def load_extra_rulesets(spec: str) -> None:
     """Register rulesets from modules named in CIVITAS_EXTRA_RULESETS (tests use a test game)."""
-    for name in filter(None, (part.strip() for part in spec.split(","))):
-        module_name, _, attr = name.partition(":")
-        registry.register(getattr(importlib.import_module(module_name), attr or "RULESET"))
+    registry.load(spec)
 
 
 class BodyLimit:
