@@ -44,6 +44,9 @@ class Settings(BaseSettings):
     # "lean": uvicorn's websockets-sansio with less kept per socket (app/realtime/transport.py);
     # any uvicorn ws name (websockets-sansio, wsproto, websockets) to fall back to uvicorn's own.
     ws_protocol: str = "lean"
+    # A client frame begun and not whole after this long closes its socket (1008; "lean" only):
+    # half a frame, then silence, must not hold a socket open for ever.
+    ws_frame_seconds: float = 10.0
     frames_per_second: float = 20.0  # per socket, with a burst of twice that
     frames_per_token_second: float = 40.0  # all of one token's sockets on an instance together
     max_live_games: int = 5000

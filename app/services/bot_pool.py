@@ -112,7 +112,7 @@ class BotPool:
         try:
             decision = await asyncio.wait_for(asyncio.shield(job.future),
                                               self.queue_seconds + deadline)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise BotPoolError("busy", f"no worker answered within {self.queue_seconds:g} s "
                                        f"plus the {deadline:g} s deadline") from None
         finally:
@@ -122,29 +122,27 @@ class BotPool:
         return decision
 
     async def _serve(self, slot: int) -> None:
-        """One worker slot: keep a worker process running and feed it jobs, one at a time."""
+        """One worker slot: keep a worker process running and feed it jobs, one at a time.
+        (Cancelled by aclose, which stops the processes: nothing here awaits on the way out.)"""
         assert self._queue is not None
         proc: asyncio.subprocess.Process | None = None
         starts = 0
-        try:
-            while True:
+        while True:
+            if proc is None:
+                proc = await self._start(slot, starts)
+                starts += 1
                 if proc is None:
-                    proc = await self._start(slot, starts)
-                    starts += 1
-                    if proc is None:
-                        continue
-                    starts = 0
-                job = await self._queue.get()
-                if job.future.done():
                     continue
-                if time.monotonic() - job.queued > self.queue_seconds:
-                    job.future.set_exception(BotPoolError("busy", "waited too long for a worker"))
-                    continue
-                proc = await self._run(proc, job)
-                if proc is None:
-                    self._procs.pop(slot, None)
-        except asyncio.CancelledError:
-            raise  # aclose stops the process: awaiting here could be cancelled again
+                starts = 0
+            job = await self._queue.get()
+            if job.future.done():
+                continue
+            if time.monotonic() - job.queued > self.queue_seconds:
+                job.future.set_exception(BotPoolError("busy", "waited too long for a worker"))
+                continue
+            proc = await self._run(proc, job)
+            if proc is None:
+                self._procs.pop(slot, None)
 
     async def _start(self, slot: int, failures: int) -> asyncio.subprocess.Process | None:
         """Start a worker and wait until it is ready; None (after a pause that grows with each
@@ -161,7 +159,7 @@ class BotPool:
             ready = await asyncio.wait_for(proc.stdout.readline(), START_SECONDS)
             if orjson.loads(ready).get("ready") == proc.pid:
                 return proc
-        except (asyncio.TimeoutError, orjson.JSONDecodeError, AttributeError):
+        except (TimeoutError, orjson.JSONDecodeError, AttributeError):
             pass
         log.error("bot worker %s did not start (exit status %s); trying again", proc.pid,
                   proc.returncode)
@@ -180,7 +178,7 @@ class BotPool:
             await proc.stdin.drain()
             line = await asyncio.wait_for(proc.stdout.readline(), job.deadline)
             answer = orjson.loads(line) if line else None
-        except asyncio.TimeoutError:
+        except TimeoutError:
             failure = BotPoolError("deadline", f"worker {proc.pid} took over {job.deadline:g} s")
         except (ConnectionError, ValueError, orjson.JSONDecodeError) as exc:
             failure = BotPoolError("crash", f"worker {proc.pid}: {type(exc).__name__}")
@@ -231,7 +229,7 @@ async def _stop(proc: asyncio.subprocess.Process, kill: bool = False) -> None:
             if proc.stdin is not None:
                 proc.stdin.close()
             await asyncio.wait_for(asyncio.shield(proc.wait()), 0.5)
-        except (asyncio.TimeoutError, ConnectionError):
+        except (TimeoutError, ConnectionError):
             pass
     if proc.returncode is None:
         try:

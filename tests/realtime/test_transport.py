@@ -10,7 +10,7 @@ from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocketDisconnect
 
-from app.realtime.transport import LeanWebSocketProtocol, _Flag, _Inbox
+from app.realtime.transport import RAW_EXTENSION, LeanWebSocketProtocol, _Flag, _Inbox
 
 
 def test_inbox_and_flag_behave_like_queue_and_event():
@@ -362,3 +362,67 @@ def test_a_detached_socket_closes_with_1007_on_invalid_utf8():
     opcode, payload = asyncio.run(scenario())
     assert opcode == 0x8 and int.from_bytes(payload[:2], "big") == 1007
     assert handlers[0].messages == [] and len(handlers[0].closes) == 1
+
+
+def test_a_socket_left_with_half_a_frame_is_closed_after_the_frame_timeout():
+    """Issue 33 item 7: a client that sends half a frame and goes silent (here: a text frame's
+    header and mask, no payload) is closed with 1008 once `frame_seconds` have passed since
+    the frame began, and one that trickles a frame's bytes so slowly that it is never whole is
+    closed while it is still trickling (more bytes of the same frame do not restart the wait);
+    the handler is told the socket ended. A frame whose pieces arrive in time is read as usual."""
+    from app.main import ws_protocol
+
+    async def scenario(trickle: bool) -> tuple:
+        handlers: list[_Recorder] = []
+
+        async def detaching(websocket):
+            await websocket.accept()
+            protocol = websocket.scope["extensions"][RAW_EXTENSION]
+            handlers.append(_Recorder(protocol))
+            protocol.detach(handlers[-1])
+
+        app = Starlette(routes=[WebSocketRoute("/d", detaching)])
+        config = uvicorn.Config(app, host="127.0.0.1", port=0, ws=ws_protocol("lean", 0.3),
+                                ws_per_message_deflate=False, log_level="warning", lifespan="off")
+        server = uvicorn.Server(config)
+        task = asyncio.ensure_future(server.serve())
+        while not server.started:
+            await asyncio.sleep(0.01)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"GET /d HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        await reader.readuntil(b"\r\n\r\n")
+        whole = _client_frame(0x1, b"in time")
+        writer.write(whole[:3])
+        await asyncio.sleep(0.05)
+        writer.write(whole[3:])
+        assert await _read_frame(reader) == (0x1, b"in time")
+        seen: tuple = ()
+        if trickle:  # 60 bytes of a 106-byte frame over 3 s: progress, never a whole frame
+            hung_up = False
+            for byte in _client_frame(0x1, b"x" * 100)[:60]:
+                try:
+                    writer.write(bytes([byte]))
+                    await writer.drain()
+                except ConnectionError:
+                    hung_up = True
+                    break
+                await asyncio.sleep(0.05)
+            seen = (hung_up,)
+        else:
+            writer.write(_client_frame(0x1, b"never finished")[:6])
+            opcode, payload = await asyncio.wait_for(_read_frame(reader), 10)
+            hung_up = await asyncio.wait_for(reader.read(), 10) == b""
+            seen = (opcode, int.from_bytes(payload[:2], "big"), hung_up)
+        for _ in range(100):
+            if handlers[0].closes:
+                break
+            await asyncio.sleep(0.01)
+        writer.close()
+        server.should_exit = True
+        await task
+        return seen, handlers[0].messages, handlers[0].closes
+
+    assert asyncio.run(scenario(trickle=False)) == ((0x8, 1008, True), ["in time"], [1008])
+    assert asyncio.run(scenario(trickle=True)) == ((True,), ["in time"], [1008])
