@@ -94,9 +94,19 @@ async def block(url: str, games: int, rulesets: list[str], warmup: float, durati
     """Keep `games` bot games playing; the window's figures."""
     names = itertools.cycle(rulesets)
     counter = itertools.count()
-    async with httpx.AsyncClient(timeout=60) as http:
-        running = list(await asyncio.gather(*(
-            bot_game(http, url, next(names), 2, next(counter)) for _ in range(games))))
+    # Connections idle past uvicorn's keep-alive (5 s) are closed by it: never reuse one that old.
+    async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(keepalive_expiry=2)) as http:
+        gate = asyncio.Semaphore(8)  # set up 8 at a time (room creation holds pooled connections)
+
+        async def one() -> str:
+            async with gate:
+                return await bot_game(http, url, next(names), 2, next(counter))
+
+        async def read(address: str) -> httpx.Response:
+            async with gate:
+                return await http.get(address)
+
+        running = list(await asyncio.gather(*(one() for _ in range(games))))
         replaced = 0
 
         async def keep_up(until: float) -> None:
@@ -104,7 +114,7 @@ async def block(url: str, games: int, rulesets: list[str], warmup: float, durati
             while time.monotonic() < until:
                 await asyncio.sleep(1.0)
                 # Rooms, not games: a room's document is a row, a game's is a view to build.
-                docs = await asyncio.gather(*(http.get(f"{url}/api/rooms/{r}") for r in running))
+                docs = await asyncio.gather(*(read(f"{url}/api/rooms/{r}") for r in running))
                 for i, d in enumerate(docs):
                     if d.json().get("status") == "finished":
                         running[i] = await bot_game(http, url, next(names), 2, next(counter))

@@ -40,12 +40,15 @@ GIVE_UP_AFTER = 6
 
 
 def bot_request(live: LiveGame, seat: int, attempt: int) -> dict[str, Any]:
-    """What a bot worker is told to decide: the game as JSON data, the bot's level (the
-    ruleset's bot first; a random legal move after a refused choice) and a seed derived from the
-    game's seed, the version and the seat (and the attempt, for the random one), so a decision
-    is reproducible and the game's seed itself never leaves the server process."""
+    """What a bot worker is told to decide: the game as JSON data, the bot's level (the seat's,
+    when its bot names a level this server has, else the default: the ruleset's own bot; a
+    random legal move after a refused choice) and a seed derived from the game's seed, the
+    version and the seat (and the attempt, for the random one), so a decision is reproducible
+    and the game's seed itself never leaves the server process."""
     if attempt < FALLBACK_AFTER:
-        level, seed = choosers.DEFAULT_LEVEL, Rng.from_seed(live.seed, "bot", live.version, seat)
+        named = (live.seats.get(seat) or {}).get("bot")
+        level = named if named in choosers.LEVELS else choosers.DEFAULT_LEVEL
+        seed = Rng.from_seed(live.seed, "bot", live.version, seat)
     else:
         level, seed = "random", Rng.from_seed(live.seed, "bot-fallback", live.version, seat, attempt)
     return {"ruleset": live.ruleset.id, "players": live.players, "options": live.options,

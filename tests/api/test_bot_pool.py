@@ -131,3 +131,33 @@ def test_closing_the_pool_stops_its_workers():
 def test_the_pool_leaves_one_core_to_the_event_loop():
     """Sized from the cores: one per core less one, and at least one."""
     assert [default_size(n) for n in (1, 2, 4, 16)] == [1, 1, 3, 15]
+
+
+def test_a_request_names_the_seats_level_and_never_carries_the_games_seed():
+    """What a worker is sent: the seat's level when its bot names one this server has (else the
+    default level; after a refused choice, the random level), the state, and a seed derived
+    from the game's seed, version and seat; the game's seed itself appears nowhere in it."""
+    from app.engine import choosers
+    from app.services.bot_pool import encode
+    from app.services.bots import bot_request
+    from app.services.live import LiveGame
+    from tests.support.testgame import TEST_GAME
+
+    seed = 123456789012345
+    state = TEST_GAME.setup(2, TEST_GAME.Options(), seed)
+    live = LiveGame(id="g", room_id="r", ruleset=TEST_GAME, players=2, options={}, seed=seed,
+                    seed_hash="h", version=0, state=state, to_act_at=[[0, 1]], movers=[],
+                    seats={0: {"player_id": None, "bot": "Bot"},
+                           1: {"player_id": None, "bot": "test-level"}})
+    choosers.register("test-level", choosers.random_legal, budget=0.5)
+    try:
+        default, named, fallback = bot_request(live, 0, 0), bot_request(live, 1, 0), bot_request(
+            live, 1, 1)
+    finally:
+        del choosers.LEVELS["test-level"]
+    assert (default["level"], named["level"], fallback["level"]) == ("normal", "test-level",
+                                                                      "random")
+    assert named["budget"] == 0.5 and default["state"] is state
+    assert len({default["seed"], named["seed"], fallback["seed"]}) == 3
+    for request in (default, named, fallback):
+        assert str(seed) not in encode(request).decode()

@@ -175,7 +175,8 @@ def _client_frame(opcode: int, payload: bytes, fin: bool = True, masked: bool = 
             + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
 
 
-async def _detached_server(handlers: list, max_size: int | None = None):
+async def _detached_server(handlers: list, max_size: int | None = None,
+                           protocol: type = LeanWebSocketProtocol):
     """A lean-protocol server whose one route accepts, detaches to a _Recorder and returns; and a
     raw client that has done the handshake: (server, task, reader, writer)."""
     from app.realtime.transport import RAW_EXTENSION
@@ -187,7 +188,7 @@ async def _detached_server(handlers: list, max_size: int | None = None):
         protocol.detach(handlers[-1])
 
     app = Starlette(routes=[WebSocketRoute("/d", detaching)])
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, ws=LeanWebSocketProtocol,
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, ws=protocol,
                             ws_per_message_deflate=False, log_level="warning", lifespan="off",
                             **({"ws_max_size": max_size} if max_size else {}))
     server = uvicorn.Server(config)
@@ -374,25 +375,8 @@ def test_a_socket_left_with_half_a_frame_is_closed_after_the_frame_timeout():
 
     async def scenario(trickle: bool) -> tuple:
         handlers: list[_Recorder] = []
-
-        async def detaching(websocket):
-            await websocket.accept()
-            protocol = websocket.scope["extensions"][RAW_EXTENSION]
-            handlers.append(_Recorder(protocol))
-            protocol.detach(handlers[-1])
-
-        app = Starlette(routes=[WebSocketRoute("/d", detaching)])
-        config = uvicorn.Config(app, host="127.0.0.1", port=0, ws=ws_protocol("lean", 0.3),
-                                ws_per_message_deflate=False, log_level="warning", lifespan="off")
-        server = uvicorn.Server(config)
-        task = asyncio.ensure_future(server.serve())
-        while not server.started:
-            await asyncio.sleep(0.01)
-        port = server.servers[0].sockets[0].getsockname()[1]
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(b"GET /d HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-        await reader.readuntil(b"\r\n\r\n")
+        server, task, reader, writer = await _detached_server(
+            handlers, protocol=ws_protocol("lean", 0.3))
         whole = _client_frame(0x1, b"in time")
         writer.write(whole[:3])
         await asyncio.sleep(0.05)
