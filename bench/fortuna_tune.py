@@ -2,6 +2,7 @@
 
 Overrides patch the loaded tables for this process only (data/*.toml is not touched):
   action:ID.KEY=VALUE      e.g. action:grain_trade.price=3, action:fortuna.amount=0
+  slots:KIND=A,B,C         the province slot prices, e.g. slots:vestals=1,1,2
   building:ID.cost=VALUE   e.g. building:basilica.cost=2
   worth:KEY=VALUE          a bot worth (bot.WORTH or bot.BUILDING_WORTH) for every seat
   vworth:KEY=VALUE         a bot worth for the variant seat only (match mode)
@@ -51,6 +52,8 @@ def apply_overrides(args: list[str]) -> dict[str, float]:
             (bot.WORTH if key in bot.WORTH else bot.BUILDING_WORTH)[key] = float(value)
         elif kind == "vworth":
             variant[key] = float(value)
+        elif kind == "slots":  # slots:centurions=1,2,3 (the province slot prices)
+            data.SLOT_PRICES[key] = [int(p) for p in value.split(",")]
         else:
             raise SystemExit(f"unknown override {arg!r}")
     return variant

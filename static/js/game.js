@@ -384,10 +384,12 @@ function drawOutcome() {
   actions.append(el("a", { class: "button", href: `/?ruleset=${encodeURIComponent(state.doc.ruleset)}#create`, id: "new-table" }, "New table"),
     el("a", { class: "button", href: "/", id: "back-to-lobby" }, "Back to lobby"));
   // Seats and rule-driven players (Dale) in one list by rank (a stable sort keeps seat order in ties).
+  // When nobody wins (a failed city, nobody inside Rome) the list numbers no ranks.
+  const place = (rank) => (winnerNames.length ? el("strong", {}, `${rank}.`) : null);
   const ranking = [...order.map((seat) => ({ rank: outcome.ranks[seat], li: el("li", { class: winners.includes(seat) ? "winner" : "" },
-      el("strong", {}, `${outcome.ranks[seat]}.`), ` ${nameOf(seat)}${seat === state.doc.seat ? " (you)" : ""} — ${outcome.scores[seat]} points`) })),
+      place(outcome.ranks[seat]), ` ${nameOf(seat)}${seat === state.doc.seat ? " (you)" : ""} — ${outcome.scores[seat]} points`) })),
     ...others.map((o) => ({ rank: o.rank, li: el("li", { class: o.rank === 1 ? "winner" : "" },
-      el("strong", {}, `${o.rank}.`), ` ${o.name} — ${o.score} points`) }))].sort((a, b) => a.rank - b.rank);
+      place(o.rank), ` ${o.name} — ${o.score} points`) }))].sort((a, b) => a.rank - b.rank);
   box.replaceChildren(el("h2", {}, title),
     el("ol", { class: "ranking" }, ...ranking.map((r) => r.li)),
     actions, details);

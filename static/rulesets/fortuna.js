@@ -94,6 +94,7 @@ const STYLE = `
 .fo-score table { border-collapse: collapse; font-size: 13px; }
 .fo-score td, .fo-score th { border: 1px solid #ddd; padding: 3px 8px; text-align: right; }
 .fo-score th:first-child, .fo-score td:first-child { text-align: left; }
+.fo-score .fo-nowin { font-weight: 600; margin: 4px 0; }
 .fo-score tr.win { background: #fff3cf; }
 @media (max-width: 480px) {
   .fo-road { grid-template-columns: repeat(8, 1fr); }
@@ -438,20 +439,26 @@ function province(env, s) {
       p.married ? h("span", { class: "fo-badge" }, "Married") : null),
     h("div", { class: "fo-res" }, ...chips, ...bld),
     h("div", { class: "fo-priv" }, ...hand),
-    s === seat && view.discard.mine.length ? h("div", { class: "fo-priv" }, "Discarded by you: ", ...view.discard.mine.map((c) => h("span", { class: "fo-pcard" }, privWords(cat, c)))) : null);
+    s === seat && view.discard.mine.length ? h("div", { class: "fo-priv" }, "Discarded by you: ", ...view.discard.mine.map((c) => h("span", { class: "fo-pcard" }, privWords(cat, c)))) : null,
+    // what this seat saw go into the deck at the last reshuffle (another player may have drawn some since)
+    s === seat && (view.shuffled_in || []).length ? h("div", { class: "fo-priv", dataset: { shuffled: "1" } }, "Shuffled into the deck (you saw them; others may have drawn some): ",
+      ...view.shuffled_in.map((c) => h("span", { class: "fo-pcard" }, privWords(cat, c)))) : null);
 }
 
 function scoreTable(outcome, env) {
   const { cat, who } = env;
   const order = outcome.scores.map((_, s) => s).sort((a, b) => outcome.ranks[a] - outcome.ranks[b]);
+  // Nobody inside Rome: the outcome names no winner (`winners` empty) and the table ranks nobody.
+  const nobody = Array.isArray(outcome.winners) && !outcome.winners.length;
   const rows = order.map((s) => {
     const b = outcome.breakdown[s];
     const cards = b.privileges.map((c) => `${privilege(cat, c.card).name} ${c.points}`).join(", ") || "—";
-    return h("tr", { class: outcome.ranks[s] === 1 ? "win" : "" }, h("td", {}, `${outcome.ranks[s]}. ${who(s)}`),
+    return h("tr", { class: !nobody && outcome.ranks[s] === 1 ? "win" : "" }, h("td", {}, nobody ? who(s) : `${outcome.ranks[s]}. ${who(s)}`),
       h("td", {}, b.steps), h("td", {}, b.inside_rome ? "yes" : "no (cannot win)"), h("td", { style: "text-align:left" }, cards),
       h("td", {}, b.privilege_points), h("td", {}, h("strong", {}, b.total)), h("td", {}, b.money), h("td", {}, b.centurions), h("td", {}, b.vestals));
   });
   return h("div", { class: "fo-panel fo-score", dataset: { outcome: "1" } }, h("h3", {}, "Final scores"),
+    nobody ? h("p", { class: "fo-nowin", dataset: { nowinner: "1" } }, outcome.result || "No one wins: nobody reached Rome.") : null,
     h("div", { style: "overflow-x:auto" }, h("table", {},
       h("thead", {}, h("tr", {}, ...["Player", "Steps", "Inside Rome", "Privilege cards C", "Points", "Total", "Money", "Centurions", "Vestals"].map((t) => h("th", {}, t)))),
       h("tbody", {}, ...rows))),

@@ -3,7 +3,8 @@ desktop and on a 390 px phone."""
 
 from __future__ import annotations
 
-from tests.browser.test_rulesets_browser import SETTLED, _decide, _my_turn, _same_as_server, _start
+from tests.browser.test_rulesets_browser import (SETTLED, _decide, _finished_as, _my_turn,
+                                                  _same_as_server, _start)
 from tests.support import http
 
 
@@ -104,8 +105,6 @@ def test_failed_city_says_nobody_wins(live_server, page):
     platform needs a rank) but names no winner, so the end must not say they share the win; it
     says the city failed, beside each member's breakdown. The server's snapshot is rewritten to
     a failed city's outcome (a defeat cannot be forced through the API)."""
-    import json
-
     from app.rulesets.city_council import RULESET as R
     from app.rulesets.city_council import production
     from tests.rulesets.city_council.helpers import clone, game as new_game
@@ -115,26 +114,7 @@ def test_failed_city_says_nobody_wins(live_server, page):
     production.add_crime(s, 1)
     outcome = R.outcome(s).to_json()
     assert outcome["ranks"] == [1, 1] and outcome["winners"] == []
-
-    def route(ws):
-        server = ws.connect_to_server()
-
-        def from_server(message):
-            frame = json.loads(message)
-            if frame["type"] == "snapshot":
-                frame["game"].update(status="finished", outcome=outcome, to_act=[])
-                ws.send(json.dumps(frame))
-            elif frame["type"] != "patch":
-                ws.send(message)
-
-        server.on_message(from_server)
-        ws.on_message(lambda message: server.send(message))
-
-    page.route_web_socket("**/ws/games/**", route)
-    _start(live_server, page, "city-council")
-    result = page.locator("#outcome")
-    result.wait_for(state="visible")
-    page.locator("#outcome .cc-outcome").wait_for()
+    result = _finished_as(live_server, page, "city-council", outcome, ".cc-outcome")
     title = result.locator("h2").inner_text()
     assert "win" not in title.lower(), title
     assert "everyone loses" in title

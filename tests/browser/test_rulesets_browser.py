@@ -26,6 +26,35 @@ def _start(server, page, ruleset, seats=2, options=None):
     return game, auth
 
 
+def _finished_as(server, page, ruleset, outcome, ready):
+    """Start a `ruleset` game and show its page as if the game had finished with `outcome`: the
+    server's snapshot is rewritten on its way to the page (and its patches dropped). For ends the
+    API cannot reach quickly (a failed city, a game stopped by a round guard). Waits for the
+    result panel and the renderer's `ready` selector in it; returns the panel."""
+    import json
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def from_server(message):
+            frame = json.loads(message)
+            if frame["type"] == "snapshot":
+                frame["game"].update(status="finished", outcome=outcome, to_act=[])
+                ws.send(json.dumps(frame))
+            elif frame["type"] != "patch":
+                ws.send(message)
+
+        server.on_message(from_server)
+        ws.on_message(lambda message: server.send(message))
+
+    page.route_web_socket("**/ws/games/**", route)
+    _start(server, page, ruleset)
+    result = page.locator("#outcome")
+    result.wait_for(state="visible")
+    result.locator(ready).wait_for()
+    return result
+
+
 # The page has taken in the answer to its last move: none in flight, and an accepted move's own
 # version reached (the ack comes before the move's patch; another seat's patch in between moves
 # the version too, so a later version alone does not say our move is in).

@@ -20,6 +20,9 @@ from app.rulesets.fortuna.view import (describe, determinize_state, log_text, pu
                                        view_state)
 
 
+NO_WINNER = "No one wins: nobody reached Rome, and only players inside Rome (step 10 or more) can win."
+
+
 class FortunaOptions(BaseModel):
     """Variants. Defaults: the standard game."""
 
@@ -37,8 +40,10 @@ class Fortuna(RulesetHooks):
 
     id = "fortuna"
     # 2: single-answer steps automatic; 3: military power pays first; 4: reconstructed values
-    # adjusted after simulation (Grain Trade, the Fortuna card, Basilica: NOTES)
-    version = "4"
+    # adjusted after simulation (Grain Trade, the Fortuna card, Basilica: NOTES); 5: rules review
+    # 2 (issue 25): nobody inside Rome, nobody wins; a seat's knowledge of the deck changes only
+    # with what it saw (`fresh`), determinize reads only the seat's view
+    version = "5"
     name = "Fortuna"
     min_players = 2
     max_players = 4
@@ -74,11 +79,15 @@ class Fortuna(RulesetHooks):
 
     def outcome(self, state: State) -> Outcome | None:
         """Steps plus privilege points for players inside Rome; ties by steps, money, Centurions,
-        Vestals (players outside Rome rank below everyone inside)."""
+        Vestals (players outside Rome rank below everyone inside). With nobody inside Rome
+        nobody wins (RB-F The Winner of the Game): no winner, every seat shares the rank."""
         if state["step"] != "over":
             return None
         board = breakdown(state)
-        return Outcome([b["total"] for b in board], ranks_from_keys([tie_key(b) for b in board]), board)
+        scores = [b["total"] for b in board]
+        if not any(b["inside_rome"] for b in board):
+            return Outcome(scores, [1] * len(board), board, {"winners": [], "result": NO_WINNER})
+        return Outcome(scores, ranks_from_keys([tie_key(b) for b in board]), board)
 
     def determinize(self, state: State, seat: int | None, rng: Any) -> State:
         """Re-deal every card the seat has not seen."""
@@ -110,14 +119,18 @@ class Fortuna(RulesetHooks):
         }
 
     def upgrade_state(self, state: State | None, from_version: str) -> State | None:
-        """Version 3 -> 4 changed only values in data/*.toml, not the stored state: a snapshot
-        plays on under the new values. A game without a snapshot is refused (replaying its
-        moves from setup under the new values could reach other states or refuse a move), as
-        are versions 1-2 (other automatic steps and military-power order)."""
-        if from_version != "3" or state is None:
+        """Versions 3 and 4 -> 5: a snapshot plays on. 3 -> 4 changed only values in data/*.toml;
+        4 -> 5 adds `fresh` and `fresh_palace` (how many cards of each hand, and whether the
+        palace cards, came from the deck since the last reshuffle). A version-4 seat's `known`
+        lists only cards still in the deck (each draw struck its cards off every list), so no
+        known card sits in a hand or on the palace table: zeros are exact. A game without a
+        snapshot is refused (replaying its moves from setup under the new values could reach
+        other states or refuse a move), as are versions 1-2 (other automatic steps and
+        military-power order)."""
+        if from_version not in ("3", "4") or state is None:
             raise CannotUpgrade(f"Fortuna cannot carry a game from version {from_version} "
                                 f"{'without a snapshot ' if state is None else ''}to version {self.version}.")
-        return state
+        return {**state, "fresh": [0] * state["n"], "fresh_palace": False}
 
     def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
         """The heuristic bot (bot.py)."""

@@ -55,6 +55,7 @@ def clone_state(s: State) -> State:
     t["deck"] = list(s["deck"])
     t["discard"] = [dict(d) for d in s["discard"]]
     t["known"] = [list(k) for k in s["known"]]
+    t["fresh"] = list(s["fresh"])
     t["choice"] = None if s["choice"] is None else dict(s["choice"], cards=list(s["choice"]["cards"]))
     pc = s["palace_choice"]
     t["palace_choice"] = None if pc is None else dict(pc, cards=list(pc["cards"]))
@@ -108,6 +109,7 @@ def setup_state(n: int, opts: dict[str, Any], seed: int) -> State:
         "supply": data.TOKENS_TOTAL - data.TOKENS_PALACE, "palace_tokens": data.TOKENS_PALACE,
         "piles": {b["id"]: b[copies] for b in data.BUILDING_ROWS},
         "deck": deck, "discard": [], "out": out, "known": [[] for _ in range(n)],
+        "fresh": [0] * n, "fresh_palace": False,
         "choice": None, "palace": {"cards": [], "seen": [], "taken": []}, "palace_choice": None,
         "resume": None, "arrivals": [], "end": False,
         "p": [new_player() for _ in range(n)], "last": None, "rng": rng.state, "ev": [],
@@ -183,7 +185,7 @@ def enter(s: State, step: str) -> None:
     if step == "privilege":
         took, s["took"] = s["took"], 0
         if took:
-            drawn = draw(s, took)
+            drawn = draw(s, took, seat)
             keep = 2 if "basilica" in pl["bld"] and took >= 2 else 1
             s["ev"].append({"k": "draw", "seat": seat, "n": len(drawn), "keep": min(keep, len(drawn))})
             if len(drawn) > keep:
@@ -191,6 +193,7 @@ def enter(s: State, step: str) -> None:
                 s["step"] = "keep"
                 return
             pl["hand"] = sorted(pl["hand"] + drawn)
+            s["fresh"][seat] += len(drawn)
         step = "wrap"
     if step == "wrap":
         if usable_privileges(s, seat):
@@ -251,9 +254,10 @@ def end_round(s: State) -> None:
 
 # ----------------------------------------------------------------------------- privileges
 
-def draw(s: State, k: int) -> list[str]:
-    """Up to k cards from the top of the privilege deck, reshuffling the discards when it runs
-    out; when both are empty no more cards come (RB-F)."""
+def draw(s: State, k: int, seat: int) -> list[str]:
+    """Up to k cards from the top of the privilege deck for `seat`, reshuffling the discards when
+    it runs out; when both are empty no more cards come (RB-F). Only the drawer sees them, so
+    only its knowledge of the deck changes (the others saw a card leave, not which)."""
     out: list[str] = []
     for _ in range(k):
         if not s["deck"]:
@@ -263,21 +267,24 @@ def draw(s: State, k: int) -> list[str]:
         card = s["deck"].pop()
         out.append(card)
     if out:
-        for known in s["known"]:
-            known[:] = [c for c in known if c not in out]
+        known = s["known"][seat]
+        known[:] = [c for c in known if c not in out]
     return out
 
 
 def reshuffle(s: State) -> None:
-    """The discard pile becomes the new face-down deck; each seat still knows which of its own
-    (and the face-up) discards are in it, though not where."""
+    """The discard pile becomes the new face-down deck (the deck is empty: cards being drawn stay
+    in the drawer's hand, NOTES D15). Each seat now knows which of its own and of the face-up
+    discards are in it, though not where; what it knew of the old deck no longer says anything.
+    No card in a hand or on the palace table came from the new deck yet (`fresh`)."""
     if not s["discard"]:
         return
     # No generator expressions in the functions that run during play: compiled, a function that
     # holds one allocates a closure on every call, even when the branch using it never runs.
-    for seat, known in enumerate(s["known"]):
-        known.extend([d["c"] for d in s["discard"] if d["up"] or d["by"] == seat])
-        known.sort()
+    for seat in range(s["n"]):
+        s["known"][seat] = sorted([d["c"] for d in s["discard"] if d["up"] or d["by"] == seat])
+    s["fresh"] = [0] * s["n"]
+    s["fresh_palace"] = False
     rng = Rng(s["rng"])
     s["deck"] = rng.shuffled([d["c"] for d in s["discard"]])
     s["rng"] = rng.state
@@ -322,6 +329,11 @@ def use_privilege(s: State, seat: int, card: str) -> None:
     row = data.PRIVILEGES[card]
     pl["hand"].remove(card)
     s["discard"].append({"c": card, "up": True, "by": seat})
+    for known in s["known"]:  # everyone sees it: it is not in the deck
+        if card in known:
+            known.remove(card)
+    if s["fresh"][seat] > len(pl["hand"]):  # which card left is secret: count the least possible
+        s["fresh"][seat] = len(pl["hand"])
     if row["cls"] == "A":
         for res, amount in row["gain"].items():
             gain(pl, res, amount)
@@ -363,14 +375,18 @@ def arrive(s: State, seat: int) -> None:
     if len(s["arrivals"]) == 1:
         s["supply"] += s["palace_tokens"]
         s["palace_tokens"] = 0
-        offered = draw(s, data.TOKENS_PALACE)
+        offered = draw(s, data.TOKENS_PALACE, seat)
+        s["fresh_palace"] = True  # drawn from the deck now in play
     else:
         offered = s["palace"]["cards"]
         s["palace"]["cards"] = []
+        known = s["known"][seat]  # the later arrival sees the cards left on the table
+        known[:] = [c for c in known if c not in offered]
     if len(offered) > 1:
         s["palace_choice"] = {"seat": seat, "cards": offered}
     else:
         s["p"][seat]["hand"] = sorted(s["p"][seat]["hand"] + offered)
+        s["fresh"][seat] += len(offered) if s["fresh_palace"] else 0
         if offered and len(s["arrivals"]) > 1:
             note_taken(s, seat, offered[0])
 
@@ -772,6 +788,7 @@ def run(s: State, seat: int, move: Move) -> None:
         ch = s["choice"]
         s["choice"] = None
         pl["hand"] = sorted(pl["hand"] + move["cards"])
+        s["fresh"][seat] += len(move["cards"])
         for card in ch["cards"]:
             if card not in move["cards"]:
                 s["discard"].append({"c": card, "up": False, "by": seat})
@@ -780,6 +797,7 @@ def run(s: State, seat: int, move: Move) -> None:
         ch = s["palace_choice"]
         s["palace_choice"] = None
         pl["hand"] = sorted(pl["hand"] + [move["card"]])
+        s["fresh"][seat] += 1 if s["fresh_palace"] else 0
         rest = [c for c in ch["cards"] if c != move["card"]]
         if len(s["arrivals"]) > 1:
             note_taken(s, seat, move["card"])

@@ -104,6 +104,11 @@ def view_state(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "supply": s["supply"], "palace_tokens": s["palace_tokens"],
         "piles": _part(("piles", tuple(s["piles"].items())), dict, s["piles"]),
         "deck_size": len(s["deck"]), "removed": s["out"],
+        # what the seat knows of the deck (it saw these go in at the last reshuffle and has not
+        # seen them since; another seat may have drawn some) and, for everyone, how many cards
+        # of each hand and whether the palace cards came from the deck since then (at most)
+        "shuffled_in": None if seat is None else list(s["known"][seat]),
+        "since_shuffle": {"hands": list(s["fresh"]), "palace": s["fresh_palace"]},
         "discard": {"face_up": [d["c"] for d in s["discard"] if d["up"]],
                     "face_down": len([d for d in s["discard"] if not d["up"]]),
                     "mine": [d["c"] for d in s["discard"] if not d["up"] and d["by"] == seat]},
@@ -119,61 +124,77 @@ def view_state(s: dict[str, Any], seat: int | None) -> dict[str, Any]:
 
 
 def determinize_state(s: dict[str, Any], seat: int | None, rng: Any) -> dict[str, Any]:
-    """A state `seat` cannot tell from `s`: hidden action cards and every privilege card the seat
-    has not seen re-dealt; its own hand, its own face-down discards, the palace cards it saw and
-    the cards it knows went back into the deck stay where they are."""
+    """A state `seat` cannot tell from `s`, drawn from what its view shows (item 16 of issue 25:
+    two states that look the same to the seat re-deal the same with the same generator): the
+    action cards dealt face down and every privilege card the seat has not seen are re-dealt
+    from sorted lists. Its own hand and face-down discards, the palace cards it saw and public
+    cards stay. The cards it knows went into the deck at the last reshuffle (`known`) go to the
+    deck or to a place another seat filled from that deck since (`fresh`): another seat may
+    have drawn them, and the seat did not see which."""
     d = clone_state(s)
     hidden = [slot for side, row in enumerate(d["sides"]) for slot in row
               if not slot["up"] and not slot["pub"] and not (_peek(d) and side == seat)]
-    for slot, card in zip(hidden, rng.shuffled([slot["c"] for slot in hidden])):
+    for slot, card in zip(hidden, rng.shuffled(sorted([slot["c"] for slot in hidden]))):
         slot["c"] = card
-    known = set(d["known"][seat]) if seat is not None else set()
-    keep_in_deck = [c for c in d["deck"] if c in known]
-    pool = [c for c in d["deck"] if c not in known]
-    slots: list[tuple[str, Any]] = [("deck", len(pool))]
     over = d["step"] == "over"
     # palace cards a later arrival took from those the seat saw on the table: known to be there
     fixed: dict[int, list[str]] = {}
     for x in d["palace"].get("taken", []):
         if seat is not None and seat in x["seen"] and x["card"] in d["p"][x["seat"]]["hand"]:
             fixed.setdefault(x["seat"], []).append(x["card"])
+    # The places of the cards the seat has not seen, in a fixed order: (place, how many cards,
+    # how many of them may have come from the deck since the last reshuffle).
+    pool = list(d["deck"])
+    places: list[tuple[Any, int, int]] = [("deck", len(pool), len(pool))]
     for i, pl in enumerate(d["p"]):
         if i != seat and not (over and pl["pos"] >= data.GATE_STEP):  # revealed at the end
             rest = list(pl["hand"])
             for card in fixed.get(i, []):
                 rest.remove(card)
             pool += rest
-            slots.append((f"hand{i}", len(rest)))
+            places.append((i, len(rest), min(d["fresh"][i], len(rest))))
     if d["choice"] is not None and d["choice"]["seat"] != seat:
         pool += d["choice"]["cards"]
-        slots.append(("choice", len(d["choice"]["cards"])))
+        places.append(("choice", len(d["choice"]["cards"]), len(d["choice"]["cards"])))
     # a later arrival chooses from the cards the earlier arrivals left face down: they saw them
     saw_offer = len(d["arrivals"]) > 1 and seat in d["palace"]["seen"]
-    if d["palace_choice"] is not None and d["palace_choice"]["seat"] != seat and not saw_offer:
-        pool += d["palace_choice"]["cards"]
-        slots.append(("palace_choice", len(d["palace_choice"]["cards"])))
+    pc = d["palace_choice"]
+    if pc is not None and pc["seat"] != seat and not saw_offer:
+        pool += pc["cards"]
+        places.append(("palace_choice", len(pc["cards"]), len(pc["cards"]) if d["fresh_palace"] else 0))
     if seat not in d["palace"]["seen"]:
         pool += d["palace"]["cards"]
-        slots.append(("palace", len(d["palace"]["cards"])))
+        k = len(d["palace"]["cards"])
+        places.append(("palace", k, k if d["fresh_palace"] else 0))
     secret_discards = [x for x in d["discard"] if not x["up"] and x["by"] != seat]
     pool += [x["c"] for x in secret_discards]
-    pool = rng.shuffled(pool)
-    for where, k in slots:
-        part, pool = pool[:k], pool[k:]
+    places.append(("discard", len(secret_discards), len(secret_discards)))  # all after the reshuffle
+    known = set(d["known"][seat]) if seat is not None else set()
+    region = sum([p[2] for p in places])
+    sure = sorted([c for c in pool if c in known])[:region]  # never more than fit (old snapshots)
+    others = rng.shuffled(sorted([c for c in pool if c not in sure]))
+    spare = region - len(sure)
+    fresh_cards, old_cards = rng.shuffled(sure + others[:spare]), others[spare:]
+    for where, k, f in places:
+        part = fresh_cards[:f] + old_cards[:k - f]
+        fresh_cards, old_cards = fresh_cards[f:], old_cards[k - f:]
         if where == "deck":
-            d["deck"] = rng.shuffled(keep_in_deck + part)
-        elif where.startswith("hand"):
-            d["p"][int(where[4:])]["hand"] = sorted(part + fixed.get(int(where[4:]), []))
+            d["deck"] = part
         elif where == "choice":
             d["choice"]["cards"] = part
         elif where == "palace_choice":
             d["palace_choice"]["cards"] = part
-        else:
+        elif where == "palace":
             d["palace"]["cards"] = part
-    for x, card in zip(secret_discards, pool):
-        x["c"] = card
-    in_deck = set(d["deck"])
-    d["known"] = [[c for c in k if c in in_deck] for k in d["known"]]
+        elif where == "discard":
+            for x, card in zip(secret_discards, part):
+                x["c"] = card
+        else:
+            d["p"][where]["hand"] = sorted(part + fixed.get(where, []))
+    # What the other seats know is hidden from this one: in the re-dealt state they know nothing
+    # of the deck, and a palace card a later arrival took stays recorded only if this seat saw it.
+    d["known"] = [list(d["known"][i]) if i == seat else [] for i in range(d["n"])]
+    d["palace"]["taken"] = [x for x in d["palace"].get("taken", []) if seat is not None and seat in x["seen"]]
     d["rng"] = rng.next64()
     return d
 

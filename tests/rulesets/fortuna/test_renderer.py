@@ -93,6 +93,21 @@ def test_privilege_cards_are_secret_and_playable_by_their_owner(browser):
     page.close()
 
 
+def test_the_cards_a_seat_saw_shuffled_into_the_deck_are_listed_for_it_only(browser):
+    """NOTES decision 10/23: after a reshuffle a player still knows which of its discards (and of
+    the face-up ones) went into the deck; its province lists them, nobody else's page does."""
+    s = game(2, seed=0)
+    me = seat_to_act(s)
+    s = at(s, known=[["C5", "B2"] if seat == me else [] for seat in range(2)])
+    page, _, errors = open_page(browser, s, me)
+    text = page.inner_text(f"[data-province='{me}'] [data-shuffled]")
+    assert "Shuffled into the deck" in text and "B" in text and not errors
+    page.close()
+    page, _, errors = open_page(browser, s, 1 - me)
+    assert page.locator("[data-shuffled]").count() == 0 and not errors
+    page.close()
+
+
 def _finished(n, seed):
     s = R.setup(n, R.Options(), seed)
     rng = Rng(seed)
@@ -115,6 +130,27 @@ def test_final_breakdown_and_phone_width(browser):
         assert cells.nth(0).inner_text().startswith(f"{out.ranks[seat]}. ")
         assert cells.nth(5).inner_text() == str(out.breakdown[seat]["total"])
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.locator("[data-nowinner]").count() == 0
+    assert not errors
+    page.close()
+
+
+def test_nobody_in_rome_the_end_table_ranks_nobody(browser):
+    """The Winner of the Game ("A player cannot win the game if his marker is outside Rome"):
+    when the round guard ends a game with nobody inside Rome, the final table says that no one
+    won, marks no row as the winner and numbers no ranks."""
+    s = at(game(3, seed=2), round=40)
+    rng = Rng(7)
+    while R.to_act(s):
+        seat = R.to_act(s)[0]
+        s = R.apply(s, seat, R.bot_move(s, seat, rng))
+    assert R.outcome(s).to_json()["winners"] == []
+    page, _, errors = open_page(browser, s, 0)
+    assert "No one wins" in page.inner_text("[data-outcome] [data-nowinner]")
+    rows = page.locator("[data-outcome] tbody tr")
+    assert rows.count() == 3 and page.locator("[data-outcome] tr.win").count() == 0
+    for i in range(3):
+        assert rows.nth(i).locator("td").nth(0).inner_text() in ("P0", "P1", "P2")
     assert not errors
     page.close()
 

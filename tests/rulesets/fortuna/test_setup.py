@@ -128,25 +128,34 @@ def test_the_general_stock_has_no_limit():
     assert sum(pl["grain"] for pl in s["p"]) == 60
 
 
-def test_a_version_3_snapshot_plays_on_under_version_4_and_older_games_are_refused():
-    """Version bump (4: values adjusted after simulation, NOTES): the stored state's shape did not
-    change, so a version-3 snapshot is carried as it is and plays to the end under the new
-    values; a game without a snapshot, or from versions 1-2, is refused (the platform's 409)."""
+def test_version_3_and_4_snapshots_play_on_under_version_5_and_older_games_are_refused():
+    """Version bump (5: rules review 2, NOTES): a version-3 or -4 snapshot (no `fresh` counts,
+    each seat's `known` holding only cards still in the deck) gets zero counts and plays to the
+    end, its knowledge staying possible and its re-deals matching its views; a game without a
+    snapshot, or from versions 1-2, is refused (the platform's 409)."""
     from app.engine.rng import Rng
     from app.engine.ruleset import CannotUpgrade
+    from tests.rulesets.fortuna.test_review2 import _where_known_cards_are
 
-    assert R.version == "4"
+    assert R.version == "5"
     s = game(3, seed=4)
     rng = Rng(4)
     for _ in range(40):
         seat = R.to_act(s)[0]
         s = R.apply(s, seat, R.bot_move(s, seat, rng))
-    carried = R.upgrade_state(s, "3")
-    assert carried == s
-    while R.to_act(carried):
-        seat = R.to_act(carried)[0]
-        carried = R.apply(carried, seat, R.bot_move(carried, seat, rng))
-    assert R.outcome(carried) is not None
-    for state, older in ((None, "3"), (s, "2"), (s, "1")):
+    old = {k: v for k, v in s.items() if k not in ("fresh", "fresh_palace")}
+    old["known"] = [[c for c in k if c in s["deck"]] for k in s["known"]]  # version 4's lists
+    for version in ("3", "4"):
+        carried = R.upgrade_state(old, version)
+        assert carried["fresh"] == [0, 0, 0] and carried["fresh_palace"] is False
+        assert {k: v for k, v in carried.items() if k not in ("fresh", "fresh_palace")} == old
+        while R.to_act(carried):
+            seat = R.to_act(carried)[0]
+            carried = R.apply(carried, seat, R.bot_move(carried, seat, rng))
+            _where_known_cards_are(carried)
+            for me in range(3):
+                assert R.view(R.determinize(carried, me, Rng(1)), me) == R.view(carried, me)
+        assert R.outcome(carried) is not None
+    for state, older in ((None, "4"), (None, "3"), (old, "2"), (old, "1")):
         with pytest.raises(CannotUpgrade, match="cannot carry"):
             R.upgrade_state(state, older)
