@@ -9,6 +9,7 @@ stderr, so it can never corrupt the answers.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import signal
@@ -21,12 +22,20 @@ from app import rulesets as _product_rulesets  # noqa: F401  (registers the prod
 from app.engine import choosers, registry
 
 
+def parse(line: bytes) -> dict[str, object]:
+    """One request line as app.services.bot_pool.encode wrote it: orjson's JSON, or the
+    stdlib's after an "S" (a state with an integer orjson would read back as a float)."""
+    if line.startswith(b"S"):
+        return json.loads(line[1:])
+    return orjson.loads(line)
+
+
 def _answer(line: bytes) -> dict[str, object]:
     """The answer to one request line (errors become an answer, never an exit)."""
     start = time.perf_counter()
     request_id = None
     try:
-        request = orjson.loads(line)
+        request = parse(line)
         request_id = request.get("id")
         move = choosers.decide(request)
     except Exception as exc:  # noqa: BLE001 - the server falls back and logs it
@@ -38,8 +47,6 @@ def _dumps(value: object) -> bytes:
     try:
         return orjson.dumps(value)
     except TypeError:  # an integer beyond 64 bits in a move
-        import json
-
         return json.dumps(value, separators=(",", ":")).encode()
 
 

@@ -288,6 +288,9 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
                 break
             self._frame(buf, at, at + size)
             at += size
+            if self.transport.is_closing():  # closed by that frame: a closed socket reads no more
+                self._stop_frame_timer()
+                return
         if at:  # a frame ended: whatever follows has its own time
             self._stop_frame_timer()
         if at < end:

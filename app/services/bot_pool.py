@@ -61,12 +61,19 @@ class _Job:
 
 
 def encode(request: dict[str, Any]) -> bytes:
-    """A request as the JSON line a worker reads (dict keys as strings, as a stored snapshot has
-    them; an integer beyond 64 bits through the stdlib, which writes any size)."""
+    """A request as the JSON line a worker reads (app.bot_worker.parse reads it back). States
+    are JSON data, which orjson writes fastest as they are; a dict with keys other than strings
+    is written with them as strings (as a stored snapshot has them); a state with an integer
+    beyond 64 bits is written by the stdlib, marked with a leading "S" so that the worker reads
+    it with the stdlib too (orjson would read such an integer back as a float)."""
+    try:
+        return orjson.dumps(request)
+    except TypeError:
+        pass
     try:
         return orjson.dumps(request, option=orjson.OPT_NON_STR_KEYS)
     except TypeError:
-        return json.dumps(request, separators=(",", ":")).encode()
+        return b"S" + json.dumps(request, separators=(",", ":")).encode()
 
 
 def default_size(cores: int | None = None) -> int:
@@ -79,7 +86,9 @@ def default_size(cores: int | None = None) -> int:
 
 
 class BotPool:
-    """A fixed number of bot worker processes sharing one queue of decisions."""
+    """A fixed number of bot worker processes sharing one queue of decisions. A decision's
+    `queue_seconds` count only while some worker is up: the first ones may also wait for the
+    workers to start (START_SECONDS at most)."""
 
     def __init__(self, size: int, rulesets: str = "", queue_seconds: float = 10.0) -> None:
         self.size = size
@@ -88,6 +97,7 @@ class BotPool:
         self._queue: asyncio.Queue[_Job] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._procs: dict[int, asyncio.subprocess.Process] = {}  # slot -> its live worker
+        self._ready: set[int] = set()  # slots whose worker has started and not failed since
         self._ids = itertools.count(1)
         self._closed = False
 
@@ -109,9 +119,12 @@ class BotPool:
         job = _Job(job_id, line, deadline, asyncio.get_running_loop().create_future())
         self._queue.put_nowait(job)
         start = time.perf_counter()
+        # Waiting for a worker to start is not waiting for a busy one: with none ready yet (the
+        # first decisions, or every worker being replaced) the start-up is allowed on top.
+        starting = 0.0 if self._ready else START_SECONDS
         try:
             decision = await asyncio.wait_for(asyncio.shield(job.future),
-                                              self.queue_seconds + deadline)
+                                              self.queue_seconds + deadline + starting)
         except TimeoutError:
             raise BotPoolError("busy", f"no worker answered within {self.queue_seconds:g} s "
                                        f"plus the {deadline:g} s deadline") from None
@@ -126,23 +139,26 @@ class BotPool:
         (Cancelled by aclose, which stops the processes: nothing here awaits on the way out.)"""
         assert self._queue is not None
         proc: asyncio.subprocess.Process | None = None
-        starts = 0
+        starts, ready = 0, 0.0
         while True:
             if proc is None:
                 proc = await self._start(slot, starts)
                 starts += 1
                 if proc is None:
                     continue
-                starts = 0
+                starts, ready = 0, time.monotonic()
+                self._ready.add(slot)
             job = await self._queue.get()
             if job.future.done():
                 continue
-            if time.monotonic() - job.queued > self.queue_seconds:
+            if time.monotonic() - max(job.queued, ready) > self.queue_seconds:
+                # Waited that long while this worker was up (and busy with others' decisions).
                 job.future.set_exception(BotPoolError("busy", "waited too long for a worker"))
                 continue
             proc = await self._run(proc, job)
             if proc is None:
                 self._procs.pop(slot, None)
+                self._ready.discard(slot)
 
     async def _start(self, slot: int, failures: int) -> asyncio.subprocess.Process | None:
         """Start a worker and wait until it is ready; None (after a pause that grows with each
@@ -150,9 +166,13 @@ class BotPool:
         if failures:
             await asyncio.sleep(min(0.25 * 2 ** failures, 30.0))
         BOT_WORKER_STARTS.inc()
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "app.bot_worker", self.rulesets,
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=ANSWER_LIMIT)
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "app.bot_worker", self.rulesets,
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=ANSWER_LIMIT)
+        except OSError as exc:  # out of processes or file descriptors: try again later
+            log.error("could not start a bot worker (%s); trying again", exc)
+            return None
         self._procs[slot] = proc
         try:
             assert proc.stdout is not None
@@ -171,22 +191,18 @@ class BotPool:
                    job: _Job) -> asyncio.subprocess.Process | None:
         """Send one job to the worker and settle its future; the worker, or None once it is
         gone (killed for missing the deadline, or died)."""
-        assert proc.stdin is not None and proc.stdout is not None
         failure: BotPoolError | None = None
         try:
-            proc.stdin.write(job.line)
-            await proc.stdin.drain()
-            line = await asyncio.wait_for(proc.stdout.readline(), job.deadline)
-            answer = orjson.loads(line) if line else None
+            answer = await asyncio.wait_for(_exchange(proc, job.line), job.deadline)
         except TimeoutError:
             failure = BotPoolError("deadline", f"worker {proc.pid} took over {job.deadline:g} s")
-        except (ConnectionError, ValueError, orjson.JSONDecodeError) as exc:
+        except (ConnectionError, ValueError) as exc:  # a broken pipe, a line past the limit
             failure = BotPoolError("crash", f"worker {proc.pid}: {type(exc).__name__}")
         else:
             if answer is None:
                 await proc.wait()
                 failure = BotPoolError("crash", f"worker {proc.pid} exited ({proc.returncode})")
-            elif answer.get("id") != job.id:
+            elif not isinstance(answer, dict) or answer.get("id") != job.id:
                 failure = BotPoolError("crash", f"worker {proc.pid} answered out of turn")
             elif "error" in answer:
                 _settle(job, BotPoolError("error", str(answer["error"])))
@@ -209,6 +225,15 @@ class BotPool:
         if self._queue is not None:
             while not self._queue.empty():
                 _settle(self._queue.get_nowait(), BotPoolError("closed"))
+
+
+async def _exchange(proc: asyncio.subprocess.Process, line: bytes) -> Any:
+    """Send one request line and read the answer line: its JSON, or None if the worker is gone."""
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(line)
+    await proc.stdin.drain()
+    answer = await proc.stdout.readline()
+    return orjson.loads(answer) if answer else None
 
 
 def _settle(job: _Job, outcome: Decision | BotPoolError) -> None:

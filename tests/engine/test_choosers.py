@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app import rulesets as _product  # noqa: F401  (registers the product's rulesets)
+from app.bot_worker import parse
 from app.engine import choosers, registry
 from app.engine.rng import Rng
 from app.engine.ruleset import random_move
@@ -16,9 +17,7 @@ SAMPLES = 12  # decisions compared per ruleset, spread over a game
 
 
 def _as_a_worker_reads_it(request: dict) -> dict:
-    import orjson
-
-    return orjson.loads(encode(request))
+    return parse(encode(request))
 
 
 @pytest.mark.parametrize("ruleset", PRODUCT, ids=lambda r: r.id)
