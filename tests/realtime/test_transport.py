@@ -10,7 +10,7 @@ from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocketDisconnect
 
-from app.realtime.transport import RAW_EXTENSION, LeanWebSocketProtocol, _Flag, _Inbox
+from app.realtime.transport import LeanWebSocketProtocol, _Flag, _Inbox
 
 
 def test_inbox_and_flag_behave_like_queue_and_event():
@@ -269,6 +269,18 @@ def test_a_detached_socket_still_refuses_unmasked_and_oversized_frames():
     assert asyncio.run(scenario(_client_frame(0x1, b"x" * 1001))) == (1009, ["ok"])
 
 
+async def _told_and_stopped(handler: _Recorder, writer, server, task) -> None:
+    """Wait (a second at most) until the handler is told its socket ended; then close the client
+    and stop the server."""
+    for _ in range(100):
+        if handler.closes:
+            break
+        await asyncio.sleep(0.01)
+    writer.close()
+    server.should_exit = True
+    await task
+
+
 async def _read_frame(reader) -> tuple[int, bytes]:
     """One unmasked server frame: (opcode, payload)."""
     head = await reader.readexactly(2)
@@ -351,13 +363,7 @@ def test_a_detached_socket_closes_with_1007_on_invalid_utf8():
         server, task, reader, writer = await _detached_server(handlers)
         writer.write(_client_frame(0x1, b"\xff\xfe"))
         frame = await _read_frame(reader)
-        for _ in range(100):
-            if handlers[0].closes:
-                break
-            await asyncio.sleep(0.01)
-        writer.close()
-        server.should_exit = True
-        await task
+        await _told_and_stopped(handlers[0], writer, server, task)
         return frame
 
     opcode, payload = asyncio.run(scenario())
@@ -399,13 +405,7 @@ def test_a_socket_left_with_half_a_frame_is_closed_after_the_frame_timeout():
             opcode, payload = await asyncio.wait_for(_read_frame(reader), 10)
             hung_up = await asyncio.wait_for(reader.read(), 10) == b""
             seen = (opcode, int.from_bytes(payload[:2], "big"), hung_up)
-        for _ in range(100):
-            if handlers[0].closes:
-                break
-            await asyncio.sleep(0.01)
-        writer.close()
-        server.should_exit = True
-        await task
+        await _told_and_stopped(handlers[0], writer, server, task)
         return seen, handlers[0].messages, handlers[0].closes
 
     assert asyncio.run(scenario(trickle=False)) == ((0x8, 1008, True), ["in time"], [1008])
