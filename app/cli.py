@@ -21,7 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, select
+from sqlalchemy import create_engine, make_url, select, text
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from app import rulesets as _product_rulesets  # noqa: F401  (registers the product's rulesets)
@@ -144,17 +145,20 @@ def snapshot_all(url: str) -> int:
 def backup(url: str, dest: Path) -> None:
     """A consistent copy of a live database."""
     url = sync_url(url)
+    if not dest.parent.is_dir():
+        raise SystemExit(f"There is no folder {dest.parent} to write the backup to.")
     if url.startswith("sqlite"):
         with sqlite3.connect(_sqlite_path(url)) as source, sqlite3.connect(dest) as target:
             source.backup(target)  # the online backup API: safe while the server writes
         return
-    subprocess.run(["pg_dump", "--format=custom", "--no-owner", f"--file={dest}", _libpq(url)],
-                   check=True)
+    _run(["pg_dump", "--format=custom", "--no-owner", f"--file={dest}", _libpq(url)])
 
 
 def restore(url: str, src: Path) -> None:
-    """Load a backup into an empty database."""
+    """Load a backup into an empty database (refused, in a sentence, into one that has tables)."""
     url = sync_url(url)
+    if not src.is_file():
+        raise SystemExit(f"There is no backup file at {src}.")
     if url.startswith("sqlite"):
         path = Path(_sqlite_path(url))
         if path.exists() and path.stat().st_size > 0:
@@ -162,8 +166,33 @@ def restore(url: str, src: Path) -> None:
         with sqlite3.connect(src) as source, sqlite3.connect(path) as target:
             source.backup(target)
         return
-    subprocess.run(["pg_restore", "--no-owner", "--exit-on-error", f"--dbname={_libpq(url)}",
-                    str(src)], check=True)
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            tables = conn.execute(text("SELECT count(*) FROM information_schema.tables "
+                                       "WHERE table_schema = 'public'")).scalar_one()
+    finally:
+        engine.dispose()
+    if tables:
+        raise SystemExit(f"The database {_hide_password(url)} is not empty ({tables} tables); "
+                         "restore only into an empty database (create one with createdb).")
+    _run(["pg_restore", "--no-owner", "--exit-on-error", f"--dbname={_libpq(url)}", str(src)])
+
+
+def _run(command: list[str]) -> None:
+    """Run a PostgreSQL client tool; its failure is a sentence, not a traceback."""
+    try:
+        done = subprocess.run(command, capture_output=True, text=True)
+    except FileNotFoundError:
+        raise SystemExit(f"{command[0]} is not installed here (Debian: apt-get install "
+                         "postgresql-client).") from None
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise SystemExit(f"{command[0]} failed (exit {done.returncode}): {last}")
+
+
+def _hide_password(url: str) -> str:
+    return make_url(url).render_as_string(hide_password=True)
 
 
 def _json(value: Any) -> Any:
@@ -195,6 +224,19 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("restore", help="restore into an empty database").add_argument("src", type=Path)
     args = parser.parse_args(argv)
     url = args.database or get_settings().database_url
+    try:
+        return _command(args, url)
+    except (OperationalError, sqlite3.Error) as exc:
+        # The database cannot be reached or opened: say so in one sentence, never a traceback.
+        reason = str(getattr(exc, "orig", exc) or type(exc).__name__).strip().splitlines()[0]
+        print(f"Cannot use the database {_hide_password(sync_url(url))}: {reason}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc), file=sys.stderr)
+        return 1
+
+
+def _command(args: argparse.Namespace, url: str) -> int:
     if args.command == "export":
         print(json.dumps(export_game(url, args.game_id, args.with_seed), indent=1))
         return 0

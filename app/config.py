@@ -56,33 +56,55 @@ class Settings(BaseSettings):
     gc_thaw_seconds: float = 600.0
     patch_history: int = 64
     # Limits, applied before parsing (shared through Redis when the broker is Redis). A rate is
-    # "count/seconds", per client IP and per token; limits_scale multiplies every rate and cap
-    # (tests and benches raise it).
+    # "count/seconds" in a sliding window, per token when a request is signed in and per client
+    # address when it is not (app/limits.py); limits_scale multiplies every rate and cap (tests
+    # and benches raise it).
     limits_enabled: bool = True
     forwarded_allow_ips: str | None = None  # proxies trusted for X-Forwarded-For (None: uvicorn's FORWARDED_ALLOW_IPS or 127.0.0.1)
     limits_scale: float = 1.0
-    rate_players: str = "20/60"
+    rate_players: str = "60/60"  # per address: a class signing in at once gets through
     rate_rooms: str = "20/60"
+    rate_rooms_per_address: str = "60/60"  # on top of the per-token rate: bounds what many guests open
     rate_lobby: str = "120/60"
     rate_moves: str = "300/60"
     rate_sockets: str = "60/60"
-    sockets_per_ip: int = 100
+    sockets_per_ip: int = 100  # anonymous sockets open from one address
     sockets_per_token: int = 20
-    sockets_per_game: int = 200
+    spectators_per_game: int = 200  # spectator sockets of one game; seated players never count
     open_rooms_per_player: int = 5  # rooms waiting in the lobby that one player hosts
     bot_games_per_player: int = 5  # active games with bot seats that one player hosts
     live_games_max_bytes: int = 256 * 1024 * 1024  # memory budget of the live-game cache
     room_ttl_hours: float = 24  # a room never started is removed after this long
     abandon_after_hours: float = 72  # a game with no move for this long ends as abandoned
+    # Without a clock, a player asked to act who has not moved for this long loses the seat to
+    # a bot (taken back by reconnecting once the bot has played), connected or not.
+    idle_seat_hours: float = 24
     cleanup_seconds: float = 600  # how often to sweep (0: never)
     token_ttl_hours: float = 24 * 30  # a player token's life; the browser renews it silently
     token_grace_seconds: float = 300  # how long a rotated-out token keeps working
+    # How long an instance trusts its cached answer for a token before reading it again (ended
+    # sessions reach every instance at once through the broker; this bounds a lost event).
+    token_cache_seconds: float = 60.0
     lobby_page_size: int = 50  # rooms in the lobby socket's page and GET /api/rooms' default page
     lobby_resync_seconds: float = 60.0  # rebuild the lobby projection now and then (lost events)
     extra_rulesets: str = ""  # comma-separated modules exposing RULESET (tests register their game)
     migrate_on_start: bool = True
+    # The database pool (None: the backend's default, app/db/session.py) and how long a request
+    # waits for a connection before it fails (503).
+    db_pool_size: int | None = None
+    db_max_overflow: int | None = None
+    db_pool_timeout: float = 30.0
     absence_grace_seconds: float = 90.0  # a player gone this long while asked to act: a bot holds the seat
     clock_sweep_seconds: float = 1.0  # how often each instance looks for run-out clocks and absent players
+    # Outgoing e-mail (app/services/mail.py). No host: messages go to the server log, marked as
+    # such, so `make run` needs no mail server. TLS: "none", "starttls" or "tls" (implicit).
+    smtp_host: str = ""
+    smtp_port: int = 25
+    smtp_tls: Literal["none", "starttls", "tls"] = "none"
+    smtp_username: str = ""
+    smtp_password: str = ""
+    mail_from: str = "Civitas <noreply@civitas.invalid>"
+    public_url: str = "http://127.0.0.1:8000"  # the site's address as links in e-mails give it
     log_level: str = "info"
     log_format: str = "json"  # or "text"
 

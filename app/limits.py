@@ -1,9 +1,19 @@
 """Rate limits and socket caps, applied before a request is parsed.
 
-Rates are fixed windows counted per client IP and per bearer token (its SHA-256, so no database
-lookup is needed before refusing): in memory, or in Redis when the broker is Redis, so every
-instance shares one count. Over a limit the answer is 429 with `Retry-After`; a socket over its
-limit or cap is accepted, told why in an error frame, and closed with code 4429.
+Rates are sliding windows (the `limits` library's sliding-window counter: no burst of twice the
+rate at a window's edge), kept in Redis when the broker is Redis (every instance shares one
+count) and in memory otherwise, or while Redis is away. Whom a rate counts: a signed-in request
+(one that carries a token) is counted per token, that is per player, never per address, so a
+school or a mobile carrier behind one address is not one budget; an anonymous request is counted
+per address. Creating players is anonymous by nature (per address, generous enough for a class
+signing in at once), and creating rooms is also counted per address, generously, because each
+new guest may open rooms: without it the guests an address can make multiply the rooms it can
+open. Over a limit the answer is 429 with `Retry-After`; a socket over its limit or cap is
+accepted, told why in an error frame, and closed with code 4429.
+
+Open sockets are capped per token (signed in) or per address (anonymous); a game's spectator
+sockets have their own cap, checked by the game socket once it knows the socket holds no seat, so
+spectators can never keep a seated player out.
 """
 
 from __future__ import annotations
@@ -11,13 +21,17 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import math
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Awaitable, Callable
 from urllib.parse import parse_qs
 
 import orjson
+from limits import RateLimitItem, RateLimitItemPerSecond
+from limits.aio.storage import MemoryStorage, RedisStorage
+from limits.aio.strategies import SlidingWindowCounterRateLimiter
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.realtime.transport import DETACHED
@@ -38,47 +52,39 @@ class Rate:
         count, _, window = text.partition("/")
         return cls(max(1, int(int(count) * scale)), max(1, int(window or 60)))
 
+    @property
+    def item(self) -> RateLimitItem:
+        """The `limits` library's form of this rate."""
+        return RateLimitItemPerSecond(self.count, self.window)
 
-class Counter:
-    """Fixed-window counts in this process, or in Redis (shared) with a fallback to memory."""
+
+class Limiter:
+    """Sliding-window counts: in Redis (shared by every instance) when given a Redis URL, with
+    a fallback to this process's memory while Redis is away; in memory otherwise."""
 
     def __init__(self, redis_url: str | None = None) -> None:
-        self._memory: dict[str, tuple[int, int]] = {}
-        self._redis: Any = None
+        self._memory = SlidingWindowCounterRateLimiter(MemoryStorage())
+        self._shared: SlidingWindowCounterRateLimiter | None = None
         if redis_url:
-            import redis.asyncio as redis
-
-            self._redis = redis.from_url(redis_url)
-
-    @property
-    def redis(self) -> Any:
-        """The shared Redis client, or None when counting in memory only."""
-        return self._redis
+            storage = RedisStorage("async+" + redis_url, implementation="redispy",
+                                   key_prefix="civitas:rl", socket_connect_timeout=2)
+            self._shared = SlidingWindowCounterRateLimiter(storage)
 
     async def hit(self, key: str, rate: Rate) -> int:
-        """Count one request; 0 if within the rate, else the seconds until the window ends."""
-        now = time.time()
-        window = int(now // rate.window)
-        retry = int((window + 1) * rate.window - now) + 1
-        if self._redis is not None:
-            try:
-                name = f"civitas:rl:{key}:{window}"
-                async with self._redis.pipeline(transaction=True) as pipe:
-                    count, _ = await pipe.incr(name).expire(name, rate.window + 1).execute()
-                return retry if count > rate.count else 0
-            except Exception:  # Redis away: count here until it is back (never fail open wide)
-                log.warning("rate limit counter: redis unavailable, counting in memory")
-        start, count = self._memory.get(key, (window, 0))
-        count = count + 1 if start == window else 1
-        self._memory[key] = (window, count)
-        if len(self._memory) > 100_000:  # forget finished windows
-            self._memory = {k: v for k, v in self._memory.items() if v[0] == window}
-        return retry if count > rate.count else 0
-
-    async def close(self) -> None:
-        """Close the Redis connection, if any."""
-        if self._redis is not None:
-            await self._redis.aclose()
+        """Count one request; 0 if within the rate, else the seconds to wait before retrying."""
+        limiter = self._shared or self._memory
+        item = rate.item
+        try:
+            if await limiter.hit(item, key):
+                return 0
+            reset = (await limiter.get_window_stats(item, key)).reset_time
+        except Exception:  # Redis away: count here until it is back (never fail open wide)
+            log.warning("rate limit: redis unavailable, counting in memory")
+            limiter = self._memory
+            if await limiter.hit(item, key):
+                return 0
+            reset = (await limiter.get_window_stats(item, key)).reset_time
+        return max(1, math.ceil(reset - time.time()))
 
 
 # Take a socket's place under every key at once, or none: (1-based index of the first key at its
@@ -171,10 +177,11 @@ class SharedSocketCaps:
 
 
 class SocketCaps:
-    """Open sockets per IP, per token and per game on this instance."""
+    """Open sockets per address (anonymous), per token (signed in) and spectators per game, on
+    this instance."""
 
-    def __init__(self, per_ip: int, per_token: int, per_game: int) -> None:
-        self.caps = {"ip": per_ip, "token": per_token, "game": per_game}
+    def __init__(self, per_ip: int, per_token: int, spectators: int) -> None:
+        self.caps = {"ip": per_ip, "token": per_token, "spectators": spectators}
         self.open: dict[tuple[str, str], int] = {}
 
     def take(self, keys: list[tuple[str, str]]) -> str | None:
@@ -229,8 +236,12 @@ def classify(scope: Scope) -> str | None:
     return None
 
 
+SCOPE_KEY = "civitas.limits"  # where a socket endpoint finds the limits (the spectator cap)
+CAP_NAMES = {"ip": "address", "token": "player's token", "spectators": "game's spectators"}
+
+
 class Limits:
-    """The ASGI middleware: rates per IP and per token, socket caps; refusals before parsing."""
+    """The ASGI middleware: rates per token or per address, socket caps; refusals before parsing."""
 
     def __init__(self, app: ASGIApp, settings: Any) -> None:
         self.app = app
@@ -238,15 +249,20 @@ class Limits:
         self.enabled = settings.limits_enabled
         self.rates = {name: Rate.parse(getattr(settings, f"rate_{name}"), scale)
                       for name in ("players", "rooms", "lobby", "moves", "sockets")}
+        self.rooms_per_address = Rate.parse(settings.rate_rooms_per_address, scale)
         redis_url = settings.broker_url if settings.broker_url.startswith(("redis://", "rediss://")) \
             else None
-        self.counter = Counter(redis_url)
+        self.limiter = Limiter(redis_url)
         self.sockets = SocketCaps(int(settings.sockets_per_ip * scale),
                                   int(settings.sockets_per_token * scale),
-                                  int(settings.sockets_per_game * scale))
+                                  int(settings.spectators_per_game * scale))
         self.shared: SharedSocketCaps | None = None
-        if self.counter.redis is not None:
-            self.shared = SharedSocketCaps(self.sockets, self.counter.redis)
+        self._redis: Any = None
+        if redis_url:
+            import redis.asyncio as redis
+
+            self._redis = redis.from_url(redis_url)
+            self.shared = SharedSocketCaps(self.sockets, self._redis)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -258,33 +274,20 @@ class Limits:
             return await self.app(scope, receive, send)
         ip = (scope.get("client") or ("?", 0))[0]
         token = _token(scope)
-        rate = self.rates[kind]
-        retry = await self.counter.hit(f"{kind}:ip:{ip}", rate)
-        if not retry and token:
-            retry = await self.counter.hit(f"{kind}:token:{token}", rate)
+        retry, rate = await self._hit(kind, ip, token)
         if retry:
             return await self._refuse(scope, receive, send, retry,
                                       f"Too many requests of this kind ({rate.count} per "
                                       f"{rate.window} s); retry in {retry} s.")
         if scope["type"] != "websocket":
             return await self.app(scope, receive, send)
-        keys = [("ip", ip)] + ([("token", token)] if token else [])
-        if scope["path"].startswith("/ws/games/"):
-            keys.append(("game", scope["path"][len("/ws/games/"):]))
-        if self.shared is not None:
-            socket_id = secrets.token_hex(8)
-            over, in_redis = await self.shared.take(socket_id, keys)
-        else:
-            over, in_redis = self.sockets.take(keys), False
+        keys = [("token", token)] if token else [("ip", ip)]
+        over, give_back = await self.take(keys)
         if over is not None:
             return await self._refuse(scope, receive, send, 30,
-                                      f"Too many open sockets for this {over}; close one first.")
-        async def give_back() -> None:
-            if self.shared is not None:
-                await self.shared.give_back(socket_id, keys, in_redis)
-            else:
-                self.sockets.give_back(keys)
-
+                                      f"Too many open sockets for this {CAP_NAMES[over]}; close "
+                                      "one first.")
+        scope[SCOPE_KEY] = self
         try:
             await self.app(scope, receive, send)
         finally:
@@ -293,6 +296,44 @@ class Limits:
                 session.closers.append(give_back)  # the socket outlives the app: on its end
             else:
                 await give_back()
+
+    async def _hit(self, kind: str, ip: str, token: str | None) -> tuple[int, Rate]:
+        """Count a request against its rate: per token when signed in, else per address (players
+        always per address; rooms per token and, more generously, per address too)."""
+        rate = self.rates[kind]
+        if kind == "players" or not token:
+            return await self.limiter.hit(f"{kind}:ip:{ip}", rate), rate
+        retry = await self.limiter.hit(f"{kind}:token:{token}", rate)
+        if not retry and kind == "rooms":
+            return await self.limiter.hit(f"rooms:ip:{ip}", self.rooms_per_address), \
+                self.rooms_per_address
+        return retry, rate
+
+    async def take(self, keys: list[tuple[str, str]]
+                   ) -> tuple[str | None, Callable[[], Awaitable[None]]]:
+        """Take a socket's place under these keys on every instance (Redis) or this one: (the
+        cap it would break, or None; what gives the place back)."""
+        if self.shared is not None:
+            socket_id = secrets.token_hex(8)
+            over, in_redis = await self.shared.take(socket_id, keys)
+        else:
+            over, in_redis = self.sockets.take(keys), False
+
+        async def give_back() -> None:
+            if self.shared is not None:
+                await self.shared.give_back(socket_id, keys, in_redis)
+            else:
+                self.sockets.give_back(keys)
+
+        return over, give_back
+
+    async def take_spectator(self, game_id: str) -> Callable[[], Awaitable[None]] | None:
+        """A place among a game's spectators (what gives it back), or None when they are full.
+        Seated players never take one: spectators cannot keep them out."""
+        if not self.enabled:
+            return _nothing
+        over, give_back = await self.take([("spectators", game_id)])
+        return None if over is not None else give_back
 
     def _on_shutdown(self, receive: Receive) -> Receive:
         """The lifespan's receive, noting shutdown: stop renewing socket leases then."""
@@ -319,6 +360,10 @@ class Limits:
             (b"content-type", b"application/json"), (b"retry-after", str(retry).encode()),
             (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
+
+
+async def _nothing() -> None:
+    return None
 
 
 class TokenBucket:

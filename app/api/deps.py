@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from contextlib import asynccontextmanager
 from typing import Annotated, AsyncIterator
 
@@ -10,10 +11,11 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Player
-from app.services import rooms as room_service
 from app.services.errors import ServiceError
 from app.services.platform import Platform
+from app.services.tokens import Identity
+
+log = logging.getLogger(__name__)
 
 _bearer = HTTPBearer(auto_error=False)
 
@@ -27,12 +29,21 @@ PlatformDep = Annotated[Platform, Depends(get_platform)]
 
 
 async def get_session(platform: PlatformDep) -> AsyncIterator[AsyncSession]:
-    """One session per request; routes commit explicitly."""
-    async with platform.sessions() as session:
+    """One session per request; routes commit explicitly. It is closed as soon as the route
+    returns (before the answer goes out, so its connection is back in the pool at once), and a
+    close that fails (the database restarted under an idle session) is logged in one line: the
+    answer is already decided, and raising there would print "response already started"."""
+    session = platform.sessions()
+    try:
         yield session
+    finally:
+        try:
+            await session.close()
+        except Exception as exc:  # noqa: BLE001 - nothing was left to commit; the pool drops it
+            log.warning("closing a request's database session failed: %s", type(exc).__name__)
 
 
-SessionDep = Annotated[AsyncSession, Depends(get_session)]
+SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]
 
 
 @asynccontextmanager
@@ -47,28 +58,39 @@ async def committing(session: AsyncSession) -> AsyncIterator[None]:
 
 
 async def optional_player(
-    session: SessionDep,
+    platform: PlatformDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> Player | None:
-    """The caller if it sent a valid token; a token that matches nobody is an error, not anonymous."""
+) -> Identity | None:
+    """The caller if it sent a valid token (from the token cache: no database read, and no
+    connection held while the route waits); a token that matches nobody is an error, not
+    anonymous."""
     if credentials is None:
         return None
-    player = await room_service.player_by_token(session, credentials.credentials)
+    player = await platform.tokens.authenticate(credentials.credentials)
     if player is None:
         raise ServiceError(401, "That token does not belong to any player, or it has expired or "
                                 "was revoked; create a player at /api/players.")
     return player
 
 
-async def current_player(player: Annotated[Player | None, Depends(optional_player)]) -> Player:
+async def current_player(player: Annotated[Identity | None, Depends(optional_player)]) -> Identity:
     """The caller; 401 without a token."""
     if player is None:
         raise ServiceError(401, "This needs a player token: send 'Authorization: Bearer <token>'.")
     return player
 
 
-OptionalPlayer = Annotated[Player | None, Depends(optional_player)]
-CurrentPlayer = Annotated[Player, Depends(current_player)]
+OptionalPlayer = Annotated[Identity | None, Depends(optional_player)]
+CurrentPlayer = Annotated[Identity, Depends(current_player)]
+
+
+@asynccontextmanager
+async def writing(platform: Platform, session: AsyncSession) -> AsyncIterator[None]:
+    """A committing transaction that writes: on SQLite it first waits its turn for the one
+    writer in this process (holding no connection while it waits), instead of taking a
+    connection and then sleeping in SQLite's busy handler while other writers finish."""
+    async with platform.write_turn(), committing(session):
+        yield
 
 
 @asynccontextmanager
@@ -76,7 +98,7 @@ async def room_writing(platform: Platform, session: AsyncSession, room_id: str) 
     """One write to a room: this instance's lock for the room, then a committing transaction."""
     async with platform.room_locks.hold(room_id):
         try:
-            async with committing(session):
+            async with writing(platform, session):
                 yield
         except IntegrityError:  # a seat constraint caught a write another instance raced in
             raise ServiceError(409, "The room changed while this request was handled; try again.") from None

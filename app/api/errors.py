@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import DataError, DBAPIError
+from sqlalchemy.exc import DataError, DBAPIError, TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.engine.errors import GameError
@@ -31,6 +31,7 @@ def validation_sentence(errors: list[dict[str, Any]]) -> tuple[int, str]:
     return 422, f"Field {where!r} is not valid: {message}." if where else f"{message}."
 
 
+SERVER_BUSY = "The server is too busy to answer right now; nothing was stored, so retry shortly."
 DATABASE_DOWN = "The database is unavailable right now; nothing was stored, so retry the request."
 
 
@@ -62,6 +63,11 @@ def install(app: FastAPI) -> None:
         # Never a false acknowledgement: the transaction did not commit. Moves carry client ids,
         # so a retry is safe even if the commit happened just before the connection broke.
         return JSONResponse({"detail": DATABASE_DOWN}, status_code=503)
+
+    @app.exception_handler(PoolTimeout)
+    async def _busy(_: Request, exc: PoolTimeout) -> JSONResponse:
+        # Every database connection stayed busy for the pool's whole timeout: nothing was done.
+        return JSONResponse({"detail": SERVER_BUSY}, status_code=503, headers={"Retry-After": "1"})
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -1,4 +1,4 @@
-"""Guest identities."""
+"""Guest identities and their sessions (tokens): create, rotate, log out."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from typing import Any
 
 from fastapi import APIRouter, Response
 
-from app.api.deps import CurrentPlayer, PlatformDep, SessionDep, committing
+from app.api.deps import CurrentPlayer, PlatformDep, SessionDep, writing
 from app.api.schemas import PlayerCreate, PlayerCreated, RoomPublic, error_responses
 from app.services import rooms as room_service
+from app.services.tokens import Identity, new_player
 
 router = APIRouter(prefix="/api/players", tags=["players"],
                    responses=error_responses(400, 401, 413, 422))
@@ -18,34 +19,40 @@ router = APIRouter(prefix="/api/players", tags=["players"],
 @router.post("", status_code=201, response_model=PlayerCreated)
 async def create_player(body: PlayerCreate, session: SessionDep, platform: PlatformDep) -> dict:
     """Create a guest player; the token is shown only in this answer and expires at `expires_at`."""
-    async with committing(session):
-        player, token = await room_service.create_player(
+    async with writing(platform, session):
+        identity, token = await new_player(
             session, body.name.strip() or "Player", timedelta(hours=platform.settings.token_ttl_hours))
-    return _identity(player, token)
+    platform.tokens.remember(identity)
+    return _identity(identity, token)
 
 
 @router.post("/me/token", response_model=PlayerCreated)
 async def rotate_token(player: CurrentPlayer, session: SessionDep, platform: PlatformDep) -> dict:
-    """A fresh token with a fresh expiry; the old one keeps working for a short grace only."""
+    """A fresh token with a fresh expiry; the old one keeps working for a short grace only (its
+    sockets are closed when the grace ends). Only the newest token may ask."""
     settings = platform.settings
-    async with committing(session):
-        token = await room_service.rotate_token(
-            session, player, timedelta(hours=settings.token_ttl_hours),
-            timedelta(seconds=settings.token_grace_seconds))
-    return _identity(player, token)
+    grace = timedelta(seconds=settings.token_grace_seconds)
+    async with writing(platform, session):
+        identity, token, grace_until = await platform.tokens.rotate(
+            session, player, timedelta(hours=settings.token_ttl_hours), grace)
+    await platform.tokens.ended([player.token_hash], until=grace_until)
+    platform.tokens.remember(identity)
+    return _identity(identity, token)
 
 
 @router.post("/me/logout", status_code=204)
-async def logout(player: CurrentPlayer, session: SessionDep) -> Response:
-    """Revoke the caller's token (and the one it replaced): it never works again."""
-    async with committing(session):
-        await room_service.revoke_tokens(session, player)
+async def logout(player: CurrentPlayer, session: SessionDep, platform: PlatformDep) -> Response:
+    """Revoke the caller's token (and the one it replaced): it never works again, and every
+    socket opened with either is closed, on every instance."""
+    async with writing(platform, session):
+        ended = await platform.tokens.revoke(session, player)
+    await platform.tokens.ended(ended)
     return Response(status_code=204)
 
 
-def _identity(player: Any, token: str) -> dict[str, Any]:
-    return {"id": player.id, "name": player.name, "token": token,
-            "expires_at": room_service.token_expiry(player).isoformat()}
+def _identity(identity: Identity, token: str) -> dict[str, Any]:
+    return {"id": identity.id, "name": identity.name, "token": token,
+            "expires_at": identity.valid_until.isoformat()}
 
 
 @router.get("/me/rooms", response_model=list[RoomPublic])

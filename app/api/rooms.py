@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
-from app.api.deps import committing, room_writing, CurrentPlayer, OptionalPlayer, PlatformDep, SessionDep
+from app.api.deps import room_writing, writing, CurrentPlayer, OptionalPlayer, PlatformDep, SessionDep
 from app.api.schemas import (error_responses, BotAdd, ChatLine, GameStarted, RematchStarted, RoomCreate,
                              RoomJoin, RoomPublic, InviteCode)
 from app.services import rooms as room_service
@@ -24,7 +24,7 @@ async def create_room(body: RoomCreate, player: CurrentPlayer, session: SessionD
     """Open a room; the host sits in seat 0."""
     # One player's creations one at a time (this instance's lock, then the host's row for the
     # others): the open-rooms count and the insert it allows are atomic on every backend.
-    async with platform.room_locks.hold(f"host:{player.id}"), committing(session):
+    async with platform.room_locks.hold(f"host:{player.id}"), writing(platform, session):
         await room_service.claim_host(session, player)
         await room_service.check_room_caps(
             session, player, open_rooms=int(platform.settings.open_rooms_per_player
@@ -32,7 +32,8 @@ async def create_room(body: RoomCreate, player: CurrentPlayer, session: SessionD
         room = await room_service.create_room(session, player, body.ruleset, body.seats,
                                               body.private, body.options)
         await set_pace(session, room.id, body.pace)
-    doc = await room_service.room_document(session, room, player)
+        doc = await room_service.room_document(session, room, player)
+    # After the commit, holding no connection: the lobby's update reads with its own.
     await platform.announce_room(room.id)
     return doc
 
@@ -75,7 +76,7 @@ async def join_room(room_id: str, player: CurrentPlayer, session: SessionDep,
     body = body or RoomJoin()
     async with room_writing(platform, session, room_id):
         room = await room_service.join_room(session, room_id, player, body.invite_code, body.seat)
-    doc = await room_service.room_document(session, room, player)
+        doc = await room_service.room_document(session, room, player)
     await platform.announce_room(room.id)
     return doc
 
@@ -104,7 +105,7 @@ async def add_bot(room_id: str, player: CurrentPlayer, session: SessionDep,
     """The host seats a bot (in the first empty seat unless `seat` is given)."""
     async with room_writing(platform, session, room_id):
         room = await room_service.add_bot(session, room_id, player, (body or BotAdd()).seat)
-    doc = await room_service.room_document(session, room, player)
+        doc = await room_service.room_document(session, room, player)
     await platform.announce_room(room.id)
     return doc
 
@@ -115,7 +116,7 @@ async def remove_bot(room_id: str, seat: int, player: CurrentPlayer, session: Se
     """The host takes a bot out of a seat."""
     async with room_writing(platform, session, room_id):
         room = await room_service.remove_bot(session, room_id, player, seat)
-    doc = await room_service.room_document(session, room, player)
+        doc = await room_service.room_document(session, room, player)
     await platform.announce_room(room.id)
     return doc
 
@@ -164,4 +165,4 @@ async def room_chat(room_id: str, session: SessionDep, platform: PlatformDep, pl
     """The room's last chat lines (its lobby and its games), oldest first; new ones come over the
     room's and the game's sockets as `chat` frames."""
     await room_service.visible_room(session, room_id, player, invite_code)
-    return await platform.chat.history(room_id)
+    return await platform.chat.history(room_id, session)  # the request's connection, not a second

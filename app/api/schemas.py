@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 
 class Strict(BaseModel):
@@ -38,7 +38,7 @@ class RulesetInfo(BaseModel):
 class RoomCreate(Strict):
     ruleset: str = Field(max_length=40)
     seats: StrictInt = Field(ge=1, le=6)
-    private: bool = False
+    private: StrictBool = False  # true or false only: "yes" and 1 are refused, not coerced
     options: dict[str, Any] = Field(default_factory=dict)
     # {"kind": "none"} | {"kind": "realtime", "move_minutes", "reserve_minutes"} | {"kind": "turn", "move_hours"}
     pace: dict[str, Any] | None = None

@@ -144,6 +144,10 @@ class SeatClock(Base):
     last_seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     connected: Mapped[int] = mapped_column(Integer, default=0)
     held: Mapped[bool] = mapped_column(Boolean, default=False)
+    # When held: the seconds its clock had left (0: ran out; None: it was not running), and the
+    # game's version then (a seat held for running out stays held until it has moved since).
+    held_left: Mapped[float | None] = mapped_column(nullable=True)
+    held_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class ChatMessage(Base):

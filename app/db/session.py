@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import time
 from typing import Any
 
-import time
-
 from sqlalchemy import event
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import AsyncAdaptedQueuePool
 
 from app.config import async_url
+
+log = logging.getLogger(__name__)
 
 
 SYNCHRONOUS = ("normal", "full")
@@ -29,35 +33,82 @@ def sqlite_pragmas(dbapi_conn: Any, _record: Any = None, synchronous: str = "nor
 
 
 class TimedPool(AsyncAdaptedQueuePool):
-    """The usual async pool, timing how long each checkout waits for a free connection
-    (the /metrics pool-wait histogram: a busy pool shows there before requests time out)."""
+    """The usual async pool, timing how long each checkout waits for a free connection (the
+    /metrics pool-wait histogram: a busy pool shows there before requests time out), counting
+    checkouts that time out, and counting a task that checks out a connection while it already
+    holds one: the pattern that deadlocks a busy pool (every holder waits for one more)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._holders: dict[int, Any] = {}  # id(connection record) -> the task holding it
+        self._held: dict[Any, int] = {}  # task -> connections it holds
 
     def _do_get(self):  # type: ignore[no-untyped-def]
-        from app.observability.metrics import POOL_WAIT, POOL_WAITS
+        from app.observability.metrics import POOL_NESTED, POOL_TIMEOUTS, POOL_WAIT, POOL_WAITS
 
         start = time.perf_counter()
         try:
-            return super()._do_get()
+            record = super()._do_get()
+        except PoolTimeout:
+            POOL_TIMEOUTS.inc()
+            raise
         finally:
             waited = time.perf_counter() - start
             POOL_WAIT.observe(waited)
             if waited > 0.001:
                 POOL_WAITS.inc()
+        task = _current_task()
+        if task is not None:
+            held = self._held.get(task, 0)
+            if held:
+                POOL_NESTED.inc()
+                log.warning("a task checked out a second database connection while holding one: %r",
+                            task.get_coro())
+            self._held[task] = held + 1
+            self._holders[id(record)] = task
+        return record
+
+    def _do_return_conn(self, record):  # type: ignore[no-untyped-def]
+        task = self._holders.pop(id(record), None)
+        if task is not None:
+            left = self._held.get(task, 1) - 1
+            if left > 0:
+                self._held[task] = left
+            else:
+                self._held.pop(task, None)
+        return super()._do_return_conn(record)
 
 
-def make_engine(url: str, sqlite_synchronous: str = "normal") -> AsyncEngine:
-    """An async engine for `url` (sqlite or postgresql)."""
+def _current_task() -> Any:
+    try:
+        return asyncio.current_task()
+    except RuntimeError:  # no running loop (a synchronous use, e.g. a migration)
+        return None
+
+
+def make_engine(url: str, sqlite_synchronous: str = "normal", pool_size: int | None = None,
+                max_overflow: int | None = None, pool_timeout: float = 30.0) -> AsyncEngine:
+    """An async engine for `url` (sqlite or postgresql), its pool sized by `pool_size` and
+    `max_overflow` (None: the backend's default below)."""
     url = async_url(url)
     if url.startswith("sqlite"):
-        engine = create_async_engine(url, connect_args={"timeout": 30}, poolclass=TimedPool)
+        # A request holds at most one connection, briefly (reads; writes queue for SQLite's one
+        # writer): 10 + 10 covers a burst of 20 requests in flight without a wait.
+        engine = create_async_engine(url, connect_args={"timeout": 30}, poolclass=TimedPool,
+                                     pool_size=10 if pool_size is None else pool_size,
+                                     max_overflow=10 if max_overflow is None else max_overflow,
+                                     pool_timeout=pool_timeout)
         event.listen(engine.sync_engine, "connect",
                      lambda conn, record: sqlite_pragmas(conn, record, sqlite_synchronous))
         return engine
     # No pre-ping (it costs a round trip per request, about a third of a move's time here): a
     # connection the server dropped fails its request with a retryable 503, and SQLAlchemy
     # then discards the pool's stale connections.
-    return create_async_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800,
-                               poolclass=TimedPool)
+    # 10 + 20 per process: two workers stay well under PostgreSQL's default 100 connections
+    # (with the move writers' own connections and a migration beside them).
+    return create_async_engine(url, pool_size=10 if pool_size is None else pool_size,
+                               max_overflow=20 if max_overflow is None else max_overflow,
+                               pool_timeout=pool_timeout, pool_recycle=1800, poolclass=TimedPool)
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker:

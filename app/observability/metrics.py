@@ -168,3 +168,9 @@ BOT_WORKER_STARTS = REGISTRY.add(Counter(
 BOT_FALLBACKS = REGISTRY.add(Counter(
     "civitas_bot_fallbacks_total",
     "Bot moves played as a random legal move because the worker pool could not answer, by reason."))
+POOL_TIMEOUTS = REGISTRY.add(Counter(
+    "civitas_db_pool_timeouts_total",
+    "Connection checkouts that gave up waiting for the pool (the request failed)."))
+POOL_NESTED = REGISTRY.add(Counter(
+    "civitas_db_pool_nested_checkouts_total",
+    "Connections checked out by a task that already held one (a deadlock risk; should stay 0)."))

@@ -105,7 +105,7 @@ class Connection:
     """
 
     __slots__ = ("websocket", "game_id", "seat", "player_id", "version", "queue", "closed",
-                 "_flusher", "kind", "raw")
+                 "_flusher", "kind", "raw", "close_code")
 
     def __init__(self, websocket: Any, game_id: str, seat: int | None, player_id: str | None,
                  kind: str = "game") -> None:
@@ -116,6 +116,7 @@ class Connection:
         self.version = -1
         self.queue: deque[str] | None = None  # frames waiting behind a full transport (made when needed)
         self.closed = False
+        self.close_code = 1013  # why a socket this side closed: fell behind, unless `end` says
         self._flusher: asyncio.Task[None] | None = None
         self.kind = kind
         # uvicorn's socket protocol, when it is Civitas's own (app/realtime/transport.py): frames
@@ -164,7 +165,7 @@ class Connection:
             while self.queue:
                 await self.websocket.send_text(self.queue.popleft())
             if self.closed:
-                await self.websocket.close(code=1013)
+                await self.websocket.close(code=self.close_code)
         except Exception:  # the socket went away mid-send; its receive loop will notice
             self.closed = True
             self.queue = None
@@ -172,6 +173,17 @@ class Connection:
             self._flusher = None
             if not self.queue:
                 self.queue = None
+
+    def end(self, frame: str, code: int) -> None:
+        """Send a last frame, after whatever is queued before it, then close with `code`;
+        nothing else is sent or handled after it (a session that ended, say)."""
+        if self.closed:
+            return
+        self.send(frame)
+        self.closed = True
+        self.close_code = code
+        if self._flusher is None:  # the frame went out at once: close now
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
 
     def stop(self) -> None:
         """The socket is gone: drop its backlog and any flush in progress."""

@@ -39,7 +39,7 @@ class SocketRoutes:
     """ASGI middleware: /ws/lobby, /ws/games/{id} and /ws/rooms/{id} without the framework's
     per-request machinery; query parameters `token` and `invite_code` as the endpoints take them."""
 
-    QUERY = {ws.game_socket: ("token",), ws.room_socket: ("token", "invite_code"),
+    QUERY = {ws.game_socket: ("token", "invite_code"), ws.room_socket: ("token", "invite_code"),
              ws.lobby_socket: ()}
 
     def __init__(self, app: ASGIApp) -> None:

@@ -13,12 +13,12 @@ from sqlalchemy.exc import DBAPIError
 
 from app.api.errors import DATABASE_DOWN
 from app.engine.errors import GameError
-from app.limits import TokenBucket
+from app.limits import SCOPE_KEY as LIMITS_KEY, TokenBucket
 from app.realtime import table_socket
 from app.realtime.hub import Connection, encode
 from app.realtime.session import serve
 from app.services import rooms as room_service
-from app.services.errors import ServiceError
+from app.services.errors import ServiceError, not_found
 
 logger = logging.getLogger(__name__)
 router = APIRouter()
@@ -90,20 +90,29 @@ def _credentials(websocket: WebSocket, token: str | None) -> tuple[str | None, s
 
 
 async def _accept(websocket: WebSocket, token: str | None) -> tuple[bool, Any]:
-    """Accept the socket and find its player: (True, None) for a spectator without a token;
-    a token that matches nobody (or expired, or revoked) is refused with an error frame and
-    close code 4401."""
+    """Accept the socket and find its player (from the token cache): (True, None) for a
+    spectator without a token; a token that matches nobody (or expired, or revoked) is refused
+    with an error frame and close code 4401."""
     token, subprotocol = _credentials(websocket, token)
     await websocket.accept(subprotocol=subprotocol)
     if not token:
         return True, None
-    async with websocket.app.state.platform.sessions() as session:
-        player = await room_service.player_by_token(session, token)
+    player = await websocket.app.state.platform.tokens.authenticate(token)
     if player is None:
         await _refuse(websocket, 401, "That token does not belong to any player, or it has "
                                       "expired or was revoked.", 4401)
         return False, None
     return True, player
+
+
+def session_ender(conn: Connection) -> Any:
+    """What ends this socket when its token's session ends (app/services/tokens.py): an error
+    frame saying why, nothing more handled or sent, then the close code."""
+    def end(code: int, sentence: str) -> None:
+        conn.end(encode({"type": "error", "id": None, "status": 401, "code": "token/ended",
+                         "detail": sentence}), code)
+
+    return end
 
 
 def _parse(text: str | None, limit: int) -> tuple[dict[str, Any] | None, str | None]:
@@ -125,8 +134,10 @@ def _parse(text: str | None, limit: int) -> tuple[dict[str, Any] | None, str | N
 
 
 @router.websocket("/ws/games/{game_id}")
-async def game_socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
-    """Snapshot on connect, then patches; takes move, sync and ping frames."""
+async def game_socket(websocket: WebSocket, game_id: str, token: str | None = None,
+                      invite_code: str | None = None) -> None:
+    """Snapshot on connect, then patches; takes move, sync and ping frames. A private room's
+    game takes only its seated players and whoever presents the invite code."""
     platform = websocket.app.state.platform
     settings = platform.settings
     ok, player = await _accept(websocket, token)
@@ -134,18 +145,30 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
         return
     try:
         live = await platform.games.live(game_id)
+        if not live.visible_to(player.id if player else None, invite_code):
+            raise not_found("game")
     except ServiceError as exc:
         return await _refuse(websocket, exc.status, exc.detail, 4404)
     conn = Connection(websocket, game_id, live.seat_of(player.id if player else None),
                       player.id if player else None)
+    spectating = None  # gives back this socket's place among the game's spectators
+    limits = websocket.scope.get(LIMITS_KEY)
+    if conn.seat is None and limits is not None:
+        spectating = await limits.take_spectator(game_id)
+        if spectating is None:
+            return await _refuse(websocket, 429, "This game has as many spectators as it can take; "
+                                                 "try again later.", 4429)
     name = player.name if player else ""
-    del player  # an idle socket keeps two strings, not an ORM object with its session state
+    token_hash = player.token_hash if player else None
+    del player  # an idle socket keeps a few strings, not the identity
     room_id = live.room_id
     del live  # the game's copy may be evicted and reloaded while the socket stays open
     loop = asyncio.get_running_loop()
     gate = FrameGate(platform, conn.player_id, loop.time())
 
     async def handle(text: str | None) -> bool:
+        if conn.closed:  # its session ended (or it fell too far behind): nothing more is handled
+            return False
         refused = gate.admit(loop.time())  # checked inline: every frame passes here
         if refused is not None:
             return await gate.refuse(conn, refused)
@@ -162,10 +185,16 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
 
     async def finish() -> None:
         gate.close()
+        if token_hash is not None:
+            platform.tokens.detach(token_hash, conn)
         platform.hub.leave(conn)
         conn.stop()
         await table_socket.left(platform, conn)
+        if spectating is not None:
+            await spectating()
 
+    if token_hash is not None:
+        platform.tokens.attach(token_hash, conn, session_ender(conn))
     try:
         # Presence first: a held seat is taken back before the snapshot goes out, so the table
         # the page reads after its snapshot already shows the seat as its player's again.
@@ -268,11 +297,14 @@ async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = 
     conn = Connection(websocket, room_id or "", None, player.id if player else None,
                       "lobby" if room_id is None else "room")
     player_id, player_name = (player.id, player.name) if player is not None else (None, "")
+    token_hash = player.token_hash if player is not None else None
     del player
     loop = asyncio.get_running_loop()
     gate = FrameGate(platform, conn.player_id, loop.time())
 
     async def handle(text: str | None) -> bool:
+        if conn.closed:
+            return False
         refused = gate.admit(loop.time())
         if refused is not None:
             return await gate.refuse(conn, refused)
@@ -288,12 +320,16 @@ async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = 
 
     async def finish() -> None:
         gate.close()
+        if token_hash is not None:
+            platform.tokens.detach(token_hash, conn)
         if room_id is None:
             lobby.lobby.discard(conn)
         else:
             lobby.unwatch_room(room_id, conn)
         conn.stop()
 
+    if token_hash is not None:
+        platform.tokens.attach(token_hash, conn, session_ender(conn))
     try:
         if room_id is None:
             lobby.lobby.add(conn)

@@ -4,19 +4,18 @@ text, never as markup); each player may send at most RATE messages per WINDOW se
 
 from __future__ import annotations
 
-import time
 import unicodedata
-from collections import deque
-from typing import Any
+from contextlib import AbstractAsyncContextManager, nullcontext
+from typing import Any, Awaitable, Callable
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import ChatMessage
 from app.services.errors import ServiceError
 
 MAX_CHARS = 300
-RATE, WINDOW = 5, 10.0
+RATE, WINDOW = 5, 10
 HISTORY = 100
 
 
@@ -39,24 +38,15 @@ def message_json(m: ChatMessage) -> dict[str, Any]:
 
 
 class ChatService:
-    """Stores messages and remembers, per player, when they last wrote (for the rate limit)."""
+    """Stores messages; `allow(player_id)` counts one message against the player's chat rate
+    (RATE per WINDOW seconds, shared by every instance when the platform's limits are) and
+    answers 0, or the seconds to wait."""
 
-    def __init__(self, sessions: async_sessionmaker) -> None:
+    def __init__(self, sessions: async_sessionmaker, allow: Callable[[str], Awaitable[int]],
+                 write_turn: Callable[[], AbstractAsyncContextManager[Any]] = nullcontext) -> None:
         self.sessions = sessions
-        self._sent: dict[str, deque[float]] = {}
-
-    def _allow(self, player_id: str) -> None:
-        stamps = self._sent.setdefault(player_id, deque())
-        moment = time.monotonic()
-        while stamps and stamps[0] <= moment - WINDOW:
-            stamps.popleft()
-        if len(stamps) >= RATE:
-            wait = max(1, round(stamps[0] + WINDOW - moment))
-            raise ServiceError(429, f"You may send {RATE} messages every {WINDOW:g} seconds; wait {wait} s.")
-        stamps.append(moment)
-        if len(self._sent) > 10000:  # forget quiet players so the table stays small
-            for key in [k for k, v in self._sent.items() if not v or v[-1] <= moment - WINDOW][:5000]:
-                self._sent.pop(key, None)
+        self.allow = allow
+        self.write_turn = write_turn  # SQLite's one writer's turn (GameService.write_turn)
 
     async def post(self, room_id: str, player_id: str | None, name: str, spectator: bool,
                    text: Any) -> dict[str, Any]:
@@ -64,18 +54,21 @@ class ChatService:
         if player_id is None:
             raise ServiceError(401, "Choose a name (a player token) to chat.")
         body = clean(text)
-        self._allow(player_id)
-        async with self.sessions() as session:
+        wait = await self.allow(player_id)
+        if wait:
+            raise ServiceError(429, f"You may send {RATE} messages every {WINDOW:g} seconds; "
+                                    f"wait {wait} s.", retry_after=wait)
+        async with self.write_turn(), self.sessions() as session:
             message = ChatMessage(room_id=room_id, player_id=player_id, name=name[:40],
                                   spectator=spectator, text=body)
             session.add(message)
             await session.commit()
             return message_json(message)
 
-    async def history(self, room_id: str) -> list[dict[str, Any]]:
-        """The room's last messages, oldest first."""
-        async with self.sessions() as session:
-            rows = list((await session.execute(
-                select(ChatMessage).where(ChatMessage.room_id == room_id)
-                .order_by(ChatMessage.id.desc()).limit(HISTORY))).scalars())
+    async def history(self, room_id: str, session: AsyncSession) -> list[dict[str, Any]]:
+        """The room's last messages, oldest first (read in the caller's session: a request
+        never holds one connection while it waits for another)."""
+        rows = list((await session.execute(
+            select(ChatMessage).where(ChatMessage.room_id == room_id)
+            .order_by(ChatMessage.id.desc()).limit(HISTORY))).scalars())
         return [message_json(m) for m in reversed(rows)]

@@ -24,6 +24,7 @@ class Cleanup:
         settings = platform.settings
         self.room_ttl = timedelta(hours=settings.room_ttl_hours)
         self.idle = timedelta(hours=settings.abandon_after_hours)
+        self.idle_seat = timedelta(hours=settings.idle_seat_hours)
         self.every = settings.cleanup_seconds
         self._task: asyncio.Task[None] | None = None
 
@@ -45,9 +46,11 @@ class Cleanup:
                 log.warning("cleanup sweep failed", exc_info=True)
 
     async def sweep(self) -> dict[str, list[str]]:
-        """Expire old rooms that never started and end long-idle games; returns their ids."""
+        """Hold the seats of players idle on their turn in games without a clock (a bot plays
+        them), expire old rooms that never started and end long-idle games; returns their ids."""
         now = utcnow()
         platform = self.platform
+        held = await platform.clocks.hold_idle(self.idle_seat, self.idle)
         async with platform.sessions() as session:
             stale_rooms = list((await session.execute(select(Room.id).where(
                 Room.status == "lobby", Room.created_at < now - self.room_ttl))).scalars())
@@ -58,7 +61,8 @@ class Cleanup:
                 func.coalesce(last_move, Game.created_at) < now - self.idle))).all()
         expired: list[str] = []
         for room_id in stale_rooms:
-            async with platform.room_locks.hold(room_id), platform.sessions() as session:
+            async with platform.room_locks.hold(room_id), platform.write_turn(), \
+                    platform.sessions() as session:
                 room = await session.get(Room, room_id)
                 if room is None or room.status != "lobby":
                     continue
@@ -68,8 +72,11 @@ class Cleanup:
             expired.append(room_id)
             await platform.announce_room(room_id)
         abandoned: list[str] = []
+        just_held = {game_id for game_id, _ in held}  # their bots play now: not idle any more
         for game_id, room_id, version in idle:
-            async with platform.sessions() as session:
+            if game_id in just_held:
+                continue
+            async with platform.write_turn(), platform.sessions() as session:
                 # Only if no move came in since the scan (the version guard, as for moves).
                 done = await session.execute(update(Game).where(
                     Game.id == game_id, Game.status == "active", Game.version == version)
@@ -83,4 +90,4 @@ class Cleanup:
             await platform.announce_room(room_id)
         if expired or abandoned:
             log.info("cleanup: %d rooms expired, %d games abandoned", len(expired), len(abandoned))
-        return {"rooms": expired, "games": abandoned}
+        return {"rooms": expired, "games": abandoned, "held": list(dict.fromkeys(g for g, _ in held))}

@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from contextlib import AbstractAsyncContextManager, nullcontext
 from datetime import datetime, timedelta, timezone
 from typing import Any, Awaitable, Callable
 
-from sqlalchemy import and_, bindparam, or_, select, update
+from sqlalchemy import and_, bindparam, exists, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models import Game, RoomPace, Seat, SeatClock
+from app.db.models import Game, MoveRow, RoomPace, Seat, SeatClock
 from app.services.errors import ServiceError
 from app.services.rooms import BOT_NAME
 from app.tasks import stop_tasks
@@ -96,19 +97,49 @@ def _watched_seats(*columns: Any) -> Any:
 # Only the seats already due (clock out, or gone past the grace period) are loaded: with
 # thousands of seats a sweep reads a handful of rows, not every clock. Built once (the sweep runs
 # every second).
-_DUE_SEATS = _watched_seats(SeatClock, Game.room_id, Game.to_act, Seat.player_id, Seat.bot).where(or_(
+_DUE_SEATS = _watched_seats(SeatClock, Game.room_id, Game.to_act, Seat.player_id, Seat.bot,
+                            Game.version).where(or_(
     and_(SeatClock.deadline.is_not(None), SeatClock.deadline <= bindparam("now")),
     and_(SeatClock.last_seen.is_not(None), SeatClock.last_seen < bindparam("gone_before"),
          or_(SeatClock.connected == 0, SeatClock.last_seen < bindparam("stale_before")))))
 _ANY_WATCHED = _watched_seats(SeatClock.seat).limit(1)
 
 
+async def _hold(session: AsyncSession, game_id: str, room_id: str, seat: int, version: int,
+                left: float | None, reserve: float | None) -> bool:
+    """Hold a seat (a bot plays it for its player) unless it is held already; note what its clock
+    had left and the game's version. True if this call held it."""
+    values: dict[str, Any] = {"held": True, "deadline": None, "started_at": None,
+                              "held_left": left, "held_version": version}
+    if reserve is not None:
+        values["reserve_left"] = reserve
+    claimed = await session.execute(
+        update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat,
+                                SeatClock.held.is_(False)).values(**values))
+    if claimed.rowcount != 1:
+        return False
+    await session.execute(update(Seat).where(
+        Seat.room_id == room_id, Seat.seat == seat, Seat.bot.is_(None)).values(bot=BOT_NAME))
+    return True
+
+
+async def _moved_since(session: AsyncSession, game_id: str, seat: int, version: int | None) -> bool:
+    """Whether the seat has made a move after `version` (None: not known, so yes)."""
+    if version is None:
+        return True
+    return (await session.execute(select(MoveRow.seq).where(
+        MoveRow.game_id == game_id, MoveRow.seat == seat, MoveRow.seq > version).limit(1))
+    ).first() is not None
+
+
 class Clocks:
     """Runs clocks on each move, records presence, holds seats and gives them back."""
 
     def __init__(self, sessions: async_sessionmaker, grace_seconds: float, heartbeat_seconds: float,
-                 sweep_seconds: float) -> None:
+                 sweep_seconds: float,
+                 write_turn: Callable[[], AbstractAsyncContextManager[Any]] = nullcontext) -> None:
         self.sessions = sessions
+        self.write_turn = write_turn  # SQLite's one writer's turn (GameService.write_turn)
         self.grace = timedelta(seconds=grace_seconds)
         self.stale = timedelta(seconds=3 * heartbeat_seconds)
         self.sweep_seconds = sweep_seconds
@@ -157,7 +188,7 @@ class Clocks:
                     raise
 
     async def _on_move(self, game_id: str) -> None:
-        async with self.sessions() as session:
+        async with self.write_turn(), self.sessions() as session:
             game = await session.get(Game, game_id)
             if game is None:
                 return
@@ -180,23 +211,25 @@ class Clocks:
             await session.commit()
 
     async def presence(self, game_id: str, seat: int | None, delta: int,
-                       reclaim: bool | None = None) -> bool:
+                       reclaim: bool | None = None, strict: bool = False) -> bool:
         """A seat's socket joined (+1), left (-1) or beat (0); True if the seat was held and its
-        player has just taken it back."""
+        player has just taken it back. With `strict`, a reclaim that cannot happen yet (its time
+        for this turn ran out) is a 409 saying so."""
         if seat is None:
             return False
         for attempt in range(2):
             try:
                 return await self._presence(game_id, seat, delta,
-                                            delta > 0 if reclaim is None else reclaim)
+                                            delta > 0 if reclaim is None else reclaim, strict)
             except IntegrityError:  # another socket created the rows first: read them again
                 if attempt:
                     raise
         return False
 
-    async def _presence(self, game_id: str, seat: int, delta: int, reclaim: bool) -> bool:
+    async def _presence(self, game_id: str, seat: int, delta: int, reclaim: bool,
+                        strict: bool = False) -> bool:
         moment = now()
-        async with self.sessions() as session:
+        async with self.write_turn(), self.sessions() as session:
             game = await session.get(Game, game_id)
             if game is None:
                 return False
@@ -209,15 +242,30 @@ class Clocks:
             clock.last_seen = moment
             clock.connected = max(0, clock.connected + delta)
             reclaimed = False
+            acting = seat in (game.to_act or []) and game.status == "active"
             if reclaim and clock.held:
+                same_turn = acting and not await _moved_since(session, game_id, seat,
+                                                              clock.held_version)
+                if same_turn and clock.held_left is not None and clock.held_left <= 0:
+                    # Its time for this turn ran out: the bot plays the turn, then the seat is
+                    # the player's again (a reclaim that restarted the clock stalled the game).
+                    if strict:
+                        raise ServiceError(409, "Your time for this turn ran out, so a bot plays "
+                                                "it; take your seat back once it has.")
+                    await session.commit()
+                    return False
                 clock.held = False
                 seat_row = await session.get(Seat, (game.room_id, seat))
                 if seat_row is not None and seat_row.player_id:
                     seat_row.bot = None
                     reclaimed = True
-                if pace is not None and seat in (game.to_act or []) and game.status == "active":
+                if pace is not None and acting:
+                    # Resume where the clock stood on this turn; a new turn gets its full time.
+                    left = clock.held_left if same_turn and clock.held_left is not None \
+                        else pace.move_seconds + clock.reserve_left
                     clock.started_at = moment
-                    clock.deadline = moment + timedelta(seconds=pace.move_seconds + clock.reserve_left)
+                    clock.deadline = moment + timedelta(seconds=left)
+                clock.held_left = clock.held_version = None
             await session.commit()
             return reclaimed
 
@@ -236,7 +284,7 @@ class Clocks:
         self.armed = True
         for i in range(0, len(seats), chunk):
             part = seats[i:i + chunk]
-            async with self.sessions() as session:
+            async with self.write_turn(), self.sessions() as session:
                 known = {(row.game_id, row.seat) for row in await session.execute(
                     select(table.c.game_id, table.c.seat)
                     .where(table.c.game_id.in_({g for g, _ in part})))}
@@ -250,7 +298,7 @@ class Clocks:
 
     async def reclaim(self, game_id: str, seat: int) -> bool:
         """The seat's player says they are back: take a held seat back (True if it was held)."""
-        return await self.presence(game_id, seat, 0, reclaim=True)
+        return await self.presence(game_id, seat, 0, reclaim=True, strict=True)
 
     async def sweep(self) -> list[tuple[str, str]]:
         """Hold every seat whose clock ran out or whose player has been gone past the grace
@@ -262,7 +310,7 @@ class Clocks:
                 "now": moment, "gone_before": moment - self.grace,
                 "stale_before": moment - self.stale})).all()
             self.armed = bool(rows) or (await session.execute(_ANY_WATCHED)).first() is not None
-            for clock, room_id, to_act, player_id, bot in rows:
+            for clock, room_id, to_act, player_id, bot, version in rows:
                 if not player_id or bot or clock.seat not in (to_act or []):
                     continue
                 out_of_time = clock.deadline is not None and aware(clock.deadline) <= moment
@@ -271,19 +319,45 @@ class Clocks:
                     and seen < moment - self.grace
                 if not (out_of_time or gone):
                     continue
-                claimed = await session.execute(
-                    update(SeatClock).where(SeatClock.game_id == clock.game_id,
-                                            SeatClock.seat == clock.seat, SeatClock.held.is_(False))
-                    .values(held=True, deadline=None, started_at=None,
-                            reserve_left=0.0 if out_of_time else clock.reserve_left))
-                if claimed.rowcount != 1:
-                    continue
-                await session.execute(update(Seat).where(
-                    Seat.room_id == room_id, Seat.seat == clock.seat, Seat.bot.is_(None))
-                    .values(bot=BOT_NAME))
-                changed.append((clock.game_id, room_id))
+                deadline = aware(clock.deadline)
+                left = 0.0 if out_of_time else \
+                    (deadline - moment).total_seconds() if deadline is not None else None
+                if await _hold(session, clock.game_id, room_id, clock.seat, version, left,
+                               0.0 if out_of_time else clock.reserve_left):
+                    changed.append((clock.game_id, room_id))
             await session.commit()
         for game_id, room_id in changed:
+            for hook in self.on_hold:
+                await hook(game_id, room_id)
+        return changed
+
+    async def hold_idle(self, idle: timedelta, abandon: timedelta) -> list[tuple[str, str]]:
+        """The timeout policy of games without a clock: a player's seat asked to act in a game
+        with no move for `idle` (but less than `abandon`, when cleanup ends it) is held (a bot
+        plays it), whether or not its player is connected, so one idle player cannot stall a
+        game until it is abandoned. Returns the (game, room) pairs that changed."""
+        moment = now()
+        last_move = (select(func.max(MoveRow.created_at)).where(MoveRow.game_id == Game.id)
+                     .scalar_subquery())
+        changed: list[tuple[str, str]] = []
+        async with self.write_turn(), self.sessions() as session:
+            games = list((await session.execute(select(Game).where(
+                Game.status == "active", func.coalesce(last_move, Game.created_at) < moment - idle,
+                func.coalesce(last_move, Game.created_at) >= moment - abandon,
+                ~exists().where(RoomPace.room_id == Game.room_id)))).scalars())
+            for game in games:
+                seats = (await session.execute(select(Seat.seat).where(
+                    Seat.room_id == game.room_id, Seat.player_id.is_not(None), Seat.bot.is_(None),
+                    Seat.seat.in_(list(game.to_act or []))))).scalars().all()
+                if not seats:
+                    continue
+                await self._rows(session, game)
+                await session.flush()
+                for seat in seats:
+                    if await _hold(session, game.id, game.room_id, seat, game.version, 0.0, None):
+                        changed.append((game.id, game.room_id))
+            await session.commit()
+        for game_id, room_id in dict.fromkeys(changed):
             for hook in self.on_hold:
                 await hook(game_id, room_id)
         return changed

@@ -14,6 +14,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Awaitable, Callable
 
 import orjson
@@ -85,6 +86,13 @@ class GameService:
         # Moves are stored through one store per backend (app/services/move_store.py).
         self.store: MoveStore = make_move_store(sessions, sqlite_synchronous)
 
+    def write_turn(self) -> AbstractAsyncContextManager[Any]:
+        """The turn of SQLite's one writer: other writes (rooms, players, clocks, chat) take it,
+        holding no connection while they wait, so that they never sleep in SQLite's busy
+        handler while moves commit (the move writer waits for them meanwhile, and commits the
+        moves that queued together after); on PostgreSQL, no wait at all."""
+        return self.store.turn()
+
     async def aclose(self) -> None:
         """Release the move store's connections and threads (a checkpoint in progress ends first)."""
         await self.store.aclose()
@@ -106,9 +114,17 @@ class GameService:
         if live is not None:
             self._live.move_to_end(game_id)
             if fresh and not (max_age and time.monotonic() - live.checked_at < max_age):
-                async with live.lock:
-                    async with self.sessions() as session:
-                        await self._catch_up(session, live)
+                # The stored version first, without the game's lock: a read then never queues
+                # behind a move being stored here, and catches up only when another instance
+                # moved the game on (the usual answer is "this copy is current").
+                async with self.sessions() as session:
+                    stored = await session.scalar(select(Game.version).where(Game.id == game_id))
+                if stored is not None and stored > live.version:
+                    async with live.lock:
+                        async with self.sessions() as session:
+                            await self._catch_up(session, live)
+                else:
+                    live.checked_at = time.monotonic()
             return live
         lock = self._load_locks.setdefault(game_id, asyncio.Lock())
         try:
@@ -206,6 +222,10 @@ class GameService:
             live.advance(row.seat, row.move, ruleset.apply(live.state, row.seat, row.move),
                          row.client_move_id)
         live.seats = await self._seats(session, game.room_id)
+        room = (await session.execute(select(Room.private, Room.invite_code)
+                                      .where(Room.id == game.room_id))).first()
+        if room is not None:
+            live.private, live.invite_code = bool(room.private), room.invite_code
         live.checked_at = time.monotonic()
         live.abandoned = game.status == "abandoned"
         if older is not None:
@@ -388,6 +408,11 @@ class GameService:
         state, the move as the ruleset lists it: the one to store)."""
         if player_id is not None and live.seats.get(seat, {}).get("player_id") != player_id:
             raise ServiceError(403, f"You no longer hold seat {seat} in this game.")
+        if player_id is not None and live.seats.get(seat, {}).get("bot"):
+            # A held seat: its bot plays, never its player at the same time (take it back first).
+            raise ServiceError(409, f"A bot is playing seat {seat} for you (your time ran out or "
+                                    "you were away); take the seat back first (reopen the game, "
+                                    "or POST /api/games/{id}/reclaim).")
         if client_id is not None:
             earlier = live.earlier(seat, client_id, move)
             if earlier is not None:

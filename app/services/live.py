@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +40,10 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     log: "PublicLog" = field(default_factory=lambda: PublicLog())
     checked_at: float = 0.0  # time.monotonic() of the last catch-up with the database
+    # The room's privacy and invite code (both fixed when the room is made): a private game is
+    # visible only to its seated players and to whoever presents the code.
+    private: bool = False
+    invite_code: str = ""
 
     @property
     def finished(self) -> bool:
@@ -71,6 +76,13 @@ class LiveGame:
     def state_at(self, version: int) -> State | None:
         """The state at a recent version, if this instance still holds it."""
         return self.states.get(version)
+
+    def visible_to(self, player_id: str | None, invite_code: str | None = None) -> bool:
+        """Whether a viewer may see this game: anyone for a public room; for a private one, a
+        player seated in it, or whoever presents the room's invite code."""
+        if not self.private or (player_id is not None and self.seat_of(player_id) is not None):
+            return True
+        return bool(invite_code) and secrets.compare_digest(str(invite_code), self.invite_code)
 
     def seat_of(self, player_id: str | None) -> int | None:
         """The seat a player holds in this game, if any."""

@@ -16,8 +16,9 @@ import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -66,6 +67,11 @@ class MoveStore(Protocol):
     async def execute(self, statement: Any) -> int:
         """Run one SQLAlchemy Core write in its own transaction, beside the moves without making
         them wait longer than it takes; the number of rows it changed."""
+        ...
+
+    def turn(self) -> AbstractAsyncContextManager[None]:
+        """Hold the moves' writing while another transaction of this process writes (SQLite has
+        one writer at a time); a no-op where writers do not exclude each other."""
         ...
 
     async def aclose(self) -> None:
@@ -294,6 +300,11 @@ class SqliteWriter:
 _NOTHING = object()
 
 
+def _set_if_pending(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
 def _settle(done: Future[Any], job: Callable[[], Any]) -> None:
     """Run a job that runs alone on the writer thread and hand its answer to the waiter."""
     if not done.set_running_or_notify_cancel():
@@ -329,6 +340,29 @@ class SqliteMoveStore:
         """One Core statement, queued with the moves."""
         writer = self.writer
         return await asyncio.wrap_future(writer.submit(lambda: writer.write_one(statement)))
+
+    @asynccontextmanager
+    async def turn(self) -> AsyncIterator[None]:
+        """The writer thread's turn, for another connection's transaction: once the moves queued
+        before it are committed, the thread waits (at most LOCK_WAIT_SECONDS) until the block
+        ends, so that transaction never finds SQLite's write lock taken by a move; the moves
+        queued meanwhile are committed together after it. Turns are taken in order, one at a
+        time. Nothing in the block may wait for a move or `execute` (they wait for the block)."""
+        loop = asyncio.get_running_loop()
+        entered: asyncio.Future[None] = loop.create_future()
+        release = threading.Event()
+
+        def hold() -> None:
+            loop.call_soon_threadsafe(_set_if_pending, entered)
+            release.wait(LOCK_WAIT_SECONDS)
+
+        held = self.writer.submit(hold)
+        try:
+            await entered
+            yield
+        finally:
+            release.set()
+            held.cancel()  # not yet taken by the thread (this wait was cancelled): it never is
 
     async def _checkpoint(self) -> None:
         """Copy SQLite's WAL into the database on the checkpoint thread, beside the moves; once
@@ -434,6 +468,10 @@ class PostgresMoveStore:
                 raise
             self._idle.append(conn)
             return bool(row and row[0] == 1)
+
+    def turn(self) -> AbstractAsyncContextManager[None]:
+        """No turn to take: PostgreSQL's writers wait for each other's row locks only."""
+        return nullcontext()
 
     async def execute(self, statement: Any) -> int:
         """One Core statement in a session of its own."""

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import logging
 import secrets
+from contextlib import AbstractAsyncContextManager
 import time
 from typing import Any
 
 from app.collector import Collector
 from app.config import Settings
 from app.db.session import make_engine, make_sessionmaker
-from app.limits import TokenFrames
+from app.limits import Limiter, Rate, TokenFrames
 from app.observability.metrics import BROKER_LAG, REGISTRY, Gauge
 from app.realtime.broker import RESUBSCRIBED, make_broker
 from app.realtime.chat import deliver as deliver_chat
@@ -20,11 +21,14 @@ from app.realtime.session import LiveSessions
 from app.observability.loop_lag import LoopLag
 from app.services.bot_pool import BotPool, default_size
 from app.services.bots import BotRunner
+from app.services import chat as chat_service
 from app.services.chat import ChatService
 from app.services.clocks import Clocks
 from app.services.cleanup import Cleanup
 from app.services.games import GameService
 from app.services.rooms import RoomLocks
+from app.services import tokens as token_service
+from app.services.tokens import Tokens
 
 log = logging.getLogger(__name__)
 
@@ -34,12 +38,17 @@ class Platform:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.engine = make_engine(settings.database_url, settings.sqlite_synchronous)
+        self.engine = make_engine(settings.database_url, settings.sqlite_synchronous,
+                                  settings.db_pool_size, settings.db_max_overflow,
+                                  settings.db_pool_timeout)
         self.sessions = make_sessionmaker(self.engine)
+        self.tokens = Tokens(self.sessions, settings.token_cache_seconds)
         self.games = GameService(self.sessions, settings.snapshot_every, settings.max_live_games,
                                  settings.game_seed, settings.live_games_max_bytes,
                                  settings.sqlite_synchronous)
         self.broker = make_broker(settings.broker_url)
+        if self.broker.shared:
+            self.tokens.publish = self._publish_tokens
         self.hub = Hub(self.games, settings.patch_history, settings.heartbeat_seconds)
         self.games.seed_log = settings.seed_log
         self.room_locks = RoomLocks()
@@ -56,9 +65,14 @@ class Platform:
                               settings.bot_deadline_seconds)
         self.loop_lag = LoopLag()
         self.games.listeners.append(self._announce_game)
-        self.chat = ChatService(self.sessions)
+        self.limiter = Limiter(settings.broker_url if self.broker.shared else None)
+        chat_rate = Rate(chat_service.RATE, chat_service.WINDOW)
+        self.chat = ChatService(self.sessions,
+                                lambda player_id: self.limiter.hit(f"chat:{player_id}", chat_rate),
+                                self.games.write_turn)
         self.clocks = Clocks(self.sessions, settings.absence_grace_seconds,
-                             settings.heartbeat_seconds, settings.clock_sweep_seconds)
+                             settings.heartbeat_seconds, settings.clock_sweep_seconds,
+                             self.games.write_turn)
         self.games.listeners.append(self.clocks.on_move)
         self.clocks.on_hold.append(self._seat_held)
         self.hub.beat_listeners.append(self._beat)
@@ -66,6 +80,11 @@ class Platform:
         self.collector = Collector(settings.gc_freeze_seconds, settings.gc_thaw_seconds)
         self.live_sockets = LiveSessions()  # detached sockets, finished before anything stops
         self._register_gauges()
+
+    def write_turn(self) -> AbstractAsyncContextManager[Any]:
+        """This process's turn to write, shared with the moves (SQLite has one writer), or no
+        wait at all (PostgreSQL's row locks need no turn)."""
+        return self.games.write_turn()
 
     async def _seat_held(self, game_id: str, room_id: str) -> None:
         """A bot now plays a held seat: every instance reloads the seats; this one runs the bot."""
@@ -83,17 +102,29 @@ class Platform:
         await self.broker.publish({"type": "chat", "room_id": room_id, "game_id": game_id,
                                    "message": message})
 
+    async def _publish_tokens(self, event: dict[str, Any]) -> None:
+        await self.broker.publish({**event, "origin": self.instance, "t": time.time()})
+
     async def _beat(self, conns: list[Any]) -> None:
-        """These seats still have a socket here (once per heartbeat): keep their presence fresh."""
+        """Once per heartbeat: sockets whose token no longer works are ended, and the seats that
+        still have a socket here keep their presence fresh."""
         from app.realtime import table_socket
 
+        await self.tokens.recheck()
         await table_socket.beat(self, conns)
 
     async def _seat_moved(self, conn: Any, old: int | None, new: int | None) -> None:
-        """A socket here moved seats (its seat changed hands): move its presence with it."""
+        """A socket here moved seats (its seat changed hands): move its presence with it. A
+        private game's player who lost their seat is no longer one of its viewers: the socket
+        is told so and closed (reconnecting with the invite code makes them a spectator)."""
         from app.realtime import table_socket
+        from app.realtime.hub import encode
 
         await table_socket.moved(self, conn, old, new)
+        live = self.games.loaded(conn.game_id)
+        if new is None and live is not None and not live.visible_to(conn.player_id):
+            conn.end(encode({"type": "error", "id": None, "status": 404,
+                             "detail": "You no longer hold a seat at this private table."}), 4404)
 
     def _register_gauges(self) -> None:
         """Gauges read at scrape time from this platform's hubs and games."""
@@ -150,9 +181,13 @@ class Platform:
             # now (the lease decides which instance drives; the others find it taken and stop).
             for game_id in event.get("games") or []:
                 self.bots.kick(str(game_id))
+        elif event.get("type") == token_service.EVENT and event.get("origin") != self.instance:
+            self.tokens.on_event(event)
         elif event.get("type") == RESUBSCRIBED:
             # Back after a broker outage: moves and room changes made elsewhere meanwhile were
-            # never heard of here; catch this instance's sockets up from the database.
+            # never heard of here (sessions that ended too: the token cache starts over); catch
+            # this instance's sockets up from the database.
+            self.tokens.clear()
             await self.hub.resync()
             await self.lobby.rebuild()
             for room_id in list(self.lobby.rooms):

@@ -3,84 +3,23 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import secrets
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
 from typing import Any, AsyncIterator
 
+import orjson
 from pydantic import ValidationError
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.engine import registry
-from app.db.models import Player, Room, Seat, utcnow
+from app.db.models import Player, Room, Seat
 from app.services.errors import ServiceError, not_found
+from app.services.tokens import Identity, hash_token  # noqa: F401  (tokens are stored hashed; tests import it here)
 
 BOT_NAME = "Bot"
-
-
-def hash_token(token: str) -> str:
-    """Tokens are stored only as their SHA-256."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-LEGACY_TOKEN_TTL = timedelta(days=30)  # tokens issued before expiry existed count from creation
-
-
-def _aware(value: datetime | None) -> datetime | None:
-    """SQLite hands back naive datetimes; they were stored in UTC."""
-    return value.replace(tzinfo=timezone.utc) if value is not None and value.tzinfo is None else value
-
-
-async def create_player(session: AsyncSession, name: str, ttl: timedelta = LEGACY_TOKEN_TTL
-                        ) -> tuple[Player, str]:
-    """A new guest identity and its bearer token (shown once, stored hashed), valid for `ttl`."""
-    token = secrets.token_urlsafe(32)
-    player = Player(id=secrets.token_hex(8), name=name, token_hash=hash_token(token),
-                    token_expires_at=utcnow() + ttl)
-    session.add(player)
-    return player, token
-
-
-def token_expiry(player: Player) -> datetime:
-    """When the player's current token stops working."""
-    return _aware(player.token_expires_at) or _aware(player.created_at) + LEGACY_TOKEN_TTL
-
-
-async def player_by_token(session: AsyncSession, token: str | None) -> Player | None:
-    """The player a bearer token belongs to while it is valid (current, or the previous one
-    within its grace after a rotation), or None: unknown, expired and revoked tokens alike."""
-    if not token:
-        return None
-    digest = hash_token(token)
-    player = (await session.execute(select(Player).where(
-        (Player.token_hash == digest) | (Player.prev_token_hash == digest)))).scalars().first()
-    if player is None:
-        return None
-    now = utcnow()
-    if player.token_hash == digest:
-        return player if token_expiry(player) > now else None
-    grace = _aware(player.prev_valid_until)
-    return player if grace is not None and grace > now else None
-
-
-async def rotate_token(session: AsyncSession, player: Player, ttl: timedelta,
-                       grace: timedelta) -> str:
-    """A new token for the player; the one it replaces keeps working for `grace` only."""
-    token = secrets.token_urlsafe(32)
-    player.prev_token_hash, player.prev_valid_until = player.token_hash, utcnow() + grace
-    player.token_hash, player.token_expires_at = hash_token(token), utcnow() + ttl
-    return token
-
-
-async def revoke_tokens(session: AsyncSession, player: Player) -> None:
-    """Log out: neither the current nor the previous token works any more."""
-    player.token_hash = hash_token(secrets.token_urlsafe(32))  # nobody holds this token
-    player.token_expires_at = utcnow()
-    player.prev_token_hash, player.prev_valid_until = None, None
 
 
 async def seats_of(session: AsyncSession, room_id: str) -> list[Seat]:
@@ -105,14 +44,14 @@ async def seat_names(session: AsyncSession, room_id: str) -> dict[int, str]:
     return {r.seat: seat_label(r.seat, r.name, r.bot) for r in rows}
 
 
-def is_member(room: Room, seats: list[Seat], player: Player | None) -> bool:
+def is_member(room: Room, seats: list[Seat], player: Identity | None) -> bool:
     """The host or anyone seated."""
     if player is None:
         return False
     return room.host_id == player.id or any(s.player_id == player.id for s in seats)
 
 
-async def room_document(session: AsyncSession, room: Room, viewer: Player | None,
+async def room_document(session: AsyncSession, room: Room, viewer: Identity | None,
                         seats: list[Seat] | None = None) -> dict[str, Any]:
     """The wire contract's room object; the invite code only for members."""
     seats = seats if seats is not None else await seats_of(session, room.id)
@@ -143,7 +82,7 @@ def _document(room: Room, seats: list[Seat], names: dict[str, str]) -> dict[str,
     }
 
 
-async def claim_host(session: AsyncSession, host: Player) -> None:
+async def claim_host(session: AsyncSession, host: Identity) -> None:
     """Take the host's row for the rest of the transaction, so one player's cap checks and the
     writes they allow run one at a time on every instance: PostgreSQL locks the row; on SQLite
     this UPDATE is the transaction's first write, so it takes the database's write lock (and
@@ -152,7 +91,7 @@ async def claim_host(session: AsyncSession, host: Player) -> None:
                           .execution_options(synchronize_session=False))
 
 
-async def check_room_caps(session: AsyncSession, host: Player, *, open_rooms: int | None = None,
+async def check_room_caps(session: AsyncSession, host: Identity, *, open_rooms: int | None = None,
                           bot_games: int | None = None) -> None:
     """429 when the player already hosts `open_rooms` rooms waiting in the lobby, or
     `bot_games` active games with bot seats (bots cost the server; rooms clutter the lobby).
@@ -172,7 +111,7 @@ async def check_room_caps(session: AsyncSession, host: Player, *, open_rooms: in
                                     "finish or leave one first.", retry_after=60)
 
 
-async def create_room(session: AsyncSession, host: Player, ruleset_id: str, seat_count: int,
+async def create_room(session: AsyncSession, host: Identity, ruleset_id: str, seat_count: int,
                       private: bool, options: dict[str, Any]) -> Room:
     """A room in the lobby with the host in seat 0; options are checked against the ruleset."""
     ruleset = registry.get(ruleset_id)
@@ -182,7 +121,9 @@ async def create_room(session: AsyncSession, host: Player, ruleset_id: str, seat
         raise ServiceError(422, f"{ruleset.name} takes {ruleset.min_players} to "
                                 f"{ruleset.max_players} players, not {seat_count}.")
     try:
-        parsed = ruleset.Options.model_validate(options)
+        # Strict, as JSON: true/false for a switch, a number for a number ("yes" and 1 were
+        # coerced to true before).
+        parsed = ruleset.Options.model_validate_json(orjson.dumps(options), strict=True)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "options"
@@ -196,7 +137,7 @@ async def create_room(session: AsyncSession, host: Player, ruleset_id: str, seat
     return room
 
 
-async def visible_room(session: AsyncSession, room_id: str, viewer: Player | None,
+async def visible_room(session: AsyncSession, room_id: str, viewer: Identity | None,
                        invite_code: str | None = None, *, lock: bool = False
                        ) -> tuple[Room, list[Seat]]:
     """A room the viewer may see: public, or private to members and holders of the code (others
@@ -265,7 +206,7 @@ def _open_seat(seats: list[Seat], wanted: int | None) -> Seat:
     raise ServiceError(409, "Every seat in this room is taken.")
 
 
-async def join_room(session: AsyncSession, room_id: str, player: Player,
+async def join_room(session: AsyncSession, room_id: str, player: Identity,
                     invite_code: str | None, seat: int | None) -> Room:
     """Sit a player down; a private room needs its invite code."""
     room, seats = await visible_room(session, room_id, player, invite_code, lock=True)
@@ -279,7 +220,7 @@ async def join_room(session: AsyncSession, room_id: str, player: Player,
     return room
 
 
-async def leave_room(session: AsyncSession, room_id: str, player: Player) -> tuple[Room, bool]:
+async def leave_room(session: AsyncSession, room_id: str, player: Identity) -> tuple[Room, bool]:
     """Leave: in the lobby the seat empties (the host role passes on, or the room closes when
     nobody is left); during a game a bot takes the seat over. Returns (room, room_deleted)."""
     room = await session.get(Room, room_id, with_for_update=True)
@@ -309,7 +250,7 @@ async def leave_room(session: AsyncSession, room_id: str, player: Player) -> tup
     return room, False
 
 
-async def host_room(session: AsyncSession, room_id: str, player: Player) -> tuple[Room, list[Seat]]:
+async def host_room(session: AsyncSession, room_id: str, player: Identity) -> tuple[Room, list[Seat]]:
     """A room the player hosts, still in the lobby."""
     room, seats = await visible_room(session, room_id, player, lock=True)
     if room.host_id != player.id:
@@ -320,14 +261,14 @@ async def host_room(session: AsyncSession, room_id: str, player: Player) -> tupl
     return room, seats
 
 
-async def add_bot(session: AsyncSession, room_id: str, host: Player, seat: int | None) -> Room:
+async def add_bot(session: AsyncSession, room_id: str, host: Identity, seat: int | None) -> Room:
     """The host fills an empty seat with a bot."""
     room, seats = await host_room(session, room_id, host)
     _open_seat(seats, seat).bot = BOT_NAME
     return room
 
 
-async def remove_bot(session: AsyncSession, room_id: str, host: Player, seat: int) -> Room:
+async def remove_bot(session: AsyncSession, room_id: str, host: Identity, seat: int) -> Room:
     """The host empties a seat held by a bot."""
     room, seats = await host_room(session, room_id, host)
     target = next((s for s in seats if s.seat == seat), None)
@@ -387,7 +328,7 @@ async def room_entries(session: AsyncSession, room_ids: list[str] | None = None
     return entries
 
 
-async def rooms_of(session: AsyncSession, player: Player) -> list[Room]:
+async def rooms_of(session: AsyncSession, player: Identity) -> list[Room]:
     """The rooms a player hosts or sits in, newest first (the lobby's "your tables")."""
     seated = select(Seat.room_id).where(Seat.player_id == player.id)
     return list((await session.execute(select(Room).where(

@@ -15,8 +15,9 @@ from app.services.errors import ServiceError, not_found
 from app.services.rooms import BOT_NAME, seat_label, seats_of
 
 
-async def table_info(platform: Any, game_id: str) -> dict[str, Any]:
-    """Seats with names, kinds, presence, held state and clocks; the pace; the rematch, if any."""
+async def table_info(platform: Any, game_id: str, viewer_id: str | None = None) -> dict[str, Any]:
+    """Seats with names, kinds, presence, held state and clocks; the pace; and the rematch, if
+    any, for the game's own players only (a rematch room is private: nothing public names it)."""
     live = await platform.games.live(game_id, fresh=True)
     clocks = await platform.clocks.seats(game_id)
     async with platform.sessions() as session:
@@ -25,7 +26,8 @@ async def table_info(platform: Any, game_id: str) -> dict[str, Any]:
             .outerjoin(Player, Player.id == Seat.player_id)
             .where(Seat.room_id == live.room_id).order_by(Seat.seat))).all()
         pace = await pace_of(session, live.room_id)
-        rematch = await _rematch_json(session, live.room_id)
+        seated = viewer_id is not None and any(r.player_id == viewer_id for r in rows)
+        rematch = await _rematch_json(session, live.room_id) if seated else None
     seats = []
     for r in rows:
         clock = clocks.get(r.seat)
@@ -65,11 +67,13 @@ async def rematch(session: AsyncSession, room_id: str, player_id: str, games: An
     room = await session.get(Room, room_id, with_for_update=True)
     if room is None:
         raise not_found("room")
+    seats = await seats_of(session, room.id)
+    mine = next((s.seat for s in seats if s.player_id == player_id), None)
+    if mine is None and room.private:  # the same 404 as for a room that does not exist
+        raise not_found("room")
     game = await session.get(Game, room.game_id) if room.game_id else None
     if game is None or game.status != "finished":
         raise ServiceError(409, "A rematch can be asked for once the game is over.")
-    seats = await seats_of(session, room.id)
-    mine = next((s.seat for s in seats if s.player_id == player_id), None)
     if mine is None:
         raise ServiceError(403, "Only the players of this game can ask for a rematch.")
     existing = await session.get(Rematch, room.id)
@@ -96,7 +100,9 @@ async def rematch(session: AsyncSession, room_id: str, player_id: str, games: An
             return new_room, await session.get(Game, new_room.game_id)
         target = await session.get(Seat, (new_room.id, mine))
         if target is not None and target.player_id is None:
-            target.player_id = player_id
+            # The seat is this player's: a bot the host put there meanwhile gives way (a seat
+            # never has a player and a bot at once; both drove it before).
+            target.player_id, target.bot = player_id, None
             await session.flush()
     new_seats = await seats_of(session, new_room.id)
     if all(s.player_id or s.bot for s in new_seats):

@@ -120,6 +120,8 @@ class Proc:
                         return self
             except (httpx.HTTPError, OSError):
                 time.sleep(0.1)
+        self.proc.kill()  # never leave a half-started server behind
+        self.proc.wait()
         raise RuntimeError("server did not start")
 
     @property

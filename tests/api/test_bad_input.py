@@ -81,3 +81,21 @@ def test_moves_to_a_room_in_the_lobby_or_wrong_room_ops(client):
     room = new_room(client, host, private=True)
     assert client.post(f"/api/rooms/{room['id']}/bots", headers=other["headers"], json={}).status_code == 404
     assert client.post(f"/api/rooms/{room['id']}/leave", headers=other["headers"]).status_code == 404
+
+
+@pytest.mark.parametrize("body", [
+    {"private": "yes"}, {"private": 1}, {"private": "true"}, {"private": None},
+    {"options": {"double_points": "yes"}}, {"options": {"double_points": 1}},
+    {"options": {"rounds": "2"}}, {"options": {"rounds": 2.0}},
+])
+def test_booleans_and_numbers_are_strict(client, body):
+    """Issue 33 item 7: `"private": "yes"` and `1` were coerced to true (and options alike);
+    now anything but a JSON true/false or a JSON integer is a 422 naming the field, and no room
+    is made."""
+    ann = new_player(client)
+    r = client.post("/api/rooms", headers=ann["headers"],
+                    json={"ruleset": "testgame", "seats": 2, **body})
+    assert r.status_code == 422, r.text
+    field = next(iter(body["options"])) if "options" in body else "private"
+    assert field in r.json()["detail"]
+    assert client.get("/api/players/me/rooms", headers=ann["headers"]).json() == []

@@ -1,12 +1,12 @@
-"""Limits and caps (issue 12 'Build'): rates per IP and per token before parsing, caps on open
-rooms, bot games and sockets, a byte budget for live games; over a limit, 429 + Retry-After."""
+"""Limits and caps (issue 12 'Build', issue 26 item 6): sliding-window rates before parsing, per
+token for signed-in requests and per address for anonymous ones; caps on open rooms, bot games,
+sockets and a game's spectators; a byte budget for live games; over a limit, 429 + Retry-After."""
 
 from __future__ import annotations
 
 import asyncio
 import secrets
 import time
-from types import SimpleNamespace
 
 import httpx
 import pytest
@@ -16,15 +16,6 @@ from app import limits
 from app.main import create_app
 from tests.support.services import REDIS_URL, needs_redis
 from tests.support.api import new_player, new_room, started_game
-
-
-@pytest.fixture(autouse=True)
-def one_window(monkeypatch):
-    """The limiter's clock stands still in the middle of the current minute: its windows are
-    fixed, and one that rolled over between two requests of a test let the second one through."""
-    now = time.time()
-    still = now - now % 60 + 30
-    monkeypatch.setattr(limits, "time", SimpleNamespace(time=lambda: still))
 
 
 def _app(settings, **rates):
@@ -167,7 +158,7 @@ def test_socket_caps_are_shared_between_instances_through_redis(settings):
     instance and the third on the other is refused (4429); closing one frees a place on either."""
     url = REDIS_URL
     shared = settings.model_copy(update={"broker_url": url})
-    caps = {"sockets_per_token": 2, "sockets_per_ip": 1000, "sockets_per_game": 1000,
+    caps = {"sockets_per_token": 2, "sockets_per_ip": 1000, "spectators_per_game": 1000,
             "rate_sockets": "1000/60"}  # connects from "testclient" are counted in Redis too
     with _app(shared, **caps) as one, _app(shared, **caps) as two:
         game_id, (a, b) = started_game(one)
@@ -223,3 +214,95 @@ def test_a_tokens_frames_are_limited_across_all_its_sockets(settings):
             assert other.receive_json()["type"] == "snapshot"
             other.send_text('{"type": "ping"}')
             assert other.receive_json()["type"] == "pong"
+
+
+def test_signed_in_players_behind_one_address_each_have_their_own_budget(settings):
+    """A school behind one address: every player's moves and lobby reads count against their
+    own token, not the address (before: everyone behind it shared one budget)."""
+    with _app(settings, rate_moves="2/60", rate_lobby="2/60") as client:
+        games = [started_game(client) for _ in range(3)]
+        calls = []
+        for game_id, (a, _b) in games:
+            calls += [("GET", "/api/rooms", a["headers"], None)] * 2
+        assert [r.status_code for r in _from(client, "10.7.0.1", calls)] == [200] * 6
+        for game_id, (a, b) in games:
+            move = client.get(f"/api/games/{game_id}/legal-moves", headers=a["headers"]).json()["moves"][0]
+            answers = _from(client, "10.7.0.1", [
+                ("POST", f"/api/games/{game_id}/moves", a["headers"], {"version": 0, "move": move})])
+            assert answers[0].status_code == 200, answers[0].text
+        # Anonymous reads from that address still share the address's budget.
+        anonymous = _from(client, "10.7.0.1", [("GET", "/api/rooms", {}, None)] * 3)
+        assert [r.status_code for r in anonymous] == [200, 200, 429]
+
+
+def test_room_creation_is_also_counted_per_address_generously(settings):
+    """Each new guest may open rooms, so an address's rooms have a rate of their own on top of
+    each player's (60 a minute by default): here 3, so the 4th guest's room is refused."""
+    with _app(settings, rate_rooms_per_address="3/60", rate_players="10/60") as client:
+        guests = [r.json() for r in _from(client, "10.8.0.1", [("POST", "/api/players", {}, {"name": "G"})] * 4)]
+        body = {"ruleset": "testgame", "seats": 2}
+        codes = [r.status_code for r in _from(client, "10.8.0.1", [
+            ("POST", "/api/rooms", {"Authorization": f"Bearer {g['token']}"}, body) for g in guests])]
+        assert codes == [201, 201, 201, 429]
+
+
+def test_spectators_cannot_keep_a_seated_player_out(settings):
+    """Issue 33 item 4: spectators filled a game's socket cap and the seated player's reconnect
+    was refused (4429). Spectators now have a cap of their own, and seats never count in it."""
+    with _app(settings, spectators_per_game=2) as client:
+        game_id, (a, b) = started_game(client)
+        url = f"/ws/games/{game_id}"
+        with client.websocket_connect(url) as one, client.websocket_connect(url) as two:
+            one.receive_json(), two.receive_json()
+            with client.websocket_connect(url) as third:
+                frame = third.receive_json()
+                assert frame["status"] == 429 and "spectators" in frame["detail"]
+            for player in (a, b):
+                with client.websocket_connect(url, subprotocols=["civitas", f"bearer.{player['token']}"]) as seat:
+                    snapshot = seat.receive_json()
+                    assert snapshot["type"] == "snapshot" and snapshot["game"]["seat"] is not None
+        with client.websocket_connect(url) as again:  # a spectator's place was given back
+            assert again.receive_json()["type"] == "snapshot"
+
+
+def test_rates_slide_instead_of_doubling_at_a_window_edge(monkeypatch):
+    """Fixed windows let 2 x the rate through around a window's edge (the end of one and the
+    start of the next); the sliding window still counts the first window's requests."""
+    clock = [1_000_020.0 - 1_000_020.0 % 60 + 59]  # one second before a minute's edge
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+
+    async def run() -> tuple[list[int], list[int]]:
+        limiter = limits.Limiter()
+        rate = limits.Rate(10, 60)
+        before = [await limiter.hit("k", rate) for _ in range(10)]
+        clock[0] += 2  # the next minute has begun: a fixed window would start from zero
+        return before, [await limiter.hit("k", rate) for _ in range(10)]
+
+    before, after = asyncio.run(run())
+    assert before == [0] * 10
+    assert sum(1 for wait in after if wait == 0) <= 1  # a fixed window let all 10 through
+    assert all(wait > 0 for wait in after[1:])
+
+
+@needs_redis
+def test_chat_limits_are_shared_between_instances(settings):
+    """Issue 33 item 7: each instance counted a player's chat alone; through Redis the sixth
+    message in ten seconds is refused whichever instance it reaches."""
+    shared = settings.model_copy(update={"broker_url": REDIS_URL})
+    with _app(shared) as one, _app(shared) as two:
+        ann = new_player(one)
+        room = new_room(one, ann)
+        offer = ["civitas", f"bearer.{ann['token']}"]
+        with one.websocket_connect(f"/ws/rooms/{room['id']}", subprotocols=offer) as a, \
+                two.websocket_connect(f"/ws/rooms/{room['id']}", subprotocols=offer) as b:
+            a.receive_json(), b.receive_json()
+            for i, ws in enumerate([a, a, a, b, b]):
+                ws.send_json({"type": "chat", "text": f"hello {i}"})
+            b.send_json({"type": "chat", "text": "one too many"})
+            refused = None
+            for _ in range(30):
+                frame = b.receive_json()
+                if frame["type"] == "error":
+                    refused = frame
+                    break
+            assert refused is not None and refused["status"] == 429, refused

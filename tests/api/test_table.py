@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from sqlalchemy import select, update
@@ -10,7 +10,7 @@ from sqlalchemy import select, update
 from app.db.models import Seat, SeatClock
 from app.services.clocks import now, parse_pace
 from app.services.errors import ServiceError
-from tests.support.api import doc, new_player, play_first_legal, play_to_end, started_game
+from tests.support.api import in_db, doc, new_player, play_first_legal, play_to_end, started_game
 from tests.support.wait import wait_for
 
 
@@ -26,22 +26,10 @@ def client(settings):
         yield test_client
 
 
-def _table(client, game_id):
-    r = client.get(f"/api/games/{game_id}/table")
+def _table(client, game_id, player=None):
+    r = client.get(f"/api/games/{game_id}/table", headers=player["headers"] if player else {})
     assert r.status_code == 200, r.text
     return r.json()
-
-
-def _db(client, fn):
-    """Run `fn(session)` in the app's loop and commit."""
-    platform = client.app.state.platform
-
-    async def run():
-        async with platform.sessions() as session:
-            result = await fn(session)
-            await session.commit()
-            return result
-    return client.portal.call(run)
 
 
 def test_table_names_every_seat_the_same_way_as_the_room(client):
@@ -128,7 +116,7 @@ def test_rematch_starts_a_new_game_with_the_same_seats_once_everyone_accepts(cli
     room_id = doc(client, game_id)["room_id"]
     first = client.post(f"/api/rooms/{room_id}/rematch", headers=b["headers"])
     assert first.status_code == 200 and first.json()["game_id"] is None
-    table = _table(client, game_id)
+    table = _table(client, game_id, b)
     assert table["rematch"]["by"] == 1 and sorted(table["rematch"]["accepted"]) == [1, 2]
     second = client.post(f"/api/rooms/{room_id}/rematch", headers=a["headers"]).json()
     assert second["game_id"] and second["room_id"] == first.json()["room_id"]
@@ -136,7 +124,8 @@ def test_rematch_starts_a_new_game_with_the_same_seats_once_everyone_accepts(cli
     old = client.get(f"/api/rooms/{room_id}", headers=a["headers"]).json()
     assert [(s["player"] or {}).get("id") for s in new["seats"]] == [(s["player"] or {}).get("id") for s in old["seats"]]
     assert [s["bot"] for s in new["seats"]] == [None, None, "Bot"]
-    assert _table(client, game_id)["rematch"]["game_id"] == second["game_id"]
+    assert _table(client, game_id, a)["rematch"]["game_id"] == second["game_id"]
+    assert _table(client, game_id)["rematch"] is None  # the rematch room is private
     assert doc(client, second["game_id"], a)["seat"] == 0
 
 
@@ -210,7 +199,7 @@ def test_a_run_out_clock_hands_the_seat_to_a_bot_until_the_player_returns(client
     async def expire(session):
         await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
                               .values(deadline=now() - timedelta(seconds=1)))
-    _db(client, expire)
+    in_db(client, expire)
     held = client.portal.call(client.app.state.platform.clocks.sweep)
     assert held == [(game_id, room_id)]
     info = next(s for s in _table(client, game_id)["seats"] if s["seat"] == seat)
@@ -226,7 +215,7 @@ def test_a_run_out_clock_hands_the_seat_to_a_bot_until_the_player_returns(client
 
     async def seat_row(session):
         return (await session.execute(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat))).scalar_one()
-    row = _db(client, seat_row)
+    row = in_db(client, seat_row)
     assert row.player_id == owner["id"] and row.bot is None
 
 
@@ -258,17 +247,19 @@ def test_the_sweeper_stays_armed_exactly_while_some_seat_is_watched(client):
 
 
 def test_a_player_takes_a_held_seat_back_over_rest(client):
-    """Clock rule: POST /reclaim gives a held seat back to its player (the table says so, and the
-    server's bot stops playing it); someone without a seat in the game gets a 403 sentence."""
+    """Absence rule: POST /reclaim gives a seat held while its player was away back to them (the
+    table says so, and the server's bot stops playing it); its clock resumes where it stood, not
+    from a full move time; someone without a seat in the game gets a 403 sentence."""
     client.app.state.platform.bots.kick = lambda game_id: None  # keep the bot still
-    game_id, room_id, a, b = _clocked_game(client)
+    game_id, room_id, a, b = _clocked_game(client, move_minutes=5, reserve_minutes=1)
     seat = doc(client, game_id)["to_act"][0]
     owner = a if seat == 0 else b
 
-    async def expire(session):
+    async def away_with_two_minutes_left(session):
         await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
-                              .values(deadline=now() - timedelta(seconds=1)))
-    _db(client, expire)
+                              .values(deadline=now() + timedelta(seconds=120), connected=0,
+                                      last_seen=now() - timedelta(seconds=3600)))
+    in_db(client, away_with_two_minutes_left)
     assert client.portal.call(client.app.state.platform.clocks.sweep) == [(game_id, room_id)]
     stranger = new_player(client, "Cy")
     r = client.post(f"/api/games/{game_id}/reclaim", headers=stranger["headers"])
@@ -278,7 +269,8 @@ def test_a_player_takes_a_held_seat_back_over_rest(client):
     assert r.status_code == 200, r.text
     info = next(s for s in r.json()["seats"] if s["seat"] == seat)
     assert info["held"] is False and info["kind"] == "player" and info["name"] == owner["name"]
-    assert info["clock"]["deadline"] is not None  # asked to act: a fresh clock runs again
+    left = (datetime.fromisoformat(info["clock"]["deadline"]) - now()).total_seconds()
+    assert 100 < left <= 121  # resumed: before, a reclaim restarted the full 360 s
     games = client.app.state.platform.games
     wait_for(lambda: seat not in client.portal.call(games.live, game_id).bot_seats())
 
@@ -295,7 +287,7 @@ def test_a_heartbeat_keeps_a_player_with_an_open_socket_present(client):
         async def read(session):
             row = await session.get(SeatClock, (game_id, seat))
             return None if row is None else (row.connected, row.last_seen)
-        return _db(client, read)
+        return in_db(client, read)
 
     async def long_ago(session):
         await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
@@ -303,12 +295,12 @@ def test_a_heartbeat_keeps_a_player_with_an_open_socket_present(client):
     with client.websocket_connect(f"/ws/games/{game_id}?token={owner['token']}") as ws:
         ws.receive_json()
         wait_for(lambda: (last_seen() or (0,))[0] == 1)
-        _db(client, long_ago)
+        in_db(client, long_ago)
         stale = last_seen()[1]
         client.portal.call(clocks.seen, [(game_id, seat)])
         assert last_seen()[1] > stale + timedelta(seconds=3000)
         assert client.portal.call(clocks.sweep) == []
-        _db(client, long_ago)  # without the heartbeat a stale presence counts as gone
+        in_db(client, long_ago)  # without the heartbeat a stale presence counts as gone
         assert client.portal.call(clocks.sweep) == [(game_id, room_id)]
 
 
@@ -328,7 +320,7 @@ def test_an_absent_player_past_the_grace_period_is_replaced_while_asked_to_act(c
     async def long_ago(session):
         await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
                               .values(last_seen=now() - timedelta(seconds=3600)))
-    _db(client, long_ago)
+    in_db(client, long_ago)
     assert client.portal.call(clocks.sweep) == [(game_id, room_id)]
     assert next(s for s in _table(client, game_id)["seats"] if s["seat"] == seat)["held"] is True
 
@@ -350,7 +342,7 @@ def test_clocks_live_in_the_database_and_survive_a_restart(settings):
         async def expire(session):
             await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
                                   .values(deadline=now() - timedelta(seconds=5)))
-        _db(first, expire)
+        in_db(first, expire)
     with TestClient(create_app(settings)) as second:  # a new server: it sweeps on start
         wait_for(lambda: next(s for s in _table(second, game_id)["seats"] if s["seat"] == seat)["held"])
         info = next(s for s in _table(second, game_id)["seats"] if s["seat"] == seat)
@@ -392,7 +384,7 @@ def test_a_socket_moved_off_a_seat_that_changed_hands_no_longer_counts_as_presen
         async def read(session):
             row = await session.get(SeatClock, (game_id, seat))
             return None if row is None else row.connected
-        return _db(client, read)
+        return in_db(client, read)
 
     with client.websocket_connect(f"/ws/games/{game_id}?token={b['token']}") as ws:
         room_id = ws.receive_json()["game"]["room_id"]

@@ -258,7 +258,8 @@ def test_result_panel_and_rematch_with_the_same_seats(quick_server, browser, vie
     page.wait_for_url(re.compile(r".*/games/(?!%s)[0-9a-f]+$" % game), timeout=30000)
     page.wait_for_function("window.civitas && window.civitas.doc && window.civitas.table")
     new_game = page.url.rsplit("/", 1)[1]
-    seats = http.get(f"{server.url}/api/games/{new_game}/table").json()["seats"]
+    seats = http.get(f"{server.url}/api/games/{new_game}/table",  # a rematch room is private
+                     headers=host["headers"]).json()["seats"]
     assert [(s["name"], s["kind"]) for s in seats] == [("Alice", "player"), ("Bot 2", "bot")]
     old = http.get(f"{server.url}/api/rooms/{room_id}", headers=host["headers"]).json()
     new = http.get(f"{server.url}/api/games/{new_game}", headers=host["headers"]).json()

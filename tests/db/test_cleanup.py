@@ -39,7 +39,7 @@ def test_old_unstarted_rooms_expire_and_idle_games_end(client, settings):
     ])
     platform = client.app.state.platform
     swept = client.portal.call(platform.cleanup.sweep)
-    assert swept == {"rooms": [old_room["id"]], "games": [idle_game]}
+    assert swept == {"rooms": [old_room["id"]], "games": [idle_game], "held": []}
     assert [r["id"] for r in client.get("/api/rooms").json()] == [fresh_room["id"]]
     assert client.get(f"/api/rooms/{old_room['id']}").status_code == 404
     r = client.post(f"/api/games/{idle_game}/moves", headers=player["headers"],
@@ -48,7 +48,7 @@ def test_old_unstarted_rooms_expire_and_idle_games_end(client, settings):
     assert doc(client, idle_game)["version"] == 1
     assert client.get(f"/api/games/{idle_game}/log").status_code == 200
     assert client.get(f"/api/rooms/{idle_room}").json()["status"] == "finished"
-    assert client.portal.call(platform.cleanup.sweep) == {"rooms": [], "games": []}
+    assert client.portal.call(platform.cleanup.sweep) == {"rooms": [], "games": [], "held": []}
     assert doc(client, busy_game)["status"] == "active"
 
 
@@ -96,3 +96,15 @@ def test_an_abandoned_game_says_it_ended_and_why_everywhere(settings):
                        json={"version": move["version"], "move": move["moves"][0]})
         assert r.status_code == 409 and "abandoned" in r.json()["detail"], r.text
         assert doc(client, idle_game)["version"] == 1
+
+
+def test_idle_time_counts_from_the_last_move_not_from_the_start(client, settings):
+    """Issue 26 item 8: a game started 30 days ago whose last move was a moment ago is in play,
+    not idle. (A planted bug that counted idle time from the game's creation survived every
+    earlier test, and then ended every game older than 72 hours mid-play.)"""
+    game_id, (a, b) = started_game(client)
+    _backdate(settings, [("UPDATE games SET created_at = :old WHERE id = :g", {"g": game_id})])
+    play_first_legal(client, game_id, a)  # a fresh move, in a month-old game
+    swept = client.portal.call(client.app.state.platform.cleanup.sweep)
+    assert swept["games"] == [] and swept["held"] == []
+    assert doc(client, game_id)["status"] == "active" and "ended" not in doc(client, game_id)

@@ -7,6 +7,7 @@ import json
 import secrets
 
 import psycopg
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
@@ -102,3 +103,26 @@ def test_snapshot_stores_every_active_games_state(settings, capsys):
     assert cli.main(["--database", settings.database_url, "snapshot"]) == 0
     assert "1 games snapshotted" in capsys.readouterr().out
     assert cli.main(["--database", settings.database_url, "replay", game_id]) == 0
+
+
+def test_cli_refusals_are_sentences(settings, tmp_path, capsys):
+    """Issue 33 item 7: `restore` into a database that is not empty (PostgreSQL ended in a
+    pg_restore traceback), a backup file that is not there, a folder that is not there, a
+    database that cannot be reached: each is refused in one sentence, nothing is changed."""
+    with TestClient(create_app(settings)) as client:
+        started_game(client)  # the test database now has tables and rows
+    dump = tmp_path / "backup.dump"
+    assert cli.main(["--database", settings.database_url, "backup", str(dump)]) == 0
+    with pytest.raises(SystemExit) as refused:
+        cli.main(["--database", settings.database_url, "restore", str(dump)])
+    assert "not empty" in str(refused.value) and "restore only into an empty database" in str(refused.value)
+    with pytest.raises(SystemExit) as refused:
+        cli.main(["--database", settings.database_url, "restore", str(tmp_path / "missing.dump")])
+    assert str(refused.value) == f"There is no backup file at {tmp_path / 'missing.dump'}."
+    with pytest.raises(SystemExit) as refused:
+        cli.main(["--database", settings.database_url, "backup", str(tmp_path / "no" / "x.dump")])
+    assert "There is no folder" in str(refused.value)
+    capsys.readouterr()
+    assert cli.main(["--database", "postgresql://nobody@127.0.0.1:1/none", "snapshot"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("Cannot use the database") and "Traceback" not in err

@@ -341,3 +341,50 @@ def test_two_instances_racing_one_move_id_store_it_once_and_give_one_answer(clie
     assert answers == [1, 1] and again == 1
     assert ids == ["twice"]
     assert doc(client, game_id)["version"] == 1
+
+
+def test_a_write_holding_the_turn_never_meets_a_move_and_the_moves_follow_it(tmp_path):
+    """SQLite's writer turn (GameService.write_turn, taken by room, clock and chat writes): while
+    a transaction holds it the move writer waits, so a move submitted meanwhile is not stored
+    until the turn ends (and the other transaction never finds the write lock taken); then the
+    move is stored. A turn whose wait is cancelled before it came never holds the writer."""
+    import sqlite3
+
+    from app.services.move_store import SqliteMoveStore
+
+    path = tmp_path / "turn.db"
+    store = SqliteMoveStore(f"sqlite+aiosqlite:///{path}")
+    store.writer.submit(lambda: store.writer.conn.execute(
+        "CREATE TABLE t (n INTEGER PRIMARY KEY)")).result(5)
+    other = sqlite3.connect(path, isolation_level=None, timeout=0)  # never waits for the lock
+
+    async def scenario():
+        async with store.turn():
+            move = asyncio.ensure_future(asyncio.wrap_future(
+                store.writer.submit([("INSERT INTO t (n) VALUES (?)", (1,))])))
+            await asyncio.sleep(0.1)
+            held = not move.done()
+            other.execute("BEGIN IMMEDIATE")  # would fail at once if a move held the lock
+            other.execute("INSERT INTO t (n) VALUES (2)")
+            other.execute("COMMIT")
+        stored = await move
+        waiting = asyncio.ensure_future(_enter_and_stay(store))
+        gate = store.turn()
+        await gate.__aenter__()  # the writer is held: the next turn waits for it
+        await asyncio.sleep(0.05)
+        waiting.cancel()
+        await gate.__aexit__(None, None, None)
+        after = await asyncio.wrap_future(store.writer.submit([("INSERT INTO t (n) VALUES (?)",
+                                                                 (3,))]))
+        return held, stored, after
+
+    held, stored, after = asyncio.run(scenario())
+    assert held and stored is True and after is True
+    assert [n for (n,) in other.execute("SELECT n FROM t ORDER BY n")] == [1, 2, 3]
+    other.close()
+    asyncio.run(store.aclose())
+
+
+async def _enter_and_stay(store) -> None:
+    async with store.turn():
+        await asyncio.sleep(3600)

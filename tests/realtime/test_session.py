@@ -179,11 +179,11 @@ def test_stopping_the_platform_finishes_idle_and_busy_sessions():
 
 
 def test_a_detached_sockets_place_is_given_back_when_it_closes(tmp_path):
-    """A real server (its sockets detached) with at most 2 sockets per game: a third socket is
+    """A real server (its sockets detached) with at most 2 spectator sockets per game: a third one is
     refused (4429), and once one of the two closes, a new one is let in; the place was held
     while the socket lived, after the app's handler had returned."""
     env = {"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'caps.db'}",
-           "CIVITAS_LIMITS_SCALE": "1", "CIVITAS_SOCKETS_PER_GAME": "2", "CIVITAS_BOT_DELAY_MS": "0"}
+           "CIVITAS_LIMITS_SCALE": "1", "CIVITAS_SPECTATORS_PER_GAME": "2", "CIVITAS_BOT_DELAY_MS": "0"}
 
     async def scenario(url: str) -> tuple[int | None, bool]:
         ws = url.replace("http", "ws")

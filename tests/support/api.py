@@ -77,3 +77,15 @@ def play_to_end(client, game_id: str, humans: list[dict[str, Any]], timeout: flo
             time.sleep(0.01)
         assert time.monotonic() < deadline, "the game did not end in time"
     return doc(client, game_id)
+
+
+def in_db(client, fn):
+    """Run `fn(session)` on the app's loop in a session of its own, commit, and return its result."""
+    platform = client.app.state.platform
+
+    async def run():
+        async with platform.sessions() as session:
+            result = await fn(session)
+            await session.commit()
+            return result
+    return client.portal.call(run)

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from app.engine.ruleset import Move, Outcome, RulesetHooks, State
+from app.engine.ruleset import CannotUpgrade, Move, Outcome, RulesetHooks, State
 from app.rulesets.fortune_city import bot, rules, scoring, view
 
 
@@ -31,7 +31,9 @@ class FortuneCity(RulesetHooks):
     """The Fortune City ruleset."""
 
     id = "fortune-city"
-    version = "3"  # 2: tuned tile VPs (NOTES Tuning), round-30 safeguard; 3: single-answer steps automatic
+    # 2: tuned tile VPs (NOTES Tuning), round-30 safeguard; 3: single-answer steps automatic;
+    # 4: magazines 1 VP, stationery 2 coins (NOTES Seat order)
+    version = "4"
     name = "Fortune City"
     min_players = 2
     max_players = 4
@@ -85,6 +87,16 @@ class FortuneCity(RulesetHooks):
     def catalogue(self) -> dict[str, Any]:
         """Tile and track data for the browser."""
         return view.catalogue()
+
+    def upgrade_state(self, state: State | None, from_version: str) -> State | None:
+        """Version 3 -> 4 changed two starting goods' values in data/tiles.toml, not the stored
+        state: a snapshot plays on under the new values (tokens already on a Stationery Store
+        stay as they were produced). A game without a snapshot is refused (its moves replayed
+        from setup would pick up other coins and could be refused), as are versions 1-2."""
+        if from_version != "3" or state is None:
+            raise CannotUpgrade(f"Fortune City cannot carry a game from version {from_version} "
+                                f"{'without a snapshot ' if state is None else ''}to version {self.version}.")
+        return state
 
     def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
         """The heuristic bot of bot.py."""

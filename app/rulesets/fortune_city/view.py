@@ -47,7 +47,8 @@ def _seen(state: State) -> set[str]:
 def determinize_state(state: State, seat: int | None, rng: Any) -> State:
     """Re-deal the unseen tiles between the stack and the face-down box (keeping the removal's
     shape: the same number per type and price), reshuffle the stack and the bag, new generator.
-    Nothing any seat has seen moves."""
+    Nothing any seat has seen moves. Canonical: the pools are put in a fixed order before each
+    shuffle, so two states that look the same re-deal the same from one generator."""
     seen = _seen(state)
     box_groups: dict[tuple[str, int], int] = {}
     for t in state["box"]:
@@ -66,7 +67,8 @@ def determinize_state(state: State, seat: int | None, rng: Any) -> State:
     s = dict(state)
     s["box"] = sorted(box)
     s["stack"] = rng.shuffled(pool)
-    s["bag"] = rng.shuffled(state["bag"])
+    # the bag's order is hidden: shuffle its sorted content, or the re-deal would follow it
+    s["bag"] = rng.shuffled(sorted(state["bag"]))
     s["rng"] = rng.next64()
     return s
 

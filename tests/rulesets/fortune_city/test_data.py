@@ -84,3 +84,23 @@ def test_every_other_component_is_a_row_with_its_count_and_source():
     assert rows["gold"]["count"] >= max(D.REMOVAL) * D.SUPPLY["card_gold_slots"]
     assert rows["credit_cards"]["count"] >= max(D.REMOVAL)
     assert rows["expense_markers"]["count"] == rows["player_markers"]["count"] * len(D.TYPES)
+
+
+def test_round_one_starting_goods_leave_no_seat_a_dead_choice():
+    """Setup 2 (the four starting goods are round 1's whole market) and NOTES "Seat order"
+    (rules review 2, item 14; version 4). 7 silver pay for a $2 good, its construction and a $3
+    bank, but not for the $3 stationery and a bank, so at 4 players the seat last in round 1 is
+    left with the stationery and no round-1 bank: its reconstructed production is 2 coins (the
+    tuned $3 two-coin row, 2 VP). The $2 magazines, the first pick of the mirror bots, keep the
+    template's 1 VP like the rice (at 0 VP, as the stack's $2 diamond tiles, the first seat of 3
+    won 22-24 % of games). The rulebook's own facts stay as printed."""
+    rows = {t: D.TILES[t] for t in D.STARTING}
+    assert D.PRODUCTIONS[rows["stationery"]["production"]] == 2 and rows["stationery"]["vp"] == 2
+    assert rows["magazines"]["vp"] == rows["rice"]["vp"] == 1
+    tuned_slot_6 = {(D.TILES[x]["price"], D.TILES[x]["vp"], D.TILES[x]["production"]) for x in D.STACK_TILES
+                    if D.TILES[x]["production"] == "coin2" and D.TILES[x]["price"] == 3}
+    assert tuned_slot_6 == {(3, 2, "coin2")}
+    s = D.SUPPLY
+    assert rows["stationery"]["price"] * 2 + s["bank_price"] > s["silver_start"] >= 2 * 2 + s["bank_price"]
+    assert (rows["stationery"]["type"], rows["stationery"]["price"]) == ("merchandise", 3)
+    assert (rows["lollipops"]["price"], rows["lollipops"]["production"]) == (2, "garbage")

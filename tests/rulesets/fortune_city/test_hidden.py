@@ -129,3 +129,14 @@ def test_determinize_keeps_the_tiles_a_seat_returned_to_the_box():
             assert det["returned"] == [gone] and det["p"] == st["p"]
             assert gone not in det["stack"] and gone not in det["box"] and kept not in det["stack"]
             assert sorted(det["stack"] + det["box"]) == sorted(st["stack"] + st["box"])
+
+
+def test_determinize_reads_only_what_the_seat_sees():
+    """Rules review item 16 (fair bots): the bag's order and the stack's order are hidden
+    (Setup: the stack is shuffled, the citizens are mixed in the bag), so two states that differ
+    only there determinize to the same state from the same generator."""
+    for _, _, st in _states(3, 12, 120)[::15]:
+        other = dict(st, bag=list(reversed(st["bag"])), stack=list(reversed(st["stack"])))
+        for seat in (0, 1, 2):
+            assert R.view(other, seat) == R.view(st, seat)
+            assert R.determinize(other, seat, Rng(9)) == R.determinize(st, seat, Rng(9))

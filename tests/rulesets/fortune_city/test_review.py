@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from app.engine.ruleset import IllegalMove
 from app.rulesets.fortune_city import RULESET as R
 from app.rulesets.fortune_city import data as D
-from tests.rulesets.fortune_city.helpers import BAKERY, BOOKS, BUS, LAMP, build, game, pass_all
+from app.rulesets.fortune_city import rules
+from tests.rulesets.fortune_city.helpers import (
+    BAKERY, BOOKS, BUS, COFFEE, FRUIT, LAMP, SNACK, build, game, pass_all,
+)
 
 
 def _end_round(st):
@@ -86,3 +91,65 @@ def test_returned_tile_never_comes_back():
         st = _end_round(st)
         assert gone not in [m["tile"] for m in st["market"]] and gone not in st["stack"]
         assert gone not in st["p"][0]["zone"] and st["returned"] == [gone]
+
+
+# Rules review 2 (issue 25, item 15): decisions that lived only in code and data, now in NOTES.
+
+
+def test_a_building_or_bank_with_no_legal_square_is_refused_not_forced():
+    """Construct Buildings, Special Rules for Building Banks (NOTES decision 22, audit D22): a
+    building goes only "in a legal location"; with none, the construction or the bank purchase is
+    not offered and is refused with the placement rule, the tile stays in its zone and nothing is
+    paid. Only City Hall: a bank may not touch it, so no bank yet. Three Meals buildings around
+    City Hall: every square next to the city touches one, so a fourth Meals tile has nowhere to go
+    (a bank still has)."""
+    st = game()
+    assert not [m for m in R.legal_moves(st, 0) if m["type"] == "bank"]
+    with pytest.raises(IllegalMove, match="next to City Hall or another bank"):
+        R.apply(st, 0, {"type": "bank", "at": [1, 0], "card": 0})
+    build(st, 0, {(-1, 0): BAKERY, (1, 0): SNACK, (0, 1): FRUIT})
+    st["p"][0]["zone"] = [COFFEE, None]
+    before = copy.deepcopy(st)
+    moves = R.legal_moves(st, 0)
+    assert not [m for m in moves if m["type"] == "construct"]
+    assert [m for m in moves if m["type"] == "bank"]
+    for at in ([-2, 0], [2, 0], [-1, 1], [1, 1], [0, 2]):
+        with pytest.raises(IllegalMove, match="same border colour"):
+            R.apply(st, 0, {"type": "construct", "zone": 0, "at": at, "card": 0})
+    assert st == before and st["p"][0]["zone"] == [COFFEE, None] and st["p"][0]["silver"] == 7
+
+
+def test_city_hall_has_no_production_spot_and_employs_no_citizen():
+    """City Hall (NOTES decision 23, audit D10): it is printed on the player board, not a building
+    tile, so it has no production location (Construct Buildings puts tokens only on tiles "with an
+    open production location"), no victory points, and no job: Hire Citizens places a citizen only
+    "to any unoccupied building of the same color", and City Hall has the banks' colour, which no
+    citizen has; a VIP may not work there either."""
+    st = game()
+    st["p"][0]["zone"] = [BAKERY, None]
+    st["p"][0]["park"].update(red=1, vip=1)
+    st = R.apply(st, 0, {"type": "construct", "zone": 0, "at": [0, 1], "card": 0})
+    hall = st["p"][0]["city"]["0,0"]
+    assert hall["t"] == D.CITY_HALL and hall["token"] is None
+    assert D.production_of(D.CITY_HALL) is None and D.vp_of(D.CITY_HALL) == 0
+    st = pass_all(st)
+    assert st["phase"] == "hire"
+    assert not [m for m in R.legal_moves(st, 0) if m.get("at") == [0, 0]]
+    for citizen in ("vip", "red"):
+        with pytest.raises(IllegalMove, match="Citizens take up work in buildings"):
+            R.apply(st, 0, {"type": "hire", "citizen": citizen, "at": [0, 0]})
+
+
+def test_the_home_track_has_no_in_round_bonus():
+    """Expense tracks (NOTES decision 24, audit D15): Obtain Income counts only the Meals and
+    Merchandise bonuses and Move Delivery Truck only the Transportation bonus; the rulebook names
+    no bonus for Home, so its sectors give nothing during the game, only their end score (the
+    steepest of the four, which pays for that)."""
+    home = D.TRACKS["home"]
+    assert home["bonus_kind"] == "none" and set(home["bonus"]) == {0}
+    st = game()
+    st["p"][0]["tracks"]["home"] = 6
+    assert rules.income(st["p"][0]) == D.SUPPLY["base_income"]
+    assert rules.truck_steps(st["p"][0]) == D.SUPPLY["base_steps"]
+    assert _end_round(st)["p"][0]["silver"] == 7 + D.SUPPLY["base_income"]
+    assert home["vp"][6] > max(D.TRACKS[t]["vp"][6] for t in D.TYPES if t != "home")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 
 import pytest
 
 from app.rulesets.fortune_city import RULESET as R
 from app.rulesets.fortune_city import data as D
+from tests.rulesets.fortune_city.helpers import build, game
 
 
 @pytest.mark.parametrize(("n", "tiles", "per_colour"), [(2, 32, 8), (3, 36, 9), (4, 44, 11)])
@@ -83,3 +85,28 @@ def test_conformance_plays_each_variant_alone_and_together():
     for field in fields:
         assert {field: True} in R.conformance_options, field
     assert {f: True for f in fields} in R.conformance_options
+
+
+
+def test_a_version_3_snapshot_plays_on_under_version_4_and_older_games_are_refused():
+    """Version bump (4: the magazines and the stationery re-valued for seat order, NOTES "Seat
+    order"): the stored state's shape did not change, so a version-3 snapshot is carried as it is
+    (a Stationery Store built then keeps the 1 coin it produced; one built now produces 2) and
+    plays to the end; a game without a snapshot (its moves replayed from setup would pick up
+    other coins), or from versions 1-2, is refused (the platform's 409)."""
+    from app.engine.rng import Rng
+    from app.engine.ruleset import CannotUpgrade
+
+    assert R.version == "4"
+    old = game(3, seed=4)
+    build(old, 0, {(1, 0): "stationery"}, tokens=True)
+    old["p"][0]["city"]["1,0"]["token"] = "coin"  # produced under version 3
+    old["p"][1]["zone"] = ["stationery", None]
+    carried = R.upgrade_state(copy.deepcopy(old), "3")
+    assert carried == old
+    built = R.apply(dict(carried, turn=1), 1, {"type": "construct", "zone": 0, "at": [1, 0], "card": 0})
+    assert built["p"][1]["city"]["1,0"]["token"] == "coin2" and built["p"][0]["city"]["1,0"]["token"] == "coin"
+    assert R.outcome(R.playout(carried, Rng(4))) is not None
+    for state, older in ((None, "3"), (old, "2"), (old, "1")):
+        with pytest.raises(CannotUpgrade, match="cannot carry"):
+            R.upgrade_state(state, older)
