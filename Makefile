@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench mutation compiled clean
+.PHONY: run test bench mutation compiled clean deploy-test
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,11 @@ bench: $(STAMP) compiled
 	$(PY) bench/platform_bench.py
 	$(PY) bench/suburbia_bot.py 10
 	$(PY) bench/tiny_towns_bot.py 10
+
+# The compose stack for real (Docker, two replicas behind nginx) under load, faults and a rolling
+# deploy; 20-30 minutes on this machine, never part of make test: scripts/deploy_test.sh.
+deploy-test: $(STAMP)
+	bash scripts/deploy_test.sh
 
 # Mutation testing, package by package (slow; never part of make test): see docs/TESTING.md.
 mutation: $(STAMP)

@@ -136,7 +136,8 @@ def snapshot_all(url: str) -> int:
             for row in session.execute(select(MoveRow).where(MoveRow.game_id == game.id)
                                        .order_by(MoveRow.seq)).scalars():
                 state = ruleset.apply(state, row.seat, row.move)
-            session.add(Snapshot(game_id=game.id, version=game.version, state=_json(state)))
+            session.add(Snapshot(game_id=game.id, version=game.version, state=_json(state),
+                                 ruleset_version=ruleset.version))
             count += 1
         session.commit()
     return count

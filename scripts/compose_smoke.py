@@ -14,7 +14,8 @@ CIVITAS_MIGRATE_ON_START=false, are healthy (their health check is /readyz) and 
 uid; nginx's log shows requests answered by both replicas; a game created over REST with two seats
 (on different replicas) and a spectator on websockets through nginx, where one seat's move reaches
 every socket as a patch; with app1 stopped, nginx still serves /readyz, a new game and a seat's
-reconnection from app2.
+reconnection from app2; guests created with forged X-Forwarded-For headers still meet the
+per-address limit.
 """
 
 from __future__ import annotations
@@ -42,7 +43,9 @@ import websockets
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # app.config, for the limits the stack runs with
 MIGRATION_LOCK = "pg_advisory_lock(727274)"  # taken by migrations/env.py before it migrates
+SERVICES = ("postgres", "redis", "migrate", "app1", "app2", "lb")
 
 
 class Report:
@@ -110,9 +113,24 @@ class Stack:
             raise RuntimeError(f"{' '.join(cmd)} exited {done.returncode}:\n{out[-3000:]}")
         return done.stdout + (done.stderr if stderr else "")
 
-    def compose(self, *args: str, check: bool = True, stderr: bool = True) -> str:
+    def compose(self, *args: str, check: bool = True, stderr: bool = True,
+                timeout: float = 900) -> str:
         """A docker-compose command on this project."""
-        return self.run(self.compose_cmd + list(args), check=check, stderr=stderr)
+        return self.run(self.compose_cmd + list(args), check=check, stderr=stderr,
+                        timeout=timeout)
+
+    def build(self) -> str:
+        """Build the app image; its name. A first build compiles the rules (minutes, many more
+        on a busy machine); an interrupted client would leave Docker's build running on, so it
+        is waited for (an hour at the most)."""
+        self.compose("build", timeout=3600)
+        return yaml.safe_load(self.compose("config", stderr=False))["services"]["app1"]["image"]
+
+    def down(self) -> None:
+        """Take the project down with its volume; fail if any of its containers is left."""
+        self.compose("down", "-v", "--remove-orphans")
+        left = [c for s in SERVICES for c in self.containers(s)]
+        assert not left, f"containers left: {left}"
 
     def containers(self, service: str) -> list[str]:
         """Ids of the service's containers, running or not."""
@@ -416,6 +434,33 @@ async def after_stop(
                 )
 
 
+def forged_headers(stack: Stack, report: Report) -> None:
+    """Guests created through nginx, each request with another forged X-Forwarded-For: the
+    replicas count them all as the one real address, so the guest limit (app/config.py's
+    rate_players, which the compose file leaves at its default) still bites."""
+    from app.config import Settings
+
+    limit = int(Settings.model_fields["rate_players"].default.split("/")[0])
+    with report.check("a forged X-Forwarded-For changes no limit (guest creation)") as details:
+        codes = []
+        with httpx.Client(base_url=stack.base, timeout=10) as http:
+            for i in range(limit + 20):
+                response = http.post("/api/players", json={"name": "Forger"},
+                                     headers={"X-Forwarded-For": f"198.51.{i // 250}.{i % 250}"})
+                codes.append(response.status_code)
+                if len(codes) >= 5 and codes[-5:] == [429] * 5:
+                    break
+        created = codes.count(201)
+        lb_line = next((line for line in reversed(stack.logs("lb").splitlines())
+                        if "POST /api/players" in line and " upstream=" in line), "")
+        details.append(
+            f"{created} created, then {len(codes) - created} refused (429) of {len(codes)} "
+            f"requests with {len(codes)} different forged addresses (limit {limit} a minute per "
+            f"address); nginx saw them from {lb_line.split(' ', 1)[0] or '?'}")
+        assert 0 < created <= limit and codes == [201] * created + [429] * (len(codes) - created), \
+            codes
+
+
 def checks(stack: Stack, report: Report, args: argparse.Namespace) -> None:
     """Every check on a running stack."""
     ips = {s: stack.ip(s) for s in ("app1", "app2")}
@@ -491,7 +536,11 @@ def checks(stack: Stack, report: Report, args: argparse.Namespace) -> None:
         with httpx.Client(base_url=stack.base, timeout=5) as http:
             codes = [http.get(f"/readyz?{marker}").status_code for _ in range(20)]
         assert codes == [200] * 20, f"status codes {codes}"
-        served = upstreams(stack.logs("lb"), marker, ips)
+        for _ in range(10):  # Docker's log may not hold the last lines yet
+            served = upstreams(stack.logs("lb"), marker, ips)
+            if len(served) == 20:
+                break
+            time.sleep(0.5)
         counts = {s: served.count(s) for s in ("app1", "app2")}
         details.append(
             f"20 GET /readyz answered by app1 {counts['app1']}, app2 {counts['app2']} "
@@ -505,23 +554,29 @@ def checks(stack: Stack, report: Report, args: argparse.Namespace) -> None:
         details.append(f"app1 {state['Status']}, app2 {stack.health('app2')}")
         assert not state["Running"]
     asyncio.run(after_stop(stack, report, args.ruleset, game, ips))
+    forged_headers(stack, report)  # last: it spends the address's guest allowance
 
 
-def main() -> int:
-    """Build, start, check and take down the stack; 0 when every check passed."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def stack_arguments(parser: argparse.ArgumentParser, port: int, project: str) -> None:
+    """The options naming the stack (images, port, project, commands), for Stack."""
     parser.add_argument(
         "--offline",
         action="store_true",
         help="use deploy/offline/images.env (stand-in base images)",
     )
     parser.add_argument("--env-file", help="a docker-compose --env-file naming the base images")
-    parser.add_argument("--port", type=int, default=8000, help="nginx's port on this machine")
-    parser.add_argument("--project", default="civitas-smoke")
-    parser.add_argument("--ruleset", default="fortuna")
+    parser.add_argument("--port", type=int, default=port, help="nginx's port on this machine")
+    parser.add_argument("--project", default=project)
     parser.add_argument("--compose", default=os.environ.get("COMPOSE", "docker-compose"))
     parser.add_argument("--docker", default=os.environ.get("DOCKER", "docker"))
     parser.add_argument("--keep", action="store_true", help="leave the stack running")
+
+
+def main() -> int:
+    """Build, start, check and take down the stack; 0 when every check passed."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    stack_arguments(parser, 8000, "civitas-smoke")
+    parser.add_argument("--ruleset", default="fortuna")
     args = parser.parse_args()
     stack = Stack(args)
     report = Report()
@@ -529,10 +584,7 @@ def main() -> int:
     try:
         with report.check("build the app image") as details:
             t0 = time.monotonic()
-            stack.compose("build")
-            name = yaml.safe_load(stack.compose("config", stderr=False))["services"]["app1"][
-                "image"
-            ]
+            name = stack.build()
             size = json.loads(stack.run(stack.docker + ["image", "inspect", name]))[0]["Size"]
             details.append(f"{name}, {size / 1e6:.0f} MB, {time.monotonic() - t0:.0f} s")
         if report.failed:
@@ -571,15 +623,19 @@ def main() -> int:
         report.record("smoke run", False, traceback.format_exc())
     finally:
         if started and not args.keep:
-            with report.check("docker-compose down -v") as details:
-                stack.compose("down", "-v", "--remove-orphans")
-                left = [
-                    c
-                    for s in ("postgres", "redis", "migrate", "app1", "app2", "lb")
-                    for c in stack.containers(s)
-                ]
-                assert not left, f"containers left: {left}"
-                details.append("no container or volume of the project left")
+            take_down(stack, report)
+    return summary(report)
+
+
+def take_down(stack: Stack, report: Report) -> None:
+    """`docker-compose down -v` as a check of its own."""
+    with report.check("docker-compose down -v") as details:
+        stack.down()
+        details.append("no container or volume of the project left")
+
+
+def summary(report: Report) -> int:
+    """Print the count of checks and failures; the exit code."""
     print(f"\n{len(report.results)} checks, {report.failed} failed")
     return 1 if report.failed else 0
 

@@ -119,6 +119,9 @@ class Snapshot(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     version: Mapped[int] = mapped_column(Integer, primary_key=True)
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # The rules version whose format `state` is in (None: written before migration 0007, in the
+    # game's ruleset_version). A rolling deploy has two versions writing snapshots of one game.
+    ruleset_version: Mapped[str | None] = mapped_column(String(20), nullable=True)
 
 
 class RoomPace(Base):

@@ -185,13 +185,12 @@ class GameService:
         if ruleset is None:
             raise ServiceError(409, f"This server does not have the ruleset {game.ruleset!r}.")
         older = game.ruleset_version if ruleset.version != game.ruleset_version else None
-        snap = (await session.execute(
-            select(Snapshot).where(Snapshot.game_id == game_id, Snapshot.version <= game.version)
-            .order_by(Snapshot.version.desc()).limit(1)
-        )).scalar_one_or_none()
+        snap = await self._snapshot(session, game, ruleset.version)
         seed = int(game.seed)
         if snap is not None:
             state, base = snap.state, snap.version
+            written = snap.ruleset_version or game.ruleset_version
+            older = written if written != ruleset.version else None
             if older is not None:  # a rules change since: carry the stored state over
                 state = self._upgraded(ruleset, state, older)
         elif older is not None:
@@ -233,6 +232,22 @@ class GameService:
         return live
 
     @staticmethod
+    async def _snapshot(session: AsyncSession, game: Game, version: str) -> Snapshot | None:
+        """The newest snapshot stored under rules `version`, else the newest of all. During a
+        rolling deploy both versions write snapshots of one game, each in its own format: a
+        snapshot is read as the version that wrote it, never as the game's latest version."""
+        newest = (select(Snapshot).where(Snapshot.game_id == game.id,
+                                         Snapshot.version <= game.version)
+                  .order_by(Snapshot.version.desc()).limit(1))
+        mine = Snapshot.ruleset_version == version
+        if game.ruleset_version == version:  # rows from before 0007 are in the game's version
+            mine = or_(mine, Snapshot.ruleset_version.is_(None))
+        snap = (await session.execute(newest.where(mine))).scalar_one_or_none()
+        if snap is None:
+            snap = (await session.execute(newest)).scalar_one_or_none()
+        return snap
+
+    @staticmethod
     def _upgraded(ruleset: Any, state: State | None, older: str) -> State | None:
         """The ruleset's upgrade of a stored state, or the old refusal when it cannot."""
         try:
@@ -248,7 +263,8 @@ class GameService:
         """Store the upgraded state as a snapshot at the current version and the new rules
         version, so the upgrade runs once (a racing instance doing the same is harmless)."""
         try:
-            await session.merge(Snapshot(game_id=live.id, version=live.version, state=live.state))
+            await session.merge(Snapshot(game_id=live.id, version=live.version, state=live.state,
+                                         ruleset_version=live.ruleset.version))
             game.ruleset_version = live.ruleset.version
             await session.commit()
         except IntegrityError:
@@ -432,7 +448,8 @@ class GameService:
             game_id=live.id, room_id=live.room_id, seat=seat, move=move, client_id=client_id,
             version=version, to_act=live.ruleset.to_act(state) if to_act is None else to_act,
             outcome=outcome.to_json() if outcome else None,
-            snapshot=state if version % self.snapshot_every == 0 else None, holder=holder))
+            snapshot=state if version % self.snapshot_every == 0 else None,
+            ruleset_version=live.ruleset.version, holder=holder))
 
     # -- reading -----------------------------------------------------------------------------
 

@@ -51,6 +51,7 @@ class MoveRecord:
     to_act: list[int]  # the seats asked to act after it
     outcome: dict[str, Any] | None  # the outcome's JSON when this move ends the game
     snapshot: State | None  # the new state, when this version keeps a snapshot
+    ruleset_version: str = ""  # the rules version the snapshot's state is in (0007_deploy)
     holder: str | None = None  # the player who must still hold the seat (None: not checked)
     created_at: datetime = field(default_factory=utcnow)
 
@@ -104,7 +105,8 @@ _SQL_BUMP_HELD = _SQL_BUMP + (" AND EXISTS (SELECT 1 FROM seats WHERE room_id = 
                              "AND player_id = ?)")
 _SQL_MOVE = ("INSERT INTO moves (game_id, seq, seat, move, client_move_id, to_act, created_at) "
              "VALUES (?, ?, ?, ?, ?, ?, ?)")
-_SQL_SNAPSHOT = "INSERT INTO snapshots (game_id, version, state) VALUES (?, ?, ?)"
+_SQL_SNAPSHOT = ("INSERT INTO snapshots (game_id, version, state, ruleset_version) "
+                 "VALUES (?, ?, ?, ?)")
 _SQL_FINISH = "UPDATE rooms SET status = 'finished' WHERE id = ?"
 
 Rows = list[tuple[str, tuple[Any, ...]]]
@@ -120,7 +122,8 @@ def sqlite_rows(r: MoveRecord) -> Rows:
                   (_SQL_MOVE, (r.game_id, r.version, r.seat, _json(r.move), r.client_id, to_act,
                                _stamp(r.created_at)))]
     if r.snapshot is not None:
-        rows.append((_SQL_SNAPSHOT, (r.game_id, r.version, _json(r.snapshot))))
+        rows.append((_SQL_SNAPSHOT, (r.game_id, r.version, _json(r.snapshot),
+                                     r.ruleset_version)))
     if r.outcome is not None:
         rows.append((_SQL_FINISH, (r.room_id,)))
     return rows
@@ -400,8 +403,8 @@ _PG_HELD = " AND EXISTS (SELECT 1 FROM seats WHERE room_id = %s AND seat = %s AN
 _PG_MOVE = ("move AS (INSERT INTO moves (game_id, seq, seat, move, client_move_id, to_act,"
             " created_at) SELECT %s, %s::int, %s::int, %s::json, %s::text, %s::json,"
             " %s::timestamptz FROM bump)")
-_PG_SNAPSHOT = ("snap AS (INSERT INTO snapshots (game_id, version, state) "
-                "SELECT %s, %s::int, %s::json FROM bump)")
+_PG_SNAPSHOT = ("snap AS (INSERT INTO snapshots (game_id, version, state, ruleset_version) "
+                "SELECT %s, %s::int, %s::json, %s::text FROM bump)")
 _PG_FINISH = "room AS (UPDATE rooms SET status = 'finished' FROM bump WHERE rooms.id = %s)"
 
 
@@ -419,7 +422,7 @@ def postgres_statement(r: MoveRecord) -> tuple[str, list[Any]]:
     params += [r.game_id, r.version, r.seat, _json(r.move), r.client_id, to_act, r.created_at]
     if r.snapshot is not None:
         parts.append(_PG_SNAPSHOT)
-        params += [r.game_id, r.version, _json(r.snapshot)]
+        params += [r.game_id, r.version, _json(r.snapshot), r.ruleset_version]
     if r.outcome is not None:
         parts.append(_PG_FINISH)
         params.append(r.room_id)

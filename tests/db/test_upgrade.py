@@ -127,3 +127,36 @@ def test_a_rules_change_without_an_upgrade_still_refuses_old_games(settings):
             assert r.status_code == 409 and "version 1" in r.json()["detail"]
     finally:
         _swap(TEST_GAME)
+
+
+def test_a_rolling_deploy_reads_each_snapshot_as_the_version_that_wrote_it(settings):
+    """A rolling deploy runs both versions at once on one database. A new replica loads a game
+    and records the upgrade (a version-2 snapshot, the game marked version 2) while an old
+    replica, holding the game in memory, plays on and stores its next snapshot in version 1's
+    format. A replica of either version that loads the game afterwards must read each snapshot
+    as the version that wrote it: the new one the upgrade's snapshot (then the moves since), the
+    old one its own; neither may take the old replica's snapshot for a version-2 state."""
+    v1 = settings.model_copy(update={"snapshot_every": 2})
+    v2 = v1.model_copy(update={"extra_rulesets": ""})
+    with TestClient(create_app(v1)) as old:
+        game_id, (a, b) = started_game(old, options={"rounds": 3})
+        play_first_legal(old, game_id, a if legal(old, game_id, a)["moves"] else b)  # version 1
+        _swap(TestGameV2())
+        try:
+            with TestClient(create_app(v2)) as new:
+                assert doc(new, game_id, a)["version"] == 1  # loaded: the upgrade is recorded
+            for expected in (2, 3):  # the old replica's copy plays on; a snapshot at 2, v1 format
+                player = a if legal(old, game_id, a)["moves"] else b
+                assert play_first_legal(old, game_id, player) == expected
+            before = {who: doc(old, game_id, p) for who, p in (("a", a), ("b", b))}
+            with TestClient(create_app(v2)) as fresh:
+                assert {who: doc(fresh, game_id, p) for who, p in (("a", a), ("b", b))} == before
+                player = a if legal(fresh, game_id, a)["moves"] else b
+                assert play_first_legal(fresh, game_id, player) == 4
+                final = play_to_end(fresh, game_id, [a, b])
+                assert final["status"] == "finished"
+        finally:
+            _swap(TEST_GAME)
+        _swap(TEST_GAME)  # the old replica's version comes back to load the game afresh
+        with TestClient(create_app(v2)) as old_again:
+            assert doc(old_again, game_id) == final

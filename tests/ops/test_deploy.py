@@ -3,11 +3,13 @@ slim and unprivileged. (Docker itself is not available to the test suite; this c
 
 from __future__ import annotations
 
-import os
+import ipaddress
 import re
 from pathlib import Path
 
 import yaml
+
+from tests.support.nginx import loopback_config, nginx_binary, replicas
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -126,25 +128,43 @@ def test_health_checks_and_websocket_proxying():
 def test_nginx_accepts_the_config(tmp_path):
     """`nginx -t` on deploy/nginx.conf inside a minimal main config (replica names replaced by
     loopback addresses, which nginx must resolve at load time). Needs an nginx binary."""
-    import shutil
     import subprocess
 
-    import pytest
-
-    nginx = shutil.which("nginx") or next(
-        (p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
-    if nginx is None:
-        # Like PostgreSQL and Redis: scripts/test.sh installs it where it may, and CI insists.
-        if os.environ.get("CI"):
-            pytest.fail("no nginx binary: scripts/test.sh installs Debian's nginx-light as root")
-        pytest.skip("no nginx binary here (apt-get install nginx-light to run this check)")
-    site = (ROOT / "deploy" / "nginx.conf").read_text()
-    for i, name in enumerate(n for n in _compose()["services"] if n.startswith("app")):
-        site = site.replace(f"server {name}:8000", f"server 127.0.0.1:{18001 + i}")
-    (tmp_path / "site.conf").write_text(site)
-    (tmp_path / "nginx.conf").write_text(
-        f"pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\nevents {{}}\n"
-        f"http {{ access_log off; client_body_temp_path {tmp_path}; include {tmp_path}/site.conf; }}\n")
-    result = subprocess.run([nginx, "-t", "-c", str(tmp_path / "nginx.conf")],
-                            capture_output=True, text=True)
+    ports = [18001 + i for i in range(len(replicas()))]
+    conf = loopback_config(tmp_path, ports)
+    result = subprocess.run([nginx_binary(), "-t", "-c", str(conf)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_the_replicas_and_nginx_keep_fixed_addresses():
+    """nginx resolves app1, app2 ... once, at its start: a replica restarted or replaced (a
+    rolling deploy) must come back at the same address, so each replica and nginx have a fixed
+    one, all different, inside the compose network's subnet and outside the range Docker hands
+    out to the other containers."""
+    compose = _compose()
+    (pool,) = compose["networks"]["default"]["ipam"]["config"]
+    subnet = ipaddress.ip_network(_resolve(pool["subnet"], {}))
+    dynamic = ipaddress.ip_network(_resolve(pool["ip_range"], {}))
+    fixed = [ipaddress.ip_address(_resolve(
+        compose["services"][name]["networks"]["default"]["ipv4_address"], {}))
+        for name in replicas() + ["lb"]]
+    assert len(set(fixed)) == len(fixed)
+    assert all(address in subnet and address not in dynamic for address in fixed), fixed
+
+
+def test_nginx_closes_idle_replica_connections_before_uvicorn_does():
+    """An idle upstream connection must be closed by nginx before the replica closes it (uvicorn's
+    keep-alive timeout, 5 s by default and not changed by app/main.py), or nginx may send a request
+    down a connection being closed and answer 502 to a POST it cannot retry elsewhere."""
+    import inspect
+
+    import uvicorn
+
+    from app import main
+
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    upstream = re.search(r"upstream civitas \{(.*?)\}", conf, re.S).group(1)
+    nginx_idle = re.search(r"keepalive_timeout\s+(\d+)s;", upstream)
+    uvicorn_idle = inspect.signature(uvicorn.Config).parameters["timeout_keep_alive"].default
+    assert "timeout_keep_alive" not in inspect.getsource(main)
+    assert nginx_idle and int(nginx_idle.group(1)) < uvicorn_idle, (nginx_idle, uvicorn_idle)
