@@ -28,6 +28,12 @@ class Settings(BaseSettings):
     seed_log: str = ""
     bot_lease_seconds: float = 15.0  # one instance drives a game's bots; a dead one's lease runs out
     bot_watchdog_seconds: float = 3.0  # how often to look for games whose bot seats nobody plays
+    # Bot moves are chosen in worker processes (app/services/bot_pool.py): "auto" is one per core
+    # less one, at least one; 0 chooses them on the event loop (only for tests that patch a
+    # ruleset's bot in their own process).
+    bot_workers: int | Literal["auto"] = "auto"
+    bot_deadline_seconds: float = 2.0  # a decision's deadline beyond its level's thinking time
+    bot_queue_seconds: float = 10.0  # the longest a decision waits for a free worker
     snapshot_every: int = 20
     # SQLite's fsync policy in WAL mode: "normal" (no fsync per commit: a process crash loses no
     # acknowledged move, a power cut may lose the last ones) or "full" (an fsync per commit).
@@ -38,6 +44,9 @@ class Settings(BaseSettings):
     # "lean": uvicorn's websockets-sansio with less kept per socket (app/realtime/transport.py);
     # any uvicorn ws name (websockets-sansio, wsproto, websockets) to fall back to uvicorn's own.
     ws_protocol: str = "lean"
+    # A client frame begun and not whole after this long closes its socket (1008; "lean" only):
+    # half a frame, then silence, must not hold a socket open for ever.
+    ws_frame_seconds: float = 10.0
     frames_per_second: float = 20.0  # per socket, with a burst of twice that
     frames_per_token_second: float = 40.0  # all of one token's sockets on an instance together
     max_live_games: int = 5000
@@ -85,7 +94,6 @@ class Settings(BaseSettings):
     db_pool_size: int | None = None
     db_max_overflow: int | None = None
     db_pool_timeout: float = 30.0
-    fault_exit_after_commit: bool = False  # tests only: exit right after a move commits
     absence_grace_seconds: float = 90.0  # a player gone this long while asked to act: a bot holds the seat
     clock_sweep_seconds: float = 1.0  # how often each instance looks for run-out clocks and absent players
     # Outgoing e-mail (app/services/mail.py). No host: messages go to the server log, marked as

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import importlib
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -46,9 +45,7 @@ def migrate(database_url: str) -> None:
 
 def load_extra_rulesets(spec: str) -> None:
     """Register rulesets from modules named in CIVITAS_EXTRA_RULESETS (tests use a test game)."""
-    for name in filter(None, (part.strip() for part in spec.split(","))):
-        module_name, _, attr = name.partition(":")
-        registry.register(getattr(importlib.import_module(module_name), attr or "RULESET"))
+    registry.load(spec)
 
 
 class BodyLimit:
@@ -158,12 +155,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def ws_protocol(name: str) -> object:
-    """The websocket protocol uvicorn serves with: "lean" is ours, any other name is uvicorn's."""
+def ws_protocol(name: str, frame_seconds: float = 10.0) -> object:
+    """The websocket protocol uvicorn serves with: "lean" is ours (closing a socket whose frame
+    is not whole `frame_seconds` after it began), any other name is uvicorn's."""
     if name == "lean":
         from app.realtime.transport import LeanWebSocketProtocol
 
-        return LeanWebSocketProtocol
+        return type("LeanWebSocketProtocol", (LeanWebSocketProtocol,),
+                    {"frame_seconds": frame_seconds})
     return name
 
 
@@ -179,7 +178,7 @@ def main() -> None:
         migrate(settings.database_url)
         return
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
-                ws=ws_protocol(settings.ws_protocol),
+                ws=ws_protocol(settings.ws_protocol, settings.ws_frame_seconds),
                 ws_max_size=settings.max_frame_bytes * 2, ws_per_message_deflate=False,
                 log_config=log_config(settings.log_level, settings.log_format),
                 proxy_headers=True, forwarded_allow_ips=settings.forwarded_allow_ips)

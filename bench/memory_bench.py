@@ -5,8 +5,10 @@ Run: .venv/bin/python bench/memory_bench.py [--games 1000] [--connections 1000]
 Games are started over REST and loaded (GET the document), then left idle; connections are seat
 sockets on those games, left idle after their snapshot. Baselines: the bare echo server on
 uvicorn's default websocket protocol and on Civitas's (CIVITAS_WS=lean); `--transports` also
-measures uvicorn's other protocols and permessage-deflate; `--compare DIR` runs another checkout's
-server too (before/after in one run).
+measures uvicorn's other protocols and permessage-deflate, and Civitas itself on uvicorn's own
+websockets-sansio protocol (CIVITAS_WS_PROTOCOL=websockets-sansio: sockets served through ASGI,
+not detached) beside its own; `--compare DIR` runs another checkout's server too (before/after in
+one run).
 """
 
 from __future__ import annotations
@@ -100,14 +102,17 @@ def main() -> None:
     os.environ.pop("CIVITAS_WS", None)
     os.environ.pop("CIVITAS_WS_DEFLATE", None)
     base = bases["auto"]
-    for root in [None] + ([args.compare] if args.compare else []):
+    runs = [(None, "lean")] + ([(None, "websockets-sansio")] if args.transports else []) + (
+        [(args.compare, "lean")] if args.compare else [])
+    for root, protocol in runs:
+        env = {"CIVITAS_WS_PROTOCOL": protocol}
         with sqlite_url() as db:
-            with civitas({"CIVITAS_DATABASE_URL": db}, "0", root=root) as server:
+            with civitas({"CIVITAS_DATABASE_URL": db, **env}, "0", root=root) as server:
                 made = run(new_games(server.url, args.games + 20, 2, args.ruleset))
             # a fresh process: the games are only in the database until they are read
-            with civitas({"CIVITAS_DATABASE_URL": db}, "0", root=root) as server:
+            with civitas({"CIVITAS_DATABASE_URL": db, **env}, "0", root=root) as server:
                 per_game, per_conn = run(civitas_figures(server, made, args.connections))
-        label = f"civitas {root or 'this tree'}"
+        label = f"civitas {root or 'this tree'} (ws {protocol})"
         print(f"{label}: {per_game:6.1f} KiB per idle loaded {args.ruleset} game ({args.games} games)")
         print(f"{label}: {per_conn:6.1f} KiB per idle game socket ({args.connections} sockets), "
               f"ratio to the bare default echo {per_conn / base:.2f}x  (target: <= 16 KiB each)",

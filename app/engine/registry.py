@@ -34,3 +34,13 @@ def get(ruleset_id: str) -> Ruleset | None:
 def all_rulesets() -> list[Ruleset]:
     """Every registered ruleset, sorted by id."""
     return [_RULESETS[k] for k in sorted(_RULESETS)]
+
+
+def load(spec: str) -> None:
+    """Register the rulesets named in `spec`, comma-separated `module[:attribute]` (attribute
+    RULESET by default): CIVITAS_EXTRA_RULESETS, with which tests register their game."""
+    import importlib
+
+    for name in filter(None, (part.strip() for part in spec.split(","))):
+        module_name, _, attr = name.partition(":")
+        register(getattr(importlib.import_module(module_name), attr or "RULESET"))

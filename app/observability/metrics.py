@@ -153,6 +153,21 @@ POOL_WAIT = REGISTRY.add(Histogram(
     LATENCY_BUCKETS))
 POOL_WAITS = REGISTRY.add(Counter(
     "civitas_db_pool_waits_total", "Connection checkouts that had to wait (over 1 ms) for the pool."))
+LOOP_LAG = REGISTRY.add(Histogram(
+    "civitas_event_loop_lag_seconds",
+    "How late the event loop ran a timer set every 50 ms: the longest any socket or request "
+    "waited for the loop at that moment (within about 1 ms of timer granularity).",
+    [0.0005, 0.001, 0.002, 0.003, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]))
+BOT_DECISION_SECONDS = REGISTRY.add(Histogram(
+    "civitas_bot_decision_seconds",
+    "Time from asking the bot worker pool for a move to its answer (queue wait included).",
+    LATENCY_BUCKETS))
+BOT_WORKER_STARTS = REGISTRY.add(Counter(
+    "civitas_bot_worker_starts_total", "Bot worker processes started (a restart after a crash "
+    "or a missed deadline counts too)."))
+BOT_FALLBACKS = REGISTRY.add(Counter(
+    "civitas_bot_fallbacks_total",
+    "Bot moves played as a random legal move because the worker pool could not answer, by reason."))
 POOL_TIMEOUTS = REGISTRY.add(Counter(
     "civitas_db_pool_timeouts_total",
     "Connection checkouts that gave up waiting for the pool (the request failed)."))

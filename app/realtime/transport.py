@@ -1,6 +1,20 @@
-"""uvicorn's websockets-sansio protocol with less kept per idle socket.
+"""uvicorn's websockets-sansio protocol, framing client frames itself and keeping less per socket.
 
-Measured with bench/memory_bench.py (bare echo sockets, KiB of RSS each): websockets-sansio 24.7,
+RFC 6455 framing first: after the opening handshake every byte the client sends is a frame's,
+so this protocol cuts the stream into whole frames itself (section 5.2: a 2-byte header, a
+16- or 64-bit length, a 4-byte mask, the payload) and hands the websockets parser whole frames
+only. The parser therefore always stands between two frames when a read ends, which is what
+lets a detached socket read the frames every client sends (whole, masked text frames) without
+it, and start a frame whose bytes arrive over several reads only once it is whole (a ping whose
+2-byte header came alone was once taken for a text frame). A frame that stays incomplete for
+`frame_seconds` (CIVITAS_WS_FRAME_SECONDS) closes the socket with 1008: a client that sends half
+a frame and goes silent is not kept open for ever. A frame the parser refuses from its header
+(unmasked, reserved bits or opcode, over the size limit) goes to the parser at once, with the
+rest of the stream, as uvicorn's own protocol would have it. tests/realtime/
+test_transport_rfc6455.py checks that any stream, cut anywhere, gives the app the same messages
+and the client the same bytes as uvicorn's protocol.
+
+Memory, measured with bench/memory_bench.py (bare echo sockets, KiB of RSS each): websockets-sansio 24.7,
 wsproto 23.0, legacy websockets 32.6, hypercorn 26.7, and 59.1 with permessage-deflate offered and
 taken. Civitas serves websockets-sansio without deflate (a client that offers it gets no
 extension, as RFC 7692 allows) and trims what that protocol keeps for a socket's whole life:
@@ -13,9 +27,9 @@ to each transport directly, instead of each socket's ASGI send framing the same 
 And once a socket is open the app may `detach` it (app/realtime/session.py): its ASGI task ends,
 the socket stays open, and each message goes to a handler object as it arrives; the parser that
 still held the handshake request is replaced by a frame parser. A detached echo socket costs
-8.7 KiB of RSS against 18.6 KiB served through ASGI. A detached socket also reads the frames
-every client sends (whole, masked text frames) without the websockets parser's generators; any
-other frame goes through that parser as before. Everything else is uvicorn's own code path.
+8.7 KiB of RSS against 18.6 KiB served through ASGI. Everything else is uvicorn's own code path.
+It subclasses uvicorn's protocol: pyproject.toml pins uvicorn and websockets to the versions
+these tests pass with.
 """
 
 from __future__ import annotations
@@ -26,6 +40,7 @@ from typing import Any
 
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import CloseCode
 from websockets.protocol import Protocol, State
 
 try:  # websockets' C helper; its pure-Python twin otherwise
@@ -39,6 +54,12 @@ RAW_EXTENSION = "civitas.raw"
 # app (app/limits.py gives a socket's place back when the session ends, not when the app returns).
 DETACHED = "civitas.detached"
 _FIN_TEXT = 0x81  # the first byte of a whole text frame: FIN, no reserved bits, opcode 1
+# Opcodes RFC 6455 defines (section 5.2): the parser refuses any other from a frame's header.
+_OPCODES = frozenset((0x0, 0x1, 0x2, 0x8, 0x9, 0xA))
+FRAME_SECONDS = 10.0  # a frame begun and not whole after this long closes the socket (1008)
+# Where the client's bytes go: the handshake to the parser; then frames, cut here and handed
+# on whole; or (after a frame the parser refuses from its header) all to the parser.
+_HANDSHAKE, _FRAMES, _PARSER = 0, 1, 2
 _last_frame: list[Any] = [None, b""]  # the last text framed, and its wire bytes
 
 
@@ -156,6 +177,30 @@ class _ToHandler:
         return True
 
 
+def _frame_size(buf: bytes | bytearray, at: int, end: int, limit: int | None) -> int:
+    """The length in bytes of the frame starting at `at` (RFC 6455 section 5.2); 0 while its
+    header is not all here; -1 for a frame the parser refuses from its header alone (not
+    masked, as a client's frames must be; reserved bits set, no extension being in use; a
+    reserved opcode; a payload over the limit), which goes to it at once."""
+    if end - at < 2:
+        return 0
+    first, second = buf[at], buf[at + 1]
+    if not second & 0x80 or first & 0x70 or first & 0x0F not in _OPCODES:
+        return -1
+    length, head = second & 0x7F, 2
+    if length == 126:
+        if end - at < 4:
+            return 0
+        length, head = int.from_bytes(buf[at + 2:at + 4], "big"), 4
+    elif length == 127:
+        if end - at < 10:
+            return 0
+        length, head = int.from_bytes(buf[at + 2:at + 10], "big"), 10
+    if limit is not None and length > limit:
+        return -1
+    return head + 4 + length
+
+
 class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
     """websockets-sansio, keeping less per open socket (see the module docstring)."""
 
@@ -165,6 +210,9 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         self.writable = _Flag()  # type: ignore[assignment]
         self.writable.set()
         self.detached = False
+        self._stage = _HANDSHAKE
+        self._partial: bytearray | None = None  # the start of a frame still arriving
+        self._frame_timer: asyncio.TimerHandle | None = None
 
     def detach(self, handler: Any) -> None:
         """The app's task may end without closing the socket: from now on every message goes to
@@ -180,16 +228,14 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
 
     def _let_go_of_the_handshake(self) -> None:
         """The websockets parser keeps the handshake request (two header maps, ~2 KiB) in its
-        generator's frame for the socket's life. Between two frames (the parser waiting for
-        data, nothing buffered) it is replaced by a parser of frames alone; in the middle of a
-        frame it is left as it is."""
+        generator's frame for the socket's life. It only ever gets whole frames here, so it
+        always stands between two frames: it is replaced by a parser of frames alone (unless
+        the generators are not the ones this was written for)."""
         conn = self.conn
         outer = conn.parser
         inner = getattr(outer, "gi_yieldfrom", None)  # ServerProtocol.parse -> Protocol.parse
-        waiting = getattr(inner, "gi_yieldfrom", None)  # -> StreamReader.at_eof: between frames
-        if (getattr(getattr(inner, "gi_code", None), "co_name", None) != "parse"
-                or getattr(getattr(waiting, "gi_code", None), "co_name", None) != "at_eof"
-                or conn.reader.buffer or conn.reader.eof or conn.state is not State.OPEN):
+        if (self._stage != _FRAMES or conn.reader.buffer or conn.state is not State.OPEN
+                or getattr(getattr(inner, "gi_code", None), "co_name", None) != "parse"):
             return
         parser = Protocol.parse(conn)
         next(parser)  # runs to the same wait for data
@@ -209,50 +255,92 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
             self.transport.resume_reading()
 
     def data_received(self, data: bytes) -> None:
-        """Bytes from the peer. A detached socket reads whole, unfragmented, masked text frames
-        itself (what every client message is) and hands each text straight to its handler; any
-        other frame, a frame cut across reads, and everything after it go through the websockets
-        parser, which then starts at a frame boundary as if it had read the frames before."""
-        if self.detached and not self.close_sent and not self.conn.reader.buffer:
-            data = self._read_text_frames(data)
-            if not data:
-                return
+        """Bytes from the peer: the handshake goes to the parser; after it, frames are cut out
+        here and handed on whole (see the module docstring)."""
+        if self._stage == _FRAMES:
+            self._frames_received(data)
+            return
         super().data_received(data)
+        if self._stage == _HANDSHAKE:
+            # uvicorn's HTTP protocols hand the upgrade request over whole, in one call (and
+            # drop what followed it in the same read): every byte from the next call on is a
+            # frame's. Anything else, and the parser keeps reading the stream itself.
+            framed = self.handshake_initiated and not self.conn.reader.buffer
+            self._stage = _FRAMES if framed else _PARSER
 
-    def _read_text_frames(self, data: bytes) -> bytes:
-        """Hand on the whole text frames at the start of `data` (RFC 6455 section 5.2); the rest,
-        from the first frame this does not take, is returned for the websockets parser."""
+    def _frames_received(self, data: bytes) -> None:
+        """Hand each whole frame on (a detached socket's text straight to its handler, any
+        other to the parser); keep an incomplete one until the rest arrives, timing it."""
+        buf: bytes | bytearray = data
+        if self._partial is not None:
+            self._partial += data
+            buf, self._partial = self._partial, None
+        at, end = 0, len(buf)
+        limit = self.conn.max_message_size
+        while at < end:
+            size = _frame_size(buf, at, end, limit)
+            if size < 0:  # the parser refuses this frame from its header: all to the parser
+                self._stage = _PARSER
+                self._stop_frame_timer()
+                super().data_received(bytes(buf[at:]))
+                return
+            if size == 0 or at + size > end:
+                break
+            self._frame(buf, at, at + size)
+            at += size
+            if self.transport.is_closing():  # closed by that frame: a closed socket reads no more
+                self._stop_frame_timer()
+                return
+        if at:  # a frame ended: whatever follows has its own time
+            self._stop_frame_timer()
+        if at < end:
+            self._partial = bytearray(buf[at:])
+            if self._frame_timer is None and not self.transport.is_closing():
+                self._frame_timer = self.loop.call_later(self.frame_seconds, self._frame_late)
+
+    def _frame(self, buf: bytes | bytearray, start: int, stop: int) -> None:
+        """One whole frame: a detached socket's whole masked text frame goes to its handler
+        here (what every client message is); any other frame to the parser."""
         conn = self.conn
-        if conn.current_size is not None or conn.state is not State.OPEN or conn.extensions:
-            return data
-        limit = conn.max_message_size
-        at, end = 0, len(data)
-        while at + 6 <= end:
-            first, second = data[at], data[at + 1]
-            # FIN, no reserved bits, a text frame, masked (a client must mask: RFC 6455 5.1).
-            if first != _FIN_TEXT or not second & 0x80:
-                break
-            size, head = second & 0x7F, at + 2
-            if size == 126:
-                if at + 8 > end:
-                    break
-                size, head = int.from_bytes(data[head:head + 2], "big"), head + 2
-            elif size == 127:
-                break  # 64-bit lengths are far past any limit: the parser refuses them
-            if limit is not None and size > limit:
-                break
-            stop = head + 4 + size
-            if stop > end:
-                break
+        if (self.detached and buf[start] == _FIN_TEXT and not self.close_sent
+                and conn.state is State.OPEN and conn.current_size is None and not conn.extensions):
+            length = buf[start + 1] & 0x7F
+            head = start + 2 + (2 if length == 126 else 8 if length == 127 else 0)
             try:
-                text = apply_mask(data[head + 4:stop], data[head:head + 4]).decode()
+                text = apply_mask(bytes(buf[head + 4:stop]), bytes(buf[head:head + 4])).decode()
             except UnicodeDecodeError:
-                break  # the parser's path closes the socket with 1007
-            at = stop
-            self.queue.put_nowait({"type": "websocket.receive", "text": text})
-            if self.close_sent or not self.detached:  # the handler closed the socket
-                break
-        return data[at:] if at else data
+                pass  # the parser's path closes the socket with 1007
+            else:
+                self.queue.put_nowait({"type": "websocket.receive", "text": text})
+                return
+        super().data_received(bytes(buf[start:stop]))
+
+    frame_seconds = FRAME_SECONDS
+
+    def _frame_late(self) -> None:
+        """A frame began `frame_seconds` ago and is still not whole: close with 1008."""
+        self._frame_timer = None
+        if self.transport.is_closing() or self._partial is None:
+            return
+        self.logger.info("closing a websocket whose frame was not whole after %g s",
+                         self.frame_seconds)
+        self._partial = None
+        self.conn.fail(CloseCode.POLICY_VIOLATION, "frame not completed in time")
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.close_sent = True
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": CloseCode.POLICY_VIOLATION})
+        self.transport.close()
+
+    def _stop_frame_timer(self) -> None:
+        if self._frame_timer is not None:
+            self._frame_timer.cancel()
+            self._frame_timer = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """uvicorn's, and no frame is waited for any more."""
+        self._stop_frame_timer()
+        self._partial = None
+        super().connection_lost(exc)
 
     def send_receive_event_to_app(self) -> None:
         """uvicorn's, except that a detached socket hands the message on without pausing."""

@@ -1,8 +1,10 @@
 """Bot seats: the server plays them, after a short delay so people can follow the game.
 
-A seat's bot is the ruleset's own (`bot_move`) or, where a ruleset has none, a random legal move;
-when the ruleset's choice is refused or raises, a random legal move is played instead, so a bot
-seat never stalls a game. Exactly one instance drives a game's bots at a time: it holds a lease
+A seat's bot is the ruleset's own (`bot_move`) or, where a ruleset has none, a random legal move
+(a level of app/engine/choosers.py). It is chosen off the event loop, in a worker process of
+the bot pool (app/services/bot_pool.py), with a deadline; when the pool cannot answer in time,
+or the choice is refused or raises, a random legal move is played instead, so a bot seat never
+stalls a game and never holds up the sockets. Exactly one instance drives a game's bots at a time: it holds a lease
 in the game's row (renewed while it plays, released when no bot seat is asked to act, and
 running out on its own if the instance dies). A watchdog on every instance looks for games whose
 bot seats are asked to act while nobody holds a live lease, and starts them again: after a
@@ -17,10 +19,14 @@ import asyncio
 import logging
 import secrets
 import time
+from typing import Any
 
+from app.engine import choosers
 from app.engine.errors import GameError
 from app.engine.rng import Rng
 from app.engine.ruleset import Move, random_move
+from app.observability.metrics import BOT_FALLBACKS
+from app.services.bot_pool import BotPool, BotPoolError
 from app.services.errors import ServiceError
 from app.services.games import GameService, LiveGame
 from app.tasks import stop_tasks
@@ -33,20 +39,21 @@ FALLBACK_AFTER = 1
 GIVE_UP_AFTER = 6
 
 
-def choose_bot_move(live: LiveGame, seat: int) -> Move:
-    """The move a bot seat makes now; deterministic per (game, version, seat). The ruleset's own
-    bot decides when it has one; a bot that raises falls back to a random legal move."""
-    rng = Rng.from_seed(live.seed, "bot", live.version, seat)
-    move = None
-    if hasattr(live.ruleset, "bot_move"):
-        try:
-            move = live.ruleset.bot_move(live.state, seat, rng)
-        except Exception:
-            log.exception("the %s bot failed in game %s; playing a random legal move",
-                          live.ruleset.id, live.id)
-    if move is None:
-        move = random_move(live.ruleset, live.state, seat, rng)
-    return move
+def bot_request(live: LiveGame, seat: int, attempt: int) -> dict[str, Any]:
+    """What a bot worker is told to decide: the game as JSON data, the bot's level (the seat's,
+    when its bot names a level this server has, else the default: the ruleset's own bot; a
+    random legal move after a refused choice) and a seed derived from the game's seed, the
+    version and the seat (and the attempt, for the random one), so a decision is reproducible
+    and the game's seed itself never leaves the server process."""
+    if attempt < FALLBACK_AFTER:
+        named = (live.seats.get(seat) or {}).get("bot")
+        level = named if named in choosers.LEVELS else choosers.DEFAULT_LEVEL
+        seed = Rng.from_seed(live.seed, "bot", live.version, seat)
+    else:
+        level, seed = "random", Rng.from_seed(live.seed, "bot-fallback", live.version, seat, attempt)
+    return {"ruleset": live.ruleset.id, "players": live.players, "options": live.options,
+            "state": live.state, "seat": seat, "level": level, "seed": seed.state,
+            "budget": choosers.level(level).budget}
 
 
 def random_legal_move(live: LiveGame, seat: int, attempt: int) -> Move:
@@ -67,8 +74,13 @@ class BotRunner:
     """Plays every bot seat that is asked to act, one move at a time, one task per game."""
 
     def __init__(self, games: GameService, delay_ms: int, lease_seconds: float = 15.0,
-                 watchdog_seconds: float = 3.0) -> None:
+                 watchdog_seconds: float = 3.0, pool: BotPool | None = None,
+                 deadline_seconds: float = 2.0) -> None:
         self.games = games
+        # Where bots decide: the worker pool, or (None: tests that patch a ruleset's bot in this
+        # process) right here on the event loop.
+        self.pool = pool
+        self.deadline_seconds = deadline_seconds  # beyond the level's own thinking time
         self.delay = delay_ms / 1000
         self.lease_seconds = lease_seconds
         self.watchdog_seconds = watchdog_seconds
@@ -156,10 +168,9 @@ class BotRunner:
                 continue  # the game moved on during the delay: look again
             seat, version = seats[0], live.version
             try:
-                if failures < FALLBACK_AFTER:
-                    move = choose_bot_move(live, seat)
-                else:
-                    move = random_legal_move(live, seat, failures)
+                move = await self._decide(live, seat, failures)
+                if live.version != version:
+                    continue  # the game moved on while the bot thought: look again
                 await self.games.submit(game_id, seat, version, move)
                 failures = 0
             except (GameError, ServiceError) as exc:
@@ -175,6 +186,22 @@ class BotRunner:
                 log.error("bot seat %s in %s failed %d times in a row; the watchdog retries later",
                           seat, game_id, failures)
                 return
+
+    async def _decide(self, live: LiveGame, seat: int, attempt: int) -> Move:
+        """The bot's move, chosen by a pool worker; a random legal move (chosen here) when the
+        pool cannot answer in time."""
+        request = bot_request(live, seat, attempt)
+        if self.pool is None:
+            level = choosers.level(request["level"])
+            return level.chooser(live.ruleset, live.state, seat, request["seed"], level.budget)
+        try:
+            decision = await self.pool.choose(request, request["budget"] + self.deadline_seconds)
+        except BotPoolError as exc:
+            BOT_FALLBACKS.inc(reason=exc.reason)
+            log.warning("bot decision for seat %s in %s failed (%s); playing a random legal move",
+                        seat, live.id, exc)
+            return random_legal_move(live, seat, attempt)
+        return decision.move
 
     async def start(self) -> None:
         """Resume bot seats of games in progress now, then keep watching for stalled ones."""

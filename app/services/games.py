@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import secrets
 import time
 from collections import OrderedDict
-from contextlib import AbstractAsyncContextManager, nullcontext
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Awaitable, Callable
 
 import orjson
@@ -34,17 +33,10 @@ from app.engine.runner import parse_options, play_canonical
 from app.services.errors import ServiceError, not_found
 from app.services.live import LiveGame, fill_names, game_document
 from app.services.rooms import seat_names
-from app.services.move_store import (Conflict, PostgresWriter, SqliteWriter, move_statements,
-                                     sqlite_rows)
-from app.tasks import stop_tasks
+from app.services.move_store import MoveRecord, MoveStore, make_move_store
 
 __all__ = ["GameService", "LiveGame", "game_document"]
 log = logging.getLogger(__name__)
-CHECKPOINT_EVERY = 500  # moves between SQLite WAL checkpoints
-# Past this many frames (16 MiB of 4 KiB pages) the WAL is started over (see
-# GameService._checkpoint); the file keeps its size, so moves then overwrite blocks it already
-# has instead of growing it.
-WAL_RESTART_FRAMES = 4096
 REWEIGH_EVERY = 8  # moves between re-estimates of a live game's memory
 
 
@@ -91,61 +83,19 @@ class GameService:
         self._load_locks: dict[str, asyncio.Lock] = {}
         self._seat_epoch = 0  # bumped by every seat refresh
         self.listeners: list[Callable[[str, int], Awaitable[None]]] = []
-        self.exit_after_commit = False  # CIVITAS_FAULT_EXIT_AFTER_COMMIT, for the fault tests
-        # SQLite has one writer at a time: moves queue here (not in SQLite's busy handler, which
-        # sleeps in steps of up to 100 ms) and are written by one connection (see SqliteWriter).
-        bind = sessions.kw.get("bind")
-        self._write_lock = asyncio.Lock()
-        self._sqlite_writer: SqliteWriter | None = None
-        self._checkpointing: asyncio.Task[None] | None = None
-        self._pg_writer: PostgresWriter | None = None
-        if bind is not None and bind.dialect.name == "sqlite":
-            self._sqlite_writer = SqliteWriter(bind.url.render_as_string(hide_password=False),
-                                               sqlite_synchronous)
-        elif bind is not None and bind.dialect.name == "postgresql":
-            self._pg_writer = PostgresWriter(bind.url.render_as_string(hide_password=False))
+        # Moves are stored through one store per backend (app/services/move_store.py).
+        self.store: MoveStore = make_move_store(sessions, sqlite_synchronous)
 
     def write_turn(self) -> AbstractAsyncContextManager[Any]:
-        """The turn of SQLite's one writer: other writes (rooms, players, clocks, chat) queue
-        here with the moves, holding no connection while they wait, instead of sleeping in
-        SQLite's busy handler while a move commits; on PostgreSQL, no wait at all."""
-        return self._write_lock if self._sqlite_writer is not None else nullcontext()
-
-    async def _checkpoint(self) -> None:
-        """Copy SQLite's WAL into the database on the checkpoint thread, beside the moves; once
-        the WAL holds WAL_RESTART_FRAMES, also let it start over.
-
-        SQLite writes from the start of the WAL again only when a transaction begins with every
-        frame already copied; a checkpoint run beside moves never gets there (moves arriving
-        every few ms append frames while it runs), so under steady play the WAL grew without end
-        (~10 MB/s at 500 moves/s), each commit allocating new blocks at its end. Hence a second
-        pass with the moves held: it copies only the frames written during the first (two
-        fsyncs, 1.4-2.5 ms in the round-trip bench), and the next move starts the WAL over."""
-        writer = self._sqlite_writer
-        assert writer is not None
-        loop = asyncio.get_running_loop()
-        try:
-            frames, _copied = await loop.run_in_executor(writer.checkpoints, writer.checkpoint)
-            if frames >= WAL_RESTART_FRAMES:
-                async with self._write_lock:  # no move is written while this pass runs
-                    await loop.run_in_executor(writer.checkpoints, writer.checkpoint)
-        except Exception:  # a busy database only delays the checkpoint to the next round
-            log.warning("SQLite checkpoint failed; retrying later", exc_info=True)
-        finally:
-            self._checkpointing = None
-
-    def close(self) -> None:
-        """Release the SQLite writer, if any."""
-        if self._sqlite_writer is not None:
-            self._sqlite_writer.close()
+        """The turn of SQLite's one writer: other writes (rooms, players, clocks, chat) take it,
+        holding no connection while they wait, so that they never sleep in SQLite's busy
+        handler while moves commit (the move writer waits for them meanwhile, and commits the
+        moves that queued together after); on PostgreSQL, no wait at all."""
+        return self.store.turn()
 
     async def aclose(self) -> None:
-        """Wait for a checkpoint in progress, then release the move writers' connections
-        (SQLite's and PostgreSQL's)."""
-        await stop_tasks([self._checkpointing])
-        if self._pg_writer is not None:
-            await self._pg_writer.close()
-        self.close()
+        """Release the move store's connections and threads (a checkpoint in progress ends first)."""
+        await self.store.aclose()
 
     # -- loading -----------------------------------------------------------------------------
 
@@ -450,7 +400,7 @@ class GameService:
                         return known
                     version = live.version + 1
                     to_act = live.ruleset.to_act(new_state)  # once: stored, and kept in the copy
-                    if await self._store(session, live, seat, move, client_id, new_state, version,
+                    if await self._store(live, seat, move, client_id, new_state, version,
                                          player_id, to_act):
                         if on_stored is not None:
                             on_stored(version)
@@ -463,8 +413,6 @@ class GameService:
             raise GameError(ErrorCode.STALE_VERSION,
                             "The game moved on while this move was being stored; try again.",
                             version=live.version)
-        if self.exit_after_commit:  # fault injection for tests: die between commit and broadcast
-            os._exit(70)
         for listener in self.listeners:
             await listener(game_id, version)
         return version
@@ -490,41 +438,18 @@ class GameService:
             current_version=live.version, history=live.history(sent_version))
         return None, new_state, canonical
 
-    async def _store(self, session: AsyncSession, live: LiveGame, seat: int, move: Move,
-                     client_id: str | None, state: State, version: int,
-                     holder: str | None = None, to_act: list[int] | None = None) -> bool:
+    async def _store(self, live: LiveGame, seat: int, move: Move, client_id: str | None,
+                     state: State, version: int, holder: str | None = None,
+                     to_act: list[int] | None = None) -> bool:
         """Append the move in one transaction; False if another writer got this version first
         (or, with `holder`, if that player no longer holds the seat)."""
         outcome = live.ruleset.outcome(state)
-        statements = move_statements(live, seat, move, client_id, state, version, outcome,
-                                      self.snapshot_every, holder, to_act)
-        writer = self._sqlite_writer
-        if writer is not None:
-            rows = sqlite_rows(statements)
-            async with self._write_lock:
-                stored = writer.try_inline(rows)
-                if stored is None:  # another connection holds the write lock: wait on the thread
-                    loop = asyncio.get_running_loop()
-                    stored = await loop.run_in_executor(writer.thread, writer.write, rows)
-            if self._checkpointing is None and writer.checkpoint_due(CHECKPOINT_EVERY):
-                self._checkpointing = asyncio.create_task(self._checkpoint())
-            return stored
-        if self._pg_writer is not None:
-            return await self._pg_writer.write(statements)
-        try:
-            conn = await session.connection()
-            for i, (statement, params) in enumerate(statements):
-                result = await conn.execute(statement, params)
-                if i == 0 and result.rowcount != 1:
-                    raise Conflict()
-            await session.commit()
-        except (Conflict, IntegrityError):
-            await session.rollback()
-            return False
-        except BaseException:
-            await session.rollback()
-            raise
-        return True
+        return await self.store.append(MoveRecord(
+            game_id=live.id, room_id=live.room_id, seat=seat, move=move, client_id=client_id,
+            version=version, to_act=live.ruleset.to_act(state) if to_act is None else to_act,
+            outcome=outcome.to_json() if outcome else None,
+            snapshot=state if version % self.snapshot_every == 0 else None,
+            ruleset_version=live.ruleset.version, holder=holder))
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -599,18 +524,10 @@ class GameService:
                               .values(bot_owner=None, bot_lease_until=None), exact=False)
 
     async def _write_one(self, statement: Any, exact: bool = True) -> bool:
-        """Run one write in its own transaction (through SQLite's single writer where there is
-        one, so it never makes moves wait); True if it changed exactly one row."""
-        if self._sqlite_writer is not None:
-            writer = self._sqlite_writer
-            async with self._write_lock:
-                loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(
-                    writer.thread, lambda: writer.write_one(statement) == 1 or not exact)
-        async with self.sessions() as session:
-            result = await session.execute(statement)
-            await session.commit()
-            return result.rowcount == 1 or not exact
+        """Run one write in its own transaction, through the move store (on SQLite, its writer
+        thread: the write never makes moves wait on SQLite's lock); True if it changed exactly
+        one row."""
+        return await self.store.execute(statement) == 1 or not exact
 
 
 ABANDONED_DETAIL = ("This game was abandoned after a long idle period; it stays readable but "

@@ -18,6 +18,8 @@ from app.realtime.chat import deliver as deliver_chat
 from app.realtime.hub import Hub
 from app.realtime.lobby import LobbyHub
 from app.realtime.session import LiveSessions
+from app.observability.loop_lag import LoopLag
+from app.services.bot_pool import BotPool, default_size
 from app.services.bots import BotRunner
 from app.services import chat as chat_service
 from app.services.chat import ChatService
@@ -48,7 +50,6 @@ class Platform:
         if self.broker.shared:
             self.tokens.publish = self._publish_tokens
         self.hub = Hub(self.games, settings.patch_history, settings.heartbeat_seconds)
-        self.games.exit_after_commit = settings.fault_exit_after_commit
         self.games.seed_log = settings.seed_log
         self.room_locks = RoomLocks()
         self.token_frames = TokenFrames(settings.frames_per_token_second)
@@ -56,8 +57,13 @@ class Platform:
         self.instance = secrets.token_hex(6)  # tells this instance's own events apart
         self.lobby = LobbyHub(self.sessions, settings.lobby_page_size, settings.lobby_resync_seconds)
         self.lobby.room_listeners.append(self._seats_changed)
+        workers = default_size() if settings.bot_workers == "auto" else settings.bot_workers
+        self.bot_pool = (BotPool(workers, settings.extra_rulesets, settings.bot_queue_seconds)
+                         if workers > 0 else None)
         self.bots = BotRunner(self.games, settings.bot_delay_ms, settings.bot_lease_seconds,
-                              settings.bot_watchdog_seconds)
+                              settings.bot_watchdog_seconds, self.bot_pool,
+                              settings.bot_deadline_seconds)
+        self.loop_lag = LoopLag()
         self.games.listeners.append(self._announce_game)
         self.limiter = Limiter(settings.broker_url if self.broker.shared else None)
         chat_rate = Rate(chat_service.RATE, chat_service.WINDOW)
@@ -197,6 +203,7 @@ class Platform:
 
     async def start(self) -> None:
         """Connect the broker, resume bot seats of games in progress and watch for stalled ones."""
+        await self.loop_lag.start()
         await self.lobby.start()
         await self.hub.start()
         await self.broker.start(self._on_event)
@@ -212,6 +219,8 @@ class Platform:
         if released and self.broker.shared:
             await self.broker.publish({"type": "bots", "games": released, "origin": self.instance,
                                        "t": time.time()})
+        if self.bot_pool is not None:
+            await self.bot_pool.aclose()
         await self.collector.stop()
         await self.cleanup.stop()
         await self.clocks.stop()
@@ -220,3 +229,4 @@ class Platform:
         await self.broker.stop()
         await self.games.aclose()
         await self.engine.dispose()
+        await self.loop_lag.stop()

@@ -4,54 +4,94 @@ game's bots at a time (a lease)."""
 
 from __future__ import annotations
 
+import os
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
+from app.observability.metrics import BOT_FALLBACKS
 from tests.support.services import REDIS_URL, needs_redis
 from tests.support.api import doc, play_to_end, started_game
+from tests.support.pool_games import LAST_GAME, SPEC
 from tests.support.testgame import TEST_GAME
 from tests.support.wait import wait_for
 
 
-def _last_legal(state, seat, rng):
-    return TEST_GAME.legal_moves(state, seat)[-1]
+@pytest.fixture
+def pool_settings(settings):
+    """Settings whose bot workers (and server) know the misbehaving bots of pool_games."""
+    return settings.model_copy(update={"extra_rulesets": f"{settings.extra_rulesets},{SPEC}"})
 
 
-def test_the_server_plays_the_rulesets_own_bot(client, monkeypatch):
-    """Bots: a bot seat plays what the ruleset's bot_move chooses (here: always the last legal
-    move, which random play would rarely match every time)."""
-    calls = []
-
-    def bot_move(state, seat, rng):
-        calls.append(seat)
-        return _last_legal(state, seat, rng)
-
-    monkeypatch.setattr(TEST_GAME, "bot_move", bot_move, raising=False)
-    game_id, humans = started_game(client, seats=3, bots=2, options={"rounds": 3})
-    play_to_end(client, game_id, humans)
-    log = client.get(f"/api/games/{game_id}/log").json()
-    state = TEST_GAME.setup(log["players"], TEST_GAME.Options.model_validate(log["options"]),
-                            int(log["seed"]))
+def _replay_bot_moves(log: dict, ruleset) -> int:
+    """Check every bot move (seats past 0) in a finished game's log was the last legal move;
+    how many there were."""
+    state = ruleset.setup(log["players"], ruleset.Options.model_validate(log["options"]),
+                          int(log["seed"]))
     bot_moves = 0
     for entry in log["moves"]:
         if entry["seat"] != 0:
-            assert entry["move"] == _last_legal(state, entry["seat"], None), entry
+            assert entry["move"] == ruleset.legal_moves(state, entry["seat"])[-1], entry
             bot_moves += 1
-        state = TEST_GAME.apply(state, entry["seat"], entry["move"])
-    assert bot_moves >= 6 and len(calls) >= bot_moves
+        state = ruleset.apply(state, entry["seat"], entry["move"])
+    return bot_moves
 
 
-def test_a_bot_whose_choice_is_refused_falls_back_to_a_random_legal_move(client, monkeypatch):
-    """Bots: a ruleset bot that answers an illegal move (or raises) never stalls the game: the
-    server plays a random legal move instead and the game ends."""
+def test_the_server_plays_the_rulesets_own_bot_in_a_worker_process(pool_settings):
+    """Bots: a bot seat plays what the ruleset's bot_move chooses (here: always the last legal
+    move, which random play would rarely match every time), chosen in a worker process of the
+    bot pool, never in the server's own."""
+    with TestClient(create_app(pool_settings)) as client:
+        pool = client.app.state.platform.bot_pool
+        choose, decisions = pool.choose, []
+
+        async def recorded(request, deadline):
+            decision = await choose(request, deadline)
+            decisions.append(decision)
+            return decision
+
+        pool.choose = recorded
+        game_id, humans = started_game(client, seats=3, bots=2, options={"rounds": 3},
+                                       ruleset="lastgame")
+        play_to_end(client, game_id, humans)
+        log = client.get(f"/api/games/{game_id}/log").json()
+        bot_moves = _replay_bot_moves(log, LAST_GAME)
+        assert bot_moves >= 6 and len(decisions) >= bot_moves
+        assert {d.pid for d in decisions} <= set(pool.pids()) and os.getpid() not in {
+            d.pid for d in decisions}
+
+
+def test_bots_choose_on_the_event_loop_when_asked_to_have_no_workers(settings, monkeypatch):
+    """Bots: with CIVITAS_BOT_WORKERS=0 the ruleset's bot runs in the server's own process (so a
+    test may patch it there); no worker is started."""
     monkeypatch.setattr(TEST_GAME, "bot_move",
-                        lambda state, seat, rng: {"type": "bid", "card": "K999"}, raising=False)
-    game_id, humans = started_game(client, seats=2, bots=1, options={"rounds": 2})
-    assert play_to_end(client, game_id, humans)["status"] == "finished"
-    monkeypatch.setattr(TEST_GAME, "bot_move", lambda state, seat, rng: 1 / 0, raising=False)
-    game_id, humans = started_game(client, seats=2, bots=1, options={"rounds": 2})
-    assert play_to_end(client, game_id, humans)["status"] == "finished"
+                        lambda state, seat, rng: TEST_GAME.legal_moves(state, seat)[-1],
+                        raising=False)
+    with TestClient(create_app(settings.model_copy(update={"bot_workers": 0}))) as client:
+        assert client.app.state.platform.bot_pool is None
+        game_id, humans = started_game(client, seats=3, bots=2, options={"rounds": 2})
+        play_to_end(client, game_id, humans)
+        assert _replay_bot_moves(client.get(f"/api/games/{game_id}/log").json(), TEST_GAME) >= 4
+
+
+@pytest.mark.parametrize("ruleset, reason", [("illegalgame", None), ("raisinggame", None),
+                                             ("sleepygame", "deadline"), ("crashgame", "crash")])
+def test_a_bot_that_fails_still_moves(pool_settings, ruleset, reason):
+    """Bots: a ruleset bot that answers an illegal move, raises, thinks past its deadline or
+    kills its worker never stalls the game: the server plays a random legal move instead and
+    the game ends. A missed deadline or a crash is counted by reason on /metrics, and the
+    worker is replaced."""
+    settings = pool_settings.model_copy(update={"bot_deadline_seconds": 0.3})
+    before = BOT_FALLBACKS.values.get((("reason", reason),), 0)
+    with TestClient(create_app(settings)) as client:
+        game_id, humans = started_game(client, seats=2, bots=1, options={"rounds": 1},
+                                       ruleset=ruleset)
+        assert play_to_end(client, game_id, humans, timeout=60)["status"] == "finished"
+        if reason is not None:
+            assert BOT_FALLBACKS.values.get((("reason", reason),), 0) > before
+            assert f'civitas_bot_fallbacks_total{{reason="{reason}"}}' in client.get(
+                "/metrics").text
 
 
 def test_bots_resume_after_a_restart(settings):

@@ -10,6 +10,7 @@ import httpx
 import pytest
 import websockets
 
+from tests.support.fault_server import EXIT_STATUS
 from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.multiprocess
@@ -30,9 +31,8 @@ def test_killed_between_commit_and_broadcast_loses_nothing(db_url):
     """The instance dies after the move commits and before anyone is told: the client gets no
     answer; after a restart the move is there once, a retry with its id returns the same
     version, and a reconnecting socket's snapshot shows it."""
-    env = {"CIVITAS_DATABASE_URL": db_url, "CIVITAS_BOT_DELAY_MS": "0",
-           "CIVITAS_FAULT_EXIT_AFTER_COMMIT": "1"}
-    server = ServerProcess(env).start()
+    env = {"CIVITAS_DATABASE_URL": db_url, "CIVITAS_BOT_DELAY_MS": "0"}
+    server = ServerProcess(env, module="tests.support.fault_server").start()
     port = server.port
     try:
         game, _, (h,) = _setup_game(server.url)
@@ -40,10 +40,10 @@ def test_killed_between_commit_and_broadcast_loses_nothing(db_url):
         body = {"version": 0, "move": legal["moves"][0], "id": "only-once"}
         with pytest.raises(httpx.HTTPError):
             httpx.post(f"{server.url}/api/games/{game}/moves", headers=h, json=body)
-        assert server.proc.wait(10) == 70
+        assert server.proc.wait(10) == EXIT_STATUS
     finally:
         server.stop()
-    with ServerProcess({**env, "CIVITAS_FAULT_EXIT_AFTER_COMMIT": "0"}, port=port) as again:
+    with ServerProcess(env, port=port) as again:
         assert httpx.get(f"{again.url}/api/games/{game}", headers=h).json()["version"] == 1
         retry = httpx.post(f"{again.url}/api/games/{game}/moves", headers=h, json=body)
         assert retry.status_code == 200 and retry.json() == {"version": 1}

@@ -56,6 +56,7 @@ def test_snapshots_are_written_and_replay_from_them_matches(client, settings):
                 MoveRow.game_id == game_id))
         fresh = GameService(platform.sessions)
         reloaded = await fresh.live(game_id)
+        await fresh.aclose()
         return versions, moves, reloaded
 
     versions, moves, reloaded = client.portal.call(check)
@@ -81,6 +82,8 @@ def test_two_instances_racing_on_one_version_one_wins(client):
             one.submit(game_id, 0, 2, {"type": "draw"}),
             two.submit(game_id, 0, 2, {"type": "pass"}),
             return_exceptions=True)
+        await one.aclose()
+        await two.aclose()
         return results
 
     results = client.portal.call(race)
@@ -144,7 +147,7 @@ def test_sqlite_fsync_policy_is_normal_unless_full_is_asked_for(tmp_path):
             game_id, (a, b) = started_game(client)
             player = a if legal(client, game_id, a)["moves"] else b
             assert play_first_legal(client, game_id, player) == 1
-            writer = client.app.state.platform.games._sqlite_writer
+            writer = client.app.state.platform.games.store.writer
             assert writer.conn.execute("PRAGMA synchronous").fetchone()[0] == pragma
 
 
@@ -162,7 +165,7 @@ def test_stopping_the_server_closes_its_postgres_move_connections(postgres_url):
     with TestClient(create_app(settings)) as client:
         game_id, humans = started_game(client)
         play_first_legal(client, game_id, humans[0])
-        writer = client.app.state.platform.games._pg_writer
+        writer = client.app.state.platform.games.store
         kept = list(writer._idle)
         assert kept and not any(c.closed for c in kept)
     assert all(c.closed for c in kept) and writer._idle == []
@@ -187,42 +190,129 @@ def test_closing_the_sqlite_writer_waits_for_a_checkpoint_in_progress(tmp_path):
     assert running.done() and running.exception() is None
 
 
-def test_a_move_behind_another_connections_write_lock_waits_for_it_then_is_stored(tmp_path):
-    """The move writer's thread path: while another connection holds SQLite's write lock the move
-    waits (trying again in short steps), is stored once the lock is let go, and gives up with
-    SQLAlchemy's OperationalError (a 503 for the client) if it is never let go."""
+def _table_t(tmp_path):
+    """A writer on a fresh database with one table `t`, and a second connection to it."""
     import sqlite3
-    import threading
-
-    from sqlalchemy.exc import OperationalError
 
     from app.services.move_store import SqliteWriter
 
     path = tmp_path / "moves.db"
     writer = SqliteWriter(f"sqlite+aiosqlite:///{path}")
-    writer.conn.execute("CREATE TABLE t (n INTEGER)")
-    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    rows = [("INSERT INTO t (n) VALUES (?)", (1,))]
+    writer.submit(lambda: writer.conn.execute("CREATE TABLE t (n INTEGER PRIMARY KEY)")).result(5)
+    return writer, sqlite3.connect(path, isolation_level=None, check_same_thread=False)
 
+
+def test_a_move_behind_another_connections_write_lock_waits_for_it_then_is_stored(tmp_path,
+                                                                                  monkeypatch):
+    """The move writer's thread: while another connection holds SQLite's write lock the move
+    waits (trying again in short steps), is stored once the lock is let go, and gives up with
+    SQLAlchemy's OperationalError (a 503 for the client) if it is never let go. The caller never
+    waits on SQLite itself: it gets a future at once."""
+    import threading
+
+    from sqlalchemy.exc import OperationalError
+
+    from app.services import move_store
+
+    writer, other = _table_t(tmp_path)
     other.execute("BEGIN IMMEDIATE")
-    assert writer.try_inline(rows) is None and writer.inline_busy == 1  # the loop never waits
-    outcome: list[object] = []
-    waiting = threading.Thread(target=lambda: outcome.append(writer.write(rows)))
-    waiting.start()
-    waiting.join(0.05)
-    assert waiting.is_alive() and outcome == []  # still waiting for the lock
+    caller = threading.current_thread()
+    stored = writer.submit([("INSERT INTO t (n) VALUES (?)", (1,))])
+    assert threading.current_thread() is caller and not stored.done()
+    assert not _settled(stored, 0.05)  # still waiting for the lock
     other.execute("COMMIT")
-    waiting.join(5)
-    assert outcome == [True]
-    assert writer.conn.execute("SELECT count(*) FROM t").fetchone()[0] == 1
+    assert stored.result(5) is True and writer.busy > 0
+    assert other.execute("SELECT count(*) FROM t").fetchone()[0] == 1
 
+    monkeypatch.setattr(move_store, "LOCK_WAIT_SECONDS", 0.05)
     other.execute("BEGIN IMMEDIATE")
+    refused = writer.submit([("INSERT INTO t (n) VALUES (?)", (2,))])
     with pytest.raises(OperationalError):
-        writer.write(rows, wait=0.05)
+        refused.result(5)
     other.execute("ROLLBACK")
-    assert writer.conn.execute("SELECT count(*) FROM t").fetchone()[0] == 1
+    assert other.execute("SELECT count(*) FROM t").fetchone()[0] == 1
     other.close()
     writer.close()
+
+
+def _settled(future, seconds):
+    """Whether the future is done within `seconds`."""
+    import concurrent.futures
+
+    try:
+        future.exception(seconds)
+    except concurrent.futures.TimeoutError:
+        return False
+    return True
+
+
+def test_moves_queued_together_are_committed_together_and_a_failed_guard_undoes_its_move_alone(
+        tmp_path):
+    """Moves that queue while the writer is busy go in one transaction (one commit, so one fsync
+    under synchronous=FULL), each in a savepoint: a move whose guard fails (its first statement
+    changes no row) or whose key is taken is undone alone, the others are stored, and each
+    caller gets its own answer."""
+    import threading
+
+    writer, other = _table_t(tmp_path)
+    gate = threading.Event()
+    held = writer.submit(gate.wait)  # the writer is busy: the moves below queue behind it
+    insert = "INSERT INTO t (n) VALUES (?)"
+    guard_fails = "UPDATE t SET n = n WHERE n = -1"
+    answers = [writer.submit([(insert, (1,))]),
+               writer.submit([(guard_fails, ()), (insert, (2,))]),
+               writer.submit([(insert, (3,)), (insert, (1,))]),  # the key 1 is taken: undone
+               writer.submit([(insert, (4,))])]
+    gate.set()
+    assert held.result(5) is True
+    assert [a.result(5) for a in answers] == [True, False, False, True]
+    assert writer.batches == 1
+    assert [n for (n,) in other.execute("SELECT n FROM t ORDER BY n")] == [1, 4]
+    other.close()
+    writer.close()
+
+
+def test_a_move_whose_caller_gave_up_while_it_queued_is_not_written(tmp_path):
+    """A move cancelled before the writer took it (its request ended) is never written."""
+    import threading
+
+    writer, other = _table_t(tmp_path)
+    gate = threading.Event()
+    writer.submit(gate.wait)
+    dropped = writer.submit([("INSERT INTO t (n) VALUES (?)", (1,))])
+    kept = writer.submit([("INSERT INTO t (n) VALUES (?)", (2,))])
+    assert dropped.cancel()
+    gate.set()
+    assert kept.result(5) is True
+    assert [n for (n,) in other.execute("SELECT n FROM t")] == [2]
+    other.close()
+    writer.close()
+
+
+def test_the_event_loop_never_runs_a_sqlite_move(tmp_path):
+    """Every SQLite move transaction runs on the writer thread, none on the event loop's."""
+    import threading
+
+    from app.config import Settings
+
+    settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'loop.db'}", bot_delay_ms=0,
+                        limits_scale=1000, extra_rulesets="tests.support.testgame:TEST_GAME",
+                        bot_watchdog_seconds=3600)
+    with TestClient(create_app(settings)) as client:
+        writer = client.app.state.platform.games.store.writer
+        threads: list[str] = []
+        transaction = writer._transaction
+
+        def recorded(moves):
+            threads.append(threading.current_thread().name)
+            return transaction(moves)
+
+        writer._transaction = recorded
+        game_id, (a, b) = started_game(client)
+        for _ in range(3):
+            player = a if legal(client, game_id, a)["moves"] else b
+            play_first_legal(client, game_id, player)
+    assert threads and set(threads) == {"sqlite-writer"}
 
 
 def test_two_instances_racing_one_move_id_store_it_once_and_give_one_answer(client):
@@ -243,9 +333,58 @@ def test_two_instances_racing_one_move_id_store_it_once_and_give_one_answer(clie
         async with platform.sessions() as session:
             ids = (await session.execute(select(MoveRow.client_move_id).where(
                 MoveRow.game_id == game_id))).scalars().all()
+        await one.aclose()
+        await two.aclose()
         return answers, again, ids
 
     answers, again, ids = client.portal.call(race)
     assert answers == [1, 1] and again == 1
     assert ids == ["twice"]
     assert doc(client, game_id)["version"] == 1
+
+
+def test_a_write_holding_the_turn_never_meets_a_move_and_the_moves_follow_it(tmp_path):
+    """SQLite's writer turn (GameService.write_turn, taken by room, clock and chat writes): while
+    a transaction holds it the move writer waits, so a move submitted meanwhile is not stored
+    until the turn ends (and the other transaction never finds the write lock taken); then the
+    move is stored. A turn whose wait is cancelled before it came never holds the writer."""
+    import sqlite3
+
+    from app.services.move_store import SqliteMoveStore
+
+    path = tmp_path / "turn.db"
+    store = SqliteMoveStore(f"sqlite+aiosqlite:///{path}")
+    store.writer.submit(lambda: store.writer.conn.execute(
+        "CREATE TABLE t (n INTEGER PRIMARY KEY)")).result(5)
+    other = sqlite3.connect(path, isolation_level=None, timeout=0)  # never waits for the lock
+
+    async def scenario():
+        async with store.turn():
+            move = asyncio.ensure_future(asyncio.wrap_future(
+                store.writer.submit([("INSERT INTO t (n) VALUES (?)", (1,))])))
+            await asyncio.sleep(0.1)
+            held = not move.done()
+            other.execute("BEGIN IMMEDIATE")  # would fail at once if a move held the lock
+            other.execute("INSERT INTO t (n) VALUES (2)")
+            other.execute("COMMIT")
+        stored = await move
+        waiting = asyncio.ensure_future(_enter_and_stay(store))
+        gate = store.turn()
+        await gate.__aenter__()  # the writer is held: the next turn waits for it
+        await asyncio.sleep(0.05)
+        waiting.cancel()
+        await gate.__aexit__(None, None, None)
+        after = await asyncio.wrap_future(store.writer.submit([("INSERT INTO t (n) VALUES (?)",
+                                                                 (3,))]))
+        return held, stored, after
+
+    held, stored, after = asyncio.run(scenario())
+    assert held and stored is True and after is True
+    assert [n for (n,) in other.execute("SELECT n FROM t ORDER BY n")] == [1, 2, 3]
+    other.close()
+    asyncio.run(store.aclose())
+
+
+async def _enter_and_stay(store) -> None:
+    async with store.turn():
+        await asyncio.sleep(3600)

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from app.config import Settings
 from app.main import create_app
-from app.services import games as games_module
+from app.services import move_store
 from tests.support.api import started_game
 
 ONE_MOVE_FRAMES = 8  # the pages one move writes (the games row, the moves row and its indexes), with room
@@ -41,12 +41,13 @@ def test_the_wal_starts_over_though_a_move_comes_during_every_checkpoint(
 
     (The checkpoint is made to stop short of a move the way a concurrent copy does, by a reader
     that took its snapshot before the move and lets go only once the first pass is over.)"""
-    monkeypatch.setattr(games_module, "CHECKPOINT_EVERY", 1 << 30)  # only the test's checkpoint
-    monkeypatch.setattr(games_module, "WAL_RESTART_FRAMES", restart_frames)
+    monkeypatch.setattr(move_store, "CHECKPOINT_EVERY", 1 << 30)  # only the test's checkpoint
+    monkeypatch.setattr(move_store, "WAL_RESTART_FRAMES", restart_frames)
     with TestClient(create_app(_settings(tmp_path))) as client:
         game_id, _ = started_game(client)
         games = client.app.state.platform.games
-        writer = games._sqlite_writer
+        store = games.store
+        writer = store.writer
         reader = sqlite3.connect(writer.path, isolation_level=None, check_same_thread=False)
         passes: list[tuple[int, int]] = []
         checkpoint = writer.checkpoint
@@ -66,7 +67,7 @@ def test_the_wal_starts_over_though_a_move_comes_during_every_checkpoint(
             reader.execute("BEGIN")
             reader.execute("SELECT count(*) FROM moves").fetchall()  # its snapshot: before the next move
             await _move(games, game_id)  # "during the checkpoint"
-            await games._checkpoint()
+            await store._checkpoint()
             await _move(games, game_id)
             return checkpoint()  # (frames in the WAL, frames copied)
 
@@ -82,17 +83,19 @@ def test_the_wal_starts_over_though_a_move_comes_during_every_checkpoint(
 
 
 def test_a_move_waits_for_the_second_pass_then_is_stored(tmp_path, monkeypatch):
-    """The second pass holds the moves (that is what lets it copy every frame): a move submitted
-    meanwhile is stored after the pass has ended, and acknowledged as usual."""
-    monkeypatch.setattr(games_module, "CHECKPOINT_EVERY", 1 << 30)
-    monkeypatch.setattr(games_module, "WAL_RESTART_FRAMES", 0)
+    """The second pass runs on the writer thread, so it holds the moves (that is what lets it
+    copy every frame): a move submitted meanwhile is stored after the pass has ended, and
+    acknowledged as usual."""
+    monkeypatch.setattr(move_store, "CHECKPOINT_EVERY", 1 << 30)
+    monkeypatch.setattr(move_store, "WAL_RESTART_FRAMES", 0)
     with TestClient(create_app(_settings(tmp_path))) as client:
         game_id, _ = started_game(client)
         games = client.app.state.platform.games
-        writer = games._sqlite_writer
+        store = games.store
+        writer = store.writer
         second_pass_started, release = threading.Event(), threading.Event()
         events: list[str] = []
-        checkpoint, try_inline = writer.checkpoint, writer.try_inline
+        checkpoint, transaction = writer.checkpoint, writer._transaction
 
         def held_checkpoint() -> tuple[int, int]:
             events.append("pass")
@@ -102,16 +105,16 @@ def test_a_move_waits_for_the_second_pass_then_is_stored(tmp_path, monkeypatch):
                 events.append("second pass done")
             return checkpoint()
 
-        def recorded_try_inline(rows):
+        def recorded_transaction(moves):
             events.append("move written")
-            return try_inline(rows)
+            return transaction(moves)
 
         monkeypatch.setattr(writer, "checkpoint", held_checkpoint)
-        monkeypatch.setattr(writer, "try_inline", recorded_try_inline)
+        monkeypatch.setattr(writer, "_transaction", recorded_transaction)
 
         async def scenario() -> tuple[int, int, bool]:
             before = await _move(games, game_id)
-            running = asyncio.create_task(games._checkpoint())
+            running = asyncio.create_task(store._checkpoint())
             await asyncio.get_running_loop().run_in_executor(None, second_pass_started.wait, 5)
             move = asyncio.create_task(_move(games, game_id))
             await asyncio.sleep(0.05)

@@ -175,7 +175,8 @@ def _client_frame(opcode: int, payload: bytes, fin: bool = True, masked: bool = 
             + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
 
 
-async def _detached_server(handlers: list, max_size: int | None = None):
+async def _detached_server(handlers: list, max_size: int | None = None,
+                           protocol: type = LeanWebSocketProtocol):
     """A lean-protocol server whose one route accepts, detaches to a _Recorder and returns; and a
     raw client that has done the handshake: (server, task, reader, writer)."""
     from app.realtime.transport import RAW_EXTENSION
@@ -187,7 +188,7 @@ async def _detached_server(handlers: list, max_size: int | None = None):
         protocol.detach(handlers[-1])
 
     app = Starlette(routes=[WebSocketRoute("/d", detaching)])
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, ws=LeanWebSocketProtocol,
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, ws=protocol,
                             ws_per_message_deflate=False, log_level="warning", lifespan="off",
                             **({"ws_max_size": max_size} if max_size else {}))
     server = uvicorn.Server(config)
@@ -266,6 +267,18 @@ def test_a_detached_socket_still_refuses_unmasked_and_oversized_frames():
 
     assert asyncio.run(scenario(_client_frame(0x1, b"bare", masked=False))) == (1002, ["ok"])
     assert asyncio.run(scenario(_client_frame(0x1, b"x" * 1001))) == (1009, ["ok"])
+
+
+async def _told_and_stopped(handler: _Recorder, writer, server, task) -> None:
+    """Wait (a second at most) until the handler is told its socket ended; then close the client
+    and stop the server."""
+    for _ in range(100):
+        if handler.closes:
+            break
+        await asyncio.sleep(0.01)
+    writer.close()
+    server.should_exit = True
+    await task
 
 
 async def _read_frame(reader) -> tuple[int, bytes]:
@@ -350,15 +363,50 @@ def test_a_detached_socket_closes_with_1007_on_invalid_utf8():
         server, task, reader, writer = await _detached_server(handlers)
         writer.write(_client_frame(0x1, b"\xff\xfe"))
         frame = await _read_frame(reader)
-        for _ in range(100):
-            if handlers[0].closes:
-                break
-            await asyncio.sleep(0.01)
-        writer.close()
-        server.should_exit = True
-        await task
+        await _told_and_stopped(handlers[0], writer, server, task)
         return frame
 
     opcode, payload = asyncio.run(scenario())
     assert opcode == 0x8 and int.from_bytes(payload[:2], "big") == 1007
     assert handlers[0].messages == [] and len(handlers[0].closes) == 1
+
+
+def test_a_socket_left_with_half_a_frame_is_closed_after_the_frame_timeout():
+    """Issue 33 item 7: a client that sends half a frame and goes silent (here: a text frame's
+    header and mask, no payload) is closed with 1008 once `frame_seconds` have passed since
+    the frame began, and one that trickles a frame's bytes so slowly that it is never whole is
+    closed while it is still trickling (more bytes of the same frame do not restart the wait);
+    the handler is told the socket ended. A frame whose pieces arrive in time is read as usual."""
+    from app.main import ws_protocol
+
+    async def scenario(trickle: bool) -> tuple:
+        handlers: list[_Recorder] = []
+        server, task, reader, writer = await _detached_server(
+            handlers, protocol=ws_protocol("lean", 0.3))
+        whole = _client_frame(0x1, b"in time")
+        writer.write(whole[:3])
+        await asyncio.sleep(0.05)
+        writer.write(whole[3:])
+        assert await _read_frame(reader) == (0x1, b"in time")
+        seen: tuple = ()
+        if trickle:  # 60 bytes of a 106-byte frame over 3 s: progress, never a whole frame
+            hung_up = False
+            for byte in _client_frame(0x1, b"x" * 100)[:60]:
+                try:
+                    writer.write(bytes([byte]))
+                    await writer.drain()
+                except ConnectionError:
+                    hung_up = True
+                    break
+                await asyncio.sleep(0.05)
+            seen = (hung_up,)
+        else:
+            writer.write(_client_frame(0x1, b"never finished")[:6])
+            opcode, payload = await asyncio.wait_for(_read_frame(reader), 10)
+            hung_up = await asyncio.wait_for(reader.read(), 10) == b""
+            seen = (opcode, int.from_bytes(payload[:2], "big"), hung_up)
+        await _told_and_stopped(handlers[0], writer, server, task)
+        return seen, handlers[0].messages, handlers[0].closes
+
+    assert asyncio.run(scenario(trickle=False)) == ((0x8, 1008, True), ["in time"], [1008])
+    assert asyncio.run(scenario(trickle=True)) == ((True,), ["in time"], [1008])

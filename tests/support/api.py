@@ -24,10 +24,10 @@ def new_room(client, host: dict[str, Any], *, seats: int = 2, private: bool = Fa
 
 
 def started_game(client, *, seats: int = 2, options: dict[str, Any] | None = None,
-                 bots: int = 0) -> tuple[str, list[dict[str, Any]]]:
+                 bots: int = 0, ruleset: str = "testgame") -> tuple[str, list[dict[str, Any]]]:
     """A started test game: humans in the first seats, bots in the last `bots`; returns (game, humans)."""
     humans = [new_player(client, f"P{i}") for i in range(seats - bots)]
-    room = new_room(client, humans[0], seats=seats, options=options)
+    room = new_room(client, humans[0], seats=seats, options=options, ruleset=ruleset)
     for player in humans[1:]:
         assert client.post(f"/api/rooms/{room['id']}/join", headers=player["headers"],
                            json={}).status_code == 200

@@ -27,7 +27,8 @@ class ServerProcess:
     """`python -m app.main` with the given environment; stops on exit."""
 
     def __init__(self, env: dict[str, str], port: int | None = None,
-                 log_path: Path | None = None) -> None:
+                 log_path: Path | None = None, module: str = "app.main") -> None:
+        self.module = module  # tests.support.fault_server: the same server with a fault injected
         self.log_path = log_path  # the server's stderr (its logs) go there when given
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -44,7 +45,7 @@ class ServerProcess:
     def start(self) -> "ServerProcess":
         """Start and wait until it answers."""
         stderr = open(self.log_path, "ab") if self.log_path else subprocess.PIPE  # noqa: SIM115
-        self.proc = subprocess.Popen([sys.executable, "-m", "app.main"], cwd=ROOT, env=self.env,
+        self.proc = subprocess.Popen([sys.executable, "-m", self.module], cwd=ROOT, env=self.env,
                                      stdout=subprocess.DEVNULL, stderr=stderr)
         if self.log_path:
             stderr.close()  # the child holds its own copy

@@ -1,0 +1,81 @@
+"""Bot levels: how a bot seat picks its move, as plain functions of JSON data.
+
+A *chooser* is `chooser(ruleset, state, seat, seed, budget) -> move`: the ruleset object, the
+true state (JSON data), the seat to move, a 64-bit seed for its randomness (the server derives
+it from the game's seed, the version and the seat, so a decision is reproducible and bots of one
+level never mirror each other), and `budget`, the seconds it may think (a search bot stops at
+it; a heuristic ignores it). It returns one move of `legal_moves(state, seat)`. The server runs
+choosers in worker processes (app/services/bot_pool.py) with a deadline of the level's budget
+plus a margin; `decide` is what a worker calls with one request.
+
+A new level (the search bot's Easy/Hard/Expert, say) is one `register(name, chooser, budget)`
+in a module the workers import; the pool does not change.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from app.engine import registry
+from app.engine.rng import Rng
+from app.engine.ruleset import Move, State, random_move
+
+log = logging.getLogger(__name__)
+
+Chooser = Callable[[Any, State, int, int, float], Move]
+DEFAULT_LEVEL = "normal"
+
+
+@dataclass(frozen=True)
+class Level:
+    """A bot level: its chooser and the seconds it is meant to think per decision."""
+
+    chooser: Chooser
+    budget: float = 0.0
+
+
+def heuristic(ruleset: Any, state: State, seat: int, seed: int, budget: float) -> Move:
+    """The ruleset's own bot (`bot_move`); a random legal move where it has none, returns None
+    or raises (drawn with the same generator)."""
+    rng = Rng(seed)
+    move = None
+    if hasattr(ruleset, "bot_move"):
+        try:
+            move = ruleset.bot_move(state, seat, rng)
+        except Exception:
+            log.exception("the %s bot failed; playing a random legal move", ruleset.id)
+    if move is None:
+        move = random_move(ruleset, state, seat, rng)
+    return move
+
+
+def random_legal(ruleset: Any, state: State, seat: int, seed: int, budget: float) -> Move:
+    """One legal move drawn at random."""
+    return random_move(ruleset, state, seat, Rng(seed))
+
+
+LEVELS: dict[str, Level] = {DEFAULT_LEVEL: Level(heuristic), "random": Level(random_legal)}
+
+
+def register(name: str, chooser: Chooser, budget: float = 0.0) -> None:
+    """Add (or replace) a bot level."""
+    LEVELS[name] = Level(chooser, budget)
+
+
+def level(name: str | None) -> Level:
+    """The level called `name`; the default level for None or a name this server lacks."""
+    return LEVELS.get(name or DEFAULT_LEVEL) or LEVELS[DEFAULT_LEVEL]
+
+
+def decide(request: dict[str, Any]) -> Move:
+    """One decision from a worker's request: {"ruleset", "state", "seat", "level", "seed",
+    "budget"} (and "players", "options", which today's choosers read from the state)."""
+    ruleset = registry.get(request["ruleset"])
+    if ruleset is None:
+        raise LookupError(f"no ruleset {request['ruleset']!r} in this worker")
+    chooser = level(request.get("level")).chooser
+    return chooser(ruleset, request["state"], int(request["seat"]), int(request["seed"]),
+                   float(request.get("budget", 0.0)))
