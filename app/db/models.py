@@ -1,11 +1,13 @@
-"""SQLAlchemy 2 models: players, rooms, seats, games, the append-only move log and snapshots."""
+"""SQLAlchemy 2 models: players, their sessions and codes, rooms, seats, games, the append-only
+move log and snapshots."""
 
 from __future__ import annotations
 
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, Index, Integer, String, UniqueConstraint, Boolean, DateTime
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String,
+                        UniqueConstraint, false)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -29,18 +31,48 @@ class Base(DeclarativeBase):
 
 
 class Player(Base):
-    """A guest identity; only the SHA-256 of its bearer token is stored."""
+    """A player: a guest, or an account once an e-mail and password claim the name. The name
+    here is the only one (rooms, games, chat and the log read it). Deleting an account keeps
+    the row (games refer to it) with a neutral name and no e-mail, password or session."""
 
     __tablename__ = "players"
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    # Tokens expire (None: issued before expiry existed, counted from created_at) and rotate;
-    # the previous token stays valid for a short grace so a rotation never logs out other tabs.
-    token_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True, unique=True)  # lower case
+    email_verified: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)  # Argon2id
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PlayerSession(Base):
+    """One signed-in device of a player; only the SHA-256 of its bearer token is stored. Tokens
+    expire (None: issued before expiry existed, counted from created_at) and rotate; the previous
+    token stays valid for a short grace so a rotation never logs out other tabs."""
+
+    __tablename__ = "player_sessions"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     prev_token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     prev_valid_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    label: Mapped[str] = mapped_column(String(80), default="", server_default="")  # the browser
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AccountCode(Base):
+    """A single-use code for a player, stored hashed: 'verify' (an e-mail address, by link),
+    'reset' (a password, by link) or 'device' (a short code that signs in another device)."""
+
+    __tablename__ = "account_codes"
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    purpose: Mapped[str] = mapped_column(String(16))
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)  # the address verified
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class Room(Base):
