@@ -8,8 +8,8 @@ every past line), never from who holds the seat now.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
@@ -75,8 +75,10 @@ async def player_names(session: AsyncSession, ids: Iterable[str | None]) -> dict
     wanted = {i for i in ids if i}
     if not wanted:
         return {}
-    rows = await session.execute(select(Player.id, Player.name).where(Player.id.in_(wanted)))
-    return {row.id: row.name for row in rows}
+    rows = await session.execute(select(Player.id, Player.name, Player.deleted_at)
+                                 .where(Player.id.in_(wanted)))
+    # A deleted account's games keep a neutral name.
+    return {row.id: FORMER_PLAYER if row.deleted_at else row.name for row in rows}
 
 
 def record(session: AsyncSession, game_id: str, version: int, seat: int, kind: str,

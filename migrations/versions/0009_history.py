@@ -5,7 +5,7 @@ their past moves renamed to the bot. Each move now keeps the seat's holder as it
 holding a player's seat, or bot), and seat changes are events placed between the moves.
 
 Revision ID: 0009_history
-Revises: 0007_deploy
+Revises: 0008_accounts
 Create Date: 2026-12-02 05:50:00
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0009_history'
-down_revision = '0007_deploy'
+down_revision = '0008_accounts'
 branch_labels = None
 depends_on = None
 
