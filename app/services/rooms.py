@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.engine import registry
 from app.engine.choosers import DEFAULT_LEVEL, PLAYABLE
 from app.db.models import Player, Room, Seat
+from app.services import history
 from app.services.errors import ServiceError, not_found
 from app.services.tokens import Identity, hash_token  # noqa: F401  (tokens are stored hashed; tests import it here)
 
@@ -252,6 +253,8 @@ async def leave_room(session: AsyncSession, room_id: str, player: Identity) -> t
         s.player_id = None
         if room.status == "playing":
             s.bot = BOT_NAME
+            if room.game_id:
+                await history.record_change(session, room.game_id, room.id, s.seat, "left")
     if room.host_id == player.id:
         others = [s.player_id for s in seats if s.player_id and s.player_id != player.id]
         if others:
