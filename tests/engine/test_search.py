@@ -171,3 +171,20 @@ def test_the_levels_a_host_may_choose_exist_and_easy_plays_some_random_moves():
     assert all(p in legal for p in picks)
     same = sum(p == normal for p in picks)
     assert 20 <= same < 40
+
+
+def test_two_normal_tiny_towns_bots_do_not_build_the_same_town():
+    """Two bots of one level, each with the seed the server derives for its seat, build
+    different towns from the same resources (before, two heuristic bots built square for square
+    identical towns: equal placements were broken by the list's order)."""
+    ruleset = registry.get("tiny-towns")
+    for game in range(2):
+        state = ruleset.setup(2, ruleset.Options(), 40 + game)
+        step = 0
+        while to_act := ruleset.to_act(state):
+            seat = to_act[0]
+            seed = Rng.from_seed(40 + game, "bot", step, seat).state
+            state = ruleset.apply(state, seat, choosers.heuristic(ruleset, state, seat, seed, 0.0))
+            step += 1
+        grids = [p["grid"] for p in state["p"]]
+        assert grids[0] != grids[1]
