@@ -147,7 +147,7 @@ class Accounts:
         task.add_done_callback(self._sending.discard)
 
     def _link(self, action: str, code: str) -> str:
-        return f"{self.settings.public_url.rstrip('/')}/?account={action}&code={code}"
+        return f"{self.settings.public_url.rstrip('/')}/account?action={action}&code={code}"
 
     async def _new_code(self, session: AsyncSession, player_id: str, purpose: str,
                         life: timedelta, email: str | None = None, code: str | None = None) -> str:
