@@ -48,6 +48,7 @@ class SeatPublic(BaseModel):
     seat: int
     player: PlayerPublic | None
     bot: str | None
+    level: str | None = None  # a bot seat's level: easy | normal | hard | expert
 
 
 class RoomPublic(BaseModel):
@@ -73,6 +74,11 @@ class InviteCode(Strict):
 
 class BotAdd(Strict):
     seat: StrictInt | None = Field(None, ge=0, le=5)
+    level: Literal["easy", "normal", "hard", "expert"] | None = None
+
+
+class BotLevel(Strict):
+    level: Literal["easy", "normal", "hard", "expert"]
 
 
 class GameStarted(BaseModel):
