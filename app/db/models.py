@@ -142,6 +142,29 @@ class MoveRow(Base):
     client_move_id: Mapped[str | None] = mapped_column(String(80), nullable=True)
     to_act: Mapped[list[int]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Who held the seat when the move was stored, read from `seats` in the move's own
+    # transaction (0009_history): a player alone, a bot holding the seat of that player, or a
+    # bot alone. Names are looked up when read, so a rename reaches every past line; both NULL:
+    # stored before 0009, when nobody was recorded.
+    actor_player: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    actor_bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
+
+
+class GameEvent(Base):
+    """Who holds a seat from a version on: 'seated' at the start, then 'left', 'held' (a bot plays
+    for an absent player: `reason` timeout, away or idle) and 'returned' (0009_history)."""
+
+    __tablename__ = "game_events"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    version: Mapped[int] = mapped_column(Integer)  # the game's version when it happened
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    reason: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # The seat's holder after the event (the same pair as a move's actor).
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class Snapshot(Base):

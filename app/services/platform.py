@@ -28,6 +28,7 @@ from app.services.clocks import Clocks
 from app.services.cleanup import Cleanup
 from app.services.games import GameService
 from app.services.mail import make_mailer
+from app.services.replay import Replays
 from app.services.rooms import RoomLocks, room_ids_of
 from app.services import tokens as token_service
 from app.services.tokens import Tokens
@@ -51,6 +52,7 @@ class Platform:
         self.broker = make_broker(settings.broker_url)
         if self.broker.shared:
             self.tokens.publish = self._publish_tokens
+        self.replays = Replays(self.sessions, settings.snapshot_every)
         self.hub = Hub(self.games, settings.patch_history, settings.heartbeat_seconds)
         self.games.seed_log = settings.seed_log
         self.room_locks = RoomLocks()
@@ -69,8 +71,10 @@ class Platform:
         self.games.listeners.append(self._announce_game)
         self.limiter = Limiter(settings.broker_url if self.broker.shared else None)
         chat_rate = Rate(chat_service.RATE, chat_service.WINDOW)
+        # Exact counts: the chat promises "at most RATE in any WINDOW seconds" (a low rate).
         self.chat = ChatService(self.sessions,
-                                lambda player_id: self.limiter.hit(f"chat:{player_id}", chat_rate),
+                                lambda player_id: self.limiter.hit(f"chat:{player_id}", chat_rate,
+                                                                   exact=True),
                                 self.games.write_turn)
         self.mailer = make_mailer(settings)
         self.accounts = Accounts(settings, self.sessions, self.tokens, self.limiter, self.mailer,
