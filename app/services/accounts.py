@@ -129,7 +129,9 @@ class Accounts:
         """Count one attempt under each (rate, key); a 429 with `sentence` if any is over."""
         wait = 0
         for rate, key in checks:
-            wait = max(wait, await self.limiter.hit(f"account:{rate}:{key}", self.rates[rate]))
+            # Exact counts (a moving window): these rates are low and guard passwords.
+            wait = max(wait, await self.limiter.hit(f"account:{rate}:{key}", self.rates[rate],
+                                                    exact=True))
         if wait:
             raise ServiceError(429, f"{sentence} Try again in {wait} s.", retry_after=wait)
 
