@@ -101,6 +101,54 @@ class GameDocument(BaseModel):
     ended: dict[str, str] | None = None
 
 
+class ReplayInfo(BaseModel):
+    version: int
+    last: int  # the game's current version
+    seat: int | str | None  # the viewpoint: a seat, None for the spectator's, "all" after the end
+    finished: bool
+    seed: str | None = None  # once the game is over
+    seed_ok: bool | None = None  # the seed's SHA-256 is the seed_hash published from the start
+
+
+class ReplayDocument(GameDocument):
+    """The game document at a past version, for a replay viewpoint."""
+
+    replay: ReplayInfo
+    views: dict[str, dict[str, Any]] | None = None  # every seat's view ("all", after the end)
+
+
+class TurnMark(BaseModel):
+    version: int  # the first move of a turn
+    seat: int
+
+
+class RoundMark(BaseModel):
+    version: int  # the first version of a round
+    round: int | None
+
+
+class ScoringMark(BaseModel):
+    version: int  # a scoring phase begins here, or (phase "end") the game ends
+    phase: str
+
+
+class ReplayIndex(BaseModel):
+    """A game's replay index: where turns and rounds begin and the scoring moments."""
+
+    game_id: str
+    ruleset: str
+    players: int
+    version: int  # the last version the caller may replay
+    finished: bool
+    seed_hash: str
+    seat: int | None  # the caller's seat
+    viewpoints: list[int | str | None]  # what `?seat=` the caller may ask for
+    turns: list[TurnMark]
+    rounds: list[RoundMark]
+    scoring: list[ScoringMark]
+    movers: list[int]  # the seat that made each move, 1..version
+
+
 class LegalMoves(BaseModel):
     version: int
     seat: int | None

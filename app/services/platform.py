@@ -26,6 +26,7 @@ from app.services.chat import ChatService
 from app.services.clocks import Clocks
 from app.services.cleanup import Cleanup
 from app.services.games import GameService
+from app.services.replay import Replays
 from app.services.rooms import RoomLocks
 from app.services import tokens as token_service
 from app.services.tokens import Tokens
@@ -49,6 +50,7 @@ class Platform:
         self.broker = make_broker(settings.broker_url)
         if self.broker.shared:
             self.tokens.publish = self._publish_tokens
+        self.replays = Replays(self.sessions, settings.snapshot_every)
         self.hub = Hub(self.games, settings.patch_history, settings.heartbeat_seconds)
         self.games.seed_log = settings.seed_log
         self.room_locks = RoomLocks()
