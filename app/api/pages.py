@@ -44,6 +44,12 @@ async def game_page(request: Request, game_id: str) -> HTMLResponse:
     return templates.TemplateResponse(request, "game.html", {"page": "game", "game_id": game_id})
 
 
+@router.get("/games/{game_id}/replay", response_class=HTMLResponse)
+async def replay_page(request: Request, game_id: str) -> HTMLResponse:
+    """A game's replay: the live renderers read-only, stepped through its versions."""
+    return templates.TemplateResponse(request, "replay.html", {"page": "replay", "game_id": game_id})
+
+
 @router.get("/favicon.ico")
 async def favicon() -> FileResponse:
     """The site icon, for browsers that ask for /favicon.ico whatever the page says."""
