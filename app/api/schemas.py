@@ -27,6 +27,65 @@ class PlayerCreated(PlayerPublic):
     expires_at: str  # ISO 8601; renew before then with POST /api/players/me/token
 
 
+class AccountClaim(Strict):
+    email: str = Field(max_length=254)
+    password: str = Field(min_length=8, max_length=200)
+
+
+class SignIn(Strict):
+    email: str = Field(max_length=254)
+    password: str = Field(min_length=1, max_length=200)
+
+
+class CodeSignIn(Strict):
+    code: str = Field(min_length=1, max_length=20)  # as shown: 'ABCD-2345'
+
+
+class LinkCode(Strict):
+    code: str = Field(min_length=1, max_length=100)  # the code= of a link from an e-mail
+
+
+class ResetRequest(Strict):
+    email: str = Field(max_length=254)
+
+
+class PasswordReset(LinkCode):
+    password: str = Field(min_length=8, max_length=200)
+
+
+class Rename(Strict):
+    name: str = Field(min_length=1, max_length=40)
+
+
+class AccountDelete(Strict):
+    password: str | None = Field(default=None, max_length=200)  # needed once the name is claimed
+
+
+class AccountPublic(BaseModel):
+    id: str
+    name: str
+    email: str | None  # verified, or waiting for its link (email_verified false)
+    email_verified: bool
+    claimed: bool  # a password is set
+
+
+class SessionPublic(BaseModel):
+    id: str
+    label: str  # the browser, e.g. 'Firefox on Linux'
+    created_at: str
+    expires_at: str
+    current: bool  # the session of the token that asked
+
+
+class DeviceCode(BaseModel):
+    code: str  # 'ABCD-2345': type it on the other device within minutes; it works once
+    expires_at: str
+
+
+class Accepted(BaseModel):
+    detail: str
+
+
 class RulesetInfo(BaseModel):
     id: str
     name: str
