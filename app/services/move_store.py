@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 import orjson
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -439,13 +439,23 @@ class PostgresMoveStore:
     connection in autocommit, with no SQLAlchemy session around it. Connections are kept in a
     small pool of their own (prepared statements stay on them); a broken one drops every idle
     connection, as SQLAlchemy's pool does on a disconnect, and the move fails with a retryable
-    503. Other writes go through the application's sessions."""
+    503. Other writes go through the application's sessions.
+
+    The two pools hear of each other's disconnects: a server restart kills both pools'
+    connections, and without this the first request on the other pool would fail a second time."""
 
     def __init__(self, url: str, sessions: async_sessionmaker, size: int = 8) -> None:
         self.url = url.replace("postgresql+psycopg://", "postgresql://", 1)
         self.sessions = sessions
         self._idle: list[Any] = []
         self._slots = asyncio.Semaphore(size)
+        self._suspect = False  # SQLAlchemy saw a disconnect: the idle connections may be dead too
+        event.listen(sessions.kw["bind"].sync_engine, "handle_error", self._heard_error)
+
+    def _heard_error(self, context: Any) -> None:
+        """SQLAlchemy's pool lost a connection: drop ours before the next move uses one."""
+        if context.is_disconnect:
+            self._suspect = True
 
     async def append(self, record: MoveRecord) -> bool:
         """Store one move; False if the guard failed or a key was taken."""
@@ -453,6 +463,9 @@ class PostgresMoveStore:
 
         sql, params = postgres_statement(record)
         async with self._slots:
+            if self._suspect:
+                self._suspect = False
+                await self._drop(None)
             conn = self._idle.pop() if self._idle else None
             try:
                 if conn is None:
@@ -467,6 +480,8 @@ class PostgresMoveStore:
                 raise sa_exc.DataError(sql, params, exc) from exc
             except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
                 await self._drop(conn)
+                # The application's pool holds connections to the same server: let it start afresh.
+                await self.sessions.kw["bind"].dispose()
                 raise sa_exc.OperationalError(sql, params, exc) from exc
             except psycopg.Error as exc:
                 await self._drop(conn)
