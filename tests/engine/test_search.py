@@ -221,3 +221,12 @@ def test_a_hard_decision_through_the_worker_entry_is_legal_in_every_game(ruleset
         move = choosers.decide({"ruleset": ruleset.id, "state": state, "seat": seat,
                                 "level": "hard", "seed": 77 + i, "budget": 0.05})
         assert move in ruleset.legal_moves(state, seat)
+
+
+def test_a_deadline_stops_the_search_on_either_clock():
+    """Without an iteration cap the search stops at its deadline, wall-clock or CPU time."""
+    race = Race()
+    for cpu in (False, True):
+        run = Search(race, 0, Rng(1), Budget(seconds=0.05, iterations=None, cpu=cpu))
+        assert run.run(race.setup()) in race.legal_moves(race.setup(), 0)
+        assert run.iterations > 0
