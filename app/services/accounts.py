@@ -374,7 +374,7 @@ class Accounts:
         clean = clean_name(name)
         async with self.write_turn(), self.sessions() as session:
             await session.execute(update(Player).where(Player.id == caller.id).values(name=clean))
-            hashes = await self._token_hashes(session, caller.id)
+            hashes = await self.tokens.hashes(session, caller.id)
             await session.commit()
         await self.tokens.renamed(hashes)
         for listener in self.renamed:
@@ -399,12 +399,6 @@ class Accounts:
         await self.tokens.ended(ended)
         for listener in self.renamed:
             await listener(caller.id)
-
-    @staticmethod
-    async def _token_hashes(session: AsyncSession, player_id: str) -> list[str]:
-        rows = (await session.execute(select(PlayerSession.token_hash, PlayerSession.prev_token_hash)
-                                      .where(PlayerSession.player_id == player_id))).all()
-        return [h for row in rows for h in row if h]
 
     async def purge(self) -> int:
         """Delete sessions whose token has expired and codes past their time (the cleanup
