@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import logging
 import re
+import secrets
 from datetime import timedelta
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import update
+from sqlalchemy import select, update
 
-from app.db.models import AccountCode, utcnow
+from app.db.models import AccountCode, PlayerSession, utcnow
 from app.main import create_app
 from tests.support.api import new_player, new_room, play_first_legal, started_game
+from tests.support.services import REDIS_URL, needs_redis
 from tests.support.smtp import SmtpServer
 
 PASSWORD = "correct horse battery"
@@ -314,3 +316,62 @@ def test_sign_in_attempts_are_limited_per_account_and_per_address(mail_settings,
         r = _sign_in(client, "third@example.test", "wrong password")
         assert r.status_code == 429  # the address's 12 are spent, whatever the account
         assert "Too many sign-in attempts" in r.json()["detail"] and int(r.headers["retry-after"]) > 0
+
+
+def test_signing_a_device_out_closes_its_sockets_and_spares_the_others(app_client):
+    """A session ended from another device loses its game socket at once (4401); the socket of
+    the device that asked stays."""
+    from tests.api.test_sessions import _ended, _offer
+
+    game_id, (a, _) = started_game(app_client)
+    code = app_client.post("/api/players/me/device-code", headers=a["headers"]).json()["code"]
+    phone = app_client.post("/api/accounts/code-sign-in", json={"code": code}).json()
+    phone_id = next(s["id"] for s in app_client.get(
+        "/api/players/me/sessions", headers=_auth(phone["token"])).json() if s["current"])
+    with app_client.websocket_connect(f"/ws/games/{game_id}", subprotocols=_offer(phone)) as gone, \
+            app_client.websocket_connect(f"/ws/games/{game_id}", subprotocols=_offer(a)) as kept:
+        assert gone.receive_json()["type"] == "snapshot"
+        assert kept.receive_json()["type"] == "snapshot"
+        r = app_client.delete(f"/api/players/me/sessions/{phone_id}", headers=a["headers"])
+        assert r.status_code == 204
+        frame, close = _ended(gone)
+        assert close == 4401 and frame["code"] == "token/ended"
+        kept.send_json({"type": "ping"})
+        while (got := kept.receive_json())["type"] == "heartbeat":
+            pass
+        assert got["type"] == "pong"
+
+
+@needs_redis
+def test_sign_in_limits_are_shared_between_instances(mail_settings):
+    """Through Redis, attempts on one instance count on the other: no instance-hopping around
+    the per-account limit."""
+    shared = mail_settings.model_copy(update={"broker_url": REDIS_URL, "limits_scale": 1,
+                                              "rate_sign_in_account": "4/300"})
+    email = f"hop-{secrets.token_hex(4)}@example.test"  # Redis keeps counts between runs
+    with TestClient(create_app(shared)) as one, TestClient(create_app(shared)) as two:
+        answers = [_sign_in(client, email, "wrong password").status_code
+                   for client in (one, two, one, two, two)]
+    assert answers == [401, 401, 401, 401, 429]
+
+
+def test_the_cleanup_sweep_deletes_expired_sessions_and_codes(app_client):
+    """Expired sessions and codes do not pile up: the sweep deletes them, and only them."""
+    old, kept = new_player(app_client, "Old"), new_player(app_client, "Kept")
+    app_client.post("/api/players/me/device-code", headers=old["headers"])
+    platform = app_client.app.state.platform
+
+    async def age_and_sweep() -> list[str]:
+        async with platform.sessions() as session:
+            past = utcnow() - timedelta(seconds=1)
+            await session.execute(update(PlayerSession).where(
+                PlayerSession.player_id == old["id"]).values(expires_at=past))
+            await session.execute(update(AccountCode).values(expires_at=past))
+            await session.commit()
+        await platform.cleanup.sweep()
+        async with platform.sessions() as session:
+            codes = (await session.execute(select(AccountCode.code_hash))).all()
+            assert codes == []
+            return list((await session.execute(select(PlayerSession.player_id))).scalars())
+
+    assert app_client.portal.call(age_and_sweep) == [kept["id"]]
