@@ -3,21 +3,21 @@ Hidden: the goods stack's order and content, the tiles removed face down at setu
 order, the generator. Everything on the table is public, so every seat sees the same table.
 
 The view keeps the wire shape the browser reads (a city square is {t, token, worker}, the truck
-{at, prev, left}). Its parts come from the game's memo (app/engine/memo.py): the table once per
-state for all viewers, and each player's board by a key that lists all it shows, so the boards a
-move leaves alone are the same objects from view to view and their diffs are skipped.
+{at, prev, left}). It is built from fresh data once per state for all viewers, and the game's
+memo (app/engine/memo.py, `shared`) gives its unchanged parts the previous table's objects, so
+the diffs between consecutive views skip them by identity.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.engine.memo import derived, part
+from app.engine.memo import derived, shared
 from app.rulesets.fortune_city import data as D
 from app.rulesets.fortune_city.board import income, truck_steps
 from app.rulesets.fortune_city.legal import to_act
 from app.rulesets.fortune_city.scoring import breakdown
-from app.rulesets.fortune_city.state import Player, Slot, State
+from app.rulesets.fortune_city.state import Player, State
 
 
 def _bag_counts(bag: list[str]) -> dict[str, int]:
@@ -25,16 +25,6 @@ def _bag_counts(bag: list[str]) -> dict[str, int]:
     for c in bag:
         out[c] += 1
     return out
-
-
-def _board_key(p: Player) -> tuple[Any, ...]:
-    """Everything a player's board shows, as a memo key (each place holds one JSON type)."""
-    card, truck = p["card"], p["truck"]
-    return ("fortune-city/board", p["silver"], None if card is None else (card["silver"], card["gold"]),
-            tuple(p["zone"]), tuple(p["park"].items()), tuple(p["tracks"].items()), truck["at"],
-            truck["previous"], truck["steps_left"], p["done"], p["passed"], p["banks"],
-            p["banks_this_round"], p["diamonds"], p["garbage_cleared"], p["coins_collected"],
-            tuple([(k, c["tile"], c["token"], c["worker"]) for k, c in p["city"].items()]))
 
 
 def wire_player(p: Player) -> dict[str, Any]:
@@ -48,33 +38,22 @@ def wire_player(p: Player) -> dict[str, Any]:
     }
 
 
-def _live(p: Player) -> dict[str, int]:
-    return {"score": breakdown(p)["total"], "income": income(p), "steps": truck_steps(p)}
-
-
-def _market(market: list[Slot]) -> list[dict[str, str]]:
-    return [{"tile": m["tile"], "citizen": m["citizen"]} for m in market]
-
-
 def _table(state: State) -> dict[str, Any]:
-    """The view without its seat: the same for every viewer."""
-    boards, live = [], []
-    for p in state["players"]:
-        k = _board_key(p)
-        boards.append(part(k, wire_player, p))
-        live.append(part(("fortune-city/live", k), _live, p))
-    market = state["market"]
-    return {
+    """The view without its seat: the same for every viewer, its unchanged parts the previous
+    table's objects."""
+    players = state["players"]
+    return shared("fortune-city/table", {
         "phase": state["phase"], "round": state["round"], "final": state["final"],
         "start": state["start"], "turn": state["turn"], "to_act": to_act(state),
-        "market": part(("fortune-city/market", tuple([(m["tile"], m["citizen"]) for m in market])),
-                       _market, market),
+        "market": [{"tile": m["tile"], "citizen": m["citizen"]} for m in state["market"]],
         "market_size": state["player_count"] + D.SUPPLY["market_extra"],
         "stack": len(state["stack"]), "box": len(state["box"]), "bag": _bag_counts(state["bag"]),
-        "returned": state["returned"], "banks": state["banks"], "vips": state["vips"],
-        "players": boards, "live": live, "last": state["last"], "round_end": state["round_end"],
-        "options": state["options"],
-    }
+        "returned": list(state["returned"]), "banks": state["banks"], "vips": state["vips"],
+        "players": [wire_player(p) for p in players],
+        "live": [{"score": breakdown(p)["total"], "income": income(p), "steps": truck_steps(p)}
+                 for p in players],
+        "last": state["last"], "round_end": state["round_end"], "options": state["options"],
+    })
 
 
 def view_state(state: State, seat: int | None) -> dict[str, Any]:
