@@ -16,7 +16,11 @@ from app.engine.rng import Rng
 from app.engine.ruleset import random_move
 
 # The rulesets restructured so far (id: package); the others still keep caches (issue 31 lists them).
-CACHE_FREE = {"fortuna": "fortuna", "fortune-city": "fortune_city"}
+CACHE_FREE = {"fortuna": "fortuna", "fortune-city": "fortune_city", "suburbia": "suburbia",
+              "tiny-towns": "tiny_towns"}
+# Those whose every hook that reads a state (legal moves, the log, determinize, playouts, the
+# bot) keeps no cache either; Suburbia's and Tiny Towns' move listings still do.
+EVERY_HOOK = {"fortuna", "fortune-city"}
 
 
 def _module_state(package: str) -> dict[str, Any]:
@@ -42,9 +46,9 @@ def _module_state(package: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("ruleset_id", sorted(CACHE_FREE))
 def test_playing_games_leaves_every_module_level_container_as_it_was(ruleset_id):
-    """Three random games with every seat's and a spectator's view after each move, and every
-    tenth move the other readings of a state (legal moves, the log, determinize, a playout, the
-    bot): no dict, list or set at module level of the ruleset's modules gains, loses or changes
+    """Three random games with every seat's and a spectator's view after each move, and (for
+    EVERY_HOOK) every tenth move the other readings of a state (legal moves, the log,
+    determinize, a playout, the bot): no dict, list or set at module level of the ruleset's modules gains, loses or changes
     a value."""
     ruleset = registry.get(ruleset_id)
     assert ruleset is not None
@@ -58,7 +62,7 @@ def test_playing_games_leaves_every_module_level_container_as_it_was(ruleset_id)
         while to_act := ruleset.to_act(state):
             seat = rng.choice(to_act)
             move = random_move(ruleset, state, seat, rng)
-            if moves % 10 == 0:
+            if moves % 10 == 0 and ruleset_id in EVERY_HOOK:
                 _read_all_ways(ruleset, state, seat, move, rng)
             state = ruleset.apply(state, seat, move)
             for viewer in (*range(players), None):
