@@ -6,7 +6,8 @@ everything the part shows; JSON types that Python keys confuse, true and 1, must
 place in it) or `derived(source, build, *args)` (the part depends only on `source`,
 an object of the state that moves replace rather than change), or builds it afresh and passes
 it through `shared(tag, part)`, which gives each of its subtrees equal to the one at the same
-place in the part last passed under `tag` that older object. While a game's `Memo` is active
+place in the part last passed under `tag` that older object. `latest(source, tag, build, *args)`
+is `derived` for a part built from the whole state: one entry, for the newest state only. While a game's `Memo` is active
 (`with memo:` around its views; the live game owns one), a part asked for again is the object
 built before; with no memo active every part is built afresh (tests, tools, bots). Views are
 never changed after they are built: they are sent, compared and diffed.
@@ -85,6 +86,23 @@ def derived(source: Any, tag: Any, build: Callable[..., T], *args: Any) -> T:
     if memo is None:
         return build(*args)
     key = (id(source), tag)
+    hit = memo.get(key)
+    if hit is not None and hit[0] is source:
+        return hit[1]  # type: ignore[no-any-return]  # entries are (source, part) pairs
+    made = build(*args)
+    memo.put(key, (source, made))
+    return made
+
+
+def latest(source: Any, tag: Any, build: Callable[..., T], *args: Any) -> T:
+    """The view part `tag` built from the state object `source` (which moves replace, never
+    change), reused while `source` is the object it was last built from (every viewer of one
+    version) and built afresh for the next: one entry per tag, which keeps only the newest
+    `source` alive (`derived` keeps one per source object until its generation turns over)."""
+    memo = _ACTIVE.get()
+    if memo is None:
+        return build(*args)
+    key = ("latest", tag)
     hit = memo.get(key)
     if hit is not None and hit[0] is source:
         return hit[1]  # type: ignore[no-any-return]  # entries are (source, part) pairs

@@ -5,7 +5,7 @@ consecutive documents share their unchanged view parts, so the hub's diffs skip 
 from __future__ import annotations
 
 from app.engine import memo as memo_module
-from app.engine.memo import Memo, derived, part, shared
+from app.engine.memo import Memo, derived, latest, part, shared
 
 
 def _build(*args):
@@ -104,3 +104,18 @@ def test_shared_gives_equal_subtrees_the_previous_parts_objects_only_inside_a_me
         assert other["a"] is not first["a"]
         longer = shared("t", {"a": {"x": [1, 2, 3]}, "b": [{"k": 1}], "n": 2})
         assert longer["a"]["x"] == [1, 2, 3] and longer["b"] == [{"k": 1}]
+
+
+def test_latest_keeps_one_part_for_the_newest_source_only():
+    """latest(): every viewer of one state gets the one part built from it; the next state gets
+    a new part and the memo keeps one entry for the tag (not one per state, as derived does)."""
+    game = Memo()
+    states = [{"version": v} for v in range(200)]
+    with game:
+        for state in states:
+            made = latest(state, "table", _build, state["version"])
+            assert latest(state, "table", _build, state["version"]) is made
+            assert made["built"] == [state["version"]]
+        assert latest(states[0], "table", _build, 0) is not made
+        assert len(game) == 1
+    assert latest(states[-1], "table", _build, 199) is not made  # no memo active

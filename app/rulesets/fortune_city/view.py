@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.engine.memo import derived, shared
+from app.engine.memo import latest, shared
 from app.rulesets.fortune_city import data as D
 from app.rulesets.fortune_city.board import income, truck_steps
 from app.rulesets.fortune_city.legal import to_act
@@ -59,7 +59,7 @@ def _table(state: State) -> dict[str, Any]:
 def view_state(state: State, seat: int | None) -> dict[str, Any]:
     """The table: market, boards, cities, tracks, supplies; the stack and box as counts and the
     bag as counts per colour (its content is public knowledge, its order is not)."""
-    return {**derived(state, "fortune-city/table", _table, state), "seat": seat}
+    return {**latest(state, "fortune-city/table", _table, state), "seat": seat}
 
 
 def _seen(state: State) -> set[str]:
