@@ -29,6 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Game, MoveRow, RoomPace, Seat, SeatClock
+from app.services import history
 from app.services.errors import ServiceError
 from app.services.rooms import BOT_NAME
 from app.tasks import stop_tasks
@@ -146,10 +147,11 @@ _TO_WARN = (_watched_seats(SeatClock, Game.room_id, Seat.player_id)
 
 
 async def _hold(session: AsyncSession, game_id: str, room_id: str, seat: int, version: int,
-                left: float | None, reserve: float | None, one_turn: bool = False) -> bool:
+                left: float | None, reserve: float | None, reason: str,
+                one_turn: bool = False) -> bool:
     """Hold a seat (a bot plays it for its player) unless it is held already; note what its clock
-    had left and the game's version (`one_turn`: give it back once that turn is played). True if
-    this call held it."""
+    had left and the game's version, and log why (`reason`: timeout, away, idle; `one_turn`:
+    give it back once that turn is played). True if this call held it."""
     values: dict[str, Any] = {"held": True, "deadline": None, "started_at": None,
                               "held_left": left, "held_version": version,
                               "release_after_turn": one_turn}
@@ -162,6 +164,7 @@ async def _hold(session: AsyncSession, game_id: str, room_id: str, seat: int, ve
         return False
     await session.execute(update(Seat).where(
         Seat.room_id == room_id, Seat.seat == seat, Seat.bot.is_(None)).values(bot=BOT_NAME))
+    await history.record_change(session, game_id, room_id, seat, "held", reason, version)
     return True
 
 
@@ -181,6 +184,7 @@ async def _offer(session: AsyncSession, clock: SeatClock, room_id: str, player_i
     await session.execute(update(Seat).where(
         Seat.room_id == room_id, Seat.seat == clock.seat, Seat.player_id == player_id)
         .values(player_id=None, bot=BOT_NAME))
+    await history.record_change(session, clock.game_id, room_id, clock.seat, "left", "timeout")
     return True
 
 
@@ -274,7 +278,7 @@ class Clocks:
                 # simultaneous phases; a longer turn is finished by its player).
                 if clock.held and clock.release_after_turn \
                         and await _moved_since(session, game_id, seat, clock.held_version):
-                    released = await self._release(session, game.room_id, clock) or released
+                    released = await self._release(session, game, clock) or released
                 running = clock.deadline is not None
                 if seat in acting and not running and not clock.held and not clock.offered:
                     # A player on vacation: their time starts when the vacation ends.
@@ -300,14 +304,16 @@ class Clocks:
         return {seats[p]: moment for p, moment in until.items()}
 
     @staticmethod
-    async def _release(session: AsyncSession, room_id: str, clock: SeatClock) -> bool:
+    async def _release(session: AsyncSession, game: Game, clock: SeatClock) -> bool:
         """End a 'skip' hold (its turn was played): the seat is its player's again."""
         clock.held = clock.release_after_turn = False
         clock.held_left = clock.held_version = None
-        seat_row = await session.get(Seat, (room_id, clock.seat))
+        seat_row = await session.get(Seat, (game.room_id, clock.seat))
         if seat_row is None or not seat_row.player_id:
             return False
         seat_row.bot = None
+        await history.record_change(session, game.id, game.room_id, clock.seat, "returned",
+                                    version=game.version)
         return True
 
     async def presence(self, game_id: str, seat: int | None, delta: int,
@@ -359,6 +365,8 @@ class Clocks:
                 if seat_row is not None and seat_row.player_id:
                     seat_row.bot = None
                     reclaimed = True
+                    await history.record_change(session, game_id, game.room_id, seat, "returned",
+                                                version=game.version)
                 if pace is not None and acting:
                     # Resume where the clock stood on this turn; a new turn gets its full time.
                     left = clock.held_left if same_turn and clock.held_left is not None \
@@ -428,7 +436,8 @@ class Clocks:
                 left = 0.0 if out_of_time else \
                     (deadline - moment).total_seconds() if deadline is not None else None
                 if await _hold(session, clock.game_id, room_id, clock.seat, version, left,
-                               0.0 if out_of_time else clock.reserve_left):
+                               0.0 if out_of_time else clock.reserve_left,
+                               "timeout" if out_of_time else "away"):
                     changed.append((clock.game_id, room_id))
             await self._warn(session, moment)
             await session.commit()
@@ -444,7 +453,7 @@ class Clocks:
         if policy == "offer":
             return await _offer(session, clock, room_id, player_id, float(reserve or 0))
         return await _hold(session, clock.game_id, room_id, clock.seat, version, 0.0, 0.0,
-                           one_turn=policy == "skip")
+                           "skip" if policy == "skip" else "timeout", one_turn=policy == "skip")
 
     async def _warn(self, session: AsyncSession, moment: datetime) -> None:
         """Claim each turn clock now under WARN_BEFORE from its end (once per deadline, with a
@@ -490,7 +499,8 @@ class Clocks:
                 await self._rows(session, game)
                 await session.flush()
                 for seat in seats:
-                    if await _hold(session, game.id, game.room_id, seat, game.version, 0.0, None):
+                    if await _hold(session, game.id, game.room_id, seat, game.version, 0.0, None,
+                                   "idle"):
                         changed.append((game.id, game.room_id))
             await session.commit()
         for game_id, room_id in dict.fromkeys(changed):

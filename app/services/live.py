@@ -111,6 +111,7 @@ class PublicLog:
     count: int = 0
     state: State | None = None
     moves: list[Move] = field(default_factory=list)
+    holders: list[tuple[str | None, str | None]] = field(default_factory=list)  # (player, bot) per move
     entries: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -131,6 +132,7 @@ class PublicLog:
                     entry["text"] = log_sentence(ruleset, self.state, row.seat, row.move, viewer)
                 entries.append(entry)
             self.moves.append(row.move)
+            self.holders.append((row.actor_player, row.actor_bot))
             self.state = ruleset.apply(self.state, row.seat, row.move)
             self.count = row.seq
 

@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Game, Player, Rematch, Room, RoomPace, Seat, SeatClock
 from app.services.clocks import aware, now, pace_json, pace_of
+from app.services import history
 from app.services.errors import ServiceError, not_found
 from app.services.rooms import BOT_NAME, seat_label, seats_of
 
@@ -87,7 +88,8 @@ async def rematch(session: AsyncSession, room_id: str, player_id: str, games: An
         await session.flush()
         session.add_all([Seat(room_id=new_room.id, seat=s.seat,
                               player_id=player_id if s.seat == mine else None,
-                              bot=BOT_NAME if s.bot and not s.player_id else None) for s in seats])
+                              bot=(s.bot or BOT_NAME) if s.bot and not s.player_id else None)
+                         for s in seats])
         pace = await pace_of(session, room.id)
         if pace is not None:
             session.add(RoomPace(room_id=new_room.id, pace=pace.pace, move_seconds=pace.move_seconds,
@@ -138,4 +140,5 @@ async def take_offered_seat(session: AsyncSession, game_id: str, seat: int, play
         .values(player_id=player_id, bot=None))).rowcount == 1
     if not taken:
         raise ServiceError(409, f"Seat {seat} is not offered to other players (or was just taken).")
+    await history.record_change(session, game_id, game.room_id, seat, "took")
     return game.room_id
