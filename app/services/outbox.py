@@ -1,5 +1,6 @@
-"""The notification outbox's sender: every instance looks for due rows now and then (and at once
-when it wrote some), claims each with a guarded UPDATE that also sets a lease, sends it, and marks
+"""The notification outbox's sender: an instance sends at once the rows it wrote (it wakes its
+sender), and retries when they are due; now and then (and when it starts) it also looks for rows
+left by an instance that stopped. It claims each with a guarded UPDATE that also sets a lease, sends it, and marks
 it sent. A row whose sender died is claimed again once its lease ran out, so a restart loses
 none; a claim succeeds for one instance only, so two instances never both send a row (a sender
 that dies after sending and before marking may send that one row again: at least once)."""
@@ -51,6 +52,7 @@ class Outbox:
         self.attempts = attempts
         self.write_turn = write_turn
         self._wake = asyncio.Event()
+        self._next_retry: float | None = None  # loop time of the earliest retry this instance set
         self._task: asyncio.Task[None] | None = None
         self._sending = asyncio.Semaphore(16)
 
@@ -107,8 +109,12 @@ class Outbox:
             except Exception as exc:  # noqa: BLE001 - any failure is retried later
                 log.warning("notification %s (%s) failed: %s", row_id, row.channel, type(exc).__name__)
                 retry = row.attempts < self.attempts
+                wait = min(3600, 2 ** row.attempts)
                 await self._finish(row_id, "pending" if retry else "failed", type(exc).__name__,
-                                   timedelta(seconds=min(3600, 2 ** row.attempts)) if retry else None)
+                                   timedelta(seconds=wait) if retry else None)
+                if retry:
+                    due = asyncio.get_running_loop().time() + wait
+                    self._next_retry = min(self._next_retry or due, due)
                 return False
         return await self._finish(row_id, "sent", None)
 
@@ -131,12 +137,19 @@ class Outbox:
         return result.rowcount == 1
 
     async def _loop(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
+            # No query while idle: woken by a write here, a retry coming due, or the full look.
+            timeout = self.every
+            if self._next_retry is not None:
+                timeout = max(0.0, min(timeout, self._next_retry - loop.time()))
             try:
-                await asyncio.wait_for(self._wake.wait(), self.every)
+                await asyncio.wait_for(self._wake.wait(), timeout)
             except TimeoutError:
                 pass
             self._wake.clear()
+            if self._next_retry is not None and self._next_retry <= loop.time():
+                self._next_retry = None
             try:
                 await self.run_once()
             except Exception:
@@ -145,6 +158,7 @@ class Outbox:
     async def start(self) -> None:
         """Send now and then in the background (not at all when `every` is 0)."""
         if self.every > 0 and self._task is None:
+            self._wake.set()  # the first look at once: rows a stopped instance left
             self._task = asyncio.create_task(self._loop())
 
     async def stop(self) -> None:
