@@ -406,6 +406,20 @@ class Accounts:
                                       .where(PlayerSession.player_id == player_id))).all()
         return [h for row in rows for h in row if h]
 
+    async def purge(self) -> int:
+        """Delete sessions whose token has expired and codes past their time (the cleanup
+        sweep); returns how many rows went."""
+        now = utcnow()
+        s = PlayerSession
+        async with self.write_turn(), self.sessions() as session:
+            gone = await session.execute(delete(s).where(
+                (s.expires_at < now) | (s.expires_at.is_(None) & (s.created_at < now - LEGACY_TOKEN_TTL)))
+                .execution_options(synchronize_session=False))
+            spent = await session.execute(delete(AccountCode).where(AccountCode.expires_at < now)
+                                          .execution_options(synchronize_session=False))
+            await session.commit()
+        return gone.rowcount + spent.rowcount
+
     async def drain(self) -> None:
         """Wait for the mails being sent (tests; shutdown)."""
         while self._sending:

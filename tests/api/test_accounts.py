@@ -13,9 +13,9 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import update
+from sqlalchemy import select, update
 
-from app.db.models import AccountCode, utcnow
+from app.db.models import AccountCode, PlayerSession, utcnow
 from app.main import create_app
 from tests.support.api import new_player, new_room, play_first_legal, started_game
 from tests.support.services import REDIS_URL, needs_redis
@@ -353,3 +353,25 @@ def test_sign_in_limits_are_shared_between_instances(mail_settings):
         answers = [_sign_in(client, email, "wrong password").status_code
                    for client in (one, two, one, two, two)]
     assert answers == [401, 401, 401, 401, 429]
+
+
+def test_the_cleanup_sweep_deletes_expired_sessions_and_codes(app_client):
+    """Expired sessions and codes do not pile up: the sweep deletes them, and only them."""
+    old, kept = new_player(app_client, "Old"), new_player(app_client, "Kept")
+    app_client.post("/api/players/me/device-code", headers=old["headers"])
+    platform = app_client.app.state.platform
+
+    async def age_and_sweep() -> list[str]:
+        async with platform.sessions() as session:
+            past = utcnow() - timedelta(seconds=1)
+            await session.execute(update(PlayerSession).where(
+                PlayerSession.player_id == old["id"]).values(expires_at=past))
+            await session.execute(update(AccountCode).values(expires_at=past))
+            await session.commit()
+        await platform.cleanup.sweep()
+        async with platform.sessions() as session:
+            codes = (await session.execute(select(AccountCode.code_hash))).all()
+            assert codes == []
+            return list((await session.execute(select(PlayerSession.player_id))).scalars())
+
+    assert app_client.portal.call(age_and_sweep) == [kept["id"]]
