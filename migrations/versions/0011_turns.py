@@ -7,8 +7,8 @@ vacations: a player's paused clocks and the days used this year.
 notification_settings, push_subscriptions: a player's channels per event.
 notification_outbox: notifications to send, claimed by one instance at a time with a lease.
 
-Revision ID: 0010_turns
-Revises: 0009_history
+Revision ID: 0011_turns
+Revises: 0010_ratings
 Create Date: 2026-12-02 05:50:00
 """
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0010_turns'
-down_revision = '0009_history'
+revision = '0011_turns'
+down_revision = '0010_ratings'
 branch_labels = None
 depends_on = None
 
