@@ -53,6 +53,11 @@ class PasswordReset(LinkCode):
     password: str = Field(min_length=8, max_length=200)
 
 
+class PasswordChange(Strict):
+    current_password: str = Field(min_length=1, max_length=200)
+    password: str = Field(min_length=8, max_length=200)
+
+
 class Rename(Strict):
     name: str = Field(min_length=1, max_length=40)
 
@@ -120,6 +125,7 @@ class RoomPublic(BaseModel):
     status: Literal["lobby", "playing", "finished"]
     seats: list[SeatPublic]
     game_id: str | None
+    pace: dict[str, Any] = {"kind": "none"}  # kind, move_seconds, reserve_seconds, timeout
 
 
 class RoomJoin(Strict):
@@ -299,6 +305,7 @@ class TableSeat(BaseModel):
     held: bool
     held_for: str | None
     clock: SeatClockPublic | None
+    offered: bool = False  # a turn pace's 'offer' policy: open to any player not seated
 
 
 class RematchPublic(BaseModel):
