@@ -125,6 +125,7 @@ class RoomPublic(BaseModel):
     status: Literal["lobby", "playing", "finished"]
     seats: list[SeatPublic]
     game_id: str | None
+    pace: dict[str, Any] = {"kind": "none"}  # kind, move_seconds, reserve_seconds, timeout
 
 
 class RoomJoin(Strict):
@@ -304,6 +305,7 @@ class TableSeat(BaseModel):
     held: bool
     held_for: str | None
     clock: SeatClockPublic | None
+    offered: bool = False  # a turn pace's 'offer' policy: open to any player not seated
 
 
 class RematchPublic(BaseModel):
