@@ -12,7 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Game, Player, Rematch, Room, RoomPace, Seat
 from app.services.clocks import aware, now, pace_json, pace_of
 from app.services.errors import ServiceError, not_found
-from app.services.rooms import BOT_NAME, seat_label, seats_of
+from app.ratings import bot_rating
+from app.services.rooms import BOT_NAME, bot_level, seat_label, seats_of
 
 
 async def table_info(platform: Any, game_id: str, viewer_id: str | None = None) -> dict[str, Any]:
@@ -38,6 +39,9 @@ async def table_info(platform: Any, game_id: str, viewer_id: str | None = None) 
             else "held" if held else "player" if r.player_id else "empty",
             "connected": platform.clocks.connected(clock) if r.player_id else None,
             "held": held, "held_for": r.name if held else None, "clock": None,
+            # The player's profile (/players/{id}); a bot seat's level carries a fixed rating.
+            "player_id": r.player_id,
+            "bot_rating": bot_rating(bot_level(r.bot)) if r.bot and not r.player_id else None,
         }
         if pace is not None and clock is not None:
             deadline = aware(clock.deadline)
