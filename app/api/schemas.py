@@ -125,6 +125,7 @@ class RoomPublic(BaseModel):
     status: Literal["lobby", "playing", "finished"]
     seats: list[SeatPublic]
     game_id: str | None
+    pace: dict[str, Any] = {"kind": "none"}  # kind, move_seconds, reserve_seconds, timeout
 
 
 class RoomJoin(Strict):
@@ -306,6 +307,7 @@ class TableSeat(BaseModel):
     clock: SeatClockPublic | None
     player_id: str | None = None  # whose profile the name links to (/players/{id})
     bot_rating: int | None = None  # a bot seat's fixed rating (its level's)
+    offered: bool = False  # a turn pace's 'offer' policy: open to any player not seated
 
 
 class RematchPublic(BaseModel):
