@@ -50,6 +50,7 @@ class SeatPublic(BaseModel):
     seat: int
     player: PlayerPublic | None
     bot: str | None
+    level: str | None = None  # a bot seat's level: easy | normal | hard | expert
 
 
 class RoomPublic(BaseModel):
@@ -76,6 +77,11 @@ class InviteCode(Strict):
 
 class BotAdd(Strict):
     seat: StrictInt | None = Field(None, ge=0, le=5)
+    level: Literal["easy", "normal", "hard", "expert"] | None = None
+
+
+class BotLevel(Strict):
+    level: Literal["easy", "normal", "hard", "expert"]
 
 
 class GameStarted(BaseModel):
@@ -128,6 +134,19 @@ class MoveAccepted(BaseModel):
     version: int
 
 
+class PlayerRef(BaseModel):
+    id: str
+    name: str
+
+
+class LogActor(BaseModel):
+    """Who made a move as it happened: 'player', 'held' (a bot playing `player`'s seat) or 'bot'."""
+
+    kind: str
+    player: PlayerRef | None = None
+    bot: str | None = None
+
+
 class LogEntry(BaseModel):
     seq: int
     seat: int
@@ -136,6 +155,20 @@ class LogEntry(BaseModel):
     text: str | None = None  # the move in words for this viewer, with players' names
     # On a take-back row (move {"undo": n}): the sequence numbers of the moves it took back.
     takes_back: list[int] | None = None
+    actor: LogActor | None = None  # absent on moves stored before anybody was recorded
+
+
+class LogEvent(BaseModel):
+    """A seat change between moves (after move `version`): left, held (`reason` timeout, away or
+    idle) or returned, in words."""
+
+    version: int
+    seat: int
+    kind: str
+    reason: str | None = None
+    player: PlayerRef | None = None
+    text: str
+    time: str | None = None
 
 
 class GameLog(BaseModel):
@@ -144,6 +177,7 @@ class GameLog(BaseModel):
     ruleset: str
     seed_hash: str
     moves: list[LogEntry]
+    events: list[LogEvent] = []
     seed: str | None = None
     players: int | None = None
     options: dict[str, Any] | None = None

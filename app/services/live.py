@@ -136,6 +136,7 @@ class PublicLog:
     count: int = 0
     state: State | None = None
     moves: list[Move] = field(default_factory=list)
+    holders: list[tuple[str | None, str | None]] = field(default_factory=list)  # (player, bot) per move
     entries: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     line: Line = field(default_factory=Line)  # the states take-back rows return to
@@ -161,6 +162,7 @@ class PublicLog:
                     entry["text"] = log_sentence(ruleset, self.state, row.seat, row.move, viewer)
                 entries.append(entry)
             self.moves.append(row.move)
+            self.holders.append((row.actor_player, row.actor_bot))
             self.state = self.line.step(ruleset, self.state, row.seat, row.move, tag=row.seq)
             self.count = row.seq
 
@@ -175,6 +177,7 @@ class PublicLog:
                             "time": row.created_at.isoformat(), "text": text,
                             "takes_back": taken})
         self.moves.append(row.move)
+        self.holders.append((row.actor_player, row.actor_bot))
         self.count = row.seq
 
 

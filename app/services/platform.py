@@ -67,8 +67,10 @@ class Platform:
         self.games.listeners.append(self._announce_game)
         self.limiter = Limiter(settings.broker_url if self.broker.shared else None)
         chat_rate = Rate(chat_service.RATE, chat_service.WINDOW)
+        # Exact counts: the chat promises "at most RATE in any WINDOW seconds" (a low rate).
         self.chat = ChatService(self.sessions,
-                                lambda player_id: self.limiter.hit(f"chat:{player_id}", chat_rate),
+                                lambda player_id: self.limiter.hit(f"chat:{player_id}", chat_rate,
+                                                                   exact=True),
                                 self.games.write_turn)
         self.clocks = Clocks(self.sessions, settings.absence_grace_seconds,
                              settings.heartbeat_seconds, settings.clock_sweep_seconds,

@@ -216,6 +216,7 @@ function refreshLog() {
     let log;
     try { log = await request("GET", `/api/games/${gameId}/log`); } catch { return; }
     state.log = log.moves;
+    state.events = log.events || [];
     drawLog();
   }, 120);
 }
@@ -237,9 +238,13 @@ function targets(entry) {
 function drawLog() {
   // A new log line moves what is below it: while a pointer is down it waits like the board.
   if (!whenReleased(drawLog)) return;
-  const entries = state.log.slice(-80).reverse();
+  // Seat changes (left, held by a bot, back) sit after the move of their version.
+  const lines = [...state.log.map((e) => [e.seq, 0, e]), ...(state.events || []).map((e) => [e.version, 1, e])]
+    .sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const entries = lines.slice(-80).reverse();
   if (!entries.length) { document.getElementById("log").replaceChildren(el("li", { class: "muted log-empty" }, "No moves yet.")); return; }
-  document.getElementById("log").replaceChildren(...entries.map((entry) => {
+  document.getElementById("log").replaceChildren(...entries.map(([, isEvent, entry]) => {
+    if (isEvent) return el("li", { class: "log-event muted", dataset: { event: entry.kind } }, entry.text);
     const text = entry.text || `${nameOf(entry.seat)}: ${describe(entry.move)}`;
     const li = el("li", { value: entry.seq, tabindex: "0", dataset: { seq: entry.seq } }, text);
     const on = () => targets(entry).forEach((n) => n.classList.add("civ-hl"));
@@ -556,6 +561,7 @@ function onFrame(frame) {
     // The kept offline move went through; other notices stay until the player's next move.
     if (moveError.dataset.kind === "pending") clearError();
   } else if (frame.type === "log") {
+    if (frame.events) state.events = frame.events;
     mergeLog(frame.entries || []);
   } else if (frame.type === "chat") {
     if (!state.chat.some((m) => m.id === frame.message.id)) state.chat.push(frame.message);
