@@ -206,10 +206,12 @@ def fill_names(text: str, names: dict[int, str]) -> str:
     return _PLACEHOLDER.sub(lambda m: names.get(int(m.group(1)), f"Seat {int(m.group(1)) + 1}"), text)
 
 
-def game_document(live: LiveGame, state: State, version: int, seat: int | None) -> dict[str, Any]:
-    """The wire contract's game document for a viewer at a version."""
+def game_document(live: LiveGame, state: State, version: int, seat: int | None,
+                  memo: Memo | None = None) -> dict[str, Any]:
+    """The wire contract's game document for a viewer at a version (`memo`: the view parts to
+    share, by default the live game's; a replay brings its own, leaving the live one alone)."""
     outcome = live.ruleset.outcome(state)
-    with live.memo:  # unchanged parts are the previous views' objects: the diffs skip them
+    with live.memo if memo is None else memo:  # unchanged parts are the previous views' objects
         view = live.ruleset.view(state, seat)
     document = {
         "id": live.id,

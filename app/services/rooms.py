@@ -368,9 +368,19 @@ async def room_entries(session: AsyncSession, room_ids: list[str] | None = None
     return entries
 
 
+def _of(player_id: str) -> Any:
+    """The condition: a room the player hosts or sits in."""
+    return (Room.host_id == player_id) | Room.id.in_(
+        select(Seat.room_id).where(Seat.player_id == player_id))
+
+
 async def rooms_of(session: AsyncSession, player: Identity) -> list[Room]:
     """The rooms a player hosts or sits in, newest first (the lobby's "your tables")."""
-    seated = select(Seat.room_id).where(Seat.player_id == player.id)
-    return list((await session.execute(select(Room).where(
-        (Room.host_id == player.id) | Room.id.in_(seated)).order_by(Room.created_at.desc())
-        .limit(50))).scalars())
+    return list((await session.execute(select(Room).where(_of(player.id))
+                                       .order_by(Room.created_at.desc()).limit(50))).scalars())
+
+
+async def room_ids_of(session: AsyncSession, player_id: str) -> list[str]:
+    """The ids of every room the player hosts or sits in that is not over."""
+    return list((await session.execute(select(Room.id).where(
+        _of(player_id), Room.status != "finished"))).scalars())

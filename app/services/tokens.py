@@ -42,7 +42,7 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _aware(value: datetime | None) -> datetime | None:
+def aware(value: datetime | None) -> datetime | None:
     """SQLite hands back naive datetimes; they were stored in UTC."""
     return value.replace(tzinfo=timezone.utc) if value is not None and value.tzinfo is None else value
 
@@ -150,10 +150,10 @@ class Tokens:
         found: dict[str, Identity | None] = dict.fromkeys(digests)
         for row in rows:
             if row.token_hash in found:
-                until = _aware(row.expires_at) or _aware(row.created_at) + LEGACY_TOKEN_TTL
+                until = aware(row.expires_at) or aware(row.created_at) + LEGACY_TOKEN_TTL
                 found[row.token_hash] = Identity(row.player_id, row.name, row.token_hash, until,
                                                  True, row.id)
-            grace = _aware(row.prev_valid_until)
+            grace = aware(row.prev_valid_until)
             if row.prev_token_hash in found and grace is not None:
                 found[row.prev_token_hash] = Identity(row.player_id, row.name, row.prev_token_hash,
                                                       grace, False, row.id)

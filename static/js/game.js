@@ -246,7 +246,8 @@ function drawLog() {
   document.getElementById("log").replaceChildren(...entries.map(([, isEvent, entry]) => {
     if (isEvent) return el("li", { class: "log-event muted", dataset: { event: entry.kind } }, entry.text);
     const text = entry.text || `${nameOf(entry.seat)}: ${describe(entry.move)}`;
-    const li = el("li", { value: entry.seq, tabindex: "0", dataset: { seq: entry.seq } }, text);
+    const li = el("li", { value: entry.seq, tabindex: "0", dataset: { seq: entry.seq } }, text, " ",
+      el("a", { class: "log-link", href: replayLink(entry.seq), title: "link to this move (replay)" }, "↗"));
     const on = () => targets(entry).forEach((n) => n.classList.add("civ-hl"));
     const off = () => board.querySelectorAll(".civ-hl").forEach((n) => n.classList.remove("civ-hl"));
     li.addEventListener("mouseenter", on); li.addEventListener("focus", on);
@@ -254,6 +255,12 @@ function drawLog() {
     return li;
   }));
   markLast();
+}
+
+function replayLink(version) {
+  // The replay opens at that version from this viewer's seat (its own rules say who sees what).
+  const seat = state.doc && state.doc.seat !== null ? `&seat=${state.doc.seat}` : "";
+  return `/games/${gameId}/replay#v=${version}${seat}`;
 }
 
 function markLast() {
@@ -386,7 +393,8 @@ function drawOutcome() {
       actions.append(el("button", { type: "button", class: "primary", id: "rematch", disabled: accepted, onclick: askRematch }, label));
     }
   }
-  actions.append(el("a", { class: "button", href: `/?ruleset=${encodeURIComponent(state.doc.ruleset)}#create`, id: "new-table" }, "New table"),
+  actions.append(el("a", { class: "button", href: replayLink(state.doc.version), id: "open-replay" }, "Replay"),
+    el("a", { class: "button", href: `/?ruleset=${encodeURIComponent(state.doc.ruleset)}#create`, id: "new-table" }, "New table"),
     el("a", { class: "button", href: "/", id: "back-to-lobby" }, "Back to lobby"));
   // Seats and rule-driven players (Dale) in one list by rank (a stable sort keeps seat order in ties).
   // When nobody wins (a failed city, nobody inside Rome) the list numbers no ranks.

@@ -219,3 +219,35 @@ def test_undo_frame_acks_and_patches_the_others(client):
         ws_b.send_json({"type": "undo", "version": 2, "id": "u3"})
         error = _frame(ws_b, "error")
         assert error["status"] == 409 and error["code"] == "undo/nothing"
+
+
+def test_replay_and_its_index_step_through_take_backs(client):
+    """The replay API rebuilds every version of a game with take-backs, from setup and from the
+    take-backs' snapshots, as its players saw them; the index counts the take-back as a turn."""
+    game_id, (a, b) = _undo_game(client)
+    seen = {0: doc(client, game_id, a)}
+
+    def after(version):
+        seen[version] = doc(client, game_id, a)
+        return version
+
+    version = after(_move(client, game_id, a, legal(client, game_id, a)["moves"][0], 0))
+    version = after(_undo(client, game_id, a, version).json()["version"])
+    version = after(_move(client, game_id, a, legal(client, game_id, a)["moves"][-1], version))
+    version = after(_move(client, game_id, b, legal(client, game_id, b)["moves"][0], version))
+    for _ in range(4):  # the draw phase: a pass, taken back, again, until 8 recent states are gone
+        version = after(_move(client, game_id, a, {"type": "pass"}, version))
+        version = after(_undo(client, game_id, a, version).json()["version"])
+    version = after(_move(client, game_id, a, {"type": "pass"}, version))
+    platform = client.app.state.platform
+    # Oldest first, each version is rebuilt from the one before (through the take-back rows);
+    # newest first, from the stored snapshots.
+    for order in (sorted(seen), sorted(seen, reverse=True)):
+        platform.games.forget(game_id)
+        platform.replays.forget(game_id)
+        for at in order:
+            r = client.get(f"/api/games/{game_id}/replay/{at}", headers=a["headers"])
+            assert r.status_code == 200, r.text
+            assert r.json()["view"] == seen[at]["view"] and r.json()["version"] == at
+    index = client.get(f"/api/games/{game_id}/replay", headers=a["headers"]).json()
+    assert index["movers"] == [0, 0, 0, 1] + [0] * 9
