@@ -53,6 +53,11 @@ class PasswordReset(LinkCode):
     password: str = Field(min_length=8, max_length=200)
 
 
+class PasswordChange(Strict):
+    current_password: str = Field(min_length=1, max_length=200)
+    password: str = Field(min_length=8, max_length=200)
+
+
 class Rename(Strict):
     name: str = Field(min_length=1, max_length=40)
 

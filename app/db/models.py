@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String,
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String,
                         UniqueConstraint, false)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -168,6 +168,37 @@ class GameEvent(Base):
     player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PlayerRating(Base):
+    """A player's rating in one game and pool ('rated', 'bots'): the fold of app/ratings.py over
+    the finished games so far (0010_ratings)."""
+
+    __tablename__ = "ratings"
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(40), primary_key=True)
+    pool: Mapped[str] = mapped_column(String(8), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float(precision=53))
+    sigma: Mapped[float] = mapped_column(Float(precision=53))
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (Index("ix_ratings_ruleset_pool", "ruleset", "pool"),)
+
+
+class RatedGame(Base):
+    """A finished game folded into the ratings: its pool, when it ended, who took part, and each
+    player's rating before and after (0010_ratings)."""
+
+    __tablename__ = "rated_games"
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(40))
+    pool: Mapped[str] = mapped_column(String(8))
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    lineup: Mapped[list[str]] = mapped_column(JSON)  # the human accounts
+    changes: Mapped[dict[str, Any]] = mapped_column(JSON)  # player -> {before, after, weight}
+
+    __table_args__ = (Index("ix_rated_games_ruleset_pool_finished", "ruleset", "pool", "finished_at"),)
 
 
 class Snapshot(Base):

@@ -23,6 +23,7 @@ from app.services.accounts import Accounts
 from app.services.bot_pool import BotPool, default_size
 from app.services.bots import BotRunner
 from app.services import chat as chat_service
+from app.services import ratings as rating_service
 from app.services.chat import ChatService
 from app.services.clocks import Clocks
 from app.services.cleanup import Cleanup
@@ -84,6 +85,7 @@ class Platform:
                              settings.heartbeat_seconds, settings.clock_sweep_seconds,
                              self.games.write_turn)
         self.games.listeners.append(self.clocks.on_move)
+        self.games.listeners.append(self._rate)
         self.clocks.on_hold.append(self._seat_held)
         self.hub.beat_listeners.append(self._beat)
         self.hub.seat_listeners.append(self._seat_moved)
@@ -95,6 +97,18 @@ class Platform:
         """This process's turn to write, shared with the moves (SQLite has one writer), or no
         wait at all (PostgreSQL's row locks need no turn)."""
         return self.games.write_turn()
+
+    async def _rate(self, game_id: str, version: int) -> None:
+        """A move that ended a game (stored by this instance): fold the game into the ratings. A
+        failure is logged, never the move's: `python -m app.cli ratings rebuild` catches up."""
+        live = self.games.loaded(game_id)
+        if live is None or version != live.version or not live.finished:
+            return
+        try:
+            async with self.write_turn(), self.sessions() as session:
+                await session.run_sync(lambda s: rating_service.record(s, game_id))
+        except Exception:  # noqa: BLE001 - the game is stored; its rating can be rebuilt
+            log.exception("rating a finished game failed", extra={"game_id": game_id})
 
     async def _seat_held(self, game_id: str, room_id: str) -> None:
         """A bot now plays a held seat: every instance reloads the seats; this one runs the bot."""

@@ -18,6 +18,7 @@ from app.engine import registry
 from app.engine.choosers import DEFAULT_LEVEL, PLAYABLE
 from app.db.models import Player, Room, Seat
 from app.services import history
+from app.services.history import seat_label  # noqa: F401  (the one seat label, used here and by callers)
 from app.services.errors import ServiceError, not_found
 from app.services.tokens import Identity, hash_token  # noqa: F401  (tokens are stored hashed; tests import it here)
 
@@ -36,17 +37,6 @@ async def seats_of(session: AsyncSession, room_id: str) -> list[Seat]:
     """A room's seats in order."""
     return list((await session.execute(
         select(Seat).where(Seat.room_id == room_id).order_by(Seat.seat))).scalars())
-
-
-def seat_label(seat: int, player_name: str | None, bot: str | None) -> str:
-    """The one display name of a seat everywhere (room, game, log): the player's name, else
-    'Bot N' for a bot ('Bot N (Hard)' for one seated at a chosen level), else 'Seat N' (N
-    counted from 1)."""
-    if player_name:
-        return player_name
-    if not bot:
-        return f"Seat {seat + 1}"
-    return f"Bot {seat + 1} ({PLAYABLE[bot]})" if bot in PLAYABLE else f"{bot} {seat + 1}"
 
 
 async def seat_names(session: AsyncSession, room_id: str) -> dict[int, str]:

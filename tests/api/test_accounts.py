@@ -375,3 +375,24 @@ def test_the_cleanup_sweep_deletes_expired_sessions_and_codes(app_client):
             return list((await session.execute(select(PlayerSession.player_id))).scalars())
 
     assert app_client.portal.call(age_and_sweep) == [kept["id"]]
+
+
+def test_changing_the_password_needs_the_current_one_and_signs_out_the_other_devices(
+        app_client, smtp):
+    """A wrong current password changes nothing (401); the right one sets the new password,
+    keeps this device and ends the others."""
+    player = _claimed(app_client, smtp)
+    other = _sign_in(app_client, "ann@example.test").json()
+    wrong = app_client.post("/api/players/me/password", headers=player["headers"],
+                            json={"current_password": "nope", "password": "a new password"})
+    assert wrong.status_code == 401 and "nothing changed" in wrong.json()["detail"]
+    assert app_client.post("/api/players/me/password", headers=player["headers"], json={
+        "current_password": PASSWORD, "password": "a new password"}).status_code == 204
+    assert app_client.get("/api/players/me/rooms", headers=player["headers"]).status_code == 200
+    assert app_client.get("/api/players/me/rooms", headers=_auth(other["token"])).status_code == 401
+    assert _sign_in(app_client, "ann@example.test").status_code == 401
+    assert _sign_in(app_client, "ann@example.test", "a new password").status_code == 200
+    guest = new_player(app_client, "Guest")
+    none = app_client.post("/api/players/me/password", headers=guest["headers"],
+                           json={"current_password": "x", "password": "a new password"})
+    assert none.status_code == 409 and "claim the name" in none.json()["detail"]

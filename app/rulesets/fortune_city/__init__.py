@@ -39,6 +39,7 @@ class FortuneCity(RulesetHooks):
     max_players = 4
     Options = FortuneCityOptions
     has_bot = True
+    easy_random = 0.2  # Easy's share of random moves (NOTES, 'Search bot')
     # each Chinese-edition variant on its own, and both together (the edition as printed)
     conformance_options = [{"starting_credit_card": True}, {"gold_after_hand_silver": True},
                            {"starting_credit_card": True, "gold_after_hand_silver": True}]
