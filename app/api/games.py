@@ -9,14 +9,14 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from app.api.deps import CurrentPlayer, OptionalPlayer, PlatformDep
+from app.api.deps import CurrentPlayer, OptionalPlayer, PlatformDep, SessionDep, room_writing
 from app.api.schemas import (error_responses, GameDocument, GameLog, LegalMoves, MoveAccepted,
                              MoveSubmit, ReplayDocument, ReplayIndex, TableInfo, UndoAccepted,
                              UndoSubmit)
 from app.services.errors import ServiceError, not_found
 from app.services.games import LiveGame, game_document
 from app.services.replay import ALL, viewpoint
-from app.services.table import table_info
+from app.services.table import table_info, take_offered_seat
 
 router = APIRouter(prefix="/api/games", tags=["games"],
                    responses=error_responses(400, 401, 403, 404, 409, 413, 422))
@@ -111,6 +111,20 @@ async def reclaim_seat(game_id: str, platform: PlatformDep, player: CurrentPlaye
         raise ServiceError(403, "You do not hold a seat in this game.")
     if await platform.clocks.reclaim(game_id, seat):
         await platform.seat_reclaimed(game_id, live.room_id)
+    return await table_info(platform, game_id, player.id)
+
+
+@router.post("/{game_id}/seats/{seat}/take", response_model=TableInfo)
+async def take_seat(game_id: str, seat: int, platform: PlatformDep, player: CurrentPlayer,
+                    session: SessionDep, invite_code: str | None = None) -> dict[str, Any]:
+    """Take a seat offered to others after its player's time ran out (a turn pace's 'offer'
+    timeout policy); the caller must not sit at this table already (a private table's seat
+    needs its invite code)."""
+    live = await _visible(platform, game_id, player, invite_code)
+    async with room_writing(platform, session, live.room_id):
+        room_id = await take_offered_seat(session, game_id, seat, player.id)
+    await platform.seat_reclaimed(game_id, room_id)
+    await platform.clocks.on_move(game_id)
     return await table_info(platform, game_id, player.id)
 
 

@@ -154,6 +154,7 @@ async def start_game(room_id: str, player: CurrentPlayer, session: SessionDep,
     await platform.announce_room(room.id)
     platform.bots.kick(game.id)
     await platform.clocks.on_move(game.id)
+    await platform.notices.game_started(game.id)
     return {"game_id": game.id}
 
 
@@ -169,6 +170,7 @@ async def rematch(room_id: str, player: CurrentPlayer, session: SessionDep,
     if game_id:
         platform.bots.kick(game_id)
         await platform.clocks.on_move(game_id)
+        await platform.notices.game_started(game_id)
     return {"room_id": new_room_id, "game_id": game_id}
 
 

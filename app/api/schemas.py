@@ -128,6 +128,7 @@ class RoomPublic(BaseModel):
     seats: list[SeatPublic]
     game_id: str | None
     undo: Literal["off", "misclick", "turn"] = "off"
+    pace: dict[str, Any] = {"kind": "none"}  # kind, move_seconds, reserve_seconds, timeout
 
 
 class RoomJoin(Strict):
@@ -323,6 +324,7 @@ class TableSeat(BaseModel):
     held: bool
     held_for: str | None
     clock: SeatClockPublic | None
+    offered: bool = False  # a turn pace's 'offer' policy: open to any player not seated
 
 
 class RematchPublic(BaseModel):

@@ -27,6 +27,10 @@ _EVENT_WORDS = {
     ("held", "away"): "{name} is away; a bot plays the seat until they return.",
     ("held", "idle"): "{name} did not move for a long time; a bot plays the seat until they return.",
     ("returned", None): "{name} is back and plays the seat again.",
+    ("held", "skip"): "{name}'s time ran out; a bot plays this turn for them.",
+    ("left", "timeout"): "{name}'s time ran out; the seat is offered to other players and a bot "
+                         "plays it meanwhile.",
+    ("took", None): "{name} took the seat offered to other players.",
 }
 
 

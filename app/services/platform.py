@@ -26,7 +26,12 @@ from app.services import chat as chat_service
 from app.services import ratings as rating_service
 from app.services.chat import ChatService
 from app.services.clocks import Clocks
+from app.services.channels import email_sender, push_sender, webhook_sender
 from app.services.cleanup import Cleanup
+from app.services.notices import GameNotices
+from app.services.notify import Notifier
+from app.services.outbox import Outbox
+from app.services import vacation
 from app.services.games import GameService
 from app.services.mail import make_mailer
 from app.services.replay import Replays
@@ -87,6 +92,19 @@ class Platform:
         self.games.listeners.append(self.clocks.on_move)
         self.games.listeners.append(self._rate)
         self.clocks.on_hold.append(self._seat_held)
+        self.clocks.on_release.append(self.seat_reclaimed)
+        self.clocks.vacation_until = vacation.until
+        self.outbox = Outbox(self.sessions, self.instance,
+                             {"push": push_sender(settings), "email": email_sender(self.mailer),
+                              "webhook": webhook_sender()},
+                             settings.notify_seconds, settings.notify_lease_seconds,
+                             settings.notify_attempts, self.games.write_turn)
+        self.notifier = Notifier(self.sessions, self.engine.dialect.name, self.games.write_turn,
+                                 self.clocks.connected, settings.public_url, self.outbox.wake)
+        self.notices = GameNotices(self.notifier, self.games, self.sessions)
+        self.games.listeners.append(self.notices.after_move)
+        self.chat.listeners.append(self.notices.chat_line)
+        self.clocks.on_warn.append(self.notices.deadline)
         self.hub.beat_listeners.append(self._beat)
         self.hub.seat_listeners.append(self._seat_moved)
         self.collector = Collector(settings.gc_freeze_seconds, settings.gc_thaw_seconds)
@@ -241,6 +259,7 @@ class Platform:
         await self.bots.start()
         await self.clocks.start()
         await self.cleanup.start()
+        await self.outbox.start()
         await self.collector.start()
 
     async def stop(self) -> None:
@@ -255,6 +274,7 @@ class Platform:
             await self.bot_pool.aclose()
         await self.collector.stop()
         await self.cleanup.stop()
+        await self.outbox.stop()
         await self.clocks.stop()
         await self.lobby.stop()
         await self.hub.stop()

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.engine import registry
 from app.engine.choosers import DEFAULT_LEVEL, PLAYABLE
-from app.db.models import Player, Room, Seat
+from app.db.models import Player, Room, RoomPace, Seat
 from app.services import history
 from app.services.history import seat_label  # noqa: F401  (the one seat label, used here and by callers)
 from app.services.errors import ServiceError, not_found
@@ -61,14 +61,17 @@ async def room_document(session: AsyncSession, room: Room, viewer: Identity | No
     ids = {s.player_id for s in seats if s.player_id} | {room.host_id}
     names = {p.id: p.name for p in (await session.execute(
         select(Player).where(Player.id.in_(ids)))).scalars()}
-    doc = _document(room, seats, names)
+    doc = _document(room, seats, names, await session.get(RoomPace, room.id))
     if is_member(room, seats, viewer):
         doc["invite_code"] = room.invite_code
     return doc
 
 
-def _document(room: Room, seats: list[Seat], names: dict[str, str]) -> dict[str, Any]:
+def _document(room: Room, seats: list[Seat], names: dict[str, str],
+              pace: RoomPace | None) -> dict[str, Any]:
     """The room document every viewer may see (no invite code)."""
+    from app.services.clocks import pace_json  # clocks imports this module
+
     return {
         "id": room.id,
         "ruleset": room.ruleset,
@@ -84,6 +87,7 @@ def _document(room: Room, seats: list[Seat], names: dict[str, str]) -> dict[str,
         } for s in seats],
         "game_id": room.game_id,
         "undo": room.undo or "off",
+        "pace": pace_json(pace),  # shown in the lobby and the room before anyone sits down
     }
 
 
@@ -331,14 +335,16 @@ class RoomEntry:
 async def room_entries(session: AsyncSession, room_ids: list[str] | None = None
                        ) -> dict[str, RoomEntry]:
     """Rooms by id in three queries however many there are (None: every public lobby room)."""
-    query = select(Room)
+    query = select(Room, RoomPace).outerjoin(RoomPace, RoomPace.room_id == Room.id)
     if room_ids is None:
         query = query.where(Room.private.is_(False), Room.status == "lobby")
     else:
         query = query.where(Room.id.in_(room_ids))
-    rooms = list((await session.execute(query)).scalars())
-    if not rooms:
+    found = (await session.execute(query)).all()
+    if not found:
         return {}
+    rooms = [room for room, _ in found]
+    paces = {room.id: pace for room, pace in found}
     by_room: dict[str, list[Seat]] = {r.id: [] for r in rooms}
     for seat in (await session.execute(select(Seat).where(
             Seat.room_id.in_(list(by_room))).order_by(Seat.room_id, Seat.seat))).scalars():
@@ -350,7 +356,7 @@ async def room_entries(session: AsyncSession, room_ids: list[str] | None = None
     entries = {}
     for room in rooms:
         seats = by_room[room.id]
-        doc = _document(room, seats, names)
+        doc = _document(room, seats, names, paces.get(room.id))
         members = frozenset({room.host_id} | {s.player_id for s in seats if s.player_id})
         entries[room.id] = RoomEntry(room.id, room.created_at,
                                      not room.private and room.status == "lobby",

@@ -4,8 +4,8 @@ A take-back is stored as a row of the move log like any move (`{"undo": n}`), wi
 of the state it returns to, so the move log needs no new column: only the room's option is new.
 Rooms from before are `off`, as they were created.
 
-Revision ID: 0011_undo
-Revises: 0010_ratings
+Revision ID: 0012_undo
+Revises: 0011_turns
 Create Date: 2026-12-02 06:00:00
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0011_undo'
-down_revision = '0010_ratings'
+revision = '0012_undo'
+down_revision = '0011_turns'
 branch_labels = None
 depends_on = None
 
