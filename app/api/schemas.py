@@ -305,6 +305,8 @@ class TableSeat(BaseModel):
     held: bool
     held_for: str | None
     clock: SeatClockPublic | None
+    player_id: str | None = None  # whose profile the name links to (/players/{id})
+    bot_rating: int | None = None  # a bot seat's fixed rating (its level's)
     offered: bool = False  # a turn pace's 'offer' policy: open to any player not seated
 
 
@@ -337,3 +339,67 @@ class ChatLine(BaseModel):
     text: str
     spectator: bool  # spectators' lines are shown under their own heading
     time: str | None
+
+
+class RatingPublic(BaseModel):
+    """A rating on the shown scale (1500 to start), provisional for its first 20 games."""
+
+    ruleset: str
+    pool: str  # "rated" (two or more people) or "bots" (one person against bots)
+    rating: int
+    games: int
+    wins: int
+    provisional: bool
+
+
+class PlayerProfile(BaseModel):
+    id: str
+    name: str
+    ratings: list[RatingPublic]
+    games_played: int  # games over (finished or abandoned) the player sat down in
+    games_in_progress: int
+    wins: int
+    win_share: float | None  # of the games with a result
+    finished_share: float | None  # of the games over: not left, not lost to a bot for time
+    provisional_games: int
+
+
+class ProfileSeat(BaseModel):
+    seat: int
+    name: str
+    player_id: str | None
+
+
+class RatingChange(BaseModel):
+    pool: str
+    before: int
+    after: int
+
+
+class ProfileGame(BaseModel):
+    game_id: str
+    ruleset: str
+    status: str
+    started_at: str
+    seat: int
+    place: int | None
+    players: list[ProfileSeat]
+    rating: RatingChange | None
+    replay: str
+
+
+class LeaderboardRow(BaseModel):
+    place: int
+    player_id: str
+    name: str
+    rating: int
+    games: int
+    wins: int
+    provisional: bool
+
+
+class Leaderboard(BaseModel):
+    ruleset: str
+    pool: str
+    players: list[LeaderboardRow]
+    bots: dict[str, int]  # each bot level's fixed rating

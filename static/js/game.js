@@ -355,7 +355,9 @@ function drawPlayers() {
       : el("span", { class: `dot ${s.connected ? "on" : "off"}`, title: s.connected ? "connected" : "not connected" }, s.connected ? "●" : "○");
     return el("li", { class: `player${acting ? " acting" : ""}${seat === doc.seat ? " me" : ""}`, dataset: { seat } },
       el("span", { class: "order", title: "turn order" }, `${i + 1}`), dot,
-      el("span", { class: "pname" }, nameOf(seat), seat === doc.seat ? " (you)" : ""),
+      el("span", { class: "pname" }, s.player_id ? el("a", { href: `/players/${s.player_id}`, class: "profile-link" }, nameOf(seat)) : nameOf(seat),
+        seat === doc.seat ? " (you)" : ""),
+      s.bot_rating ? el("span", { class: "bot-rating", title: "this bot level's fixed rating" }, String(s.bot_rating)) : null,
       acting ? el("span", { class: "to-play" }, "▶ to play") : null,
       s.held ? el("span", { class: "held", title: "the seat is kept for its player" }, `bot playing until ${s.held_for || "the player"} returns`) : null,
       score !== null && score !== undefined ? el("span", { class: "score" }, String(score)) : null,

@@ -396,3 +396,26 @@ def test_changing_the_password_needs_the_current_one_and_signs_out_the_other_dev
     none = app_client.post("/api/players/me/password", headers=guest["headers"],
                            json={"current_password": "x", "password": "a new password"})
     assert none.status_code == 409 and "claim the name" in none.json()["detail"]
+
+
+def test_one_code_used_by_two_devices_at_once_signs_in_only_one(app_client):
+    """Codes are spent by a guarded update: of concurrent sign-ins with one code, one wins and
+    the others get the code's refusal."""
+    import asyncio
+
+    from app.services.errors import ServiceError
+
+    player = new_player(app_client)
+    accounts = app_client.app.state.platform.accounts
+    for _ in range(3):
+        code = app_client.post("/api/players/me/device-code", headers=player["headers"]).json()
+
+        async def race(code: str = code["code"]) -> list:
+            return await asyncio.gather(*(accounts.code_sign_in(code, f"10.0.0.{i}", None, "x")
+                                          for i in range(4)), return_exceptions=True)
+
+        results = app_client.portal.call(race)
+        won = [r for r in results if not isinstance(r, BaseException)]
+        assert len(won) == 1 and won[0].identity.id == player["id"]
+        assert all(isinstance(r, ServiceError) and r.status == 400 for r in results
+                   if r is not won[0])
