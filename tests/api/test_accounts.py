@@ -438,3 +438,19 @@ def test_a_rename_reaches_the_token_cache_of_every_instance(mail_settings):
             assert time.monotonic() < deadline, fresh
             ann["headers"] = _auth(fresh["token"])
             time.sleep(0.05)
+
+
+def test_a_deleted_account_leaves_the_rooms_still_in_their_lobby(app_client):
+    """Its lobby seats free up and the host's role passes on (a room left empty closes); a game
+    in play keeps its seat, under the neutral name."""
+    ann, bob = new_player(app_client, "Ann"), new_player(app_client, "Bob")
+    shared = new_room(app_client, ann, seats=3)
+    assert app_client.post(f"/api/rooms/{shared['id']}/join", headers=bob["headers"],
+                           json={}).status_code == 200
+    alone = new_room(app_client, ann)
+    assert app_client.post("/api/players/me/delete", headers=ann["headers"],
+                           json={}).status_code == 204
+    room = app_client.get(f"/api/rooms/{shared['id']}", headers=bob["headers"]).json()
+    assert room["host"]["id"] == bob["id"]
+    assert ann["id"] not in [s["player"]["id"] for s in room["seats"] if s["player"]]
+    assert app_client.get(f"/api/rooms/{alone['id']}", headers=bob["headers"]).status_code == 404
