@@ -106,6 +106,8 @@ class RoomCreate(Strict):
     options: dict[str, Any] = Field(default_factory=dict)
     # {"kind": "none"} | {"kind": "realtime", "move_minutes", "reserve_minutes"} | {"kind": "turn", "move_hours"}
     pace: dict[str, Any] | None = None
+    # Taking moves back: "off", "misclick" (your last move) or "turn" (your whole turn so far).
+    undo: Literal["off", "misclick", "turn"] = "off"
 
 
 class SeatPublic(BaseModel):
@@ -125,6 +127,7 @@ class RoomPublic(BaseModel):
     status: Literal["lobby", "playing", "finished"]
     seats: list[SeatPublic]
     game_id: str | None
+    undo: Literal["off", "misclick", "turn"] = "off"
     pace: dict[str, Any] = {"kind": "none"}  # kind, move_seconds, reserve_seconds, timeout
 
 
@@ -218,6 +221,20 @@ class LegalMoves(BaseModel):
     version: int
     seat: int | None
     moves: list[dict[str, Any]]
+    # How many of its latest moves the caller may take back now (POST /api/games/{id}/undo);
+    # present only when the room allows taking moves back.
+    undo: int | None = None
+
+
+class UndoSubmit(Strict):
+    version: StrictInt
+    moves: StrictInt = Field(1, ge=1, le=100)
+    id: str | None = Field(None, max_length=80)
+
+
+class UndoAccepted(BaseModel):
+    version: int
+    undone: int
 
 
 class MoveSubmit(Strict):
@@ -249,6 +266,8 @@ class LogEntry(BaseModel):
     move: dict[str, Any]
     time: str
     text: str | None = None  # the move in words for this viewer, with players' names
+    # On a take-back row (move {"undo": n}): the sequence numbers of the moves it took back.
+    takes_back: list[int] | None = None
     actor: LogActor | None = None  # absent on moves stored before anybody was recorded
 
 
@@ -326,6 +345,7 @@ class TableInfo(BaseModel):
     pace: dict[str, Any]
     seats: list[TableSeat]
     rematch: RematchPublic | None
+    undo: Literal["off", "misclick", "turn"] = "off"  # whether players may take moves back
 
 
 class RematchStarted(BaseModel):

@@ -52,7 +52,7 @@ async def table_info(platform: Any, game_id: str, viewer_id: str | None = None) 
                               "reserve_seconds": clock.reserve_left}
         seats.append(entry)
     return {"game_id": game_id, "room_id": live.room_id, "now": now().isoformat(),
-            "pace": pace_json(pace), "seats": seats, "rematch": rematch}
+            "pace": pace_json(pace), "seats": seats, "rematch": rematch, "undo": live.undo_mode}
 
 
 async def _rematch_json(session: AsyncSession, room_id: str) -> dict[str, Any] | None:
@@ -87,7 +87,7 @@ async def rematch(session: AsyncSession, room_id: str, player_id: str, games: An
     if existing is None:
         new_room = Room(id=secrets.token_hex(8), ruleset=room.ruleset, options=room.options,
                         private=True, invite_code=secrets.token_urlsafe(12), host_id=player_id,
-                        status="lobby")
+                        status="lobby", undo=room.undo)
         session.add(new_room)
         await session.flush()
         session.add_all([Seat(room_id=new_room.id, seat=s.seat,

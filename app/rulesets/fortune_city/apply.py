@@ -8,7 +8,7 @@ from collections.abc import Callable
 from app.engine.rng import Rng
 from app.rulesets.fortune_city.checks import check
 from app.rulesets.fortune_city.legal import to_act
-from app.rulesets.fortune_city.phases import move_groups, run
+from app.rulesets.fortune_city.phases import due_groups, move_groups, run
 from app.rulesets.fortune_city.state import Move, State, clone_state
 from app.rulesets.fortune_city.table import Table
 
@@ -30,13 +30,16 @@ def draw_move(state: State, seat: int, rng: Rng) -> Move:
     """The move `rng.choice(legal_moves(state, seat))` draws, building only that one move."""
     if seat not in to_act(state):
         rng.below(0)  # no legal move: refused as rng.choice([]) refuses
-    return _draw(Table(state), seat, rng.below)
+    return _draw(Table(state), seat, rng.below)  # the seat is due: to_act says so
 
 
 def _draw(t: Table, seat: int, below: Callable[[int], int]) -> Move:
     """`draw_move` for a seat known to be due to act, drawing with `below` (the generator's)."""
-    groups = move_groups(t, seat)
-    j = below(sum([count for count, _, _ in groups]))
+    groups = due_groups(t, seat)
+    total = 0
+    for count, _, _ in groups:
+        total += count
+    j = below(total)
     for count, make, args in groups:
         if j < count:
             return make(args, j)

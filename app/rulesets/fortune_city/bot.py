@@ -122,22 +122,13 @@ def _building_value(p: Player, tile: str, state: State, m: float) -> float:
     return v
 
 
-def choose_action(state: State, seat: int) -> Move:
-    """The best-valued action, or pass when nothing is worth its price."""
-    p = state["players"][seat]
-    m = money_rate(state, seat)
-    left = rounds_left(state)
-    best: tuple[float, Move] = (0.0, {"type": "pass"})
+#: An action worth considering: its value in points, the move (unpaid) and its price.
+Offer = tuple[float, Move, int]
 
-    def offer(value: float, move: Move, price: int) -> None:
-        nonlocal best
-        pay = _payment(state, p, price)
-        if pay is None:
-            return
-        cost = 3 * m if pay.get("gold") else price * m
-        if value - cost > best[0]:
-            best = (value - cost, {**move, **pay})
 
+def _construct_offers(state: State, p: Player, m: float, left: float) -> list[Offer]:
+    """Each zone's tile on its best square."""
+    offers: list[Offer] = []
     for z, tile in enumerate(p["zone"]):
         if tile is None:
             continue
@@ -145,31 +136,43 @@ def choose_action(state: State, seat: int) -> Move:
         if spot is not None:
             opening = 3.0 if (p["card"] is None and state["banks"] > 0 and left > 0
                               and p["silver"] - D.TILES[tile]["price"] >= D.SUPPLY["bank_price"]) else 0.0
-            offer(_building_value(p, tile, state, m) + spot[0] + opening, {"type": "construct", "zone": z,
-                                                                  "at": list(B.xy(spot[1]))},
-                  D.TILES[tile]["price"])
-    if left > 0 or None in p["zone"]:
-        full = None not in p["zone"]
-        for i, slot in enumerate(state["market"]):
-            t = D.TILES[slot["tile"]]
-            later = 0.0 if left <= 0 else (t["vp"] + _prod_value(t["production"], m) - t["price"] * m) * 0.8
-            colour_type = D.TYPE_OF_CITIZEN[slot["citizen"]]
-            citizen = _track_step(p, colour_type, state) * (
-                1.0 if _open_jobs(p, colour_type) > 0 or colour_type == t["type"] else 0.3)
-            move: Move = {"type": "buy", "slot": i}
-            value = later + citizen
-            # Before the first bank, money goes to one building and then the bank (which needs
-            # a building beside it): no second purchase, nothing too dear to follow.
-            if (p["card"] is None and state["banks"] > 0 and left > 0
-                    and (any(p["zone"]) or p["silver"] - t["price"] < t["price"] + 3)):
-                value -= 3.0
-            if full:
-                zoned = [tile for tile in p["zone"] if tile is not None]  # both zones: full
-                worst = min((0, 1), key=lambda z: _building_value(p, zoned[z], state, m))
-                value -= max(0.0, _building_value(p, zoned[worst], state, m)
-                             - D.TILES[zoned[worst]]["price"] * m) * 0.8
-                move["return"] = worst
-            offer(value, move, t["price"])
+            offers.append((_building_value(p, tile, state, m) + spot[0] + opening,
+                           {"type": "construct", "zone": z, "at": list(B.xy(spot[1]))}, D.TILES[tile]["price"]))
+    return offers
+
+
+def _buy_offers(state: State, p: Player, m: float, left: float) -> list[Offer]:
+    """Each market slot: the tile's worth later and its citizen's track step now."""
+    offers: list[Offer] = []
+    if left <= 0 and None not in p["zone"]:
+        return offers
+    full = None not in p["zone"]
+    for i, slot in enumerate(state["market"]):
+        t = D.TILES[slot["tile"]]
+        later = 0.0 if left <= 0 else (t["vp"] + _prod_value(t["production"], m) - t["price"] * m) * 0.8
+        colour_type = D.TYPE_OF_CITIZEN[slot["citizen"]]
+        citizen = _track_step(p, colour_type, state) * (
+            1.0 if _open_jobs(p, colour_type) > 0 or colour_type == t["type"] else 0.3)
+        move: Move = {"type": "buy", "slot": i}
+        value = later + citizen
+        # Before the first bank, money goes to one building and then the bank (which needs
+        # a building beside it): no second purchase, nothing too dear to follow.
+        if (p["card"] is None and state["banks"] > 0 and left > 0
+                and (any(p["zone"]) or p["silver"] - t["price"] < t["price"] + 3)):
+            value -= 3.0
+        if full:
+            zoned = [tile for tile in p["zone"] if tile is not None]  # both zones: full
+            worst = min((0, 1), key=lambda z: _building_value(p, zoned[z], state, m))
+            value -= max(0.0, _building_value(p, zoned[worst], state, m)
+                         - D.TILES[zoned[worst]]["price"] * m) * 0.8
+            move["return"] = worst
+        offers.append((value, move, t["price"]))
+    return offers
+
+
+def _bank_and_vip_offers(state: State, p: Player, m: float, left: float) -> list[Offer]:
+    """A bank on its best square (its card rewards); a VIP for the best track it can staff."""
+    offers: list[Offer] = []
     if state["banks"] > 0 and p["banks"] < D.SUPPLY["bank_limit"]:
         spot = _best_spot(p, D.BANK, m)
         if spot is not None:
@@ -178,15 +181,33 @@ def choose_action(state: State, seat: int) -> Move:
             reward = (refill + 3) * m if left > 0 else 0.0  # silver plus a gold worth ~3 silver
             if card is None and left > 0:
                 reward += 1.5  # the first bank early is the game's engine: it pays for itself
-            offer(reward + _prod_value("coin", m) + spot[0], {"type": "bank", "at": list(B.xy(spot[1]))},
-                  D.SUPPLY["bank_price"])
+            offers.append((reward + _prod_value("coin", m) + spot[0],
+                           {"type": "bank", "at": list(B.xy(spot[1]))}, D.SUPPLY["bank_price"]))
     if state["vips"] > 0:
         gains = [_track_step(p, t, state) for t in D.TYPES
                  if any(c["worker"] is None and c["tile"] not in (D.CITY_HALL, D.BANK)
                         and D.type_of(c["tile"]) == t for c in p["city"].values())
                  and p["park"][D.CITIZEN_OF[t]] == 0]
         if gains:
-            offer(max(gains), {"type": "vip"}, D.SUPPLY["vip_price"])
+            offers.append((max(gains), {"type": "vip"}, D.SUPPLY["vip_price"]))
+    return offers
+
+
+def choose_action(state: State, seat: int) -> Move:
+    """The best-valued action net of its price, or pass when nothing is worth its price."""
+    p = state["players"][seat]
+    m = money_rate(state, seat)
+    left = rounds_left(state)
+    best: tuple[float, Move] = (0.0, {"type": "pass"})
+    offers = (_construct_offers(state, p, m, left) + _buy_offers(state, p, m, left)
+              + _bank_and_vip_offers(state, p, m, left))
+    for value, move, price in offers:
+        pay = _payment(state, p, price)
+        if pay is None:
+            continue
+        cost = 3 * m if pay.get("gold") else price * m
+        if value - cost > best[0]:
+            best = (value - cost, {**move, **pay})
     return best[1]
 
 

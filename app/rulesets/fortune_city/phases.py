@@ -32,6 +32,11 @@ def move_groups(t: Table, seat: int) -> list[Group]:
     """The legal moves of `seat` in `legal_moves` order, as groups (none when it owes no move)."""
     if seat not in legal.to_act(t.state):
         return []
+    return due_groups(t, seat)
+
+
+def due_groups(t: Table, seat: int) -> list[Group]:
+    """`move_groups` of a seat known to be due to act (the playout's: it drew the seat)."""
     phase = PHASES[t.state["phase"]]
     return [] if phase.legal is None else phase.legal(t, seat)
 
