@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+import time
 from datetime import timedelta
 from urllib.parse import parse_qs, urlparse
 
@@ -419,3 +420,21 @@ def test_one_code_used_by_two_devices_at_once_signs_in_only_one(app_client):
         assert len(won) == 1 and won[0].identity.id == player["id"]
         assert all(isinstance(r, ServiceError) and r.status == 400 for r in results
                    if r is not won[0])
+
+
+@needs_redis
+def test_a_rename_reaches_the_token_cache_of_every_instance(mail_settings):
+    """Instance two caches who a token is (name included) for an hour; a rename on instance
+    one makes it read the player again at once (the broker's event), so it answers the new name."""
+    shared = mail_settings.model_copy(update={"broker_url": REDIS_URL, "token_cache_seconds": 3600})
+    with TestClient(create_app(shared)) as one, TestClient(create_app(shared)) as two:
+        ann = new_player(one, "Ann")
+        assert two.get("/api/players/me/rooms", headers=ann["headers"]).status_code == 200  # cached
+        assert one.patch("/api/players/me", headers=ann["headers"],
+                         json={"name": "Anna"}).status_code == 200
+        deadline = time.monotonic() + 10
+        while (fresh := two.post("/api/players/me/token", headers=ann["headers"]).json()
+               )["name"] != "Anna":
+            assert time.monotonic() < deadline, fresh
+            ann["headers"] = _auth(fresh["token"])
+            time.sleep(0.05)
