@@ -251,3 +251,42 @@ def test_replay_and_its_index_step_through_take_backs(client):
             assert r.json()["view"] == seen[at]["view"] and r.json()["version"] == at
     index = client.get(f"/api/games/{game_id}/replay", headers=a["headers"]).json()
     assert index["movers"] == [0, 0, 0, 1] + [0] * 9
+
+
+def test_an_instance_loaded_after_the_moves_began_can_take_them_back(settings):
+    """Two instances on one database, a snapshot at every version: the second loads the game
+    after Ann's bid, from a snapshot before her run of moves, so it holds the state before the bid
+    and takes it back itself; the first catches up and agrees."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    settings = settings.model_copy(update={"snapshot_every": 1, "bot_watchdog_seconds": 3600})
+    with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
+        game_id, (a, b) = _undo_game(one)
+        _move(one, game_id, a, legal(one, game_id, a)["moves"][0], 0)
+        assert doc(two, game_id, a)["version"] == 1
+        assert legal(two, game_id, a)["undo"] == 1
+        assert _undo(two, game_id, a, 1).status_code == 200
+        assert doc(one, game_id, a) == doc(two, game_id, a)
+        assert doc(one, game_id, a)["version"] == 2
+
+
+def test_a_copy_without_the_run_catches_up_from_the_take_backs_snapshot(settings):
+    """A copy that does not hold the states a take-back returns to (its run was cut short, as
+    when the run is longer than the copy keeps) reads the state stored with the take-back's row."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    settings = settings.model_copy(update={"bot_watchdog_seconds": 3600})
+    with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
+        game_id, (a, b) = _undo_game(one)
+        _move(one, game_id, a, legal(one, game_id, a)["moves"][0], 0)
+        assert doc(two, game_id, a)["version"] == 1
+        two.app.state.platform.games.loaded(game_id).line.reset()
+        assert legal(two, game_id, a)["undo"] == 0  # this copy cannot tell; the first one can
+        assert _undo(one, game_id, a, 1).status_code == 200
+        assert doc(two, game_id, a) == doc(one, game_id, a)
+        assert doc(two, game_id, b)["version"] == 2
+        assert _move(two, game_id, a, legal(two, game_id, a)["moves"][0], 2) == 3
