@@ -116,7 +116,10 @@ def _nothing(live: LiveGame, seat: int) -> str:
     """Why `seat` has no move to take back now, in a sentence."""
     if live.abandoned:
         return "This game was abandoned; its moves cannot be taken back."
-    if live.seats.get(seat, {}).get("bot"):
+    holder = live.seats.get(seat, {})
+    if holder.get("bot") and not holder.get("player_id"):
+        return "Bots never take moves back."
+    if holder.get("bot"):
         return f"A bot is playing seat {seat} for you; take the seat back first."
     if live.line.seat is not None and live.line.seat != seat:
         return (f"Seat {live.line.seat} has acted since your last move, so it can no longer be "
