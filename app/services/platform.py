@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from contextlib import AbstractAsyncContextManager
@@ -38,6 +39,7 @@ from app.services.replay import Replays
 from app.services.rooms import RoomLocks, room_ids_of
 from app.services import tokens as token_service
 from app.services.tokens import Tokens
+from app.tasks import stop_tasks
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +110,7 @@ class Platform:
         self.hub.beat_listeners.append(self._beat)
         self.hub.seat_listeners.append(self._seat_moved)
         self.collector = Collector(settings.gc_freeze_seconds, settings.gc_thaw_seconds)
+        self._rating_catch_up: asyncio.Task[None] | None = None
         self.live_sockets = LiveSessions()  # detached sockets, finished before anything stops
         self._register_gauges()
 
@@ -127,6 +130,14 @@ class Platform:
                 await session.run_sync(lambda s: rating_service.record(s, game_id))
         except Exception:  # noqa: BLE001 - the game is stored; its rating can be rebuilt
             log.exception("rating a finished game failed", extra={"game_id": game_id})
+
+    async def _catch_up_ratings(self) -> None:
+        """Once at start: rate the games that ended while no instance could rate them."""
+        try:
+            async with self.write_turn(), self.sessions() as session:
+                await session.run_sync(rating_service.catch_up)
+        except Exception:  # noqa: BLE001 - `python -m app.cli ratings rebuild` catches up too
+            log.exception("catching up the ratings failed")
 
     async def _seat_held(self, game_id: str, room_id: str) -> None:
         """A bot now plays a held seat: every instance reloads the seats; this one runs the bot."""
@@ -261,10 +272,12 @@ class Platform:
         await self.cleanup.start()
         await self.outbox.start()
         await self.collector.start()
+        self._rating_catch_up = asyncio.create_task(self._catch_up_ratings())
 
     async def stop(self) -> None:
         """Stop background work and close connections."""
         await self.live_sockets.stop()
+        await stop_tasks([self._rating_catch_up])
         await self.accounts.drain()
         released = await self.bots.stop()
         if released and self.broker.shared:
