@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from contextlib import AbstractAsyncContextManager
 import time
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
+
 from app.collector import Collector
 from app.config import Settings
+from app.db.models import utcnow
 from app.db.session import make_engine, make_sessionmaker
 from app.limits import Limiter, Rate, TokenFrames
 from app.observability.metrics import BROKER_LAG, REGISTRY, Gauge
@@ -23,15 +27,23 @@ from app.services.accounts import Accounts
 from app.services.bot_pool import BotPool, default_size
 from app.services.bots import BotRunner
 from app.services import chat as chat_service
+from app.services import ratings as rating_service
 from app.services.chat import ChatService
 from app.services.clocks import Clocks
+from app.services.channels import email_sender, push_sender, webhook_sender
 from app.services.cleanup import Cleanup
+from app.services.notices import GameNotices
+from app.services.notify import Notifier
+from app.services.outbox import Outbox
+from app.services import vacation
 from app.services.games import GameService
 from app.services.mail import make_mailer
 from app.services.replay import Replays
-from app.services.rooms import RoomLocks, room_ids_of
+from app.services.rooms import RoomLocks, leave_room, room_ids_of
 from app.services import tokens as token_service
-from app.services.tokens import Tokens
+from app.services.errors import ServiceError
+from app.services.tokens import Identity, Tokens
+from app.tasks import stop_tasks
 
 log = logging.getLogger(__name__)
 
@@ -80,14 +92,30 @@ class Platform:
         self.accounts = Accounts(settings, self.sessions, self.tokens, self.limiter, self.mailer,
                                  self.write_turn)
         self.accounts.renamed.append(self._player_renamed)
+        self.accounts.deleted.append(self._player_deleted)
         self.clocks = Clocks(self.sessions, settings.absence_grace_seconds,
                              settings.heartbeat_seconds, settings.clock_sweep_seconds,
                              self.games.write_turn)
         self.games.listeners.append(self.clocks.on_move)
+        self.games.listeners.append(self._rate)
         self.clocks.on_hold.append(self._seat_held)
+        self.clocks.on_release.append(self.seat_reclaimed)
+        self.clocks.vacation_until = vacation.until
+        self.outbox = Outbox(self.sessions, self.instance,
+                             {"push": push_sender(settings), "email": email_sender(self.mailer),
+                              "webhook": webhook_sender()},
+                             settings.notify_seconds, settings.notify_lease_seconds,
+                             settings.notify_attempts, self.games.write_turn)
+        self.notifier = Notifier(self.sessions, self.engine.dialect.name, self.games.write_turn,
+                                 self.clocks.connected, settings.public_url, self.outbox.wake)
+        self.notices = GameNotices(self.notifier, self.games, self.sessions)
+        self.games.listeners.append(self.notices.after_move)
+        self.chat.listeners.append(self.notices.chat_line)
+        self.clocks.on_warn.append(self.notices.deadline)
         self.hub.beat_listeners.append(self._beat)
         self.hub.seat_listeners.append(self._seat_moved)
         self.collector = Collector(settings.gc_freeze_seconds, settings.gc_thaw_seconds)
+        self._rating_catch_up: asyncio.Task[None] | None = None
         self.live_sockets = LiveSessions()  # detached sockets, finished before anything stops
         self._register_gauges()
 
@@ -95,6 +123,26 @@ class Platform:
         """This process's turn to write, shared with the moves (SQLite has one writer), or no
         wait at all (PostgreSQL's row locks need no turn)."""
         return self.games.write_turn()
+
+    async def _rate(self, game_id: str, version: int) -> None:
+        """A move that ended a game (stored by this instance): fold the game into the ratings. A
+        failure is logged, never the move's: `python -m app.cli ratings rebuild` catches up."""
+        live = self.games.loaded(game_id)
+        if live is None or version != live.version or not live.finished:
+            return
+        try:
+            async with self.write_turn(), self.sessions() as session:
+                await session.run_sync(lambda s: rating_service.record(s, game_id))
+        except Exception:  # noqa: BLE001 - the game is stored; its rating can be rebuilt
+            log.exception("rating a finished game failed", extra={"game_id": game_id})
+
+    async def _catch_up_ratings(self) -> None:
+        """Once at start: rate the games that ended while no instance could rate them."""
+        try:
+            async with self.write_turn(), self.sessions() as session:
+                await session.run_sync(rating_service.catch_up)
+        except Exception:  # noqa: BLE001 - `python -m app.cli ratings rebuild` catches up too
+            log.exception("catching up the ratings failed")
 
     async def _seat_held(self, game_id: str, room_id: str) -> None:
         """A bot now plays a held seat: every instance reloads the seats; this one runs the bot."""
@@ -172,6 +220,23 @@ class Platform:
             await self.broker.publish({"type": "ended", "game_id": game_id,
                                        "origin": self.instance, "t": time.time()})
 
+    async def _player_deleted(self, player_id: str) -> None:
+        """A deleted account leaves the rooms still in their lobby, so its seats (and the host's
+        role) free up; its seats in games keep their neutral name."""
+        async with self.sessions() as session:
+            lobby = await room_ids_of(session, player_id, ("lobby",))
+        leaver = Identity(player_id, "", "", utcnow(), False)  # leave_room reads only the id
+        for room_id in lobby:
+            try:
+                async with self.room_locks.hold(room_id), self.write_turn(), \
+                        self.sessions() as session:
+                    await leave_room(session, room_id, leaver)
+                    await session.commit()
+            except (ServiceError, IntegrityError):  # started or changed meanwhile: leave it be
+                log.info("a deleted player's room %s changed meanwhile; left as it is", room_id)
+                continue
+            await self.announce_room(room_id)
+
     async def _player_renamed(self, player_id: str) -> None:
         """A player's name changed (or its account was deleted): its rooms show the new one."""
         async with self.sessions() as session:
@@ -227,11 +292,14 @@ class Platform:
         await self.bots.start()
         await self.clocks.start()
         await self.cleanup.start()
+        await self.outbox.start()
         await self.collector.start()
+        self._rating_catch_up = asyncio.create_task(self._catch_up_ratings())
 
     async def stop(self) -> None:
         """Stop background work and close connections."""
         await self.live_sockets.stop()
+        await stop_tasks([self._rating_catch_up])
         await self.accounts.drain()
         released = await self.bots.stop()
         if released and self.broker.shared:
@@ -241,6 +309,7 @@ class Platform:
             await self.bot_pool.aclose()
         await self.collector.stop()
         await self.cleanup.stop()
+        await self.outbox.stop()
         await self.clocks.stop()
         await self.lobby.stop()
         await self.hub.stop()
