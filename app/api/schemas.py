@@ -158,6 +158,9 @@ class TableSeat(BaseModel):
     held: bool
     held_for: str | None
     clock: SeatClockPublic | None
+    # When a bot takes this absent player's seat if they stay away while asked to act (ISO time;
+    # null while they are connected, for bots and for held seats).
+    bot_at: str | None = None
 
 
 class RematchPublic(BaseModel):

@@ -102,9 +102,20 @@ export function liveSocket(path, { onMessage, onOpen, onState }) {
     };
   };
   connect();
+  // A socket that went silent may take minutes to report its close (a cut network): `restart`
+  // drops it at once, without waiting for its close, and connects again.
+  const restart = () => {
+    if (stopped || !socket) return;
+    const dead = socket;
+    dead.onopen = dead.onmessage = dead.onclose = null;
+    try { dead.close(); } catch { /* already closing */ }
+    onState && onState("offline");
+    setTimeout(connect, backoffDelay(attempt++));
+  };
   return { send: (message) => { if (socket && socket.readyState === 1) { socket.send(JSON.stringify(message)); return true; } return false; },
            close: () => { stopped = true; socket && socket.close(); },
            reconnect: () => { socket && socket.close(); },
+           restart,
            get open() { return !!socket && socket.readyState === 1; },
            stats };
 }
