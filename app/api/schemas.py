@@ -60,6 +60,8 @@ class RoomPublic(BaseModel):
     status: Literal["lobby", "playing", "finished"]
     seats: list[SeatPublic]
     game_id: str | None
+    # The clock: {"kind": "none"} or the kind with move_seconds and reserve_seconds (as a table's).
+    pace: dict[str, Any] = Field(default_factory=lambda: {"kind": "none"})
 
 
 class RoomJoin(Strict):

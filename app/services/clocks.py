@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Game, MoveRow, RoomPace, Seat, SeatClock
 from app.services.errors import ServiceError
-from app.services.rooms import BOT_NAME
+from app.services.rooms import BOT_NAME, pace_json  # noqa: F401  (pace_json: the table reads it here)
 from app.tasks import stop_tasks
 
 log = logging.getLogger(__name__)
@@ -77,13 +77,6 @@ async def set_pace(session: AsyncSession, room_id: str, body: dict[str, Any] | N
 async def pace_of(session: AsyncSession, room_id: str) -> RoomPace | None:
     """The room's clock settings, or None for no clock."""
     return await session.get(RoomPace, room_id)
-
-
-def pace_json(pace: RoomPace | None) -> dict[str, Any]:
-    """The pace as the wire shows it."""
-    if pace is None:
-        return {"kind": "none"}
-    return {"kind": pace.pace, "move_seconds": pace.move_seconds, "reserve_seconds": pace.reserve_seconds}
 
 
 def _watched_seats(*columns: Any) -> Any:

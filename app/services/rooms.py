@@ -15,7 +15,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.engine import registry
-from app.db.models import Player, Room, Seat
+from app.db.models import Player, Room, RoomPace, Seat
 from app.services.errors import ServiceError, not_found
 from app.services.tokens import Identity, hash_token  # noqa: F401  (tokens are stored hashed; tests import it here)
 
@@ -58,14 +58,24 @@ async def room_document(session: AsyncSession, room: Room, viewer: Identity | No
     ids = {s.player_id for s in seats if s.player_id} | {room.host_id}
     names = {p.id: p.name for p in (await session.execute(
         select(Player).where(Player.id.in_(ids)))).scalars()}
-    doc = _document(room, seats, names)
+    pace = (await session.execute(select(RoomPace).where(RoomPace.room_id == room.id))).scalar()
+    doc = _document(room, seats, names, pace)
     if is_member(room, seats, viewer):
         doc["invite_code"] = room.invite_code
     return doc
 
 
-def _document(room: Room, seats: list[Seat], names: dict[str, str]) -> dict[str, Any]:
-    """The room document every viewer may see (no invite code)."""
+def pace_json(pace: RoomPace | None) -> dict[str, Any]:
+    """The pace as the wire shows it."""
+    if pace is None:
+        return {"kind": "none"}
+    return {"kind": pace.pace, "move_seconds": pace.move_seconds, "reserve_seconds": pace.reserve_seconds}
+
+
+def _document(room: Room, seats: list[Seat], names: dict[str, str],
+              pace: RoomPace | None) -> dict[str, Any]:
+    """The room document every viewer may see (no invite code), with its clock (`pace`), so a
+    player knows the table's pace before joining."""
     return {
         "id": room.id,
         "ruleset": room.ruleset,
@@ -79,6 +89,7 @@ def _document(room: Room, seats: list[Seat], names: dict[str, str]) -> dict[str,
             "bot": s.bot,
         } for s in seats],
         "game_id": room.game_id,
+        "pace": pace_json(pace),
     }
 
 
@@ -301,14 +312,16 @@ class RoomEntry:
 async def room_entries(session: AsyncSession, room_ids: list[str] | None = None
                        ) -> dict[str, RoomEntry]:
     """Rooms by id in three queries however many there are (None: every public lobby room)."""
-    query = select(Room)
+    query = select(Room, RoomPace).outerjoin(RoomPace, RoomPace.room_id == Room.id)
     if room_ids is None:
         query = query.where(Room.private.is_(False), Room.status == "lobby")
     else:
         query = query.where(Room.id.in_(room_ids))
-    rooms = list((await session.execute(query)).scalars())
-    if not rooms:
+    rows = (await session.execute(query)).all()
+    if not rows:
         return {}
+    rooms = [room for room, _ in rows]
+    paces = {room.id: pace for room, pace in rows}
     by_room: dict[str, list[Seat]] = {r.id: [] for r in rooms}
     for seat in (await session.execute(select(Seat).where(
             Seat.room_id.in_(list(by_room))).order_by(Seat.room_id, Seat.seat))).scalars():
@@ -320,7 +333,7 @@ async def room_entries(session: AsyncSession, room_ids: list[str] | None = None
     entries = {}
     for room in rooms:
         seats = by_room[room.id]
-        doc = _document(room, seats, names)
+        doc = _document(room, seats, names, paces.get(room.id))
         members = frozenset({room.host_id} | {s.player_id for s in seats if s.player_id})
         entries[room.id] = RoomEntry(room.id, room.created_at,
                                      not room.private and room.status == "lobby",

@@ -37,16 +37,20 @@ export async function request(method, path, body) {
   return data;
 }
 
-// Ask for a name once, then create a guest player; resolves to {id, name, token}.
+// Ask for a name once, then create a guest player; resolves to {id, name, token}, or to null
+// when the player closes the dialog with Escape (nothing is created then).
 export async function ensurePlayer() {
   const existing = me();
   if (existing) { showWho(existing); return existing; }
   const dialog = document.getElementById("name-dialog");
   const input = document.getElementById("name-input");
+  let cancelled = false;
+  dialog.addEventListener("cancel", () => { cancelled = true; }, { once: true });
   const name = await new Promise((resolve) => {
     dialog.addEventListener("close", () => resolve(input.value.trim() || "Player"), { once: true });
     dialog.showModal();
   });
+  if (cancelled) return null;
   const player = await request("POST", "/api/players", { name });
   localStorage.setItem(KEY, JSON.stringify(player));
   showWho(player);

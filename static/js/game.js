@@ -3,13 +3,13 @@
 // draws what every game shares: the prompt bar, errors beside the board, player panels with
 // clocks, the log in words, chat, your-turn signals, the result panel and Leave.
 // The layout rules renderers follow are in docs/UX.md.
-import { el, liveSocket, me, request, showWho } from "./api.js";
+import { el, ensurePlayer, liveSocket, me, request, showWho } from "./api.js";
 import { applyPatch } from "./patch.js";
 import * as generic from "../rulesets/generic.js";
 import { hintLines, hintsWanted, longPressTips, mountGuide, setHints } from "./learn.js";
 
 const gameId = document.getElementById("game").dataset.gameId;
-const player = me();
+let player = me();
 showWho(player);
 const board = document.getElementById("board");
 const movesBox = document.getElementById("moves");
@@ -710,23 +710,39 @@ function drawChat() {
   for (const list of document.querySelectorAll(".chat-list")) list.scrollTop = list.scrollHeight;
 }
 
-document.getElementById("chat-form").addEventListener("submit", (event) => {
+const chatFrame = (text) => ({ type: "chat", text, id: `chat-${Date.now().toString(36)}` });
+let pendingChat = null; // a visitor's first line, sent once the socket is theirs
+
+document.getElementById("chat-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const input = document.getElementById("chat-input");
   const text = input.value.trim();
   document.getElementById("chat-error").textContent = "";
   if (!text) return;
-  if (!player) { document.getElementById("chat-error").textContent = "Choose a name in the lobby to chat."; return; }
-  if (!socket.send({ type: "chat", text, id: `chat-${Date.now().toString(36)}` })) {
+  if (!player) {
+    // A visitor watching chooses a name to chat under; the socket reconnects as them (still a
+    // spectator: they hold no seat) and the line goes out once it is open.
+    player = await ensurePlayer();
+    if (!player) return;
+    pendingChat = text;
+    input.value = "";
+    socket.close();
+    socket = openSocket();
+    state.socket = socket;
+    return;
+  }
+  if (!socket.send(chatFrame(text))) {
     document.getElementById("chat-error").textContent = "You are offline; the message was not sent.";
     return;
   }
   input.value = "";
 });
 
-const socket = liveSocket(`/ws/games/${gameId}${player ? `?token=${encodeURIComponent(player.token)}` : ""}`, {
+const openSocket = () => liveSocket(`/ws/games/${gameId}${player ? `?token=${encodeURIComponent(player.token)}` : ""}`, {
+  onOpen: (open) => { if (pendingChat) { open.send(JSON.stringify(chatFrame(pendingChat))); pendingChat = null; } },
   onMessage: onFrame,
   onState: (s, why) => {
+    if (s === "closed") return; // a socket this page closed itself (a visitor who chose a name)
     state.online = s === "online";
     if (state.online) state.lastFrameAt = Date.now();
     const conn = document.getElementById("conn-status");
@@ -740,4 +756,5 @@ const socket = liveSocket(`/ws/games/${gameId}${player ? `?token=${encodeURIComp
     } else conn.textContent = "○ offline — reconnecting…";
   },
 });
+let socket = openSocket();
 state.socket = socket;

@@ -314,3 +314,81 @@ def test_an_absent_player_gets_a_countdown_before_a_bot_steps_in(learn_server, b
     shot(page, f"learn-{viewport}-6-away-countdown")
     page.context.close()
     assert not errors, errors
+
+
+def test_table_facts_before_joining(learn_server, browser, viewport):
+    """Before anyone joins: the lobby and the room show the table's clock; City Council's "Hard
+    mode budget" is offered and described only for Hard mode; the reason Start cannot be pressed
+    is written beside it; Escape in the name dialog creates nothing."""
+    server = learn_server
+    page, errors = _page(browser, viewport)
+    page.goto(server.url + "/")
+    page.select_option("#ruleset-select", "city-council")
+    budget = page.locator("[data-option='hard_budget']")
+    assert budget.is_hidden()
+    page.select_option("select[name=mode]", "hard")
+    assert budget.is_visible()
+    page.select_option("select[name=mode]", "standard")
+    assert budget.is_hidden()
+    page.select_option("#pace-select", "realtime")
+    page.fill("#pace-move-minutes", "2")
+    page.fill("#pace-reserve-minutes", "5")
+    page.click("#create-button")
+    page.keyboard.press("Escape")  # no name: nothing is created, the lobby stays
+    page.wait_for_timeout(300)
+    assert page.evaluate("localStorage.getItem('civitas.player')") is None and "/rooms/" not in page.url
+    page.click("#create-button")
+    page.fill("#name-input", "Carla")
+    page.click("#name-form button[type=submit]")
+    page.wait_for_url("**/rooms/*")
+    page.wait_for_function("document.getElementById('room-clock').textContent !== ''")
+    assert page.inner_text("#room-clock") == "Clock: 2 min a move + 5 min reserve"
+    meta = page.inner_text("#room-meta")
+    assert "Standard" in meta and "budget" not in meta.lower(), meta
+    reason = page.locator("#start-reason")
+    assert reason.is_visible() and "Fill every seat" in reason.inner_text()
+    assert page.is_disabled("#start-button")
+    shot(page, f"learn-{viewport}-7-room-facts")
+    room_id = page.url.rsplit("/", 1)[1].split("?")[0]
+    # A visitor sees the clock in the lobby's list, and that the host starts the game.
+    other, _ = _page(browser, viewport, errors)
+    other.goto(server.url + "/")
+    row = other.locator(f"tr[data-room-id='{room_id}']")
+    row.wait_for()
+    assert "Clock: 2 min a move + 5 min reserve" in row.inner_text()
+    assert _no_sideways_scroll(other)
+    other.goto(f"{server.url}/rooms/{room_id}")
+    other.wait_for_selector("#start-reason:not([hidden])")
+    assert "The host, Carla, starts the game" in other.inner_text("#start-reason")
+    page.click(".add-bot[data-seat='1']")
+    page.wait_for_selector("#start-button:not([disabled])")
+    assert page.is_hidden("#start-reason")
+    other.context.close()
+    page.context.close()
+    assert not errors, errors
+
+
+def test_a_spectator_chats_under_a_name_they_choose(learn_server, browser, viewport):
+    """Someone watching without an identity writes in the chat: they are asked for a name, and
+    the line appears under that name among the spectators' messages, for the players too."""
+    server = learn_server
+    host = _player(server, "Alice")
+    _room_id, game = _room(server, host, "tiny-towns")
+    player_page, errors = _page(browser, viewport)
+    _open(player_page, server, host, game)
+    page, _ = _page(browser, viewport, errors)
+    page.goto(f"{server.url}/games/{game}")
+    page.wait_for_function("window.civitas && window.civitas.doc && window.civitas.online")
+    assert page.is_visible("#watching")
+    page.fill("#chat-input", "Nice town!")
+    page.press("#chat-input", "Enter")
+    page.fill("#name-input", "Dora")
+    page.click("#name-form button[type=submit]")
+    line = "#chat-spectators .chat-line:has-text('Dora: Nice town!')"
+    page.wait_for_selector(line)
+    player_page.wait_for_selector(line)
+    assert page.is_visible("#watching")  # still watching: choosing a name takes no seat
+    shot(page, f"learn-{viewport}-8-spectator-chat")
+    player_page.context.close()
+    page.context.close()
+    assert not errors, errors
