@@ -97,6 +97,8 @@ function drawHint() {
   box.hidden = !lines.length;
   box.replaceChildren(...lines.map((line) => el("span", { class: "hint-line" }, el("strong", {}, "Hint: "), line)));
 }
+// On a phone the hint is one line until tapped (the board stays in the first screen).
+document.getElementById("hint").addEventListener("click", (event) => event.currentTarget.classList.toggle("open"));
 
 async function refreshTable() {
   try {
@@ -225,20 +227,31 @@ async function sendPending() {
   const pending = state.pending;
   if (!pending || !state.online || state.legalVersion !== state.doc.version) return;
   state.pending = null;
-  // The kept move answers the decision the player saw. If they have played since (this move went
-  // through before the connection was lost, or another tab or device played), it is not sent
-  // again, and that is no error.
-  if (state.doc.version !== pending.version && await playedSince(pending.version)) { clearError(); return; }
-  const same = state.legal.find((m) => JSON.stringify(m) === JSON.stringify(pending.move));
+  // The kept move answers the decision the player saw. If it went through before the connection
+  // was lost (its answer was what got lost), that is no error; if the player played something
+  // else since (another tab or device), the same move may be legal again for a later decision:
+  // it is not sent then, and the page says so.
+  const mine = state.doc.version !== pending.version ? await playedSince(pending.version) : [];
+  if (mine.includes(canon(pending.move))) { clearError(); return; }
+  let same = state.legal.find((m) => JSON.stringify(m) === JSON.stringify(pending.move));
+  if (mine.length) same = null;
   if (same) { clearError(); send(same); }
   else showError(`Your move "${describe(pending.move)}" was not sent: the game moved on while you were offline and it is no longer allowed.`);
 }
 
+// The player's own moves after `version`, as JSON texts (to compare with a kept move).
 async function playedSince(version) {
   try {
     const log = await request("GET", `/api/games/${gameId}/log`);
-    return log.moves.some((m) => m.seq > version && m.seat === state.doc.seat);
-  } catch { return true; } // cannot tell: do not play a move made for another moment
+    return log.moves.filter((m) => m.seq > version && m.seat === state.doc.seat).map((m) => canon(m.move));
+  } catch { return ["?"]; } // cannot tell: do not play a move made for another moment
+}
+
+// A move as text whatever its keys' order (a stored move may come back with its keys sorted).
+function canon(value) {
+  if (Array.isArray(value)) return `[${value.map(canon).join(",")}]`;
+  if (value && typeof value === "object") return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canon(value[k])}`).join(",")}}`;
+  return JSON.stringify(value);
 }
 
 function showError(text, kind = "error") {
