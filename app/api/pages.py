@@ -1,4 +1,5 @@
-"""HTML pages: the lobby, a room, a game. Everything after the first paint is ES modules + the API."""
+"""HTML pages: the lobby, a room, a game, the account. Everything after the first paint is ES
+modules + the API."""
 
 from __future__ import annotations
 
@@ -25,6 +26,13 @@ async def lobby_page(request: Request) -> HTMLResponse:
 async def room_page(request: Request, room_id: str) -> HTMLResponse:
     """A room: seats, bots, options, start."""
     return templates.TemplateResponse(request, "room.html", {"page": "room", "room_id": room_id})
+
+
+@router.get("/account", response_class=HTMLResponse)
+async def account_page(request: Request) -> HTMLResponse:
+    """The account: claim the name, sign in (password or code), sessions, rename, delete; the
+    verification and reset links from e-mails land here."""
+    return templates.TemplateResponse(request, "account.html", {"page": "account"})
 
 
 @router.get("/r/{invite_code}")
@@ -67,6 +75,12 @@ def _rulebook_blocks(text: str) -> list[tuple[str, str]]:
         else:
             blocks.append(("text", line))
     return blocks
+
+
+@router.get("/games/{game_id}/replay", response_class=HTMLResponse)
+async def replay_page(request: Request, game_id: str) -> HTMLResponse:
+    """A game's replay: the live renderers read-only, stepped through its versions."""
+    return templates.TemplateResponse(request, "replay.html", {"page": "replay", "game_id": game_id})
 
 
 @router.get("/favicon.ico")
