@@ -6,7 +6,7 @@
 import { el, ensurePlayer, liveSocket, me, request, showWho } from "./api.js";
 import { applyPatch } from "./patch.js";
 import * as generic from "../rulesets/generic.js";
-import { hintLines, hintsWanted, longPressTips, mountGuide, setHints } from "./learn.js";
+import { gameFinished, hintLines, hintsWanted, longPressTips, mountGuide, setHints } from "./learn.js";
 
 const gameId = document.getElementById("game").dataset.gameId;
 let player = me();
@@ -525,6 +525,7 @@ function drawOutcome() {
   // result is brought into view once, when the game ends or the page opens on a finished game.
   if (!state.resultShown) {
     state.resultShown = true;
+    if (state.doc.seat !== null) gameFinished(state.doc.ruleset);
     box.scrollIntoView({ block: "nearest", behavior: "instant" });
   }
 }

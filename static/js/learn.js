@@ -61,6 +61,10 @@ export function hintsWanted(rulesetId, onlyBots) {
   const pref = hintPrefs()[rulesetId];
   return pref === undefined ? onlyBots : pref;
 }
+// A finished game is no longer the first: unless the player chose, hints start off next time.
+export function gameFinished(rulesetId) {
+  if (hintPrefs()[rulesetId] === undefined) setHints(rulesetId, false);
+}
 export function setHints(rulesetId, on) {
   const prefs = hintPrefs();
   prefs[rulesetId] = on;
