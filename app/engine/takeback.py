@@ -10,6 +10,7 @@ log therefore needs those earlier states; `Line` keeps them. Pure: no I/O, no fr
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,6 +91,13 @@ class Line:
             self.steps.pop()
         return state
 
+    def copy(self) -> Line:
+        """A copy that later rows of this line do not change (to read it on another thread)."""
+        other = Line(self.steps.maxlen or MAX_TAKEBACK)
+        other.seat = self.seat
+        other.steps.extend(self.steps)
+        return other
+
     def reset(self) -> None:
         """Forget the run (a state loaded from a snapshot has no known past)."""
         self.steps.clear()
@@ -108,6 +116,15 @@ class Line:
         after = ruleset.apply(state, seat, move)
         self.played(seat, state, move, tag)
         return after
+
+
+def run_start(movers: Sequence[int]) -> int:
+    """The version before the current run of one seat's rows began (`movers[v]` made version
+    v + 1), reaching back at most MAX_TAKEBACK rows: the state a take-back may need most."""
+    start = len(movers)
+    while start > 0 and len(movers) - start < MAX_TAKEBACK and movers[start - 1] == movers[-1]:
+        start -= 1
+    return start
 
 
 def reveals(ruleset: Ruleset, seat: int, before: State, move: Move, after: State, rng: Any,

@@ -31,7 +31,7 @@ from app.observability.metrics import MOVE_REFUSED, MOVE_SECONDS, MOVES
 from app.observability.seeds import record_seed
 from app.engine.runner import parse_options, play_canonical
 from app.services.errors import ServiceError, not_found
-from app.engine.takeback import LineTooShort, undo_count
+from app.engine.takeback import LineTooShort, run_start, undo_count
 from app.services import undo as undo_rules
 from app.services.live import LiveGame, fill_names, game_document
 from app.services import history
@@ -188,7 +188,17 @@ class GameService:
         if ruleset is None:
             raise ServiceError(409, f"This server does not have the ruleset {game.ruleset!r}.")
         older = game.ruleset_version if ruleset.version != game.ruleset_version else None
-        snap = await self._snapshot(session, game, ruleset.version)
+        rows = (await session.execute(
+            select(MoveRow.seq, MoveRow.seat, MoveRow.to_act, MoveRow.move, MoveRow.client_move_id)
+            .where(MoveRow.game_id == game_id).order_by(MoveRow.seq)
+        )).all()
+        room = (await session.execute(select(Room.private, Room.invite_code, Room.undo)
+                                      .where(Room.id == game.room_id))).first()
+        undo_mode = (room.undo if room is not None else None) or "off"
+        # Where moves may be taken back, replay from before the current run of one seat's moves:
+        # the copy then holds the states that run began from (engine.takeback.Line).
+        upto = run_start([r.seat for r in rows]) if undo_mode != "off" else None
+        snap = await self._snapshot(session, game, ruleset.version, upto)
         seed = int(game.seed)
         if snap is not None:
             state, base = snap.state, snap.version
@@ -206,12 +216,8 @@ class GameService:
         live = LiveGame(
             id=game.id, room_id=game.room_id, ruleset=ruleset, players=game.players,
             options=game.options, seed=seed, seed_hash=game.seed_hash, version=base, state=state,
-            to_act_at=[], movers=[],
+            to_act_at=[], movers=[], undo_mode=undo_mode,
         )
-        rows = (await session.execute(
-            select(MoveRow.seq, MoveRow.seat, MoveRow.to_act, MoveRow.move, MoveRow.client_move_id)
-            .where(MoveRow.game_id == game_id).order_by(MoveRow.seq)
-        )).all()
         # to_act at version 0 comes from setup; later versions are stored with each move.
         setup_state = state if base == 0 else ruleset.setup(
             game.players, parse_options(ruleset, game.options), seed)
@@ -224,11 +230,8 @@ class GameService:
             live.advance(row.seat, row.move, await self._next_state(session, live, row),
                          row.client_move_id)
         live.seats = await self._seats(session, game.room_id)
-        room = (await session.execute(select(Room.private, Room.invite_code, Room.undo)
-                                      .where(Room.id == game.room_id))).first()
         if room is not None:
             live.private, live.invite_code = bool(room.private), room.invite_code
-            live.undo_mode = room.undo or "off"
         live.checked_at = time.monotonic()
         live.abandoned = game.status == "abandoned"
         if older is not None:
@@ -236,12 +239,15 @@ class GameService:
         return live
 
     @staticmethod
-    async def _snapshot(session: AsyncSession, game: Game, version: str) -> Snapshot | None:
-        """The newest snapshot stored under rules `version`, else the newest of all. During a
-        rolling deploy both versions write snapshots of one game, each in its own format: a
-        snapshot is read as the version that wrote it, never as the game's latest version."""
+    async def _snapshot(session: AsyncSession, game: Game, version: str, upto: int | None = None
+                        ) -> Snapshot | None:
+        """The newest snapshot stored under rules `version`, else the newest of all (at or
+        before version `upto`, when given). During a rolling deploy both versions write
+        snapshots of one game, each in its own format: a snapshot is read as the version that
+        wrote it, never as the game's latest version."""
+        last = game.version if upto is None else min(upto, game.version)
         newest = (select(Snapshot).where(Snapshot.game_id == game.id,
-                                         Snapshot.version <= game.version)
+                                         Snapshot.version <= last)
                   .order_by(Snapshot.version.desc()).limit(1))
         mine = Snapshot.ruleset_version == version
         if game.ruleset_version == version:  # rows from before 0007 are in the game's version
@@ -406,16 +412,21 @@ class GameService:
             self._check_holder(live, seat, player_id)
             return undo_rules.check(live, seat, sent_version, count, client_id)
 
+        live = await self.live(game_id)
+        # The re-deals off the loop first; the check under the game's lock then finds them
+        # remembered for this version (or, if the game moved on meanwhile, refuses or redoes).
+        await undo_rules.allowance_off_loop(live, seat)
+
         version = await self._submit(game_id, seat, sent_version, count, client_id, player_id,
                                      on_stored, decide=decide)
         log.info("moves taken back", extra={"game_id": game_id, "version": version, "seat": seat})
         return version
 
-    def undo_allowance(self, live: LiveGame, seat: int | None) -> int | None:
+    async def undo_allowance(self, live: LiveGame, seat: int | None) -> int | None:
         """How many moves `seat` may take back now (None when the table does not allow it)."""
         if live.undo_mode not in ("misclick", "turn"):
             return None
-        return undo_rules.allowance(live, seat)
+        return await undo_rules.allowance_off_loop(live, seat)
 
     async def _submit(self, game_id: str, seat: int, sent_version: Any, move: Any,
                       client_id: str | None, player_id: str | None,

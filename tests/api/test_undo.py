@@ -251,3 +251,71 @@ def test_replay_and_its_index_step_through_take_backs(client):
             assert r.json()["view"] == seen[at]["view"] and r.json()["version"] == at
     index = client.get(f"/api/games/{game_id}/replay", headers=a["headers"]).json()
     assert index["movers"] == [0, 0, 0, 1] + [0] * 9
+
+
+def test_an_instance_loaded_after_the_moves_began_can_take_them_back(settings):
+    """Two instances on one database, a snapshot at every version: the second loads the game
+    after Ann's bid, from a snapshot before her run of moves, so it holds the state before the bid
+    and takes it back itself; the first catches up and agrees."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    settings = settings.model_copy(update={"snapshot_every": 1, "bot_watchdog_seconds": 3600})
+    with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
+        game_id, (a, b) = _undo_game(one)
+        _move(one, game_id, a, legal(one, game_id, a)["moves"][0], 0)
+        assert doc(two, game_id, a)["version"] == 1
+        assert legal(two, game_id, a)["undo"] == 1
+        assert _undo(two, game_id, a, 1).status_code == 200
+        assert doc(one, game_id, a) == doc(two, game_id, a)
+        assert doc(one, game_id, a)["version"] == 2
+
+
+def test_a_copy_without_the_run_catches_up_from_the_take_backs_snapshot(settings):
+    """A copy that does not hold the states a take-back returns to (its run was cut short, as
+    when the run is longer than the copy keeps) reads the state stored with the take-back's row."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    settings = settings.model_copy(update={"bot_watchdog_seconds": 3600})
+    with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
+        game_id, (a, b) = _undo_game(one)
+        _move(one, game_id, a, legal(one, game_id, a)["moves"][0], 0)
+        assert doc(two, game_id, a)["version"] == 1
+        two.app.state.platform.games.loaded(game_id).line.reset()
+        assert legal(two, game_id, a)["undo"] == 0  # this copy cannot tell; the first one can
+        assert _undo(one, game_id, a, 1).status_code == 200
+        assert doc(two, game_id, a) == doc(one, game_id, a)
+        assert doc(two, game_id, b)["version"] == 2
+        assert _move(two, game_id, a, legal(two, game_id, a)["moves"][0], 2) == 3
+
+
+def test_bots_never_take_back(client):
+    """A bot seat in a room that allows take-backs: a take-back for the bot's seat is refused in
+    words right after its move, and in a game played to the end no row of the log is a
+    take-back."""
+    from app.engine.errors import GameError
+    from tests.support.api import play_to_end
+    from tests.support.wait import wait_for
+
+    ann = new_player(client, "Ann")
+    room = client.post("/api/rooms", headers=ann["headers"], json={
+        "ruleset": "testgame", "seats": 2, "options": {"rounds": 2}, "undo": "turn"}).json()
+    assert client.post(f"/api/rooms/{room['id']}/bots", headers=ann["headers"],
+                       json={}).status_code == 200
+    game_id = client.post(f"/api/rooms/{room['id']}/start", headers=ann["headers"]).json()["game_id"]
+    _move(client, game_id, ann, legal(client, game_id, ann)["moves"][0], 0)
+    wait_for(lambda: doc(client, game_id)["version"] >= 2)  # the bot's bid
+    platform = client.app.state.platform
+    version = doc(client, game_id)["version"]
+    try:
+        client.portal.call(platform.games.take_back, game_id, 1, version, 1)
+    except GameError as exc:
+        assert exc.code.value == "undo/nothing"
+        assert exc.detail == "Bots never take moves back."
+    else:
+        raise AssertionError("a bot seat's take-back was accepted")
+    play_to_end(client, game_id, [ann])
+    assert not [e for e in _log(client, game_id) if "undo" in e["move"]]

@@ -161,3 +161,13 @@ def test_line_refuses_what_it_does_not_hold():
     assert undo_count({"undo": 2}) == 2
     assert [undo_count(m) for m in ({"undo": 0}, {"undo": True}, {"undo": 1, "x": 1}, {"type": "undo"},
                                    [1])] == [None] * 5
+
+
+def test_run_start_is_where_the_last_seats_run_began():
+    """The version before the trailing run of the last mover's rows, at most MAX_TAKEBACK back."""
+    from app.engine.takeback import run_start
+
+    assert run_start([]) == 0
+    assert run_start([0, 1, 1, 0, 0]) == 3
+    assert run_start([1, 1]) == 0
+    assert run_start([2] * (MAX_TAKEBACK + 5)) == 5
