@@ -1,13 +1,15 @@
 """Accounts in Chromium (issue 27): a guest plays, claims its name, follows the mailed link; a
 second browser signs in with the password and a third with a one-time code, and each sees the
-same tables and game, seated as the same player."""
+same tables and game, seated as the same player, and plays its turn there."""
 
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
+from tests.support import http
 from tests.support.server import ServerProcess, free_port
 from tests.support.smtp import SmtpServer
 
@@ -51,7 +53,8 @@ def test_claim_then_sign_in_elsewhere_by_password_and_by_code(mail_server, brows
     first.wait_for_selector(".remove-bot[data-seat='1']")
     first.click("#start-button")
     first.wait_for_url("**/games/*")
-    game_path = "/games/" + first.url.rsplit("/", 1)[1]
+    game_id = first.url.rsplit("/", 1)[1]
+    game_path = f"/games/{game_id}"
 
     first.click("a.account-link")
     first.wait_for_selector("#account-status[data-state=guest]")
@@ -64,6 +67,7 @@ def test_claim_then_sign_in_elsewhere_by_password_and_by_code(mail_server, brows
     first.goto(link)
     first.wait_for_selector("#account-status[data-state=verified]")
     assert "ann@example.test" in first.text_content("#account-status")
+    assert "is confirmed" in first.text_content("#link-note")
 
     second = _page(browser, errors)
     second.goto(url + "/account")
@@ -76,6 +80,18 @@ def test_claim_then_sign_in_elsewhere_by_password_and_by_code(mail_server, brows
     second.click(f"tr[data-mine-id='{room_id}'] a.button")
     second.wait_for_url("**" + game_path)
     second.wait_for_selector("#turn-status:has-text('Your turn')")
+    # The second browser plays the turn: the move is Ann's (seat 0) in the log.
+    token = second.evaluate("JSON.parse(localStorage.getItem('civitas.player')).token")
+    auth = {"Authorization": f"Bearer {token}"}
+    second.wait_for_selector(".legal-move")
+    box = second.locator(".legal-move").first.bounding_box()
+    second.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    deadline = time.monotonic() + 30
+    while not (mine := [m for m in http.get(f"{url}/api/games/{game_id}/log", headers=auth)
+                        .json()["moves"] if m["seat"] == 0]):
+        assert time.monotonic() < deadline, "the second browser's move never arrived"
+        time.sleep(0.1)
+    assert mine[0]["text"].startswith("Ann")
 
     first.goto(url + "/account")
     first.click("#device-code-button")
@@ -89,7 +105,11 @@ def test_claim_then_sign_in_elsewhere_by_password_and_by_code(mail_server, brows
     third.wait_for_selector("#sessions-body tr >> nth=2")
     assert third.locator("#sessions-body tr").count() == 3
     third.goto(url + game_path)
-    third.wait_for_selector("#turn-status:has-text('Your turn')")
+    third.wait_for_selector("#turn-status")
+    deadline = time.monotonic() + 30
+    while third.evaluate("window.civitas && window.civitas.doc ? window.civitas.doc.seat : null") != 0:
+        assert time.monotonic() < deadline, "the third browser is not seated as Ann"
+        time.sleep(0.1)
 
     # Signing the second browser out from the third ends its session there.
     third.goto(url + "/account")

@@ -9,7 +9,7 @@ try:
 except ImportError:  # Cython is a build tool; without it the hints are plain Python (no-ops)
     from app.engine import cython_hints as cython  # type: ignore[no-redef]
 
-from app.engine.memo import derived
+from app.engine.memo import latest
 from app.engine.ruleset import IllegalMove
 from app.rulesets.suburbia.effects import tile_cost
 from app.rulesets.suburbia.geo import borough
@@ -141,7 +141,7 @@ def families(state: State, seat: int) -> list[Family]:
     """Every legal move of `seat` now, as families (none when it is not the seat's turn).
     Listing the legal moves and then applying one of them (the usual sequence) computes them
     once while a memo is active (states are never changed in place)."""
-    return derived(state, ("families", seat), _families, state, seat)
+    return latest(state, ("families", seat), _families, state, seat)
 
 
 def _families(state: State, seat: int) -> list[Family]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.engine.memo import derived, recall, remember
+from app.engine.memo import latest, recall, remember
 
 from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.choices import pending_options
@@ -187,7 +187,7 @@ def legal_moves(state: dict[str, Any], seat: int) -> list[Move]:
     """Every concrete move the seat may make now (shared list: do not modify). Listing the
     legal moves and then applying one of them (the usual sequence) lists them once while the
     game's memo is active (app/engine/memo.py; states are never changed in place)."""
-    return derived(state, ("legal", seat), _legal_moves, state, seat)
+    return latest(state, ("legal", seat), _legal_moves, state, seat)
 
 
 def random_move(state: dict[str, Any], seat: int, rng: Any) -> Move:
