@@ -1,6 +1,6 @@
 // Lobby: live list of public rooms, create a room (options from the ruleset's JSON schema), join by code.
 import { el, ensurePlayer, liveSocket, me, request, showWho } from "./api.js";
-import { optionFields, readOptions, showRelevant } from "./options.js";
+import { describePace, optionFields, readOptions, showRelevant } from "./options.js";
 import { applyPatch } from "./patch.js";
 
 const rulesets = await request("GET", "/api/rulesets");
@@ -33,7 +33,7 @@ document.getElementById("create-form").addEventListener("submit", async (event) 
   const error = document.getElementById("create-error");
   error.textContent = "";
   try {
-    await ensurePlayer();
+    if (!(await ensurePlayer())) return; // the name dialog was closed: nothing is created
     const room = await request("POST", "/api/rooms", {
       ruleset: select.value,
       seats: Number(seats.value),
@@ -82,7 +82,8 @@ function drawRooms(rooms) {
   body.replaceChildren(...rooms.map((room) => {
     const taken = room.seats.filter((s) => s.player || s.bot).length;
     return el("tr", { dataset: { roomId: room.id } },
-      el("td", {}, byId[room.ruleset] ? byId[room.ruleset].name : room.ruleset),
+      el("td", {}, byId[room.ruleset] ? byId[room.ruleset].name : room.ruleset,
+        el("small", { class: "muted room-clock" }, describePace(room.pace))),
       el("td", {}, room.host.name),
       el("td", {}, `${taken} / ${room.seats.length}`),
       el("td", {}, el("a", { href: `/rooms/${room.id}`, class: "button" }, "Open")));
