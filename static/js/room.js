@@ -58,6 +58,9 @@ function draw(room) {
   const opts = ruleset ? describeOptions(ruleset.options, room.options, room.seats.length) : "";
   document.getElementById("room-meta").textContent = `Host: ${room.host.name}${opts ? " · " + opts : ""}`;
   document.getElementById("room-clock").textContent = describePace(room.pace);
+  const rules = document.getElementById("room-rules"); // the guide and rulebook, before sitting down
+  rules.href = `/rules/${room.ruleset}`;
+  rules.textContent = `How to play ${ruleset ? ruleset.name : room.ruleset}`;
   if (room.invite_code) {
     const link = `${location.origin}/r/${room.invite_code}`;
     document.getElementById("invite").hidden = false;
