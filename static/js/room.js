@@ -39,6 +39,9 @@ function botName(seat) {
   return seat.bot in LEVELS ? `Bot ${seat.seat + 1} (${level})` : `${seat.bot} ${seat.seat + 1}`;
 }
 
+// The room's take-back option, told before anyone sits down.
+const UNDO_WORDS = { misclick: "take-backs: a misclick (your last move, once)", turn: "take-backs: your whole turn" };
+
 let navigating = false;
 function go(url) {
   // Start answers with the game id and the room update says the same: navigate once.
@@ -56,7 +59,8 @@ function draw(room) {
   const ruleset = rulesets[room.ruleset];
   document.getElementById("room-title").textContent = `${ruleset ? ruleset.name : room.ruleset} · ${room.private ? "private" : "public"} table`;
   const opts = ruleset ? describeOptions(ruleset.options, room.options, room.seats.length) : "";
-  document.getElementById("room-meta").textContent = `Host: ${room.host.name}${opts ? " · " + opts : ""}`;
+  const undo = UNDO_WORDS[room.undo] ? ` · ${UNDO_WORDS[room.undo]}` : "";
+  document.getElementById("room-meta").textContent = `Host: ${room.host.name}${opts ? " · " + opts : ""}${undo}`;
   document.getElementById("room-clock").textContent = describePace(room.pace);
   const rules = document.getElementById("room-rules"); // the guide and rulebook, before sitting down
   rules.href = `/rules/${room.ruleset}`;
