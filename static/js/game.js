@@ -373,6 +373,12 @@ function drawLog() {
   markLast();
 }
 
+function profileLink(seat) {
+  // A seat's name, linked to its player's page when a person holds it.
+  const s = state.table ? state.table.seats.find((x) => x.seat === seat) : null;
+  return s && s.player_id ? el("a", { href: `/players/${s.player_id}`, class: "profile-link" }, nameOf(seat)) : nameOf(seat);
+}
+
 function replayLink(version) {
   // The replay opens at that version from this viewer's seat (its own rules say who sees what).
   const seat = state.doc && state.doc.seat !== null ? `&seat=${state.doc.seat}` : "";
@@ -489,8 +495,7 @@ function drawPlayers() {
       : el("span", { class: `dot ${s.connected ? "on" : "off"}`, title: s.connected ? "connected" : "not connected" }, s.connected ? "●" : "○");
     return el("li", { class: `player${acting ? " acting" : ""}${seat === doc.seat ? " me" : ""}`, dataset: { seat } },
       el("span", { class: "order", title: "turn order" }, `${i + 1}`), dot,
-      el("span", { class: "pname" }, s.player_id ? el("a", { href: `/players/${s.player_id}`, class: "profile-link" }, nameOf(seat)) : nameOf(seat),
-        seat === doc.seat ? " (you)" : ""),
+      el("span", { class: "pname" }, profileLink(seat), seat === doc.seat ? " (you)" : ""),
       s.bot_rating ? el("span", { class: "bot-rating", title: "this bot level's fixed rating" }, String(s.bot_rating)) : null,
       acting ? el("span", { class: "to-play" }, "▶ to play") : null,
       s.held ? el("span", { class: "held", title: "the seat is kept for its player" }, heldWords(s)) : null,
@@ -544,7 +549,7 @@ function drawOutcome() {
   // When nobody wins (a failed city, nobody inside Rome) the list numbers no ranks.
   const place = (rank) => (winnerNames.length ? el("strong", {}, `${rank}.`) : null);
   const ranking = [...order.map((seat) => ({ rank: outcome.ranks[seat], li: el("li", { class: winners.includes(seat) ? "winner" : "" },
-      place(outcome.ranks[seat]), ` ${nameOf(seat)}${seat === state.doc.seat ? " (you)" : ""} — ${outcome.scores[seat]} points`) })),
+      place(outcome.ranks[seat]), " ", profileLink(seat), `${seat === state.doc.seat ? " (you)" : ""} — ${outcome.scores[seat]} points`) })),
     ...others.map((o) => ({ rank: o.rank, li: el("li", { class: o.rank === 1 ? "winner" : "" },
       place(o.rank), ` ${o.name} — ${o.score} points`) }))].sort((a, b) => a.rank - b.rank);
   box.replaceChildren(el("h2", {}, title),
