@@ -50,6 +50,19 @@ async def replay_page(request: Request, game_id: str) -> HTMLResponse:
     return templates.TemplateResponse(request, "replay.html", {"page": "replay", "game_id": game_id})
 
 
+@router.get("/me/games", response_class=HTMLResponse)
+async def my_games_page(request: Request) -> HTMLResponse:
+    """My games: your turn first, with notification settings, push on this device, vacation."""
+    return templates.TemplateResponse(request, "my_games.html", {"page": "my-games"})
+
+
+@router.get("/sw.js")
+async def service_worker() -> FileResponse:
+    """The push service worker, served from the root so its scope is the whole site."""
+    return FileResponse(ROOT / "static" / "js" / "sw.js", media_type="text/javascript",
+                        headers={"Cache-Control": "no-cache"})
+
+
 @router.get("/favicon.ico")
 async def favicon() -> FileResponse:
     """The site icon, for browsers that ask for /favicon.ico whatever the page says."""

@@ -120,6 +120,14 @@ async function reclaim() {
 }
 document.getElementById("reclaim").addEventListener("click", reclaim);
 
+async function takeSeat(seat) {
+  const code = new URLSearchParams(location.search).get("invite_code");
+  try {
+    state.table = await request("POST", `/api/games/${gameId}/seats/${seat}/take${code ? `?invite_code=${encodeURIComponent(code)}` : ""}`);
+    location.reload();  // the socket reopens as the seat's player
+  } catch (e) { showError(e.message); }
+}
+
 function play(move, opts = {}) {
   // A move the renderer makes by itself (opts.auto: the only possible answer) keeps what the
   // error line says, so a notice is not wiped before the player has read it.
@@ -358,6 +366,8 @@ function drawPlayers() {
       el("span", { class: "pname" }, nameOf(seat), seat === doc.seat ? " (you)" : ""),
       acting ? el("span", { class: "to-play" }, "▶ to play") : null,
       s.held ? el("span", { class: "held", title: "the seat is kept for its player" }, `bot playing until ${s.held_for || "the player"} returns`) : null,
+      // A turn game's seat whose player ran out of time, offered to anyone not seated here.
+      s.offered && doc.seat === null && me() ? el("button", { type: "button", class: "take-seat", onclick: () => takeSeat(seat) }, "Take this seat") : null,
       score !== null && score !== undefined ? el("span", { class: "score" }, String(score)) : null,
       el("span", { class: "clock", dataset: { clockSeat: seat }, hidden: true }));
   }));

@@ -1,6 +1,6 @@
 // Lobby: live list of public rooms, create a room (options from the ruleset's JSON schema), join by code.
 import { el, ensurePlayer, liveSocket, me, request, showWho } from "./api.js";
-import { optionFields, readOptions, showRelevant } from "./options.js";
+import { describePace, optionFields, readOptions, showRelevant } from "./options.js";
 import { applyPatch } from "./patch.js";
 
 const rulesets = await request("GET", "/api/rulesets");
@@ -55,7 +55,7 @@ showPace();
 function readPace() {
   const kind = paceSelect.value;
   if (kind === "realtime") return { kind, move_minutes: Number(document.getElementById("pace-move-minutes").value), reserve_minutes: Number(document.getElementById("pace-reserve-minutes").value) };
-  if (kind === "turn") return { kind, move_hours: Number(document.getElementById("pace-move-hours").value) };
+  if (kind === "turn") return { kind, move_hours: Number(document.getElementById("pace-move-hours").value), reserve_hours: Number(document.getElementById("pace-reserve-hours").value), timeout: document.getElementById("pace-timeout").value };
   return { kind: "none" };
 }
 
@@ -77,13 +77,14 @@ if (linked) joinByCode(linked);
 
 function drawRooms(rooms) {
   const body = document.getElementById("rooms-body");
-  if (!rooms.length) { body.replaceChildren(el("tr", {}, el("td", { colspan: 4, class: "muted" }, "No open tables yet: create one!"))); return; }
+  if (!rooms.length) { body.replaceChildren(el("tr", {}, el("td", { colspan: 5, class: "muted" }, "No open tables yet: create one!"))); return; }
   body.replaceChildren(...rooms.map((room) => {
     const taken = room.seats.filter((s) => s.player || s.bot).length;
     return el("tr", { dataset: { roomId: room.id } },
       el("td", {}, byId[room.ruleset] ? byId[room.ruleset].name : room.ruleset),
       el("td", {}, room.host.name),
       el("td", {}, `${taken} / ${room.seats.length}`),
+      el("td", {}, describePace(room.pace)),
       el("td", {}, el("a", { href: `/rooms/${room.id}`, class: "button" }, "Open")));
   }));
 }

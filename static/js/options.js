@@ -10,6 +10,16 @@ const VALUE_LABELS = {
   plus2: "+2 Income and Reputation (as printed)", minus2: "−2 Income and Reputation (suspected misprint)",
 };
 
+const TIMEOUTS = { bot: "a bot plays for them until they return", skip: "a bot plays that turn only", offer: "the seat is offered to others" };
+
+// A room's pace in words, shown in the lobby and the room before anyone sits down.
+export function describePace(pace) {
+  if (!pace || pace.kind === "none") return "no clock";
+  if (pace.kind === "realtime") return `${pace.move_seconds / 60} min a move + ${pace.reserve_seconds / 60} min reserve`;
+  const reserve = pace.reserve_seconds ? ` + ${pace.reserve_seconds / 3600} h reserve` : "";
+  return `turn based, ${pace.move_seconds / 3600} h a move${reserve}; on timeout ${TIMEOUTS[pace.timeout] || pace.timeout}`;
+}
+
 export function valueLabel(value) {
   if (typeof value !== "string") return String(value);
   if (VALUE_LABELS[value]) return VALUE_LABELS[value];

@@ -1,6 +1,6 @@
 // Room page: seats, invite, join/leave, bots (host), start; follows the room live and opens the game.
 import { el, ensurePlayer, liveSocket, me, request, showWho } from "./api.js";
-import { describeOptions } from "./options.js";
+import { describeOptions, describePace } from "./options.js";
 
 const roomId = document.getElementById("room").dataset.roomId;
 const code = new URLSearchParams(location.search).get("invite_code") || sessionStorage.getItem(`civitas.code.${roomId}`) || "";
@@ -56,7 +56,7 @@ function draw(room) {
   const ruleset = rulesets[room.ruleset];
   document.getElementById("room-title").textContent = `${ruleset ? ruleset.name : room.ruleset} · ${room.private ? "private" : "public"} table`;
   const opts = ruleset ? describeOptions(ruleset.options, room.options, room.seats.length) : "";
-  document.getElementById("room-meta").textContent = `Host: ${room.host.name}${opts ? " · " + opts : ""}`;
+  document.getElementById("room-meta").textContent = `Host: ${room.host.name}${opts ? " · " + opts : ""} · Clock: ${describePace(room.pace)}`;
   if (room.invite_code) {
     const link = `${location.origin}/r/${room.invite_code}`;
     document.getElementById("invite").hidden = false;
