@@ -7,13 +7,13 @@ self.addEventListener("push", (event) => {
     body: data.body || "", tag: data.tag, data: { url: data.url || "/" }, icon: "/static/favicon.svg",
   }));
   // Open pages hear of it too (tests and the page's own signals read this).
-  event.waitUntil(self.clients.matchAll({ type: "window" }).then((pages) => pages.forEach((page) => page.postMessage({ type: "push", data }))));
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((pages) => pages.forEach((page) => page.postMessage({ type: "push", data }))));
 });
 
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
   const url = new URL(event.notification.data.url, self.location.origin);
-  event.waitUntil(self.clients.matchAll({ type: "window" }).then((pages) => {
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((pages) => {
     const open = pages.find((page) => new URL(page.url).pathname === url.pathname);
     return open ? open.focus() : self.clients.openWindow(url.pathname);
   }));
