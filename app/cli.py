@@ -33,6 +33,7 @@ from app.db.models import Game, MoveRow, Player, Room, Seat, Snapshot
 from app.engine import registry
 from app.engine.rng import seed_hash
 from app.engine.runner import parse_options
+from app.engine.takeback import Line
 from app.services import ratings as rating_service
 
 
@@ -97,9 +98,10 @@ def replay_game(url: str, game_id: str) -> list[str]:
         state = ruleset.setup(game.players, parse_options(ruleset, game.options), int(game.seed))
         moves = session.execute(select(MoveRow).where(MoveRow.game_id == game_id)
                                 .order_by(MoveRow.seq)).scalars().all()
+        line = Line()  # take-back rows return to states kept here
         for row in moves:
             try:
-                state = ruleset.apply(state, row.seat, row.move)
+                state = line.step(ruleset, state, row.seat, row.move)
             except Exception as exc:  # a different seed or rules: the log no longer replays
                 problems.append(f"version {row.seq}: the stored move is refused on replay ({exc})")
                 return problems
@@ -136,9 +138,10 @@ def snapshot_all(url: str) -> int:
                 continue
             ruleset = _ruleset(game)
             state = ruleset.setup(game.players, parse_options(ruleset, game.options), int(game.seed))
+            line = Line()
             for row in session.execute(select(MoveRow).where(MoveRow.game_id == game.id)
                                        .order_by(MoveRow.seq)).scalars():
-                state = ruleset.apply(state, row.seat, row.move)
+                state = line.step(ruleset, state, row.seat, row.move)
             session.add(Snapshot(game_id=game.id, version=game.version, state=_json(state),
                                  ruleset_version=ruleset.version))
             count += 1

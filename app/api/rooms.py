@@ -30,7 +30,7 @@ async def create_room(body: RoomCreate, player: CurrentPlayer, session: SessionD
             session, player, open_rooms=int(platform.settings.open_rooms_per_player
                                             * platform.settings.limits_scale))
         room = await room_service.create_room(session, player, body.ruleset, body.seats,
-                                              body.private, body.options)
+                                              body.private, body.options, body.undo)
         await set_pace(session, room.id, body.pace)
         doc = await room_service.room_document(session, room, player)
     # After the commit, holding no connection: the lobby's update reads with its own.

@@ -91,6 +91,9 @@ class Room(Base):
     # Bumped by every room write with `WHERE version = <read>`: a second writer (another
     # instance, or SQLite where FOR UPDATE does nothing) finds it moved on and is refused.
     version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Whether players may take moves back: "off", "misclick" (the last move) or "turn" (every
+    # move of their current turn), while nothing was revealed and nobody else has acted.
+    undo: Mapped[str] = mapped_column(String(16), default="off", server_default="off")
 
     __table_args__ = (Index("ix_rooms_status_private", "status", "private"),)
 

@@ -86,6 +86,7 @@ def _document(room: Room, seats: list[Seat], names: dict[str, str],
             "level": bot_level(s.bot) if not s.player_id else None,
         } for s in seats],
         "game_id": room.game_id,
+        "undo": room.undo or "off",
         "pace": pace_json(pace),  # shown in the lobby and the room before anyone sits down
     }
 
@@ -120,8 +121,9 @@ async def check_room_caps(session: AsyncSession, host: Identity, *, open_rooms: 
 
 
 async def create_room(session: AsyncSession, host: Identity, ruleset_id: str, seat_count: int,
-                      private: bool, options: dict[str, Any]) -> Room:
-    """A room in the lobby with the host in seat 0; options are checked against the ruleset."""
+                      private: bool, options: dict[str, Any], undo: str = "off") -> Room:
+    """A room in the lobby with the host in seat 0; options are checked against the ruleset;
+    `undo` is whether players may take moves back (off, misclick, turn)."""
     ruleset = registry.get(ruleset_id)
     if ruleset is None:
         raise ServiceError(422, f"There is no ruleset called {ruleset_id!r}; see /api/rulesets.")
@@ -138,7 +140,7 @@ async def create_room(session: AsyncSession, host: Identity, ruleset_id: str, se
         raise ServiceError(422, f"Option {where!r} is not valid: {first['msg']}.") from None
     room = Room(id=secrets.token_hex(8), ruleset=ruleset.id, options=parsed.model_dump(mode="json"),
                 private=private, invite_code=secrets.token_urlsafe(12), host_id=host.id,
-                status="lobby")
+                status="lobby", undo=undo)
     session.add(room)
     session.add_all([Seat(room_id=room.id, seat=i, player_id=host.id if i == 0 else None)
                      for i in range(seat_count)])

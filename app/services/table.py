@@ -13,7 +13,8 @@ from app.db.models import Game, Player, Rematch, Room, RoomPace, Seat, SeatClock
 from app.services.clocks import aware, now, pace_json, pace_of
 from app.services import history
 from app.services.errors import ServiceError, not_found
-from app.services.rooms import BOT_NAME, seat_label, seats_of
+from app.ratings import bot_rating
+from app.services.rooms import BOT_NAME, bot_level, seat_label, seats_of
 
 
 async def table_info(platform: Any, game_id: str, viewer_id: str | None = None) -> dict[str, Any]:
@@ -39,6 +40,9 @@ async def table_info(platform: Any, game_id: str, viewer_id: str | None = None) 
             else "held" if held else "player" if r.player_id else "empty",
             "connected": platform.clocks.connected(clock) if r.player_id else None,
             "held": held, "held_for": r.name if held else None, "clock": None,
+            # The player's profile (/players/{id}); a bot seat's level carries a fixed rating.
+            "player_id": r.player_id,
+            "bot_rating": bot_rating(bot_level(r.bot)) if r.bot and not r.player_id else None,
             # The 'offer' timeout policy: its player lost it; anyone not seated may take it.
             "offered": bool(clock is not None and clock.offered and not r.player_id),
         }
@@ -48,7 +52,7 @@ async def table_info(platform: Any, game_id: str, viewer_id: str | None = None) 
                               "reserve_seconds": clock.reserve_left}
         seats.append(entry)
     return {"game_id": game_id, "room_id": live.room_id, "now": now().isoformat(),
-            "pace": pace_json(pace), "seats": seats, "rematch": rematch}
+            "pace": pace_json(pace), "seats": seats, "rematch": rematch, "undo": live.undo_mode}
 
 
 async def _rematch_json(session: AsyncSession, room_id: str) -> dict[str, Any] | None:
@@ -83,7 +87,7 @@ async def rematch(session: AsyncSession, room_id: str, player_id: str, games: An
     if existing is None:
         new_room = Room(id=secrets.token_hex(8), ruleset=room.ruleset, options=room.options,
                         private=True, invite_code=secrets.token_urlsafe(12), host_id=player_id,
-                        status="lobby")
+                        status="lobby", undo=room.undo)
         session.add(new_room)
         await session.flush()
         session.add_all([Seat(room_id=new_room.id, seat=s.seat,

@@ -124,7 +124,8 @@ onSubmit("delete-form", "delete-error", async () => {
 // Links from e-mails: /account?action=verify&code=… and /account?action=reset&code=…
 if (params.get("action") === "verify" && params.get("code")) {
   try {
-    await request("POST", "/api/accounts/verify", { code: params.get("code") });
+    const verified = await request("POST", "/api/accounts/verify", { code: params.get("code") });
+    $("link-note").textContent = `${verified.email} is confirmed: sign in with it on any device.`;
     history.replaceState(null, "", "/account");
   } catch (e) { $("link-error").textContent = e.message; }
 }
