@@ -33,7 +33,7 @@ document.getElementById("create-form").addEventListener("submit", async (event) 
   const error = document.getElementById("create-error");
   error.textContent = "";
   try {
-    await ensurePlayer();
+    if (!(await ensurePlayer())) return; // the name dialog was closed: nothing is created
     const room = await request("POST", "/api/rooms", {
       ruleset: select.value,
       seats: Number(seats.value),
@@ -78,14 +78,14 @@ if (linked) joinByCode(linked);
 
 function drawRooms(rooms) {
   const body = document.getElementById("rooms-body");
-  if (!rooms.length) { body.replaceChildren(el("tr", {}, el("td", { colspan: 5, class: "muted" }, "No open tables yet: create one!"))); return; }
+  if (!rooms.length) { body.replaceChildren(el("tr", {}, el("td", { colspan: 4, class: "muted" }, "No open tables yet: create one!"))); return; }
   body.replaceChildren(...rooms.map((room) => {
     const taken = room.seats.filter((s) => s.player || s.bot).length;
     return el("tr", { dataset: { roomId: room.id } },
-      el("td", {}, byId[room.ruleset] ? byId[room.ruleset].name : room.ruleset),
+      el("td", {}, byId[room.ruleset] ? byId[room.ruleset].name : room.ruleset,
+        el("small", { class: "muted room-clock" }, describePace(room.pace))),
       el("td", {}, room.host.name),
       el("td", {}, `${taken} / ${room.seats.length}`),
-      el("td", {}, describePace(room.pace)),
       el("td", {}, el("a", { href: `/rooms/${room.id}`, class: "button" }, "Open")));
   }));
 }

@@ -97,6 +97,13 @@ def test_during_a_game_the_replay_offers_only_the_players_own_seat(quick_server,
     page.wait_for_function("window.civitasReplay.doc.seat === 0", timeout=15000)
     assert "own seat" in page.inner_text("#replay-error")
     assert page.locator("#r-seat option").count() == 1
+    # The game goes on: "last" reads the index again and reaches the newest version.
+    _rest_moves(server, game, host, 2)
+    _rest_moves(server, game, guest, 2)
+    now = http.get(f"{server.url}/api/games/{game}").json()["version"]
+    assert now > 0
+    page.click("#r-last")
+    page.wait_for_function(f"window.civitasReplay.version >= {now}", timeout=15000)
     page.context.close()
     assert not errors, errors
 
