@@ -18,6 +18,9 @@ function showOptions() {
   seats.max = ruleset.max_players;
   seats.value = Math.min(Math.max(Number(seats.value) || 2, ruleset.min_players), ruleset.max_players);
   fields.replaceChildren(el("legend", {}, "Options"), ...optionFields(ruleset.options));
+  const rules = document.getElementById("ruleset-rules"); // read before choosing (/rules/<id>)
+  rules.href = `/rules/${ruleset.id}`;
+  rules.textContent = `How to play ${ruleset.name}`;
   relevant = showRelevant(fields, () => seats.value);
 }
 let relevant = () => {};

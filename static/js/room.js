@@ -62,6 +62,9 @@ function draw(room) {
   const undo = UNDO_WORDS[room.undo] ? ` · ${UNDO_WORDS[room.undo]}` : "";
   document.getElementById("room-meta").textContent = `Host: ${room.host.name}${opts ? " · " + opts : ""}${undo}`;
   document.getElementById("room-clock").textContent = describePace(room.pace);
+  const rules = document.getElementById("room-rules"); // the guide and rulebook, before sitting down
+  rules.href = `/rules/${room.ruleset}`;
+  rules.textContent = `How to play ${ruleset ? ruleset.name : room.ruleset}`;
   if (room.invite_code) {
     const link = `${location.origin}/r/${room.invite_code}`;
     document.getElementById("invite").hidden = false;

@@ -134,12 +134,12 @@ def test_how_to_play_glossary_rulebook_and_hints_against_bots(learn_server, brow
     assert not errors, errors
 
 
-def test_hints_stay_off_with_another_person_at_the_table(learn_server, browser):
+def test_hints_stay_off_with_another_person_at_the_table(learn_server, browser, viewport):
     """A game with another person is no first game against bots: hints are off unless asked for."""
     server = learn_server
     ann, bob = _player(server, "Ann"), _player(server, "Bob")
     _room_id, game = _room(server, ann, "tiny-towns", bots=0, guests=[bob])
-    page, errors = _page(browser, "wide")
+    page, errors = _page(browser, viewport)
     _open(page, server, ann, game)
     _ready(page)
     page.wait_for_function("window.civitas.guide")
@@ -327,6 +327,7 @@ def test_table_facts_before_joining(learn_server, browser, viewport):
     page, errors = _page(browser, viewport)
     page.goto(server.url + "/")
     page.select_option("#ruleset-select", "city-council")
+    assert page.get_attribute("#ruleset-rules", "href") == "/rules/city-council"
     budget = page.locator("[data-option='hard_budget']")
     assert budget.is_hidden()
     page.select_option("select[name=mode]", "hard")
@@ -351,6 +352,9 @@ def test_table_facts_before_joining(learn_server, browser, viewport):
     reason = page.locator("#start-reason")
     assert reason.is_visible() and "Fill every seat" in reason.inner_text()
     assert page.is_disabled("#start-button")
+    # How to play, before sitting down: the room links to the game's rules page.
+    assert page.get_attribute("#room-rules", "href") == "/rules/city-council"
+    assert page.inner_text("#room-rules") == "How to play City Council"
     shot(page, f"learn-{viewport}-7-room-facts")
     room_id = page.url.rsplit("/", 1)[1].split("?")[0]
     # A visitor sees the clock in the lobby's list, and that the host starts the game.

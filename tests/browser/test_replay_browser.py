@@ -8,18 +8,8 @@ import pytest
 
 from tests.browser.test_table_browser import _open, _page, _player, _rest_moves, _room, shot
 from tests.support import http
-from tests.support.server import ServerProcess
 
 VERSION = "window.civitasReplay && window.civitasReplay.ready && window.civitasReplay.version"
-
-
-@pytest.fixture(scope="module")
-def quick_server(tmp_path_factory):
-    """A server whose bots move at once (games played to the end)."""
-    db = tmp_path_factory.mktemp("replay") / "civitas.db"
-    with ServerProcess({"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{db}",
-                        "CIVITAS_BOT_DELAY_MS": "0"}) as server:
-        yield server
 
 
 def _at(page, version):
