@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from contextlib import AbstractAsyncContextManager
 import time
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
+
 from app.collector import Collector
 from app.config import Settings
+from app.db.models import utcnow
 from app.db.session import make_engine, make_sessionmaker
 from app.limits import Limiter, Rate, TokenFrames
 from app.observability.metrics import BROKER_LAG, REGISTRY, Gauge
@@ -35,9 +39,11 @@ from app.services import vacation
 from app.services.games import GameService
 from app.services.mail import make_mailer
 from app.services.replay import Replays
-from app.services.rooms import RoomLocks, room_ids_of
+from app.services.rooms import RoomLocks, leave_room, room_ids_of
 from app.services import tokens as token_service
-from app.services.tokens import Tokens
+from app.services.errors import ServiceError
+from app.services.tokens import Identity, Tokens
+from app.tasks import stop_tasks
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +92,7 @@ class Platform:
         self.accounts = Accounts(settings, self.sessions, self.tokens, self.limiter, self.mailer,
                                  self.write_turn)
         self.accounts.renamed.append(self._player_renamed)
+        self.accounts.deleted.append(self._player_deleted)
         self.clocks = Clocks(self.sessions, settings.absence_grace_seconds,
                              settings.heartbeat_seconds, settings.clock_sweep_seconds,
                              self.games.write_turn)
@@ -108,6 +115,7 @@ class Platform:
         self.hub.beat_listeners.append(self._beat)
         self.hub.seat_listeners.append(self._seat_moved)
         self.collector = Collector(settings.gc_freeze_seconds, settings.gc_thaw_seconds)
+        self._rating_catch_up: asyncio.Task[None] | None = None
         self.live_sockets = LiveSessions()  # detached sockets, finished before anything stops
         self._register_gauges()
 
@@ -127,6 +135,14 @@ class Platform:
                 await session.run_sync(lambda s: rating_service.record(s, game_id))
         except Exception:  # noqa: BLE001 - the game is stored; its rating can be rebuilt
             log.exception("rating a finished game failed", extra={"game_id": game_id})
+
+    async def _catch_up_ratings(self) -> None:
+        """Once at start: rate the games that ended while no instance could rate them."""
+        try:
+            async with self.write_turn(), self.sessions() as session:
+                await session.run_sync(rating_service.catch_up)
+        except Exception:  # noqa: BLE001 - `python -m app.cli ratings rebuild` catches up too
+            log.exception("catching up the ratings failed")
 
     async def _seat_held(self, game_id: str, room_id: str) -> None:
         """A bot now plays a held seat: every instance reloads the seats; this one runs the bot."""
@@ -204,6 +220,23 @@ class Platform:
             await self.broker.publish({"type": "ended", "game_id": game_id,
                                        "origin": self.instance, "t": time.time()})
 
+    async def _player_deleted(self, player_id: str) -> None:
+        """A deleted account leaves the rooms still in their lobby, so its seats (and the host's
+        role) free up; its seats in games keep their neutral name."""
+        async with self.sessions() as session:
+            lobby = await room_ids_of(session, player_id, ("lobby",))
+        leaver = Identity(player_id, "", "", utcnow(), False)  # leave_room reads only the id
+        for room_id in lobby:
+            try:
+                async with self.room_locks.hold(room_id), self.write_turn(), \
+                        self.sessions() as session:
+                    await leave_room(session, room_id, leaver)
+                    await session.commit()
+            except (ServiceError, IntegrityError):  # started or changed meanwhile: leave it be
+                log.info("a deleted player's room %s changed meanwhile; left as it is", room_id)
+                continue
+            await self.announce_room(room_id)
+
     async def _player_renamed(self, player_id: str) -> None:
         """A player's name changed (or its account was deleted): its rooms show the new one."""
         async with self.sessions() as session:
@@ -261,10 +294,12 @@ class Platform:
         await self.cleanup.start()
         await self.outbox.start()
         await self.collector.start()
+        self._rating_catch_up = asyncio.create_task(self._catch_up_ratings())
 
     async def stop(self) -> None:
         """Stop background work and close connections."""
         await self.live_sockets.stop()
+        await stop_tasks([self._rating_catch_up])
         await self.accounts.drain()
         released = await self.bots.stop()
         if released and self.broker.shared:

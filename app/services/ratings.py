@@ -18,6 +18,8 @@ from sqlalchemy.orm import Session
 from app.db.models import Game, GameEvent, MoveRow, PlayerRating, RatedGame
 from app.ratings import REPEAT_WINDOW, GameResult, Rating, Ratings, SeatPlay, eligibility, fold
 
+NOT_RATED = "none"  # the pool of a finished game the ratings leave out
+
 
 def _aware(moment: datetime) -> datetime:
     """SQLite gives naive UTC datetimes back, PostgreSQL aware ones: compare them alike."""
@@ -74,6 +76,8 @@ def record(session: Session, game_id: str) -> str:
     result = game_result(session, game_id)
     pool = eligibility(result)[0] if result is not None else None
     if result is None or pool is None:
+        _unrated(session, game_id, result)
+        session.commit()
         return "unrated"
     later = session.scalar(select(func.count()).select_from(RatedGame).where(
         RatedGame.ruleset == result.ruleset, RatedGame.pool == pool,
@@ -111,11 +115,37 @@ def _store(session: Session, result: GameResult, pool: str,
                  for p, (b, a, w) in changes.items()}))
 
 
+def _unrated(session: Session, game_id: str, result: GameResult | None) -> None:
+    """Note a finished game the ratings leave out (pool 'none'), so that catching up does not
+    read it again."""
+    game = session.get(Game, game_id)
+    if game is None:
+        return
+    session.add(RatedGame(
+        game_id=game_id, ruleset=game.ruleset, pool=NOT_RATED,
+        finished_at=result.finished_at if result is not None else _aware(game.created_at),
+        lineup=[s.player_id for s in result.seats if s.player_id] if result is not None else [],
+        changes={}))
+
+
+def catch_up(session: Session) -> int:
+    """Fold in the finished games the ratings have not seen (their last move's instance stopped
+    before rating them), oldest first; the number of games read."""
+    seen = select(RatedGame.game_id)
+    ids = session.scalars(select(Game.id).where(
+        Game.status == "finished", Game.outcome.is_not(None), Game.id.not_in(seen))
+        .order_by(Game.created_at, Game.id)).all()
+    for game_id in ids:
+        record(session, game_id)
+    return len(ids)
+
+
 def rebuild(session: Session) -> int:
     """Fold every finished game again from the move log, replace the stored ratings, commit;
     returns the number of games rated."""
     _lock(session)
     games = sorted(finished_results(session), key=lambda g: (g.finished_at, g.game_id))
+    readable = {g.game_id for g in games}
     session.execute(delete(RatedGame))
     session.execute(delete(PlayerRating))
     session.flush()
@@ -126,6 +156,11 @@ def rebuild(session: Session) -> int:
         if changes is not None:
             _store(session, game, eligibility(game)[0] or "", changes)
             rated += 1
+        else:
+            _unrated(session, game.game_id, game)
+    for game_id in session.scalars(select(Game.id).where(
+            Game.status == "finished", Game.outcome.is_not(None), Game.id.not_in(readable))):
+        _unrated(session, game_id, None)  # stored before seats were recorded
     session.commit()
     return rated
 

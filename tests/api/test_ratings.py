@@ -81,3 +81,28 @@ def test_a_game_that_ended_before_one_already_rated_is_folded_in_its_true_order(
 
 async def _all(session):
     return list((await session.execute(select(RatedGame))).scalars())
+
+
+def test_games_that_ended_unrated_by_a_stopped_instance_are_caught_up(client):
+    """A game whose final move's instance stopped before rating it is rated by the catch-up that
+    runs at start; a game the ratings leave out (a seat with too few moves) is read once, not at
+    every start."""
+    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+    _, rated = _game(client, ann, bob)
+    _, alone = _game(client, ann, bots=1)
+    room = new_room(client, ann, options={"rounds": 1})
+    client.post(f"/api/rooms/{room['id']}/join", headers=bob["headers"], json={})
+    short = client.post(f"/api/rooms/{room['id']}/start", headers=ann["headers"]).json()["game_id"]
+    platform = client.app.state.platform
+    platform.games.listeners.remove(platform._rate)
+    for game_id, people in ((rated, [ann, bob]), (alone, [ann]), (short, [ann, bob])):
+        play_to_end(client, game_id, people)
+    assert _sync(client, rating_service.catch_up) == 3
+    rows = {r.game_id: r.pool for r in in_db(client, _all)}
+    assert rows == {rated: "rated", alone: "bots", short: "none"}
+    assert _sync(client, rating_service.catch_up) == 0
+    assert _sync(client, rating_service.folded) == _sync(client, rating_service.stored)
+    before = _sync(client, rating_service.stored)
+    _sync(client, rating_service.rebuild)
+    assert {r.game_id: r.pool for r in in_db(client, _all)} == rows
+    assert _sync(client, rating_service.stored) == before
