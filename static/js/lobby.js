@@ -63,7 +63,7 @@ showPace();
 function readPace() {
   const kind = paceSelect.value;
   if (kind === "realtime") return { kind, move_minutes: Number(document.getElementById("pace-move-minutes").value), reserve_minutes: Number(document.getElementById("pace-reserve-minutes").value) };
-  if (kind === "turn") return { kind, move_hours: Number(document.getElementById("pace-move-hours").value) };
+  if (kind === "turn") return { kind, move_hours: Number(document.getElementById("pace-move-hours").value), reserve_hours: Number(document.getElementById("pace-reserve-hours").value), timeout: document.getElementById("pace-timeout").value };
   return { kind: "none" };
 }
 
