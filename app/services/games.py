@@ -490,9 +490,10 @@ class GameService:
             earlier = live.earlier(seat, client_id, move)
             if earlier is not None:
                 return earlier, None, move
-        new_state, canonical = play_canonical(
-            live.ruleset, live.state, seat, move, sent_version=sent_version,
-            current_version=live.version, history=live.history(sent_version))
+        with live.memo:  # what the listing of the legal moves left for `apply` (app/engine/memo.py)
+            new_state, canonical = play_canonical(
+                live.ruleset, live.state, seat, move, sent_version=sent_version,
+                current_version=live.version, history=live.history(sent_version))
         return None, new_state, canonical
 
     @staticmethod

@@ -52,8 +52,10 @@ _UPTO = {key: [bisect_right(lines, pop) for pop in range(lines[-1] + 1)]
 SINCE_KINDS = frozenset(k for k, effs in EFFECTS.items()
                         if any(e.scope in ("after", "redline") for e in effs))
 
-# (seat, boroughs) -> the others in order; typed, compiled: its .get is a direct lookup
-_ORDER = cython.declare(dict, {})
+# (seat, boroughs) -> the others in order, for up to five boroughs (four players and Dale), built
+# at import; typed, compiled: its .get is a direct lookup
+_ORDER = cython.declare(dict, {(i, n): tuple([(i + k) % n for k in range(1, n)])
+                               for n in range(1, 6) for i in range(n)})
 
 
 @cython.final
@@ -104,9 +106,7 @@ class World:
         """Every other borough (Dale's too), in turn order starting after i."""
         n = len(self.players)
         order = _ORDER.get((i, n))
-        if order is None:
-            order = _ORDER[(i, n)] = tuple([(i + k) % n for k in range(1, n)])
-        return order
+        return tuple([(i + k) % n for k in range(1, n)]) if order is None else order
 
     # ------------------------------------------------------------------ tracks
     @cython.ccall
