@@ -145,9 +145,12 @@ class Notifier:
                                  "created_at": now()})
         if not rows:
             return 0
-        result = await session.execute(
-            self.insert(OutboxRow.__table__).values(rows).on_conflict_do_nothing(index_elements=["key"]))
-        return max(0, result.rowcount or 0)
+        # RETURNING counts what was written (psycopg reports no rowcount here); a key already
+        # present is the same hand-over reported again, so it is skipped.
+        written = await session.execute(
+            self.insert(OutboxRow.__table__).values(rows).on_conflict_do_nothing(index_elements=["key"])
+            .returning(OutboxRow.__table__.c.id))
+        return len(written.all())
 
     async def _open_pages(self, session: AsyncSession, notices: list[Notice]) -> set[tuple[str, int]]:
         """(game, seat) pairs among the notices with a socket of the seat's player open."""

@@ -178,6 +178,14 @@ async function reclaim() {
 }
 document.getElementById("reclaim").addEventListener("click", reclaim);
 
+async function takeSeat(seat) {
+  const code = new URLSearchParams(location.search).get("invite_code");
+  try {
+    state.table = await request("POST", `/api/games/${gameId}/seats/${seat}/take${code ? `?invite_code=${encodeURIComponent(code)}` : ""}`);
+    location.reload();  // the socket reopens as the seat's player
+  } catch (e) { showError(e.message); }
+}
+
 // Undo: takes back the player's last move (a click per move), where the table allows it and the
 // server says it may (nobody else has acted, and the move showed the player nothing hidden).
 function takeBack() {
@@ -500,6 +508,8 @@ function drawPlayers() {
       acting ? el("span", { class: "to-play" }, "▶ to play") : null,
       s.held ? el("span", { class: "held", title: "the seat is kept for its player" }, heldWords(s)) : null,
       !s.held && s.bot_at && acting && seat !== doc.seat ? el("span", { class: "away" }, "away") : null,
+      // A turn game's seat whose player ran out of time, offered to anyone not seated here.
+      s.offered && doc.seat === null && me() ? el("button", { type: "button", class: "take-seat", onclick: () => takeSeat(seat) }, "Take this seat") : null,
       score !== null && score !== undefined ? el("span", { class: "score" }, String(score)) : null,
       el("span", { class: "clock", dataset: { clockSeat: seat }, hidden: true }));
   }));

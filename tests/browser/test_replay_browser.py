@@ -8,18 +8,8 @@ import pytest
 
 from tests.browser.test_table_browser import _open, _page, _player, _rest_moves, _room, shot
 from tests.support import http
-from tests.support.server import ServerProcess
 
 VERSION = "window.civitasReplay && window.civitasReplay.ready && window.civitasReplay.version"
-
-
-@pytest.fixture(scope="module")
-def quick_server(tmp_path_factory):
-    """A server whose bots move at once (games played to the end)."""
-    db = tmp_path_factory.mktemp("replay") / "civitas.db"
-    with ServerProcess({"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{db}",
-                        "CIVITAS_BOT_DELAY_MS": "0"}) as server:
-        yield server
 
 
 def _at(page, version):
@@ -123,6 +113,12 @@ def test_a_profile_opens_from_the_players_panel_and_links_to_replays(quick_serve
     assert "Games played" in page.inner_text("#record")
     assert "against bots" in page.inner_text("#ratings")
     shot(page, "profile-phone")
+    page.locator("#ratings a").first.click()  # the game's leaderboard, against-bots pool
+    page.wait_for_selector("#leaders tbody a", timeout=15000)
+    assert page.locator("#leaders tbody a").first.inner_text() == "Alice"
+    assert page.input_value("#pool") == "bots" and "fixed ratings" in page.inner_text("#bot-ratings")
+    page.go_back()
+    page.wait_for_selector(f'#games li[data-game-id="{game}"] a.replay-link', timeout=15000)
     page.locator(f'#games li[data-game-id="{game}"] a.replay-link').click()
     page.wait_for_function(VERSION + " >= 0", timeout=30000)
     assert page.url.split("#")[0].endswith(f"/games/{game}/replay")

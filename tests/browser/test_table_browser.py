@@ -31,15 +31,6 @@ def table_server(tmp_path_factory):
         yield server
 
 
-@pytest.fixture(scope="module")
-def quick_server(tmp_path_factory):
-    """A server whose bots move at once (games played to the end for the rematch)."""
-    db = tmp_path_factory.mktemp("quick") / "civitas.db"
-    with ServerProcess({"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{db}",
-                        "CIVITAS_BOT_DELAY_MS": "0"}) as server:
-        yield server
-
-
 @pytest.fixture(params=list(VIEWPORTS))
 def viewport(request):
     return request.param
