@@ -8,8 +8,8 @@ the game, the seat and the version, and the outbox keeps keys unique."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -61,16 +61,21 @@ def check_settings(body: dict[str, Any]) -> dict[str, Any]:
     if url is not None:
         if not isinstance(url, str) or len(url) > 500:
             raise ServiceError(422, "webhook_url must be a URL of at most 500 characters.")
-        parts = urlsplit(url)
-        # Plain http only to this machine (a developer's test hook): a webhook crosses networks.
-        if not parts.hostname or not (parts.scheme == "https" or (
-                parts.scheme == "http" and parts.hostname in _LOCAL_HOSTS)):
-            raise ServiceError(422, "webhook_url must be an https:// URL.")
+        check_url(url, "webhook_url")
     always = body.get("always", False)
     if not isinstance(always, bool):
         raise ServiceError(422, "always must be true or false.")
     return {"events": {e: list(dict.fromkeys(events.get(e, []))) for e in EVENTS},
             "webhook_url": url or None, "always": always}
+
+
+def check_url(url: str, what: str) -> None:
+    """A URL the server will POST to (a webhook, a push endpoint): https, or plain http only to
+    this machine (a developer's test hook), else a 422 naming `what`."""
+    parts = urlsplit(url)
+    if not parts.hostname or not (parts.scheme == "https" or (
+            parts.scheme == "http" and parts.hostname in _LOCAL_HOSTS)):
+        raise ServiceError(422, f"{what} must be an https:// URL.")
 
 
 def settings_json(row: NotificationSettings | None) -> dict[str, Any]:
