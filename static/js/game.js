@@ -3,7 +3,7 @@
 // draws what every game shares: the prompt bar, errors beside the board, player panels with
 // clocks, the log in words, chat, your-turn signals, the result panel and Leave.
 // The layout rules renderers follow are in docs/UX.md.
-import { el, ensurePlayer, liveSocket, me, request, showWho } from "./api.js";
+import { chatFrame, el, ensurePlayer, liveSocket, me, request, showWho } from "./api.js";
 import { applyPatch } from "./patch.js";
 import * as generic from "../rulesets/generic.js";
 import { gameFinished, hintLines, hintsWanted, longPressTips, mountGuide, setHints } from "./learn.js";
@@ -782,7 +782,6 @@ function drawChat() {
   for (const list of document.querySelectorAll(".chat-list")) list.scrollTop = list.scrollHeight;
 }
 
-const chatFrame = (text) => ({ type: "chat", text, id: `chat-${Date.now().toString(36)}` });
 let pendingChat = null; // a visitor's first line, sent once the socket is theirs
 
 document.getElementById("chat-form").addEventListener("submit", async (event) => {

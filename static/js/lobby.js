@@ -10,6 +10,10 @@ const seats = document.getElementById("seats-input");
 const fields = document.getElementById("options-fields");
 
 for (const r of rulesets) select.append(el("option", { value: r.id }, `${r.name} (${r.min_players}–${r.max_players})`));
+const signedIn = me();
+document.getElementById("leaderboards").replaceChildren(
+  ...rulesets.flatMap((r, i) => [i ? " · " : "", el("a", { href: `/leaderboard/${r.id}` }, r.name)]),
+  ...(signedIn ? [" · ", el("a", { href: `/players/${signedIn.id}`, id: "my-profile" }, "Your page")] : []));
 
 function showOptions() {
   const ruleset = byId[select.value];

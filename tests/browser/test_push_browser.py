@@ -30,7 +30,7 @@ def test_push_through_the_service_worker_then_the_turn_is_played(browser, tmp_pa
             "CIVITAS_BOT_DELAY_MS": "50", "CIVITAS_VAPID_PRIVATE_KEY": private,
             "CIVITAS_VAPID_PUBLIC_KEY": public}) as server:
         ann, ann_h = _player(server.url, "Ann")
-        bob, bob_h = _player(server.url, "Bob")
+        _bob, bob_h = _player(server.url, "Bob")
         context = browser.new_context(bypass_csp=True)
         context.grant_permissions(["notifications"], origin=server.url)
         subscription = push.subscribe("ann")

@@ -12,7 +12,7 @@ from sqlalchemy import select, update
 
 from app.db.models import OutboxRow, Player
 from app.services.outbox import Outbox
-from tests.support.api import in_db, new_player, play_first_legal
+from tests.support.api import doc, in_db, new_player, play_first_legal, play_to_end
 from tests.support.push import PushService, WebhookServer, vapid_keys
 from tests.support.smtp import SmtpServer
 from tests.support.wait import wait_for
@@ -126,7 +126,7 @@ def test_your_turn_reaches_email_push_and_webhook_of_an_offline_player(client, w
 
 
 def test_nobody_with_the_game_open_is_told_unless_always(client, world):
-    smtp, push, hook = world
+    _smtp, _push, hook = world
     a, b = new_player(client, "Ann"), new_player(client, "Bob")
     client.put("/api/players/me/notifications", headers=a["headers"], json={
         "events": {"your_turn": ["webhook"]}, "webhook_url": hook.url + "/ann"})
@@ -150,7 +150,7 @@ def test_nobody_with_the_game_open_is_told_unless_always(client, world):
 
 
 def test_a_hand_over_after_a_move_and_a_chat_mention(client, world):
-    smtp, push, hook = world
+    _smtp, _push, hook = world
     a, b = new_player(client, "Ann"), new_player(client, "Bob")
     client.put("/api/players/me/notifications", headers=a["headers"], json={
         "events": {"your_turn": ["webhook"], "mention": ["webhook"]},
@@ -187,7 +187,7 @@ def test_twelve_hours_left_is_told_once_per_deadline(client, world, monkeypatch)
 
     from app.services import clocks
 
-    smtp, push, hook = world
+    _smtp, _push, hook = world
     a, b = new_player(client, "Ann"), new_player(client, "Bob")
     client.put("/api/players/me/notifications", headers=a["headers"], json={
         "events": {"deadline": ["webhook"]}, "webhook_url": hook.url + "/ann"})
@@ -209,7 +209,7 @@ def test_twelve_hours_left_is_told_once_per_deadline(client, world, monkeypatch)
 def test_the_outbox_survives_a_restart_and_two_senders_never_share_a_row(client, world):
     """Rows claimed by a sender that died are sent by another once the claim's lease ran out;
     two senders racing over the same rows send each exactly once."""
-    smtp, push, hook = world
+    _smtp, _push, hook = world
     platform = client.app.state.platform
     players = [new_player(client, f"P{i}") for i in range(30)]
     for p in players:
@@ -244,3 +244,42 @@ def test_the_outbox_survives_a_restart_and_two_senders_never_share_a_row(client,
     tags = [r["json"]["tag"] for r in got]
     assert len(tags) == 31 and len(set(tags)) == 31
     assert all(r.status == "sent" for r in _outbox(client))
+
+
+def test_the_end_of_a_game_is_told_to_every_player_once(client, world):
+    _smtp, _push, hook = world
+    a, b = new_player(client, "Ann"), new_player(client, "Bob")
+    for p in (a, b):
+        client.put("/api/players/me/notifications", headers=p["headers"], json={
+            "events": {"game_finished": ["webhook"]}, "webhook_url": f"{hook.url}/{p['name']}"})
+    room = client.post("/api/rooms", headers=a["headers"], json={
+        "ruleset": "testgame", "seats": 2, "options": {"rounds": 1}}).json()
+    client.post(f"/api/rooms/{room['id']}/join", headers=b["headers"], json={})
+    game_id = client.post(f"/api/rooms/{room['id']}/start", headers=a["headers"]).json()["game_id"]
+    play_to_end(client, game_id, [a, b])
+    got = hook.wait_for(2)
+    assert sorted(r["path"] for r in got) == ["/Ann", "/Bob"]
+    assert all(r["json"]["event"] == "game_finished" and "is over" in r["json"]["title"] for r in got)
+    platform = client.app.state.platform
+    client.portal.call(platform.notices.after_move, game_id, doc(client, game_id)["version"])
+    import time
+    time.sleep(1)
+    assert len(hook.received) == 2  # reported again: told once
+
+
+def test_cleanup_forgets_notifications_sent_a_week_ago(client, world, monkeypatch):
+    from datetime import timedelta
+
+    from app.services import clocks
+
+    a = new_player(client, "Ann")
+
+    async def add(session):
+        for key, status in (("old-sent", "sent"), ("old-pending", "pending")):
+            session.add(OutboxRow(key=key, player_id=a["id"], channel="webhook", event="your_turn",
+                                  payload={}, status=status, attempts=0,
+                                  not_before=clocks.now() + timedelta(days=30)))
+    in_db(client, add)
+    monkeypatch.setattr(clocks, "SKEW", timedelta(days=8))
+    client.portal.call(client.app.state.platform.cleanup.sweep)
+    assert [r.key for r in _outbox(client)] == ["old-pending"]  # unsent rows are kept

@@ -9,7 +9,7 @@ import os
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Self
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -43,7 +43,7 @@ class _Recorder(ThreadingHTTPServer):
 
 
 class _Handler(BaseHTTPRequestHandler):
-    def do_POST(self) -> None:  # noqa: N802 - http.server's hook name
+    def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         entry = {"path": self.path, "headers": dict(self.headers), "body": body}
         try:
@@ -78,7 +78,7 @@ class _Server:
             time.sleep(0.02)
         return self.received
 
-    def __enter__(self) -> "_Server":
+    def __enter__(self) -> Self:
         threading.Thread(target=self.http.serve_forever, daemon=True).start()
         return self
 
