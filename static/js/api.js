@@ -43,8 +43,15 @@ export async function ensurePlayer() {
   if (existing) { showWho(existing); return existing; }
   const dialog = document.getElementById("name-dialog");
   const input = document.getElementById("name-input");
-  const name = await new Promise((resolve) => {
-    dialog.addEventListener("close", () => resolve(input.value.trim() || "Player"), { once: true });
+  // Escape (or any close but Enter with a name) creates nobody: the caller's action stops there
+  // with a sentence, instead of making a player called "Player".
+  const name = await new Promise((resolve, reject) => {
+    dialog.returnValue = "";
+    dialog.addEventListener("close", () => {
+      const typed = input.value.trim();
+      if (dialog.returnValue === "enter" && typed) resolve(typed);
+      else reject(new Error("Choose a name first: nothing was done without one."));
+    }, { once: true });
     dialog.showModal();
   });
   const player = await request("POST", "/api/players", { name });

@@ -4,6 +4,7 @@
 // clocks, the log in words, chat, your-turn signals, the result panel and Leave.
 // The layout rules renderers follow are in docs/UX.md.
 import { el, liveSocket, me, request, showWho } from "./api.js";
+import { useStyle } from "./kit.js";
 import { applyPatch } from "./patch.js";
 import * as generic from "../rulesets/generic.js";
 
@@ -11,6 +12,9 @@ const gameId = document.getElementById("game").dataset.gameId;
 const player = me();
 showWho(player);
 const board = document.getElementById("board");
+// The kit's base rules (focus ring, tap targets, whole words) hold on every board, whatever the renderer.
+useStyle();
+board.classList.add("kit-table");
 const movesBox = document.getElementById("moves");
 const moveError = document.getElementById("move-error");
 const state = {
@@ -65,7 +69,17 @@ function myTurn() {
   return !!doc && doc.status === "active" && doc.seat !== null && doc.to_act.includes(doc.seat);
 }
 
+// The page's heading and the tab's title name the game ("Suburbia · Civitas").
+async function nameTheGame(rulesetId) {
+  let name = rulesetId;
+  try { name = ((await request("GET", "/api/rulesets")).find((r) => r.id === rulesetId) || {}).name || rulesetId; } catch { /* keep the id */ }
+  document.getElementById("game-name").textContent = name;
+  document.title = `${name} · Civitas`;
+  drawTitle();
+}
+
 async function loadRenderer(rulesetId) {
+  nameTheGame(rulesetId);
   try {
     state.renderer = await import(`/static/rulesets/${rulesetId}.js`);
   } catch {
@@ -337,7 +351,7 @@ function drawPlayers() {
     const s = info(seat);
     const acting = doc.status === "active" && doc.to_act.includes(seat);
     let score = null;
-    if (doc.outcome) score = `${doc.outcome.scores[seat]} points`;
+    if (doc.outcome) score = `${doc.outcome.scores[seat]} ${scoreUnit()}`;
     else if (state.renderer && state.renderer.publicScore) { try { score = state.renderer.publicScore(doc.view, seat, ctx()); } catch { score = null; } }
     const dot = s.kind === "bot" ? el("span", { class: "dot bot", title: "computer player" }, "bot")
       : el("span", { class: `dot ${s.connected ? "on" : "off"}`, title: s.connected ? "connected" : "not connected" }, s.connected ? "●" : "○");
@@ -387,9 +401,9 @@ function drawOutcome() {
   // When nobody wins (a failed city, nobody inside Rome) the list numbers no ranks.
   const place = (rank) => (winnerNames.length ? el("strong", {}, `${rank}.`) : null);
   const ranking = [...order.map((seat) => ({ rank: outcome.ranks[seat], li: el("li", { class: winners.includes(seat) ? "winner" : "" },
-      place(outcome.ranks[seat]), ` ${nameOf(seat)}${seat === state.doc.seat ? " (you)" : ""} — ${outcome.scores[seat]} points`) })),
+      place(outcome.ranks[seat]), ` ${nameOf(seat)}${seat === state.doc.seat ? " (you)" : ""} — ${outcome.scores[seat]} ${scoreUnit()}`) })),
     ...others.map((o) => ({ rank: o.rank, li: el("li", { class: o.rank === 1 ? "winner" : "" },
-      place(o.rank), ` ${o.name} — ${o.score} points`) }))].sort((a, b) => a.rank - b.rank);
+      place(o.rank), ` ${o.name} — ${o.score} ${scoreUnit()}`) }))].sort((a, b) => a.rank - b.rank);
   box.replaceChildren(el("h2", {}, title),
     el("ol", { class: "ranking" }, ...ranking.map((r) => r.li)),
     actions, details);
@@ -398,6 +412,9 @@ function drawOutcome() {
     location.href = `/games/${rematch.game_id}`;
   }
 }
+
+// What a game calls its points: a renderer may export `scoreUnit` (City Council's "VP").
+function scoreUnit() { return (state.renderer && state.renderer.scoreUnit) || "points"; }
 
 function genericBreakdown(outcome, order) {
   const keys = [...new Set(outcome.breakdown.flatMap((b) => Object.keys(b)))];

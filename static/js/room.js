@@ -29,6 +29,7 @@ function draw(room) {
   const isHost = player && room.host.id === player.id;
   const ruleset = rulesets[room.ruleset];
   document.getElementById("room-title").textContent = `${ruleset ? ruleset.name : room.ruleset} · ${room.private ? "private" : "public"} table`;
+  document.title = `${ruleset ? ruleset.name : room.ruleset} room · Civitas`;
   const opts = ruleset ? describeOptions(ruleset.options, room.options, room.seats.length) : "";
   document.getElementById("room-meta").textContent = `Host: ${room.host.name}${opts ? " · " + opts : ""}`;
   if (room.invite_code) {

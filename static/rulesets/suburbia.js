@@ -48,12 +48,12 @@ function injectStyle() {
   .sb-market { display: flex; gap: 6px; flex-wrap: wrap; align-items: stretch; }
   .sb-slot { width: 118px; max-width: calc(33.3% - 4px); border: 2px solid transparent; border-radius: 8px; padding: 4px; background: #fff; display: flex; flex-direction: column; gap: 3px; }
   .sb-slot .sb-surcharge { font-size: 12px; color: #6b6453; text-align: center; }
-  .sb-card { border-radius: 6px; padding: 5px 6px; color: #fff; font-size: 12px; min-height: 74px; overflow-wrap: break-word; hyphens: auto; }
+  .sb-card { border-radius: 6px; padding: 5px 5px; color: #fff; font-size: 12px; min-height: 74px; }
   .sb-kind { display: inline-block; min-width: 16px; text-align: center; border-radius: 4px; background: #fff; color: #222; font-size: 10px; font-weight: 700; padding: 0 2px; margin-right: 3px; }
   .sb-short { font-size: 11px; color: #8a2417; font-weight: 600; text-align: center; }
-  .sb-card .sb-name { font-weight: 700; font-size: 13px; overflow-wrap: break-word; hyphens: auto; }
-  @media (max-width: 600px) { .sb-card { font-size: 11px; } .sb-card .sb-name { font-size: 12px; } }
-  .sb-card .sb-text { opacity: .95; margin-top: 2px; line-height: 1.2; overflow-wrap: anywhere; }
+  .sb-card .sb-name { font-weight: 700; font-size: 13px; }
+  @media (max-width: 600px) { .sb-card { font-size: 11px; } .sb-card .sb-name { font-size: 12px; } .sb-card .sb-name.sb-long { font-size: 10px; letter-spacing: -0.3px; } }
+  .sb-card .sb-text { opacity: .95; margin-top: 2px; line-height: 1.2; }
   .sb-card.sb-empty { background: #eee; color: #999; text-align: center; }
   .sb-slot.sb-can { cursor: pointer; border-color: #b08f1e; border-width: 3px; }
   .sb-slot.sb-selected { border-color: #d2691e; box-shadow: 0 0 0 2px #f4c48f; }
@@ -115,12 +115,17 @@ function playerName(ctx, i) {
 
 function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 
+// Words are never cut ("Slaughterho|use"): a name with a long word is set a size smaller, and a
+// line may break after a slash ("civic/ commercial") where the text has one.
+const slashBreaks = (text) => String(text).replace(/\//g, "/\u200b");
+const longWord = (text, most) => String(text).split(/[\s/]+/).some((w) => w.length > most);
+
 function card(catalogue, id, extra = "") {
   if (!id) return h("div", { class: "sb-card sb-empty" }, "empty");
   const t = tileInfo(catalogue, id);
   return h("div", { class: `sb-card ${extra}`, style: `background:${COLOURS[t.category] || "#888"};color:${INK[t.category] || "#fff"}`, title: t.text },
-    h("div", { class: "sb-name" }, h("span", { class: "sb-kind" }, LETTER[t.category] || "?"), t.name), h("div", {}, `$${t.cost} · ${t.category}${t.icon ? " · " + t.icon : ""}`),
-    h("div", { class: "sb-text" }, t.text));
+    h("div", { class: `sb-name${longWord(t.name, 11) ? " sb-long" : ""}` }, h("span", { class: "sb-kind" }, LETTER[t.category] || "?"), t.name), h("div", {}, `$${t.cost} · ${t.category}${t.icon ? " · " + t.icon : ""}`),
+    h("div", { class: "sb-text" }, slashBreaks(t.text)));
 }
 
 function prompt(ctx) {

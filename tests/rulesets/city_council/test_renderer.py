@@ -62,3 +62,46 @@ def test_clicking_a_highlighted_planning_tile_plays_that_plan(browser):
     assert tile in flow.available_tiles(s)
     assert not errors
     page.close()
+
+
+def _seat_the_committees(page, legal):
+    """Click the first offered committee at every step until a move leaves the page; returns
+    the number of steps and the largest number of choices one step offered."""
+    steps, widest = 0, 0
+    while not page.evaluate("window.played").__len__():
+        options = page.locator(".cc-stage [data-option]")
+        widest = max(widest, options.count())
+        assert options.count() >= 2, page.locator(".cc-stage").inner_text()
+        options.first.click()
+        steps += 1
+        assert steps <= 5
+    return steps, widest
+
+
+def test_committees_are_seated_member_by_member(browser):
+    """RB Committees phase, turn 1 (3 players: 12 seatings): the chairman is asked one member at a
+    time, with the committees that member can still take (never a button per permutation); the
+    move sent is the listed seating with the committees picked, and Back takes a pick back."""
+    s = game(3, 1)
+    assert s["phase"] == "committees"
+    seat = R.to_act(s)[0]
+    page, legal, errors = open_renderer(browser, R, s, seat, ready=".cc-stage", width=390, names=NAMES)
+    assert len(legal) == 12
+    assert page.locator(".cc-prompt [data-move]").count() == 0  # no wall of permutations
+    first = page.locator(".cc-stage [data-option]")
+    assert first.count() == 4  # the four committees other than Election
+    chosen = first.first.get_attribute("data-committee")
+    first.first.click()
+    assert "Back one step" in page.locator(".cc-stage").inner_text()
+    page.get_by_role("button", name="Back one step").click()
+    assert page.locator(".cc-stage [data-option]").count() == 4
+    steps, widest = _seat_the_committees(page, legal)
+    played = page.evaluate("window.played")
+    assert len(played) == 1 and played[0] in legal
+    assert steps == 2 and widest == 4
+    others = [m for m in range(3) if m != seat]
+    assert played[0]["seats"][others[0]] == chosen and played[0]["seats"][seat] == "election"
+    # the seating so far is told in words, with names
+    assert "Seating so far" in page.locator(".cc-stage").inner_text()
+    assert not errors
+    page.close()

@@ -1,0 +1,147 @@
+// The shared client kit (../shared/design/CLIENT.md): one element builder for HTML and SVG,
+// style sheets added once, board cells with a name and role for screen readers, the staged
+// legal-move picker, and the base rules every table keeps whatever a game's style says
+// (a visible focus ring, 24 px tap targets on a phone, words never cut in the middle).
+// Renderers import it as "../js/kit.js"; it has no other imports and no framework.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function build(node, attrs, children) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.setAttribute("class", value);
+    else if (key === "dataset") for (const [k, v] of Object.entries(value)) { if (v !== undefined && v !== null) node.dataset[k] = v; }
+    else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child.nodeType ? child : String(child));
+  }
+  return node;
+}
+
+/** An HTML element: h("div", {class, dataset, onclick, ...}, ...children). */
+export function h(tag, attrs = {}, ...children) { return build(document.createElement(tag), attrs, children); }
+
+/** An SVG element, with the same arguments as h. */
+export function svg(tag, attrs = {}, ...children) { return build(document.createElementNS(SVG_NS, tag), attrs, children); }
+
+/** Deep equality of two JSON values (moves, coordinates). */
+export function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+
+// The rules no game style may override: !important because a game's "legal" outline or a
+// `.can` border is more specific than a plain :focus-visible.
+export const FOCUS = "#1a5fb4";
+const BASE = `
+.kit-table :focus-visible { outline: 3px solid ${FOCUS} !important; outline-offset: 2px !important; box-shadow: 0 0 0 5px #fff !important; }
+.kit-table svg :focus-visible { outline: none !important; box-shadow: none !important; stroke: ${FOCUS} !important; stroke-width: 4px !important; }
+.kit-table svg g:focus-visible > :is(rect, polygon, path, circle) { stroke: ${FOCUS} !important; stroke-width: 4px !important; }
+.kit-table svg g:focus-visible text { stroke: none !important; }
+.kit-table, .kit-table * { overflow-wrap: normal; word-break: normal; hyphens: manual; }
+.kit-table .kit-wrap { overflow-wrap: anywhere; }
+@media (max-width: 600px) {
+  .kit-table :is(button, [role="button"], a[href]):not(svg *) { min-width: 24px; min-height: 24px; }
+}
+.kit-stage { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+.kit-stage .kit-step { flex-basis: 100%; }
+.kit-stage .kit-picked { font-weight: 600; }
+`;
+
+/** Add a style sheet once per page (by id); the kit's base rules come first. */
+export function useStyle(id, css) {
+  if (!document.getElementById("kit-base")) document.head.append(h("style", { id: "kit-base" }, BASE));
+  if (id && !document.getElementById(id)) document.head.append(h("style", { id }, css));
+}
+
+/** Draw `node` as a table's board inside `root` (the base rules apply under it). */
+export function mount(root, node) {
+  useStyle();
+  root.classList.add("kit-table");
+  root.replaceChildren(node);
+  return node;
+}
+
+/** A board cell (HTML or SVG): `label` names it for screen readers (and is its tooltip when
+ * `title` is true); a cell with `onpick` is clickable (data-click: the shell adds Tab, Enter and
+ * Space) and `move`, when given, is recorded as data-move for tests. `state` adds legal / picked /
+ * target classes (`kit-legal`, ...). Other attributes pass through. */
+export function cell(tag, { label, move, onpick, state, title, svg: isSvg, ...attrs } = {}, ...children) {
+  const make = isSvg ? svg : h;
+  const cls = [attrs.class, ...(state ? [].concat(state).map((s) => `kit-${s}`) : [])].filter(Boolean).join(" ");
+  const node = make(tag, { ...attrs, class: cls || null, "aria-label": label || null,
+    "data-move": move ? JSON.stringify(move) : null, "data-click": onpick ? "" : null,
+    role: attrs.role || (onpick ? "button" : null), tabindex: onpick ? "0" : attrs.tabindex, onclick: onpick || attrs.onclick }, ...children);
+  if (title && label) { if (isSvg) node.prepend(svg("title", {}, label)); else node.setAttribute("title", label); }
+  return node;
+}
+
+/**
+ * The staged legal-move picker: the player narrows the legal moves one step at a time (a
+ * committee for each member; a card, then its squares, then a target). `steps` is a list of
+ * {name, of(move)} where `of` gives the move's value at that step. The picks are forgotten when
+ * `sync(key, legal)` is called with a new key (a new version or decision). A step where every
+ * remaining move has the same value is taken by itself; `pick` returns the one move left once it
+ * is decided, always an element of the legal list, never a move made up from the picks.
+ */
+export class Picker {
+  constructor(steps) { this.steps = steps; this.key = null; this.picks = []; this.legal = []; }
+
+  /** Start again when the decision changed; keep the picks otherwise. */
+  sync(key, legal) {
+    if (key !== this.key) { this.key = key; this.picks = []; }
+    this.legal = legal;
+    if (!this.remaining().length) this.picks = [];
+    return this;
+  }
+
+  /** The legal moves that agree with every pick so far. */
+  remaining() {
+    return this.legal.filter((m) => this.picks.every((p) => same(this.steps[p.step].of(m), p.value)));
+  }
+
+  /** The next step that still has a choice: {step, name, options: [{value, moves}]} or null. */
+  next() {
+    const left = this.remaining();
+    const done = new Set(this.picks.map((p) => p.step));
+    for (let i = 0; i < this.steps.length; i++) {
+      if (done.has(i)) continue;
+      const options = [];
+      for (const m of left) {
+        const value = this.steps[i].of(m);
+        const known = options.find((o) => same(o.value, value));
+        if (known) known.moves.push(m); else options.push({ value, moves: [m] });
+      }
+      if (options.length > 1) return { step: i, name: this.steps[i].name, options };
+    }
+    return null;
+  }
+
+  /** Choose `value` at `step`; returns the move when only one is left, else null. */
+  pick(step, value) {
+    this.picks = this.picks.filter((p) => p.step !== step);
+    this.picks.push({ step, value });
+    if (!this.remaining().length) { this.picks.pop(); return null; }
+    return this.decided();
+  }
+
+  /** The move once one is left, or null. */
+  decided() {
+    const left = this.remaining();
+    return left.length === 1 && this.picks.length ? left[0] : null;
+  }
+
+  /** The value every remaining move has at `step` (picked or forced), or undefined. */
+  valueAt(step) {
+    const left = this.remaining();
+    if (!left.length) return undefined;
+    const first = this.steps[step].of(left[0]);
+    return left.every((m) => same(this.steps[step].of(m), first)) ? first : undefined;
+  }
+
+  /** Take back the last pick. */
+  back() { this.picks.pop(); }
+
+  /** Forget every pick. */
+  clear() { this.picks = []; }
+}
