@@ -4,7 +4,7 @@
 // clocks, the log in words, chat, your-turn signals, the result panel and Leave.
 // The layout rules renderers follow are in docs/UX.md.
 import { el, liveSocket, me, request, showWho } from "./api.js";
-import { useStyle } from "./kit.js";
+import { keyboard as kitKeyboard, useStyle } from "./kit.js";
 import { applyPatch } from "./patch.js";
 import * as generic from "../rulesets/generic.js";
 
@@ -451,20 +451,7 @@ function focusKey(node) {
   return attrs.map(([k, v]) => `[data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${CSS.escape(v)}"]`).join("");
 }
 
-const keyed = new WeakSet();
-function keyboard() {
-  for (const node of board.querySelectorAll("[data-click]")) {
-    if (keyed.has(node)) continue;
-    keyed.add(node);
-    if (node.tabIndex < 0 || !node.hasAttribute("tabindex")) node.setAttribute("tabindex", "0");
-    if (!node.getAttribute("role")) node.setAttribute("role", "button");
-    node.addEventListener("keydown", (event) => {
-      if (event.key !== "Enter" && event.key !== " ") return;
-      event.preventDefault();
-      node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
-    });
-  }
-}
+function keyboard() { kitKeyboard(board); }
 
 // Renderers may redraw by themselves (a selection): every new clickable thing gets the keys too.
 new MutationObserver(() => keyboard()).observe(board, { childList: true, subtree: true });

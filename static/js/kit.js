@@ -27,6 +27,32 @@ export function h(tag, attrs = {}, ...children) { return build(document.createEl
 /** An SVG element, with the same arguments as h. */
 export function svg(tag, attrs = {}, ...children) { return build(document.createElementNS(SVG_NS, tag), attrs, children); }
 
+// A long word in a small box is broken with a hyphen at a place that reads ("Slaugh-terhouse",
+// "Elec-tronics"), never cut anywhere ("Slaughterho|use"): a soft hyphen goes between two
+// consonants near the word's middle, with three letters or more on each side, never inside a
+// pair that sounds as one or starts a syllable ("th", "tr"), nor before a pair no syllable starts
+// with ("tm"). The
+// browser shows it only when the word has to break (CSS hyphens: manual, the kit's rule).
+const VOWEL = /[aeiouy]/i;
+const ONE_SOUND = new Set(["th", "ch", "sh", "ph", "gh", "ck", "wh"]);
+const ONSETS = new Set(["th", "ch", "sh", "ph", "wh", "tr", "pr", "br", "cr", "dr", "gr", "fr", "bl", "cl", "fl", "gl", "pl", "sl", "st", "sc", "sp", "sk", "sm", "sn", "sw", "wr", "qu"]);
+function splitWord(word, most) {
+  let best = -1;
+  for (let i = 3; i <= word.length - 3; i++) {
+    const pair = word.slice(i - 1, i + 1).toLowerCase(), onset = word.slice(i, i + 2).toLowerCase();
+    if (VOWEL.test(pair[0]) || VOWEL.test(pair[1]) || ONE_SOUND.has(pair) || ONSETS.has(pair)) continue;
+    if (!VOWEL.test(onset[1]) && !ONSETS.has(onset)) continue;
+    if (best < 0 || Math.abs(i - word.length / 2) < Math.abs(best - word.length / 2)) best = i;
+  }
+  if (best < 0) return word;
+  const [left, right] = [word.slice(0, best), word.slice(best)];
+  return `${left.length > most ? splitWord(left, most) : left}\u00ad${right.length > most ? splitWord(right, most) : right}`;
+}
+/** `text` with soft hyphens in its words longer than `most` letters. */
+export function hyphenate(text, most = 8) {
+  return String(text).replace(/\p{L}+/gu, (word) => (word.length > most ? splitWord(word, most) : word));
+}
+
 /** Deep equality of two JSON values (moves, coordinates). */
 export function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 
@@ -35,7 +61,7 @@ export function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 export const FOCUS = "#1a5fb4";
 const BASE = `
 .kit-table :focus-visible { outline: 3px solid ${FOCUS} !important; outline-offset: 2px !important; box-shadow: 0 0 0 5px #fff !important; }
-.kit-table svg :focus-visible { outline: none !important; box-shadow: none !important; stroke: ${FOCUS} !important; stroke-width: 4px !important; }
+.kit-table svg :focus-visible { box-shadow: none !important; stroke: ${FOCUS} !important; stroke-width: 4px !important; }
 .kit-table svg g:focus-visible > :is(rect, polygon, path, circle) { stroke: ${FOCUS} !important; stroke-width: 4px !important; }
 .kit-table svg g:focus-visible text { stroke: none !important; }
 .kit-table, .kit-table * { overflow-wrap: normal; word-break: normal; hyphens: manual; }
@@ -54,12 +80,31 @@ export function useStyle(id, css) {
   if (id && !document.getElementById(id)) document.head.append(h("style", { id }, css));
 }
 
-/** Draw `node` as a table's board inside `root` (the base rules apply under it). */
+/** Draw `node` as a table's board inside `root` (the base rules and the keys apply under it). */
 export function mount(root, node) {
   useStyle();
   root.classList.add("kit-table");
   root.replaceChildren(node);
+  keyboard(root);
   return node;
+}
+
+// Keyboard: everything marked data-click under `root` can be reached with Tab and played with
+// Enter or Space, like a button (once per node, whoever calls: the shell and mount share this).
+const keyed = new WeakSet();
+/** Give every [data-click] under `root` a Tab stop, the button role and Enter / Space. */
+export function keyboard(root) {
+  for (const node of root.querySelectorAll("[data-click]")) {
+    if (keyed.has(node)) continue;
+    keyed.add(node);
+    if (node.tabIndex < 0 || !node.hasAttribute("tabindex")) node.setAttribute("tabindex", "0");
+    if (!node.getAttribute("role") || node.getAttribute("role") === "img") node.setAttribute("role", "button");
+    node.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      event.preventDefault();
+      node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    });
+  }
 }
 
 /** A board cell (HTML or SVG): `label` names it for screen readers (and is its tooltip when

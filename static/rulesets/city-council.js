@@ -46,7 +46,8 @@ const STYLE = `
 .cc-bld rect { stroke: #222; stroke-width: 1; }
 .cc-bld.can { cursor: pointer; }
 .cc-bld.can rect { stroke: #e0a800; stroke-width: 4; }
-.cc-bld text, .cc-label { font-size: 10px; pointer-events: none; }
+/* 12 units: at least 11 px on a 390 px phone, where the city is drawn at about 0.94 scale. */
+.cc-bld text, .cc-label { font-size: 12px; pointer-events: none; }
 .cc-bld text { fill: #fff; font-weight: 700; }
 .cc-tracks { display: flex; flex-wrap: wrap; gap: 6px; font-size: 13px; }
 .cc-track { background: #efe9da; border-radius: 5px; padding: 2px 7px; }
@@ -284,7 +285,8 @@ function cityPanel(ctx) {
   const grid = cat.zone_grid || [];
   const zones = cat.zones || {};
   const S = 40, O = 16;
-  const svg = sv("svg", { viewBox: `0 0 ${O + 9 * S + 2} ${O + 9 * S + 2}`, role: "img", "aria-label": "The city" });
+  // The city is a group of named cells (a screen reader reads "B3: Residential zone 1"), not one image.
+  const svg = sv("svg", { viewBox: `0 0 ${O + 9 * S + 2} ${O + 9 * S + 2}`, role: "group", "aria-label": "The city: columns A to I, rows 1 to 9" });
   for (let i = 0; i < 9; i++) {
     svg.append(sv("text", { x: O + i * S + S / 2, y: 11, "text-anchor": "middle", class: "cc-label" }, String.fromCharCode(65 + i)));
     svg.append(sv("text", { x: 7, y: O + i * S + S / 2 + 4, "text-anchor": "middle", class: "cc-label" }, String(i + 1)));
@@ -294,6 +296,8 @@ function cityPanel(ctx) {
   if (v.phase === "execute" && ui.plan !== null) {
     for (const m of legal) if (m.plan === ui.plan && m.cells && !m.upgrade) anchors.set(m.cells[0].join(","), m.cells[0]);
   }
+  const owner = new Map();
+  for (const b of Object.values(v.buildings)) for (const [r, c] of b.cells) owner.set(`${r},${c}`, b.id);
   for (let r = 0; r < 9; r++) for (let c = 0; c < 9; c++) {
     const z = (grid[r] || [])[c] || "start";
     const type = (zones[z] || {}).type || "start";
@@ -302,6 +306,7 @@ function cityPanel(ctx) {
     const can = anchors.has(key);
     const rect = sv("rect", { x: O + c * S, y: O + r * S, width: S - 1, height: S - 1, fill: ZONE_COLOURS[type],
       class: `cc-cell${can ? " can" : ""}`, "data-cell": key, "data-click": can ? "" : null,
+      role: can ? "button" : "img", "aria-label": `${cellName(r, c)}: ${(zones[z] || {}).name || (type === "lake" ? "Lake" : "Starting Zone")}${on ? ", activated" : ""}${owner.has(key) ? `, under the ${v.buildings[owner.get(key)].name}` : ""}`,
       stroke: on ? "#2e6f4f" : "#fff", "stroke-width": on ? 2 : 1,
       onclick: () => {
         if (!can) { if (v.phase === "execute" && ui.plan !== null && ctx.explain) ctx.explain(`No place for this plan starts at ${cellName(r, c)}: no room, the budget cannot pay for it, or it would leave another approved plan impossible.`); return; }
@@ -314,13 +319,12 @@ function cityPanel(ctx) {
   }
   const activated = new Set((v.activated || []).map((a) => a.b));
   const clickable = new Set(legal.filter((m) => m.building || (v.phase === "plan" && m.kind && m.kind !== "build")).map((m) => m.building || m.target));
-  const owner = new Map();
-  for (const b of Object.values(v.buildings)) for (const [r, c] of b.cells) owner.set(`${r},${c}`, b.id);
   const legend = new Map();
   for (const b of Object.values(v.buildings)) {
     const kind = kindOf(cat, b.name);
     const can = clickable.has(b.id);
     const g = sv("g", { class: `cc-bld${can ? " can" : ""}`, "data-building": b.id, "data-click": can ? "" : null,
+      role: can ? "button" : "img", "aria-label": `${b.name} at ${b.cells.map(([r, c]) => cellName(r, c)).join(" ")} (${kind.type})${activated.has(b.id) ? ", activated" : ""}`,
       onclick: () => {
         if (!can) { if (ctx.explain && ctx.legalMoves.length) ctx.explain(`The ${b.name} cannot be chosen now.`); return; }
         ui.building = b.id;

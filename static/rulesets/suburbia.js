@@ -1,7 +1,8 @@
 // Suburbia renderer: the market, supply, goals and every borough (SVG hexes), with clicks turned
-// into legal moves. Plain ES module, no imports; render(root, ctx) redraws everything each call.
+// into legal moves. Built with the client kit (static/js/kit.js); render(root, ctx) redraws everything each call.
 
-const SVG = "http://www.w3.org/2000/svg";
+import { h, mount, same, svg as s, useStyle } from "../js/kit.js";
+
 const HEX = 30; // hex radius in px (flat-top)
 const SQ3 = Math.sqrt(3);
 // Fills dark enough for white text (or light ones with dark text), plus a letter per kind so the
@@ -14,32 +15,7 @@ const STAT_LABEL = { money: "$", income: "Income", rep: "Reputation", pop: "Popu
 // What the seat has picked and not yet placed: {type: "buy"|"lake", slot} | {type: "basic", tile} | {type: "invest"}.
 let selection = null;
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (k === "dataset") Object.assign(node.dataset, v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c instanceof Node ? c : String(c));
-  return node;
-}
-
-function s(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined) continue;
-    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c instanceof Node ? c : String(c));
-  return node;
-}
-
-function injectStyle() {
-  if (document.getElementById("suburbia-style")) return;
-  const css = `
+const STYLE = `
   .sb { font-family: system-ui, sans-serif; color: #222; display: grid; grid-template-columns: minmax(0, 1fr); gap: 12px; }
   .sb-bar { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; background: #f3f1ea; border-radius: 8px; padding: 8px 12px; }
   .sb-bar .sb-prompt { font-weight: 600; }
@@ -96,8 +72,6 @@ function injectStyle() {
   .sb-outcome td, .sb-outcome th { border: 1px solid #ddd8c8; padding: 3px 8px; text-align: right; }
   .sb-outcome tr.sb-winner { background: #fff3cf; }
   `;
-  document.head.append(h("style", { id: "suburbia-style" }, css));
-}
 
 function tileInfo(catalogue, id) {
   return (catalogue.tiles || {})[id] || { name: id, category: "civic", cost: 0, text: "" };
@@ -112,8 +86,6 @@ function playerName(ctx, i) {
   if (view.dale !== null && i === view.dale) return "Dale the Bot";
   return (ctx.names && ctx.names[i]) || `Player ${i + 1}`;
 }
-
-function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 
 // Words are never cut ("Slaughterho|use"): a name with a long word is set a size smaller, and a
 // line may break after a slash ("civic/ commercial") where the text has one.
@@ -348,8 +320,10 @@ function boroughSvg(ctx, i) {
     const cls = `sb-tile${invest ? " sb-investable" : ""}${lastAt && same(lastAt, t.at) ? " sb-new" : ""}`;
     const attrs = { class: cls, points: hexPoints(x, y), fill: t.lake ? COLOURS.lake : COLOURS[info.category] || "#888", "data-at": JSON.stringify(t.at) };
     if (invest) { attrs["data-move"] = JSON.stringify(invest); attrs.onclick = () => { selection = null; ctx.play(invest); }; }
-    if (invest) attrs["data-click"] = "";
-    const g = s("g", { "data-at": JSON.stringify(t.at) }, s("title", {}, t.lake ? `Lake (was ${info.name})` : `${info.name}: ${info.text}`), s("polygon", attrs));
+    if (invest) { attrs["data-click"] = ""; attrs["aria-label"] = `Invest in the ${info.name}`; }
+    // Each tile is a named cell for screen readers (the clickable polygon inside speaks for itself).
+    const named = t.lake ? `Lake (was ${info.name})` : `${info.name}: ${info.text}`;
+    const g = s("g", { "data-at": JSON.stringify(t.at), role: invest ? null : "img", "aria-label": invest ? null : named }, s("title", {}, named), s("polygon", attrs));
     const kind = t.lake ? "lake" : info.category;
     const ink = INK[kind] || "#fff";
     g.append(s("text", { class: "sb-hex-kind", x, y: y - HEX * 0.55, "text-anchor": "middle", fill: ink }, LETTER[kind] || ""));
@@ -365,9 +339,19 @@ function boroughSvg(ctx, i) {
   for (const m of cells) {
     const [x, y] = center(m.at[0], m.at[1]);
     svg.append(s("polygon", { class: "sb-cell legal", points: hexPoints(x, y), "data-move": JSON.stringify(m), "data-at": JSON.stringify(m.at),
-      "data-click": "", "aria-label": `Build here (${m.at})`, onclick: () => { selection = null; ctx.play(m); } }));
+      "data-click": "", "aria-label": `Build here, ${placeWords(ctx, p, m.at)}`, onclick: () => { selection = null; ctx.play(m); } }));
   }
   return svg;
+}
+
+// A space in words, never as coordinates: the tiles (or the player board) it touches.
+const NEIGHBOURS = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, -1], [-1, 1]];
+function placeWords(ctx, p, [q, r]) {
+  const near = NEIGHBOURS.map(([dq, dr]) => p.tiles.find((t) => t.at[0] === q + dq && t.at[1] === r + dr)).filter(Boolean)
+    .map((t) => (t.lake ? "a Lake" : `the ${tileInfo(ctx.catalogue, t.t).name}`));
+  const board = NEIGHBOURS.some(([dq, dr]) => (ctx.catalogue.board_cells || []).some(([a, b]) => a === q + dq && b === r + dr));
+  if (near.length) return `next to ${[...new Set(near)].join(", ")}`;
+  return board ? "beside your player board" : "an open space";
 }
 
 function nextRedLine(ctx, pop) {
@@ -468,7 +452,9 @@ function outcomePanel(ctx) {
   // Dale's row (after the seats) takes its rank from `others` (he is ranked, not a seat).
   const rankOf = (i) => out.ranks[i] ?? (view.dale === i && out.others ? out.others[0].rank : undefined);
   const winners = rows.map((_, i) => i).filter((i) => rankOf(i) === 1).map((i) => playerName(ctx, i));
-  const body = rows.map((b, i) => h("tr", { class: rankOf(i) === 1 ? "sb-winner" : "" },
+  // Best first (rank, then seat order within a tie); a row without a rank goes last.
+  const order = rows.map((_, i) => i).sort((a, b) => (rankOf(a) ?? Infinity) - (rankOf(b) ?? Infinity) || a - b);
+  const body = order.map((i) => [rows[i], i]).map(([b, i]) => h("tr", { class: rankOf(i) === 1 ? "sb-winner" : "", dataset: { seat: String(i) } },
     h("td", {}, rankOf(i) ?? "–"), h("td", { style: "text-align:left" }, playerName(ctx, i)), h("td", {}, b.population),
     h("td", {}, goalText(b.public_goals)), h("td", {}, goalText(b.secret_goal)), h("td", {}, b.money_converted),
     h("td", {}, h("strong", {}, b.total)), h("td", {}, b.reputation), h("td", {}, b.income), h("td", {}, b.money_left)));
@@ -481,7 +467,7 @@ function outcomePanel(ctx) {
 }
 
 export function render(root, ctx) {
-  injectStyle();
+  useStyle("suburbia-style", STYLE);
   ctx = { ...ctx, root };
   validateSelection(ctx);
   const { view } = ctx.doc;
@@ -495,7 +481,7 @@ export function render(root, ctx) {
   // redraws, and start a new box on the borough's own tiles (not on its left edge).
   const scrolled = {};
   for (const box of root.querySelectorAll(".sb-scroll[data-seat]")) scrolled[box.dataset.seat] = box.scrollLeft;
-  root.replaceChildren(h("div", { class: "sb" }, bar, view.mode === "dale" ? lastLine(ctx) : null, boroughsPanel(ctx, true), marketPanel(ctx), supplyPanel(ctx),
+  mount(root, h("div", { class: "sb" }, bar, view.mode === "dale" ? lastLine(ctx) : null, boroughsPanel(ctx, true), marketPanel(ctx), supplyPanel(ctx),
     goalsPanel(ctx), boroughsPanel(ctx, false), ctx.doc.outcome && !ctx.explain ? outcomePanel(ctx) : null));
   for (const box of root.querySelectorAll(".sb-scroll[data-seat]")) {
     if (box.scrollWidth <= box.clientWidth) continue;

@@ -1,9 +1,11 @@
 // Tiny Towns (+ Fortune) renderer: every town as a 4x4 grid, the building cards with their
 // patterns, the named resource, chests and monuments; clicks become legal moves.
-// Plain ES module, no build step. Clickable things carry data-* attributes for browser tests:
+// Built with the client kit (static/js/kit.js). Clickable things carry data-* attributes for browser tests:
 //   [data-resource] resource chips, [data-cell][data-seat] town squares, [data-card] building cards,
 //   [data-monument] dealt monuments, [data-card-index] solo cards, [data-action] buttons,
 //   [data-choice] pending-effect choices, [data-move] any other legal move.
+
+import { h, mount, useStyle } from "../js/kit.js";
 
 const RES = {
   wood: { letter: "Wd", color: "#8b5a2b", fg: "#fff" },
@@ -23,20 +25,6 @@ const LETTER_TO_RES = Object.fromEntries(Object.entries(RES).map(([id, r]) => [r
 // Selection state kept between redraws of the same decision.
 const ui = { key: "", resource: null, card: null, cells: [] };
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "style") node.setAttribute("style", v);
-    else if (k === "dataset") for (const [dk, dv] of Object.entries(v)) node.dataset[dk] = dv;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c.nodeType ? c : String(c));
-  return node;
-}
-
 const STYLE = `
 .tt { font-family: system-ui, sans-serif; color: #222; display: flex; flex-direction: column; gap: 12px; }
 .tt-bar { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; background: #f4f1ea; border-radius: 8px; padding: 8px 12px; }
@@ -53,7 +41,7 @@ button.tt-res { cursor: pointer; padding: 0 6px; }
 .tt-card h4 { margin: 0 0 4px; font-size: 13px; }
 .tt-card p { margin: 4px 0 0; color: #555; }
 .tt-pat { display: inline-grid; gap: 2px; }
-.tt-pat span { width: 16px; height: 16px; border-radius: 3px; font-size: 8px; display: flex; align-items: center; justify-content: center; }
+.tt-pat span { width: 20px; height: 20px; border-radius: 3px; font-size: 11px; font-weight: 700; display: flex; align-items: center; justify-content: center; }
 .tt-towns { display: flex; flex-wrap: wrap; gap: 14px; }
 .tt-town { background: #fff; border: 2px solid #ddd; border-radius: 10px; padding: 8px; max-width: 100%; }
 .tt-board { display: grid; grid-template-columns: 14px minmax(0, 1fr); grid-template-rows: 14px auto; gap: 2px; }
@@ -106,7 +94,8 @@ function pattern(cat, id) {
   const rows = (cat.cards && cat.cards[id] && cat.cards[id].pattern) || [];
   const cells = rows.map((r) => r.split(/\s+/));
   const width = Math.max(1, ...cells.map((r) => r.length));
-  const grid = h("div", { class: "tt-pat", style: `grid-template-columns: repeat(${width}, 16px)` });
+  const grid = h("div", { class: "tt-pat", style: `grid-template-columns: repeat(${width}, 20px)`, role: "img",
+    "aria-label": `Pattern: ${cells.map((r) => r.map((t) => (LETTER_TO_RES[t] || "blank")).join(", ")).join("; ")}` });
   for (const row of cells) for (const t of row) {
     const res = LETTER_TO_RES[t];
     grid.append(res ? h("span", { style: `background:${RES[res].color};color:${RES[res].fg}` }, t) : h("span", {}));
@@ -145,7 +134,6 @@ export function describe(move, cat = {}) {
   }
 }
 
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const sortedKey = (cells) => [...cells].sort((x, y) => x - y).join(",");
 
 const PHASE_WORDS = { monument: "choosing monuments", name: "naming a resource", place: "placing",
@@ -172,7 +160,8 @@ export function render(root, ctx) {
   const others = order.filter((s) => s !== seat).map(townOf);
 
   // Prompt, your town, the shared cards, then the other towns (docs/UX.md).
-  root.replaceChildren(h("style", {}, STYLE), h("div", { class: "tt", dataset: { version: key } },
+  useStyle("tt-style", STYLE);
+  mount(root, h("div", { class: "tt", dataset: { version: key } },
     topBar(view, cat, ctx), prompt(view, cat, legalMoves, byType, play, redraw),
     mine.length ? h("div", { class: "tt-towns tt-mine" }, ...mine) : null,
     cardsInPlay(view, cat, byType, redraw),
@@ -344,8 +333,8 @@ function squareActions(view, s, seat, legal, byType, play, redraw) {
 function town(view, cat, s, seat, legal, byType, play, redraw, names) {
   const t = view.towns[s];
   const acts = squareActions(view, s, seat, legal, byType, play, redraw);
-  const grid = h("div", { class: "tt-grid" });
   const owner = s === seat ? "your town" : `${names[s] || `Seat ${s + 1}`}'s town`;
+  const grid = h("div", { class: "tt-grid", role: "group", "aria-label": `${owner[0].toUpperCase()}${owner.slice(1)}, squares A1 to D4` });
   t.grid.forEach((v, cell) => {
     const a = acts[cell];
     const bld = v && !isRes(v);
@@ -356,6 +345,8 @@ function town(view, cat, s, seat, legal, byType, play, redraw, names) {
       class: `tt-sq${bld ? " bld" : ""}${long ? " long" : ""}${a ? ` ${a.cls}` : ""}`,
       style: bld ? `background:${cardColour(cat, v)};color:${INK[pileOf(cat, v)] || "#fff"}` : "",
       dataset: { cell, seat: s, content: v || "" }, title: `${label}: ${what}`, "aria-label": `${label} of ${owner}: ${what}`,
+      // A named cell for screen readers; a square that can be played is a button (the shell's keys).
+      role: a ? "button" : "img",
       onclick: a ? a.onclick : () => explain(whyNot(view, cat, s, seat, legal, v, names)),
     };
     if (a) attrs.dataset.click = "";
@@ -406,7 +397,7 @@ function scoreTable(outcome, view, cat, names) {
   return h("div", { class: "tt-score", dataset: { outcome: "1" } }, h("h3", {}, "Score breakdown"),
     h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, ""), ...seats.map((s) => h("th", {}, names[s] || `Seat ${s + 1}`)))),
       h("tbody", {}, ...cards.map((c) => row(cardName(cat, c), (s) => (outcome.breakdown[s].cards || {})[c] ?? "")),
-        row("Coins", (s) => outcome.breakdown[s].coin_vp), row("Empty squares", (s) => outcome.breakdown[s].empty_vp),
+        view.coins_on ? row("Coins", (s) => outcome.breakdown[s].coin_vp) : null, row("Empty squares", (s) => outcome.breakdown[s].empty_vp),
         row("Total", (s) => outcome.scores[s]), row("Rank", (s) => outcome.ranks[s]))),
     outcome.rank_name ? h("p", {}, `Solo rank: ${outcome.rank_name}`) : null);
 }

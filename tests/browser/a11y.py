@@ -41,25 +41,14 @@ BROKEN_WORDS = """(root) => {
 }"""
 
 
-def focus_ring(page, selector: str) -> dict:
-    """Focus the first `selector` with the keyboard's focus (Tab onto it) and read its outline."""
-    return page.evaluate("""(sel) => {
-      const node = document.querySelector(sel);
-      node.focus({ focusVisible: true });
-      const st = getComputedStyle(node);
-      return { focused: document.activeElement === node, style: st.outlineStyle, width: parseFloat(st.outlineWidth),
-               colour: st.outlineColor, stroke: st.stroke };
-    }""", selector)
-
-
 # Tab from the top of the page to `node` (or the focusable thing around it) and say whether it
 # got there; the page's own order, nothing set by the test.
 _FOCUSABLE = "button, a[href], input, select, textarea, [tabindex]:not([tabindex='-1']), [data-click]"
 
 
-def key_click(page, locator, most: int = 600) -> None:
-    """Press what `locator` finds with the keyboard only: Tab until it has the focus, then Enter.
-    Fails when Tab never reaches it (so a mouse-only control fails the keyboard tests)."""
+def tab_to(page, locator, most: int = 600) -> None:
+    """Press Tab from the top of the page until what `locator` finds (or the focusable thing
+    around it) has the focus. Fails when Tab never reaches it."""
     locator.wait_for(state="attached", timeout=10000)
     # Start at the top: on the skip link (the page's first stop) where there is one.
     page.evaluate("() => { const s = document.querySelector('.skip-link'); "
@@ -69,9 +58,26 @@ def key_click(page, locator, most: int = 600) -> None:
     for _ in range(most):
         page.keyboard.press("Tab")
         if locator.count() and locator.evaluate(reached):
-            page.keyboard.press("Enter")
             return
     raise AssertionError(f"Tab never reached {locator}")
+
+
+def key_click(page, locator, most: int = 600) -> None:
+    """Press what `locator` finds with the keyboard only: Tab until it has the focus, then Enter.
+    Fails when Tab never reaches it (so a mouse-only control fails the keyboard tests)."""
+    tab_to(page, locator, most)
+    page.keyboard.press("Enter")
+
+
+FOCUS_RGB = "rgb(26, 95, 180)"  # the kit's focus colour, #1a5fb4
+
+
+def focus_ring(page, locator) -> dict:
+    """Tab onto `locator` and read how its focus shows: outline (HTML) or stroke (SVG)."""
+    tab_to(page, locator)
+    return locator.evaluate("""(n) => { const st = getComputedStyle(n);
+      return { style: st.outlineStyle, width: parseFloat(st.outlineWidth), colour: st.outlineColor,
+               stroke: st.stroke, strokeWidth: parseFloat(st.strokeWidth) }; }""")
 
 
 class KeyLocator:

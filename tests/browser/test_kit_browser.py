@@ -158,3 +158,29 @@ def test_key_click_fails_on_a_mouse_only_control(live_server, page):
     page.evaluate("() => document.getElementById('board').append(Object.assign(document.createElement('div'), {id: 'mouse-only', textContent: 'x'}))")
     with pytest.raises(AssertionError):
         key_click(page, page.locator("#mouse-only"), most=60)
+
+
+def test_suburbia_last_move_highlight_keeps_tile_text_readable(live_server, page):
+    """The highlight of a move on the board (the last move's, or a hovered log line's) strokes the
+    tile's hexagon only: its text keeps no stroke (it was stroked into a blob) and the group draws
+    no box across its neighbours."""
+    _start(live_server, page, "suburbia")
+    version = _my_turn(page)
+    page.click(".sb-keep-goal >> nth=0")
+    _moved(page, version)
+    version = _my_turn(page)
+    page.click(".sb-lake-btn >> nth=0")
+    page.locator(".sb-cell.legal").first.click()
+    _moved(page, version)
+    # Our lake's log line: hovering it highlights the tile it built (as the last move would).
+    seq = page.wait_for_function("(window.civitas.log.find((e) => e.seat === 0 && e.move.type === 'lake') || {}).seq",
+                                 timeout=30000).json_value()
+    page.locator(f"#log li[data-seq='{seq}']").hover()
+    page.wait_for_selector("svg g.civ-hl", state="attached")
+    look = page.evaluate("""() => { const g = document.querySelector('svg g.civ-hl');
+      const st = getComputedStyle(g);
+      return { outline: st.outlineStyle, texts: [...g.querySelectorAll('text')].map((t) => getComputedStyle(t).stroke),
+               hex: getComputedStyle(g.querySelector('polygon')).strokeWidth }; }""")
+    assert look["outline"] == "none", look
+    assert look["texts"] and all(s == "none" for s in look["texts"]), look
+    assert look["hex"] == "4px", look

@@ -105,3 +105,26 @@ def test_committees_are_seated_member_by_member(browser):
     assert "Seating so far" in page.locator(".cc-stage").inner_text()
     assert not errors
     page.close()
+
+
+def test_city_is_named_cells_with_readable_labels_on_a_phone(browser):
+    """The city is a group of named cells ("B3: ..."), each building named with its blocks; on a
+    390 px phone its labels are drawn at 11 px or more (they were 9.4 px), and the favour
+    cards' buttons are 24x24 px or more."""
+    s = play_until(game(3, 4), "draw", seed=4)
+    seat = R.to_act(s)[0]
+    page, _legal, errors = open_renderer(browser, R, s, seat, ready=".cc", width=390, names=NAMES)
+    city = page.locator(".cc-city svg")
+    assert city.get_attribute("role") == "group"
+    assert page.locator(".cc-cell[role]").count() == 81
+    label = page.locator(".cc-cell[data-cell='0,0']").get_attribute("aria-label")
+    assert label.startswith("A1: ") and len(label) > 5
+    buildings = page.locator(".cc-bld").evaluate_all("els => els.map((e) => e.getAttribute('aria-label'))")
+    assert buildings and all(" at " in b for b in buildings), buildings
+    font = page.evaluate("""() => { const t = document.querySelector('.cc-label'); const svg = t.ownerSVGElement;
+        return parseFloat(getComputedStyle(t).fontSize) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; }""")
+    assert font >= 11, font
+    for box in page.locator(".cc-card .cc-btn").evaluate_all("els => els.map((e) => e.getBoundingClientRect().toJSON())"):
+        assert box["width"] >= 24 and box["height"] >= 24, box
+    assert not errors
+    page.close()
