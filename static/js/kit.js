@@ -36,14 +36,21 @@ export function svg(tag, attrs = {}, ...children) { return build(document.create
 const VOWEL = /[aeiouy]/i;
 const ONE_SOUND = new Set(["th", "ch", "sh", "ph", "gh", "ck", "wh"]);
 const ONSETS = new Set(["th", "ch", "sh", "ph", "wh", "tr", "pr", "br", "cr", "dr", "gr", "fr", "bl", "cl", "fl", "gl", "pl", "sl", "st", "sc", "sp", "sk", "sm", "sn", "sw", "wr", "qu"]);
-function splitWord(word, most) {
+function breakAt(word, ok) {
   let best = -1;
   for (let i = 3; i <= word.length - 3; i++) {
     const pair = word.slice(i - 1, i + 1).toLowerCase(), onset = word.slice(i, i + 2).toLowerCase();
-    if (VOWEL.test(pair[0]) || VOWEL.test(pair[1]) || ONE_SOUND.has(pair) || ONSETS.has(pair)) continue;
-    if (!VOWEL.test(onset[1]) && !ONSETS.has(onset)) continue;
-    if (best < 0 || Math.abs(i - word.length / 2) < Math.abs(best - word.length / 2)) best = i;
+    if (ok(pair, onset) && (best < 0 || Math.abs(i - word.length / 2) < Math.abs(best - word.length / 2))) best = i;
   }
+  return best;
+}
+const betweenConsonants = (pair, onset) => !VOWEL.test(pair[0]) && !VOWEL.test(pair[1]) && !ONE_SOUND.has(pair)
+  && !ONSETS.has(pair) && (VOWEL.test(onset[1]) || ONSETS.has(onset));
+// A word without such a place ("Stationery") breaks before a consonant between vowels ("Statio-nery").
+const beforeASyllable = (pair, onset) => VOWEL.test(pair[0]) && !VOWEL.test(pair[1]) && VOWEL.test(onset[1]);
+function splitWord(word, most) {
+  let best = breakAt(word, betweenConsonants);
+  if (best < 0) best = breakAt(word, beforeASyllable);
   if (best < 0) return word;
   const [left, right] = [word.slice(0, best), word.slice(best)];
   return `${left.length > most ? splitWord(left, most) : left}\u00ad${right.length > most ? splitWord(right, most) : right}`;

@@ -1,7 +1,7 @@
 // Suburbia renderer: the market, supply, goals and every borough (SVG hexes), with clicks turned
 // into legal moves. Built with the client kit (static/js/kit.js); render(root, ctx) redraws everything each call.
 
-import { h, mount, same, svg as s, useStyle } from "../js/kit.js";
+import { h, mount, Picker, same, svg as s, useStyle } from "../js/kit.js";
 
 const HEX = 30; // hex radius in px (flat-top)
 const SQ3 = Math.sqrt(3);
@@ -13,7 +13,11 @@ const LETTER = { residential: "R", commercial: "C", industrial: "I", civic: "Ci"
 const STAT_LABEL = { money: "$", income: "Income", rep: "Reputation", pop: "Population" };
 
 // What the seat has picked and not yet placed: {type: "buy"|"lake", slot} | {type: "basic", tile} | {type: "invest"}.
-let selection = null;
+// Placements are picked in two steps with the kit's staged picker: the tile (a market space to
+// buy or take as a lake, a basic tile, or the Investment Marker), then the space in the borough.
+const placing = new Picker([{ name: "tile", of: (m) => ({ type: m.type, slot: m.slot, tile: m.tile }) }, { name: "space", of: (m) => m.at }]);
+const PLACED = new Set(["buy", "lake", "basic", "invest"]);
+let selection = null; // the tile picked (the picker's first step), or null
 
 const STYLE = `
   .sb { font-family: system-ui, sans-serif; color: #222; display: grid; grid-template-columns: minmax(0, 1fr); gap: 12px; }
@@ -117,14 +121,16 @@ function prompt(ctx) {
 }
 
 function validateSelection(ctx) {
-  if (!selection) return;
-  const ok = ctx.legalMoves.some((m) => m.type === selection.type &&
-    (selection.slot === undefined || m.slot === selection.slot) && (selection.tile === undefined || m.tile === selection.tile));
-  if (!ok) selection = null;
+  // A new version starts the picking again; a pick no legal move keeps is dropped.
+  placing.sync(`${ctx.doc.id}:${ctx.doc.version}`, ctx.legalMoves.filter((m) => PLACED.has(m.type) && m.at !== undefined));
+  const first = placing.picks.find((p) => p.step === 0);
+  selection = first ? first.value : null;
 }
 
 function select(ctx, next) {
-  selection = selection && same(selection, next) ? null : next;
+  const again = selection && same(selection, next);
+  placing.clear();
+  if (!again) placing.pick(0, next); // the space is always the player's click, even when only one is open
   render(ctx.root, ctx);
 }
 
@@ -279,13 +285,8 @@ function boroughSvg(ctx, i) {
   const { view } = ctx.doc;
   const p = view.players[i];
   const mine = ctx.seat === i;
-  const cells = [];
-  if (mine && selection && selection.type !== "invest") {
-    for (const m of ctx.legalMoves) {
-      if (m.type === selection.type && (selection.slot === undefined || m.slot === selection.slot) && (selection.tile === undefined || m.tile === selection.tile)) cells.push(m);
-    }
-  }
-  const investMoves = mine && selection && selection.type === "invest" ? ctx.legalMoves.filter((m) => m.type === "invest") : [];
+  const cells = mine && selection && selection.type !== "invest" ? placing.remaining() : [];
+  const investMoves = mine && selection && selection.type === "invest" ? placing.remaining() : [];
   const board = ctx.catalogue.board_cells || [];
   const all = [...p.tiles.map((t) => t.at), ...board, ...cells.map((m) => m.at)];
   const xs = all.map(([q, r]) => center(q, r)[0]);
@@ -319,7 +320,7 @@ function boroughSvg(ctx, i) {
     const invest = investMoves.find((m) => same(m.at, t.at));
     const cls = `sb-tile${invest ? " sb-investable" : ""}${lastAt && same(lastAt, t.at) ? " sb-new" : ""}`;
     const attrs = { class: cls, points: hexPoints(x, y), fill: t.lake ? COLOURS.lake : COLOURS[info.category] || "#888", "data-at": JSON.stringify(t.at) };
-    if (invest) { attrs["data-move"] = JSON.stringify(invest); attrs.onclick = () => { selection = null; ctx.play(invest); }; }
+    if (invest) { attrs["data-move"] = JSON.stringify(invest); attrs.onclick = () => { placing.clear(); ctx.play(invest); }; }
     if (invest) { attrs["data-click"] = ""; attrs["aria-label"] = `Invest in the ${info.name}`; }
     // Each tile is a named cell for screen readers (the clickable polygon inside speaks for itself).
     const named = t.lake ? `Lake (was ${info.name})` : `${info.name}: ${info.text}`;
@@ -339,7 +340,7 @@ function boroughSvg(ctx, i) {
   for (const m of cells) {
     const [x, y] = center(m.at[0], m.at[1]);
     svg.append(s("polygon", { class: "sb-cell legal", points: hexPoints(x, y), "data-move": JSON.stringify(m), "data-at": JSON.stringify(m.at),
-      "data-click": "", "aria-label": `Build here, ${placeWords(ctx, p, m.at)}`, onclick: () => { selection = null; ctx.play(m); } }));
+      "data-click": "", "aria-label": `Build here, ${placeWords(ctx, p, m.at)}`, onclick: () => { placing.clear(); ctx.play(m); } }));
   }
   return svg;
 }

@@ -5,7 +5,7 @@
 //   [data-monument] dealt monuments, [data-card-index] solo cards, [data-action] buttons,
 //   [data-choice] pending-effect choices, [data-move] any other legal move.
 
-import { h, mount, useStyle } from "../js/kit.js";
+import { cell as boardCell, h, mount, useStyle } from "../js/kit.js";
 
 const RES = {
   wood: { letter: "Wd", color: "#8b5a2b", fg: "#fff" },
@@ -341,16 +341,15 @@ function town(view, cat, s, seat, legal, byType, play, redraw, names) {
     const label = `${"ABCD"[cell % 4]}${Math.floor(cell / 4) + 1}`;
     const what = bld ? cardName(cat, v) : v || "empty";
     const long = bld && Math.max(...cardName(cat, v).split(/\s+/).map((w) => w.length)) > 8;
-    const attrs = {
+    // A named cell for screen readers ("A1 of your town: brick"); a square that can be played is
+    // a button in the kit's legal, picked or target state.
+    const sq = boardCell("div", {
       class: `tt-sq${bld ? " bld" : ""}${long ? " long" : ""}${a ? ` ${a.cls}` : ""}`,
       style: bld ? `background:${cardColour(cat, v)};color:${INK[pileOf(cat, v)] || "#fff"}` : "",
-      dataset: { cell, seat: s, content: v || "" }, title: `${label}: ${what}`, "aria-label": `${label} of ${owner}: ${what}`,
-      // A named cell for screen readers; a square that can be played is a button (the shell's keys).
-      role: a ? "button" : "img",
-      onclick: a ? a.onclick : () => explain(whyNot(view, cat, s, seat, legal, v, names)),
-    };
-    if (a) attrs.dataset.click = "";
-    const sq = h("div", attrs, isRes(v) ? resChip(v, { class: "tt-cube" }) : bld ? cardName(cat, v) : "");
+      dataset: { cell, seat: s, content: v || "" }, title: `${label}: ${what}`, label: `${label} of ${owner}: ${what}`,
+      role: a ? null : "img", state: a ? { click: "legal", pick: "picked", target: "target" }[a.cls] : null,
+      onpick: a ? a.onclick : null, onclick: a ? null : () => explain(whyNot(view, cat, s, seat, legal, v, names)),
+    }, isRes(v) ? resChip(v, { class: "tt-cube" }) : bld ? cardName(cat, v) : "");
     if (t.marks[String(cell)]) sq.append(h("span", { class: "tt-coin", title: `${t.marks[String(cell)]} coin` }));
     const stored = t.store[String(cell)];
     if (stored && stored.length) sq.append(h("span", { class: "tt-store" }, ...stored.map((r) => h("span", { style: `background:${RES[r].color}`, title: r }))));
