@@ -105,6 +105,18 @@ class Settings(BaseSettings):
     smtp_password: str = ""
     mail_from: str = "Civitas <noreply@civitas.invalid>"
     public_url: str = "http://127.0.0.1:8000"  # the site's address as links in e-mails give it
+    # Accounts (app/services/accounts.py). Sign-in attempts per account and per address, e-mails
+    # asked for (verification, reset) per address, device-code attempts per address; all scaled
+    # by limits_scale. Argon2id's cost (the library's defaults; tests lower them).
+    rate_sign_in_account: str = "5/300"
+    rate_sign_in_address: str = "20/300"
+    rate_account_mail: str = "10/3600"
+    rate_device_code: str = "10/300"
+    password_time_cost: int = 3
+    password_memory_kib: int = 65536
+    verify_link_hours: float = 48
+    reset_link_minutes: float = 60
+    device_code_minutes: float = 10
     log_level: str = "info"
     log_format: str = "json"  # or "text"
 

@@ -31,7 +31,7 @@ from urllib.parse import parse_qs
 import orjson
 from limits import RateLimitItem, RateLimitItemPerSecond
 from limits.aio.storage import MemoryStorage, RedisStorage
-from limits.aio.strategies import SlidingWindowCounterRateLimiter
+from limits.aio.strategies import MovingWindowRateLimiter, SlidingWindowCounterRateLimiter
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.realtime.transport import DETACHED
@@ -60,19 +60,26 @@ class Rate:
 
 class Limiter:
     """Sliding-window counts: in Redis (shared by every instance) when given a Redis URL, with
-    a fallback to this process's memory while Redis is away; in memory otherwise."""
+    a fallback to this process's memory while Redis is away; in memory otherwise.
+
+    Two strategies: the default weighs the previous fixed window's count, which is cheap (two
+    counters per key) but lets a burst straddling a window edge through; `exact` keeps every
+    hit's time (a moving window), for low rates that promise "at most N in any T seconds"."""
 
     def __init__(self, redis_url: str | None = None) -> None:
-        self._memory = SlidingWindowCounterRateLimiter(MemoryStorage())
-        self._shared: SlidingWindowCounterRateLimiter | None = None
+        memory = MemoryStorage()
+        self._memory = {False: SlidingWindowCounterRateLimiter(memory),
+                        True: MovingWindowRateLimiter(memory)}
+        self._shared: dict[bool, Any] | None = None
         if redis_url:
             storage = RedisStorage("async+" + redis_url, implementation="redispy",
                                    key_prefix="civitas:rl", socket_connect_timeout=2)
-            self._shared = SlidingWindowCounterRateLimiter(storage)
+            self._shared = {False: SlidingWindowCounterRateLimiter(storage),
+                            True: MovingWindowRateLimiter(storage)}
 
-    async def hit(self, key: str, rate: Rate) -> int:
+    async def hit(self, key: str, rate: Rate, exact: bool = False) -> int:
         """Count one request; 0 if within the rate, else the seconds to wait before retrying."""
-        limiter = self._shared or self._memory
+        limiter = (self._shared or self._memory)[exact]
         item = rate.item
         try:
             if await limiter.hit(item, key):
@@ -80,7 +87,7 @@ class Limiter:
             reset = (await limiter.get_window_stats(item, key)).reset_time
         except Exception:  # Redis away: count here until it is back (never fail open wide)
             log.warning("rate limit: redis unavailable, counting in memory")
-            limiter = self._memory
+            limiter = self._memory[exact]
             if await limiter.hit(item, key):
                 return 0
             reset = (await limiter.get_window_stats(item, key)).reset_time

@@ -28,7 +28,7 @@ registry.register(TEST_GAME)
 
 async def _new_game(platform: Platform, n: int) -> str:
     async with platform.sessions() as session:
-        session.add(Player(id=f"p{n}", name="x", token_hash=f"h{n}"))
+        session.add(Player(id=f"p{n}", name="x"))
         session.add(Room(id=f"r{n}", ruleset="testgame", options={"rounds": 8}, private=False,
                          invite_code=f"c{n}", host_id=f"p{n}", status="lobby"))
         session.add(Seat(room_id=f"r{n}", seat=0, player_id=f"p{n}"))

@@ -19,7 +19,8 @@ from tests.support.testgame import TEST_GAME
 POSTGRES_URL = os.environ.get("CIVITAS_TEST_POSTGRES_URL", "")
 GAME_SEED = int(os.environ["CIVITAS_TEST_GAME_SEED"]) if os.environ.get(
     "CIVITAS_TEST_GAME_SEED") else None
-TABLES = "chat_messages, rematches, seat_clocks, room_paces, snapshots, moves, games, seats, rooms, players"
+TABLES = ("account_codes, player_sessions, game_events, chat_messages, rematches, seat_clocks, "
+          "room_paces, snapshots, moves, games, seats, rooms, players")
 
 
 def _postgres_reachable(url: str) -> bool:

@@ -11,9 +11,10 @@ from fastapi import APIRouter
 
 from app.api.deps import CurrentPlayer, OptionalPlayer, PlatformDep
 from app.api.schemas import (error_responses, GameDocument, GameLog, LegalMoves, MoveAccepted,
-                             MoveSubmit, TableInfo)
+                             MoveSubmit, ReplayDocument, ReplayIndex, TableInfo)
 from app.services.errors import ServiceError, not_found
 from app.services.games import LiveGame, game_document
+from app.services.replay import ALL, viewpoint
 from app.services.table import table_info
 
 router = APIRouter(prefix="/api/games", tags=["games"],
@@ -91,3 +92,33 @@ async def reclaim_seat(game_id: str, platform: PlatformDep, player: CurrentPlaye
     if await platform.clocks.reclaim(game_id, seat):
         await platform.seat_reclaimed(game_id, live.room_id)
     return await table_info(platform, game_id, player.id)
+
+
+@router.get("/{game_id}/replay", response_model=ReplayIndex)
+async def replay_index(game_id: str, platform: PlatformDep, player: OptionalPlayer,
+                       invite_code: str | None = None) -> dict[str, Any]:
+    """Where the game's turns and rounds begin and its scoring moments, up to now."""
+    live = await _visible(platform, game_id, player, invite_code, fresh=True)
+    seat = live.seat_of(player.id if player else None)
+    viewpoints: list[int | str | None] = (
+        [*range(live.players), None, ALL] if live.finished else [seat])
+    return {"game_id": live.id, "ruleset": live.ruleset.id, "players": live.players,
+            "version": live.version, "finished": live.finished, "seed_hash": live.seed_hash,
+            "seat": seat, "viewpoints": viewpoints,
+            **await platform.replays.index(live, live.version)}
+
+
+@router.get("/{game_id}/replay/{version}", response_model=ReplayDocument,
+            response_model_exclude_unset=True)
+async def replay_version(game_id: str, version: int, platform: PlatformDep,
+                         player: OptionalPlayer, seat: str | None = None,
+                         invite_code: str | None = None) -> dict[str, Any]:
+    """The game document at `version` from a viewpoint: during the game the caller's own seat
+    (a spectator's view without one); after the end any seat (`?seat=2`), the spectator's
+    (`?seat=spectator`) or everything revealed (`?seat=all`)."""
+    live = await _visible(platform, game_id, player, invite_code, fresh=True)
+    shown = viewpoint(live, live.seat_of(player.id if player else None), seat)
+    if not 0 <= version <= live.version:
+        raise ServiceError(404, f"This game has versions 0 to {live.version}.")
+    state = await platform.replays.state_at(live, version)
+    return platform.replays.document(live, state, version, shown)

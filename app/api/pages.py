@@ -1,4 +1,5 @@
-"""HTML pages: the lobby, a room, a game. Everything after the first paint is ES modules + the API."""
+"""HTML pages: the lobby, a room, a game, the account. Everything after the first paint is ES
+modules + the API."""
 
 from __future__ import annotations
 
@@ -24,6 +25,13 @@ async def room_page(request: Request, room_id: str) -> HTMLResponse:
     return templates.TemplateResponse(request, "room.html", {"page": "room", "room_id": room_id})
 
 
+@router.get("/account", response_class=HTMLResponse)
+async def account_page(request: Request) -> HTMLResponse:
+    """The account: claim the name, sign in (password or code), sessions, rename, delete; the
+    verification and reset links from e-mails land here."""
+    return templates.TemplateResponse(request, "account.html", {"page": "account"})
+
+
 @router.get("/r/{invite_code}")
 async def invite_link(invite_code: str) -> RedirectResponse:
     """An invite link: the lobby page resolves the code and opens the room."""
@@ -34,6 +42,12 @@ async def invite_link(invite_code: str) -> RedirectResponse:
 async def game_page(request: Request, game_id: str) -> HTMLResponse:
     """A game: the board drawn by the ruleset's renderer, the log, the legal moves."""
     return templates.TemplateResponse(request, "game.html", {"page": "game", "game_id": game_id})
+
+
+@router.get("/games/{game_id}/replay", response_class=HTMLResponse)
+async def replay_page(request: Request, game_id: str) -> HTMLResponse:
+    """A game's replay: the live renderers read-only, stepped through its versions."""
+    return templates.TemplateResponse(request, "replay.html", {"page": "replay", "game_id": game_id})
 
 
 @router.get("/favicon.ico")

@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 
 from app.api.deps import CurrentPlayer, PlatformDep, SessionDep, writing
 from app.api.schemas import PlayerCreate, PlayerCreated, RoomPublic, error_responses
 from app.services import rooms as room_service
+from app.services.accounts import device_label
 from app.services.tokens import Identity, new_player
 
 router = APIRouter(prefix="/api/players", tags=["players"],
@@ -17,11 +18,13 @@ router = APIRouter(prefix="/api/players", tags=["players"],
 
 
 @router.post("", status_code=201, response_model=PlayerCreated)
-async def create_player(body: PlayerCreate, session: SessionDep, platform: PlatformDep) -> dict:
+async def create_player(body: PlayerCreate, request: Request, session: SessionDep,
+                        platform: PlatformDep) -> dict:
     """Create a guest player; the token is shown only in this answer and expires at `expires_at`."""
     async with writing(platform, session):
         identity, token = await new_player(
-            session, body.name.strip() or "Player", timedelta(hours=platform.settings.token_ttl_hours))
+            session, body.name.strip() or "Player", timedelta(hours=platform.settings.token_ttl_hours),
+            device_label(request.headers.get("user-agent")))
     platform.tokens.remember(identity)
     return _identity(identity, token)
 
@@ -42,8 +45,8 @@ async def rotate_token(player: CurrentPlayer, session: SessionDep, platform: Pla
 
 @router.post("/me/logout", status_code=204)
 async def logout(player: CurrentPlayer, session: SessionDep, platform: PlatformDep) -> Response:
-    """Revoke the caller's token (and the one it replaced): it never works again, and every
-    socket opened with either is closed, on every instance."""
+    """Sign this device out: its token (and the one it replaced) never works again, and every
+    socket opened with either is closed, on every instance. Other devices stay signed in."""
     async with writing(platform, session):
         ended = await platform.tokens.revoke(session, player)
     await platform.tokens.ended(ended)

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 
 from app.api.deps import room_writing, writing, CurrentPlayer, OptionalPlayer, PlatformDep, SessionDep
-from app.api.schemas import (error_responses, BotAdd, ChatLine, GameStarted, RematchStarted, RoomCreate,
+from app.api.schemas import (error_responses, BotAdd, BotLevel, ChatLine, GameStarted, RematchStarted, RoomCreate,
                              RoomJoin, RoomPublic, InviteCode)
 from app.services import rooms as room_service
 from app.services.clocks import set_pace
@@ -102,9 +102,22 @@ async def leave_room(room_id: str, player: CurrentPlayer, session: SessionDep,
 @router.post("/{room_id}/bots", response_model=RoomPublic)
 async def add_bot(room_id: str, player: CurrentPlayer, session: SessionDep,
                   platform: PlatformDep, body: BotAdd | None = None) -> dict[str, Any]:
-    """The host seats a bot (in the first empty seat unless `seat` is given)."""
+    """The host seats a bot (in the first empty seat unless `seat` is given; at `level` easy,
+    normal, hard or expert, else the default level, Normal)."""
+    body = body or BotAdd()
     async with room_writing(platform, session, room_id):
-        room = await room_service.add_bot(session, room_id, player, (body or BotAdd()).seat)
+        room = await room_service.add_bot(session, room_id, player, body.seat, body.level)
+        doc = await room_service.room_document(session, room, player)
+    await platform.announce_room(room.id)
+    return doc
+
+
+@router.put("/{room_id}/bots/{seat}", response_model=RoomPublic)
+async def set_bot_level(room_id: str, seat: int, body: BotLevel, player: CurrentPlayer,
+                        session: SessionDep, platform: PlatformDep) -> dict[str, Any]:
+    """The host changes the level of a seat's bot."""
+    async with room_writing(platform, session, room_id):
+        room = await room_service.set_bot_level(session, room_id, player, seat, body.level)
         doc = await room_service.room_document(session, room, player)
     await platform.announce_room(room.id)
     return doc

@@ -27,6 +27,65 @@ class PlayerCreated(PlayerPublic):
     expires_at: str  # ISO 8601; renew before then with POST /api/players/me/token
 
 
+class AccountClaim(Strict):
+    email: str = Field(max_length=254)
+    password: str = Field(min_length=8, max_length=200)
+
+
+class SignIn(Strict):
+    email: str = Field(max_length=254)
+    password: str = Field(min_length=1, max_length=200)
+
+
+class CodeSignIn(Strict):
+    code: str = Field(min_length=1, max_length=20)  # as shown: 'ABCD-2345'
+
+
+class LinkCode(Strict):
+    code: str = Field(min_length=1, max_length=100)  # the code= of a link from an e-mail
+
+
+class ResetRequest(Strict):
+    email: str = Field(max_length=254)
+
+
+class PasswordReset(LinkCode):
+    password: str = Field(min_length=8, max_length=200)
+
+
+class Rename(Strict):
+    name: str = Field(min_length=1, max_length=40)
+
+
+class AccountDelete(Strict):
+    password: str | None = Field(default=None, max_length=200)  # needed once the name is claimed
+
+
+class AccountPublic(BaseModel):
+    id: str
+    name: str
+    email: str | None  # verified, or waiting for its link (email_verified false)
+    email_verified: bool
+    claimed: bool  # a password is set
+
+
+class SessionPublic(BaseModel):
+    id: str
+    label: str  # the browser, e.g. 'Firefox on Linux'
+    created_at: str
+    expires_at: str
+    current: bool  # the session of the token that asked
+
+
+class DeviceCode(BaseModel):
+    code: str  # 'ABCD-2345': type it on the other device within minutes; it works once
+    expires_at: str
+
+
+class Accepted(BaseModel):
+    detail: str
+
+
 class RulesetInfo(BaseModel):
     id: str
     name: str
@@ -48,6 +107,7 @@ class SeatPublic(BaseModel):
     seat: int
     player: PlayerPublic | None
     bot: str | None
+    level: str | None = None  # a bot seat's level: easy | normal | hard | expert
 
 
 class RoomPublic(BaseModel):
@@ -73,6 +133,11 @@ class InviteCode(Strict):
 
 class BotAdd(Strict):
     seat: StrictInt | None = Field(None, ge=0, le=5)
+    level: Literal["easy", "normal", "hard", "expert"] | None = None
+
+
+class BotLevel(Strict):
+    level: Literal["easy", "normal", "hard", "expert"]
 
 
 class GameStarted(BaseModel):
@@ -95,6 +160,54 @@ class GameDocument(BaseModel):
     ended: dict[str, str] | None = None
 
 
+class ReplayInfo(BaseModel):
+    version: int
+    last: int  # the game's current version
+    seat: int | str | None  # the viewpoint: a seat, None for the spectator's, "all" after the end
+    finished: bool
+    seed: str | None = None  # once the game is over
+    seed_ok: bool | None = None  # the seed's SHA-256 is the seed_hash published from the start
+
+
+class ReplayDocument(GameDocument):
+    """The game document at a past version, for a replay viewpoint."""
+
+    replay: ReplayInfo
+    views: dict[str, dict[str, Any]] | None = None  # every seat's view ("all", after the end)
+
+
+class TurnMark(BaseModel):
+    version: int  # the first move of a turn
+    seat: int
+
+
+class RoundMark(BaseModel):
+    version: int  # the first version of a round
+    round: int | None
+
+
+class ScoringMark(BaseModel):
+    version: int  # a scoring phase begins here, or (phase "end") the game ends
+    phase: str
+
+
+class ReplayIndex(BaseModel):
+    """A game's replay index: where turns and rounds begin and the scoring moments."""
+
+    game_id: str
+    ruleset: str
+    players: int
+    version: int  # the last version the caller may replay
+    finished: bool
+    seed_hash: str
+    seat: int | None  # the caller's seat
+    viewpoints: list[int | str | None]  # what `?seat=` the caller may ask for
+    turns: list[TurnMark]
+    rounds: list[RoundMark]
+    scoring: list[ScoringMark]
+    movers: list[int]  # the seat that made each move, 1..version
+
+
 class LegalMoves(BaseModel):
     version: int
     seat: int | None
@@ -111,12 +224,39 @@ class MoveAccepted(BaseModel):
     version: int
 
 
+class PlayerRef(BaseModel):
+    id: str
+    name: str
+
+
+class LogActor(BaseModel):
+    """Who made a move as it happened: 'player', 'held' (a bot playing `player`'s seat) or 'bot'."""
+
+    kind: str
+    player: PlayerRef | None = None
+    bot: str | None = None
+
+
 class LogEntry(BaseModel):
     seq: int
     seat: int
     move: dict[str, Any]
     time: str
     text: str | None = None  # the move in words for this viewer, with players' names
+    actor: LogActor | None = None  # absent on moves stored before anybody was recorded
+
+
+class LogEvent(BaseModel):
+    """A seat change between moves (after move `version`): left, held (`reason` timeout, away or
+    idle) or returned, in words."""
+
+    version: int
+    seat: int
+    kind: str
+    reason: str | None = None
+    player: PlayerRef | None = None
+    text: str
+    time: str | None = None
 
 
 class GameLog(BaseModel):
@@ -125,6 +265,7 @@ class GameLog(BaseModel):
     ruleset: str
     seed_hash: str
     moves: list[LogEntry]
+    events: list[LogEvent] = []
     seed: str | None = None
     players: int | None = None
     options: dict[str, Any] | None = None

@@ -1,11 +1,13 @@
-"""SQLAlchemy 2 models: players, rooms, seats, games, the append-only move log and snapshots."""
+"""SQLAlchemy 2 models: players, their sessions and codes, rooms, seats, games, the append-only
+move log and snapshots."""
 
 from __future__ import annotations
 
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, Index, Integer, String, UniqueConstraint, Boolean, DateTime
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String,
+                        UniqueConstraint, false)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -29,18 +31,48 @@ class Base(DeclarativeBase):
 
 
 class Player(Base):
-    """A guest identity; only the SHA-256 of its bearer token is stored."""
+    """A player: a guest, or an account once an e-mail and password claim the name. The name
+    here is the only one (rooms, games, chat and the log read it). Deleting an account keeps
+    the row (games refer to it) with a neutral name and no e-mail, password or session."""
 
     __tablename__ = "players"
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    # Tokens expire (None: issued before expiry existed, counted from created_at) and rotate;
-    # the previous token stays valid for a short grace so a rotation never logs out other tabs.
-    token_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True, unique=True)  # lower case
+    email_verified: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)  # Argon2id
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PlayerSession(Base):
+    """One signed-in device of a player; only the SHA-256 of its bearer token is stored. Tokens
+    expire (None: issued before expiry existed, counted from created_at) and rotate; the previous
+    token stays valid for a short grace so a rotation never logs out other tabs."""
+
+    __tablename__ = "player_sessions"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     prev_token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     prev_valid_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    label: Mapped[str] = mapped_column(String(80), default="", server_default="")  # the browser
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AccountCode(Base):
+    """A single-use code for a player, stored hashed: 'verify' (an e-mail address, by link),
+    'reset' (a password, by link) or 'device' (a short code that signs in another device)."""
+
+    __tablename__ = "account_codes"
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    purpose: Mapped[str] = mapped_column(String(16))
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)  # the address verified
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class Room(Base):
@@ -109,6 +141,29 @@ class MoveRow(Base):
     # answered from the game's copy, which the version guard proves holds every stored id.
     client_move_id: Mapped[str | None] = mapped_column(String(80), nullable=True)
     to_act: Mapped[list[int]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Who held the seat when the move was stored, read from `seats` in the move's own
+    # transaction (0009_history): a player alone, a bot holding the seat of that player, or a
+    # bot alone. Names are looked up when read, so a rename reaches every past line; both NULL:
+    # stored before 0009, when nobody was recorded.
+    actor_player: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    actor_bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
+
+
+class GameEvent(Base):
+    """Who holds a seat from a version on: 'seated' at the start, then 'left', 'held' (a bot plays
+    for an absent player: `reason` timeout, away or idle) and 'returned' (0009_history)."""
+
+    __tablename__ = "game_events"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    version: Mapped[int] = mapped_column(Integer)  # the game's version when it happened
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    reason: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # The seat's holder after the event (the same pair as a move's actor).
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(40), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -8,8 +8,10 @@ it; a heuristic ignores it). It returns one move of `legal_moves(state, seat)`. 
 choosers in worker processes (app/services/bot_pool.py) with a deadline of the level's budget
 plus a margin; `decide` is what a worker calls with one request.
 
-A new level (the search bot's Easy/Hard/Expert, say) is one `register(name, chooser, budget)`
-in a module the workers import; the pool does not change.
+A new level is one `register(name, chooser, budget)` in a module the workers import; the pool
+does not change. The levels a host may pick (`PLAYABLE`): Easy (the heuristic with some random
+moves), Normal (the heuristic), Hard and Expert (the search bot of app/engine/search.py, about
+0.5 s and 2 s a decision).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 from app.engine import registry
 from app.engine.rng import Rng
 from app.engine.ruleset import Move, State, random_move
+from app.engine.search import Budget, search
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +60,33 @@ def random_legal(ruleset: Any, state: State, seat: int, seed: int, budget: float
     return random_move(ruleset, state, seat, Rng(seed))
 
 
-LEVELS: dict[str, Level] = {DEFAULT_LEVEL: Level(heuristic), "random": Level(random_legal)}
+EASY_RANDOM = 0.3  # Easy's share of random moves (bench/search_bot.py measures it against Normal)
+
+
+def easy(ruleset: Any, state: State, seat: int, seed: int, budget: float) -> Move:
+    """The heuristic, but a random legal move EASY_RANDOM of the time."""
+    rng = Rng.from_seed(seed, "easy")
+    if rng.below(1000) < EASY_RANDOM * 1000:
+        return random_move(ruleset, state, seat, rng)
+    return heuristic(ruleset, state, seat, seed, budget)
+
+
+def searcher(iterations: int | None, width: int = 8) -> Chooser:
+    """A chooser that searches for `budget` seconds (and at most `iterations` iterations)."""
+
+    def choose(ruleset: Any, state: State, seat: int, seed: int, budget: float) -> Move:
+        return search(ruleset, state, seat, seed,
+                      Budget(seconds=budget or None, iterations=iterations, width=width))
+
+    return choose
+
+
+LEVELS: dict[str, Level] = {
+    DEFAULT_LEVEL: Level(heuristic), "random": Level(random_legal), "easy": Level(easy),
+    "hard": Level(searcher(iterations=20_000), 0.5), "expert": Level(searcher(iterations=80_000), 2.0),
+}
+# What a host may choose for a bot seat, weakest first, with the name shown in the room.
+PLAYABLE = {"easy": "Easy", "normal": "Normal", "hard": "Hard", "expert": "Expert"}
 
 
 def register(name: str, chooser: Chooser, budget: float = 0.0) -> None:

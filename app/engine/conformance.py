@@ -287,3 +287,64 @@ def sampled_states(ruleset: Ruleset, players: int, options: dict[str, Any], seed
             step += 1
         game += 1
     return out
+
+
+class SealedState:
+    """The true state handed to a search under test: any read of it fails the test, except
+    `determinize` through a `SealedRuleset` (which unwraps it for the observer's seat only)."""
+
+    __slots__ = ("_seat", "_state")
+
+    def __init__(self, state: State, seat: int) -> None:
+        object.__setattr__(self, "_state", state)
+        object.__setattr__(self, "_seat", seat)
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the search read the true state other than through determinize "
+                             "for its own seat")
+
+    __getitem__ = __iter__ = __len__ = __contains__ = __eq__ = _refuse
+    get = keys = items = values = copy = _refuse
+
+    def __getattr__(self, name: str) -> Any:
+        self._refuse()
+
+
+class SealedRuleset:
+    """A ruleset whose `determinize` alone may open a SealedState, for its own seat."""
+
+    def __init__(self, ruleset: Any) -> None:
+        self._ruleset = ruleset
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ruleset, name)
+
+    def determinize(self, state: Any, seat: int | None, rng: Any) -> State:
+        """The real determinize; a sealed state is opened only for the seat it was sealed for."""
+        if isinstance(state, SealedState):
+            inner, sealed_for = object.__getattribute__(state, "_state"), object.__getattribute__(
+                state, "_seat")
+            assert seat == sealed_for, (
+                f"the search determinized the true state for seat {seat}, not its own {sealed_for}")
+            state = inner
+        return self._ruleset.determinize(state, seat, rng)  # type: ignore[no-any-return]
+
+
+def check_search_is_fair(ruleset: Ruleset, state: State, seat: int, seed: int, label: str,
+                         choose: Any, iterations: int = 24) -> Move:
+    """A search bot (`choose(ruleset, state, seat, seed, iterations)`) is fair: it reads the true
+    state only through `determinize` for its own seat (any other read fails), and two states
+    that look the same to the seat give the same move with the same seed and iteration cap.
+    Returns the move."""
+    twin = ruleset.determinize(state, seat, Rng.from_seed(seed, "twin"))
+    assert ruleset.view(twin, seat) == ruleset.view(state, seat), (
+        f"{label}: the twin's view differs for seat {seat}")
+    sealed = SealedRuleset(ruleset)
+    first = choose(sealed, SealedState(state, seat), seat, seed, iterations)
+    second = choose(sealed, SealedState(twin, seat), seat, seed, iterations)
+    assert _strict(first) == _strict(second), (
+        f"{label}: seat {seat} chose {first} and {second} from states it cannot tell apart "
+        f"(same seed {seed}, {iterations} iterations)")
+    assert _strict(first) in {_strict(m) for m in ruleset.legal_moves(state, seat)}, (
+        f"{label}: the search chose {first}, which is not a legal move")
+    return first  # type: ignore[no-any-return]

@@ -115,6 +115,10 @@ class RulesetHooks:
       with a faster private path (mutating its own copy in place, say) as long as it returns a
       state equal to `play_random`'s for the same state and rng: the conformance harness checks
       this equality. Search bots and `bench/engine_bench.py` call it.
+    - `evaluate(state)`: each seat's chance of winning from here, a list of floats in [0, 1]
+      (the search bot, app/engine/search.py, judges cut-off leaves with it); no default.
+    - `candidates(state, seat, k)`: at most `k` legal moves worth searching, best first (the
+      search bot's prior and its pruning of wide decisions); no default: every legal move.
     - `describe_move(move)`: a short human label for a move (move lists, logs).
     - `log_text(state, seat, move, viewer)`: one sentence in words for the log, as `viewer` may
       know it, naming players as `{seat0}`, `{seat1}`, ... (the platform substitutes names);

@@ -78,4 +78,5 @@ async def log(platform: Any, conn: Connection, frame: dict[str, Any]) -> None:
         conn.send(encode({"type": "error", "id": None, "status": exc.status, "detail": exc.detail}))
         return
     conn.send(encode({"type": "log", "version": body["version"],
-                      "entries": [e for e in body["moves"] if e["seq"] > after]}))
+                      "entries": [e for e in body["moves"] if e["seq"] > after],
+                      "events": body["events"]}))

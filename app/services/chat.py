@@ -11,7 +11,7 @@ from typing import Any, Awaitable, Callable
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models import ChatMessage
+from app.db.models import ChatMessage, Player
 from app.services.errors import ServiceError
 
 MAX_CHARS = 300
@@ -31,9 +31,10 @@ def clean(text: Any) -> str:
     return text
 
 
-def message_json(m: ChatMessage) -> dict[str, Any]:
-    """One message as the wire shows it."""
-    return {"id": m.id, "name": m.name, "text": m.text, "spectator": m.spectator,
+def message_json(m: ChatMessage, name: str | None = None) -> dict[str, Any]:
+    """One message as the wire shows it, under its player's name now (`name`; a rename or a
+    deleted account shows on old lines too), else the name it was sent under."""
+    return {"id": m.id, "name": name or m.name, "text": m.text, "spectator": m.spectator,
             "time": m.created_at.isoformat() if m.created_at else None}
 
 
@@ -59,6 +60,9 @@ class ChatService:
             raise ServiceError(429, f"You may send {RATE} messages every {WINDOW:g} seconds; "
                                     f"wait {wait} s.", retry_after=wait)
         async with self.write_turn(), self.sessions() as session:
+            # The name from its one place (a socket opened before a rename knows the old one).
+            name = (await session.execute(select(Player.name).where(
+                Player.id == player_id))).scalar() or name
             message = ChatMessage(room_id=room_id, player_id=player_id, name=name[:40],
                                   spectator=spectator, text=body)
             session.add(message)
@@ -68,7 +72,8 @@ class ChatService:
     async def history(self, room_id: str, session: AsyncSession) -> list[dict[str, Any]]:
         """The room's last messages, oldest first (read in the caller's session: a request
         never holds one connection while it waits for another)."""
-        rows = list((await session.execute(
-            select(ChatMessage).where(ChatMessage.room_id == room_id)
-            .order_by(ChatMessage.id.desc()).limit(HISTORY))).scalars())
-        return [message_json(m) for m in reversed(rows)]
+        rows = (await session.execute(
+            select(ChatMessage, Player.name).outerjoin(Player, Player.id == ChatMessage.player_id)
+            .where(ChatMessage.room_id == room_id)
+            .order_by(ChatMessage.id.desc()).limit(HISTORY))).all()
+        return [message_json(m, name) for m, name in reversed(rows)]

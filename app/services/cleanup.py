@@ -47,10 +47,12 @@ class Cleanup:
 
     async def sweep(self) -> dict[str, list[str]]:
         """Hold the seats of players idle on their turn in games without a clock (a bot plays
-        them), expire old rooms that never started and end long-idle games; returns their ids."""
+        them), expire old rooms that never started and end long-idle games (returns their ids);
+        delete expired sessions and account codes."""
         now = utcnow()
         platform = self.platform
         held = await platform.clocks.hold_idle(self.idle_seat, self.idle)
+        await platform.accounts.purge()  # expired sessions and codes
         async with platform.sessions() as session:
             stale_rooms = list((await session.execute(select(Room.id).where(
                 Room.status == "lobby", Room.created_at < now - self.room_ttl))).scalars())

@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Game, MoveRow, RoomPace, Seat, SeatClock
+from app.services import history
 from app.services.errors import ServiceError
 from app.services.rooms import BOT_NAME
 from app.tasks import stop_tasks
@@ -106,9 +107,10 @@ _ANY_WATCHED = _watched_seats(SeatClock.seat).limit(1)
 
 
 async def _hold(session: AsyncSession, game_id: str, room_id: str, seat: int, version: int,
-                left: float | None, reserve: float | None) -> bool:
+                left: float | None, reserve: float | None, reason: str) -> bool:
     """Hold a seat (a bot plays it for its player) unless it is held already; note what its clock
-    had left and the game's version. True if this call held it."""
+    had left and the game's version, and log why (`reason`: timeout, away, idle). True if this
+    call held it."""
     values: dict[str, Any] = {"held": True, "deadline": None, "started_at": None,
                               "held_left": left, "held_version": version}
     if reserve is not None:
@@ -120,6 +122,7 @@ async def _hold(session: AsyncSession, game_id: str, room_id: str, seat: int, ve
         return False
     await session.execute(update(Seat).where(
         Seat.room_id == room_id, Seat.seat == seat, Seat.bot.is_(None)).values(bot=BOT_NAME))
+    await history.record_change(session, game_id, room_id, seat, "held", reason, version)
     return True
 
 
@@ -259,6 +262,8 @@ class Clocks:
                 if seat_row is not None and seat_row.player_id:
                     seat_row.bot = None
                     reclaimed = True
+                    await history.record_change(session, game_id, game.room_id, seat, "returned",
+                                                version=game.version)
                 if pace is not None and acting:
                     # Resume where the clock stood on this turn; a new turn gets its full time.
                     left = clock.held_left if same_turn and clock.held_left is not None \
@@ -323,7 +328,8 @@ class Clocks:
                 left = 0.0 if out_of_time else \
                     (deadline - moment).total_seconds() if deadline is not None else None
                 if await _hold(session, clock.game_id, room_id, clock.seat, version, left,
-                               0.0 if out_of_time else clock.reserve_left):
+                               0.0 if out_of_time else clock.reserve_left,
+                               "timeout" if out_of_time else "away"):
                     changed.append((clock.game_id, room_id))
             await session.commit()
         for game_id, room_id in changed:
@@ -354,7 +360,8 @@ class Clocks:
                 await self._rows(session, game)
                 await session.flush()
                 for seat in seats:
-                    if await _hold(session, game.id, game.room_id, seat, game.version, 0.0, None):
+                    if await _hold(session, game.id, game.room_id, seat, game.version, 0.0, None,
+                                   "idle"):
                         changed.append((game.id, game.room_id))
             await session.commit()
         for game_id, room_id in dict.fromkeys(changed):

@@ -32,7 +32,8 @@ from app.observability.seeds import record_seed
 from app.engine.runner import parse_options, play_canonical
 from app.services.errors import ServiceError, not_found
 from app.services.live import LiveGame, fill_names, game_document
-from app.services.rooms import seat_names
+from app.services import history
+from app.services.rooms import seat_names, seats_of
 from app.services.move_store import MoveRecord, MoveStore, make_move_store
 
 __all__ = ["GameService", "LiveGame", "game_document"]
@@ -333,6 +334,7 @@ class GameService:
             to_act=ruleset.to_act(state), outcome=None,
         )
         session.add(game)
+        history.record_seated(session, game, await seats_of(session, room.id))
         if self.seed_log:
             record_seed(self.seed_log, game.id, ruleset.id, seed)
         return game
@@ -460,10 +462,14 @@ class GameService:
         async with live.log.lock:
             async with self.sessions() as session:
                 rows = (await session.execute(
-                    select(MoveRow.seq, MoveRow.seat, MoveRow.move, MoveRow.created_at)
+                    select(MoveRow.seq, MoveRow.seat, MoveRow.move, MoveRow.created_at,
+                           MoveRow.actor_player, MoveRow.actor_bot)
                     .where(MoveRow.game_id == game_id, MoveRow.seq > live.log.count,
                            MoveRow.seq <= live.version).order_by(MoveRow.seq))).all()
-                names = await seat_names(session, live.room_id)
+                current = await seat_names(session, live.room_id)
+                seats = await history.seating(session, game_id)
+                names = await history.player_names(session, seats.player_ids() | {
+                    p for p, _ in live.log.holders} | {r.actor_player for r in rows})
             # Each move is redacted for every viewer once, stepping one shared replay state,
             # so a log request costs only the moves made since the last one.
             live.log.extend(live, rows)
@@ -474,11 +480,13 @@ class GameService:
                        for e, m, o in zip(live.log.entries[None], live.log.moves, own)]
         else:
             entries = [e for e in own if e["move"] is not None]
-        entries = [dict(e, text=fill_names(e["text"], names)) if e.get("text") else e
+        entries = [history_entry(e, live.log.holders[e["seq"] - 1], seats, names, current)
                    for e in entries]
         body: dict[str, Any] = {"game_id": game_id, "version": live.version,
                                 "ruleset": live.ruleset.id, "seed_hash": live.seed_hash,
-                                "moves": entries}
+                                "moves": entries,
+                                "events": [e for e in history.event_entries(seats, names)
+                                           if e["version"] <= live.version]}
         if finished:
             body.update(seed=str(live.seed), players=live.players, options=live.options,
                         ruleset_version=live.ruleset.version)
@@ -528,6 +536,26 @@ class GameService:
         thread: the write never makes moves wait on SQLite's lock); True if it changed exactly
         one row."""
         return await self.store.execute(statement) == 1 or not exact
+
+
+def history_entry(entry: dict[str, Any], holder: tuple[str | None, str | None],
+                  seats: history.Seating, names: dict[str, str], current: dict[int, str]
+                  ) -> dict[str, Any]:
+    """A log entry named as it happened: the mover by who held the seat for that move (the
+    player, or the bot holding their seat), other seats by their holders just before it. A game
+    stored before 0009_history recorded nobody: its seats are named by their holders now."""
+    mover = history.Holder(*holder)
+    if mover.player_id is None and mover.bot is None:
+        labels, who = current, None
+    else:
+        before = seats.at(entry["seq"] - 1)
+        labels = {seat: history.label(seat, h, names) for seat, h in before.items()}
+        labels = {**current, **labels, entry["seat"]: history.label(entry["seat"], mover, names)}
+        who = history.actor(mover, names)
+    entry = dict(entry, actor=who)
+    if entry.get("text"):
+        entry["text"] = fill_names(entry["text"], labels)
+    return entry
 
 
 ABANDONED_DETAIL = ("This game was abandoned after a long idle period; it stays readable but "

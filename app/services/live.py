@@ -111,6 +111,7 @@ class PublicLog:
     count: int = 0
     state: State | None = None
     moves: list[Move] = field(default_factory=list)
+    holders: list[tuple[str | None, str | None]] = field(default_factory=list)  # (player, bot) per move
     entries: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -131,6 +132,7 @@ class PublicLog:
                     entry["text"] = log_sentence(ruleset, self.state, row.seat, row.move, viewer)
                 entries.append(entry)
             self.moves.append(row.move)
+            self.holders.append((row.actor_player, row.actor_bot))
             self.state = ruleset.apply(self.state, row.seat, row.move)
             self.count = row.seq
 
@@ -160,10 +162,12 @@ def fill_names(text: str, names: dict[int, str]) -> str:
     return _PLACEHOLDER.sub(lambda m: names.get(int(m.group(1)), f"Seat {int(m.group(1)) + 1}"), text)
 
 
-def game_document(live: LiveGame, state: State, version: int, seat: int | None) -> dict[str, Any]:
-    """The wire contract's game document for a viewer at a version."""
+def game_document(live: LiveGame, state: State, version: int, seat: int | None,
+                  memo: Memo | None = None) -> dict[str, Any]:
+    """The wire contract's game document for a viewer at a version (`memo`: the view parts to
+    share, by default the live game's; a replay brings its own, leaving the live one alone)."""
     outcome = live.ruleset.outcome(state)
-    with live.memo:  # unchanged parts are the previous views' objects: the diffs skip them
+    with live.memo if memo is None else memo:  # unchanged parts are the previous views' objects
         view = live.ruleset.view(state, seat)
     document = {
         "id": live.id,

@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 import orjson
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -103,8 +103,11 @@ _SQL_BUMP = ("UPDATE games SET version = ?, to_act = ?, status = ?, outcome = ? 
              "WHERE id = ? AND version = ? AND status = 'active'")  # abandoned games take no moves
 _SQL_BUMP_HELD = _SQL_BUMP + (" AND EXISTS (SELECT 1 FROM seats WHERE room_id = ? AND seat = ? "
                              "AND player_id = ?)")
-_SQL_MOVE = ("INSERT INTO moves (game_id, seq, seat, move, client_move_id, to_act, created_at) "
-             "VALUES (?, ?, ?, ?, ?, ?, ?)")
+# The seat's holder is read in the move's own transaction: who made the move as it happened.
+_SQL_MOVE = ("INSERT INTO moves (game_id, seq, seat, move, client_move_id, to_act, created_at, "
+             "actor_player, actor_bot) VALUES (?, ?, ?, ?, ?, ?, ?, "
+             "(SELECT player_id FROM seats WHERE room_id = ? AND seat = ?), "
+             "(SELECT bot FROM seats WHERE room_id = ? AND seat = ?))")
 _SQL_SNAPSHOT = ("INSERT INTO snapshots (game_id, version, state, ruleset_version) "
                  "VALUES (?, ?, ?, ?)")
 _SQL_FINISH = "UPDATE rooms SET status = 'finished' WHERE id = ?"
@@ -120,7 +123,7 @@ def sqlite_rows(r: MoveRecord) -> Rows:
     rows: Rows = [(_SQL_BUMP, bump) if r.holder is None else
                   (_SQL_BUMP_HELD, bump + (r.room_id, r.seat, r.holder)),
                   (_SQL_MOVE, (r.game_id, r.version, r.seat, _json(r.move), r.client_id, to_act,
-                               _stamp(r.created_at)))]
+                               _stamp(r.created_at), r.room_id, r.seat, r.room_id, r.seat))]
     if r.snapshot is not None:
         rows.append((_SQL_SNAPSHOT, (r.game_id, r.version, _json(r.snapshot),
                                      r.ruleset_version)))
@@ -401,8 +404,9 @@ _PG_BUMP = ("UPDATE games SET version = %s, to_act = %s::json, status = %s, outc
             "WHERE id = %s AND version = %s AND status = 'active'")
 _PG_HELD = " AND EXISTS (SELECT 1 FROM seats WHERE room_id = %s AND seat = %s AND player_id = %s)"
 _PG_MOVE = ("move AS (INSERT INTO moves (game_id, seq, seat, move, client_move_id, to_act,"
-            " created_at) SELECT %s, %s::int, %s::int, %s::json, %s::text, %s::json,"
-            " %s::timestamptz FROM bump)")
+            " created_at, actor_player, actor_bot) SELECT %s, %s::int, %s::int, %s::json, %s::text,"
+            " %s::json, %s::timestamptz, s.player_id, s.bot FROM bump"
+            " LEFT JOIN seats s ON s.room_id = %s AND s.seat = %s::int)")
 _PG_SNAPSHOT = ("snap AS (INSERT INTO snapshots (game_id, version, state, ruleset_version) "
                 "SELECT %s, %s::int, %s::json, %s::text FROM bump)")
 _PG_FINISH = "room AS (UPDATE rooms SET status = 'finished' FROM bump WHERE rooms.id = %s)"
@@ -419,7 +423,8 @@ def postgres_statement(r: MoveRecord) -> tuple[str, list[Any]]:
     if r.holder is not None:
         params += [r.room_id, r.seat, r.holder]
     parts = [f"bump AS ({bump} RETURNING 1)", _PG_MOVE]
-    params += [r.game_id, r.version, r.seat, _json(r.move), r.client_id, to_act, r.created_at]
+    params += [r.game_id, r.version, r.seat, _json(r.move), r.client_id, to_act, r.created_at,
+               r.room_id, r.seat]
     if r.snapshot is not None:
         parts.append(_PG_SNAPSHOT)
         params += [r.game_id, r.version, _json(r.snapshot), r.ruleset_version]
@@ -434,13 +439,23 @@ class PostgresMoveStore:
     connection in autocommit, with no SQLAlchemy session around it. Connections are kept in a
     small pool of their own (prepared statements stay on them); a broken one drops every idle
     connection, as SQLAlchemy's pool does on a disconnect, and the move fails with a retryable
-    503. Other writes go through the application's sessions."""
+    503. Other writes go through the application's sessions.
+
+    The two pools hear of each other's disconnects: a server restart kills both pools'
+    connections, and without this the first request on the other pool would fail a second time."""
 
     def __init__(self, url: str, sessions: async_sessionmaker, size: int = 8) -> None:
         self.url = url.replace("postgresql+psycopg://", "postgresql://", 1)
         self.sessions = sessions
         self._idle: list[Any] = []
         self._slots = asyncio.Semaphore(size)
+        self._suspect = False  # SQLAlchemy saw a disconnect: the idle connections may be dead too
+        event.listen(sessions.kw["bind"].sync_engine, "handle_error", self._heard_error)
+
+    def _heard_error(self, context: Any) -> None:
+        """SQLAlchemy's pool lost a connection: drop ours before the next move uses one."""
+        if context.is_disconnect:
+            self._suspect = True
 
     async def append(self, record: MoveRecord) -> bool:
         """Store one move; False if the guard failed or a key was taken."""
@@ -448,6 +463,9 @@ class PostgresMoveStore:
 
         sql, params = postgres_statement(record)
         async with self._slots:
+            if self._suspect:
+                self._suspect = False
+                await self._drop(None)
             conn = self._idle.pop() if self._idle else None
             try:
                 if conn is None:
@@ -462,6 +480,8 @@ class PostgresMoveStore:
                 raise sa_exc.DataError(sql, params, exc) from exc
             except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
                 await self._drop(conn)
+                # The application's pool holds connections to the same server: let it start afresh.
+                await self.sessions.kw["bind"].dispose()
                 raise sa_exc.OperationalError(sql, params, exc) from exc
             except psycopg.Error as exc:
                 await self._drop(conn)

@@ -19,6 +19,7 @@ from app.realtime.hub import Hub
 from app.realtime.lobby import LobbyHub
 from app.realtime.session import LiveSessions
 from app.observability.loop_lag import LoopLag
+from app.services.accounts import Accounts
 from app.services.bot_pool import BotPool, default_size
 from app.services.bots import BotRunner
 from app.services import chat as chat_service
@@ -26,7 +27,9 @@ from app.services.chat import ChatService
 from app.services.clocks import Clocks
 from app.services.cleanup import Cleanup
 from app.services.games import GameService
-from app.services.rooms import RoomLocks
+from app.services.mail import make_mailer
+from app.services.replay import Replays
+from app.services.rooms import RoomLocks, room_ids_of
 from app.services import tokens as token_service
 from app.services.tokens import Tokens
 
@@ -49,6 +52,7 @@ class Platform:
         self.broker = make_broker(settings.broker_url)
         if self.broker.shared:
             self.tokens.publish = self._publish_tokens
+        self.replays = Replays(self.sessions, settings.snapshot_every)
         self.hub = Hub(self.games, settings.patch_history, settings.heartbeat_seconds)
         self.games.seed_log = settings.seed_log
         self.room_locks = RoomLocks()
@@ -67,9 +71,15 @@ class Platform:
         self.games.listeners.append(self._announce_game)
         self.limiter = Limiter(settings.broker_url if self.broker.shared else None)
         chat_rate = Rate(chat_service.RATE, chat_service.WINDOW)
+        # Exact counts: the chat promises "at most RATE in any WINDOW seconds" (a low rate).
         self.chat = ChatService(self.sessions,
-                                lambda player_id: self.limiter.hit(f"chat:{player_id}", chat_rate),
+                                lambda player_id: self.limiter.hit(f"chat:{player_id}", chat_rate,
+                                                                   exact=True),
                                 self.games.write_turn)
+        self.mailer = make_mailer(settings)
+        self.accounts = Accounts(settings, self.sessions, self.tokens, self.limiter, self.mailer,
+                                 self.write_turn)
+        self.accounts.renamed.append(self._player_renamed)
         self.clocks = Clocks(self.sessions, settings.absence_grace_seconds,
                              settings.heartbeat_seconds, settings.clock_sweep_seconds,
                              self.games.write_turn)
@@ -162,6 +172,13 @@ class Platform:
             await self.broker.publish({"type": "ended", "game_id": game_id,
                                        "origin": self.instance, "t": time.time()})
 
+    async def _player_renamed(self, player_id: str) -> None:
+        """A player's name changed (or its account was deleted): its rooms show the new one."""
+        async with self.sessions() as session:
+            room_ids = await room_ids_of(session, player_id)
+        for room_id in room_ids:
+            await self.announce_room(room_id)
+
     async def _seats_changed(self, room_id: str) -> None:
         """A room changed: re-read its game's seats, and move sockets whose seat changed hands."""
         for game_id in await self.games.refresh_seats_of_room(room_id):
@@ -215,6 +232,7 @@ class Platform:
     async def stop(self) -> None:
         """Stop background work and close connections."""
         await self.live_sockets.stop()
+        await self.accounts.drain()
         released = await self.bots.stop()
         if released and self.broker.shared:
             await self.broker.publish({"type": "bots", "games": released, "origin": self.instance,

@@ -15,11 +15,21 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.engine import registry
+from app.engine.choosers import DEFAULT_LEVEL, PLAYABLE
 from app.db.models import Player, Room, Seat
+from app.services import history
 from app.services.errors import ServiceError, not_found
 from app.services.tokens import Identity, hash_token  # noqa: F401  (tokens are stored hashed; tests import it here)
 
-BOT_NAME = "Bot"
+BOT_NAME = "Bot"  # a bot seat of no chosen level (the default level), as older rooms have it
+
+
+def bot_level(bot: str | None) -> str | None:
+    """The level a seat's bot plays at: the one it was seated with (its `bot` column holds the
+    level's id), else the default level; None for a seat with no bot."""
+    if not bot:
+        return None
+    return bot if bot in PLAYABLE else DEFAULT_LEVEL
 
 
 async def seats_of(session: AsyncSession, room_id: str) -> list[Seat]:
@@ -30,10 +40,13 @@ async def seats_of(session: AsyncSession, room_id: str) -> list[Seat]:
 
 def seat_label(seat: int, player_name: str | None, bot: str | None) -> str:
     """The one display name of a seat everywhere (room, game, log): the player's name, else
-    'Bot N' for a bot, else 'Seat N' (N counted from 1)."""
+    'Bot N' for a bot ('Bot N (Hard)' for one seated at a chosen level), else 'Seat N' (N
+    counted from 1)."""
     if player_name:
         return player_name
-    return f"{bot or 'Bot'} {seat + 1}" if bot else f"Seat {seat + 1}"
+    if not bot:
+        return f"Seat {seat + 1}"
+    return f"Bot {seat + 1} ({PLAYABLE[bot]})" if bot in PLAYABLE else f"{bot} {seat + 1}"
 
 
 async def seat_names(session: AsyncSession, room_id: str) -> dict[int, str]:
@@ -77,6 +90,7 @@ def _document(room: Room, seats: list[Seat], names: dict[str, str]) -> dict[str,
             "seat": s.seat,
             "player": {"id": s.player_id, "name": names.get(s.player_id, "")} if s.player_id else None,
             "bot": s.bot,
+            "level": bot_level(s.bot) if not s.player_id else None,
         } for s in seats],
         "game_id": room.game_id,
     }
@@ -239,6 +253,8 @@ async def leave_room(session: AsyncSession, room_id: str, player: Identity) -> t
         s.player_id = None
         if room.status == "playing":
             s.bot = BOT_NAME
+            if room.game_id:
+                await history.record_change(session, room.game_id, room.id, s.seat, "left")
     if room.host_id == player.id:
         others = [s.player_id for s in seats if s.player_id and s.player_id != player.id]
         if others:
@@ -261,22 +277,44 @@ async def host_room(session: AsyncSession, room_id: str, player: Identity) -> tu
     return room, seats
 
 
-async def add_bot(session: AsyncSession, room_id: str, host: Identity, seat: int | None) -> Room:
-    """The host fills an empty seat with a bot."""
+async def add_bot(session: AsyncSession, room_id: str, host: Identity, seat: int | None,
+                  level: str | None = None) -> Room:
+    """The host fills an empty seat with a bot, at `level` (one of PLAYABLE) if given."""
     room, seats = await host_room(session, room_id, host)
-    _open_seat(seats, seat).bot = BOT_NAME
+    _open_seat(seats, seat).bot = _bot_of_level(level)
     return room
 
 
-async def remove_bot(session: AsyncSession, room_id: str, host: Identity, seat: int) -> Room:
-    """The host empties a seat held by a bot."""
+async def set_bot_level(session: AsyncSession, room_id: str, host: Identity, seat: int,
+                        level: str) -> Room:
+    """The host changes the level of the bot in a seat."""
     room, seats = await host_room(session, room_id, host)
+    _bot_seat(seats, seat).bot = _bot_of_level(level)
+    return room
+
+
+def _bot_of_level(level: str | None) -> str:
+    if level is None:
+        return BOT_NAME
+    if level not in PLAYABLE:
+        raise ServiceError(422, f"There is no bot level {level!r}; choose one of "
+                                f"{', '.join(PLAYABLE)}.")
+    return level
+
+
+def _bot_seat(seats: list[Seat], seat: int) -> Seat:
     target = next((s for s in seats if s.seat == seat), None)
     if target is None:
         raise ServiceError(422, f"This room has no seat {seat}.")
     if not target.bot:
         raise ServiceError(409, f"Seat {seat} is not held by a bot.")
-    target.bot = None
+    return target
+
+
+async def remove_bot(session: AsyncSession, room_id: str, host: Identity, seat: int) -> Room:
+    """The host empties a seat held by a bot."""
+    room, seats = await host_room(session, room_id, host)
+    _bot_seat(seats, seat).bot = None
     return room
 
 
@@ -328,9 +366,19 @@ async def room_entries(session: AsyncSession, room_ids: list[str] | None = None
     return entries
 
 
+def _of(player_id: str) -> Any:
+    """The condition: a room the player hosts or sits in."""
+    return (Room.host_id == player_id) | Room.id.in_(
+        select(Seat.room_id).where(Seat.player_id == player_id))
+
+
 async def rooms_of(session: AsyncSession, player: Identity) -> list[Room]:
     """The rooms a player hosts or sits in, newest first (the lobby's "your tables")."""
-    seated = select(Seat.room_id).where(Seat.player_id == player.id)
-    return list((await session.execute(select(Room).where(
-        (Room.host_id == player.id) | Room.id.in_(seated)).order_by(Room.created_at.desc())
-        .limit(50))).scalars())
+    return list((await session.execute(select(Room).where(_of(player.id))
+                                       .order_by(Room.created_at.desc()).limit(50))).scalars())
+
+
+async def room_ids_of(session: AsyncSession, player_id: str) -> list[str]:
+    """The ids of every room the player hosts or sits in that is not over."""
+    return list((await session.execute(select(Room.id).where(
+        _of(player_id), Room.status != "finished"))).scalars())

@@ -85,7 +85,8 @@ async def rematch(session: AsyncSession, room_id: str, player_id: str, games: An
         await session.flush()
         session.add_all([Seat(room_id=new_room.id, seat=s.seat,
                               player_id=player_id if s.seat == mine else None,
-                              bot=BOT_NAME if s.bot and not s.player_id else None) for s in seats])
+                              bot=(s.bot or BOT_NAME) if s.bot and not s.player_id else None)
+                         for s in seats])
         pace = await pace_of(session, room.id)
         if pace is not None:
             session.add(RoomPace(room_id=new_room.id, pace=pace.pace, move_seconds=pace.move_seconds,

@@ -1,8 +1,8 @@
 """Bearer tokens and the sessions they open: who a token belongs to, cached so that a request
 costs no database read; and the end of a session everywhere.
 
-A token is a session of a player (today one current token per player, plus the one it replaced
-while its grace lasts). `Tokens.authenticate` answers from memory and reads the database only for
+A token opens a session of a player (player_sessions: one per signed-in device, each with one
+current token plus the one it replaced while its grace lasts). `Tokens.authenticate` answers from memory and reads the database only for
 a token it has not seen for `cache_seconds`. A session ends by logout (at once) or rotation (the
 old token after its grace): the change is committed, then published on the broker, and every
 instance forgets its cached answer and ends the sockets opened with that token (`attach`). Each
@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any, Awaitable, Callable
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models import Player, utcnow
+from app.db.models import Player, PlayerSession, utcnow
 from app.services.errors import ServiceError
 
 LEGACY_TOKEN_TTL = timedelta(days=30)  # tokens issued before expiry existed count from creation
@@ -42,7 +42,7 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _aware(value: datetime | None) -> datetime | None:
+def aware(value: datetime | None) -> datetime | None:
     """SQLite hands back naive datetimes; they were stored in UTC."""
     return value.replace(tzinfo=timezone.utc) if value is not None and value.tzinfo is None else value
 
@@ -55,22 +55,33 @@ class Identity:
     name: str
     token_hash: str
     valid_until: datetime
-    current: bool  # the player's newest token; False: replaced, working only until its grace ends
+    current: bool  # the session's newest token; False: replaced, working only until its grace ends
+    session_id: str = ""
 
     def valid(self, moment: datetime) -> bool:
         """Whether the token still works at `moment`."""
         return self.valid_until > moment
 
 
-async def new_player(session: AsyncSession, name: str, ttl: timedelta = LEGACY_TOKEN_TTL
-                     ) -> tuple[Identity, str]:
+async def new_player(session: AsyncSession, name: str, ttl: timedelta = LEGACY_TOKEN_TTL,
+                     label: str = "") -> tuple[Identity, str]:
     """A new guest identity (inside the caller's transaction) and its bearer token, shown once
     and stored hashed, valid for `ttl`."""
-    token = secrets.token_urlsafe(32)
-    player = Player(id=secrets.token_hex(8), name=name, token_hash=hash_token(token),
-                    token_expires_at=utcnow() + ttl)
+    player = Player(id=secrets.token_hex(8), name=name)
     session.add(player)
-    return Identity(player.id, name, player.token_hash, player.token_expires_at, True), token
+    await session.flush()  # the session row refers to the player
+    return await new_session(session, player.id, name, ttl, label)
+
+
+async def new_session(session: AsyncSession, player_id: str, name: str, ttl: timedelta,
+                      label: str = "") -> tuple[Identity, str]:
+    """A new session (a device signing in) for an existing player, in the caller's transaction,
+    and its bearer token, shown once and stored hashed."""
+    token = secrets.token_urlsafe(32)
+    row = PlayerSession(id=secrets.token_hex(8), player_id=player_id, token_hash=hash_token(token),
+                        expires_at=utcnow() + ttl, label=label[:80])
+    session.add(row)
+    return Identity(player_id, name, row.token_hash, row.expires_at, True, row.id), token
 
 
 class Tokens:
@@ -130,20 +141,22 @@ class Tokens:
     async def _read_many(self, digests: list[str]) -> dict[str, Identity | None]:
         """The identities of these token hashes, in one query (None: works for nobody)."""
         self.reads += 1
+        s = PlayerSession
         async with self.sessions() as session:
             rows = (await session.execute(select(
-                Player.id, Player.name, Player.token_hash, Player.token_expires_at,
-                Player.created_at, Player.prev_token_hash, Player.prev_valid_until).where(
-                Player.token_hash.in_(digests) | Player.prev_token_hash.in_(digests)))).all()
+                s.player_id, Player.name, s.id, s.token_hash, s.expires_at, s.created_at,
+                s.prev_token_hash, s.prev_valid_until).join(Player, Player.id == s.player_id).where(
+                s.token_hash.in_(digests) | s.prev_token_hash.in_(digests)))).all()
         found: dict[str, Identity | None] = dict.fromkeys(digests)
         for row in rows:
             if row.token_hash in found:
-                until = _aware(row.token_expires_at) or _aware(row.created_at) + LEGACY_TOKEN_TTL
-                found[row.token_hash] = Identity(row.id, row.name, row.token_hash, until, True)
-            grace = _aware(row.prev_valid_until)
+                until = aware(row.expires_at) or aware(row.created_at) + LEGACY_TOKEN_TTL
+                found[row.token_hash] = Identity(row.player_id, row.name, row.token_hash, until,
+                                                 True, row.id)
+            grace = aware(row.prev_valid_until)
             if row.prev_token_hash in found and grace is not None:
-                found[row.prev_token_hash] = Identity(row.id, row.name, row.prev_token_hash,
-                                                      grace, False)
+                found[row.prev_token_hash] = Identity(row.player_id, row.name, row.prev_token_hash,
+                                                      grace, False, row.id)
         return found
 
     def _remember(self, digest: str, identity: Identity | None) -> None:
@@ -176,45 +189,57 @@ class Tokens:
         now = utcnow()
         digest, grace_until, expires = hash_token(token), now + grace, now + ttl
         done = await session.execute(
-            update(Player).where(Player.id == caller.id, Player.token_hash == caller.token_hash)
+            update(PlayerSession).where(PlayerSession.token_hash == caller.token_hash)
             .values(prev_token_hash=caller.token_hash, prev_valid_until=grace_until,
-                    token_hash=digest, token_expires_at=expires)
+                    token_hash=digest, expires_at=expires)
             .execution_options(synchronize_session=False))
         if done.rowcount != 1:
             raise ServiceError(401, "This token has been replaced by a newer one; only the newest "
                                     "token can ask for another.")
-        return Identity(caller.id, caller.name, digest, expires, True), token, grace_until
+        return (Identity(caller.id, caller.name, digest, expires, True, caller.session_id), token,
+                grace_until)
 
     async def revoke(self, session: AsyncSession, caller: Identity) -> list[str]:
-        """Log out (in the caller's transaction): neither the player's current token nor the one
-        it replaced works any more. Returns the hashes that ended, for `ended`."""
-        row = (await session.execute(select(Player.token_hash, Player.prev_token_hash)
-                                     .where(Player.id == caller.id))).first()
-        ended = [h for h in (row or ()) if h] or [caller.token_hash]
-        await session.execute(
-            update(Player).where(Player.id == caller.id)
-            .values(token_hash=hash_token(secrets.token_urlsafe(32)),  # a token nobody holds
-                    token_expires_at=utcnow(), prev_token_hash=None, prev_valid_until=None)
-            .execution_options(synchronize_session=False))
-        return ended
+        """Sign this device out (in the caller's transaction): neither the session's current
+        token nor the one it replaced works any more. Returns the hashes that ended, for `ended`."""
+        ended = await self.end_sessions(session, caller.id, PlayerSession.id == caller.session_id)
+        return ended or [caller.token_hash]
+
+    async def end_sessions(self, session: AsyncSession, player_id: str, *where: Any) -> list[str]:
+        """Delete a player's sessions (all, or those `where` picks) in the caller's transaction;
+        returns their token hashes (current and replaced), for `ended`."""
+        s = PlayerSession
+        rows = (await session.execute(select(s.token_hash, s.prev_token_hash).where(
+            s.player_id == player_id, *where))).all()
+        await session.execute(delete(s).where(s.player_id == player_id, *where)
+                              .execution_options(synchronize_session=False))
+        return [h for row in rows for h in row if h]
+
+    async def renamed(self, hashes: list[str]) -> None:
+        """After the commit: a player's name changed; the cached answers for these tokens are
+        forgotten here and on every instance (their sockets stay open)."""
+        await self._spread({"type": EVENT, "hashes": hashes, "until": None, "keep": True})
 
     async def ended(self, hashes: list[str], until: datetime | None = None) -> None:
         """After the commit: these tokens stop working (now, or at `until` for a rotated-out
         token's grace) on this instance at once and on the others through the broker."""
-        event = {"type": EVENT, "hashes": hashes,
-                 "until": until.isoformat() if until is not None else None}
+        await self._spread({"type": EVENT, "hashes": hashes,
+                            "until": until.isoformat() if until is not None else None})
+
+    async def _spread(self, event: dict[str, Any]) -> None:
+        """Apply a token event here, then publish it to the other instances."""
         self.on_event(event)
         if self.publish is not None:
             await self.publish(event)
 
     def on_event(self, event: dict[str, Any]) -> None:
-        """A session ended somewhere: forget its cached answer; end its sockets here now, or
-        (a replaced token) leave them to the heartbeat that finds its grace over."""
+        """A session ended (or its player was renamed) somewhere: forget its cached answer; end
+        its sockets here now, or (a replaced token, a rename) leave them to the heartbeat."""
         hashes = [str(h) for h in event.get("hashes") or []]
         self._epoch += 1
         for digest in hashes:
             self._cache.pop(digest, None)
-        if event.get("until") is None:
+        if event.get("until") is None and not event.get("keep"):
             for digest in hashes:
                 self._close(digest, CLOSE_ENDED, "You signed out (or this token was revoked); "
                                                  "sign in again to go on.")

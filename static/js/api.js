@@ -6,6 +6,13 @@ export function me() {
   try { return JSON.parse(localStorage.getItem(KEY)); } catch { return null; }
 }
 
+export function forgetMe() { localStorage.removeItem(KEY); }
+
+// A sign-in (password, code or reset link) hands this browser a new session of a player.
+export function setMe(player) {
+  localStorage.setItem(KEY, JSON.stringify({ id: player.id, name: player.name, token: player.token, expires_at: player.expires_at }));
+}
+
 // Tokens expire: renew silently when less than a week is left (or the expiry is unknown), once
 // per page, before any other request or socket uses the token. The old token keeps a short grace.
 const RENEW_MS = 7 * 24 * 3600 * 1000;

@@ -230,6 +230,7 @@ function refreshLog() {
     let log;
     try { log = await request("GET", `/api/games/${gameId}/log`); } catch { return; }
     state.log = log.moves;
+    state.events = log.events || [];
     drawLog();
   }, 120);
 }
@@ -251,11 +252,16 @@ function targets(entry) {
 function drawLog() {
   // A new log line moves what is below it: while a pointer is down it waits like the board.
   if (!whenReleased(drawLog)) return;
-  const entries = state.log.slice(-80).reverse();
+  // Seat changes (left, held by a bot, back) sit after the move of their version.
+  const lines = [...state.log.map((e) => [e.seq, 0, e]), ...(state.events || []).map((e) => [e.version, 1, e])]
+    .sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const entries = lines.slice(-80).reverse();
   if (!entries.length) { document.getElementById("log").replaceChildren(el("li", { class: "muted log-empty" }, "No moves yet.")); return; }
-  document.getElementById("log").replaceChildren(...entries.map((entry) => {
+  document.getElementById("log").replaceChildren(...entries.map(([, isEvent, entry]) => {
+    if (isEvent) return el("li", { class: "log-event muted", dataset: { event: entry.kind } }, entry.text);
     const text = entry.text || `${nameOf(entry.seat)}: ${describe(entry.move)}`;
-    const li = el("li", { value: entry.seq, tabindex: "0", dataset: { seq: entry.seq } }, text);
+    const li = el("li", { value: entry.seq, tabindex: "0", dataset: { seq: entry.seq } }, text, " ",
+      el("a", { class: "log-link", href: replayLink(entry.seq), title: "link to this move (replay)" }, "↗"));
     const on = () => targets(entry).forEach((n) => n.classList.add("civ-hl"));
     const off = () => board.querySelectorAll(".civ-hl").forEach((n) => n.classList.remove("civ-hl"));
     li.addEventListener("mouseenter", on); li.addEventListener("focus", on);
@@ -263,6 +269,12 @@ function drawLog() {
     return li;
   }));
   markLast();
+}
+
+function replayLink(version) {
+  // The replay opens at that version from this viewer's seat (its own rules say who sees what).
+  const seat = state.doc && state.doc.seat !== null ? `&seat=${state.doc.seat}` : "";
+  return `/games/${gameId}/replay#v=${version}${seat}`;
 }
 
 function markLast() {
@@ -395,7 +407,8 @@ function drawOutcome() {
       actions.append(el("button", { type: "button", class: "primary", id: "rematch", disabled: accepted, onclick: askRematch }, label));
     }
   }
-  actions.append(el("a", { class: "button", href: `/?ruleset=${encodeURIComponent(state.doc.ruleset)}#create`, id: "new-table" }, "New table"),
+  actions.append(el("a", { class: "button", href: replayLink(state.doc.version), id: "open-replay" }, "Replay"),
+    el("a", { class: "button", href: `/?ruleset=${encodeURIComponent(state.doc.ruleset)}#create`, id: "new-table" }, "New table"),
     el("a", { class: "button", href: "/", id: "back-to-lobby" }, "Back to lobby"));
   // Seats and rule-driven players (Dale) in one list by rank (a stable sort keeps seat order in ties).
   // When nobody wins (a failed city, nobody inside Rome) the list numbers no ranks.
@@ -560,6 +573,7 @@ function onFrame(frame) {
     // The kept offline move went through; other notices stay until the player's next move.
     if (moveError.dataset.kind === "pending") clearError();
   } else if (frame.type === "log") {
+    if (frame.events) state.events = frame.events;
     mergeLog(frame.entries || []);
   } else if (frame.type === "chat") {
     if (!state.chat.some((m) => m.id === frame.message.id)) state.chat.push(frame.message);

@@ -13,6 +13,32 @@ async function act(fn) {
   try { await fn(); } catch (e) { error.textContent = e.message; }
 }
 
+// Bot levels, weakest first. A host who never chose one (a newcomer's first table) is offered
+// Normal, marked as suggested; after that the level they chose last.
+const LEVELS = { easy: "Easy", normal: "Normal", hard: "Hard", expert: "Expert" };
+const LEVEL_HINTS = {
+  easy: "the heuristic bot with some random moves",
+  normal: "the heuristic bot: a good first opponent",
+  hard: "searches about half a second a move",
+  expert: "searches about two seconds a move",
+};
+const LEVEL_KEY = "civitas.botLevel";
+function chosenLevel() { return localStorage.getItem(LEVEL_KEY) in LEVELS ? localStorage.getItem(LEVEL_KEY) : "normal"; }
+function rememberLevel(level) { localStorage.setItem(LEVEL_KEY, level); }
+function levelSelect(current, seat, onChange) {
+  const newcomer = !(localStorage.getItem(LEVEL_KEY) in LEVELS);
+  const select = el("select", { class: "bot-level", "aria-label": `Bot level for seat ${seat + 1}`, dataset: { seat },
+    onchange: (e) => onChange(e.target.value) },
+    ...Object.entries(LEVELS).map(([id, name]) => el("option", { value: id, title: LEVEL_HINTS[id], selected: id === current },
+      newcomer && id === "normal" ? `${name} (suggested)` : name)));
+  select.value = current;
+  return select;
+}
+function botName(seat) {
+  const level = LEVELS[seat.level];
+  return seat.bot in LEVELS ? `Bot ${seat.seat + 1} (${level})` : `${seat.bot} ${seat.seat + 1}`;
+}
+
 let navigating = false;
 function go(url) {
   // Start answers with the game id and the room update says the same: navigate once.
@@ -48,7 +74,7 @@ function draw(room) {
   document.getElementById("seats").replaceChildren(...room.seats.map((seat) => {
     let who = el("span", { class: "muted" }, "empty");
     if (seat.player) who = el("span", {}, seat.player.name, seat.player.id === room.host.id ? " (host)" : "");
-    if (seat.bot) who = el("span", { class: "bot" }, `${seat.bot} ${seat.seat + 1} (computer)`);
+    if (seat.bot) who = el("span", { class: "bot" }, botName(seat), " (computer)");
     const buttons = [];
     if (!mine && !seat.player && !seat.bot && room.status === "lobby")
       buttons.push(el("button", { type: "button", class: "sit-here", dataset: { seat: seat.seat },
@@ -58,9 +84,16 @@ function draw(room) {
           socket.close();
           socket = connect();
         }) }, "Sit here"));
-    if (isHost && !seat.player && !seat.bot)
-      buttons.push(el("button", { type: "button", class: "add-bot", dataset: { seat: seat.seat },
-        onclick: () => act(() => request("POST", `/api/rooms/${roomId}/bots`, { seat: seat.seat })) }, "Add bot"));
+    if (isHost && !seat.player && !seat.bot && room.status === "lobby") {
+      const pick = levelSelect(chosenLevel(), seat.seat, (level) => rememberLevel(level));
+      buttons.push(pick, el("button", { type: "button", class: "add-bot", dataset: { seat: seat.seat },
+        onclick: () => act(() => request("POST", `/api/rooms/${roomId}/bots`, { seat: seat.seat, level: pick.value })) }, "Add bot"));
+    }
+    if (isHost && seat.bot && room.status === "lobby")
+      buttons.push(levelSelect(seat.level || "normal", seat.seat, (level) => act(async () => {
+        rememberLevel(level);
+        await request("PUT", `/api/rooms/${roomId}/bots/${seat.seat}`, { level });
+      })));
     if (isHost && seat.bot)
       buttons.push(el("button", { type: "button", class: "remove-bot", dataset: { seat: seat.seat },
         onclick: () => act(() => request("DELETE", `/api/rooms/${roomId}/bots/${seat.seat}`)) }, "Remove bot"));

@@ -284,6 +284,37 @@ def test_rates_slide_instead_of_doubling_at_a_window_edge(monkeypatch):
     assert all(wait > 0 for wait in after[1:])
 
 
+
+def test_exact_rates_refuse_a_burst_straddling_a_window_edge(monkeypatch):
+    """The cheap sliding count weighs the previous window, so a burst just before and just after
+    an edge can pass one request too many; `exact` (the chat's 5 in any 10 seconds) never does.
+    This was the chat limit test's flake: its six messages now and then straddled an edge."""
+    clock = [1_000_000.0 + 9.9]  # a tenth of a second before a 10-second edge
+
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+
+    async def run(exact: bool) -> list[int]:
+        limiter = limits.Limiter()
+        rate = limits.Rate(5, 10)
+        waits = [await limiter.hit("k", rate, exact=exact) for _ in range(5)]
+        clock[0] += 0.3  # the next window has begun; all five are 0.3 s old
+        return waits + [await limiter.hit("k", rate, exact=exact)]
+
+    clock[0] = 1_000_009.9
+    assert asyncio.run(run(exact=True)) == [0, 0, 0, 0, 0, 10]
+    clock[0] = 1_000_009.9
+    assert asyncio.run(run(exact=False))[-1] == 0  # why the chat asks for exact counts
+
+def _next_chat(ws) -> dict:
+    """The next chat line this socket receives (other frames skipped, at most 30)."""
+    for _ in range(30):
+        frame = ws.receive_json()
+        if frame["type"] == "chat":
+            return frame["message"]
+        assert frame["type"] != "error", frame
+    raise AssertionError("no chat line in 30 frames")
+
+
 @needs_redis
 def test_chat_limits_are_shared_between_instances(settings):
     """Issue 33 item 7: each instance counted a player's chat alone; through Redis the sixth
@@ -297,7 +328,10 @@ def test_chat_limits_are_shared_between_instances(settings):
                 two.websocket_connect(f"/ws/rooms/{room['id']}", subprotocols=offer) as b:
             a.receive_json(), b.receive_json()
             for i, ws in enumerate([a, a, a, b, b]):
+                # One at a time: each instance runs on its own thread, and two messages sent
+                # at once may be counted in either order (the refusal would go to the other).
                 ws.send_json({"type": "chat", "text": f"hello {i}"})
+                assert _next_chat(b)["text"] == f"hello {i}"
             b.send_json({"type": "chat", "text": "one too many"})
             refused = None
             for _ in range(30):

@@ -16,7 +16,8 @@ def test_player_token_is_stored_hashed(client, settings):
     assert len(player["token"]) >= 32
     if settings.database_url.startswith("sqlite"):
         db = sqlite3.connect(settings.database_url.split(":///", 1)[1])
-        stored = db.execute("select token_hash from players where id = ?", (player["id"],)).fetchone()[0]
+        stored = db.execute("select token_hash from player_sessions where player_id = ?",
+                            (player["id"],)).fetchone()[0]
         assert stored == hash_token(player["token"]) and player["token"] not in stored
 
 

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 from starlette.websockets import WebSocketDisconnect
 
-from app.db.models import Player
+from app.db.models import PlayerSession
 from app.main import create_app
 from tests.support.api import new_player, started_game
 from tests.support.services import REDIS_URL, needs_redis
@@ -105,8 +105,8 @@ def test_the_heartbeat_ends_a_socket_whose_token_was_revoked_behind_its_back(set
 
             async def revoke() -> None:
                 async with platform.sessions() as session:
-                    await session.execute(update(Player).where(Player.id == a["id"])
-                                          .values(token_hash="0" * 64))
+                    await session.execute(update(PlayerSession).where(
+                        PlayerSession.player_id == a["id"]).values(token_hash="0" * 64))
                     await session.commit()
 
             client.portal.call(revoke)

@@ -6,6 +6,7 @@ import shutil
 
 import pytest
 
+from tests.support.canonical_js import CANON
 from tests.support.server import ServerProcess
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -43,5 +44,41 @@ def page(browser):
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     yield page
+    try:
+        staged = getattr(page, "civitas_staged", False)  # a test that rewrote the server's frames
+        mismatch = None if staged or page.is_closed() else page.evaluate(SAME_AS_SERVER)
+    except Exception:  # noqa: BLE001 - the test left the page unusable (closed, offline): nothing to compare
+        mismatch = None
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+    assert not mismatch, f"the page's game document differs from the server's: {mismatch}"
+
+
+# Every browser test that ends on a game page checks that the document the page built from
+# patches equals `GET /api/games/{id}` at the same version (issue 26 item 8). The page and the
+# server may be a bot move apart: compare at a moment both are at one version.
+SAME_AS_SERVER = """async () => {
+  const CANON = """ + CANON + """;
+  const c = window.civitas;
+  const match = location.pathname.match(/^\\/games\\/([^/]+)$/);
+  if (!c || !c.doc || !match) return null;
+  const canon = CANON;
+  const player = JSON.parse(localStorage.getItem("civitas.player") || "null");
+  const headers = player ? { Authorization: `Bearer ${player.token}` } : {};
+  let last = null;
+  for (let i = 0; i < 100; i++) {
+    const response = await fetch(`/api/games/${match[1]}`, { headers });
+    if (!response.ok) return null;  // signed out or gone: the test's own business
+    const server = await response.json();
+    if (server.version === c.doc.version) {
+      const [a, b] = [canon(server), canon(c.doc)];
+      if (a === b) return null;
+      let at = 0;
+      while (at < a.length && a[at] === b[at]) at++;
+      last = `version ${server.version}: server …${a.slice(Math.max(0, at - 80), at + 120)}… ` +
+             `page …${b.slice(Math.max(0, at - 80), at + 120)}…`;
+    }
+    await new Promise(r => setTimeout(r, 100));
+  }
+  return last;
+}"""

@@ -1,5 +1,5 @@
 """Alembic migrations: one head; 0002 repairs seats the old room races left behind; 0006 drops
-the moves table's client-id index and keeps every move."""
+the moves table's client-id index and keeps every move; 0008 keeps every token as a session."""
 
 from __future__ import annotations
 
@@ -93,4 +93,33 @@ def test_moves_client_id_migration_keeps_every_move_and_drops_only_the_index(tmp
     command.downgrade(config, "0005_token_expiry")
     engine.dispose()
     assert _unique_keys_of_moves(engine) == [["game_id", "seat", "client_move_id"]]
+    engine.dispose()
+
+
+def test_accounts_migration_keeps_every_players_token_as_its_first_session(tmp_path):
+    """0008 moves each player's token (and the one it replaced) into player_sessions, so nobody
+    is signed out by the upgrade; the downgrade puts the newest session's token back."""
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    config = _config(url)
+    command.upgrade(config, "0007_deploy")
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO players (id, name, token_hash, created_at, token_expires_at, "
+                          "prev_token_hash, prev_valid_until) VALUES ('p', 'P', 'h', '2026-01-01', "
+                          "'2026-02-01', 'old', '2026-01-02'), ('q', 'Q', 'i', '2026-01-01', NULL, "
+                          "NULL, NULL)"))
+    command.upgrade(config, "0008_accounts")
+    with engine.connect() as conn:
+        rows = conn.execute(text("SELECT player_id, token_hash, prev_token_hash FROM "
+                                 "player_sessions ORDER BY player_id")).all()
+        account = conn.execute(text("SELECT email, email_verified, password_hash FROM players "
+                                    "WHERE id = 'p'")).one()
+    assert [tuple(r) for r in rows] == [("p", "h", "old"), ("q", "i", None)]
+    assert tuple(account) == (None, 0, None)
+    with engine.begin() as conn:
+        conn.execute(text("DELETE FROM player_sessions WHERE player_id = 'q'"))  # q signed out
+    command.downgrade(config, "0007_deploy")
+    with engine.connect() as conn:
+        rows = conn.execute(text("SELECT id, token_hash, prev_token_hash FROM players ORDER BY id"))
+        assert [tuple(r) for r in rows] == [("p", "h", "old"), ("q", "ended-q", None)]
     engine.dispose()

@@ -16,7 +16,7 @@ from app.engine.rng import Rng
 from app.engine.ruleset import random_move
 
 # The rulesets restructured so far; the others still keep caches (issue 31 lists them).
-CACHE_FREE = ["fortuna"]
+CACHE_FREE = ["fortuna", "suburbia", "tiny_towns"]
 
 
 def _module_state(package: str) -> dict[str, Any]:

@@ -168,3 +168,15 @@ def test_nginx_closes_idle_replica_connections_before_uvicorn_does():
     uvicorn_idle = inspect.signature(uvicorn.Config).parameters["timeout_keep_alive"].default
     assert "timeout_keep_alive" not in inspect.getsource(main)
     assert nginx_idle and int(nginx_idle.group(1)) < uvicorn_idle, (nginx_idle, uvicorn_idle)
+
+
+def test_mailpit_catches_mail_only_when_asked_for():
+    """Mailpit (SMTP 1025, web UI 8025) is in the "mail" profile: a plain `up` never pulls its
+    image; the replicas mail it only when CIVITAS_SMTP_HOST says so (else their log)."""
+    services = _compose()["services"]
+    mailpit = services["mailpit"]
+    assert mailpit["profiles"] == ["mail"]
+    assert _resolve(mailpit["image"], {}).startswith("axllent/mailpit")
+    assert any(str(p).endswith(":8025") for p in mailpit["ports"])
+    env = services["app1"]["environment"]
+    assert _resolve(env["CIVITAS_SMTP_HOST"], {}) == "" and env["CIVITAS_SMTP_PORT"].endswith("1025}")

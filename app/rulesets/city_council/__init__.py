@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from app.engine.ruleset import CannotUpgrade, Move, Outcome, RulesetHooks, State, ranks_from_keys
-from app.rulesets.city_council import flow, view
+from app.rulesets.city_council import flow, search_hooks, view
 from app.rulesets.city_council.setup import new_state, upgrade_from_2
 from app.rulesets.city_council.tables import CARDS
 
@@ -119,6 +119,14 @@ class CityCouncil(RulesetHooks):
     def catalogue(self) -> dict[str, Any]:
         """Building, card and board data for the browser."""
         return view.catalogue()
+
+    def evaluate(self, state: State) -> list[float]:
+        """Each seat's chance of winning, in [0, 1], for the search bot's cut-off leaves."""
+        return search_hooks.evaluate(state)
+
+    def candidates(self, state: State, seat: int, k: int) -> list[Move]:
+        """At most `k` moves worth searching, best first (the search bot's prior)."""
+        return search_hooks.candidates(state, seat, k)
 
     def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
         """The heuristic bot (bot.py)."""

@@ -158,7 +158,7 @@ def _proposal_value(s: State, seat: int, mv: Move, short: bool) -> float:
     return -3.0 if mv["kind"] == "sell" else -2.0
 
 
-def _card_value(s: State, seat: int, card: str) -> float:
+def card_value(s: State, seat: int, card: str) -> float:
     c = CARDS[card]
     if c.kind == "building":
         area = {TILES[t].name for t in available_tiles(s)}
@@ -225,7 +225,7 @@ def choose(s: State, seat: int, rng: Any) -> Move | None:
     if ph == "treasury":
         return {"type": "embezzle"} if s["budget"] >= 6 else {"type": "decline"}
     if ph == "draw":
-        return max(moves, key=lambda mv: sum(_card_value(s, seat, c) for c in mv["cards"]))
+        return max(moves, key=lambda mv: sum(card_value(s, seat, c) for c in mv["cards"]))
     if ph == "plan":
         short = money_short(s, seat)
         return max(moves, key=lambda mv: _proposal_value(s, seat, mv, short))
@@ -276,7 +276,7 @@ def choose(s: State, seat: int, rng: Any) -> Move | None:
         return scores[0]
     if ph == "turn_end" and len(s["hands"][seat]) > 7:
         return min((mv for mv in moves if mv["type"] == "discard"),
-                   key=lambda mv: _card_value(s, seat, mv["card"]))
+                   key=lambda mv: card_value(s, seat, mv["card"]))
     return {"type": "done"}
 
 

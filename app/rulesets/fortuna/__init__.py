@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from app.engine.ruleset import CannotUpgrade, Outcome, RulesetHooks, ranks_from_keys
 from app.engine.ruleset import State as JsonState
 from app.rulesets.fortuna import apply as play
-from app.rulesets.fortuna import data, upgrade
+from app.rulesets.fortuna import data, search_hooks, upgrade
 from app.rulesets.fortuna.logtext import describe, log_text
 from app.rulesets.fortuna.phases import legal_moves
 from app.rulesets.fortuna.scoring import breakdown, tie_key
@@ -153,6 +153,14 @@ class Fortuna(RulesetHooks):
         if from_version != "5":
             state = upgrade.v4_to_v5(state)
         return upgrade.v5_to_v6(state)
+
+    def evaluate(self, state: JsonState) -> list[float]:
+        """Each seat's chance of winning, in [0, 1], for the search bot's cut-off leaves."""
+        return search_hooks.evaluate(state)
+
+    def candidates(self, state: JsonState, seat: int, k: int) -> list[Move]:
+        """At most `k` moves worth searching, best first (the search bot's prior)."""
+        return search_hooks.candidates(state, seat, k)
 
     def bot_move(self, state: JsonState, seat: int, rng: Any) -> Move | None:
         """The heuristic bot (bot.py)."""

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from app.engine.ruleset import CannotUpgrade, Move, Outcome, RulesetHooks, State
-from app.rulesets.fortune_city import bot, rules, scoring, view
+from app.rulesets.fortune_city import bot, rules, scoring, search_hooks, view
 
 
 class FortuneCityOptions(BaseModel):
@@ -97,6 +97,14 @@ class FortuneCity(RulesetHooks):
             raise CannotUpgrade(f"Fortune City cannot carry a game from version {from_version} "
                                 f"{'without a snapshot ' if state is None else ''}to version {self.version}.")
         return state
+
+    def evaluate(self, state: State) -> list[float]:
+        """Each seat's chance of winning, in [0, 1], for the search bot's cut-off leaves."""
+        return search_hooks.evaluate(state)
+
+    def candidates(self, state: State, seat: int, k: int) -> list[Move]:
+        """At most `k` moves worth searching, best first (the search bot's prior)."""
+        return search_hooks.candidates(state, seat, k)
 
     def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
         """The heuristic bot of bot.py."""

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from app.engine.ruleset import Move, Outcome, RulesetHooks, State
-from app.rulesets.suburbia import bot, legal, logtext, scoring, turn, view
+from app.rulesets.suburbia import bot, legal, logtext, scoring, search_hooks, turn, view
 from app.rulesets.suburbia.setup import setup_state
 
 
@@ -92,6 +92,14 @@ class Suburbia(RulesetHooks):
     def catalogue(self) -> dict[str, Any]:
         """Tile, goal and board data for the browser."""
         return view.catalogue()
+
+    def evaluate(self, state: State) -> list[float]:
+        """Each seat's chance of winning, in [0, 1], for the search bot's cut-off leaves."""
+        return search_hooks.evaluate(state)
+
+    def candidates(self, state: State, seat: int, k: int) -> list[Move]:
+        """At most `k` moves worth searching, best first (the search bot's prior)."""
+        return search_hooks.candidates(state, seat, k)
 
     def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
         """The greedy heuristic bot of bot.py."""

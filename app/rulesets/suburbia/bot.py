@@ -61,7 +61,7 @@ def _simulate(state: State, seat: int, move: Move) -> dict[str, Any]:
     return w.players[seat]
 
 
-def _goal_bonus(state: State, seat: int, p: dict[str, Any]) -> float:
+def goal_bonus(state: State, seat: int, p: dict[str, Any]) -> float:
     """Small nudge toward goals this borough would currently win."""
     players = list(state["p"])
     players[seat] = p
@@ -83,20 +83,33 @@ def choose(state: State, seat: int, rng: Any) -> Move | None:
     if state["phase"] in ("discard", "extra_discard"):
         extra = surcharges(state)
         return min(moves, key=lambda m: (extra[m["slot"]], -KINDS[state["market"][m["slot"]]].cost))
-    t = turns_left(state)
-    lines = RED_LINES[state["red_lines"]]
-    step = state.get("la_step", 2) if state["mode"] == "lone_architect" else -1
     best, best_score = moves[0], float("-inf")
+    for score, move in move_scores(state, seat, moves):
+        if score > best_score:
+            best, best_score = move, score
+    return best
+
+
+def trajectory(state: State) -> tuple[float, list[int], int]:
+    """What `value` needs besides the player: turns left, the red lines and their step."""
+    step = state.get("la_step", 2) if state["mode"] == "lone_architect" else -1
+    return turns_left(state), RED_LINES[state["red_lines"]], step
+
+
+def move_scores(state: State, seat: int, moves: list[Move]) -> list[tuple[float, Move]]:
+    """Each take/place/invest move with the bot's score for it, in the order given (passes
+    are left out): the projected population after it, plus goal nudges."""
+    t, lines, step = trajectory(state)
+    out = []
     for move in moves:
         if move["type"] == "pass":
             continue
         p = _simulate(state, seat, move)
-        score = value(p, t, lines, step) + _goal_bonus(state, seat, p)
+        score = value(p, t, lines, step) + goal_bonus(state, seat, p)
         if move["type"] in ("basic", "invest"):
             score -= 0.5  # the forced discard usually costs a little
-        if score > best_score:
-            best, best_score = move, score
-    return best
+        out.append((score, move))
+    return out
 
 
 def describe(move: Move) -> str:

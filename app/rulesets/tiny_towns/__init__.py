@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from app.engine.ruleset import Move, Outcome, RulesetHooks, State, ranks_from_keys
-from app.rulesets.tiny_towns import data
+from app.rulesets.tiny_towns import data, search_hooks
 from app.rulesets.tiny_towns.apply import apply_move, playout
 from app.rulesets.tiny_towns.effects import BUILD
 from app.rulesets.tiny_towns.feeding import FEED_KINDS
@@ -141,6 +141,14 @@ class TinyTowns(RulesetHooks):
     def log_text(self, state: State, seat: int, move: Move, viewer: int | None) -> str:
         """The log sentence: squares as the board labels them (A1-D4), buildings by name."""
         return logtext.log_text(state, seat, move, viewer)
+
+    def evaluate(self, state: State) -> list[float]:
+        """Each seat's chance of winning, in [0, 1], for the search bot's cut-off leaves."""
+        return search_hooks.evaluate(state)
+
+    def candidates(self, state: State, seat: int, k: int) -> list[Move]:
+        """At most `k` moves worth searching, best first (the search bot's prior)."""
+        return search_hooks.candidates(state, seat, k)
 
     def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
         """The heuristic bot (bot.py)."""

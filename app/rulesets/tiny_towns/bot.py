@@ -101,7 +101,7 @@ def _dead(grid: list[Any], board: dict[str, Any]) -> int:
     return out
 
 
-def _value(state: dict[str, Any], seat: int) -> float:
+def town_value(state: dict[str, Any], seat: int) -> float:
     grid = state["p"][seat]["grid"]
     board = score_all(state)[seat]
     fed = board["fed"]
@@ -111,7 +111,7 @@ def _value(state: dict[str, Any], seat: int) -> float:
     return board["total"] + _grid_potential(state, seat, grid) + _UNFED * unfed - dead
 
 
-def _place_value(state: dict[str, Any], seat: int, move: Move) -> float:
+def place_value(state: dict[str, Any], seat: int, move: Move) -> float:
     pl = state["p"][seat]
     if move["type"] != "place":
         return 0.5 if move["type"] in ("museum",) else -0.5
@@ -134,7 +134,7 @@ def choose(state: dict[str, Any], seat: int, rng: Any) -> Move | None:
     if kind in ("name", "choose_card", "take_oddity") and state["phase"] == "name":
         return _best_name(state, seat, moves)
     if state["phase"] == "place" and kind != "choose":
-        return max(moves, key=lambda m: (_place_value(state, seat, m), -moves.index(m)))
+        return max(moves, key=lambda m: (place_value(state, seat, m), -moves.index(m)))
     return _greedy(state, seat, moves, rng)
 
 
@@ -146,7 +146,7 @@ def _best_name(state: dict[str, Any], seat: int, moves: list[Move]) -> Move:
             return m  # a free cube and a coin
         nxt = apply_move(state, seat, m)
         opts = [x for x in legal_moves(nxt, seat) if x["type"] == "place"]
-        v = max([_place_value(nxt, seat, x) for x in opts], default=0.0)
+        v = max([place_value(nxt, seat, x) for x in opts], default=0.0)
         if v > best_v:
             best, best_v = m, v
     return best
@@ -156,13 +156,13 @@ def _greedy(state: dict[str, Any], seat: int, moves: list[Move], rng: Any) -> Mo
     """Try each move (capped) and keep the one that leaves the best town."""
     from app.rulesets.tiny_towns.apply import apply_move
     sample = moves if len(moves) <= 40 else [moves[-1], *[rng.choice(moves) for _ in range(40)]]
-    base = _value(state, seat)
+    base = town_value(state, seat)
     best, best_v = None, float("-inf")
     for m in sample:
         if m["type"] == "done":
             v = base
         else:
-            v = _value(apply_move(state, seat, m), seat) + (0.3 if m["type"] == "build" else 0.0)
+            v = town_value(apply_move(state, seat, m), seat) + (0.3 if m["type"] == "build" else 0.0)
         if v > best_v:
             best, best_v = m, v
     return best if best is not None else moves[-1]
