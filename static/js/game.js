@@ -4,7 +4,7 @@
 // clocks, the log in words, chat, your-turn signals, the result panel and Leave.
 // The layout rules renderers follow are in docs/UX.md.
 import { el, liveSocket, me, request, showWho } from "./api.js";
-import { keyboard as kitKeyboard, useStyle } from "./kit.js";
+import { keyboard as kitKeyboard, seatName, useStyle } from "./kit.js";
 import { applyPatch } from "./patch.js";
 import * as generic from "../rulesets/generic.js";
 
@@ -59,7 +59,7 @@ function beep() {
 }
 
 // ---- names and seats -----------------------------------------------------------------------------
-function nameOf(seat) { return state.names[seat] || `Seat ${seat + 1}`; }
+function nameOf(seat) { return seatName(state.names, seat); }
 function listNames(seats) {
   const names = seats.map(nameOf);
   return names.length <= 1 ? (names[0] || "") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;

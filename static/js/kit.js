@@ -60,6 +60,10 @@ export function hyphenate(text, most = 8) {
   return String(text).replace(/\p{L}+/gu, (word) => (word.length > most ? splitWord(word, most) : word));
 }
 
+/** One rule for naming a seat everywhere: the room's name for it (a player's name, "Bot 2"), or
+ * "Seat n" counted from 1 when there is none. */
+export function seatName(names, seat) { return (names && names[seat]) || `Seat ${seat + 1}`; }
+
 /** Deep equality of two JSON values (moves, coordinates). */
 export function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 

@@ -6,7 +6,7 @@
 // [data-tile] planning tiles, .cc-bld.can [data-building] buildings, .cc-cell.can [data-cell]
 // placement anchors, [data-plan] plans, [data-card] favour cards, [data-option] committee choices.
 
-import { h, mount, Picker, same, svg as sv, useStyle } from "../js/kit.js";
+import { h, mount, Picker, same, seatName, svg as sv, useStyle } from "../js/kit.js";
 
 const ZONE_COLOURS = { residential: "#b9dfb0", commercial: "#b8d0ef", industrial: "#f1dc9a", start: "#e6dfcf", lake: "#8fa9b3" };
 const TYPE_COLOURS = { residential: "#377a33", commercial: "#2f64a8", industrial: "#8a6709", safety: "#b23b3b" };
@@ -79,7 +79,7 @@ const abbrev = (name) => { const w = name.split(/[\s-]+/); return w.length === 1
 function memberName(ctx, m) {
   const v = ctx.doc.view;
   if (v.phil && m === v.players) return "Prof. Phil";
-  return (ctx.names && ctx.names[m]) || `Player ${m + 1}`;
+  return seatName(ctx.names, m);
 }
 
 function kindOf(cat, name) { return (cat.kinds || {})[name] || { type: "safety", cost: 0, boxes: [], shape: "S" }; }

@@ -6,7 +6,7 @@
 //   [data-choice] options of the picked card, [data-die] declines, [data-privilege] privilege
 //   cards, [data-keep] / [data-palace] card choices, [data-action] skip / end / back.
 
-import { h, mount, same, useStyle } from "../js/kit.js";
+import { h, mount, same, seatName, useStyle } from "../js/kit.js";
 
 const SEAT_COLOURS = ["#2f6fd0", "#66707a", "#e07b22", "#8a4fbf"]; // blue, grey, orange, purple
 // Text on a seat colour: white, but dark on the light orange (at least 4.5:1).
@@ -160,7 +160,7 @@ export function render(root, ctx) {
   const key = `${doc.version}:${view.step}:${legalMoves.length}`;
   if (ui.key !== key) Object.assign(ui, { key, slot: null, target: null });
   const names = ctx.names || {};
-  const who = (s) => names[s] || `Player ${s + 1}`;
+  const who = (s) => seatName(names, s);
   const redraw = () => render(root, ctx);
   const explain = ctx.explain || (() => {});
   const env = { view, cat, seat, legal: legalMoves, play: ctx.play, who, redraw, explain };
@@ -175,7 +175,7 @@ export function render(root, ctx) {
 
 export function outcomeDetails(ctx) {
   const names = ctx.names || {};
-  return ctx.doc.outcome ? scoreTable(ctx.doc.outcome, { cat: ctx.catalogue || {}, who: (s) => names[s] || `Player ${s + 1}` }) : null;
+  return ctx.doc.outcome ? scoreTable(ctx.doc.outcome, { cat: ctx.catalogue || {}, who: (s) => seatName(names, s) }) : null;
 }
 
 export function turnOrder(view) {

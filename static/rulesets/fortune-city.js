@@ -6,7 +6,7 @@
 //   [data-cell][data-seat] city squares (.legal when a click there is a legal move),
 //   [data-action] buttons (bank, vip, pass, done, pay-*).
 
-import { h, hyphenate, mount, useStyle } from "../js/kit.js";
+import { h, hyphenate, mount, seatName, useStyle } from "../js/kit.js";
 
 // Light tile colours (dark text stays readable) with a letter code beside each colour.
 const TYPE = {
@@ -114,7 +114,7 @@ const sameAt = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
 const tile = (cat, id) => (cat.tiles && cat.tiles[id]) || null;
 
 function nameOf(ctx, i) {
-  return (ctx.names && ctx.names[i]) || `Player ${i + 1}`;
+  return seatName(ctx.names, i);
 }
 
 function buildingName(cat, id) {

@@ -1,7 +1,7 @@
 // Suburbia renderer: the market, supply, goals and every borough (SVG hexes), with clicks turned
 // into legal moves. Built with the client kit (static/js/kit.js); render(root, ctx) redraws everything each call.
 
-import { h, mount, Picker, same, svg as s, useStyle } from "../js/kit.js";
+import { h, mount, Picker, same, seatName, svg as s, useStyle } from "../js/kit.js";
 
 const HEX = 30; // hex radius in px (flat-top)
 const SQ3 = Math.sqrt(3);
@@ -88,7 +88,7 @@ function goalInfo(catalogue, id) {
 function playerName(ctx, i) {
   const view = ctx.doc.view;
   if (view.dale !== null && i === view.dale) return "Dale the Bot";
-  return (ctx.names && ctx.names[i]) || `Player ${i + 1}`;
+  return seatName(ctx.names, i);
 }
 
 // Words are never cut ("Slaughterho|use"): a name with a long word is set a size smaller, and a

@@ -5,7 +5,7 @@
 //   [data-monument] dealt monuments, [data-card-index] solo cards, [data-action] buttons,
 //   [data-choice] pending-effect choices, [data-move] any other legal move.
 
-import { cell as boardCell, h, mount, useStyle } from "../js/kit.js";
+import { cell as boardCell, h, mount, seatName, useStyle } from "../js/kit.js";
 
 const RES = {
   wood: { letter: "Wd", color: "#8b5a2b", fg: "#fff" },
@@ -209,7 +209,7 @@ function orderSeats(view, seat) {
 
 function topBar(view, cat, ctx) {
   const names = ctx.names || {};
-  const who = (s) => names[s] || `Seat ${s + 1}`;
+  const who = (s) => seatName(names, s);
   const parts = [h("span", { class: "tt-title" }, `Tiny Towns${view.coins_on ? " · Fortune" : ""}`),
     view.round > 0 ? h("span", {}, `Round ${view.round}`) : null, h("span", { class: "tt-badge" }, PHASE_WORDS[view.phase] || view.phase)];
   if (view.solo) {
@@ -333,7 +333,7 @@ function squareActions(view, s, seat, legal, byType, play, redraw) {
 function town(view, cat, s, seat, legal, byType, play, redraw, names) {
   const t = view.towns[s];
   const acts = squareActions(view, s, seat, legal, byType, play, redraw);
-  const owner = s === seat ? "your town" : `${names[s] || `Seat ${s + 1}`}'s town`;
+  const owner = s === seat ? "your town" : `${seatName(names, s)}'s town`;
   const grid = h("div", { class: "tt-grid", role: "group", "aria-label": `${owner[0].toUpperCase()}${owner.slice(1)}, squares A1 to D4` });
   t.grid.forEach((v, cell) => {
     const a = acts[cell];
@@ -369,14 +369,14 @@ function town(view, cat, s, seat, legal, byType, play, redraw, names) {
     h("div", { class: "tt-cols", "aria-hidden": "true" }, ..."ABCD".split("").map((c) => h("span", {}, c))),
     h("div", { class: "tt-rows", "aria-hidden": "true" }, ..."1234".split("").map((r) => h("span", {}, r))), grid);
   return h("section", { class: `tt-town${s === seat ? " me" : ""}${acting ? " act" : ""}`, dataset: { town: s } },
-    h("header", {}, h("strong", {}, s === seat ? `${names[s] || "Your town"} (you)` : names[s] || `Seat ${s + 1}`), h("span", {}, ...coins, view.coins_on ? ` ${t.coins}/${t.chest}` : ""), ...badges,
+    h("header", {}, h("strong", {}, s === seat ? `${names[s] || "Your town"} (you)` : seatName(names, s)), h("span", {}, ...coins, view.coins_on ? ` ${t.coins}/${t.chest}` : ""), ...badges,
       h("span", { class: "tt-last" }, `Monument: ${mon}`)), board);
 }
 
 function whyNot(view, cat, s, seat, legal, content, names) {
   // The legal moves already tell why this square cannot be played: say it in words, send nothing.
   if (seat === null || seat === undefined) return "You are watching; only the players can place and build.";
-  if (s !== seat) return `That is ${names[s] || `Seat ${s + 1}`}'s town: you can only place and build in your own.`;
+  if (s !== seat) return `That is ${seatName(names, s)}'s town: you can only place and build in your own.`;
   if (!legal.length) return "Nothing to do in your town right now; wait for the others.";
   const kind = legal[0].type;
   if (view.phase === "place" && kind === "place") return content ? "That square is taken: place on an empty (green) square." : "That square cannot take this resource.";
@@ -394,7 +394,7 @@ function scoreTable(outcome, view, cat, names) {
   const seats = outcome.scores.map((_, i) => i);
   const row = (label, fn) => h("tr", {}, h("td", {}, label), ...seats.map((s) => h("td", {}, fn(s))));
   return h("div", { class: "tt-score", dataset: { outcome: "1" } }, h("h3", {}, "Score breakdown"),
-    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, ""), ...seats.map((s) => h("th", {}, names[s] || `Seat ${s + 1}`)))),
+    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, ""), ...seats.map((s) => h("th", {}, seatName(names, s))))),
       h("tbody", {}, ...cards.map((c) => row(cardName(cat, c), (s) => (outcome.breakdown[s].cards || {})[c] ?? "")),
         view.coins_on ? row("Coins", (s) => outcome.breakdown[s].coin_vp) : null, row("Empty squares", (s) => outcome.breakdown[s].empty_vp),
         row("Total", (s) => outcome.scores[s]), row("Rank", (s) => outcome.ranks[s]))),
