@@ -31,8 +31,7 @@ export function svg(tag, attrs = {}, ...children) { return build(document.create
 // "Elec-tronics"), never cut anywhere ("Slaughterho|use"): a soft hyphen goes between two
 // consonants near the word's middle, with three letters or more on each side, never inside a
 // pair that sounds as one or starts a syllable ("th", "tr"), nor before a pair no syllable starts
-// with ("tm"). The
-// browser shows it only when the word has to break (CSS hyphens: manual, the kit's rule).
+// with ("tm"). The browser shows it only when the word has to break (CSS hyphens: manual).
 const VOWEL = /[aeiouy]/i;
 const ONE_SOUND = new Set(["th", "ch", "sh", "ph", "gh", "ck", "wh"]);
 const ONSETS = new Set(["th", "ch", "sh", "ph", "wh", "tr", "pr", "br", "cr", "dr", "gr", "fr", "bl", "cl", "fl", "gl", "pl", "sl", "st", "sc", "sp", "sk", "sm", "sn", "sw", "wr", "qu"]);

@@ -9,9 +9,17 @@ import pytest
 
 from tests.browser.a11y import BROKEN_WORDS, SMALL_TARGETS, KeyPage, key_click
 from tests.browser.test_city_council_browser import _click as cc_click
-from tests.browser.test_rulesets_browser import (TT_AUTO_DONE, _decide, _finished_as,
-                                                  _fortune_city_click, _fortuna_click, _moved,
-                                                  _my_turn, _start, _tiny_towns_click)
+from tests.browser.test_rulesets_browser import (
+    TT_AUTO_DONE,
+    _decide,
+    _finished_as,
+    _fortuna_click,
+    _fortune_city_click,
+    _moved,
+    _my_turn,
+    _start,
+    _tiny_towns_click,
+)
 from tests.support import http
 
 PHONE = {"width": 390, "height": 844}
