@@ -57,7 +57,7 @@ def tab_to(page, locator, most: int = 600) -> None:
     reached = f"(n) => (n.closest({_FOCUSABLE!r}) || n) === document.activeElement"
     for _ in range(most):
         page.keyboard.press("Tab")
-        if locator.count() and locator.evaluate(reached):
+        if locator.count() and locator.evaluate(reached, timeout=5000):
             return
     raise AssertionError(f"Tab never reached {locator}")
 

@@ -163,7 +163,8 @@ def test_keyboard_only_turns(live_server, page, ruleset, click, steps):
 def test_key_click_fails_on_a_mouse_only_control(live_server, page):
     """The keyboard helper is honest: a thing Tab cannot reach is not pressed."""
     _start(live_server, page, "fortuna")
-    page.evaluate("() => document.getElementById('board').append(Object.assign(document.createElement('div'), {id: 'mouse-only', textContent: 'x'}))")
+    # Outside the board (a redraw would remove it), after everything Tab can reach there.
+    page.evaluate("() => document.querySelector('.table-main').append(Object.assign(document.createElement('div'), {id: 'mouse-only', textContent: 'x'}))")
     with pytest.raises(AssertionError):
         key_click(page, page.locator("#mouse-only"), most=60)
 
