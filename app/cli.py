@@ -6,6 +6,8 @@ verify-seed  a finished game: its revealed seed matches seed_hash and reproduces
 snapshot     store every active game's current state as a snapshot (before a rules deploy)
 backup       SQLite: online backup API; PostgreSQL: pg_dump (custom format)
 restore      into an empty database: SQLite file copy via the backup API; pg_restore
+ratings      `ratings rebuild`: fold every finished game into the ratings again from the move log;
+             `ratings check`: say whether the stored ratings equal that fold (exit 1 if not)
 
 The database is CIVITAS_DATABASE_URL (or --database). Exit status 0 when all is well, 1 when a
 check found a difference, 2 on a usage error.
@@ -31,6 +33,8 @@ from app.db.models import Game, MoveRow, Player, Room, Seat, Snapshot
 from app.engine import registry
 from app.engine.rng import seed_hash
 from app.engine.runner import parse_options
+from app.engine.takeback import Line
+from app.services import ratings as rating_service
 
 
 def _engine(url: str) -> Any:
@@ -94,9 +98,10 @@ def replay_game(url: str, game_id: str) -> list[str]:
         state = ruleset.setup(game.players, parse_options(ruleset, game.options), int(game.seed))
         moves = session.execute(select(MoveRow).where(MoveRow.game_id == game_id)
                                 .order_by(MoveRow.seq)).scalars().all()
+        line = Line()  # take-back rows return to states kept here
         for row in moves:
             try:
-                state = ruleset.apply(state, row.seat, row.move)
+                state = line.step(ruleset, state, row.seat, row.move)
             except Exception as exc:  # a different seed or rules: the log no longer replays
                 problems.append(f"version {row.seq}: the stored move is refused on replay ({exc})")
                 return problems
@@ -133,9 +138,10 @@ def snapshot_all(url: str) -> int:
                 continue
             ruleset = _ruleset(game)
             state = ruleset.setup(game.players, parse_options(ruleset, game.options), int(game.seed))
+            line = Line()
             for row in session.execute(select(MoveRow).where(MoveRow.game_id == game.id)
                                        .order_by(MoveRow.seq)).scalars():
-                state = ruleset.apply(state, row.seat, row.move)
+                state = line.step(ruleset, state, row.seat, row.move)
             session.add(Snapshot(game_id=game.id, version=game.version, state=_json(state),
                                  ruleset_version=ruleset.version))
             count += 1
@@ -209,6 +215,21 @@ def _libpq(url: str) -> str:
     return "postgresql://" + url.split("://", 1)[1]
 
 
+def ratings_command(url: str, action: str) -> int:
+    """`ratings rebuild` (fold every finished game again, store it) or `ratings check`."""
+    with Session(_engine(url)) as session:
+        if action == "rebuild":
+            print(f"{rating_service.rebuild(session)} games rated")
+            return 0
+        now, fresh = rating_service.stored(session), rating_service.folded(session)
+    differ = sorted(k for k in now.keys() | fresh.keys() if now.get(k) != fresh.get(k))
+    for player_id, ruleset, pool in differ:
+        print(f"{player_id} {ruleset} {pool}: stored {now.get((player_id, ruleset, pool))}, "
+              f"folded {fresh.get((player_id, ruleset, pool))}")
+    print("ok" if not differ else f"{len(differ)} rating(s) differ")
+    return 1 if differ else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and run one command."""
     parser = argparse.ArgumentParser(prog="python -m app.cli", description=__doc__,
@@ -223,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("snapshot", help="snapshot every active game now")
     commands.add_parser("backup", help="back the database up").add_argument("dest", type=Path)
     commands.add_parser("restore", help="restore into an empty database").add_argument("src", type=Path)
+    commands.add_parser("ratings", help="rebuild or check the ratings").add_argument(
+        "action", choices=["rebuild", "check"])
     args = parser.parse_args(argv)
     url = args.database or get_settings().database_url
     try:
@@ -247,6 +270,8 @@ def _command(args: argparse.Namespace, url: str) -> int:
             print(problem)
         print("ok" if not problems else f"{len(problems)} problem(s)")
         return 1 if problems else 0
+    if args.command == "ratings":
+        return ratings_command(url, args.action)
     if args.command == "snapshot":
         print(f"{snapshot_all(url)} games snapshotted")
         return 0

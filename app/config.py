@@ -105,6 +105,18 @@ class Settings(BaseSettings):
     smtp_password: str = ""
     mail_from: str = "Civitas <noreply@civitas.invalid>"
     public_url: str = "http://127.0.0.1:8000"  # the site's address as links in e-mails give it
+    vacation_days_per_year: float = 14  # days a player may pause their turn clocks each year
+    # Notifications (app/services/notify.py, app/services/outbox.py): an instance sends what it
+    # writes at once; every notify_seconds (0: never send) it also looks for rows another instance
+    # left. How long a claim lasts before another instance may retry it, and how many tries a
+    # notification gets. Web Push needs a VAPID key pair (the private
+    # key as PEM or base64url DER, the public key base64url, uncompressed point) and a contact.
+    notify_seconds: float = 30.0
+    notify_lease_seconds: float = 60.0
+    notify_attempts: int = 6
+    vapid_private_key: str = ""
+    vapid_public_key: str = ""
+    vapid_subject: str = "mailto:admin@civitas.invalid"
     # Accounts (app/services/accounts.py). Sign-in attempts per account and per address, e-mails
     # asked for (verification, reset) per address, device-code attempts per address; all scaled
     # by limits_scale. Argon2id's cost (the library's defaults; tests lower them).

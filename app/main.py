@@ -15,7 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app import rulesets as _product_rulesets  # noqa: F401  (registers the product's rulesets)
-from app.api import accounts, errors, games, health, pages, players, rooms, rulesets
+from app.api import accounts, errors, games, health, me, pages, players, rooms, rulesets
 from app.config import ROOT, Settings, get_settings, sync_url
 from app.engine import compiled, registry
 from app.observability.logs import log_config
@@ -143,7 +143,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Civitas", version="1", lifespan=lifespan,
                   description="An online table for city-building board games (wire contract v1).")
     errors.install(app)
-    for module in (players, accounts, rulesets, rooms, games, pages, health):
+    for module in (players, accounts, me, rulesets, rooms, games, pages, health):
         app.include_router(module.router)
     app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")

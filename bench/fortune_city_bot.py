@@ -40,7 +40,7 @@ def _record(stats, state, seat, move):
     if kind == "buy":
         stats["bought"][seat][state["market"][move["slot"]]["tile"]] += 1
     elif kind == "construct":
-        stats["built"][seat][state["p"][seat]["zone"][move["zone"]]] += 1
+        stats["built"][seat][state["players"][seat]["zone"][move["zone"]]] += 1
     if move.get("gold"):
         stats["actions"][seat]["paid_gold"] += 1
 
@@ -84,7 +84,7 @@ def sim(players: int, games: int) -> None:
             if out.ranks[seat] == 1:
                 by_order[(seat - first) % players] += 1
             for track in D.TYPES:
-                sectors[track].append(state["p"][seat]["tracks"][track])
+                sectors[track].append(state["players"][seat]["tracks"][track])
         scores += out.scores
         spreads.append(max(out.scores) - min(out.scores))
         for b in out.breakdown:

@@ -83,7 +83,7 @@ def main() -> None:
             settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp}/bench.db", bot_delay_ms=0,
                                 limits_scale=1000, gc_freeze_seconds=0, bot_workers=0)
             with TestClient(create_app(settings)) as client:
-                game_id, people = _play(client, ruleset_id, players, rng)
+                game_id, _ = _play(client, ruleset_id, players, rng)
                 platform = client.app.state.platform
                 live = client.portal.call(platform.games.live, game_id)
                 last = live.version
@@ -101,7 +101,8 @@ def main() -> None:
                     for version in versions:
                         shown = viewpoint(live, None, rng.choice(seats))
 
-                        async def step(version=version, shown=shown) -> float:
+                        async def step(version=version, shown=shown, platform=platform,
+                                       live=live) -> float:
                             start = time.perf_counter()
                             state = await platform.replays.state_at(live, version)
                             platform.replays.document(live, state, version, shown)

@@ -7,8 +7,9 @@ deal's luck cancels. Prints the tested bot's win rate (a shared win counts as a 
 shared; wall time is printed too).
 
 Levels: easy, normal, hard, expert, random (app/engine/choosers.py), or a search spec
-`search:it=1000[,s=0.5][,w=8][,hooks=0]` (an iteration cap, seconds, candidates per decision,
-and no evaluate/candidates hooks: random playouts to the end).
+`search:it=1000[,s=0.5][,w=8][,hooks=0][,r=4][,g=1][,p=0.5]` (an iteration cap, seconds,
+candidates per decision, no evaluate/candidates hooks, moves played from a leaf before
+`evaluate` (r=end: random playouts to the end), those moves by the bot, the prior's weight).
 
 Usage: python bench/search_bot.py GAME A B [--seeds N] [--players P] [--first-seed S]
   e.g. python bench/search_bot.py suburbia hard normal --seeds 200   (400 paired games)
@@ -42,7 +43,9 @@ def chooser(spec: str):
     opts = dict(part.split("=") for part in spec[len("search:"):].split(",") if part)
     budget = Budget(seconds=float(opts["s"]) if "s" in opts else None,
                     iterations=int(opts["it"]) if "it" in opts else None,
-                    width=int(opts.get("w", 8)), use_hooks=opts.get("hooks", "1") != "0")
+                    width=int(opts.get("w", 8)), use_hooks=opts.get("hooks", "1") != "0",
+                    rollout=int(opts.get("r", 0)) if opts.get("r") != "end" else None,
+                    prior=float(opts.get("p", 0.0)), greedy=opts.get("g", "0") == "1")
 
     def choose(ruleset, state, seat, seed, _budget):
         return search(ruleset, state, seat, seed, budget)

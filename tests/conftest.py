@@ -19,8 +19,9 @@ from tests.support.testgame import TEST_GAME
 POSTGRES_URL = os.environ.get("CIVITAS_TEST_POSTGRES_URL", "")
 GAME_SEED = int(os.environ["CIVITAS_TEST_GAME_SEED"]) if os.environ.get(
     "CIVITAS_TEST_GAME_SEED") else None
-TABLES = ("account_codes, player_sessions, game_events, chat_messages, rematches, seat_clocks, "
-          "room_paces, snapshots, moves, games, seats, rooms, players")
+TABLES = ("notification_outbox, push_subscriptions, notification_settings, vacations, "
+          "ratings, rated_games, account_codes, player_sessions, game_events, chat_messages, "
+          "rematches, seat_clocks, room_paces, snapshots, moves, games, seats, rooms, players")
 
 
 def _postgres_reachable(url: str) -> bool:

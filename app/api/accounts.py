@@ -17,6 +17,7 @@ from app.api.schemas import (
     CodeSignIn,
     DeviceCode,
     LinkCode,
+    PasswordChange,
     PasswordReset,
     PlayerCreated,
     PlayerPublic,
@@ -111,6 +112,14 @@ async def reset(body: PasswordReset, request: Request, device: Device,
     """Follow a reset link with a new password: every session ends and this device signs in."""
     return _signed_in(await platform.accounts.reset(body.code, body.password, device,
                                                     _client(request)[1]))
+
+
+@router.post("/api/players/me/password", status_code=204)
+async def change_password(body: PasswordChange, player: CurrentPlayer,
+                          platform: PlatformDep) -> Response:
+    """A new password, given the current one; every other device is signed out."""
+    await platform.accounts.change_password(player, body.current_password, body.password)
+    return Response(status_code=204)
 
 
 @router.get("/api/players/me/sessions", response_model=list[SessionPublic])

@@ -9,13 +9,14 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from app.api.deps import CurrentPlayer, OptionalPlayer, PlatformDep
+from app.api.deps import CurrentPlayer, OptionalPlayer, PlatformDep, SessionDep, room_writing
 from app.api.schemas import (error_responses, GameDocument, GameLog, LegalMoves, MoveAccepted,
-                             MoveSubmit, ReplayDocument, ReplayIndex, TableInfo)
+                             MoveSubmit, ReplayDocument, ReplayIndex, TableInfo, UndoAccepted,
+                             UndoSubmit)
 from app.services.errors import ServiceError, not_found
 from app.services.games import LiveGame, game_document
 from app.services.replay import ALL, viewpoint
-from app.services.table import table_info
+from app.services.table import table_info, take_offered_seat
 
 router = APIRouter(prefix="/api/games", tags=["games"],
                    responses=error_responses(400, 401, 403, 404, 409, 413, 422))
@@ -39,7 +40,7 @@ async def get_game(game_id: str, platform: PlatformDep, player: OptionalPlayer,
     return game_document(live, live.state, live.version, seat)
 
 
-@router.get("/{game_id}/legal-moves", response_model=LegalMoves)
+@router.get("/{game_id}/legal-moves", response_model=LegalMoves, response_model_exclude_none=True)
 async def legal_moves(game_id: str, platform: PlatformDep, player: OptionalPlayer,
                       invite_code: str | None = None) -> dict[str, Any]:
     """Every move the caller's seat may make now (none when it is not asked to act)."""
@@ -48,7 +49,11 @@ async def legal_moves(game_id: str, platform: PlatformDep, player: OptionalPlaye
     moves: list[dict[str, Any]] = []
     if seat is not None and not live.abandoned and seat in live.ruleset.to_act(live.state):
         moves = live.ruleset.legal_moves(live.state, seat)
-    return {"version": live.version, "seat": seat, "moves": moves}
+    answer: dict[str, Any] = {"version": live.version, "seat": seat, "moves": moves}
+    undo = platform.games.undo_allowance(live, seat)
+    if undo is not None:
+        answer["undo"] = undo
+    return answer
 
 
 @router.post("/{game_id}/moves", response_model=MoveAccepted)
@@ -62,6 +67,21 @@ async def submit_move(game_id: str, body: MoveSubmit, platform: PlatformDep,
     version = await platform.games.submit(game_id, seat, body.version, body.move, body.id,
                                           player_id=player.id)
     return {"version": version}
+
+
+@router.post("/{game_id}/undo", response_model=UndoAccepted)
+async def take_back(game_id: str, body: UndoSubmit, platform: PlatformDep,
+                    player: CurrentPlayer) -> dict[str, int]:
+    """Take back the caller's last `moves` moves (made at `version`, the current one), where the
+    table allows it, nobody else has acted since and none of them showed the caller anything
+    hidden: a new log row and a new version; the moves' rows stay in the log."""
+    seat = await platform.games.seat_of(game_id, player.id)
+    if seat is None:
+        await _visible(platform, game_id, player)  # a private game's outsider: 404
+        raise ServiceError(403, "You do not hold a seat in this game.")
+    version = await platform.games.take_back(game_id, seat, body.version, body.moves, body.id,
+                                             player_id=player.id)
+    return {"version": version, "undone": body.moves}
 
 
 @router.get("/{game_id}/log", response_model=GameLog, response_model_exclude_none=True)
@@ -91,6 +111,20 @@ async def reclaim_seat(game_id: str, platform: PlatformDep, player: CurrentPlaye
         raise ServiceError(403, "You do not hold a seat in this game.")
     if await platform.clocks.reclaim(game_id, seat):
         await platform.seat_reclaimed(game_id, live.room_id)
+    return await table_info(platform, game_id, player.id)
+
+
+@router.post("/{game_id}/seats/{seat}/take", response_model=TableInfo)
+async def take_seat(game_id: str, seat: int, platform: PlatformDep, player: CurrentPlayer,
+                    session: SessionDep, invite_code: str | None = None) -> dict[str, Any]:
+    """Take a seat offered to others after its player's time ran out (a turn pace's 'offer'
+    timeout policy); the caller must not sit at this table already (a private table's seat
+    needs its invite code)."""
+    live = await _visible(platform, game_id, player, invite_code)
+    async with room_writing(platform, session, live.room_id):
+        room_id = await take_offered_seat(session, game_id, seat, player.id)
+    await platform.seat_reclaimed(game_id, room_id)
+    await platform.clocks.on_move(game_id)
     return await table_info(platform, game_id, player.id)
 
 

@@ -50,6 +50,18 @@ async def replay_page(request: Request, game_id: str) -> HTMLResponse:
     return templates.TemplateResponse(request, "replay.html", {"page": "replay", "game_id": game_id})
 
 
+@router.get("/players/{player_id}", response_class=HTMLResponse)
+async def player_page(request: Request, player_id: str) -> HTMLResponse:
+    """A player's page: ratings, record, last games."""
+    return templates.TemplateResponse(request, "player.html", {"page": "player", "player_id": player_id})
+
+
+@router.get("/leaderboard/{ruleset}", response_class=HTMLResponse)
+async def leaderboard_page(request: Request, ruleset: str) -> HTMLResponse:
+    """A game's leaderboard."""
+    return templates.TemplateResponse(request, "leaderboard.html", {"page": "leaderboard", "ruleset": ruleset})
+
+
 @router.get("/favicon.ico")
 async def favicon() -> FileResponse:
     """The site icon, for browsers that ask for /favicon.ico whatever the page says."""

@@ -5,12 +5,15 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 
-from app.api.deps import CurrentPlayer, PlatformDep, SessionDep, writing
-from app.api.schemas import PlayerCreate, PlayerCreated, RoomPublic, error_responses
+from app.api.deps import CurrentPlayer, OptionalPlayer, PlatformDep, SessionDep, writing
+from app.api.schemas import (PlayerCreate, PlayerCreated, PlayerProfile, ProfileGame, RoomPublic,
+                             error_responses)
+from app.services import profiles
 from app.services import rooms as room_service
 from app.services.accounts import device_label
+from app.services.errors import ServiceError
 from app.services.tokens import Identity, new_player
 
 router = APIRouter(prefix="/api/players", tags=["players"],
@@ -63,3 +66,28 @@ async def my_rooms(player: CurrentPlayer, session: SessionDep) -> list[dict]:
     """The caller's rooms (hosted or seated), newest first, so a player can find their games."""
     return [await room_service.room_document(session, room, player)
             for room in await room_service.rooms_of(session, player)]
+
+
+def _who(player_id: str, player: Identity | None) -> str:
+    """`me` stands for the caller."""
+    if player_id != "me":
+        return player_id
+    if player is None:
+        raise ServiceError(401, "Sign in to see your own page (send your token).")
+    return player.id
+
+
+@router.get("/{player_id}", response_model=PlayerProfile)
+async def player_profile(player_id: str, session: SessionDep, player: OptionalPlayer) -> dict:
+    """A player's page: name, ratings per game, games played, win share, share finished."""
+    viewer = player.id if player else None
+    return await profiles.profile(session, _who(player_id, player), viewer)
+
+
+@router.get("/{player_id}/games", response_model=list[ProfileGame])
+async def player_games(player_id: str, session: SessionDep, player: OptionalPlayer,
+                       offset: int = Query(0, ge=0), limit: int = Query(20, ge=1, le=100)) -> list:
+    """A player's games, newest first, with their place, rating change and replay address
+    (games of private tables only to the player themselves)."""
+    viewer = player.id if player else None
+    return await profiles.games_of(session, _who(player_id, player), viewer, offset, limit)

@@ -30,7 +30,7 @@ async def create_room(body: RoomCreate, player: CurrentPlayer, session: SessionD
             session, player, open_rooms=int(platform.settings.open_rooms_per_player
                                             * platform.settings.limits_scale))
         room = await room_service.create_room(session, player, body.ruleset, body.seats,
-                                              body.private, body.options)
+                                              body.private, body.options, body.undo)
         await set_pace(session, room.id, body.pace)
         doc = await room_service.room_document(session, room, player)
     # After the commit, holding no connection: the lobby's update reads with its own.
@@ -154,6 +154,7 @@ async def start_game(room_id: str, player: CurrentPlayer, session: SessionDep,
     await platform.announce_room(room.id)
     platform.bots.kick(game.id)
     await platform.clocks.on_move(game.id)
+    await platform.notices.game_started(game.id)
     return {"game_id": game.id}
 
 
@@ -169,6 +170,7 @@ async def rematch(room_id: str, player: CurrentPlayer, session: SessionDep,
     if game_id:
         platform.bots.kick(game_id)
         await platform.clocks.on_move(game_id)
+        await platform.notices.game_started(game_id)
     return {"room_id": new_room_id, "game_id": game_id}
 
 

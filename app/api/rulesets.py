@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from typing import Literal
+
 from fastapi import APIRouter
 
-from app.api.schemas import error_responses, RulesetInfo
+from app.api.deps import SessionDep
+from app.api.schemas import Leaderboard, RulesetInfo, error_responses
 from app.engine import registry
+from app.engine.choosers import PLAYABLE
+from app.ratings import bot_rating
+from app.services import profiles
 from app.services.errors import not_found
 
 router = APIRouter(prefix="/api/rulesets", tags=["rulesets"], responses=error_responses(404))
@@ -29,3 +35,15 @@ async def catalogue(ruleset_id: str) -> dict[str, Any]:
     if ruleset is None:
         raise not_found("ruleset")
     return ruleset.catalogue() if hasattr(ruleset, "catalogue") else {}
+
+
+@router.get("/{ruleset_id}/leaderboard", response_model=Leaderboard)
+async def leaderboard(ruleset_id: str, session: SessionDep,
+                      pool: Literal["rated", "bots"] = "rated") -> dict[str, Any]:
+    """The game's players by rating (settled ratings first, then provisional ones), and the bot
+    levels' fixed ratings; `pool=bots` for the ratings from games against bots."""
+    if registry.get(ruleset_id) is None:
+        raise not_found("ruleset")
+    return {"ruleset": ruleset_id, "pool": pool,
+            "players": await profiles.leaderboard(session, ruleset_id, pool),
+            "bots": {level: bot_rating(level) for level in PLAYABLE}}

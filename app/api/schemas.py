@@ -53,6 +53,11 @@ class PasswordReset(LinkCode):
     password: str = Field(min_length=8, max_length=200)
 
 
+class PasswordChange(Strict):
+    current_password: str = Field(min_length=1, max_length=200)
+    password: str = Field(min_length=8, max_length=200)
+
+
 class Rename(Strict):
     name: str = Field(min_length=1, max_length=40)
 
@@ -101,6 +106,8 @@ class RoomCreate(Strict):
     options: dict[str, Any] = Field(default_factory=dict)
     # {"kind": "none"} | {"kind": "realtime", "move_minutes", "reserve_minutes"} | {"kind": "turn", "move_hours"}
     pace: dict[str, Any] | None = None
+    # Taking moves back: "off", "misclick" (your last move) or "turn" (your whole turn so far).
+    undo: Literal["off", "misclick", "turn"] = "off"
 
 
 class SeatPublic(BaseModel):
@@ -120,6 +127,8 @@ class RoomPublic(BaseModel):
     status: Literal["lobby", "playing", "finished"]
     seats: list[SeatPublic]
     game_id: str | None
+    undo: Literal["off", "misclick", "turn"] = "off"
+    pace: dict[str, Any] = {"kind": "none"}  # kind, move_seconds, reserve_seconds, timeout
 
 
 class RoomJoin(Strict):
@@ -212,6 +221,20 @@ class LegalMoves(BaseModel):
     version: int
     seat: int | None
     moves: list[dict[str, Any]]
+    # How many of its latest moves the caller may take back now (POST /api/games/{id}/undo);
+    # present only when the room allows taking moves back.
+    undo: int | None = None
+
+
+class UndoSubmit(Strict):
+    version: StrictInt
+    moves: StrictInt = Field(1, ge=1, le=100)
+    id: str | None = Field(None, max_length=80)
+
+
+class UndoAccepted(BaseModel):
+    version: int
+    undone: int
 
 
 class MoveSubmit(Strict):
@@ -243,6 +266,8 @@ class LogEntry(BaseModel):
     move: dict[str, Any]
     time: str
     text: str | None = None  # the move in words for this viewer, with players' names
+    # On a take-back row (move {"undo": n}): the sequence numbers of the moves it took back.
+    takes_back: list[int] | None = None
     actor: LogActor | None = None  # absent on moves stored before anybody was recorded
 
 
@@ -299,6 +324,9 @@ class TableSeat(BaseModel):
     held: bool
     held_for: str | None
     clock: SeatClockPublic | None
+    player_id: str | None = None  # whose profile the name links to (/players/{id})
+    bot_rating: int | None = None  # a bot seat's fixed rating (its level's)
+    offered: bool = False  # a turn pace's 'offer' policy: open to any player not seated
 
 
 class RematchPublic(BaseModel):
@@ -317,6 +345,7 @@ class TableInfo(BaseModel):
     pace: dict[str, Any]
     seats: list[TableSeat]
     rematch: RematchPublic | None
+    undo: Literal["off", "misclick", "turn"] = "off"  # whether players may take moves back
 
 
 class RematchStarted(BaseModel):
@@ -330,3 +359,67 @@ class ChatLine(BaseModel):
     text: str
     spectator: bool  # spectators' lines are shown under their own heading
     time: str | None
+
+
+class RatingPublic(BaseModel):
+    """A rating on the shown scale (1500 to start), provisional for its first 20 games."""
+
+    ruleset: str
+    pool: str  # "rated" (two or more people) or "bots" (one person against bots)
+    rating: int
+    games: int
+    wins: int
+    provisional: bool
+
+
+class PlayerProfile(BaseModel):
+    id: str
+    name: str
+    ratings: list[RatingPublic]
+    games_played: int  # games over (finished or abandoned) the player sat down in
+    games_in_progress: int
+    wins: int
+    win_share: float | None  # of the games with a result
+    finished_share: float | None  # of the games over: not left, not lost to a bot for time
+    provisional_games: int
+
+
+class ProfileSeat(BaseModel):
+    seat: int
+    name: str
+    player_id: str | None
+
+
+class RatingChange(BaseModel):
+    pool: str
+    before: int
+    after: int
+
+
+class ProfileGame(BaseModel):
+    game_id: str
+    ruleset: str
+    status: str
+    started_at: str
+    seat: int
+    place: int | None
+    players: list[ProfileSeat]
+    rating: RatingChange | None
+    replay: str
+
+
+class LeaderboardRow(BaseModel):
+    place: int
+    player_id: str
+    name: str
+    rating: int
+    games: int
+    wins: int
+    provisional: bool
+
+
+class Leaderboard(BaseModel):
+    ruleset: str
+    pool: str
+    players: list[LeaderboardRow]
+    bots: dict[str, int]  # each bot level's fixed rating

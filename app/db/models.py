@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String,
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String,
                         UniqueConstraint, false)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -91,6 +91,9 @@ class Room(Base):
     # Bumped by every room write with `WHERE version = <read>`: a second writer (another
     # instance, or SQLite where FOR UPDATE does nothing) finds it moved on and is refused.
     version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Whether players may take moves back: "off", "misclick" (the last move) or "turn" (every
+    # move of their current turn), while nothing was revealed and nobody else has acted.
+    undo: Mapped[str] = mapped_column(String(16), default="off", server_default="off")
 
     __table_args__ = (Index("ix_rooms_status_private", "status", "private"),)
 
@@ -167,6 +170,37 @@ class GameEvent(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class PlayerRating(Base):
+    """A player's rating in one game and pool ('rated', 'bots'): the fold of app/ratings.py over
+    the finished games so far (0010_ratings)."""
+
+    __tablename__ = "ratings"
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(40), primary_key=True)
+    pool: Mapped[str] = mapped_column(String(8), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float(precision=53))
+    sigma: Mapped[float] = mapped_column(Float(precision=53))
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (Index("ix_ratings_ruleset_pool", "ruleset", "pool"),)
+
+
+class RatedGame(Base):
+    """A finished game folded into the ratings: its pool, when it ended, who took part, and each
+    player's rating before and after (0010_ratings)."""
+
+    __tablename__ = "rated_games"
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(40))
+    pool: Mapped[str] = mapped_column(String(8))
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    lineup: Mapped[list[str]] = mapped_column(JSON)  # the human accounts
+    changes: Mapped[dict[str, Any]] = mapped_column(JSON)  # player -> {before, after, weight}
+
+    __table_args__ = (Index("ix_rated_games_ruleset_pool_finished", "ruleset", "pool", "finished_at"),)
+
+
 class Snapshot(Base):
     """The full state at a version, a cache that bounds replay time."""
 
@@ -187,6 +221,10 @@ class RoomPace(Base):
     pace: Mapped[str] = mapped_column(String(16), default="none")
     move_seconds: Mapped[int] = mapped_column(Integer, default=0)
     reserve_seconds: Mapped[int] = mapped_column(Integer, default=0)
+    # What an expired deadline does under a 'turn' pace (app/services/clocks.py): 'bot' (a bot
+    # plays the seat until its player is back), 'skip' (a bot plays that one turn only) or
+    # 'offer' (the player loses the seat; a bot keeps it until someone else takes it).
+    timeout_policy: Mapped[str] = mapped_column(String(8), default="bot", server_default="bot")
 
 
 class SeatClock(Base):
@@ -206,6 +244,12 @@ class SeatClock(Base):
     # game's version then (a seat held for running out stays held until it has moved since).
     held_left: Mapped[float | None] = mapped_column(nullable=True)
     held_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # 'skip' policy: the hold ends by itself once the bot has played the expired turn.
+    release_after_turn: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    # 'offer' policy: the seat's player lost it; any player not seated may take it.
+    offered: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    # The deadline the "12 hours left" notice was sent for (once per running clock).
+    warned_for: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class ChatMessage(Base):
@@ -228,3 +272,64 @@ class Rematch(Base):
     room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
     new_room_id: Mapped[str] = mapped_column(String(32))
     by_seat: Mapped[int] = mapped_column(Integer)
+
+
+class Vacation(Base):
+    """A player's vacation: their turn clocks are paused until `until`; `days_used` counts the
+    days taken in `year` (each player has a few a year)."""
+
+    __tablename__ = "vacations"
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    year: Mapped[int] = mapped_column(Integer)
+    days_used: Mapped[float] = mapped_column(default=0.0)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class NotificationSettings(Base):
+    """A player's notification choices: per event, the channels it goes to; a webhook URL; and
+    whether to send even while a page of that game is open."""
+
+    __tablename__ = "notification_settings"
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    events: Mapped[dict[str, Any]] = mapped_column(JSON)  # event -> [channel, ...]
+    webhook_url: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    always: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class PushSubscription(Base):
+    """One browser's Web Push subscription (endpoint and its keys) for a player."""
+
+    __tablename__ = "push_subscriptions"
+    endpoint: Mapped[str] = mapped_column(String(800), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    p256dh: Mapped[str] = mapped_column(String(200))
+    auth: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class OutboxRow(Base):
+    """One notification to send on one channel: written in the transaction that decides it, then
+    claimed by one instance with a guarded UPDATE (a lease), sent, and marked sent."""
+
+    __tablename__ = "notification_outbox"
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True,
+                                    autoincrement=True)
+    # Event and channel, e.g. "turn:<game>:<seat>:<version>:push": the unique key makes every
+    # hand-over notify at most once per channel, however many times it is reported.
+    key: Mapped[str] = mapped_column(String(200), unique=True)
+    player_id: Mapped[str] = mapped_column(String(32), index=True)
+    channel: Mapped[str] = mapped_column(String(12))
+    event: Mapped[str] = mapped_column(String(20))
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(12), default="pending")  # sending, sent, failed
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    not_before: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    claimed_by: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    error: Mapped[str | None] = mapped_column(String(200), nullable=True)
+
+    __table_args__ = (Index("ix_notification_outbox_status_not_before", "status", "not_before"),)

@@ -60,23 +60,34 @@ def random_legal(ruleset: Any, state: State, seat: int, seed: int, budget: float
     return random_move(ruleset, state, seat, Rng(seed))
 
 
-EASY_RANDOM = 0.3  # Easy's share of random moves (bench/search_bot.py measures it against Normal)
+EASY_RANDOM = 0.3  # Easy's share of random moves where a ruleset names none (`easy_random`)
 
 
 def easy(ruleset: Any, state: State, seat: int, seed: int, budget: float) -> Move:
-    """The heuristic, but a random legal move EASY_RANDOM of the time."""
+    """The heuristic, but a random legal move some of the time: the ruleset's `easy_random`
+    share (tuned so that Easy wins 15-35 % against Normal; bench/search_bot.py), else
+    EASY_RANDOM."""
     rng = Rng.from_seed(seed, "easy")
-    if rng.below(1000) < EASY_RANDOM * 1000:
+    if rng.below(1000) < getattr(ruleset, "easy_random", EASY_RANDOM) * 1000:
         return random_move(ruleset, state, seat, rng)
     return heuristic(ruleset, state, seat, seed, budget)
 
 
-def searcher(iterations: int | None, width: int = 8) -> Chooser:
-    """A chooser that searches for `budget` seconds (and at most `iterations` iterations)."""
+# How the search judges a leaf, unless a ruleset says otherwise (`search_settings`): a few moves
+# by the ruleset's own bot, then `evaluate` (a leaf judged at once is judged short-sightedly: in
+# Fortune City that search lost every game to the bot it started from), and a bias toward the
+# bot's choice. bench/search_bot.py measured these; NOTES.md of each game has the figures.
+SEARCH_SETTINGS: dict[str, Any] = {"rollout": 6, "greedy": True, "prior": 0.5, "width": 8}
+
+
+def searcher(iterations: int | None) -> Chooser:
+    """A chooser that searches for `budget` seconds (and at most `iterations` iterations), with
+    SEARCH_SETTINGS updated by the ruleset's `search_settings`."""
 
     def choose(ruleset: Any, state: State, seat: int, seed: int, budget: float) -> Move:
+        settings = {**SEARCH_SETTINGS, **getattr(ruleset, "search_settings", {})}
         return search(ruleset, state, seat, seed,
-                      Budget(seconds=budget or None, iterations=iterations, width=width))
+                      Budget(seconds=budget or None, iterations=iterations, **settings))
 
     return choose
 

@@ -13,6 +13,9 @@ class ErrorCode(StrEnum):
     STALE_VERSION = "move/stale_version"
     ILLEGAL_MOVE = "move/illegal"
     MALFORMED_MOVE = "move/malformed"
+    UNDO_OFF = "undo/off"
+    NOTHING_TO_UNDO = "undo/nothing"
+    UNDO_TOO_FAR = "undo/too_far"
 
 
 STATUS: dict[ErrorCode, int] = {
@@ -21,6 +24,9 @@ STATUS: dict[ErrorCode, int] = {
     ErrorCode.STALE_VERSION: 409,
     ErrorCode.ILLEGAL_MOVE: 422,
     ErrorCode.MALFORMED_MOVE: 422,
+    ErrorCode.UNDO_OFF: 403,
+    ErrorCode.NOTHING_TO_UNDO: 409,
+    ErrorCode.UNDO_TOO_FAR: 409,
 }
 
 

@@ -4,7 +4,10 @@ parts a move did not change, by identity, without a cache in any ruleset module 
 A ruleset's `view` builds a part through `part(key, build, *args)` (the key a hashable summary of
 everything the part shows; JSON types that Python keys confuse, true and 1, must not share a
 place in it) or `derived(source, build, *args)` (the part depends only on `source`,
-an object of the state that moves replace rather than change). While a game's `Memo` is active
+an object of the state that moves replace rather than change), or builds it afresh and passes
+it through `shared(tag, part)`, which gives each of its subtrees equal to the one at the same
+place in the part last passed under `tag` that older object. `latest(source, tag, build, *args)`
+is `derived` for a part built from the whole state: one entry, for the newest state only. While a game's `Memo` is active
 (`with memo:` around its views; the live game owns one), a part asked for again is the object
 built before; with no memo active every part is built afresh (tests, tools, bots). Views are
 never changed after they are built: they are sent, compared and diffed.
@@ -89,3 +92,58 @@ def derived(source: Any, tag: Any, build: Callable[..., T], *args: Any) -> T:
     made = build(*args)
     memo.put(key, (source, made))
     return made
+
+
+def latest(source: Any, tag: Any, build: Callable[..., T], *args: Any) -> T:
+    """The view part `tag` built from the state object `source` (which moves replace, never
+    change), reused while `source` is the object it was last built from (every viewer of one
+    version) and built afresh for the next: one entry per tag, which keeps only the newest
+    `source` alive (`derived` keeps one per source object until its generation turns over)."""
+    memo = _ACTIVE.get()
+    if memo is None:
+        return build(*args)
+    key = ("latest", tag)
+    hit = memo.get(key)
+    if hit is not None and hit[0] is source:
+        return hit[1]  # type: ignore[no-any-return]  # entries are (source, part) pairs
+    made = build(*args)
+    memo.put(key, (source, made))
+    return made
+
+
+_NOTHING = object()
+
+
+def shared(tag: Any, new: T) -> T:
+    """`new` (a freshly built view part) with every subtree equal to the one at the same place in
+    the part last passed under `tag` replaced by that older object (the whole older part when
+    all is equal), so diffs between consecutive views skip them by identity; remembered for the
+    next call. With no memo active, `new` as it is. Equality is Python's ==, so a place of the
+    part must hold one JSON type (never true where it held 1), as a view's places do."""
+    memo = _ACTIVE.get()
+    if memo is None:
+        return new
+    key = ("shared", tag)
+    old = memo.get(key)
+    got: T = new if old is None else _share(old, new)
+    memo.put(key, got)
+    return got
+
+
+def _share(old: Any, new: Any) -> Any:
+    """`new`, or `old` when equal, with equal subtrees of containers taken from `old` in place."""
+    if old is new or type(old) is not type(new):
+        return new
+    if old == new:
+        return old
+    if type(new) is dict:
+        for k, v in new.items():
+            o = old.get(k, _NOTHING)
+            if o is not _NOTHING and o is not v and type(o) is type(v) and type(v) in (dict, list):
+                new[k] = _share(o, v)
+    elif type(new) is list and len(new) == len(old):
+        for i, v in enumerate(new):
+            o = old[i]
+            if o is not v and type(o) is type(v) and type(v) in (dict, list):
+                new[i] = _share(o, v)
+    return new

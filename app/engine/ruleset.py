@@ -119,6 +119,10 @@ class RulesetHooks:
       (the search bot, app/engine/search.py, judges cut-off leaves with it); no default.
     - `candidates(state, seat, k)`: at most `k` legal moves worth searching, best first (the
       search bot's prior and its pruning of wide decisions); no default: every legal move.
+    - `search_settings`: a dict of app/engine/search.py `Budget` fields (rollout, greedy, prior,
+      width) for this game's Hard and Expert levels, over app/engine/choosers.py's defaults.
+    - `easy_random`: the share of random moves the Easy level mixes into the bot's (a float;
+      app/engine/choosers.py has the default).
     - `describe_move(move)`: a short human label for a move (move lists, logs).
     - `log_text(state, seat, move, viewer)`: one sentence in words for the log, as `viewer` may
       know it, naming players as `{seat0}`, `{seat1}`, ... (the platform substitutes names);

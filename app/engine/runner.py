@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from app.engine.errors import ErrorCode, GameError
 from app.engine.ruleset import IllegalMove, Move, Ruleset, State
+from app.engine.takeback import Line
 
 
 @dataclass(frozen=True)
@@ -129,12 +130,15 @@ def replay(
     *,
     start: State | None = None,
 ) -> State:
-    """Rebuild a state from setup (or from `start`, a snapshot) and a sequence of (seat, move)."""
+    """Rebuild a state from setup (or from `start`, a snapshot) and a sequence of (seat, move);
+    a take-back row (`{"undo": n}`, see engine.takeback) returns to the state before that seat's
+    last n moves."""
     if start is None:
         opts = options if isinstance(options, BaseModel) else parse_options(ruleset, options)
         state = ruleset.setup(players, opts, seed)
     else:
         state = start
+    line = Line()
     for seat, move in moves:
-        state = ruleset.apply(state, seat, move)
+        state = line.step(ruleset, state, seat, move)
     return state

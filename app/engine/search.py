@@ -41,14 +41,17 @@ REFUSALS = (IllegalMove, KeyError, TypeError, ValueError, IndexError, AttributeE
 @dataclass(frozen=True)
 class Budget:
     """How long a search may run: seconds (None: no deadline) and an iteration cap (None: none),
-    how many candidates per decision it searches, and how many random moves it plays from a new
-    leaf before `evaluate` judges it (None: play to the end and read `outcome`)."""
+    how many candidates per decision it searches, how many moves it plays from a new leaf
+    before `evaluate` judges it (None: play to the end and read `outcome`), and how much it
+    trusts the first candidate (the heuristic's choice)."""
 
     seconds: float | None = 0.5
     iterations: int | None = None
     width: int = 8
     rollout: int | None = 0
     use_hooks: bool = True
+    prior: float = 0.0  # progressive bias toward the candidates' first move (its weight)
+    greedy: bool = False  # rollout moves by the ruleset's own bot instead of random ones
 
 
 @dataclass(eq=False)
@@ -57,6 +60,7 @@ class Node:
 
     mover: int = -1  # the seat whose move led here (-1 at the root)
     move: Move | None = None
+    first: bool = False  # the first candidate listed (the heuristic's choice)
     visits: int = 0
     available: int = 0
     reward: float = 0.0  # summed rewards of `mover`
@@ -113,6 +117,7 @@ class Search:
         self.budget = budget
         self.evaluate = getattr(ruleset, "evaluate", None) if budget.use_hooks else None
         self.candidates = getattr(ruleset, "candidates", None) if budget.use_hooks else None
+        self.bot = getattr(ruleset, "bot_move", None)
         self.iterations = 0
 
     def moves(self, state: State, actor: int) -> list[Move]:
@@ -137,7 +142,7 @@ class Search:
             raise ValueError(f"seat {self.seat} has no move to search")
         if len(root_moves) == 1:
             return root_moves[0]
-        root = Node(actor=self.seat, moves=[(move_key(m), m) for m in root_moves])
+        root = self.root = Node(actor=self.seat, moves=[(move_key(m), m) for m in root_moves])
         stop = None if self.budget.seconds is None else time.perf_counter() + self.budget.seconds
         cap = self.budget.iterations
         while cap is None or self.iterations < cap:
@@ -177,9 +182,9 @@ class Search:
         determinization accepts; candidates listed afresh when it accepts none of them."""
         assert node.moves is not None
         for _ in range(2):
-            for key, move in node.moves:
+            for index, (key, move) in enumerate(node.moves):
                 if key not in node.children and (after := self._apply(state, actor, move)) is not None:
-                    child = node.children[key] = Node(actor, move, available=1)
+                    child = node.children[key] = Node(actor, move, first=index == 0, available=1)
                     return child, after, True
             tried = [node.children[k] for k, _ in node.moves if k in node.children]
             for child in tried:
@@ -201,24 +206,37 @@ class Search:
             return None
 
     def _ucb(self, child: Node) -> float:
-        """UCB1 with availability counts standing in for the parent's visits."""
-        return child.reward / child.visits + EXPLORATION * math.sqrt(
+        """UCB1 with availability counts standing in for the parent's visits, plus a
+        progressive bias toward the heuristic's choice that fades as visits come in."""
+        bias = self.budget.prior / (child.visits + 1) if child.first else 0.0
+        return child.reward / child.visits + bias + EXPLORATION * math.sqrt(
             math.log(max(child.available, 1)) / child.visits)
 
     def _judge(self, state: State) -> list[float]:
-        """Per-seat rewards for the leaf: `evaluate` after a short random rollout when the
-        ruleset has it, else a random playout to the end."""
-        if self.evaluate is not None and self.budget.rollout is not None:
-            for _ in range(self.budget.rollout):
-                due = self.ruleset.to_act(state)
-                if not due:
-                    break
-                actor = self.rng.choice(due)
-                state = self.ruleset.apply(state, actor, random_move(self.ruleset, state, actor, self.rng))
-            if self.ruleset.to_act(state):
-                return [float(v) for v in self.evaluate(state)]
+        """Per-seat rewards for the leaf: play `rollout` moves (the bot's when `greedy`, else
+        random ones; None: to the end), then `evaluate` the state, or read the outcome once the
+        game is over; without `evaluate`, a random playout to the end."""
+        if self.evaluate is None and not self.budget.greedy:
+            return rewards(self.ruleset, playout(self.ruleset, state, self.rng))
+        steps = 0
+        while (due := self.ruleset.to_act(state)) and (
+                self.budget.rollout is None or steps < self.budget.rollout):
+            actor = self.rng.choice(due)
+            state = self.ruleset.apply(state, actor, self._rollout_move(state, actor))
+            steps += 1
+        if not self.ruleset.to_act(state):
             return rewards(self.ruleset, state)
+        if self.evaluate is not None:
+            return [float(v) for v in self.evaluate(state)]
         return rewards(self.ruleset, playout(self.ruleset, state, self.rng))
+
+    def _rollout_move(self, state: State, actor: int) -> Move:
+        """A rollout's move: the ruleset's bot's when `greedy`, else a random legal one."""
+        if self.budget.greedy and self.bot is not None:
+            move = self.bot(state, actor, self.rng)
+            if move is not None:
+                return move  # type: ignore[no-any-return]
+        return random_move(self.ruleset, state, actor, self.rng)
 
     def _best(self, root: Node, root_moves: list[Move]) -> Move:
         """The root move visited most (ties: the better mean, then the candidates' order)."""

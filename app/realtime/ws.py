@@ -26,6 +26,7 @@ router = APIRouter()
 
 TOO_MANY_FRAMES = "socket/too_many_frames"  # the error frame's code (wire contract extension)
 MOVE_FIELDS = frozenset({"type", "version", "move", "id"})  # what a move frame may hold
+UNDO_FIELDS = frozenset({"type", "version", "moves", "id"})  # what an undo frame may hold
 
 
 class FrameGate:
@@ -213,15 +214,16 @@ async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> Non
         conn.send(encode({"type": "error", "id": None, "status": 422,
                           "detail": "A frame id must be a string of at most 80 characters."}))
         return
-    if kind == "move":
+    if kind in ("move", "undo"):
         if conn.seat is None:
             conn.send(encode({"type": "error", "id": move_id, "status": 403,
                               "detail": "Spectators cannot move; join with a seat's token."}))
             return
-        unknown = frame.keys() - MOVE_FIELDS
+        unknown = frame.keys() - (MOVE_FIELDS if kind == "move" else UNDO_FIELDS)
         if unknown:
             conn.send(encode({"type": "error", "id": move_id, "status": 422,
-                              "detail": f"Unknown fields in a move frame: {sorted(unknown)[:5]}."}))
+                              "detail": f"Unknown fields in {'a move' if kind == 'move' else 'an undo'} "
+                                        f"frame: {sorted(unknown)[:5]}."}))
             return
         acked: list[int] = []
 
@@ -229,10 +231,13 @@ async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> Non
             conn.send(encode({"type": "ack", "id": move_id, "version": version}))
             acked.append(version)
 
+        # An undo frame takes back the seat's last `moves` moves (GameService.take_back); the
+        # others see its version's patch like any move's.
+        store = platform.games.submit if kind == "move" else platform.games.take_back
         try:
-            await platform.games.submit(conn.game_id, conn.seat, frame.get("version"),
-                                        frame.get("move"), move_id, player_id=conn.player_id,
-                                        on_stored=ack)
+            await store(conn.game_id, conn.seat, frame.get("version"),
+                        frame.get("move") if kind == "move" else frame.get("moves", 1), move_id,
+                        player_id=conn.player_id, on_stored=ack)
         except (GameError, ServiceError, DBAPIError) as exc:
             if not acked:
                 await _refused(conn, move_id, exc, platform)
@@ -247,7 +252,7 @@ async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> Non
         conn.send(encode({"type": "pong"}))
     else:
         conn.send(encode({"type": "error", "id": move_id, "status": 400,
-                          "detail": f"Unknown frame type {str(kind)[:40]!r}; use move, sync, ping, chat or log."}))
+                          "detail": f"Unknown frame type {str(kind)[:40]!r}; use move, undo, sync, ping, chat or log."}))
 
 
 async def _refused(conn: Connection, move_id: Any, exc: Exception, platform: Any) -> None:

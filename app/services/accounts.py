@@ -339,6 +339,25 @@ class Accounts:
             await session.commit()
         return await self._open(row.player_id, caller, label, end_all=True)
 
+    async def change_password(self, caller: Identity, current: str, password: str) -> None:
+        """A new password, given the current one; the player's other sessions end (this one
+        stays)."""
+        async with self.sessions() as session:
+            stored = (await session.execute(select(Player.password_hash).where(
+                Player.id == caller.id))).scalar()
+        if stored is None:
+            raise ServiceError(409, "This player has no password yet; claim the name first.")
+        if not await self._matches(stored, current):
+            raise ServiceError(401, "The current password is wrong; nothing changed.")
+        hashed = await self._hash(password)
+        async with self.write_turn(), self.sessions() as session:
+            await session.execute(update(Player).where(Player.id == caller.id)
+                                  .values(password_hash=hashed))
+            ended = await self.tokens.end_sessions(session, caller.id,
+                                                   PlayerSession.id != caller.session_id)
+            await session.commit()
+        await self.tokens.ended(ended)
+
     # -- sessions, name, deletion ------------------------------------------------------------
 
     async def list_sessions(self, caller: Identity) -> list[dict[str, Any]]:
@@ -374,7 +393,7 @@ class Accounts:
         clean = clean_name(name)
         async with self.write_turn(), self.sessions() as session:
             await session.execute(update(Player).where(Player.id == caller.id).values(name=clean))
-            hashes = await self._token_hashes(session, caller.id)
+            hashes = await self.tokens.hashes(session, caller.id)
             await session.commit()
         await self.tokens.renamed(hashes)
         for listener in self.renamed:
@@ -399,12 +418,6 @@ class Accounts:
         await self.tokens.ended(ended)
         for listener in self.renamed:
             await listener(caller.id)
-
-    @staticmethod
-    async def _token_hashes(session: AsyncSession, player_id: str) -> list[str]:
-        rows = (await session.execute(select(PlayerSession.token_hash, PlayerSession.prev_token_hash)
-                                      .where(PlayerSession.player_id == player_id))).all()
-        return [h for row in rows for h in row if h]
 
     async def purge(self) -> int:
         """Delete sessions whose token has expired and codes past their time (the cleanup

@@ -48,6 +48,8 @@ class ChatService:
         self.sessions = sessions
         self.allow = allow
         self.write_turn = write_turn  # SQLite's one writer's turn (GameService.write_turn)
+        # Called with (room_id, player_id, message) once a line is stored (notifications).
+        self.listeners: list[Callable[[str, str | None, dict[str, Any]], Awaitable[None]]] = []
 
     async def post(self, room_id: str, player_id: str | None, name: str, spectator: bool,
                    text: Any) -> dict[str, Any]:
@@ -67,7 +69,10 @@ class ChatService:
                                   spectator=spectator, text=body)
             session.add(message)
             await session.commit()
-            return message_json(message)
+            line = message_json(message)
+        for listener in self.listeners:
+            await listener(room_id, player_id, line)
+        return line
 
     async def history(self, room_id: str, session: AsyncSession) -> list[dict[str, Any]]:
         """The room's last messages, oldest first (read in the caller's session: a request

@@ -1,5 +1,7 @@
 """Cleanup: rooms never started expire, and games idle for a long time end as abandoned
-(kept readable: document, log and seed stay; only new moves are refused)."""
+(kept readable: document, log and seed stay; only new moves are refused). A turn-paced game is
+abandoned only when no seat's clock is still running and it has been idle for
+max(CIVITAS_ABANDON_AFTER_HOURS, 2 x move time + reserve)."""
 
 from __future__ import annotations
 
@@ -8,9 +10,10 @@ import logging
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, exists, func, select, update
 
-from app.db.models import Game, MoveRow, Room, Seat, utcnow
+from app.db.models import Game, MoveRow, Room, RoomPace, Seat, SeatClock
+from app.services import clocks
 from app.tasks import stop_tasks
 
 log = logging.getLogger(__name__)
@@ -45,11 +48,25 @@ class Cleanup:
             except Exception:  # a failed sweep waits for the next one
                 log.warning("cleanup sweep failed", exc_info=True)
 
+    async def _idle_turn_games(self, session: Any, now: Any, since: Any) -> list[Any]:
+        """Turn-paced games idle past max(abandon_after, 2 x move + reserve) with no clock
+        still running (a deadline in the future, a vacation's included, keeps a game alive)."""
+        running = exists().where(SeatClock.game_id == Game.id, SeatClock.deadline > now)
+        rows = (await session.execute(
+            select(Game.id, Game.room_id, Game.version, since.label("since"),
+                   RoomPace.move_seconds, RoomPace.reserve_seconds)
+            .join(RoomPace, RoomPace.room_id == Game.room_id)
+            .where(Game.status == "active", RoomPace.pace == "turn", since < now - self.idle,
+                   ~running))).all()
+        return [(r.id, r.room_id, r.version) for r in rows
+                if now - clocks.aware(r.since) >= max(
+                    self.idle, timedelta(seconds=2 * r.move_seconds + r.reserve_seconds))]
+
     async def sweep(self) -> dict[str, list[str]]:
         """Hold the seats of players idle on their turn in games without a clock (a bot plays
         them), expire old rooms that never started and end long-idle games (returns their ids);
         delete expired sessions and account codes."""
-        now = utcnow()
+        now = clocks.now()
         platform = self.platform
         held = await platform.clocks.hold_idle(self.idle_seat, self.idle)
         await platform.accounts.purge()  # expired sessions and codes
@@ -58,9 +75,11 @@ class Cleanup:
                 Room.status == "lobby", Room.created_at < now - self.room_ttl))).scalars())
             last_move = (select(func.max(MoveRow.created_at)).where(MoveRow.game_id == Game.id)
                          .scalar_subquery())
+            since = func.coalesce(last_move, Game.created_at)
+            turn_paced = exists().where(RoomPace.room_id == Game.room_id, RoomPace.pace == "turn")
             idle = (await session.execute(select(Game.id, Game.room_id, Game.version).where(
-                Game.status == "active",
-                func.coalesce(last_move, Game.created_at) < now - self.idle))).all()
+                Game.status == "active", since < now - self.idle, ~turn_paced))).all()
+            idle += await self._idle_turn_games(session, now, since)
         expired: list[str] = []
         for room_id in stale_rooms:
             async with platform.room_locks.hold(room_id), platform.write_turn(), \

@@ -2,11 +2,16 @@
 so they survive a restart and a move to another instance.
 
 - A room's pace (room_paces) is 'none', 'realtime' (seconds per move plus a reserve used up by
-  overtime) or 'turn' (hours per move, no reserve).
-- A seat's clock runs while the seat is asked to act; when it runs out, or when its player's
-  sockets have all been gone longer than the grace period while the seat is asked to act, the seat
-  is *held*: a bot (the existing bot machinery) plays it while its player keeps the seat.
-- The player takes the seat back when a socket of theirs joins the game again.
+  overtime) or 'turn' (hours per move, plus optional reserve hours).
+- A seat's clock runs while the seat is asked to act. Under a realtime pace, when it runs out, or
+  when its player's sockets have all been gone longer than the grace period while the seat is
+  asked to act, the seat is *held*: a bot (the existing bot machinery) plays it while its player
+  keeps the seat; the player takes it back when a socket of theirs joins the game again.
+- Under a 'turn' pace nobody is expected to stay connected: the absence rule is off, and only an
+  expired deadline acts, by the host's timeout policy: 'bot' (held, as above), 'skip' (held for
+  the expired turn only, then the seat is its player's again) or 'offer' (the player loses the
+  seat; a bot keeps it until another player takes it). A player on vacation (app/services/
+  vacation.py) has their deadlines pushed back by the vacation.
 Every instance sweeps now and then; a hold is claimed with a guarded UPDATE, so two instances
 never both claim it.
 """
@@ -32,11 +37,19 @@ from app.tasks import stop_tasks
 log = logging.getLogger(__name__)
 
 PACES = ("none", "realtime", "turn")
+TIMEOUT_POLICIES = ("bot", "skip", "offer")
+WARN_BEFORE = timedelta(hours=12)  # the "12 hours left" notice
+
+
+# Added to the wall clock by now(): tests move time forward (days of a turn-paced game) with it;
+# nothing else sets it.
+SKEW = timedelta(0)
 
 
 def now() -> datetime:
-    """Timezone-aware now (a function so tests can read the code's notion of time)."""
-    return datetime.now(timezone.utc)
+    """Timezone-aware now: the clocks', the cleanup's and the outbox's notion of time (a function
+    so tests can read it, and move it forward through SKEW)."""
+    return datetime.now(timezone.utc) + SKEW
 
 
 def aware(moment: datetime | None) -> datetime | None:
@@ -64,15 +77,29 @@ def parse_pace(body: dict[str, Any] | None) -> tuple[str, int, int]:
     if kind == "realtime":
         return kind, round(number("move_minutes", 0.05, 60) * 60), round(number("reserve_minutes", 0, 120) * 60)
     if kind == "turn":
-        return kind, round(number("move_hours", 1, 24 * 14) * 3600), 0
+        reserve = number("reserve_hours", 0, 24 * 14) if "reserve_hours" in body else 0.0
+        return kind, round(number("move_hours", 1, 24 * 14) * 3600), round(reserve * 3600)
     return "none", 0, 0
+
+
+def parse_timeout(body: dict[str, Any] | None) -> str:
+    """The timeout policy of a 'turn' pace ('bot' unless the host chose), or a 422."""
+    policy = (body or {}).get("timeout", "bot")
+    if policy not in TIMEOUT_POLICIES:
+        raise ServiceError(422, "The pace's timeout must be one of "
+                                f"{', '.join(TIMEOUT_POLICIES)}, not {str(policy)[:20]!r}.")
+    if policy != "bot" and (body or {}).get("kind") != "turn":
+        raise ServiceError(422, "A timeout policy can be chosen only for a 'turn' pace.")
+    return str(policy)
 
 
 async def set_pace(session: AsyncSession, room_id: str, body: dict[str, Any] | None) -> None:
     """Store the pace the host chose (inside the caller's transaction)."""
     pace, move_s, reserve_s = parse_pace(body)
+    policy = parse_timeout(body)
     if pace != "none":
-        session.add(RoomPace(room_id=room_id, pace=pace, move_seconds=move_s, reserve_seconds=reserve_s))
+        session.add(RoomPace(room_id=room_id, pace=pace, move_seconds=move_s,
+                             reserve_seconds=reserve_s, timeout_policy=policy))
 
 
 async def pace_of(session: AsyncSession, room_id: str) -> RoomPace | None:
@@ -84,7 +111,11 @@ def pace_json(pace: RoomPace | None) -> dict[str, Any]:
     """The pace as the wire shows it."""
     if pace is None:
         return {"kind": "none"}
-    return {"kind": pace.pace, "move_seconds": pace.move_seconds, "reserve_seconds": pace.reserve_seconds}
+    doc: dict[str, Any] = {"kind": pace.pace, "move_seconds": pace.move_seconds,
+                           "reserve_seconds": pace.reserve_seconds}
+    if pace.pace == "turn":
+        doc["timeout"] = pace.timeout_policy
+    return doc
 
 
 def _watched_seats(*columns: Any) -> Any:
@@ -95,24 +126,35 @@ def _watched_seats(*columns: Any) -> Any:
                    Seat.bot.is_(None)))
 
 
-# Only the seats already due (clock out, or gone past the grace period) are loaded: with
-# thousands of seats a sweep reads a handful of rows, not every clock. Built once (the sweep runs
-# every second).
-_DUE_SEATS = _watched_seats(SeatClock, Game.room_id, Game.to_act, Seat.player_id, Seat.bot,
-                            Game.version).where(or_(
-    and_(SeatClock.deadline.is_not(None), SeatClock.deadline <= bindparam("now")),
-    and_(SeatClock.last_seen.is_not(None), SeatClock.last_seen < bindparam("gone_before"),
-         or_(SeatClock.connected == 0, SeatClock.last_seen < bindparam("stale_before")))))
+# Only the seats already due (clock out, or gone past the grace period outside a 'turn' pace)
+# are loaded: with thousands of seats a sweep reads a handful of rows, not every clock. Built
+# once (the sweep runs every second).
+_DUE_SEATS = (_watched_seats(SeatClock, Game.room_id, Game.to_act, Seat.player_id, Seat.bot,
+                             Game.version, RoomPace.pace, RoomPace.timeout_policy,
+                             RoomPace.reserve_seconds)
+              .outerjoin(RoomPace, RoomPace.room_id == Game.room_id).where(or_(
+                  and_(SeatClock.deadline.is_not(None), SeatClock.deadline <= bindparam("now")),
+                  and_(SeatClock.last_seen.is_not(None), SeatClock.last_seen < bindparam("gone_before"),
+                       or_(RoomPace.pace.is_(None), RoomPace.pace != "turn"),
+                       or_(SeatClock.connected == 0, SeatClock.last_seen < bindparam("stale_before"))))))
 _ANY_WATCHED = _watched_seats(SeatClock.seat).limit(1)
+# Turn-paced clocks with less than WARN_BEFORE left whose notice has not gone out yet.
+_TO_WARN = (_watched_seats(SeatClock, Game.room_id, Seat.player_id)
+            .join(RoomPace, RoomPace.room_id == Game.room_id)
+            .where(RoomPace.pace == "turn", SeatClock.deadline.is_not(None),
+                   SeatClock.deadline > bindparam("now"), SeatClock.deadline <= bindparam("warn_at"),
+                   or_(SeatClock.warned_for.is_(None), SeatClock.warned_for != SeatClock.deadline)))
 
 
 async def _hold(session: AsyncSession, game_id: str, room_id: str, seat: int, version: int,
-                left: float | None, reserve: float | None, reason: str) -> bool:
+                left: float | None, reserve: float | None, reason: str,
+                one_turn: bool = False) -> bool:
     """Hold a seat (a bot plays it for its player) unless it is held already; note what its clock
-    had left and the game's version, and log why (`reason`: timeout, away, idle). True if this
-    call held it."""
+    had left and the game's version, and log why (`reason`: timeout, away, idle; `one_turn`:
+    give it back once that turn is played). True if this call held it."""
     values: dict[str, Any] = {"held": True, "deadline": None, "started_at": None,
-                              "held_left": left, "held_version": version}
+                              "held_left": left, "held_version": version,
+                              "release_after_turn": one_turn}
     if reserve is not None:
         values["reserve_left"] = reserve
     claimed = await session.execute(
@@ -123,6 +165,26 @@ async def _hold(session: AsyncSession, game_id: str, room_id: str, seat: int, ve
     await session.execute(update(Seat).where(
         Seat.room_id == room_id, Seat.seat == seat, Seat.bot.is_(None)).values(bot=BOT_NAME))
     await history.record_change(session, game_id, room_id, seat, "held", reason, version)
+    return True
+
+
+async def _offer(session: AsyncSession, clock: SeatClock, room_id: str, player_id: str,
+                 reserve: float) -> bool:
+    """The 'offer' policy: the player loses the seat (a bot keeps it going) and the seat is open
+    to any other player; guarded on the deadline read, so two sweeps offer it once."""
+    claimed = await session.execute(
+        update(SeatClock).where(SeatClock.game_id == clock.game_id, SeatClock.seat == clock.seat,
+                                SeatClock.offered.is_(False), SeatClock.held.is_(False),
+                                SeatClock.deadline == clock.deadline)
+        .values(offered=True, deadline=None, started_at=None, reserve_left=reserve,
+                held_left=None, held_version=None, warned_for=None)
+        .execution_options(synchronize_session=False))
+    if claimed.rowcount != 1:
+        return False
+    await session.execute(update(Seat).where(
+        Seat.room_id == room_id, Seat.seat == clock.seat, Seat.player_id == player_id)
+        .values(player_id=None, bot=BOT_NAME))
+    await history.record_change(session, clock.game_id, room_id, clock.seat, "left", "timeout")
     return True
 
 
@@ -147,6 +209,13 @@ class Clocks:
         self.stale = timedelta(seconds=3 * heartbeat_seconds)
         self.sweep_seconds = sweep_seconds
         self.on_hold: list[Callable[[str, str], Awaitable[None]]] = []  # (game_id, room_id)
+        # A 'skip' hold ended by itself: the seat is its player's again (game_id, room_id).
+        self.on_release: list[Callable[[str, str], Awaitable[None]]] = []
+        # Called inside the sweep's transaction for a clock with WARN_BEFORE left:
+        # (session, game_id, room_id, seat, player_id, deadline).
+        self.on_warn: list[Callable[..., Awaitable[None]]] = []
+        # When a player's vacation ends, or None (app/services/vacation.py fills this in).
+        self.vacation_until: Callable[[AsyncSession, list[str]], Awaitable[dict[str, datetime]]] | None = None
         self._task: asyncio.Task[None] | None = None
         # A room's pace never changes once chosen: remember it so games without a clock cost no
         # query per move.
@@ -202,16 +271,50 @@ class Clocks:
             self.armed = True
             moment = now()
             acting = set(game.to_act or []) if game.status == "active" else set()
+            away = await self._away(session, game.room_id, pace.pace)
+            released = False
             for seat, clock in rows.items():
+                # A 'skip' hold ends with the seat's first move since (one move per turn in
+                # simultaneous phases; a longer turn is finished by its player).
+                if clock.held and clock.release_after_turn \
+                        and await _moved_since(session, game_id, seat, clock.held_version):
+                    released = await self._release(session, game, clock) or released
                 running = clock.deadline is not None
-                if seat in acting and not running and not clock.held:
-                    clock.started_at = moment
-                    clock.deadline = moment + timedelta(seconds=pace.move_seconds + clock.reserve_left)
+                if seat in acting and not running and not clock.held and not clock.offered:
+                    # A player on vacation: their time starts when the vacation ends.
+                    start = max(moment, away.get(seat, moment))
+                    clock.started_at = start
+                    clock.deadline = start + timedelta(seconds=pace.move_seconds + clock.reserve_left)
                 elif seat not in acting and running:
                     used = (moment - aware(clock.started_at)).total_seconds()
                     clock.reserve_left = max(0.0, clock.reserve_left - max(0.0, used - pace.move_seconds))
                     clock.started_at = clock.deadline = None
             await session.commit()
+        if released:
+            for hook in self.on_release:
+                await hook(game_id, game.room_id)
+
+    async def _away(self, session: AsyncSession, room_id: str, pace: str) -> dict[int, datetime]:
+        """Seats of a turn-paced room whose player is on vacation, with when it ends."""
+        if pace != "turn" or self.vacation_until is None:
+            return {}
+        seats = {r.player_id: r.seat for r in (await session.execute(select(Seat.seat, Seat.player_id).where(
+            Seat.room_id == room_id, Seat.player_id.is_not(None)))).all()}
+        until = await self.vacation_until(session, list(seats))
+        return {seats[p]: moment for p, moment in until.items()}
+
+    @staticmethod
+    async def _release(session: AsyncSession, game: Game, clock: SeatClock) -> bool:
+        """End a 'skip' hold (its turn was played): the seat is its player's again."""
+        clock.held = clock.release_after_turn = False
+        clock.held_left = clock.held_version = None
+        seat_row = await session.get(Seat, (game.room_id, clock.seat))
+        if seat_row is None or not seat_row.player_id:
+            return False
+        seat_row.bot = None
+        await history.record_change(session, game.id, game.room_id, clock.seat, "returned",
+                                    version=game.version)
+        return True
 
     async def presence(self, game_id: str, seat: int | None, delta: int,
                        reclaim: bool | None = None, strict: bool = False) -> bool:
@@ -315,10 +418,15 @@ class Clocks:
                 "now": moment, "gone_before": moment - self.grace,
                 "stale_before": moment - self.stale})).all()
             self.armed = bool(rows) or (await session.execute(_ANY_WATCHED)).first() is not None
-            for clock, room_id, to_act, player_id, bot, version in rows:
+            for clock, room_id, to_act, player_id, bot, version, pace, policy, reserve in rows:
                 if not player_id or bot or clock.seat not in (to_act or []):
                     continue
                 out_of_time = clock.deadline is not None and aware(clock.deadline) <= moment
+                if pace == "turn":  # only the deadline counts, by the host's policy
+                    if out_of_time and await self._timeout(session, clock, room_id, player_id,
+                                                           version, policy, reserve):
+                        changed.append((clock.game_id, room_id))
+                    continue
                 seen = aware(clock.last_seen)
                 gone = seen is not None and (clock.connected == 0 or seen < moment - self.stale) \
                     and seen < moment - self.grace
@@ -331,11 +439,42 @@ class Clocks:
                                0.0 if out_of_time else clock.reserve_left,
                                "timeout" if out_of_time else "away"):
                     changed.append((clock.game_id, room_id))
+            await self._warn(session, moment)
             await session.commit()
         for game_id, room_id in changed:
             for hook in self.on_hold:
                 await hook(game_id, room_id)
         return changed
+
+    @staticmethod
+    async def _timeout(session: AsyncSession, clock: SeatClock, room_id: str, player_id: str,
+                       version: int, policy: str | None, reserve: int | None) -> bool:
+        """A turn-paced seat's deadline passed: apply the room's timeout policy."""
+        if policy == "offer":
+            return await _offer(session, clock, room_id, player_id, float(reserve or 0))
+        return await _hold(session, clock.game_id, room_id, clock.seat, version, 0.0, 0.0,
+                           "skip" if policy == "skip" else "timeout", one_turn=policy == "skip")
+
+    async def _warn(self, session: AsyncSession, moment: datetime) -> None:
+        """Claim each turn clock now under WARN_BEFORE from its end (once per deadline, with a
+        guarded UPDATE) and tell the listeners in this transaction; a clock whose whole time was
+        shorter than that is marked without a notice (the your-turn notice said it all)."""
+        if not self.on_warn:
+            return
+        rows = (await session.execute(_TO_WARN, {"now": moment, "warn_at": moment + WARN_BEFORE})).all()
+        for clock, room_id, player_id in rows:
+            claimed = await session.execute(
+                update(SeatClock).where(SeatClock.game_id == clock.game_id, SeatClock.seat == clock.seat,
+                                        SeatClock.deadline == clock.deadline,
+                                        or_(SeatClock.warned_for.is_(None),
+                                            SeatClock.warned_for != clock.deadline))
+                .values(warned_for=clock.deadline).execution_options(synchronize_session=False))
+            started = aware(clock.started_at)
+            deadline = aware(clock.deadline)
+            if claimed.rowcount != 1 or started is None or deadline - started <= WARN_BEFORE:
+                continue
+            for hook in self.on_warn:
+                await hook(session, clock.game_id, room_id, clock.seat, player_id, deadline)
 
     async def hold_idle(self, idle: timedelta, abandon: timedelta) -> list[tuple[str, str]]:
         """The timeout policy of games without a clock: a player's seat asked to act in a game

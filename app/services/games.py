@@ -31,6 +31,8 @@ from app.observability.metrics import MOVE_REFUSED, MOVE_SECONDS, MOVES
 from app.observability.seeds import record_seed
 from app.engine.runner import parse_options, play_canonical
 from app.services.errors import ServiceError, not_found
+from app.engine.takeback import LineTooShort, run_start, undo_count
+from app.services import undo as undo_rules
 from app.services.live import LiveGame, fill_names, game_document
 from app.services import history
 from app.services.rooms import seat_names, seats_of
@@ -186,7 +188,17 @@ class GameService:
         if ruleset is None:
             raise ServiceError(409, f"This server does not have the ruleset {game.ruleset!r}.")
         older = game.ruleset_version if ruleset.version != game.ruleset_version else None
-        snap = await self._snapshot(session, game, ruleset.version)
+        rows = (await session.execute(
+            select(MoveRow.seq, MoveRow.seat, MoveRow.to_act, MoveRow.move, MoveRow.client_move_id)
+            .where(MoveRow.game_id == game_id).order_by(MoveRow.seq)
+        )).all()
+        room = (await session.execute(select(Room.private, Room.invite_code, Room.undo)
+                                      .where(Room.id == game.room_id))).first()
+        undo_mode = (room.undo if room is not None else None) or "off"
+        # Where moves may be taken back, replay from before the current run of one seat's moves:
+        # the copy then holds the states that run began from (engine.takeback.Line).
+        upto = run_start([r.seat for r in rows]) if undo_mode != "off" else None
+        snap = await self._snapshot(session, game, ruleset.version, upto)
         seed = int(game.seed)
         if snap is not None:
             state, base = snap.state, snap.version
@@ -204,12 +216,8 @@ class GameService:
         live = LiveGame(
             id=game.id, room_id=game.room_id, ruleset=ruleset, players=game.players,
             options=game.options, seed=seed, seed_hash=game.seed_hash, version=base, state=state,
-            to_act_at=[], movers=[],
+            to_act_at=[], movers=[], undo_mode=undo_mode,
         )
-        rows = (await session.execute(
-            select(MoveRow.seq, MoveRow.seat, MoveRow.to_act, MoveRow.move, MoveRow.client_move_id)
-            .where(MoveRow.game_id == game_id).order_by(MoveRow.seq)
-        )).all()
         # to_act at version 0 comes from setup; later versions are stored with each move.
         setup_state = state if base == 0 else ruleset.setup(
             game.players, parse_options(ruleset, game.options), seed)
@@ -219,11 +227,9 @@ class GameService:
                            if r.client_move_id is not None}
         live.states[base] = state
         for row in rows[base:]:
-            live.advance(row.seat, row.move, ruleset.apply(live.state, row.seat, row.move),
+            live.advance(row.seat, row.move, await self._next_state(session, live, row),
                          row.client_move_id)
         live.seats = await self._seats(session, game.room_id)
-        room = (await session.execute(select(Room.private, Room.invite_code)
-                                      .where(Room.id == game.room_id))).first()
         if room is not None:
             live.private, live.invite_code = bool(room.private), room.invite_code
         live.checked_at = time.monotonic()
@@ -233,12 +239,15 @@ class GameService:
         return live
 
     @staticmethod
-    async def _snapshot(session: AsyncSession, game: Game, version: str) -> Snapshot | None:
-        """The newest snapshot stored under rules `version`, else the newest of all. During a
-        rolling deploy both versions write snapshots of one game, each in its own format: a
-        snapshot is read as the version that wrote it, never as the game's latest version."""
+    async def _snapshot(session: AsyncSession, game: Game, version: str, upto: int | None = None
+                        ) -> Snapshot | None:
+        """The newest snapshot stored under rules `version`, else the newest of all (at or
+        before version `upto`, when given). During a rolling deploy both versions write
+        snapshots of one game, each in its own format: a snapshot is read as the version that
+        wrote it, never as the game's latest version."""
+        last = game.version if upto is None else min(upto, game.version)
         newest = (select(Snapshot).where(Snapshot.game_id == game.id,
-                                         Snapshot.version <= game.version)
+                                         Snapshot.version <= last)
                   .order_by(Snapshot.version.desc()).limit(1))
         mine = Snapshot.ruleset_version == version
         if game.ruleset_version == version:  # rows from before 0007 are in the game's version
@@ -286,7 +295,7 @@ class GameService:
         for row in rows:
             if row.seq != live.version + 1:
                 break
-            live.advance(row.seat, row.move, live.ruleset.apply(live.state, row.seat, row.move),
+            live.advance(row.seat, row.move, await self._next_state(session, live, row),
                          row.client_move_id)
         if rows or seats:
             live.seats = await self._seats(session, live.room_id)
@@ -294,6 +303,21 @@ class GameService:
             live.abandoned = await session.scalar(
                 select(Game.status).where(Game.id == live.id)) == "abandoned"
         live.checked_at = time.monotonic()
+
+    @staticmethod
+    async def _next_state(session: AsyncSession, live: LiveGame, row: Any) -> State:
+        """The state after a stored row: the move applied, or the state a take-back returns
+        to; when this copy does not hold that state (it was loaded from a snapshot taken
+        after the moves taken back began), the row's own snapshot, stored with every take-back."""
+        try:
+            return live.next_state(row.seat, row.move)
+        except LineTooShort:
+            snap = await session.get(Snapshot, (live.id, row.seq))
+            if snap is None:
+                raise ServiceError(409, "This game's log has a take-back whose state is missing; "
+                                        "it cannot be replayed here.") from None
+            state: State = snap.state
+            return state
 
     async def seat_of(self, game_id: str, player_id: str) -> int | None:
         """The seat a player holds, asking the database before saying "none" (this copy's seats
@@ -369,11 +393,45 @@ class GameService:
             log.debug("move stored", extra={"game_id": game_id, "version": version, "seat": seat})
         return version
 
+    async def take_back(
+        self, game_id: str, seat: int, sent_version: Any, count: Any, client_id: str | None = None,
+        *, player_id: str | None = None, on_stored: Callable[[int], None] | None = None,
+    ) -> int:
+        """Take back the last `count` moves of `seat` (made at `sent_version`, which must be the
+        current version): a new row `{"undo": count}` and a new version whose state is the one
+        before those moves. Refused with a sentence (GameError) when the table does not allow
+        it, another seat acted since, or a move to take back showed the seat something hidden."""
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise ServiceError(422, "Say how many of your moves to take back, as a whole number "
+                                    "of at least 1.")
+        if isinstance(sent_version, bool) or not isinstance(sent_version, int):
+            raise ServiceError(422, "The take-back must name the version it was made at, as an "
+                                    "integer.")
+
+        def decide(live: LiveGame) -> tuple[int | None, State | None, Any]:
+            self._check_holder(live, seat, player_id)
+            return undo_rules.check(live, seat, sent_version, count, client_id)
+
+        version = await self._submit(game_id, seat, sent_version, count, client_id, player_id,
+                                     on_stored, decide=decide)
+        log.info("moves taken back", extra={"game_id": game_id, "version": version, "seat": seat})
+        return version
+
+    def undo_allowance(self, live: LiveGame, seat: int | None) -> int | None:
+        """How many moves `seat` may take back now (None when the table does not allow it)."""
+        if live.undo_mode not in ("misclick", "turn"):
+            return None
+        return undo_rules.allowance(live, seat)
+
     async def _submit(self, game_id: str, seat: int, sent_version: Any, move: Any,
                       client_id: str | None, player_id: str | None,
-                      on_stored: Callable[[int], None] | None = None) -> int:
+                      on_stored: Callable[[int], None] | None = None,
+                      decide: Callable[[LiveGame], tuple[int | None, State | None, Any]] | None = None,
+                      ) -> int:
         if isinstance(sent_version, bool) or not isinstance(sent_version, int):
             raise ServiceError(422, "The move must name the version it was made at, as an integer.")
+        check = decide if decide is not None else (
+            lambda live: self._check(live, seat, sent_version, move, client_id, player_id))
         live = await self.live(game_id)
         if live.abandoned:
             raise GameError(ErrorCode.GAME_OVER, ABANDONED_DETAIL)
@@ -386,27 +444,25 @@ class GameService:
                         if live.abandoned:
                             raise GameError(ErrorCode.GAME_OVER, ABANDONED_DETAIL)
                     try:
-                        known, new_state, move = self._check(live, seat, sent_version, move,
-                                                             client_id, player_id)
+                        known, new_state, stored = check(live)
                     except (GameError, ServiceError):
                         if fresh:
                             raise
                         # This copy may be behind the database (another instance moved the game
                         # on, or the seat changed hands there): never refuse on stale knowledge.
                         await self._catch_up(session, live, seats=True)
-                        known, new_state, move = self._check(live, seat, sent_version, move,
-                                                             client_id, player_id)
+                        known, new_state, stored = check(live)
                     if known is not None:
                         if on_stored is not None:
                             on_stored(known)
                         return known
                     version = live.version + 1
                     to_act = live.ruleset.to_act(new_state)  # once: stored, and kept in the copy
-                    if await self._store(live, seat, move, client_id, new_state, version,
+                    if await self._store(live, seat, stored, client_id, new_state, version,
                                          player_id, to_act):
                         if on_stored is not None:
                             on_stored(version)
-                        live.advance(seat, move, new_state, client_id, to_act)
+                        live.advance(seat, stored, new_state, client_id, to_act)
                         if game_id in self._live and version % REWEIGH_EVERY == 0:
                             self._weigh(live)  # an estimate: serialising the state every move costs more
                         break
@@ -424,13 +480,7 @@ class GameService:
                player_id: str | None) -> tuple[int | None, State | None, Any]:
         """(version of an earlier identical move, None, move) for a retry, else (None, the new
         state, the move as the ruleset lists it: the one to store)."""
-        if player_id is not None and live.seats.get(seat, {}).get("player_id") != player_id:
-            raise ServiceError(403, f"You no longer hold seat {seat} in this game.")
-        if player_id is not None and live.seats.get(seat, {}).get("bot"):
-            # A held seat: its bot plays, never its player at the same time (take it back first).
-            raise ServiceError(409, f"A bot is playing seat {seat} for you (your time ran out or "
-                                    "you were away); take the seat back first (reopen the game, "
-                                    "or POST /api/games/{id}/reclaim).")
+        GameService._check_holder(live, seat, player_id)
         if client_id is not None:
             earlier = live.earlier(seat, client_id, move)
             if earlier is not None:
@@ -439,6 +489,17 @@ class GameService:
             live.ruleset, live.state, seat, move, sent_version=sent_version,
             current_version=live.version, history=live.history(sent_version))
         return None, new_state, canonical
+
+    @staticmethod
+    def _check_holder(live: LiveGame, seat: int, player_id: str | None) -> None:
+        """403 unless `player_id` (when given) still holds `seat`; 409 while a bot holds it."""
+        if player_id is not None and live.seats.get(seat, {}).get("player_id") != player_id:
+            raise ServiceError(403, f"You no longer hold seat {seat} in this game.")
+        if player_id is not None and live.seats.get(seat, {}).get("bot"):
+            # A held seat: its bot plays, never its player at the same time (take it back first).
+            raise ServiceError(409, f"A bot is playing seat {seat} for you (your time ran out or "
+                                    "you were away); take the seat back first (reopen the game, "
+                                    "or POST /api/games/{id}/reclaim).")
 
     async def _store(self, live: LiveGame, seat: int, move: Move, client_id: str | None,
                      state: State, version: int, holder: str | None = None,
@@ -450,7 +511,9 @@ class GameService:
             game_id=live.id, room_id=live.room_id, seat=seat, move=move, client_id=client_id,
             version=version, to_act=live.ruleset.to_act(state) if to_act is None else to_act,
             outcome=outcome.to_json() if outcome else None,
-            snapshot=state if version % self.snapshot_every == 0 else None,
+            # A take-back's row always keeps its state: a copy loaded from a later snapshot
+            # never holds the states before the moves it takes back (see _next_state).
+            snapshot=state if version % self.snapshot_every == 0 or undo_count(move) else None,
             ruleset_version=live.ruleset.version, holder=holder))
 
     # -- reading -----------------------------------------------------------------------------

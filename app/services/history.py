@@ -16,6 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Game, GameEvent, Player, Seat
+from app.engine.choosers import PLAYABLE
 
 FORMER_PLAYER = "Former player"  # a player id with no row left (a deleted account)
 
@@ -26,6 +27,10 @@ _EVENT_WORDS = {
     ("held", "away"): "{name} is away; a bot plays the seat until they return.",
     ("held", "idle"): "{name} did not move for a long time; a bot plays the seat until they return.",
     ("returned", None): "{name} is back and plays the seat again.",
+    ("held", "skip"): "{name}'s time ran out; a bot plays this turn for them.",
+    ("left", "timeout"): "{name}'s time ran out; the seat is offered to other players and a bot "
+                         "plays it meanwhile.",
+    ("took", None): "{name} took the seat offered to other players.",
 }
 
 
@@ -44,6 +49,17 @@ class Holder:
         return "held" if self.player_id else "bot"
 
 
+def seat_label(seat: int, player_name: str | None, bot: str | None) -> str:
+    """The one display name of a seat everywhere (room, game, log): the player's name, else
+    'Bot N' for a bot ('Bot N (Hard)' for one seated at a chosen level), else 'Seat N' (N
+    counted from 1)."""
+    if player_name:
+        return player_name
+    if not bot:
+        return f"Seat {seat + 1}"
+    return f"Bot {seat + 1} ({PLAYABLE[bot]})" if bot in PLAYABLE else f"{bot} {seat + 1}"
+
+
 def label(seat: int, holder: Holder | None, names: dict[str, str]) -> str:
     """The one display name of a seat's holder in the history: the player's name, 'Bot for Ann'
     while a bot holds Ann's seat, 'Bot N' for a bot seat, 'Seat N' when nobody is known."""
@@ -52,7 +68,9 @@ def label(seat: int, holder: Holder | None, names: dict[str, str]) -> str:
     name = names.get(holder.player_id, FORMER_PLAYER) if holder.player_id else None
     if holder.bot is None:
         return name or f"Seat {seat + 1}"
-    return f"{holder.bot} for {name}" if name else f"{holder.bot} {seat + 1}"
+    if name is None:
+        return seat_label(seat, None, holder.bot)
+    return f"{PLAYABLE[holder.bot]} bot for {name}" if holder.bot in PLAYABLE else f"Bot for {name}"
 
 
 def actor(holder: Holder | None, names: dict[str, str]) -> dict[str, Any] | None:

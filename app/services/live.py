@@ -13,6 +13,7 @@ from typing import Any
 from app.engine.memo import Memo
 from app.engine.ruleset import Move, Ruleset, State
 from app.engine.runner import History, parse_options
+from app.engine.takeback import Line, LineTooShort, undo_count
 from app.services.errors import ServiceError
 
 RECENT_STATES = 8
@@ -46,6 +47,13 @@ class LiveGame:
     # visible only to its seated players and to whoever presents the code.
     private: bool = False
     invite_code: str = ""
+    # Taking moves back (the room's `undo` option: off, misclick or turn) and the current run of
+    # one seat's moves with the states before them (engine.takeback); `takeable` caches, for one
+    # (version, seat), how many of them that seat may take back.
+    undo_mode: str = "off"
+    line: Line = field(default_factory=Line)
+    takeable: tuple[int, int, int] | None = None
+    undone_at: int = -1  # the version the last take-back made
 
     @property
     def finished(self) -> bool:
@@ -55,7 +63,16 @@ class LiveGame:
     def advance(self, seat: int, move: Move, state: State, client_id: str | None = None,
                 to_act: list[int] | None = None) -> None:
         """Record that `seat` played `move`, reaching `state` at the next version (`to_act`:
-        the new state's, if the caller has it already)."""
+        the new state's, if the caller has it already). A take-back row pops the run's moves."""
+        count = undo_count(move)
+        if count is None:
+            self.line.played(seat, self.state, move)
+        else:
+            try:
+                self.line.took_back(seat, count)
+            except LineTooShort:  # `state` came from the row's snapshot: no run before it known
+                self.line.reset()
+            self.undone_at = self.version + 1
         self.version += 1
         if client_id is not None:
             self.client_ids[(seat, client_id)] = (move, self.version)
@@ -65,6 +82,14 @@ class LiveGame:
         self.states[self.version] = state
         while len(self.states) > RECENT_STATES:
             self.states.popitem(last=False)
+
+    def next_state(self, seat: int, move: Move) -> State:
+        """The state after a stored row at the current version: the move applied, or for a
+        take-back the state it returns to (LineTooShort when this copy does not hold it)."""
+        count = undo_count(move)
+        if count is not None:
+            return self.line.target(seat, count)
+        return self.ruleset.apply(self.state, seat, move)
 
     def earlier(self, seat: int, client_id: str, move: Any) -> int | None:
         """The version a repeated client move id produced (idempotent retries); 409 on reuse."""
@@ -114,6 +139,7 @@ class PublicLog:
     holders: list[tuple[str | None, str | None]] = field(default_factory=list)  # (player, bot) per move
     entries: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    line: Line = field(default_factory=Line)  # the states take-back rows return to
 
     def extend(self, live: LiveGame, rows: Any) -> None:
         """Redact each new move for every seat and the spectators."""
@@ -124,6 +150,10 @@ class PublicLog:
         for row in rows:
             if row.seq != self.count + 1:
                 break
+            count = undo_count(row.move)
+            if count is not None:
+                self._took_back(row, count)
+                continue
             for viewer, entries in self.entries.items():
                 shown = ruleset.public_move(self.state, row.seat, row.move, viewer)
                 entry = {"seq": row.seq, "seat": row.seat, "move": shown,
@@ -133,8 +163,22 @@ class PublicLog:
                 entries.append(entry)
             self.moves.append(row.move)
             self.holders.append((row.actor_player, row.actor_bot))
-            self.state = ruleset.apply(self.state, row.seat, row.move)
+            self.state = self.line.step(ruleset, self.state, row.seat, row.move, tag=row.seq)
             self.count = row.seq
+
+    def _took_back(self, row: Any, count: int) -> None:
+        """A take-back row: one sentence for everyone, naming the moves' sequence numbers (the
+        rows themselves stay in the log)."""
+        taken = self.line.tags(count)
+        self.state = self.line.took_back(row.seat, count)
+        text = f"{{seat{row.seat}}} took back {count} move{'s' if count > 1 else ''}."
+        for entries in self.entries.values():
+            entries.append({"seq": row.seq, "seat": row.seat, "move": dict(row.move),
+                            "time": row.created_at.isoformat(), "text": text,
+                            "takes_back": taken})
+        self.moves.append(row.move)
+        self.holders.append((row.actor_player, row.actor_bot))
+        self.count = row.seq
 
 
 def log_sentence(ruleset: Any, state: State, seat: int, move: Move, viewer: int | None) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from contextlib import AbstractAsyncContextManager
@@ -23,15 +24,22 @@ from app.services.accounts import Accounts
 from app.services.bot_pool import BotPool, default_size
 from app.services.bots import BotRunner
 from app.services import chat as chat_service
+from app.services import ratings as rating_service
 from app.services.chat import ChatService
 from app.services.clocks import Clocks
+from app.services.channels import email_sender, push_sender, webhook_sender
 from app.services.cleanup import Cleanup
+from app.services.notices import GameNotices
+from app.services.notify import Notifier
+from app.services.outbox import Outbox
+from app.services import vacation
 from app.services.games import GameService
 from app.services.mail import make_mailer
 from app.services.replay import Replays
 from app.services.rooms import RoomLocks, room_ids_of
 from app.services import tokens as token_service
 from app.services.tokens import Tokens
+from app.tasks import stop_tasks
 
 log = logging.getLogger(__name__)
 
@@ -84,10 +92,25 @@ class Platform:
                              settings.heartbeat_seconds, settings.clock_sweep_seconds,
                              self.games.write_turn)
         self.games.listeners.append(self.clocks.on_move)
+        self.games.listeners.append(self._rate)
         self.clocks.on_hold.append(self._seat_held)
+        self.clocks.on_release.append(self.seat_reclaimed)
+        self.clocks.vacation_until = vacation.until
+        self.outbox = Outbox(self.sessions, self.instance,
+                             {"push": push_sender(settings), "email": email_sender(self.mailer),
+                              "webhook": webhook_sender()},
+                             settings.notify_seconds, settings.notify_lease_seconds,
+                             settings.notify_attempts, self.games.write_turn)
+        self.notifier = Notifier(self.sessions, self.engine.dialect.name, self.games.write_turn,
+                                 self.clocks.connected, settings.public_url, self.outbox.wake)
+        self.notices = GameNotices(self.notifier, self.games, self.sessions)
+        self.games.listeners.append(self.notices.after_move)
+        self.chat.listeners.append(self.notices.chat_line)
+        self.clocks.on_warn.append(self.notices.deadline)
         self.hub.beat_listeners.append(self._beat)
         self.hub.seat_listeners.append(self._seat_moved)
         self.collector = Collector(settings.gc_freeze_seconds, settings.gc_thaw_seconds)
+        self._rating_catch_up: asyncio.Task[None] | None = None
         self.live_sockets = LiveSessions()  # detached sockets, finished before anything stops
         self._register_gauges()
 
@@ -95,6 +118,26 @@ class Platform:
         """This process's turn to write, shared with the moves (SQLite has one writer), or no
         wait at all (PostgreSQL's row locks need no turn)."""
         return self.games.write_turn()
+
+    async def _rate(self, game_id: str, version: int) -> None:
+        """A move that ended a game (stored by this instance): fold the game into the ratings. A
+        failure is logged, never the move's: `python -m app.cli ratings rebuild` catches up."""
+        live = self.games.loaded(game_id)
+        if live is None or version != live.version or not live.finished:
+            return
+        try:
+            async with self.write_turn(), self.sessions() as session:
+                await session.run_sync(lambda s: rating_service.record(s, game_id))
+        except Exception:  # noqa: BLE001 - the game is stored; its rating can be rebuilt
+            log.exception("rating a finished game failed", extra={"game_id": game_id})
+
+    async def _catch_up_ratings(self) -> None:
+        """Once at start: rate the games that ended while no instance could rate them."""
+        try:
+            async with self.write_turn(), self.sessions() as session:
+                await session.run_sync(rating_service.catch_up)
+        except Exception:  # noqa: BLE001 - `python -m app.cli ratings rebuild` catches up too
+            log.exception("catching up the ratings failed")
 
     async def _seat_held(self, game_id: str, room_id: str) -> None:
         """A bot now plays a held seat: every instance reloads the seats; this one runs the bot."""
@@ -227,11 +270,14 @@ class Platform:
         await self.bots.start()
         await self.clocks.start()
         await self.cleanup.start()
+        await self.outbox.start()
         await self.collector.start()
+        self._rating_catch_up = asyncio.create_task(self._catch_up_ratings())
 
     async def stop(self) -> None:
         """Stop background work and close connections."""
         await self.live_sockets.stop()
+        await stop_tasks([self._rating_catch_up])
         await self.accounts.drain()
         released = await self.bots.stop()
         if released and self.broker.shared:
@@ -241,6 +287,7 @@ class Platform:
             await self.bot_pool.aclose()
         await self.collector.stop()
         await self.cleanup.stop()
+        await self.outbox.stop()
         await self.clocks.stop()
         await self.lobby.stop()
         await self.hub.stop()

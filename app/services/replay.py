@@ -22,6 +22,7 @@ from app.engine.memo import Memo
 from app.engine.rng import seed_hash
 from app.engine.ruleset import CannotUpgrade, Move, State
 from app.engine.runner import parse_options
+from app.engine.takeback import undo_count
 from app.services.errors import ServiceError
 from app.services.live import LiveGame, game_document
 
@@ -123,6 +124,21 @@ class Replays:
                 return None
         return snap.version, snap.state
 
+    async def _taken_back(self, session: AsyncSession, live: LiveGame, replay: _Replay,
+                          first: int, last: int) -> dict[int, State]:
+        """The states of the take-back rows among versions first..last (engine.takeback): each
+        is stored as a snapshot with its row, the state before the moves it took back."""
+        states: dict[int, State] = {}
+        for at in range(max(first, 1), min(last, len(replay.moves)) + 1):
+            if undo_count(replay.moves[at - 1][1]) is None:
+                continue
+            snap = await self._snapshot(session, live, at)
+            if snap is None or snap[0] != at:
+                raise ServiceError(409, f"The state after the take-back at version {at} is not "
+                                        "stored; this part of the game cannot be replayed.")
+            states[at] = snap[1]
+        return states
+
     async def state_at(self, live: LiveGame, version: int) -> State:
         """The game's state at `version` (0..live.version)."""
         if version == live.version:
@@ -144,13 +160,14 @@ class Replays:
                     if snap is not None and (state is None or snap[0] > base):
                         base, state = snap
                 await self._moves(session, live, replay, version)
+                taken_back = await self._taken_back(session, live, replay, base + 1, version)
             if state is None:
                 base, state = 0, self._setup(live)
             if len(replay.moves) < version:
                 raise ServiceError(409, "This version's moves are not stored yet; try again.")
             # Every state on the way is kept: a step back is then a lookup, not a rebuild.
             for at, (seat, move) in enumerate(replay.moves[base:version], start=base + 1):
-                state = live.ruleset.apply(state, seat, move)
+                state = taken_back[at] if at in taken_back else live.ruleset.apply(state, seat, move)
                 replay.states[at] = state
                 replay.states.move_to_end(at)
             while len(replay.states) > KEPT_STATES:
@@ -169,13 +186,16 @@ class Replays:
             if len(replay.marks) <= upto:
                 async with self.sessions() as session:
                     await self._moves(session, live, replay, upto)
+                    taken_back = await self._taken_back(session, live, replay, len(replay.marks),
+                                                        upto)
                 if not replay.marks:
                     replay.tail = self._setup(live)
                     replay.marks.append(_mark(replay.tail, 0, None))
                 state = replay.tail
                 for version in range(len(replay.marks), min(upto, len(replay.moves)) + 1):
                     seat, move = replay.moves[version - 1]
-                    state = live.ruleset.apply(state, seat, move)
+                    state = (taken_back[version] if version in taken_back
+                             else live.ruleset.apply(state, seat, move))
                     replay.marks.append(_mark(state, version, seat))
                 replay.tail = state
             return index_of(replay.marks[:upto + 1], live.finished and upto == live.version)

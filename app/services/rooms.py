@@ -16,8 +16,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.engine import registry
 from app.engine.choosers import DEFAULT_LEVEL, PLAYABLE
-from app.db.models import Player, Room, Seat
+from app.db.models import Player, Room, RoomPace, Seat
 from app.services import history
+from app.services.history import seat_label  # noqa: F401  (the one seat label, used here and by callers)
 from app.services.errors import ServiceError, not_found
 from app.services.tokens import Identity, hash_token  # noqa: F401  (tokens are stored hashed; tests import it here)
 
@@ -36,17 +37,6 @@ async def seats_of(session: AsyncSession, room_id: str) -> list[Seat]:
     """A room's seats in order."""
     return list((await session.execute(
         select(Seat).where(Seat.room_id == room_id).order_by(Seat.seat))).scalars())
-
-
-def seat_label(seat: int, player_name: str | None, bot: str | None) -> str:
-    """The one display name of a seat everywhere (room, game, log): the player's name, else
-    'Bot N' for a bot ('Bot N (Hard)' for one seated at a chosen level), else 'Seat N' (N
-    counted from 1)."""
-    if player_name:
-        return player_name
-    if not bot:
-        return f"Seat {seat + 1}"
-    return f"Bot {seat + 1} ({PLAYABLE[bot]})" if bot in PLAYABLE else f"{bot} {seat + 1}"
 
 
 async def seat_names(session: AsyncSession, room_id: str) -> dict[int, str]:
@@ -71,14 +61,17 @@ async def room_document(session: AsyncSession, room: Room, viewer: Identity | No
     ids = {s.player_id for s in seats if s.player_id} | {room.host_id}
     names = {p.id: p.name for p in (await session.execute(
         select(Player).where(Player.id.in_(ids)))).scalars()}
-    doc = _document(room, seats, names)
+    doc = _document(room, seats, names, await session.get(RoomPace, room.id))
     if is_member(room, seats, viewer):
         doc["invite_code"] = room.invite_code
     return doc
 
 
-def _document(room: Room, seats: list[Seat], names: dict[str, str]) -> dict[str, Any]:
+def _document(room: Room, seats: list[Seat], names: dict[str, str],
+              pace: RoomPace | None) -> dict[str, Any]:
     """The room document every viewer may see (no invite code)."""
+    from app.services.clocks import pace_json  # clocks imports this module
+
     return {
         "id": room.id,
         "ruleset": room.ruleset,
@@ -93,6 +86,8 @@ def _document(room: Room, seats: list[Seat], names: dict[str, str]) -> dict[str,
             "level": bot_level(s.bot) if not s.player_id else None,
         } for s in seats],
         "game_id": room.game_id,
+        "undo": room.undo or "off",
+        "pace": pace_json(pace),  # shown in the lobby and the room before anyone sits down
     }
 
 
@@ -126,8 +121,9 @@ async def check_room_caps(session: AsyncSession, host: Identity, *, open_rooms: 
 
 
 async def create_room(session: AsyncSession, host: Identity, ruleset_id: str, seat_count: int,
-                      private: bool, options: dict[str, Any]) -> Room:
-    """A room in the lobby with the host in seat 0; options are checked against the ruleset."""
+                      private: bool, options: dict[str, Any], undo: str = "off") -> Room:
+    """A room in the lobby with the host in seat 0; options are checked against the ruleset;
+    `undo` is whether players may take moves back (off, misclick, turn)."""
     ruleset = registry.get(ruleset_id)
     if ruleset is None:
         raise ServiceError(422, f"There is no ruleset called {ruleset_id!r}; see /api/rulesets.")
@@ -144,7 +140,7 @@ async def create_room(session: AsyncSession, host: Identity, ruleset_id: str, se
         raise ServiceError(422, f"Option {where!r} is not valid: {first['msg']}.") from None
     room = Room(id=secrets.token_hex(8), ruleset=ruleset.id, options=parsed.model_dump(mode="json"),
                 private=private, invite_code=secrets.token_urlsafe(12), host_id=host.id,
-                status="lobby")
+                status="lobby", undo=undo)
     session.add(room)
     session.add_all([Seat(room_id=room.id, seat=i, player_id=host.id if i == 0 else None)
                      for i in range(seat_count)])
@@ -339,14 +335,16 @@ class RoomEntry:
 async def room_entries(session: AsyncSession, room_ids: list[str] | None = None
                        ) -> dict[str, RoomEntry]:
     """Rooms by id in three queries however many there are (None: every public lobby room)."""
-    query = select(Room)
+    query = select(Room, RoomPace).outerjoin(RoomPace, RoomPace.room_id == Room.id)
     if room_ids is None:
         query = query.where(Room.private.is_(False), Room.status == "lobby")
     else:
         query = query.where(Room.id.in_(room_ids))
-    rooms = list((await session.execute(query)).scalars())
-    if not rooms:
+    found = (await session.execute(query)).all()
+    if not found:
         return {}
+    rooms = [room for room, _ in found]
+    paces = {room.id: pace for room, pace in found}
     by_room: dict[str, list[Seat]] = {r.id: [] for r in rooms}
     for seat in (await session.execute(select(Seat).where(
             Seat.room_id.in_(list(by_room))).order_by(Seat.room_id, Seat.seat))).scalars():
@@ -358,7 +356,7 @@ async def room_entries(session: AsyncSession, room_ids: list[str] | None = None
     entries = {}
     for room in rooms:
         seats = by_room[room.id]
-        doc = _document(room, seats, names)
+        doc = _document(room, seats, names, paces.get(room.id))
         members = frozenset({room.host_id} | {s.player_id for s in seats if s.player_id})
         entries[room.id] = RoomEntry(room.id, room.created_at,
                                      not room.private and room.status == "lobby",

@@ -6,13 +6,15 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Game, Player, Rematch, Room, RoomPace, Seat
+from app.db.models import Game, Player, Rematch, Room, RoomPace, Seat, SeatClock
 from app.services.clocks import aware, now, pace_json, pace_of
+from app.services import history
 from app.services.errors import ServiceError, not_found
-from app.services.rooms import BOT_NAME, seat_label, seats_of
+from app.ratings import bot_rating
+from app.services.rooms import BOT_NAME, bot_level, seat_label, seats_of
 
 
 async def table_info(platform: Any, game_id: str, viewer_id: str | None = None) -> dict[str, Any]:
@@ -38,6 +40,11 @@ async def table_info(platform: Any, game_id: str, viewer_id: str | None = None) 
             else "held" if held else "player" if r.player_id else "empty",
             "connected": platform.clocks.connected(clock) if r.player_id else None,
             "held": held, "held_for": r.name if held else None, "clock": None,
+            # The player's profile (/players/{id}); a bot seat's level carries a fixed rating.
+            "player_id": r.player_id,
+            "bot_rating": bot_rating(bot_level(r.bot)) if r.bot and not r.player_id else None,
+            # The 'offer' timeout policy: its player lost it; anyone not seated may take it.
+            "offered": bool(clock is not None and clock.offered and not r.player_id),
         }
         if pace is not None and clock is not None:
             deadline = aware(clock.deadline)
@@ -45,7 +52,7 @@ async def table_info(platform: Any, game_id: str, viewer_id: str | None = None) 
                               "reserve_seconds": clock.reserve_left}
         seats.append(entry)
     return {"game_id": game_id, "room_id": live.room_id, "now": now().isoformat(),
-            "pace": pace_json(pace), "seats": seats, "rematch": rematch}
+            "pace": pace_json(pace), "seats": seats, "rematch": rematch, "undo": live.undo_mode}
 
 
 async def _rematch_json(session: AsyncSession, room_id: str) -> dict[str, Any] | None:
@@ -80,7 +87,7 @@ async def rematch(session: AsyncSession, room_id: str, player_id: str, games: An
     if existing is None:
         new_room = Room(id=secrets.token_hex(8), ruleset=room.ruleset, options=room.options,
                         private=True, invite_code=secrets.token_urlsafe(12), host_id=player_id,
-                        status="lobby")
+                        status="lobby", undo=room.undo)
         session.add(new_room)
         await session.flush()
         session.add_all([Seat(room_id=new_room.id, seat=s.seat,
@@ -112,3 +119,30 @@ async def rematch(session: AsyncSession, room_id: str, player_id: str, games: An
         new_room.game_id = new_game.id
         return new_room, new_game
     return new_room, None
+
+
+async def take_offered_seat(session: AsyncSession, game_id: str, seat: int, player_id: str) -> str:
+    """Sit a player in a seat offered after its player's time ran out (the 'offer' timeout
+    policy): the bot that kept it going gives way. Returns the room id; 409 with a sentence when
+    the seat is not offered or the player already sits at this table."""
+    game = await session.get(Game, game_id)
+    if game is None:
+        raise not_found("game")
+    if game.status != "active":
+        raise ServiceError(409, "This game is over; its seats can no longer be taken.")
+    seats = await seats_of(session, game.room_id)
+    if any(s.player_id == player_id for s in seats):
+        raise ServiceError(409, "You already sit at this table.")
+    if not any(s.seat == seat for s in seats):
+        raise ServiceError(422, f"This game has no seat {seat}.")
+    claimed = await session.execute(
+        update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat,
+                                SeatClock.offered.is_(True)).values(offered=False, held=False)
+        .execution_options(synchronize_session=False))
+    taken = claimed.rowcount == 1 and (await session.execute(
+        update(Seat).where(Seat.room_id == game.room_id, Seat.seat == seat, Seat.player_id.is_(None))
+        .values(player_id=player_id, bot=None))).rowcount == 1
+    if not taken:
+        raise ServiceError(409, f"Seat {seat} is not offered to other players (or was just taken).")
+    await history.record_change(session, game_id, game.room_id, seat, "took")
+    return game.room_id

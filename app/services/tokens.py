@@ -208,11 +208,18 @@ class Tokens:
     async def end_sessions(self, session: AsyncSession, player_id: str, *where: Any) -> list[str]:
         """Delete a player's sessions (all, or those `where` picks) in the caller's transaction;
         returns their token hashes (current and replaced), for `ended`."""
+        hashes = await self.hashes(session, player_id, *where)
+        await session.execute(delete(PlayerSession).where(PlayerSession.player_id == player_id,
+                                                          *where)
+                              .execution_options(synchronize_session=False))
+        return hashes
+
+    @staticmethod
+    async def hashes(session: AsyncSession, player_id: str, *where: Any) -> list[str]:
+        """The token hashes (current and replaced) of a player's sessions (all, or `where`)."""
         s = PlayerSession
         rows = (await session.execute(select(s.token_hash, s.prev_token_hash).where(
             s.player_id == player_id, *where))).all()
-        await session.execute(delete(s).where(s.player_id == player_id, *where)
-                              .execution_options(synchronize_session=False))
         return [h for row in rows for h in row if h]
 
     async def renamed(self, hashes: list[str]) -> None:

@@ -28,7 +28,7 @@ function signedIn(player) {
 
 async function show() {
   const player = me();
-  for (const id of ["claim-panel", "device-panel", "sessions-panel", "delete-panel", "rename-form"]) $(id).hidden = !player;
+  for (const id of ["claim-panel", "device-panel", "sessions-panel", "delete-panel", "password-panel", "rename-form"]) $(id).hidden = !player;
   if (!player) { $("account-status").textContent = "You are not signed in on this browser. Sign in, or play as a guest from the lobby."; return; }
   showWho(player);
   let account;
@@ -43,6 +43,7 @@ async function show() {
   $("signin-note").textContent = account.email_verified ? "Signing in here as someone else replaces this session."
     : "Signing in here replaces the guest this browser holds now.";
   $("delete-password-label").hidden = !account.claimed;
+  $("password-panel").hidden = !account.claimed;
   drawSessions();
 }
 
@@ -90,6 +91,13 @@ onSubmit("reset-form", "reset-error", async () => {
   signedIn(await request("POST", "/api/accounts/reset", { code: params.get("code"), password: $("reset-password").value }));
 });
 
+onSubmit("password-form", "password-error", async () => {
+  await request("POST", "/api/players/me/password", { current_password: $("password-current").value, password: $("password-new").value });
+  $("password-current").value = $("password-new").value = "";
+  $("password-note").textContent = "Changed: your other devices were signed out.";
+  drawSessions();
+});
+
 $("device-code-button").addEventListener("click", async () => {
   $("device-error").textContent = "";
   try {
@@ -116,7 +124,8 @@ onSubmit("delete-form", "delete-error", async () => {
 // Links from e-mails: /account?action=verify&code=… and /account?action=reset&code=…
 if (params.get("action") === "verify" && params.get("code")) {
   try {
-    await request("POST", "/api/accounts/verify", { code: params.get("code") });
+    const verified = await request("POST", "/api/accounts/verify", { code: params.get("code") });
+    $("link-note").textContent = `${verified.email} is confirmed: sign in with it on any device.`;
     history.replaceState(null, "", "/account");
   } catch (e) { $("link-error").textContent = e.message; }
 }

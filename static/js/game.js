@@ -20,6 +20,7 @@ const moveError = document.getElementById("move-error");
 const state = {
   doc: null, legal: [], legalVersion: -1, renderer: null, catalogue: {}, names: {}, table: null,
   log: [], pending: null, chat: [], refused: null, online: false, awaiting: null, autoHeld: false,
+  undo: 0, // how many of its latest moves this seat may take back at legalVersion (the table's undo option)
 };
 window.civitas = state; // for debugging and browser tests
 
@@ -134,6 +135,20 @@ async function reclaim() {
 }
 document.getElementById("reclaim").addEventListener("click", reclaim);
 
+// Undo: takes back the player's last move (a click per move), where the table allows it and the
+// server says it may (nobody else has acted, and the move showed the player nothing hidden).
+function takeBack() {
+  if (moveInFlight() || !state.undo || state.legalVersion !== state.doc.version || !state.online) return;
+  clearError();
+  const id = `undo-${Date.now().toString(36)}-${counter++}`;
+  state.sent = { id, undo: 1, version: state.doc.version };
+  state.awaiting = id;
+  state.undo = 0; // one click, one request: the next version says whether more may follow
+  drawStatus();
+  socket.send({ type: "undo", version: state.doc.version, moves: 1, id });
+}
+document.getElementById("undo").addEventListener("click", takeBack);
+
 function play(move, opts = {}) {
   // A move the renderer makes by itself (opts.auto: the only possible answer) keeps what the
   // error line says, so a notice is not wiped before the player has read it.
@@ -207,12 +222,21 @@ function friendly(frame) {
   return String(frame.detail || "That was refused.").replace(/\bseat (\d+)\b/gi, (_, n) => nameOf(Number(n)));
 }
 
+function undoOn() {
+  const doc = state.doc;
+  return !!(state.table && state.table.undo && state.table.undo !== "off") && doc.seat !== null && doc.status === "active";
+}
+
 async function refreshLegal() {
   const doc = state.doc;
-  if (!myTurn()) { state.legal = []; state.legalVersion = doc.version; return; }
+  // Where take-backs are allowed, the seat asks after every version (its last move may be
+  // undoable while others are to act); elsewhere only on its turn.
+  if (!myTurn() && !undoOn()) { state.legal = []; state.legalVersion = doc.version; state.undo = 0; return; }
   try {
     const answer = await request("GET", `/api/games/${gameId}/legal-moves`);
-    if (answer.version === state.doc.version) { state.legal = answer.moves; state.legalVersion = answer.version; }
+    if (answer.version === state.doc.version) {
+      state.legal = answer.moves; state.legalVersion = answer.version; state.undo = answer.undo || 0;
+    }
   } catch { /* offline: the next snapshot tries again */ }
 }
 
@@ -256,12 +280,14 @@ function drawLog() {
   const lines = [...state.log.map((e) => [e.seq, 0, e]), ...(state.events || []).map((e) => [e.version, 1, e])]
     .sort((x, y) => x[0] - y[0] || x[1] - y[1]);
   const entries = lines.slice(-80).reverse();
+  const takenBack = new Set(state.log.flatMap((e) => e.takes_back || [])); // struck through, kept
   if (!entries.length) { document.getElementById("log").replaceChildren(el("li", { class: "muted log-empty" }, "No moves yet.")); return; }
   document.getElementById("log").replaceChildren(...entries.map(([, isEvent, entry]) => {
     if (isEvent) return el("li", { class: "log-event muted", dataset: { event: entry.kind } }, entry.text);
     const text = entry.text || `${nameOf(entry.seat)}: ${describe(entry.move)}`;
     const li = el("li", { value: entry.seq, tabindex: "0", dataset: { seq: entry.seq } }, text, " ",
       el("a", { class: "log-link", href: replayLink(entry.seq), title: "link to this move (replay)" }, "↗"));
+    if (takenBack.has(entry.seq)) { li.classList.add("taken-back"); li.title = "Taken back"; }
     const on = () => targets(entry).forEach((n) => n.classList.add("civ-hl"));
     const off = () => board.querySelectorAll(".civ-hl").forEach((n) => n.classList.remove("civ-hl"));
     li.addEventListener("mouseenter", on); li.addEventListener("focus", on);
@@ -320,6 +346,7 @@ function drawStatus() {
   document.getElementById("watching").hidden = doc.seat !== null;
   document.getElementById("held-banner").hidden = !myHeld() || doc.status !== "active";
   document.getElementById("leave-game").hidden = doc.seat === null || doc.status !== "active";
+  document.getElementById("undo").hidden = !(state.undo > 0 && state.legalVersion === doc.version && doc.status === "active");
 }
 
 function fmtClock(ms) {
@@ -369,7 +396,9 @@ function drawPlayers() {
       : el("span", { class: `dot ${s.connected ? "on" : "off"}`, title: s.connected ? "connected" : "not connected" }, s.connected ? "●" : "○");
     return el("li", { class: `player${acting ? " acting" : ""}${seat === doc.seat ? " me" : ""}`, dataset: { seat } },
       el("span", { class: "order", title: "turn order" }, `${i + 1}`), dot,
-      el("span", { class: "pname" }, nameOf(seat), seat === doc.seat ? " (you)" : ""),
+      el("span", { class: "pname" }, s.player_id ? el("a", { href: `/players/${s.player_id}`, class: "profile-link" }, nameOf(seat)) : nameOf(seat),
+        seat === doc.seat ? " (you)" : ""),
+      s.bot_rating ? el("span", { class: "bot-rating", title: "this bot level's fixed rating" }, String(s.bot_rating)) : null,
       acting ? el("span", { class: "to-play" }, "▶ to play") : null,
       s.held ? el("span", { class: "held", title: "the seat is kept for its player" }, `bot playing until ${s.held_for || "the player"} returns`) : null,
       score !== null && score !== undefined ? el("span", { class: "score" }, String(score)) : null,

@@ -40,6 +40,7 @@ document.getElementById("create-form").addEventListener("submit", async (event) 
       private: document.getElementById("private-input").checked,
       options: readOptions(fields, byId[select.value].options),
       pace: readPace(),
+      undo: document.getElementById("undo-select").value,
     });
     location.href = `/rooms/${room.id}`;
   } catch (e) { error.textContent = e.message; }

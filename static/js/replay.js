@@ -10,7 +10,7 @@ showWho(me());
 const board = document.getElementById("board");
 const invite = new URLSearchParams(location.search).get("invite_code");
 const state = { index: null, doc: null, version: 0, seat: "", renderer: generic, catalogue: {}, names: {},
-                log: [], events: [], playing: null, loads: 0 };
+                log: [], events: [], playing: null, loads: 0, paints: [] };
 window.civitasReplay = state; // for browser tests
 
 function api(path, params = {}) {
@@ -56,6 +56,7 @@ async function go(version, seat = state.seat) {
   const last = state.index.version;
   const target = Math.max(0, Math.min(last, version));
   const ticket = ++state.loads; // a later step wins over an answer still on its way
+  const asked = performance.now();
   try {
     const doc = await api(`/replay/${target}`, seat ? { seat } : {});
     if (ticket !== state.loads) return;
@@ -64,7 +65,14 @@ async function go(version, seat = state.seat) {
     state.seat = seat;
     showError("");
     writeHash();
+    const fetched = performance.now();
     draw();
+    const drawn = performance.now();
+    // From the step to the next frame painted with it (bench/replay_paint_bench.py reads these).
+    requestAnimationFrame(() => setTimeout(() => {
+      state.paints.push(performance.now() - asked);
+      state.parts = [...(state.parts || []), [fetched - asked, drawn - fetched]];
+    }, 0));
   } catch (e) {
     if (e.status === 403 && seat) { await go(version, ""); showError(e.message); return; }
     showError(e.message);
@@ -198,18 +206,26 @@ function moveLink(version) {
 }
 
 function drawLog() {
+  // The lines are built once per viewpoint (their links carry it); a step only moves the mark.
+  const box = document.getElementById("log");
+  if (state.logBuiltFor !== state.seat) { buildLog(box); state.logBuiltFor = state.seat; }
+  box.querySelectorAll("li.current").forEach((li) => li.classList.remove("current"));
+  const current = box.querySelector(`li[data-seq="${state.version}"]`);
+  if (!current) return;
+  current.classList.add("current");
+  // Keep the current line in sight inside the log only (scrolling the page would move the board).
+  box.scrollTop = Math.max(0, current.offsetTop - box.offsetTop - box.clientHeight / 2);
+}
+
+function buildLog(box) {
   const lines = [...state.log.map((e) => [e.seq, 0, e]), ...state.events.map((e) => [e.version, 1, e])]
     .filter(([v]) => v <= state.index.version).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-  document.getElementById("log").replaceChildren(...lines.map(([version, isEvent, entry]) => {
+  box.replaceChildren(...lines.map(([version, isEvent, entry]) => {
     if (isEvent) return el("li", { class: "log-event muted" }, entry.text);
-    return el("li", { class: version === state.version ? "current" : "", dataset: { seq: version } },
+    return el("li", { dataset: { seq: version } },
       el("a", { href: moveLink(version), class: "log-link", title: "link to this move" }, `#${version}`), " ",
       entry.text || `${nameOf(entry.seat)}: ${generic.describe(entry.move)}`);
   }));
-  // Keep the current line in sight inside the log only (scrolling the page would move the board).
-  const box = document.getElementById("log");
-  const current = box.querySelector("li.current");
-  if (current) box.scrollTop = Math.max(0, current.offsetTop - box.offsetTop - box.clientHeight / 2);
 }
 
 // ---- start ---------------------------------------------------------------------------------------------

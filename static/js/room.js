@@ -73,7 +73,7 @@ function draw(room) {
   }
   document.getElementById("seats").replaceChildren(...room.seats.map((seat) => {
     let who = el("span", { class: "muted" }, "empty");
-    if (seat.player) who = el("span", {}, seat.player.name, seat.player.id === room.host.id ? " (host)" : "");
+    if (seat.player) who = el("span", {}, el("a", { href: `/players/${seat.player.id}`, class: "profile-link" }, seat.player.name), seat.player.id === room.host.id ? " (host)" : "");
     if (seat.bot) who = el("span", { class: "bot" }, botName(seat), " (computer)");
     const buttons = [];
     if (!mine && !seat.player && !seat.bot && room.status === "lobby")

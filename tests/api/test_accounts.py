@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+import time
 from datetime import timedelta
 from urllib.parse import parse_qs, urlparse
 
@@ -375,3 +376,65 @@ def test_the_cleanup_sweep_deletes_expired_sessions_and_codes(app_client):
             return list((await session.execute(select(PlayerSession.player_id))).scalars())
 
     assert app_client.portal.call(age_and_sweep) == [kept["id"]]
+
+
+def test_changing_the_password_needs_the_current_one_and_signs_out_the_other_devices(
+        app_client, smtp):
+    """A wrong current password changes nothing (401); the right one sets the new password,
+    keeps this device and ends the others."""
+    player = _claimed(app_client, smtp)
+    other = _sign_in(app_client, "ann@example.test").json()
+    wrong = app_client.post("/api/players/me/password", headers=player["headers"],
+                            json={"current_password": "nope", "password": "a new password"})
+    assert wrong.status_code == 401 and "nothing changed" in wrong.json()["detail"]
+    assert app_client.post("/api/players/me/password", headers=player["headers"], json={
+        "current_password": PASSWORD, "password": "a new password"}).status_code == 204
+    assert app_client.get("/api/players/me/rooms", headers=player["headers"]).status_code == 200
+    assert app_client.get("/api/players/me/rooms", headers=_auth(other["token"])).status_code == 401
+    assert _sign_in(app_client, "ann@example.test").status_code == 401
+    assert _sign_in(app_client, "ann@example.test", "a new password").status_code == 200
+    guest = new_player(app_client, "Guest")
+    none = app_client.post("/api/players/me/password", headers=guest["headers"],
+                           json={"current_password": "x", "password": "a new password"})
+    assert none.status_code == 409 and "claim the name" in none.json()["detail"]
+
+
+def test_one_code_used_by_two_devices_at_once_signs_in_only_one(app_client):
+    """Codes are spent by a guarded update: of concurrent sign-ins with one code, one wins and
+    the others get the code's refusal."""
+    import asyncio
+
+    from app.services.errors import ServiceError
+
+    player = new_player(app_client)
+    accounts = app_client.app.state.platform.accounts
+    for _ in range(3):
+        code = app_client.post("/api/players/me/device-code", headers=player["headers"]).json()
+
+        async def race(code: str = code["code"]) -> list:
+            return await asyncio.gather(*(accounts.code_sign_in(code, f"10.0.0.{i}", None, "x")
+                                          for i in range(4)), return_exceptions=True)
+
+        results = app_client.portal.call(race)
+        won = [r for r in results if not isinstance(r, BaseException)]
+        assert len(won) == 1 and won[0].identity.id == player["id"]
+        assert all(isinstance(r, ServiceError) and r.status == 400 for r in results
+                   if r is not won[0])
+
+
+@needs_redis
+def test_a_rename_reaches_the_token_cache_of_every_instance(mail_settings):
+    """Instance two caches who a token is (name included) for an hour; a rename on instance
+    one makes it read the player again at once (the broker's event), so it answers the new name."""
+    shared = mail_settings.model_copy(update={"broker_url": REDIS_URL, "token_cache_seconds": 3600})
+    with TestClient(create_app(shared)) as one, TestClient(create_app(shared)) as two:
+        ann = new_player(one, "Ann")
+        assert two.get("/api/players/me/rooms", headers=ann["headers"]).status_code == 200  # cached
+        assert one.patch("/api/players/me", headers=ann["headers"],
+                         json={"name": "Anna"}).status_code == 200
+        deadline = time.monotonic() + 10
+        while (fresh := two.post("/api/players/me/token", headers=ann["headers"]).json()
+               )["name"] != "Anna":
+            assert time.monotonic() < deadline, fresh
+            ann["headers"] = _auth(fresh["token"])
+            time.sleep(0.05)

@@ -146,7 +146,7 @@ def test_a_finished_game_replays_from_any_seat_and_everything_revealed_with_its_
 
 def test_bad_replay_requests_get_a_sentence(client):
     """Versions out of range, unknown seats and a private game's outsiders."""
-    game_id, (a, b) = started_game(client)
+    game_id, (a, _) = started_game(client)
     for version, status in ((-1, 404), (1, 404), (0, 200)):
         r = _replay(client, game_id, version, a)
         assert r.status_code == status, r.text

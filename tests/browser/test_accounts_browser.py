@@ -67,6 +67,7 @@ def test_claim_then_sign_in_elsewhere_by_password_and_by_code(mail_server, brows
     first.goto(link)
     first.wait_for_selector("#account-status[data-state=verified]")
     assert "ann@example.test" in first.text_content("#account-status")
+    assert "is confirmed" in first.text_content("#link-note")
 
     second = _page(browser, errors)
     second.goto(url + "/account")

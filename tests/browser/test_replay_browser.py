@@ -99,3 +99,25 @@ def test_during_a_game_the_replay_offers_only_the_players_own_seat(quick_server,
     assert page.locator("#r-seat option").count() == 1
     page.context.close()
     assert not errors, errors
+
+
+def test_a_profile_opens_from_the_players_panel_and_links_to_replays(quick_server, browser):
+    """Names in the players panel link to profiles; the profile lists the game with its replay."""
+    server = quick_server
+    host = _player(server, "Alice")
+    _, game = _room(server, host, "tiny-towns")
+    _rest_moves(server, game, host, 10_000)
+    page, errors = _page(browser, "phone")
+    _open(page, server, host, game)
+    page.locator("#players a.profile-link", has_text="Alice").click()
+    page.wait_for_url(f"**/players/{host['id']}", timeout=15000)
+    page.wait_for_selector(f'#games li[data-game-id="{game}"]', timeout=15000)
+    assert page.inner_text("#player-name") == "Alice"
+    assert "Games played" in page.inner_text("#record")
+    assert "against bots" in page.inner_text("#ratings")
+    shot(page, "profile-phone")
+    page.locator(f'#games li[data-game-id="{game}"] a.replay-link').click()
+    page.wait_for_function(VERSION + " >= 0", timeout=30000)
+    assert page.url.split("#")[0].endswith(f"/games/{game}/replay")
+    page.context.close()
+    assert not errors, errors

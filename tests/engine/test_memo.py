@@ -5,7 +5,7 @@ consecutive documents share their unchanged view parts, so the hub's diffs skip 
 from __future__ import annotations
 
 from app.engine import memo as memo_module
-from app.engine.memo import Memo, derived, part
+from app.engine.memo import Memo, derived, latest, part, shared
 
 
 def _build(*args):
@@ -85,3 +85,37 @@ def test_a_live_games_consecutive_documents_share_unchanged_view_parts():
     assert after["view"]["p"][other] is before["view"]["p"][other]
     assert after["view"] == R.view(after_state, seat)
     assert after["view"]["favours"] is not R.view(after_state, seat)["favours"]
+
+
+def test_shared_gives_equal_subtrees_the_previous_parts_objects_only_inside_a_memo():
+    """shared(): a freshly built part takes, at each place where it equals the part last passed
+    under the same tag, that older object (the whole older part when all is equal); changed
+    places keep their new values; other tags and no active memo share nothing."""
+    first = {"a": {"x": [1, 2]}, "b": [{"k": 1}, {"k": 2}], "n": 1}
+    assert shared("t", first) is first  # no memo: as built
+    with Memo():
+        assert shared("t", first) is first
+        again = shared("t", {"a": {"x": [1, 2]}, "b": [{"k": 1}, {"k": 2}], "n": 1})
+        assert again is first
+        moved = shared("t", {"a": {"x": [1, 2]}, "b": [{"k": 1}, {"k": 3}], "n": 2})
+        assert moved is not first and moved["a"] is first["a"] and moved["b"][0] is first["b"][0]
+        assert moved["b"][1] == {"k": 3} and moved["n"] == 2 and first["b"][1] == {"k": 2}
+        other = shared("other tag", {"a": {"x": [1, 2]}})
+        assert other["a"] is not first["a"]
+        longer = shared("t", {"a": {"x": [1, 2, 3]}, "b": [{"k": 1}], "n": 2})
+        assert longer["a"]["x"] == [1, 2, 3] and longer["b"] == [{"k": 1}]
+
+
+def test_latest_keeps_one_part_for_the_newest_source_only():
+    """latest(): every viewer of one state gets the one part built from it; the next state gets
+    a new part and the memo keeps one entry for the tag (not one per state, as derived does)."""
+    game = Memo()
+    states = [{"version": v} for v in range(200)]
+    with game:
+        for state in states:
+            made = latest(state, "table", _build, state["version"])
+            assert latest(state, "table", _build, state["version"]) is made
+            assert made["built"] == [state["version"]]
+        assert latest(states[0], "table", _build, 0) is not made
+        assert len(game) == 1
+    assert latest(states[-1], "table", _build, 199) is not made  # no memo active

@@ -15,8 +15,12 @@ from app.engine import registry
 from app.engine.rng import Rng
 from app.engine.ruleset import random_move
 
-# The rulesets restructured so far; the others still keep caches (issue 31 lists them).
-CACHE_FREE = ["fortuna", "suburbia", "tiny_towns"]
+# The rulesets restructured so far (id: package); the others still keep caches (issue 31 lists them).
+CACHE_FREE = {"fortuna": "fortuna", "fortune-city": "fortune_city", "suburbia": "suburbia",
+              "tiny-towns": "tiny_towns"}
+# Those whose every hook that reads a state (legal moves, the log, determinize, playouts, the
+# bot) keeps no cache either; Suburbia's and Tiny Towns' move listings still do.
+EVERY_HOOK = {"fortuna", "fortune-city"}
 
 
 def _module_state(package: str) -> dict[str, Any]:
@@ -40,13 +44,16 @@ def _module_state(package: str) -> dict[str, Any]:
     return found
 
 
-@pytest.mark.parametrize("ruleset_id", CACHE_FREE)
+@pytest.mark.parametrize("ruleset_id", sorted(CACHE_FREE))
 def test_playing_games_leaves_every_module_level_container_as_it_was(ruleset_id):
-    """Three random games with every seat's and a spectator's view after each move: no dict,
-    list or set at module level of the ruleset's modules gains, loses or changes a value."""
+    """Three random games with every seat's and a spectator's view after each move, and (for
+    EVERY_HOOK) every tenth move the other readings of a state (legal moves, the log,
+    determinize, a playout, the bot): no dict, list or set at module level of the ruleset's modules gains, loses or changes
+    a value."""
     ruleset = registry.get(ruleset_id)
     assert ruleset is not None
-    before = _module_state(ruleset_id)
+    package = CACHE_FREE[ruleset_id]
+    before = _module_state(package)
     moves = 0
     for seed in range(3):
         players = ruleset.min_players + seed % (ruleset.max_players - ruleset.min_players + 1)
@@ -54,9 +61,22 @@ def test_playing_games_leaves_every_module_level_container_as_it_was(ruleset_id)
         rng = Rng(seed)
         while to_act := ruleset.to_act(state):
             seat = rng.choice(to_act)
-            state = ruleset.apply(state, seat, random_move(ruleset, state, seat, rng))
+            move = random_move(ruleset, state, seat, rng)
+            if moves % 10 == 0 and ruleset_id in EVERY_HOOK:
+                _read_all_ways(ruleset, state, seat, move, rng)
+            state = ruleset.apply(state, seat, move)
             for viewer in (*range(players), None):
                 ruleset.view(state, viewer)
             moves += 1
     assert moves > 100
-    assert _module_state(ruleset_id) == before
+    assert _module_state(package) == before
+
+
+def _read_all_ways(ruleset: Any, state: Any, seat: int, move: Any, rng: Rng) -> None:
+    """Every hook that reads a state without playing the game's next move."""
+    ruleset.legal_moves(state, seat)
+    ruleset.log_text(state, seat, move, None)
+    ruleset.describe_move(move)
+    ruleset.playout(ruleset.determinize(state, seat, Rng(rng.below(1000))), Rng(rng.below(1000)))
+    if ruleset.has_bot:
+        ruleset.bot_move(state, seat, Rng(rng.below(1000)))

@@ -171,3 +171,53 @@ def test_the_levels_a_host_may_choose_exist_and_easy_plays_some_random_moves():
     assert all(p in legal for p in picks)
     same = sum(p == normal for p in picks)
     assert 20 <= same < 40
+
+
+def test_two_normal_tiny_towns_bots_do_not_build_the_same_town():
+    """Two bots of one level, each with the seed the server derives for its seat, build
+    different towns from the same resources (before, two heuristic bots built square for square
+    identical towns: equal placements were broken by the list's order)."""
+    ruleset = registry.get("tiny-towns")
+    for game in range(2):
+        state = ruleset.setup(2, ruleset.Options(), 40 + game)
+        step = 0
+        while to_act := ruleset.to_act(state):
+            seat = to_act[0]
+            seed = Rng.from_seed(40 + game, "bot", step, seat).state
+            state = ruleset.apply(state, seat, choosers.heuristic(ruleset, state, seat, seed, 0.0))
+            step += 1
+        grids = [p["grid"] for p in state["p"]]
+        assert grids[0] != grids[1]
+
+
+class PerfectRace(Race):
+    """The race with a bot that plays perfectly: it moves to a total of 2, 6 or 10 when it can."""
+
+    def bot_move(self, state, seat, rng):
+        for move in self.legal_moves(state, seat):
+            if (state["total"] + move["add"]) % 4 == 2:
+                return move
+        return None
+
+
+def test_greedy_rollouts_play_the_bot_and_judge_by_its_games():
+    """With rollouts by the ruleset's bot to the end of the game, every leaf is judged by how
+    the bot would finish it: from 0 the search finds the only winning move (to 2) in 30
+    iterations and values it above the others (random playouts judge it no better)."""
+    race = PerfectRace()
+    run = Search(race, 0, Rng(3), Budget(seconds=None, iterations=30, rollout=None, greedy=True))
+    assert run.run(race.setup()) == {"add": 2}
+    values = {c.move["add"]: c.reward / c.visits for c in run.root.children.values()}
+    assert values[2] > max(values[1], values[3]) + 0.3
+
+
+@pytest.mark.parametrize("ruleset", PRODUCT, ids=lambda r: r.id)
+def test_a_hard_decision_through_the_worker_entry_is_legal_in_every_game(ruleset):
+    """What a bot worker runs for a Hard seat (choosers.decide, with a short budget here) gives
+    a legal move at states spread over a game."""
+    players = max(2, ruleset.min_players)
+    for i, state in enumerate(sampled_states(ruleset, players, {}, 13, 3)):
+        seat = ruleset.to_act(state)[0]
+        move = choosers.decide({"ruleset": ruleset.id, "state": state, "seat": seat,
+                                "level": "hard", "seed": 77 + i, "budget": 0.05})
+        assert move in ruleset.legal_moves(state, seat)

@@ -41,6 +41,7 @@ class CityCouncil(RulesetHooks):
     max_players = 5
     Options = CityCouncilOptions
     has_bot = True
+    easy_random = 0.3  # Easy's share of random moves (NOTES, 'Search bot')
     conformance_options: list[dict[str, Any]] = [
         {"mode": "sandbox"}, {"mode": "hard", "hard_budget": 7},
     ]

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 # From the package, not `__file__`: a compiled module lives in .compiled/ (app.engine.compiled).
-_DIR = Path(files(__package__)) / "data"
+_DIR = Path(str(files("app.rulesets.fortune_city"))) / "data"
 
 
 def _load(name: str) -> dict[str, Any]:
@@ -83,18 +83,16 @@ def production_of(tile: str) -> str | None:
     """The production token a building makes (City Hall makes none)."""
     if tile == CITY_HALL:
         return None
-    if tile == BANK:
-        return SUPPLY["bank_production"]
-    return TILES[tile]["production"]
+    made: str | None = SUPPLY["bank_production"] if tile == BANK else TILES[tile]["production"]
+    return made
 
 
 def vp_of(tile: str) -> int:
     """A constructed building's printed victory points."""
     if tile == CITY_HALL:
         return 0
-    if tile == BANK:
-        return SUPPLY["bank_vp"]
-    return TILES[tile]["vp"]
+    vp: int = SUPPLY["bank_vp"] if tile == BANK else TILES[tile]["vp"]
+    return vp
 
 
 def name_of(tile: str, side: str = "good") -> str:
@@ -103,4 +101,5 @@ def name_of(tile: str, side: str = "good") -> str:
         return "Bank"
     if tile == CITY_HALL:
         return "City Hall"
-    return TILES[tile][side]
+    name: str = TILES[tile][side]
+    return name

@@ -7,15 +7,14 @@ from typing import Any
 
 from app.engine.ruleset import Outcome, ranks_from_keys
 from app.rulesets.fortune_city import data as D
+from app.rulesets.fortune_city.state import Player, State
 
-State = dict[str, Any]
 
-
-def breakdown(p: dict[str, Any]) -> dict[str, Any]:
+def breakdown(p: Player) -> dict[str, Any]:
     """One player's score by the four areas of the score sheet, plus the tie-break facts."""
     buildings = garbage = 0
     for c in p["city"].values():  # a loop, not generators: views score every player each move
-        buildings += D.vp_of(c["t"])
+        buildings += D.vp_of(c["tile"])
         if c["token"] == "garbage":
             garbage += 1
     tracks = {t: D.TRACKS[t]["vp"][p["tracks"][t]] for t in D.TYPES}
@@ -36,5 +35,5 @@ def outcome(state: State) -> Outcome | None:
     """Final scores and ranks once the game is over, else None."""
     if state["phase"] != "over":
         return None
-    board = [breakdown(p) for p in state["p"]]
+    board = [breakdown(p) for p in state["players"]]
     return Outcome([b["total"] for b in board], ranks_from_keys([tie_key(b) for b in board]), board)

@@ -4,26 +4,23 @@ are still worth."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.engine.search import best_first, win_chances
-from app.rulesets.fortune_city import bot, rules, scoring
-
-State = dict[str, Any]
-Move = dict[str, Any]
+from app.rulesets.fortune_city import bot, scoring
+from app.rulesets.fortune_city.apply import legal_moves
+from app.rulesets.fortune_city.state import Move, State
 
 SCALE = 4.0  # points that make a win e times likelier than a loss
 
 
 def candidates(state: State, seat: int, k: int) -> list[Move]:
     """At most `k` moves, the bot's choice first."""
-    return best_first(bot.choose(state, seat), rules.legal_moves(state, seat), k)
+    return best_first(bot.choose(state, seat), legal_moves(state, seat), k)
 
 
 def evaluate(state: State) -> list[float]:
     """Each seat's chance of winning from its score so far and its coins at today's rate."""
     estimates = []
-    for seat, p in enumerate(state["p"]):
+    for seat, p in enumerate(state["players"]):
         board = scoring.breakdown(p)
         estimates.append(board["total"] + board["coins"] * bot.money_rate(state, seat))
     return win_chances(estimates, SCALE)

@@ -42,6 +42,7 @@ class Suburbia(RulesetHooks):
     max_players = 4
     Options = SuburbiaOptions
     has_bot = True
+    easy_random = 0.4  # Easy's share of random moves (NOTES, 'Search bot')
     conformance_options = [{"solo_mode": "dale"}, {"red_lines": "bestagon"},
                            {"lone_architect_red_line": "minus2"}]
 

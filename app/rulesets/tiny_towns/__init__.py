@@ -71,6 +71,7 @@ class TinyTowns(RulesetHooks):
     max_players = 6
     Options = TinyTownsOptions
     has_bot = True
+    easy_random = 0.3  # Easy's share of random moves (NOTES, 'Search bot')
     conformance_options: list[dict[str, Any]] = [
         {"fortune": True},
         {"fortune": True, "max_fortune_buildings": 6},

@@ -134,7 +134,12 @@ def choose(state: dict[str, Any], seat: int, rng: Any) -> Move | None:
     if kind in ("name", "choose_card", "take_oddity") and state["phase"] == "name":
         return _best_name(state, seat, moves)
     if state["phase"] == "place" and kind != "choose":
-        return max(moves, key=lambda m: (place_value(state, seat, m), -moves.index(m)))
+        values = [place_value(state, seat, m) for m in moves]
+        top = max(values)
+        best = [m for m, v in zip(moves, values) if v == top]
+        # Equal best placements are drawn with the seat's generator: two bots on identical
+        # towns (every town starts empty) would otherwise build square for square alike.
+        return best[0] if rng is None or len(best) == 1 else rng.choice(best)
     return _greedy(state, seat, moves, rng)
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from app.rulesets.fortune_city import RULESET as R
 from app.rulesets.fortune_city import data as D
-from app.rulesets.fortune_city.rules import key
+from app.rulesets.fortune_city.board import key
 
 # Handy tiles by (type, price, production) from the reconstructed table.
 BAKERY = "bread"          # meals, 2, 1 VP, coin
@@ -31,9 +31,9 @@ def game(n: int = 2, seed: int = 0, **opts: Any) -> dict[str, Any]:
 def build(st: dict[str, Any], seat: int, cells: dict[tuple[int, int], str], *, tokens: bool = False,
           workers: dict[tuple[int, int], str] | None = None) -> dict[str, Any]:
     """Put buildings into a seat's city (no production unless `tokens`), in place; returns st."""
-    city = st["p"][seat]["city"]
+    city = st["players"][seat]["city"]
     for (x, y), tile in cells.items():
-        city[key(x, y)] = {"t": tile, "token": D.production_of(tile) if tokens else None,
+        city[key(x, y)] = {"tile": tile, "token": D.production_of(tile) if tokens else None,
                            "worker": (workers or {}).get((x, y))}
     return st
 
@@ -66,4 +66,4 @@ def finish_phase(st: dict[str, Any]) -> dict[str, Any]:
 
 def cell(st: dict[str, Any], seat: int, x: int, y: int) -> dict[str, Any]:
     """A square of a seat's city."""
-    return st["p"][seat]["city"][key(x, y)]
+    return st["players"][seat]["city"][key(x, y)]

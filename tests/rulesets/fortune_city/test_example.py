@@ -11,7 +11,7 @@ TEA = "tea"
 
 def _johns_table():
     st = game(2)
-    john = st["p"][0]
+    john = st["players"][0]
     # John has already built 1 bank: 5 coins in cash, 3 silver + 1 gold on his credit card.
     john.update(silver=5, card={"silver": 3, "gold": 1}, banks=1)
     build(st, 0, {(-1, 0): BAKERY, (0, 1): TEA, (1, 0): BOOKS, (1, 1): D.BANK},
@@ -33,29 +33,29 @@ def test_johns_round():
     market = [m["tile"] for m in st["market"]]
     # Turn 1: stationery (orange / Merchandise), 3 coins from his cash.
     st = R.apply(st, 0, {"type": "buy", "slot": market.index("stationery"), "card": 0})
-    assert st["p"][0]["silver"] == 2
+    assert st["players"][0]["silver"] == 2
     st = R.apply(st, 1, {"type": "pass"})
     # Turn 2: lollipops (pink / Meals), 2 coins from his credit card.
     slot = [m["tile"] for m in st["market"]].index("lollipops")
     st = R.apply(st, 0, {"type": "buy", "slot": slot, "card": 2})
-    assert st["p"][0]["card"] == {"silver": 1, "gold": 1} and st["p"][0]["zone"] == ["stationery", "lollipops"]
+    assert st["players"][0]["card"] == {"silver": 1, "gold": 1} and st["players"][0]["zone"] == ["stationery", "lollipops"]
     # Turn 3: construct the candy store, 2 silver from cash; garbage on it.
     st = R.apply(st, 0, {"type": "construct", "zone": 1, "at": [2, 0], "card": 0})
-    assert st["p"][0]["silver"] == 0 and cell(st, 0, 2, 0) == {"t": "lollipops", "token": "garbage", "worker": None}
+    assert st["players"][0]["silver"] == 0 and cell(st, 0, 2, 0) == {"tile": "lollipops", "token": "garbage", "worker": None}
     # Turn 4: 1 gold buys and constructs a bank, 1 silver coin on it.
     st = R.apply(st, 0, {"type": "bank", "at": [3, 0], "gold": True})
-    assert cell(st, 0, 3, 0)["token"] == "coin" and st["p"][0]["card"]["gold"] == 0
+    assert cell(st, 0, 3, 0)["token"] == "coin" and st["players"][0]["card"]["gold"] == 0
     # John passes on the following turn: with 1 card silver he can pay for nothing, so the
     # pass is taken at once (its only move).
-    assert st["p"][0]["passed"] and {"seat": 0, "kind": "pass"} in st["last"]["auto"]
+    assert st["players"][0]["passed"] and {"seat": 0, "kind": "pass"} in st["last"]["auto"]
     # Hire Citizens: a pink (red) citizen into the candy store; Meals sector 2 -> 3.
     assert st["phase"] == "hire" and R.to_act(st) == [0]
     st = R.apply(st, 0, {"type": "hire", "citizen": "red", "at": [2, 0]})
-    assert st["p"][0]["tracks"]["meals"] == 3
+    assert st["players"][0]["tracks"]["meals"] == 3
     # Move Delivery Truck: Transportation not advanced, so 1 space, onto a tile with a coin.
-    assert st["phase"] == "truck" and st["p"][0]["truck"]["left"] == 1
+    assert st["phase"] == "truck" and st["players"][0]["truck"]["steps_left"] == 1
     st = R.apply(st, 0, {"type": "drive", "to": [-1, 0]})
     # Obtain Income and Credit Card Rewards.
     assert st["round_end"]["players"][0] == {"income": 7, "card_silver": 2, "gold": 1}
-    john = st["p"][0]
+    john = st["players"][0]
     assert john["silver"] == 8 and john["card"] == {"silver": 3, "gold": 1}

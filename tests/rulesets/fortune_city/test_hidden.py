@@ -92,11 +92,11 @@ def test_determinize_redeals_only_what_nobody_has_seen():
     moved = False
     for _, _, st in _states(2, 8, 200)[::20]:
         det = R.determinize(st, 0, Rng(5))
-        for k in ("market", "p", "returned", "round", "phase"):
+        for k in ("market", "players", "returned", "round", "phase"):
             assert det[k] == st[k]
         assert Counter(det["bag"]) == Counter(st["bag"])
         assert sorted(det["stack"] + det["box"]) == sorted(st["stack"] + st["box"])
-        shape = lambda box: Counter((D.TILES[t]["type"], D.TILES[t]["price"]) for t in box)  # noqa: E731
+        shape = lambda box: Counter((D.TILES[t]["type"], D.TILES[t]["price"]) for t in box)
         assert shape(det["box"]) == shape(st["box"])
         assert det["rng"] != st["rng"]
         moved |= det["stack"] != st["stack"]
@@ -116,17 +116,17 @@ def test_determinize_keeps_the_tiles_a_seat_returned_to_the_box():
     (Buy Goods) was seen by everyone, so it stays out of the game in every re-deal, never in
     the re-dealt stack or the face-down box."""
     st = R.setup(2, R.Options(), 11)
-    st = dict(st, p=[dict(p) for p in st["p"]])
+    st = dict(st, p=[dict(p) for p in st["players"]])
     seat = st["turn"]
     kept, gone = st["stack"][-1], st["stack"][-2]
     st["stack"], st["bag"] = st["stack"][:-2], st["bag"][:-2]  # as if bought in earlier rounds
-    st["p"][seat]["zone"] = [kept, gone]
+    st["players"][seat]["zone"] = [kept, gone]
     st = R.apply(st, seat, {"type": "buy", "slot": 0, "card": 0, "return": 1})
     assert st["returned"] == [gone]
     for viewer in (seat, 1 - seat, None):
         for k in range(5):
             det = R.determinize(st, viewer, Rng(k))
-            assert det["returned"] == [gone] and det["p"] == st["p"]
+            assert det["returned"] == [gone] and det["players"] == st["players"]
             assert gone not in det["stack"] and gone not in det["box"] and kept not in det["stack"]
             assert sorted(det["stack"] + det["box"]) == sorted(st["stack"] + st["box"])
 

@@ -7,13 +7,22 @@ import pytest
 from app.engine.ruleset import IllegalMove
 from app.rulesets.fortune_city import RULESET as R
 from app.rulesets.fortune_city import data as D
-from tests.rulesets.fortune_city.helpers import BAKERY, BOOKS, BUS, SNACK, build, cell, game, pass_all
+from tests.rulesets.fortune_city.helpers import (
+    BAKERY,
+    BOOKS,
+    BUS,
+    SNACK,
+    build,
+    cell,
+    game,
+    pass_all,
+)
 
 
 def _hiring(park0=None, park1=None, city0=None, city1=None):
     st = game()
-    st["p"][0]["park"].update(park0 or {})
-    st["p"][1]["park"].update(park1 or {})
+    st["players"][0]["park"].update(park0 or {})
+    st["players"][1]["park"].update(park1 or {})
     build(st, 0, city0 or {})
     build(st, 1, city1 or {})
     return pass_all(st)
@@ -26,15 +35,15 @@ def test_citizen_works_only_in_a_building_of_its_colour():
     with pytest.raises(IllegalMove, match="own colour"):
         R.apply(st, 0, {"type": "hire", "citizen": "red", "at": [1, 0]})
     after = R.apply(st, 0, {"type": "hire", "citizen": "red", "at": [0, 1]})
-    assert cell(after, 0, 0, 1)["worker"] == "red" and after["p"][0]["park"]["red"] == 0
-    assert after["p"][0]["tracks"]["meals"] == 1
+    assert cell(after, 0, 0, 1)["worker"] == "red" and after["players"][0]["park"]["red"] == 0
+    assert after["players"][0]["tracks"]["meals"] == 1
 
 
 def test_vip_works_in_any_building():
     """Hire Citizens: VIP citizens may be used in place of any of the four colours."""
     st = _hiring({"vip": 1}, {}, {(1, 0): BUS})
     after = R.apply(st, 0, {"type": "hire", "citizen": "vip", "at": [1, 0]})
-    assert after["p"][0]["tracks"]["transportation"] == 1 and cell(after, 0, 1, 0)["worker"] == "vip"
+    assert after["players"][0]["tracks"]["transportation"] == 1 and cell(after, 0, 1, 0)["worker"] == "vip"
 
 
 def test_one_citizen_per_building_and_none_in_banks():
@@ -55,13 +64,13 @@ def test_each_staffed_building_moves_its_track_one_sector_up_to_six():
     city = {(x, 1): BAKERY for x in range(-3, 5, 2)} | {(x, 3): BAKERY for x in range(-3, 5, 2)}
     city |= {(x, 2): BOOKS for x in range(-4, 5)} | {(x, 1): BOOKS for x in range(-2, 5, 2)}
     st = _hiring({"red": 8}, {}, city)
-    meals = [k for k, c in st["p"][0]["city"].items() if c["t"] == BAKERY]
+    meals = [k for k, c in st["players"][0]["city"].items() if c["tile"] == BAKERY]
     assert len(meals) == 8
     for k in meals:
         x, y = map(int, k.split(","))
         if st["phase"] == "hire":
             st = R.apply(st, 0, {"type": "hire", "citizen": "red", "at": [x, y]})
-    assert st["p"][0]["tracks"]["meals"] == 6  # 8 staffed buildings, marker stopped at 6
+    assert st["players"][0]["tracks"]["meals"] == 6  # 8 staffed buildings, marker stopped at 6
 
 
 def test_hiring_is_simultaneous_and_optional():
@@ -73,7 +82,7 @@ def test_hiring_is_simultaneous_and_optional():
     st = R.apply(st, 0, {"type": "hire", "citizen": "red", "at": [0, 1]})
     # seat 0 had nobody left to place: done on its own; both trucks then had one way to go
     assert st["phase"] == "actions" and st["round"] == 2
-    assert st["p"][1]["park"]["yellow"] == 1 and st["p"][1]["tracks"]["merchandise"] == 0
+    assert st["players"][1]["park"]["yellow"] == 1 and st["players"][1]["tracks"]["merchandise"] == 0
 
 
 def test_seats_with_nothing_to_hire_skip_the_phase():

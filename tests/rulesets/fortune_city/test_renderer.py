@@ -15,15 +15,15 @@ pytestmark = pytest.mark.browser
 
 def open_page(browser, state, seat, width=1280):
     return open_renderer(browser, R, state, seat, ready=".fc", width=width,
-                         names={str(i): f"P{i}" for i in range(state["n"])})
+                         names={str(i): f"P{i}" for i in range(state["player_count"])})
 
 
 def test_buying_by_clicking_a_market_good_and_explaining_a_dear_one(browser):
     """Buy Goods in the browser: affordable goods glow and a click sends the legal buy; a good the
     seat cannot pay for is greyed with what it lacks and a click explains instead of sending."""
     st = game()
-    st["p"][0]["silver"] = 2
-    page, legal, errors = open_page(browser, st, 0)
+    st["players"][0]["silver"] = 2
+    page, _legal, errors = open_page(browser, st, 0)
     cheap = [i for i, m in enumerate(st["market"]) if m["tile"] != "stationery"]
     dear = [m["tile"] for m in st["market"]].index("stationery")
     assert page.locator(".fc-good.can").count() == len(cheap)
@@ -39,7 +39,7 @@ def test_construct_by_clicking_a_zone_then_a_highlighted_square(browser):
     """Construct in the browser: the zone glows; after clicking it exactly the legal squares are
     highlighted, and a click sends that construct move."""
     st = game()
-    st["p"][0]["zone"] = [BAKERY, None]
+    st["players"][0]["zone"] = [BAKERY, None]
     build(st, 0, {(0, 1): "tea"})
     page, legal, errors = open_page(browser, st, 0)
     page.click(".fc-zone.can[data-zone='0'][data-seat='0']")
@@ -58,7 +58,7 @@ def test_hire_and_drive_by_clicking(browser):
     the truck's legal squares are highlighted and a click drives there."""
     st = game()
     build(st, 0, {(0, 1): BAKERY, (1, 0): BOOKS}, tokens=True)
-    st["p"][0]["park"]["red"] = 1
+    st["players"][0]["park"]["red"] = 1
     st = pass_all(st)
     page, _, errors = open_page(browser, st, 0)
     page.click("button[data-citizen='red']")
@@ -97,7 +97,7 @@ def test_citizen_colours_carry_letters_in_the_park_the_bag_and_on_workers(browse
     building, not by colour alone."""
     st = game()
     build(st, 0, {(0, 1): BAKERY, (1, 0): BOOKS}, workers={(1, 0): "yellow"})
-    st["p"][0]["park"].update(red=2, vip=1)
+    st["players"][0]["park"].update(red=2, vip=1)
     st = pass_all(st)
     page, _, errors = open_page(browser, st, 0)
     assert page.locator("button[data-citizen='red']").inner_text().startswith("R")
@@ -117,7 +117,7 @@ def test_a_park_with_every_colour_shows_every_citizen(browser, width):
     st = game()
     city = {(0, 1): BAKERY, (1, 0): BOOKS, (-1, 0): "bus-pass", (1, 1): "lamp"}
     build(st, 0, city)
-    st["p"][0]["park"].update(red=1, yellow=2, blue=1, green=1, vip=1)
+    st["players"][0]["park"].update(red=1, yellow=2, blue=1, green=1, vip=1)
     st = pass_all(st)
     page, _, errors = open_page(browser, st, 0, width=width)
     park = page.locator(".fc-cell[data-cell='-1,-1'][data-seat='0']").bounding_box()

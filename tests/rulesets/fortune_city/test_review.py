@@ -8,10 +8,19 @@ import pytest
 
 from app.engine.ruleset import IllegalMove
 from app.rulesets.fortune_city import RULESET as R
+from app.rulesets.fortune_city import board
 from app.rulesets.fortune_city import data as D
-from app.rulesets.fortune_city import rules
 from tests.rulesets.fortune_city.helpers import (
-    BAKERY, BOOKS, BUS, COFFEE, FRUIT, LAMP, SNACK, build, game, pass_all,
+    BAKERY,
+    BOOKS,
+    BUS,
+    COFFEE,
+    FRUIT,
+    LAMP,
+    SNACK,
+    build,
+    game,
+    pass_all,
 )
 
 
@@ -29,14 +38,14 @@ def test_truck_cannot_end_before_its_steps_are_used():
     st = game()
     build(st, 0, {(0, 1): BAKERY, (1, 1): BOOKS, (-1, 1): BUS, (1, 0): LAMP})
     build(st, 1, {(0, 1): BOOKS})
-    st["p"][0]["tracks"]["transportation"] = 3  # 1 + 2 steps (reconstructed table)
+    st["players"][0]["tracks"]["transportation"] = 3  # 1 + 2 steps (reconstructed table)
     st = pass_all(st)
     assert st["phase"] == "truck" and 0 in R.to_act(st)
     assert all(m["type"] == "drive" for m in R.legal_moves(st, 0))
     before = st
     with pytest.raises(IllegalMove, match="must use all its steps"):
         R.apply(st, 0, {"type": "done"})
-    assert st == before and 0 in R.to_act(st) and st["p"][0]["truck"]["left"] > 0
+    assert st == before and 0 in R.to_act(st) and st["players"][0]["truck"]["steps_left"] > 0
 
 
 def test_bank_needs_no_construction_zone_even_when_both_are_full():
@@ -44,25 +53,25 @@ def test_bank_needs_no_construction_zone_even_when_both_are_full():
     city, so two full zones neither block it nor send a tile back to the box."""
     st = game()
     build(st, 0, {(1, 0): BOOKS})
-    st["p"][0]["zone"] = [BAKERY, LAMP]
+    st["players"][0]["zone"] = [BAKERY, LAMP]
     assert any(m["type"] == "bank" and "return" not in m for m in R.legal_moves(st, 0))
     with pytest.raises(IllegalMove):
         R.apply(st, 0, {"type": "bank", "at": [1, 1], "card": 0, "return": 0})
     after = R.apply(st, 0, {"type": "bank", "at": [1, 1], "card": 0})
-    assert after["p"][0]["zone"] == [BAKERY, LAMP] and after["returned"] == []
+    assert after["players"][0]["zone"] == [BAKERY, LAMP] and after["returned"] == []
 
 
 def test_two_banks_in_one_round_give_two_gold():
     """Credit Card Rewards (decision 6): a first and a second bank built in the same round fill
     the 3 silver locations and add 1 gold each, filling both gold locations."""
     st = game()
-    st["p"][0]["silver"] = 20
+    st["players"][0]["silver"] = 20
     build(st, 0, {(1, 0): BOOKS, (-1, 0): BAKERY})
     st = R.apply(st, 0, {"type": "bank", "at": [1, 1], "card": 0})
     st = R.apply(st, 1, {"type": "pass"})
     st = R.apply(st, 0, {"type": "bank", "at": [-1, 1], "card": 0})
     st = _end_round(st)
-    assert st["p"][0]["card"] == {"silver": 3, "gold": 2}
+    assert st["players"][0]["card"] == {"silver": 3, "gold": 2}
     assert st["round_end"]["players"][0]["gold"] == 2
 
 
@@ -84,13 +93,13 @@ def test_returned_tile_never_comes_back():
     st = game()
     kept, gone = st["stack"].pop(), st["stack"].pop()  # two goods as if bought earlier
     del st["bag"][-2:]
-    st["p"][0]["zone"] = [kept, gone]
+    st["players"][0]["zone"] = [kept, gone]
     st = R.apply(st, 0, {"type": "buy", "slot": 0, "card": 0, "return": 1})
     assert st["returned"] == [gone]
     for _ in range(4):
         st = _end_round(st)
         assert gone not in [m["tile"] for m in st["market"]] and gone not in st["stack"]
-        assert gone not in st["p"][0]["zone"] and st["returned"] == [gone]
+        assert gone not in st["players"][0]["zone"] and st["returned"] == [gone]
 
 
 # Rules review 2 (issue 25, item 15): decisions that lived only in code and data, now in NOTES.
@@ -108,7 +117,7 @@ def test_a_building_or_bank_with_no_legal_square_is_refused_not_forced():
     with pytest.raises(IllegalMove, match="next to City Hall or another bank"):
         R.apply(st, 0, {"type": "bank", "at": [1, 0], "card": 0})
     build(st, 0, {(-1, 0): BAKERY, (1, 0): SNACK, (0, 1): FRUIT})
-    st["p"][0]["zone"] = [COFFEE, None]
+    st["players"][0]["zone"] = [COFFEE, None]
     before = copy.deepcopy(st)
     moves = R.legal_moves(st, 0)
     assert not [m for m in moves if m["type"] == "construct"]
@@ -116,7 +125,7 @@ def test_a_building_or_bank_with_no_legal_square_is_refused_not_forced():
     for at in ([-2, 0], [2, 0], [-1, 1], [1, 1], [0, 2]):
         with pytest.raises(IllegalMove, match="same border colour"):
             R.apply(st, 0, {"type": "construct", "zone": 0, "at": at, "card": 0})
-    assert st == before and st["p"][0]["zone"] == [COFFEE, None] and st["p"][0]["silver"] == 7
+    assert st == before and st["players"][0]["zone"] == [COFFEE, None] and st["players"][0]["silver"] == 7
 
 
 def test_city_hall_has_no_production_spot_and_employs_no_citizen():
@@ -126,11 +135,11 @@ def test_city_hall_has_no_production_spot_and_employs_no_citizen():
     "to any unoccupied building of the same color", and City Hall has the banks' colour, which no
     citizen has; a VIP may not work there either."""
     st = game()
-    st["p"][0]["zone"] = [BAKERY, None]
-    st["p"][0]["park"].update(red=1, vip=1)
+    st["players"][0]["zone"] = [BAKERY, None]
+    st["players"][0]["park"].update(red=1, vip=1)
     st = R.apply(st, 0, {"type": "construct", "zone": 0, "at": [0, 1], "card": 0})
-    hall = st["p"][0]["city"]["0,0"]
-    assert hall["t"] == D.CITY_HALL and hall["token"] is None
+    hall = st["players"][0]["city"]["0,0"]
+    assert hall["tile"] == D.CITY_HALL and hall["token"] is None
     assert D.production_of(D.CITY_HALL) is None and D.vp_of(D.CITY_HALL) == 0
     st = pass_all(st)
     assert st["phase"] == "hire"
@@ -148,8 +157,8 @@ def test_the_home_track_has_no_in_round_bonus():
     home = D.TRACKS["home"]
     assert home["bonus_kind"] == "none" and set(home["bonus"]) == {0}
     st = game()
-    st["p"][0]["tracks"]["home"] = 6
-    assert rules.income(st["p"][0]) == D.SUPPLY["base_income"]
-    assert rules.truck_steps(st["p"][0]) == D.SUPPLY["base_steps"]
-    assert _end_round(st)["p"][0]["silver"] == 7 + D.SUPPLY["base_income"]
+    st["players"][0]["tracks"]["home"] = 6
+    assert board.income(st["players"][0]) == D.SUPPLY["base_income"]
+    assert board.truck_steps(st["players"][0]) == D.SUPPLY["base_steps"]
+    assert _end_round(st)["players"][0]["silver"] == 7 + D.SUPPLY["base_income"]
     assert home["vp"][6] > max(D.TRACKS[t]["vp"][6] for t in D.TYPES if t != "home")

@@ -6,7 +6,7 @@ from collections import Counter
 
 from app.rulesets.fortune_city import RULESET as R
 from app.rulesets.fortune_city import data as D
-from tests.rulesets.fortune_city.helpers import BAKERY, BOOKS, FRUIT, SNACK, build, game, pass_all
+from tests.rulesets.fortune_city.helpers import BOOKS, FRUIT, SNACK, build, game, pass_all
 
 
 def _end_round(st):
@@ -21,11 +21,11 @@ def test_income_is_4_plus_meals_and_merchandise_bonuses_of_current_sectors():
     """Obtain Income: 4 + X silver, X the bonuses of the current Meals and Merchandise sectors
     (not of sectors passed through; Home and Transportation give no income)."""
     st = game()
-    st["p"][0]["tracks"] = {"meals": 4, "merchandise": 2, "transportation": 6, "home": 6}
+    st["players"][0]["tracks"] = {"meals": 4, "merchandise": 2, "transportation": 6, "home": 6}
     st = _end_round(st)
     expected = 4 + D.TRACKS["meals"]["bonus"][4] + D.TRACKS["merchandise"]["bonus"][2]
-    assert st["p"][0]["silver"] == 7 + expected == 7 + 4 + 2 + 1
-    assert st["p"][1]["silver"] == 7 + 4  # markers in the centre: the base only
+    assert st["players"][0]["silver"] == 7 + expected == 7 + 4 + 2 + 1
+    assert st["players"][1]["silver"] == 7 + 4  # markers in the centre: the base only
     assert st["round_end"]["players"][0]["income"] == expected
 
 
@@ -36,9 +36,9 @@ def test_first_bank_fills_the_card_with_3_silver_and_1_gold():
     build(st, 0, {(1, 0): BOOKS})
     st = R.apply(st, 0, {"type": "bank", "at": [1, 1], "card": 0})
     st = _end_round(st)
-    assert st["p"][0]["card"] == {"silver": 3, "gold": 1}
+    assert st["players"][0]["card"] == {"silver": 3, "gold": 1}
     st = _end_round(st)
-    assert st["p"][0]["card"] == {"silver": 3, "gold": 1}  # no bank built: no reward
+    assert st["players"][0]["card"] == {"silver": 3, "gold": 1}  # no bank built: no reward
 
 
 def test_second_bank_refills_only_vacant_silver_and_adds_a_gold():
@@ -46,19 +46,19 @@ def test_second_bank_refills_only_vacant_silver_and_adds_a_gold():
     gold joins an unspent first one (2 gold locations); gold is saved for later."""
     st = game()
     build(st, 0, {(1, 0): BOOKS, (1, 1): D.BANK})
-    st["p"][0].update(banks=1, card={"silver": 2, "gold": 1})
+    st["players"][0].update(banks=1, card={"silver": 2, "gold": 1})
     st = R.apply(st, 0, {"type": "bank", "at": [2, 0], "card": 0})
     st = _end_round(st)
-    assert st["p"][0]["card"] == {"silver": 3, "gold": 2}
+    assert st["players"][0]["card"] == {"silver": 3, "gold": 2}
 
 
 def test_no_refill_without_a_bank_built_this_round():
     """Credit Card Rewards: silver used from the card is not refilled in rounds without a new bank."""
     st = game()
-    st["p"][0]["card"] = {"silver": 3, "gold": 0}
+    st["players"][0]["card"] = {"silver": 3, "gold": 0}
     st = R.apply(st, 0, {"type": "vip", "card": 3})
     st = _end_round(st)
-    assert st["p"][0]["card"] == {"silver": 0, "gold": 0}
+    assert st["players"][0]["card"] == {"silver": 0, "gold": 0}
 
 
 def test_market_refills_to_players_plus_3_with_random_citizens():
@@ -114,12 +114,12 @@ def test_final_round_scores_right_after_the_trucks_without_income():
     st = game()
     st["final"] = True
     build(st, 0, {(0, 1): FRUIT}, tokens=True)
-    st["p"][0]["park"]["red"] = 1
+    st["players"][0]["park"]["red"] = 1
     st = pass_all(st)
     st = R.apply(st, 0, {"type": "hire", "citizen": "red", "at": [0, 1]})  # hire still happens
     # the truck's one way (to the fruit market) is driven at once, then scoring
     assert st["phase"] == "over" and R.to_act(st) == []
-    assert st["p"][0]["silver"] == 7  # no income in the final round
+    assert st["players"][0]["silver"] == 7  # no income in the final round
     out = R.outcome(st)
     b = out.breakdown[0]
     assert b["diamonds"] == 1 and b["buildings"] == D.TILES[FRUIT]["vp"] and b["track_meals"] == D.TRACKS["meals"]["vp"][1]
@@ -131,9 +131,9 @@ def test_scoring_adds_buildings_diamonds_tracks_and_subtracts_garbage_on_tiles()
     st = game()
     st["phase"] = "over"
     build(st, 0, {(0, 1): SNACK, (1, 0): BOOKS, (1, 1): D.BANK, (-1, 0): FRUIT}, tokens=True)
-    st["p"][0]["zone"] = ["sushi", None]
-    st["p"][0]["diamonds"] = 3
-    st["p"][0]["tracks"] = {"meals": 2, "merchandise": 5, "transportation": 0, "home": 6}
+    st["players"][0]["zone"] = ["sushi", None]
+    st["players"][0]["diamonds"] = 3
+    st["players"][0]["tracks"] = {"meals": 2, "merchandise": 5, "transportation": 0, "home": 6}
     b = R.outcome(st).breakdown[0]
     tracks = D.TRACKS["meals"]["vp"][2] + D.TRACKS["merchandise"]["vp"][5] + D.TRACKS["home"]["vp"][6]
     vp = D.TILES[SNACK]["vp"] + D.TILES[BOOKS]["vp"] + D.TILES[FRUIT]["vp"]  # the bank scores 0
@@ -148,25 +148,25 @@ def test_tie_break_diamonds_then_garbage_then_coins_else_shared():
     coins; a full tie shares the rank."""
     st = game(3)
     st["phase"] = "over"
-    for p in st["p"]:
+    for p in st["players"]:
         p["silver"] = 0
     build(st, 0, {(0, 1): "bread"})               # 1 VP
-    st["p"][1]["diamonds"] = 1                     # 1 VP, from a diamond
-    st["p"][2]["diamonds"] = 1
+    st["players"][1]["diamonds"] = 1                     # 1 VP, from a diamond
+    st["players"][2]["diamonds"] = 1
     out = R.outcome(st)
     assert out.scores == [1, 1, 1] and out.ranks == [3, 1, 1]
-    st["p"][2]["silver"] = 1
+    st["players"][2]["silver"] = 1
     assert R.outcome(st).ranks == [3, 2, 1]
     st = game(2)
     st["phase"] = "over"
     build(st, 0, {(0, 1): "bread", (1, 0): SNACK}, tokens=True)  # 1 + 2 VP, 1 garbage: 2
-    cell0 = st["p"][0]["city"]["0,1"]
+    cell0 = st["players"][0]["city"]["0,1"]
     cell0["token"] = None
     build(st, 1, {(0, 1): SNACK})                                # 2 VP, no garbage: 2
     out = R.outcome(st)
     assert out.scores == [2, 2] and out.ranks == [2, 1]
-    st["p"][0]["city"]["1,0"]["token"] = None
-    st["p"][0]["city"]["0,1"]["t"] = "tea"                       # now 1 + 2 = 3
+    st["players"][0]["city"]["1,0"]["token"] = None
+    st["players"][0]["city"]["0,1"]["tile"] = "tea"                       # now 1 + 2 = 3
     assert R.outcome(st).ranks == [1, 2]
 
 

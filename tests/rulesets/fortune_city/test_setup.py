@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -42,7 +44,7 @@ def test_starting_market_is_the_four_starting_goods_with_their_citizens():
 def test_player_boards_start_with_truck_on_city_hall_markers_centred_and_7_silver():
     """Setup 4-5: truck on City Hall, expense markers in the centres, 7 silver, no credit card."""
     st = R.setup(4, R.Options(), 2)
-    for p in st["p"]:
+    for p in st["players"]:
         assert p["truck"]["at"] == "0,0" and list(p["city"]) == ["0,0"]
         assert p["tracks"] == {t: 0 for t in D.TYPES}
         assert p["silver"] == 7 and p["card"] is None and p["zone"] == [None, None]
@@ -60,7 +62,7 @@ def test_start_player_is_random_and_acts_first():
 def test_chinese_edition_card_from_the_start():
     """Variant (Chinese edition): the card holds 3 of the 7 silver from the start."""
     st = R.setup(2, R.Options(starting_credit_card=True), 0)
-    assert st["p"][0]["silver"] == 4 and st["p"][0]["card"] == {"silver": 3, "gold": 0}
+    assert st["players"][0]["silver"] == 4 and st["players"][0]["card"] == {"silver": 3, "gold": 0}
 
 
 def test_setup_is_reproducible_from_the_seed():
@@ -88,25 +90,65 @@ def test_conformance_plays_each_variant_alone_and_together():
 
 
 
-def test_a_version_3_snapshot_plays_on_under_version_4_and_older_games_are_refused():
-    """Version bump (4: the magazines and the stationery re-valued for seat order, NOTES "Seat
-    order"): the stored state's shape did not change, so a version-3 snapshot is carried as it is
-    (a Stationery Store built then keeps the 1 coin it produced; one built now produces 2) and
-    plays to the end; a game without a snapshot (its moves replayed from setup would pick up
-    other coins), or from versions 1-2, is refused (the platform's 409)."""
+def test_a_version_4_stored_state_is_carried_to_version_5_with_full_key_names():
+    """Version bump (5: the state's keys have their full names, issue 31; the games are version
+    4's): a state stored by version 4 (tests/rulesets/fortune_city/version4_state.json, written by
+    the version-4 rules) is carried to exactly the state version 5 reaches by replaying the same
+    moves from setup, without changing the stored object, and plays on to the end; a version-4
+    game without a snapshot replays from setup (None)."""
+    from app.engine.rng import Rng
+
+    assert R.version == "5"
+    stored = json.loads((Path(__file__).parent / "version4_state.json").read_text())
+    old = stored["state"]
+    assert {"n", "opts", "p"} <= set(old) and old["p"][0]["city"]["0,0"]["t"] == D.CITY_HALL
+    kept = copy.deepcopy(old)
+    carried = R.upgrade_state(old, "4")
+    assert old == kept
+    replayed = R.setup(stored["players"], R.Options(**stored["options"]), stored["seed"])
+    for seat, move in stored["moves"]:
+        replayed = R.apply(replayed, seat, move)
+    assert json.loads(json.dumps(carried)) == json.loads(json.dumps(replayed))
+    assert set(carried) == set(replayed) and "player_count" in carried
+    assert carried["players"][0]["truck"].keys() == {"at", "previous", "steps_left"}
+    assert R.outcome(R.playout(carried, Rng(4))) is not None
+    seat = R.to_act(carried)[0]
+    assert R.apply(carried, seat, R.legal_moves(carried, seat)[0])["round"] == carried["round"]
+    assert R.upgrade_state(None, "4") is None
+
+
+def test_a_version_3_snapshot_plays_on_under_version_5_and_older_games_are_refused():
+    """Version 4 re-valued the magazines and the stationery for seat order (NOTES "Seat
+    order") without changing the stored state's shape, so a version-3 snapshot is carried as
+    version 4's are (a Stationery Store built then keeps the 1 coin it produced; one built now
+    produces 2) and plays to the end; a version-3 game without a snapshot (its moves replayed
+    from setup would pick up other coins), or from versions 1-2, is refused (the platform's 409)."""
     from app.engine.rng import Rng
     from app.engine.ruleset import CannotUpgrade
+    from app.rulesets.fortune_city import upgrade
 
-    assert R.version == "4"
     old = game(3, seed=4)
     build(old, 0, {(1, 0): "stationery"}, tokens=True)
-    old["p"][0]["city"]["1,0"]["token"] = "coin"  # produced under version 3
-    old["p"][1]["zone"] = ["stationery", None]
-    carried = R.upgrade_state(copy.deepcopy(old), "3")
+    old["players"][0]["city"]["1,0"]["token"] = "coin"  # produced under version 3
+    old["players"][1]["zone"] = ["stationery", None]
+    stored = _version4_shape(old)
+    carried = R.upgrade_state(copy.deepcopy(stored), "3")
     assert carried == old
+    assert upgrade.v4_to_v5(stored) == old
     built = R.apply(dict(carried, turn=1), 1, {"type": "construct", "zone": 0, "at": [1, 0], "card": 0})
-    assert built["p"][1]["city"]["1,0"]["token"] == "coin2" and built["p"][0]["city"]["1,0"]["token"] == "coin"
+    assert built["players"][1]["city"]["1,0"]["token"] == "coin2"
+    assert built["players"][0]["city"]["1,0"]["token"] == "coin"
     assert R.outcome(R.playout(carried, Rng(4))) is not None
-    for state, older in ((None, "3"), (old, "2"), (old, "1")):
+    for state, older in ((None, "3"), (stored, "2"), (stored, "1")):
         with pytest.raises(CannotUpgrade, match="cannot carry"):
             R.upgrade_state(state, older)
+
+
+def _version4_shape(state):  # type: ignore[no-untyped-def]
+    """A version-5 state written with version 4's (and 3's) key names."""
+    players = [{**p, "city": {k: {"t": c["tile"], "token": c["token"], "worker": c["worker"]}
+                              for k, c in p["city"].items()},
+                "truck": {"at": p["truck"]["at"], "prev": p["truck"]["previous"], "left": p["truck"]["steps_left"]}}
+               for p in state["players"]]
+    rest = {k: v for k, v in state.items() if k not in ("player_count", "options", "players")}
+    return copy.deepcopy({**rest, "n": state["player_count"], "opts": state["options"], "p": players})

@@ -1,0 +1,166 @@
+"""Notifications: deciding who is told what, and writing it to the outbox (app/services/outbox.py
+sends it). Events: your_turn, game_started, game_finished, mention (a chat line naming you) and
+deadline (12 hours left on your clock). Channels: push (Web Push), email, webhook; the page's own
+your-turn signals need nothing here. A player is told only when no page of theirs is open on that
+game (unless they chose `always`), and at most once per hand-over: each row's key names the event,
+the game, the seat and the version, and the outbox keeps keys unique."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+from sqlalchemy import select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import NotificationSettings, OutboxRow, Player, PushSubscription, SeatClock
+from app.services.clocks import now
+from app.services.errors import ServiceError
+
+EVENTS = ("your_turn", "game_started", "game_finished", "mention", "deadline")
+CHANNELS = ("push", "email", "webhook")
+DEFAULT_EVENTS = {event: list(CHANNELS) for event in EVENTS}
+_LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One event for one player: the key makes it happen once; the text says nothing hidden."""
+
+    player_id: str
+    event: str
+    key: str
+    title: str
+    body: str
+    path: str
+    game_id: str | None = None
+    seat: int | None = None
+
+
+def check_settings(body: dict[str, Any]) -> dict[str, Any]:
+    """The settings a player sent, checked (422 with a sentence naming what is wrong)."""
+    unknown = set(body) - {"events", "webhook_url", "always"}
+    if unknown:
+        raise ServiceError(422, f"Unknown notification setting {min(unknown)!r}; "
+                                "the settings are events, webhook_url and always.")
+    events = body.get("events", DEFAULT_EVENTS)
+    if not isinstance(events, dict):
+        raise ServiceError(422, "events must map each event to a list of channels.")
+    for event, channels in events.items():
+        if event not in EVENTS:
+            raise ServiceError(422, f"There is no event {str(event)[:30]!r}; the events are "
+                                    f"{', '.join(EVENTS)}.")
+        if not isinstance(channels, list) or any(c not in CHANNELS for c in channels):
+            raise ServiceError(422, f"The channels of {event} must be a list drawn from "
+                                    f"{', '.join(CHANNELS)}.")
+    url = body.get("webhook_url")
+    if url is not None:
+        if not isinstance(url, str) or len(url) > 500:
+            raise ServiceError(422, "webhook_url must be a URL of at most 500 characters.")
+        parts = urlsplit(url)
+        # Plain http only to this machine (a developer's test hook): a webhook crosses networks.
+        if not parts.hostname or not (parts.scheme == "https" or (
+                parts.scheme == "http" and parts.hostname in _LOCAL_HOSTS)):
+            raise ServiceError(422, "webhook_url must be an https:// URL.")
+    always = body.get("always", False)
+    if not isinstance(always, bool):
+        raise ServiceError(422, "always must be true or false.")
+    return {"events": {e: list(dict.fromkeys(events.get(e, []))) for e in EVENTS},
+            "webhook_url": url or None, "always": always}
+
+
+def settings_json(row: NotificationSettings | None) -> dict[str, Any]:
+    """A player's settings as the API shows them (the defaults when never set)."""
+    if row is None:
+        return {"events": DEFAULT_EVENTS, "webhook_url": None, "always": False}
+    return {"events": {e: list(row.events.get(e, [])) for e in EVENTS},
+            "webhook_url": row.webhook_url, "always": row.always}
+
+
+def _email_column() -> Any:
+    """players.email once accounts exist (app/services/accounts), else None."""
+    return getattr(Player, "email", None)
+
+
+class Notifier:
+    """Writes notices to the outbox (in the caller's transaction, or its own) and wakes the
+    sender; `focused(game_id, seat)` says whether a page of the seat's player is open there."""
+
+    def __init__(self, sessions: Any, dialect: str, write_turn: Callable[[], Any],
+                 focused: Callable[[SeatClock | None], bool], public_url: str,
+                 wake: Callable[[], None]) -> None:
+        self.sessions = sessions
+        self.insert = (postgresql if dialect == "postgresql" else sqlite).insert
+        self.write_turn = write_turn
+        self.focused = focused
+        self.public_url = public_url.rstrip("/")
+        self.wake = wake
+
+    async def send(self, notices: list[Notice]) -> int:
+        """Write these notices in a transaction of their own; returns the rows written."""
+        if not notices:
+            return 0
+        async with self.write_turn(), self.sessions() as session:
+            written = await self.enqueue(session, notices)
+            await session.commit()
+        if written:
+            self.wake()
+        return written
+
+    async def enqueue(self, session: AsyncSession, notices: list[Notice]) -> int:
+        """Outbox rows for these notices on each channel their player chose and set up, skipping
+        players with a page open on the game; inside the caller's transaction."""
+        players = list({n.player_id for n in notices})
+        chosen = {r.player_id: r for r in (await session.execute(select(NotificationSettings).where(
+            NotificationSettings.player_id.in_(players)))).scalars()}
+        pushing = set((await session.execute(select(PushSubscription.player_id).where(
+            PushSubscription.player_id.in_(players)).distinct())).scalars())
+        mailing: set[str] = set()
+        if (email := _email_column()) is not None:
+            verified = getattr(Player, "email_verified", None)
+            query = select(Player.id).where(Player.id.in_(players), email.is_not(None))
+            mailing = set((await session.execute(
+                query.where(verified.is_(True)) if verified is not None else query)).scalars())
+        open_pages = await self._open_pages(session, notices)
+        rows = []
+        for n in notices:
+            settings = chosen.get(n.player_id)
+            if (n.game_id, n.seat) in open_pages and not (settings and settings.always):
+                continue
+            ready = {"push": n.player_id in pushing, "email": n.player_id in mailing,
+                     "webhook": bool(settings and settings.webhook_url)}
+            events = settings.events if settings is not None else DEFAULT_EVENTS
+            for channel in events.get(n.event, []):
+                if ready.get(channel):
+                    rows.append({"key": f"{n.key}:{channel}"[:200], "player_id": n.player_id,
+                                 "channel": channel, "event": n.event, "game_id": n.game_id,
+                                 "payload": {"title": n.title, "body": n.body,
+                                             "url": self.public_url + n.path, "event": n.event,
+                                             "tag": n.key},
+                                 "status": "pending", "attempts": 0, "not_before": now(),
+                                 "created_at": now()})
+        if not rows:
+            return 0
+        result = await session.execute(
+            self.insert(OutboxRow.__table__).values(rows).on_conflict_do_nothing(index_elements=["key"]))
+        return max(0, result.rowcount or 0)
+
+    async def _open_pages(self, session: AsyncSession, notices: list[Notice]) -> set[tuple[str, int]]:
+        """(game, seat) pairs among the notices with a socket of the seat's player open."""
+        games = {n.game_id for n in notices if n.game_id is not None and n.seat is not None}
+        if not games:
+            return set()
+        clocks = (await session.execute(select(SeatClock).where(SeatClock.game_id.in_(games)))).scalars()
+        return {(c.game_id, c.seat) for c in clocks if self.focused(c)}
+
+
+def mentioned(text: str, names: dict[str, str]) -> list[str]:
+    """Player ids whose name the chat line names as @Name (any case; whole name)."""
+    lowered = text.lower()
+    return [pid for pid, name in names.items() if name and re.search(
+        r"@" + re.escape(name.lower()) + r"(?![\w])", lowered)]
+

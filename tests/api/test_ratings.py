@@ -1,0 +1,108 @@
+"""Ratings as games end (issue 29): games between two accounts are rated, one human against bots
+goes to the against-bots pool, a seat left to a bot counts last, and `python -m app.cli ratings
+rebuild` gives exactly the ratings the server kept as the games ended."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from app import cli
+from app.db.models import RatedGame
+from app.services import ratings as rating_service
+from tests.support.api import in_db, new_player, new_room, play_to_end
+from tests.support.wait import wait_for
+
+
+def _game(client, host, guest=None, bots=0):
+    room = new_room(client, host, seats=(2 if guest else 1) + bots)
+    if guest:
+        assert client.post(f"/api/rooms/{room['id']}/join", headers=guest["headers"], json={}).status_code == 200
+    for _ in range(bots):
+        assert client.post(f"/api/rooms/{room['id']}/bots", headers=host["headers"], json={}).status_code == 200
+    r = client.post(f"/api/rooms/{room['id']}/start", headers=host["headers"])
+    assert r.status_code == 200, r.text
+    return room["id"], r.json()["game_id"]
+
+
+def _sync(client, fn):
+    async def run(session):
+        return await session.run_sync(fn)
+    return in_db(client, run)
+
+
+def test_ratings_follow_the_games_and_a_rebuild_gives_exactly_the_same(client, settings, capsys):
+    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+    for _ in range(3):
+        _, game_id = _game(client, ann, bob)
+        play_to_end(client, game_id, [ann, bob])
+    _, against_bots = _game(client, ann, bots=1)
+    play_to_end(client, against_bots, [ann])
+    room_id, left = _game(client, ann, bob)
+    assert client.post(f"/api/rooms/{room_id}/leave", headers=bob["headers"]).status_code == 204
+    play_to_end(client, left, [ann])
+
+    # A bot's final move is rated right after it is stored, as the page learns of it: wait.
+    wait_for(lambda: len(in_db(client, _all)) == 5)
+    rows = {r.game_id: r for r in in_db(client, _all)}
+    assert rows[against_bots].pool == "bots" and rows[against_bots].lineup == [ann["id"]]
+    assert rows[left].pool == "rated"
+    # Bob's seat was the bot's for every move: he counts last, whatever the points said.
+    assert rows[left].changes[bob["id"]]["after"] < rows[left].changes[bob["id"]]["before"]
+    assert sum(r.pool == "rated" for r in rows.values()) == 4
+
+    stored = _sync(client, rating_service.stored)
+    assert {(p, pool) for p, _, pool in stored} == {(ann["id"], "rated"), (bob["id"], "rated"),
+                                                   (ann["id"], "bots")}
+    assert stored[(ann["id"], "testgame", "rated")][2] == 4
+    assert _sync(client, rating_service.folded) == stored
+    url = settings.database_url
+    assert cli.main(["--database", url, "ratings", "check"]) == 0
+    assert cli.main(["--database", url, "ratings", "rebuild"]) == 0
+    assert "5 games rated" in capsys.readouterr().out
+    assert _sync(client, rating_service.stored) == stored
+
+
+def test_a_game_that_ended_before_one_already_rated_is_folded_in_its_true_order(client):
+    """Incremental and rebuilt ratings agree even when games are recorded out of finish order."""
+    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+    _, first = _game(client, ann, bob)
+    _, second = _game(client, ann, bob)
+    platform = client.app.state.platform
+    rate = platform._rate
+    platform.games.listeners.remove(rate)  # the first game's rating is recorded late
+    play_to_end(client, first, [ann, bob])
+    platform.games.listeners.append(rate)
+    play_to_end(client, second, [ann, bob])
+    wait_for(lambda: len(in_db(client, _all)) == 1)
+    assert _sync(client, lambda s: rating_service.record(s, first)) == "rebuilt"
+    assert _sync(client, lambda s: rating_service.record(s, first)) == "known"
+    assert _sync(client, rating_service.folded) == _sync(client, rating_service.stored)
+
+
+async def _all(session):
+    return list((await session.execute(select(RatedGame))).scalars())
+
+
+def test_games_that_ended_unrated_by_a_stopped_instance_are_caught_up(client):
+    """A game whose final move's instance stopped before rating it is rated by the catch-up that
+    runs at start; a game the ratings leave out (a seat with too few moves) is read once, not at
+    every start."""
+    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+    _, rated = _game(client, ann, bob)
+    _, alone = _game(client, ann, bots=1)
+    room = new_room(client, ann, options={"rounds": 1})
+    client.post(f"/api/rooms/{room['id']}/join", headers=bob["headers"], json={})
+    short = client.post(f"/api/rooms/{room['id']}/start", headers=ann["headers"]).json()["game_id"]
+    platform = client.app.state.platform
+    platform.games.listeners.remove(platform._rate)
+    for game_id, people in ((rated, [ann, bob]), (alone, [ann]), (short, [ann, bob])):
+        play_to_end(client, game_id, people)
+    assert _sync(client, rating_service.catch_up) == 3
+    rows = {r.game_id: r.pool for r in in_db(client, _all)}
+    assert rows == {rated: "rated", alone: "bots", short: "none"}
+    assert _sync(client, rating_service.catch_up) == 0
+    assert _sync(client, rating_service.folded) == _sync(client, rating_service.stored)
+    before = _sync(client, rating_service.stored)
+    _sync(client, rating_service.rebuild)
+    assert {r.game_id: r.pool for r in in_db(client, _all)} == rows
+    assert _sync(client, rating_service.stored) == before
