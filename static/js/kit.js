@@ -47,9 +47,13 @@ const betweenConsonants = (pair, onset) => !VOWEL.test(pair[0]) && !VOWEL.test(p
   && !ONSETS.has(pair) && (VOWEL.test(onset[1]) || ONSETS.has(onset));
 // A word without such a place ("Stationery") breaks before a consonant between vowels ("Statio-nery").
 const beforeASyllable = (pair, onset) => VOWEL.test(pair[0]) && !VOWEL.test(pair[1]) && VOWEL.test(onset[1]);
+// The last resort: between two vowels that are not said as one ("Appli-ance").
+const ONE_VOWEL = new Set(["ea", "ee", "oo", "ou", "ai", "ay", "ey", "oa", "ie", "ei", "au", "oi", "oy", "ue", "ui"]);
+const betweenVowels = (pair) => VOWEL.test(pair[0]) && VOWEL.test(pair[1]) && !ONE_VOWEL.has(pair);
 function splitWord(word, most) {
   let best = breakAt(word, betweenConsonants);
   if (best < 0) best = breakAt(word, beforeASyllable);
+  if (best < 0) best = breakAt(word, betweenVowels);
   if (best < 0) return word;
   const [left, right] = [word.slice(0, best), word.slice(best)];
   return `${left.length > most ? splitWord(left, most) : left}\u00ad${right.length > most ? splitWord(right, most) : right}`;

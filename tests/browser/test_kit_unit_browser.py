@@ -77,3 +77,10 @@ def test_hyphenate_breaks_long_words_at_readable_places_only(kit):
     out = kit.evaluate("(ws) => ws.map((w) => kit.hyphenate(w, 8).replaceAll('\\u00ad', '-'))", words)
     assert out == ["Slaugh-terhouse", "Elec-tronics Store", "Steak-house", "Book-store", "Park", "Construc-tion"]
     assert json.dumps(out).count("-") == 5
+
+
+def test_hyphenate_falls_back_to_a_break_between_vowels(kit):
+    """A long word with no break between consonants or before a syllable breaks between two
+    vowels that are not said as one ("Appli-ance"), so it never runs out of its box."""
+    out = kit.evaluate("(ws) => ws.map((w) => kit.hyphenate(w, 7).replaceAll('\\u00ad', '-'))", ["Appliance", "Stationery"])
+    assert out == ["Appli-ance", "Statio-nery"]

@@ -152,8 +152,8 @@ def test_phone_targets_and_named_squares(browser):
     import re
 
     st = game()
-    st["p"][0]["zone"] = [BAKERY, None]
-    st["p"][0]["park"]["red"] = 1
+    st["players"][0]["zone"] = [BAKERY, None]
+    st["players"][0]["park"]["red"] = 1
     build(st, 0, {(0, 1): "tea"})
     page, _legal, errors = open_page(browser, st, 0, width=390)
     for sel in (".fc-zone[data-zone='0'][data-seat='0']", ".fc-zone[data-zone='1'][data-seat='0']", ".fc-chip[data-citizen='red']"):
