@@ -9,7 +9,8 @@ from pathlib import Path
 from app.config import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = [ROOT / "README.md", ROOT / "bench" / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", ROOT / "bench" / "README.md", *sorted((ROOT / "docs").glob("**/*.md")),
+        *sorted((ROOT / "app" / "rulesets").glob("*/NOTES.md"))]
 
 
 def test_every_setting_is_in_the_readme_table():

@@ -48,9 +48,9 @@ async def legal_moves(game_id: str, platform: PlatformDep, player: OptionalPlaye
     seat = live.seat_of(player.id if player else None)
     moves: list[dict[str, Any]] = []
     if seat is not None and not live.abandoned and seat in live.ruleset.to_act(live.state):
-        moves = live.ruleset.legal_moves(live.state, seat)
+        moves = live.legal_moves(seat)
     answer: dict[str, Any] = {"version": live.version, "seat": seat, "moves": moves}
-    undo = platform.games.undo_allowance(live, seat)
+    undo = await platform.games.undo_allowance(live, seat)
     if undo is not None:
         answer["undo"] = undo
     return answer

@@ -8,6 +8,7 @@ from typing import Literal
 
 from fastapi import APIRouter
 
+from app import guides
 from app.api.deps import SessionDep
 from app.api.schemas import Leaderboard, RulesetInfo, error_responses
 from app.engine import registry
@@ -35,6 +36,15 @@ async def catalogue(ruleset_id: str) -> dict[str, Any]:
     if ruleset is None:
         raise not_found("ruleset")
     return ruleset.catalogue() if hasattr(ruleset, "catalogue") else {}
+
+
+@router.get("/{ruleset_id}/guide")
+async def guide(ruleset_id: str) -> dict[str, Any]:
+    """How to play, in our words: summary, sections, glossary, hints by move type, rulebook link."""
+    found = guides.guide(ruleset_id) if registry.get(ruleset_id) is not None else None
+    if found is None:
+        raise not_found("ruleset guide")
+    return {"ruleset": ruleset_id, "name": registry.get(ruleset_id).name, **found}  # type: ignore[union-attr]
 
 
 @router.get("/{ruleset_id}/leaderboard", response_model=Leaderboard)

@@ -324,6 +324,9 @@ class TableSeat(BaseModel):
     held: bool
     held_for: str | None
     clock: SeatClockPublic | None
+    # When a bot takes this absent player's seat if they stay away while asked to act (ISO time;
+    # null while they are connected, for bots and for held seats).
+    bot_at: str | None = None
     player_id: str | None = None  # whose profile the name links to (/players/{id})
     bot_rating: int | None = None  # a bot seat's fixed rating (its level's)
     offered: bool = False  # a turn pace's 'offer' policy: open to any player not seated

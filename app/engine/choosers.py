@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.engine import registry
+from app.engine.memo import Memo
 from app.engine.rng import Rng
 from app.engine.ruleset import Move, State, random_move
 from app.engine.search import Budget, search
@@ -117,5 +118,6 @@ def decide(request: dict[str, Any]) -> Move:
     if ruleset is None:
         raise LookupError(f"no ruleset {request['ruleset']!r} in this worker")
     chooser = level(request.get("level")).chooser
-    return chooser(ruleset, request["state"], int(request["seat"]), int(request["seed"]),
-                   float(request.get("budget", 0.0)))
+    with Memo():  # what the rules keep per state while this decision looks ahead (memo.py)
+        return chooser(ruleset, request["state"], int(request["seat"]), int(request["seed"]),
+                       float(request.get("budget", 0.0)))

@@ -1,6 +1,9 @@
 """Per-game memo of view parts: what lets the diff between a seat's consecutive views skip the
 parts a move did not change, by identity, without a cache in any ruleset module (issue 31).
 
+Rules may also keep what a state's moves cost to list (`derived`, `remember` and `recall`): the live
+game's memo is active around its moves as well, and a search around each decision.
+
 A ruleset's `view` builds a part through `part(key, build, *args)` (the key a hashable summary of
 everything the part shows; JSON types that Python keys confuse, true and 1, must not share a
 place in it) or `derived(source, build, *args)` (the part depends only on `source`,
@@ -16,6 +19,7 @@ never changed after they are built: they are sent, compared and diffed.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from contextvars import ContextVar, Token
 from typing import Any, TypeVar
 
@@ -50,6 +54,11 @@ class Memo:
     def __len__(self) -> int:
         return len(self._new) + len(self._old)
 
+    def holds(self, source: Any, tag: Any) -> bool:
+        """Whether an entry for the object `source` is filed under `tag`."""
+        entry = self._new.get((id(source), tag)) or self._old.get((id(source), tag))
+        return entry is not None and entry[0] is source
+
     def get(self, key: Any) -> Any:
         """The entry filed under `key`, moved to the new generation, or None."""
         entry = self._new.get(key)
@@ -58,6 +67,11 @@ class Memo:
             if entry is not None:
                 self.put(key, entry)
         return entry
+
+    def drop(self, key: Any) -> None:
+        """Forget the entry filed under `key`, if any."""
+        self._new.pop(key, None)
+        self._old.pop(key, None)
 
     def put(self, key: Any, entry: Any) -> None:
         """File `entry` under `key` in the new generation (turning the generations when full)."""
@@ -76,6 +90,39 @@ def part(key: Any, build: Callable[..., T], *args: Any) -> T:
         hit = build(*args)
         memo.put(key, hit)
     return hit
+
+
+def ensure() -> AbstractContextManager[Any]:
+    """The active memo left as it is, or a fresh one for the duration of one call: a ruleset's
+    entry points wrap themselves in it, so that what a call derives several times (a borough's
+    cells, say) is derived once even where no game's memo is active (tests, tools)."""
+    return nullcontext() if _ACTIVE.get() is not None else Memo()
+
+
+def recall(source: Any, tag: Any) -> Any:
+    """What `remember(source, tag, value)` filed for this very object in the active memo, or
+    None (also with no memo active)."""
+    memo = _ACTIVE.get()
+    if memo is None:
+        return None
+    hit = memo.get((id(source), tag))
+    return hit[1] if hit is not None and hit[0] is source else None
+
+
+def remember(source: Any, tag: Any, value: Any) -> None:
+    """File `value` under the state object `source` (which moves replace, never change) in the
+    active memo, if any: a later `recall` or `derived` for the same object finds it."""
+    memo = _ACTIVE.get()
+    if memo is not None:
+        memo.put((id(source), tag), (source, value))
+
+
+def forget(source: Any, tag: Any) -> None:
+    """Drop what the active memo keeps for `source` under `tag` (a private object no longer used:
+    the memo would otherwise keep it alive until its generation turns)."""
+    memo = _ACTIVE.get()
+    if memo is not None:
+        memo.drop((id(source), tag))
 
 
 def derived(source: Any, tag: Any, build: Callable[..., T], *args: Any) -> T:

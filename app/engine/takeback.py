@@ -91,6 +91,13 @@ class Line:
             self.steps.pop()
         return state
 
+    def copy(self) -> Line:
+        """A copy that later rows of this line do not change (to read it on another thread)."""
+        other = Line(self.steps.maxlen or MAX_TAKEBACK)
+        other.seat = self.seat
+        other.steps.extend(self.steps)
+        return other
+
     def reset(self) -> None:
         """Forget the run (a state loaded from a snapshot has no known past)."""
         self.steps.clear()

@@ -304,7 +304,8 @@ class Hub:
                 except (DBAPIError, ServiceError):
                     continue
                 live = self.games.loaded(game_id)
-            frame = encode({"type": "heartbeat", "version": max(version, live.version if live else 0)})
+            frame = encode({"type": "heartbeat", "version": max(version, live.version if live else 0),
+                            "every": self.heartbeat_seconds})
             for conn in list(channel.connections):
                 conn.send(frame)
             written += len(channel.connections)

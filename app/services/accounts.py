@@ -106,6 +106,7 @@ class Accounts:
         self._dummy: str | None = None  # checked against for unknown addresses (same time)
         self._sending: set[asyncio.Task[None]] = set()
         self.renamed: list[Callable[[str], Awaitable[None]]] = []  # player id: names changed
+        self.deleted: list[Callable[[str], Awaitable[None]]] = []  # player id: account deleted
 
     # -- passwords, limits, mail -------------------------------------------------------------
 
@@ -416,7 +417,7 @@ class Accounts:
             ended = await self.tokens.end_sessions(session, caller.id)
             await session.commit()
         await self.tokens.ended(ended)
-        for listener in self.renamed:
+        for listener in self.deleted + self.renamed:
             await listener(caller.id)
 
     async def purge(self) -> int:

@@ -23,6 +23,7 @@ from typing import Any
 
 from app.engine import choosers
 from app.engine.errors import GameError
+from app.engine.memo import Memo
 from app.engine.rng import Rng
 from app.engine.ruleset import Move, random_move
 from app.observability.metrics import BOT_FALLBACKS
@@ -193,7 +194,8 @@ class BotRunner:
         request = bot_request(live, seat, attempt)
         if self.pool is None:
             level = choosers.level(request["level"])
-            return level.chooser(live.ruleset, live.state, seat, request["seed"], level.budget)
+            with Memo():  # the decision's own: a search must not crowd out the game's view parts
+                return level.chooser(live.ruleset, live.state, seat, request["seed"], level.budget)
         try:
             decision = await self.pool.choose(request, request["budget"] + self.deadline_seconds)
         except BotPoolError as exc:

@@ -412,16 +412,21 @@ class GameService:
             self._check_holder(live, seat, player_id)
             return undo_rules.check(live, seat, sent_version, count, client_id)
 
+        live = await self.live(game_id)
+        # The re-deals off the loop first; the check under the game's lock then finds them
+        # remembered for this version (or, if the game moved on meanwhile, refuses or redoes).
+        await undo_rules.allowance_off_loop(live, seat)
+
         version = await self._submit(game_id, seat, sent_version, count, client_id, player_id,
                                      on_stored, decide=decide)
         log.info("moves taken back", extra={"game_id": game_id, "version": version, "seat": seat})
         return version
 
-    def undo_allowance(self, live: LiveGame, seat: int | None) -> int | None:
+    async def undo_allowance(self, live: LiveGame, seat: int | None) -> int | None:
         """How many moves `seat` may take back now (None when the table does not allow it)."""
         if live.undo_mode not in ("misclick", "turn"):
             return None
-        return undo_rules.allowance(live, seat)
+        return await undo_rules.allowance_off_loop(live, seat)
 
     async def _submit(self, game_id: str, seat: int, sent_version: Any, move: Any,
                       client_id: str | None, player_id: str | None,
@@ -485,9 +490,10 @@ class GameService:
             earlier = live.earlier(seat, client_id, move)
             if earlier is not None:
                 return earlier, None, move
-        new_state, canonical = play_canonical(
-            live.ruleset, live.state, seat, move, sent_version=sent_version,
-            current_version=live.version, history=live.history(sent_version))
+        with live.memo:  # what the listing of the legal moves left for `apply` (app/engine/memo.py)
+            new_state, canonical = play_canonical(
+                live.ruleset, live.state, seat, move, sent_version=sent_version,
+                current_version=live.version, history=live.history(sent_version))
         return None, new_state, canonical
 
     @staticmethod

@@ -118,6 +118,12 @@ class LiveGame:
                 return seat
         return None
 
+    def legal_moves(self, seat: int) -> list[Move]:
+        """The seat's legal moves now, listed inside the game's memo: the move that follows is
+        checked against this very listing instead of a second one."""
+        with self.memo:
+            return self.ruleset.legal_moves(self.state, seat)
+
     def bot_seats(self) -> list[int]:
         """Seats the server plays."""
         return [seat for seat, holder in self.seats.items() if holder.get("bot")]

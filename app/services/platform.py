@@ -9,8 +9,11 @@ from contextlib import AbstractAsyncContextManager
 import time
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
+
 from app.collector import Collector
 from app.config import Settings
+from app.db.models import utcnow
 from app.db.session import make_engine, make_sessionmaker
 from app.limits import Limiter, Rate, TokenFrames
 from app.observability.metrics import BROKER_LAG, REGISTRY, Gauge
@@ -36,9 +39,10 @@ from app.services import vacation
 from app.services.games import GameService
 from app.services.mail import make_mailer
 from app.services.replay import Replays
-from app.services.rooms import RoomLocks, room_ids_of
+from app.services.rooms import RoomLocks, leave_room, room_ids_of
 from app.services import tokens as token_service
-from app.services.tokens import Tokens
+from app.services.errors import ServiceError
+from app.services.tokens import Identity, Tokens
 from app.tasks import stop_tasks
 
 log = logging.getLogger(__name__)
@@ -88,6 +92,7 @@ class Platform:
         self.accounts = Accounts(settings, self.sessions, self.tokens, self.limiter, self.mailer,
                                  self.write_turn)
         self.accounts.renamed.append(self._player_renamed)
+        self.accounts.deleted.append(self._player_deleted)
         self.clocks = Clocks(self.sessions, settings.absence_grace_seconds,
                              settings.heartbeat_seconds, settings.clock_sweep_seconds,
                              self.games.write_turn)
@@ -214,6 +219,23 @@ class Platform:
         if self.broker.shared:
             await self.broker.publish({"type": "ended", "game_id": game_id,
                                        "origin": self.instance, "t": time.time()})
+
+    async def _player_deleted(self, player_id: str) -> None:
+        """A deleted account leaves the rooms still in their lobby, so its seats (and the host's
+        role) free up; its seats in games keep their neutral name."""
+        async with self.sessions() as session:
+            lobby = await room_ids_of(session, player_id, ("lobby",))
+        leaver = Identity(player_id, "", "", utcnow(), False)  # leave_room reads only the id
+        for room_id in lobby:
+            try:
+                async with self.room_locks.hold(room_id), self.write_turn(), \
+                        self.sessions() as session:
+                    await leave_room(session, room_id, leaver)
+                    await session.commit()
+            except (ServiceError, IntegrityError):  # started or changed meanwhile: leave it be
+                log.info("a deleted player's room %s changed meanwhile; left as it is", room_id)
+                continue
+            await self.announce_room(room_id)
 
     async def _player_renamed(self, player_id: str) -> None:
         """A player's name changed (or its account was deleted): its rooms show the new one."""

@@ -376,7 +376,9 @@ async def rooms_of(session: AsyncSession, player: Identity) -> list[Room]:
                                        .order_by(Room.created_at.desc()).limit(50))).scalars())
 
 
-async def room_ids_of(session: AsyncSession, player_id: str) -> list[str]:
-    """The ids of every room the player hosts or sits in that is not over."""
+async def room_ids_of(session: AsyncSession, player_id: str,
+                      statuses: tuple[str, ...] = ("lobby", "playing")) -> list[str]:
+    """The ids of every room the player hosts or sits in that is in one of `statuses` (by
+    default: not over)."""
     return list((await session.execute(select(Room.id).where(
-        _of(player_id), Room.status != "finished"))).scalars())
+        _of(player_id), Room.status.in_(statuses)))).scalars())

@@ -4,6 +4,7 @@ rematch of a finished game (same ruleset, options, pace and seats; bots accept a
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select, update
@@ -40,6 +41,7 @@ async def table_info(platform: Any, game_id: str, viewer_id: str | None = None) 
             else "held" if held else "player" if r.player_id else "empty",
             "connected": platform.clocks.connected(clock) if r.player_id else None,
             "held": held, "held_for": r.name if held else None, "clock": None,
+            "bot_at": _bot_at(platform, clock) if r.player_id and not r.bot and not held else None,
             # The player's profile (/players/{id}); a bot seat's level carries a fixed rating.
             "player_id": r.player_id,
             "bot_rating": bot_rating(bot_level(r.bot)) if r.bot and not r.player_id else None,
@@ -53,6 +55,16 @@ async def table_info(platform: Any, game_id: str, viewer_id: str | None = None) 
         seats.append(entry)
     return {"game_id": game_id, "room_id": live.room_id, "now": now().isoformat(),
             "pace": pace_json(pace), "seats": seats, "rematch": rematch, "undo": live.undo_mode}
+
+
+def _bot_at(platform: Any, clock: Any) -> str | None:
+    """When a bot takes an absent player's seat if they stay away (their last sign of life plus
+    the grace period; the sweep holds it only while the seat is asked to act), or None while the
+    player is connected."""
+    if clock is None or clock.last_seen is None or platform.clocks.connected(clock):
+        return None
+    due: datetime = aware(clock.last_seen) + platform.clocks.grace
+    return due.isoformat()
 
 
 async def _rematch_json(session: AsyncSession, room_id: str) -> dict[str, Any] | None:

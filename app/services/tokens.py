@@ -196,8 +196,11 @@ class Tokens:
         if done.rowcount != 1:
             raise ServiceError(401, "This token has been replaced by a newer one; only the newest "
                                     "token can ask for another.")
-        return (Identity(caller.id, caller.name, digest, expires, True, caller.session_id), token,
-                grace_until)
+        # The name from its one place: the caller's cached one may predate a rename, and the new
+        # token's identity is cached here without any rename event naming it.
+        name = (await session.execute(select(Player.name).where(Player.id == caller.id))).scalar()
+        return (Identity(caller.id, name or caller.name, digest, expires, True, caller.session_id),
+                token, grace_until)
 
     async def revoke(self, session: AsyncSession, caller: Identity) -> list[str]:
         """Sign this device out (in the caller's transaction): neither the session's current

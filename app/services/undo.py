@@ -4,7 +4,10 @@ the checks of a take-back request. GameService stores the take-back as a row of 
 
 from __future__ import annotations
 
+import asyncio
 import secrets
+from collections.abc import Callable
+from functools import partial
 
 from app.engine.errors import ErrorCode, GameError
 from app.engine.rng import Rng
@@ -22,6 +25,28 @@ def allowance(live: LiveGame, seat: int | None) -> int:
     """How many of its latest moves `seat` may take back now: none when the table does not
     allow it, a bot holds the seat, or another seat acted since; in `misclick` mode only the
     last move, once; never a move that showed the seat something hidden."""
+    known = _known(live, seat)
+    if known is not None:
+        return known
+    assert seat is not None
+    return _remember(live, live.version, seat, _counter(live, seat)())
+
+
+async def allowance_off_loop(live: LiveGame, seat: int | None) -> int:
+    """`allowance`, with the re-deals (milliseconds per move) on a worker thread so that the
+    event loop serves other games meanwhile; the line and state are read before it starts."""
+    known = _known(live, seat)
+    if known is not None:
+        return known
+    assert seat is not None
+    version = live.version
+    count = await asyncio.to_thread(_counter(live, seat))
+    return _remember(live, version, seat, count)
+
+
+def _known(live: LiveGame, seat: int | None) -> int | None:
+    """The answer when no re-deal is needed (nothing to take back, or remembered for this
+    version), else None."""
     if seat is None or live.undo_mode not in ("misclick", "turn") or live.abandoned:
         return 0
     if live.seats.get(seat, {}).get("bot") or live.line.seat != seat:
@@ -31,10 +56,22 @@ def allowance(live: LiveGame, seat: int | None) -> int:
     cached = live.takeable
     if cached is not None and cached[:2] == (live.version, seat):
         return cached[2]
+    return None
+
+
+def _counter(live: LiveGame, seat: int) -> Callable[[], int]:
+    """The re-deal count for the game as it is now, safe to run on another thread: the line is
+    copied (states themselves are never changed)."""
     limit = 1 if live.undo_mode == "misclick" else MAX_TAKEBACK
     # The re-deals need no reproducibility, and nobody may predict them.
-    count = takeable(live.ruleset, live.line, live.state, seat, limit, Rng(secrets.randbits(63)))
-    live.takeable = (live.version, seat, count)
+    return partial(takeable, live.ruleset, live.line.copy(), live.state, seat, limit,
+                   Rng(secrets.randbits(63)))
+
+
+def _remember(live: LiveGame, version: int, seat: int, count: int) -> int:
+    """Keep the count for its version (unless the game moved on while it was computed)."""
+    if live.version == version:
+        live.takeable = (version, seat, count)
     return count
 
 
@@ -79,7 +116,10 @@ def _nothing(live: LiveGame, seat: int) -> str:
     """Why `seat` has no move to take back now, in a sentence."""
     if live.abandoned:
         return "This game was abandoned; its moves cannot be taken back."
-    if live.seats.get(seat, {}).get("bot"):
+    holder = live.seats.get(seat, {})
+    if holder.get("bot") and not holder.get("player_id"):
+        return "Bots never take moves back."
+    if holder.get("bot"):
         return f"A bot is playing seat {seat} for you; take the seat back first."
     if live.line.seat is not None and live.line.seat != seat:
         return (f"Seat {live.line.seat} has acted since your last move, so it can no longer be "

@@ -44,27 +44,29 @@ export async function request(method, path, body) {
   return data;
 }
 
-// Ask for a name once, then create a guest player; resolves to {id, name, token}.
+// Ask for a name once, then create a guest player; resolves to {id, name, token}, or to null
+// when the player closes the dialog with Escape (nothing is created then).
 export async function ensurePlayer() {
   const existing = me();
   if (existing) { showWho(existing); return existing; }
   const dialog = document.getElementById("name-dialog");
   const input = document.getElementById("name-input");
-  // Escape (or any close but Enter with a name) creates nobody: the caller's action stops there
-  // with a sentence, instead of making a player called "Player".
-  const name = await new Promise((resolve, reject) => {
-    dialog.returnValue = "";
-    dialog.addEventListener("close", () => {
-      const typed = input.value.trim();
-      if (dialog.returnValue === "enter" && typed) resolve(typed);
-      else reject(new Error("Choose a name first: nothing was done without one."));
-    }, { once: true });
+  let cancelled = false;
+  dialog.addEventListener("cancel", () => { cancelled = true; }, { once: true });
+  const name = await new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(input.value.trim() || "Player"), { once: true });
     dialog.showModal();
   });
+  if (cancelled) return null;
   const player = await request("POST", "/api/players", { name });
   localStorage.setItem(KEY, JSON.stringify(player));
   showWho(player);
   return player;
+}
+
+// A chat frame (rooms and games): its id says which error frame answers it.
+export function chatFrame(text) {
+  return { type: "chat", text, id: `chat-${Date.now().toString(36)}` };
 }
 
 export function showWho(player) {
@@ -116,9 +118,20 @@ export function liveSocket(path, { onMessage, onOpen, onState }) {
     };
   };
   connect();
+  // A socket that went silent may take minutes to report its close (a cut network): `restart`
+  // drops it at once, without waiting for its close, and connects again.
+  const restart = () => {
+    if (stopped || !socket) return;
+    const dead = socket;
+    dead.onopen = dead.onmessage = dead.onclose = null;
+    try { dead.close(); } catch { /* already closing */ }
+    onState && onState("offline");
+    setTimeout(connect, backoffDelay(attempt++));
+  };
   return { send: (message) => { if (socket && socket.readyState === 1) { socket.send(JSON.stringify(message)); return true; } return false; },
            close: () => { stopped = true; socket && socket.close(); },
            reconnect: () => { socket && socket.close(); },
+           restart,
            get open() { return !!socket && socket.readyState === 1; },
            stats };
 }

@@ -3,13 +3,14 @@
 // draws what every game shares: the prompt bar, errors beside the board, player panels with
 // clocks, the log in words, chat, your-turn signals, the result panel and Leave.
 // The layout rules renderers follow are in docs/UX.md.
-import { el, liveSocket, me, request, showWho } from "./api.js";
+import { chatFrame, el, ensurePlayer, liveSocket, me, request, showWho } from "./api.js";
 import { keyboard as kitKeyboard, seatName, useStyle } from "./kit.js";
 import { applyPatch } from "./patch.js";
 import * as generic from "../rulesets/generic.js";
+import { gameFinished, hintLines, hintsWanted, longPressTips, mountGuide, setHints } from "./learn.js";
 
 const gameId = document.getElementById("game").dataset.gameId;
-const player = me();
+let player = me();
 showWho(player);
 const board = document.getElementById("board");
 // The kit's base rules (focus ring, tap targets, whole words) hold on every board, whatever the renderer.
@@ -20,8 +21,10 @@ const moveError = document.getElementById("move-error");
 const state = {
   doc: null, legal: [], legalVersion: -1, renderer: null, catalogue: {}, names: {}, table: null,
   log: [], pending: null, chat: [], refused: null, online: false, awaiting: null, autoHeld: false,
+  guide: null, hints: false, ackedVersion: -1, lastFrameAt: Date.now(), heartbeatEvery: 15, waitingClick: false,
   undo: 0, // how many of its latest moves this seat may take back at legalVersion (the table's undo option)
 };
+longPressTips(document);
 window.civitas = state; // for debugging and browser tests
 
 // ---- preferences (remembered per browser) ------------------------------------------------------
@@ -88,7 +91,29 @@ async function loadRenderer(rulesetId) {
   }
   try { state.catalogue = await request("GET", `/api/rulesets/${rulesetId}/catalogue`); } catch { state.catalogue = {}; }
   await refreshTable();
+  state.guide = await mountGuide(rulesetId, document.getElementById("status-bar"));
+  setupHints(rulesetId);
 }
+
+// ---- hints (a first game against bots) -----------------------------------------------------------
+function setupHints(rulesetId) {
+  const box = document.getElementById("opt-hints");
+  const others = state.table ? state.table.seats.filter((s) => s.seat !== state.doc.seat) : [];
+  state.hints = state.doc.seat !== null && hintsWanted(rulesetId, others.length > 0 && others.every((s) => s.kind === "bot"));
+  box.checked = state.hints;
+  box.onchange = () => { state.hints = box.checked; setHints(rulesetId, box.checked); drawHint(); };
+  drawHint();
+}
+
+function drawHint() {
+  const box = document.getElementById("hint");
+  const fresh = state.legalVersion === state.doc.version;
+  const lines = state.hints && myTurn() && fresh ? hintLines(state.guide, state.legal) : [];
+  box.hidden = !lines.length;
+  box.replaceChildren(...lines.map((line) => el("span", { class: "hint-line" }, el("strong", {}, "Hint: "), line)));
+}
+// On a phone the hint is one line until tapped (the board stays in the first screen).
+document.getElementById("hint").addEventListener("click", (event) => event.currentTarget.classList.toggle("open"));
 
 async function refreshTable() {
   try {
@@ -115,10 +140,42 @@ function describe(move) {
 let counter = 0;
 function send(move) {
   const id = `${Date.now().toString(36)}-${counter++}`;
-  state.sent = { id, move, version: state.doc.version };
+  state.sent = { id, move, version: state.doc.version, at: Date.now() };
   state.awaiting = id; // until its ack or error: see moveInFlight
-  return socket.send({ type: "move", version: state.doc.version, move, id });
+  const sent = socket.send({ type: "move", version: state.doc.version, move, id });
+  drawWaiting();
+  return sent;
 }
+
+// A move of the player's own that has no answer after a moment is shown as waiting (on a slow or
+// a silently cut connection the player sees their click was taken, and the watchdog reconnects).
+function drawWaiting() {
+  const box = document.getElementById("move-waiting");
+  const slow = moveInFlight() && state.sent && Date.now() - state.sent.at > 700;
+  box.hidden = !slow;
+  if (slow) box.textContent = state.online ? `Your move "${describe(state.sent.move)}" is on its way…`
+    : `Your move "${describe(state.sent.move)}" is waiting for the connection…`;
+}
+setInterval(drawWaiting, 500);
+
+// The watchdog: the server sends a heartbeat every `every` seconds; with no frame at all for two
+// of them the socket is dead although not closed (a cut network): the page says it is offline and
+// opens a new socket (its snapshot answers whatever was lost, and the move in flight is resent
+// by the player if still legal).
+function watchdog() {
+  if (!state.online) return;
+  const silent = Date.now() - state.lastFrameAt;
+  if (silent <= 2 * state.heartbeatEvery * 1000 + 1000) return;
+  state.online = false;
+  state.watchdogFired = (state.watchdogFired || 0) + 1;
+  if (moveInFlight()) {
+    state.pending = { move: state.sent.move, version: state.sent.version };
+    state.awaiting = null;
+    showError("The connection was lost: your move is waiting and will be sent when it is back, if it is still allowed.", "pending");
+  }
+  socket.restart();
+}
+setInterval(watchdog, 1000);
 
 function myHeld() {
   const doc = state.doc;
@@ -134,6 +191,14 @@ async function reclaim() {
   } catch (e) { showError(e.message); }
 }
 document.getElementById("reclaim").addEventListener("click", reclaim);
+
+async function takeSeat(seat) {
+  const code = new URLSearchParams(location.search).get("invite_code");
+  try {
+    state.table = await request("POST", `/api/games/${gameId}/seats/${seat}/take${code ? `?invite_code=${encodeURIComponent(code)}` : ""}`);
+    location.reload();  // the socket reopens as the seat's player
+  } catch (e) { showError(e.message); }
+}
 
 // Undo: takes back the player's last move (a click per move), where the table allows it and the
 // server says it may (nobody else has acted, and the move showed the player nothing hidden).
@@ -158,14 +223,24 @@ function play(move, opts = {}) {
   // It answers false then, so the renderer decides again on its next draw (the legal moves'
   // fetch for this version draws again; a renderer that kept "done for this version" would stall).
   if (opts.auto && (autoWaits() || state.legalVersion !== state.doc.version)) return false;
+  // One click, one move: while this page's last move awaits its answer (or its patch, or the
+  // legal moves of the new version), a second click is not sent: it would be refused as stale.
+  if (!opts.auto && ownMoveOpen()) { state.ignoredClicks = (state.ignoredClicks || 0) + 1; return false; }
   if (myHeld()) reclaim(); // playing a move means the player is back
   if (!socket.open || !state.online) {
     // Offline: keep the move; after the resync it is sent if still legal, or refused visibly.
     state.pending = { move, version: state.doc.version };
-    showError("You are offline: this move will be sent when the connection is back, if it is still allowed.", "pending");
+    showError("Waiting for the connection: your move will be sent when it is back, if it is still allowed.", "pending");
     return;
   }
   send(move);
+}
+
+// The page's own move is still open: sent and not answered, acked but its patch not in, or kept
+// while offline; or the legal moves on screen belong to an older version.
+function ownMoveOpen() {
+  return moveInFlight() || !!state.pending || state.doc.version < state.ackedVersion
+    || state.legalVersion !== state.doc.version;
 }
 
 // The player's last move is sent and not answered yet. A renderer does not make a move by itself
@@ -189,19 +264,31 @@ async function sendPending() {
   const pending = state.pending;
   if (!pending || !state.online || state.legalVersion !== state.doc.version) return;
   state.pending = null;
+  // The kept move answers the decision the player saw. If it went through before the connection
+  // was lost (its answer was what got lost), that is no error; if the player played something
+  // else since (another tab or device), the same move may be legal again for a later decision:
+  // it is not sent then, and the page says so.
+  const mine = state.doc.version !== pending.version ? await playedSince(pending.version) : [];
+  if (mine.includes(canon(pending.move))) { clearError(); return; }
   let same = state.legal.find((m) => JSON.stringify(m) === JSON.stringify(pending.move));
-  // The kept move answers the decision the player saw. If they have played since (another tab or
-  // device), the same move may be legal again for a later decision: it is not sent then.
-  if (same && state.doc.version !== pending.version && await playedSince(pending.version)) same = null;
+  if (mine.length) same = null;
   if (same) { clearError(); send(same); }
   else showError(`Your move "${describe(pending.move)}" was not sent: the game moved on while you were offline and it is no longer allowed.`);
 }
 
+// The player's own moves after `version`, as JSON texts (to compare with a kept move).
 async function playedSince(version) {
   try {
     const log = await request("GET", `/api/games/${gameId}/log`);
-    return log.moves.some((m) => m.seq > version && m.seat === state.doc.seat);
-  } catch { return true; } // cannot tell: do not play a move made for another moment
+    return log.moves.filter((m) => m.seq > version && m.seat === state.doc.seat).map((m) => canon(m.move));
+  } catch { return ["?"]; } // cannot tell: do not play a move made for another moment
+}
+
+// A move as text whatever its keys' order (a stored move may come back with its keys sorted).
+function canon(value) {
+  if (Array.isArray(value)) return `[${value.map(canon).join(",")}]`;
+  if (value && typeof value === "object") return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canon(value[k])}`).join(",")}}`;
+  return JSON.stringify(value);
 }
 
 function showError(text, kind = "error") {
@@ -219,7 +306,18 @@ function friendly(frame) {
     if (state.doc.status !== "active") return "The game is over.";
     if (others.length) return `It is ${listNames(others)}'s turn.`;
   }
+  if (frame.code === "move/stale_version") return "The table changed just before your move arrived, so nothing was played. Please choose again.";
+  if (frame.code === "game/over") return "The game is over.";
   return String(frame.detail || "That was refused.").replace(/\bseat (\d+)\b/gi, (_, n) => nameOf(Number(n)));
+}
+
+// A refusal the player could not have caused: the game had moved on when the move arrived (a
+// second device, a bot's move crossing it), so the move was built on an older table. It is not
+// an error: the page catches up and, if the player is still to act, they simply choose again.
+function raced(frame) {
+  if (frame.code !== "move/stale_version" && frame.code !== "move/not_your_turn" && frame.code !== "game/over") return false;
+  const sentAt = state.sent && state.sent.id === frame.id ? state.sent.version : null;
+  return sentAt !== null && (frame.version === undefined || frame.version > sentAt || state.doc.version > sentAt);
 }
 
 function undoOn() {
@@ -297,6 +395,12 @@ function drawLog() {
   markLast();
 }
 
+function profileLink(seat) {
+  // A seat's name, linked to its player's page when a person holds it.
+  const s = state.table ? state.table.seats.find((x) => x.seat === seat) : null;
+  return s && s.player_id ? el("a", { href: `/players/${s.player_id}`, class: "profile-link" }, nameOf(seat)) : nameOf(seat);
+}
+
 function replayLink(version) {
   // The replay opens at that version from this viewer's seat (its own rules say who sees what).
   const seat = state.doc && state.doc.seat !== null ? `&seat=${state.doc.seat}` : "";
@@ -338,15 +442,32 @@ function drawStatus() {
   const status = document.getElementById("turn-status");
   if (state.refused) status.textContent = state.refused;
   else if (doc.status === "finished" && doc.ended) status.textContent = `Game over: ${doc.ended.detail}`;
-  else if (doc.status === "finished") status.textContent = "Game over — see the result below.";
+  else if (doc.status === "finished") status.textContent = "Game over: the result is just below.";
   else if (myTurn()) status.textContent = doc.to_act.length > 1 ? "Your turn (everyone plays at once)." : "Your turn.";
-  else if (doc.seat !== null && doc.to_act.length) status.textContent = `Waiting for ${listNames(doc.to_act)}…`;
-  else status.textContent = doc.to_act.length ? `${listNames(doc.to_act)} to play.` : "";
+  else if (doc.seat !== null && doc.to_act.length) status.textContent = `Waiting for ${listNames(doc.to_act)}…${stallWords()}`;
+  else status.textContent = doc.to_act.length ? `${listNames(doc.to_act)} to play.${stallWords()}` : "";
   status.classList.toggle("your-turn", myTurn());
   document.getElementById("watching").hidden = doc.seat !== null;
   document.getElementById("held-banner").hidden = !myHeld() || doc.status !== "active";
   document.getElementById("leave-game").hidden = doc.seat === null || doc.status !== "active";
   document.getElementById("undo").hidden = !(state.undo > 0 && state.legalVersion === doc.version && doc.status === "active");
+}
+
+// A player asked to act whose connection is gone: the server lets a bot play their seat when the
+// absence lasts (table `bot_at`); the countdown says when, so nobody wonders how long to wait.
+function stallWords() {
+  const doc = state.doc;
+  if (!state.table || doc.status !== "active") return "";
+  const parts = [];
+  for (const seat of doc.to_act) {
+    if (seat === doc.seat) continue;
+    const info = state.table.seats.find((s) => s.seat === seat);
+    if (!info || !info.bot_at || info.held) continue;
+    const left = Date.parse(info.bot_at) - (Date.now() + (state.clockSkew || 0));
+    parts.push(left > 0 ? ` ${nameOf(seat)} is away: a bot will play for them in ${fmtClock(left)} unless they come back.`
+      : ` ${nameOf(seat)} is away: a bot is stepping in.`);
+  }
+  return parts.join("");
 }
 
 function fmtClock(ms) {
@@ -378,7 +499,7 @@ function drawClocks() {
   box.hidden = !mine || !mine.running;
   if (mine && mine.running) box.textContent = `◷ ${fmtClock(mine.ms)} to move`;
 }
-setInterval(() => { if (state.doc) drawClocks(); }, 1000);
+setInterval(() => { if (state.doc) { drawClocks(); if (!state.refused && stallWords()) drawStatus(); } }, 1000);
 
 function drawPlayers() {
   const doc = state.doc;
@@ -396,15 +517,24 @@ function drawPlayers() {
       : el("span", { class: `dot ${s.connected ? "on" : "off"}`, title: s.connected ? "connected" : "not connected" }, s.connected ? "●" : "○");
     return el("li", { class: `player${acting ? " acting" : ""}${seat === doc.seat ? " me" : ""}`, dataset: { seat } },
       el("span", { class: "order", title: "turn order" }, `${i + 1}`), dot,
-      el("span", { class: "pname" }, s.player_id ? el("a", { href: `/players/${s.player_id}`, class: "profile-link" }, nameOf(seat)) : nameOf(seat),
-        seat === doc.seat ? " (you)" : ""),
+      el("span", { class: "pname" }, profileLink(seat), seat === doc.seat ? " (you)" : ""),
       s.bot_rating ? el("span", { class: "bot-rating", title: "this bot level's fixed rating" }, String(s.bot_rating)) : null,
       acting ? el("span", { class: "to-play" }, "▶ to play") : null,
-      s.held ? el("span", { class: "held", title: "the seat is kept for its player" }, `bot playing until ${s.held_for || "the player"} returns`) : null,
+      s.held ? el("span", { class: "held", title: "the seat is kept for its player" }, heldWords(s)) : null,
+      !s.held && s.bot_at && acting && seat !== doc.seat ? el("span", { class: "away" }, "away") : null,
+      // A turn game's seat whose player ran out of time, offered to anyone not seated here.
+      s.offered && doc.seat === null && me() ? el("button", { type: "button", class: "take-seat", onclick: () => takeSeat(seat) }, "Take this seat") : null,
       score !== null && score !== undefined ? el("span", { class: "score" }, String(score)) : null,
       el("span", { class: "clock", dataset: { clockSeat: seat }, hidden: true }));
   }));
   drawClocks();
+}
+
+// A held seat's words: "until Ben returns" only when Ben is not here; a connected player whose
+// clock ran out takes the seat back with a click.
+function heldWords(s) {
+  const who = s.held_for || "the player";
+  return s.connected ? `a bot is playing for ${who} until ${who} takes the seat back` : `bot playing until ${who} returns`;
 }
 
 function drawOutcome() {
@@ -443,15 +573,18 @@ function drawOutcome() {
   // When nobody wins (a failed city, nobody inside Rome) the list numbers no ranks.
   const place = (rank) => (winnerNames.length ? el("strong", {}, `${rank}.`) : null);
   const ranking = [...order.map((seat) => ({ rank: outcome.ranks[seat], li: el("li", { class: winners.includes(seat) ? "winner" : "" },
-      place(outcome.ranks[seat]), ` ${nameOf(seat)}${seat === state.doc.seat ? " (you)" : ""} — ${outcome.scores[seat]} ${scoreUnit()}`) })),
+      place(outcome.ranks[seat]), " ", profileLink(seat), `${seat === state.doc.seat ? " (you)" : ""} — ${outcome.scores[seat]} ${scoreUnit()}`) })),
     ...others.map((o) => ({ rank: o.rank, li: el("li", { class: o.rank === 1 ? "winner" : "" },
       place(o.rank), ` ${o.name} — ${o.score} ${scoreUnit()}`) }))].sort((a, b) => a.rank - b.rank);
   box.replaceChildren(el("h2", {}, title),
     el("ol", { class: "ranking" }, ...ranking.map((r) => r.li)),
     actions, details);
-  if (rematch && rematch.game_id && rematch.accepted.includes(state.doc.seat) && !state.leftForRematch) {
-    state.leftForRematch = true;
-    location.href = `/games/${rematch.game_id}`;
+  // The finished game's page stays (its result stays readable); the link above leads on. The
+  // result is brought into view once, when the game ends or the page opens on a finished game.
+  if (!state.resultShown) {
+    state.resultShown = true;
+    if (state.doc.seat !== null) gameFinished(state.doc.ruleset);
+    box.scrollIntoView({ block: "nearest", behavior: "instant" });
   }
 }
 
@@ -470,8 +603,7 @@ function genericBreakdown(outcome, order) {
 
 async function askRematch() {
   try {
-    const answer = await request("POST", `/api/rooms/${state.doc.room_id}/rematch`);
-    if (answer.game_id) { location.href = `/games/${answer.game_id}`; return; }
+    await request("POST", `/api/rooms/${state.doc.room_id}/rematch`);
   } catch (e) { showError(e.message); }
   refreshTable();
 }
@@ -559,6 +691,7 @@ function draw() {
   // The full list of legal moves is the generic renderer's only way to play; others draw their own.
   movesBox.replaceChildren(state.renderer === generic ? el("section", { class: "panel" }, el("h3", {}, "Moves"), generic.moveList(c)) : "");
   drawStatus();
+  drawHint();
   drawPlayers();
   drawOutcome();
   markLast();
@@ -574,6 +707,7 @@ async function update() {
 
 // ---- the socket ------------------------------------------------------------------------------------
 function onFrame(frame) {
+  state.lastFrameAt = Date.now(); // any frame shows the connection is alive (see the watchdog)
   if (frame.type === "snapshot") {
     const first = !state.doc;
     state.awaiting = null; // a new socket: its answer may never come, and the snapshot is the truth
@@ -595,9 +729,12 @@ function onFrame(frame) {
     if (state.doc.status === "finished" || frame.version % 5 === 0 || (state.table && state.table.pace)) tableSoon();
     update();
   } else if (frame.type === "heartbeat") {
+    if (typeof frame.every === "number" && frame.every > 0) state.heartbeatEvery = frame.every;
     if (state.doc && frame.version > state.doc.version) socket.send({ type: "sync", version: state.doc.version });
   } else if (frame.type === "ack") {
     if (answered(frame.id)) state.autoHeld = false;
+    if (typeof frame.version === "number") state.ackedVersion = Math.max(state.ackedVersion, frame.version);
+    drawWaiting();
     state.lastAnswer = { id: frame.id, ok: true, version: frame.version }; // for browser tests
     // The kept offline move went through; other notices stay until the player's next move.
     if (moveError.dataset.kind === "pending") clearError();
@@ -614,10 +751,15 @@ function onFrame(frame) {
       document.getElementById("chat-error").textContent = frame.detail;
       return;
     }
-    state.lastAnswer = { id: frame.id, ok: false, detail: frame.detail };
+    state.lastAnswer = { id: frame.id, ok: false, detail: frame.detail, code: frame.code };
+    const race = raced(frame);
     if (answered(frame.id) && state.autoHeld) { state.autoHeld = false; draw(); }
-    showError(friendly(frame));
+    // A race is told as a notice, and only while the player still has to choose (their move from
+    // another device went through, or it is the others' turn now: nothing to say then).
+    if (race) { if (myTurn()) showError(friendly(frame), "notice"); else clearError(); }
+    else showError(friendly(frame));
     if (frame.version !== undefined && state.doc && frame.version > state.doc.version) socket.send({ type: "sync", version: state.doc.version });
+    drawWaiting();
   }
 }
 
@@ -644,24 +786,40 @@ function drawChat() {
   for (const list of document.querySelectorAll(".chat-list")) list.scrollTop = list.scrollHeight;
 }
 
-document.getElementById("chat-form").addEventListener("submit", (event) => {
+let pendingChat = null; // a visitor's first line, sent once the socket is theirs
+
+document.getElementById("chat-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const input = document.getElementById("chat-input");
   const text = input.value.trim();
   document.getElementById("chat-error").textContent = "";
   if (!text) return;
-  if (!player) { document.getElementById("chat-error").textContent = "Choose a name in the lobby to chat."; return; }
-  if (!socket.send({ type: "chat", text, id: `chat-${Date.now().toString(36)}` })) {
+  if (!player) {
+    // A visitor watching chooses a name to chat under; the socket reconnects as them (still a
+    // spectator: they hold no seat) and the line goes out once it is open.
+    player = await ensurePlayer();
+    if (!player) return;
+    pendingChat = text;
+    input.value = "";
+    socket.close();
+    socket = openSocket();
+    state.socket = socket;
+    return;
+  }
+  if (!socket.send(chatFrame(text))) {
     document.getElementById("chat-error").textContent = "You are offline; the message was not sent.";
     return;
   }
   input.value = "";
 });
 
-const socket = liveSocket(`/ws/games/${gameId}${player ? `?token=${encodeURIComponent(player.token)}` : ""}`, {
+const openSocket = () => liveSocket(`/ws/games/${gameId}${player ? `?token=${encodeURIComponent(player.token)}` : ""}`, {
+  onOpen: (open) => { if (pendingChat) { open.send(JSON.stringify(chatFrame(pendingChat))); pendingChat = null; } },
   onMessage: onFrame,
   onState: (s, why) => {
+    if (s === "closed") return; // a socket this page closed itself (a visitor who chose a name)
     state.online = s === "online";
+    if (state.online) state.lastFrameAt = Date.now();
     const conn = document.getElementById("conn-status");
     conn.dataset.state = s;
     if (s === "online") conn.textContent = "● live";
@@ -670,7 +828,8 @@ const socket = liveSocket(`/ws/games/${gameId}${player ? `?token=${encodeURIComp
       conn.textContent = "✕ not connected";
       document.getElementById("turn-status").textContent = state.refused;
       showError(state.refused);
-    } else conn.textContent = "○ reconnecting…";
+    } else conn.textContent = "○ offline — reconnecting…";
   },
 });
+let socket = openSocket();
 state.socket = socket;

@@ -1,6 +1,6 @@
 // Lobby: live list of public rooms, create a room (options from the ruleset's JSON schema), join by code.
 import { el, ensurePlayer, liveSocket, me, request, showWho } from "./api.js";
-import { optionFields, readOptions, showRelevant } from "./options.js";
+import { describePace, optionFields, readOptions, showRelevant } from "./options.js";
 import { applyPatch } from "./patch.js";
 
 const rulesets = await request("GET", "/api/rulesets");
@@ -10,6 +10,10 @@ const seats = document.getElementById("seats-input");
 const fields = document.getElementById("options-fields");
 
 for (const r of rulesets) select.append(el("option", { value: r.id }, `${r.name} (${r.min_players}–${r.max_players})`));
+const signedIn = me();
+document.getElementById("leaderboards").replaceChildren(
+  ...rulesets.flatMap((r, i) => [i ? " · " : "", el("a", { href: `/leaderboard/${r.id}` }, r.name)]),
+  ...(signedIn ? [" · ", el("a", { href: `/players/${signedIn.id}`, id: "my-profile" }, "Your page")] : []));
 
 function showOptions() {
   const ruleset = byId[select.value];
@@ -18,6 +22,9 @@ function showOptions() {
   seats.max = ruleset.max_players;
   seats.value = Math.min(Math.max(Number(seats.value) || 2, ruleset.min_players), ruleset.max_players);
   fields.replaceChildren(el("legend", {}, "Options"), ...optionFields(ruleset.options));
+  const rules = document.getElementById("ruleset-rules"); // read before choosing (/rules/<id>)
+  rules.href = `/rules/${ruleset.id}`;
+  rules.textContent = `How to play ${ruleset.name}`;
   relevant = showRelevant(fields, () => seats.value);
 }
 let relevant = () => {};
@@ -33,7 +40,7 @@ document.getElementById("create-form").addEventListener("submit", async (event) 
   const error = document.getElementById("create-error");
   error.textContent = "";
   try {
-    await ensurePlayer();
+    if (!(await ensurePlayer())) return; // the name dialog was closed: nothing is created
     const room = await request("POST", "/api/rooms", {
       ruleset: select.value,
       seats: Number(seats.value),
@@ -56,7 +63,7 @@ showPace();
 function readPace() {
   const kind = paceSelect.value;
   if (kind === "realtime") return { kind, move_minutes: Number(document.getElementById("pace-move-minutes").value), reserve_minutes: Number(document.getElementById("pace-reserve-minutes").value) };
-  if (kind === "turn") return { kind, move_hours: Number(document.getElementById("pace-move-hours").value) };
+  if (kind === "turn") return { kind, move_hours: Number(document.getElementById("pace-move-hours").value), reserve_hours: Number(document.getElementById("pace-reserve-hours").value), timeout: document.getElementById("pace-timeout").value };
   return { kind: "none" };
 }
 
@@ -82,7 +89,8 @@ function drawRooms(rooms) {
   body.replaceChildren(...rooms.map((room) => {
     const taken = room.seats.filter((s) => s.player || s.bot).length;
     return el("tr", { dataset: { roomId: room.id } },
-      el("td", {}, byId[room.ruleset] ? byId[room.ruleset].name : room.ruleset),
+      el("td", {}, byId[room.ruleset] ? byId[room.ruleset].name : room.ruleset,
+        el("small", { class: "muted room-clock" }, describePace(room.pace))),
       el("td", {}, room.host.name),
       el("td", {}, `${taken} / ${room.seats.length}`),
       el("td", {}, el("a", { href: `/rooms/${room.id}`, class: "button" }, "Open")));

@@ -32,6 +32,14 @@ function parentOf(name, props) {
   return Object.keys(props).find((other) => other !== name && props[other].type === "boolean" && name.includes(other)) || null;
 }
 
+// The choice an option belongs to: City Council's hard_budget matters only when mode is "hard"
+// (an option named after one value of another option's list). Returns [option, value] or null.
+function choiceOf(name, props) {
+  const first = name.split("_")[0];
+  const other = Object.keys(props).find((o) => o !== name && Array.isArray(props[o].enum) && props[o].enum.includes(first));
+  return other ? [other, first] : null;
+}
+
 export function optionFields(schema) {
   const props = Object.fromEntries(Object.entries(schema.properties || {}).map(([n, p]) => [n, resolve(schema, p)]));
   if (!Object.keys(props).length) return [el("p", { class: "muted" }, "This game has no options.")];
@@ -42,6 +50,8 @@ export function optionFields(schema) {
     if (soloOnly(name, prop)) dataset.solo = "1";
     const parent = parentOf(name, props);
     if (parent) dataset.parent = parent;
+    const choice = choiceOf(name, props);
+    if (choice) { dataset.choice = choice[0]; dataset.choiceValue = choice[1]; }
     // The schema's default (Tiny Towns' is the base game, Fortune one click away).
     const def = prop.default;
     let field;
@@ -65,6 +75,8 @@ export function showRelevant(container, seats) {
       let hidden = field.dataset.solo === "1" && Number(seats()) > 1;
       const parent = field.dataset.parent && container.querySelector(`input[name="${field.dataset.parent}"]`);
       if (parent && !parent.checked) hidden = true;
+      const choice = field.dataset.choice && container.querySelector(`select[name="${field.dataset.choice}"]`);
+      if (choice && choice.value !== field.dataset.choiceValue) hidden = true;
       field.hidden = hidden;
     }
   };
@@ -98,10 +110,28 @@ export function describeOptions(schema, options, seats) {
     if (soloOnly(name, prop) && seats > 1) continue;
     const parent = parentOf(name, props);
     if (parent && options[parent] === false) continue;
+    const choice = choiceOf(name, props);
+    if (choice && options[choice[0]] !== choice[1]) continue;
     const value = options[name];
     const label = prop.title || name;
     if (prop.type === "boolean") { if (value) parts.push(label); }
     else parts.push(`${label}: ${valueLabel(value)}`);
   }
   return parts.length ? parts.join(" · ") : "base game";
+}
+
+const TIMEOUTS = { bot: "a bot plays until the player returns", skip: "a bot plays that turn", offer: "the seat is offered to others" };
+
+// A table's clock in words (the room's `pace`), shown before anyone joins.
+export function describePace(pace) {
+  const minutes = (s) => (s % 60 ? `${(s / 60).toFixed(1).replace(/\.0$/, "")} min` : `${s / 60} min`);
+  if (!pace || pace.kind === "none") return "No clock";
+  if (pace.kind === "realtime") {
+    return `Clock: ${minutes(pace.move_seconds)} a move${pace.reserve_seconds ? ` + ${minutes(pace.reserve_seconds)} reserve` : ""}`;
+  }
+  if (pace.kind === "turn") {
+    const reserve = pace.reserve_seconds ? ` + ${Math.round(pace.reserve_seconds / 3600)} h reserve` : "";
+    return `Clock: ${Math.round(pace.move_seconds / 3600)} h a move${reserve} (turn based; out of time: ${TIMEOUTS[pace.timeout] || "a bot plays"})`;
+  }
+  return "Clock";
 }

@@ -53,6 +53,10 @@ async function loadIndex() {
 }
 
 async function go(version, seat = state.seat) {
+  // A game still going has moved on since the index was read: read it again past its end.
+  if (version > state.index.version && !state.index.finished) {
+    try { await loadIndex(); } catch { /* keep the old index */ }
+  }
   const last = state.index.version;
   const target = Math.max(0, Math.min(last, version));
   const ticket = ++state.loads; // a later step wins over an answer still on its way
@@ -96,7 +100,7 @@ function play() {
 }
 
 const actions = {
-  "r-first": () => go(0), "r-last": () => go(state.index.version),
+  "r-first": () => go(0), "r-last": () => go(state.index.finished ? state.index.version : Infinity),
   "r-back": () => go(state.version - 1), "r-forward": () => go(state.version + 1),
   "r-prev-turn": () => go(prevMark("turns")), "r-next-turn": () => go(nextMark("turns")),
   "r-prev-round": () => go(prevMark("rounds")), "r-next-round": () => go(nextMark("rounds")),
@@ -155,7 +159,10 @@ function drawControls() {
   document.getElementById("r-where").textContent = `Version ${state.version} of ${last}`
     + (state.doc && state.doc.to_act.length ? ` · ${state.doc.to_act.map(nameOf).join(", ")} to play` : "");
   for (const id of ["r-first", "r-back", "r-prev-turn", "r-prev-round"]) document.getElementById(id).disabled = state.version <= 0;
-  for (const id of ["r-last", "r-forward", "r-next-turn", "r-next-round"]) document.getElementById(id).disabled = state.version >= last;
+  // While the game goes on, forward and last may find newer versions (the index is read again).
+  const atEnd = state.version >= last && state.index.finished;
+  for (const id of ["r-last", "r-forward"]) document.getElementById(id).disabled = atEnd;
+  for (const id of ["r-next-turn", "r-next-round"]) document.getElementById(id).disabled = state.version >= last;
   document.getElementById("r-play").textContent = state.playing ? "Pause" : "Play";
   document.getElementById("r-seat").value = state.seat || viewpointValue(state.doc ? state.doc.seat : null);
 }

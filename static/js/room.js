@@ -1,6 +1,6 @@
 // Room page: seats, invite, join/leave, bots (host), start; follows the room live and opens the game.
-import { el, ensurePlayer, liveSocket, me, request, showWho } from "./api.js";
-import { describeOptions } from "./options.js";
+import { chatFrame, el, ensurePlayer, liveSocket, me, request, showWho } from "./api.js";
+import { describeOptions, describePace } from "./options.js";
 
 const roomId = document.getElementById("room").dataset.roomId;
 const code = new URLSearchParams(location.search).get("invite_code") || sessionStorage.getItem(`civitas.code.${roomId}`) || "";
@@ -39,6 +39,9 @@ function botName(seat) {
   return seat.bot in LEVELS ? `Bot ${seat.seat + 1} (${level})` : `${seat.bot} ${seat.seat + 1}`;
 }
 
+// The room's take-back option, told before anyone sits down.
+const UNDO_WORDS = { misclick: "take-backs: a misclick (your last move, once)", turn: "take-backs: your whole turn" };
+
 let navigating = false;
 function go(url) {
   // Start answers with the game id and the room update says the same: navigate once.
@@ -57,7 +60,12 @@ function draw(room) {
   document.getElementById("room-title").textContent = `${ruleset ? ruleset.name : room.ruleset} · ${room.private ? "private" : "public"} table`;
   document.title = `${ruleset ? ruleset.name : room.ruleset} room · Civitas`;
   const opts = ruleset ? describeOptions(ruleset.options, room.options, room.seats.length) : "";
-  document.getElementById("room-meta").textContent = `Host: ${room.host.name}${opts ? " · " + opts : ""}`;
+  const undo = UNDO_WORDS[room.undo] ? ` · ${UNDO_WORDS[room.undo]}` : "";
+  document.getElementById("room-meta").textContent = `Host: ${room.host.name}${opts ? " · " + opts : ""}${undo}`;
+  document.getElementById("room-clock").textContent = describePace(room.pace);
+  const rules = document.getElementById("room-rules"); // the guide and rulebook, before sitting down
+  rules.href = `/rules/${room.ruleset}`;
+  rules.textContent = `How to play ${ruleset ? ruleset.name : room.ruleset}`;
   if (room.invite_code) {
     const link = `${location.origin}/r/${room.invite_code}`;
     document.getElementById("invite").hidden = false;
@@ -79,7 +87,7 @@ function draw(room) {
     if (!mine && !seat.player && !seat.bot && room.status === "lobby")
       buttons.push(el("button", { type: "button", class: "sit-here", dataset: { seat: seat.seat },
         onclick: () => act(async () => {
-          await ensurePlayer();
+          if (!(await ensurePlayer())) return;
           await request("POST", `/api/rooms/${roomId}/join`, code ? { invite_code: code, seat: seat.seat } : { seat: seat.seat });
           socket.close();
           socket = connect();
@@ -105,11 +113,17 @@ function draw(room) {
   const start = document.getElementById("start-button");
   start.hidden = !isHost;
   start.disabled = !full;
-  start.title = full ? "" : "Fill every seat with a player or a bot first";
+  // Why Start cannot be pressed (or who starts), in words beside it, not only in a tooltip.
+  const reason = !full && isHost ? "Fill every seat with a player or a bot to start."
+    : !isHost && room.status === "lobby" ? `The host, ${room.host.name}, starts the game once every seat is filled.` : "";
+  start.title = reason;
+  const why = document.getElementById("start-reason");
+  why.textContent = reason;
+  why.hidden = !reason;
 }
 
 document.getElementById("join-button").onclick = () => act(async () => {
-  await ensurePlayer();
+  if (!(await ensurePlayer())) return;
   await request("POST", `/api/rooms/${roomId}/join`, code ? { invite_code: code } : {});
   socket.close();
   socket = connect();
@@ -128,6 +142,7 @@ function connect() {
   if (me()) params.set("token", me().token);
   if (code) params.set("invite_code", code);
   return liveSocket(`/ws/rooms/${roomId}?${params}`, {
+    onOpen: (open) => { if (pendingChat) { open.send(JSON.stringify(chatFrame(pendingChat))); pendingChat = null; } },
     onMessage: (frame) => {
       if (frame.type === "room") draw(frame.room);
       else if (frame.type === "chat") addChat([frame.message]);
@@ -143,6 +158,7 @@ function connect() {
     },
   });
 }
+let pendingChat = null; // a visitor's first line, sent once the socket is theirs
 let socket = connect();
 
 // Chat: stored with the room, read once over REST, then live over the room socket.
@@ -162,8 +178,15 @@ document.getElementById("chat-form").addEventListener("submit", async (event) =>
   const text = input.value.trim();
   document.getElementById("chat-error").textContent = "";
   if (!text) return;
-  if (!me()) { await ensurePlayer(); socket.close(); socket = connect(); return; }
-  if (!socket.send({ type: "chat", text, id: `chat-${Date.now().toString(36)}` })) {
+  if (!me()) {
+    // A visitor chooses a name first; the socket reconnects as them and the line is sent then.
+    if (!(await ensurePlayer())) return;
+    socket.close(); socket = connect();
+    pendingChat = text;
+    input.value = "";
+    return;
+  }
+  if (!socket.send(chatFrame(text))) {
     document.getElementById("chat-error").textContent = "You are offline; the message was not sent.";
     return;
   }

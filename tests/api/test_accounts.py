@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
-from app.db.models import AccountCode, PlayerSession, utcnow
+from app.db.models import AccountCode, Player, PlayerSession, utcnow
 from app.main import create_app
 from tests.support.api import new_player, new_room, play_first_legal, started_game
 from tests.support.services import REDIS_URL, needs_redis
@@ -425,16 +425,55 @@ def test_one_code_used_by_two_devices_at_once_signs_in_only_one(app_client):
 @needs_redis
 def test_a_rename_reaches_the_token_cache_of_every_instance(mail_settings):
     """Instance two caches who a token is (name included) for an hour; a rename on instance
-    one makes it read the player again at once (the broker's event), so it answers the new name."""
+    one makes it forget that answer at once (the broker's event) and read the new name."""
     shared = mail_settings.model_copy(update={"broker_url": REDIS_URL, "token_cache_seconds": 3600})
     with TestClient(create_app(shared)) as one, TestClient(create_app(shared)) as two:
         ann = new_player(one, "Ann")
-        assert two.get("/api/players/me/rooms", headers=ann["headers"]).status_code == 200  # cached
+        tokens = two.app.state.platform.tokens
+
+        def cached_name() -> str:
+            return two.portal.call(tokens.authenticate, ann["token"]).name
+
+        assert cached_name() == "Ann"
+        reads = tokens.reads
         assert one.patch("/api/players/me", headers=ann["headers"],
                          json={"name": "Anna"}).status_code == 200
         deadline = time.monotonic() + 10
-        while (fresh := two.post("/api/players/me/token", headers=ann["headers"]).json()
-               )["name"] != "Anna":
-            assert time.monotonic() < deadline, fresh
-            ann["headers"] = _auth(fresh["token"])
+        while cached_name() != "Anna":
+            assert time.monotonic() < deadline, "instance two kept the old name"
             time.sleep(0.05)
+        assert tokens.reads == reads + 1  # read again once, then cached
+
+
+def test_a_deleted_account_leaves_the_rooms_still_in_their_lobby(app_client):
+    """Its lobby seats free up and the host's role passes on (a room left empty closes); a game
+    in play keeps its seat, under the neutral name."""
+    ann, bob = new_player(app_client, "Ann"), new_player(app_client, "Bob")
+    shared = new_room(app_client, ann, seats=3)
+    assert app_client.post(f"/api/rooms/{shared['id']}/join", headers=bob["headers"],
+                           json={}).status_code == 200
+    alone = new_room(app_client, ann)
+    assert app_client.post("/api/players/me/delete", headers=ann["headers"],
+                           json={}).status_code == 204
+    room = app_client.get(f"/api/rooms/{shared['id']}", headers=bob["headers"]).json()
+    assert room["host"]["id"] == bob["id"]
+    assert ann["id"] not in [s["player"]["id"] for s in room["seats"] if s["player"]]
+    assert app_client.get(f"/api/rooms/{alone['id']}", headers=bob["headers"]).status_code == 404
+
+
+def test_a_rotated_token_carries_the_name_from_its_one_place(app_client):
+    """A token rotated while the instance's cached answer still has an old name (its rename
+    event not here yet) gets the stored name, not the stale one."""
+    ann = new_player(app_client, "Ann")
+    platform = app_client.app.state.platform
+    assert app_client.portal.call(platform.tokens.authenticate, ann["token"]).name == "Ann"
+
+    async def rename_behind_the_cache() -> None:
+        async with platform.sessions() as session:
+            await session.execute(update(Player).where(Player.id == ann["id"]).values(name="Anna"))
+            await session.commit()
+
+    app_client.portal.call(rename_behind_the_cache)
+    fresh = app_client.post("/api/players/me/token", headers=ann["headers"]).json()
+    assert fresh["name"] == "Anna"
+    assert app_client.portal.call(platform.tokens.authenticate, fresh["token"]).name == "Anna"

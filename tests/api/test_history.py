@@ -13,7 +13,7 @@ from app.db.models import Player, SeatClock
 from app.main import create_app
 from app.services.clocks import now
 from app.services.history import FORMER_PLAYER, Holder, label
-from tests.support.api import doc, in_db, legal, new_player, play_first_legal
+from tests.support.api import doc, in_db, legal, paced_game, play_first_legal
 from tests.support.wait import wait_for
 
 
@@ -22,17 +22,6 @@ def client(settings):
     """No background clock sweeps: the tests sweep when they choose."""
     with TestClient(create_app(settings.model_copy(update={"clock_sweep_seconds": 0}))) as c:
         yield c
-
-
-def _game(client, pace=None):
-    a, b = new_player(client, "Ann"), new_player(client, "Bob")
-    body = {"ruleset": "testgame", "seats": 2, "options": {}}
-    if pace:
-        body["pace"] = pace
-    room = client.post("/api/rooms", headers=a["headers"], json=body).json()
-    client.post(f"/api/rooms/{room['id']}/join", headers=b["headers"], json={})
-    game_id = client.post(f"/api/rooms/{room['id']}/start", headers=a["headers"]).json()["game_id"]
-    return game_id, room["id"], a, b
 
 
 def _log(client, game_id, player=None):
@@ -44,7 +33,7 @@ def _log(client, game_id, player=None):
 def test_a_player_who_leaves_keeps_their_past_moves_and_the_leave_is_said(client):
     """Before: after Bob left, every one of his past lines was renamed to the bot. Now his lines
     stay his, the bot's moves are the bot's, and the leave is a line in words."""
-    game_id, room_id, a, b = _game(client)
+    game_id, room_id, a, b = paced_game(client)
     play_first_legal(client, game_id, a)
     play_first_legal(client, game_id, b)  # both bids: the round goes on
     before = _log(client, game_id)["moves"]
@@ -73,7 +62,7 @@ def test_a_held_seat_moves_as_the_bot_for_its_player_and_the_return_is_said(clie
     """A seat whose time ran out is played by 'Bot for Ann' (not 'Ann'), the time-out and the
     return are lines in words, and Ann's own moves before and after stay hers."""
     bots = client.app.state.platform.bots
-    game_id, room_id, a, b = _game(client, {"kind": "realtime", "move_minutes": 0.05,
+    game_id, room_id, a, b = paced_game(client, {"kind": "realtime", "move_minutes": 0.05,
                                             "reserve_minutes": 0})
     seat = doc(client, game_id)["to_act"][0]
     owner, name = (a, "Ann") if seat == 0 else (b, "Bob")
@@ -117,7 +106,7 @@ def test_a_held_seat_moves_as_the_bot_for_its_player_and_the_return_is_said(clie
 def test_a_rename_reaches_every_past_line_and_a_missing_player_reads_neutrally(client):
     """Names come from the players table when read: renaming a player renames their past lines
     (and only theirs); a player whose row is gone reads as a former player."""
-    game_id, _, a, b = _game(client)
+    game_id, _, a, b = paced_game(client)
     play_first_legal(client, game_id, a)
 
     async def rename(session):
@@ -133,7 +122,7 @@ def test_a_rename_reaches_every_past_line_and_a_missing_player_reads_neutrally(c
 
 def test_the_socket_log_frame_carries_the_events_too(client):
     """The table socket's `log` frame has the same events as the REST log."""
-    game_id, room_id, a, b = _game(client)
+    game_id, room_id, a, b = paced_game(client)
     play_first_legal(client, game_id, a)
     assert client.post(f"/api/rooms/{room_id}/leave", headers=b["headers"]).status_code == 204
     with client.websocket_connect(f"/ws/games/{game_id}?token={a['token']}") as ws:

@@ -15,7 +15,7 @@ from sqlalchemy import select, update
 from app.db.models import Game, MoveRow, Seat, SeatClock
 from app.main import create_app
 from app.services.clocks import now
-from tests.support.api import in_db, doc, legal, new_player, new_room, play_to_end
+from tests.support.api import in_db, doc, legal, new_player, new_room, paced_game, play_to_end
 from tests.support.wait import wait_for
 
 
@@ -31,17 +31,6 @@ def _seat(client, room_id, seat):
         return (await session.execute(select(Seat.player_id, Seat.bot).where(
             Seat.room_id == room_id, Seat.seat == seat))).one()
     return tuple(in_db(client, read))
-
-
-def _game(client, pace=None):
-    a, b = new_player(client, "Ann"), new_player(client, "Bob")
-    body = {"ruleset": "testgame", "seats": 2, "options": {}}
-    if pace:
-        body["pace"] = pace
-    room = client.post("/api/rooms", headers=a["headers"], json=body).json()
-    client.post(f"/api/rooms/{room['id']}/join", headers=b["headers"], json={})
-    game_id = client.post(f"/api/rooms/{room['id']}/start", headers=a["headers"]).json()["game_id"]
-    return game_id, room["id"], a, b
 
 
 def test_a_rematch_seat_never_has_a_player_and_a_bot(client):
@@ -72,7 +61,7 @@ def test_a_seat_whose_time_ran_out_stays_held_until_its_bot_has_played(client):
     bots = client.app.state.platform.bots
     kick = bots.kick
     bots.kick = lambda game_id: None  # hold the bot until the test lets it play
-    game_id, room_id, a, b = _game(client, {"kind": "realtime", "move_minutes": 0.05,
+    game_id, room_id, a, b = paced_game(client, {"kind": "realtime", "move_minutes": 0.05,
                                             "reserve_minutes": 0})
     seat = doc(client, game_id)["to_act"][0]
     owner = a if seat == 0 else b
@@ -111,7 +100,7 @@ def test_without_a_clock_a_player_who_never_moves_loses_the_seat_to_a_bot(settin
     bot (connected or not), the game goes on, and nothing is abandoned."""
     quick = settings.model_copy(update={"clock_sweep_seconds": 0, "idle_seat_hours": 1})
     with TestClient(create_app(quick)) as client:
-        game_id, room_id, a, b = _game(client)
+        game_id, room_id, a, b = paced_game(client)
         seat = doc(client, game_id)["to_act"][0]
         owner = a if seat == 0 else b
         version = doc(client, game_id)["version"]

@@ -290,3 +290,32 @@ def test_a_copy_without_the_run_catches_up_from_the_take_backs_snapshot(settings
         assert doc(two, game_id, a) == doc(one, game_id, a)
         assert doc(two, game_id, b)["version"] == 2
         assert _move(two, game_id, a, legal(two, game_id, a)["moves"][0], 2) == 3
+
+
+def test_bots_never_take_back(client):
+    """A bot seat in a room that allows take-backs: a take-back for the bot's seat is refused in
+    words right after its move, and in a game played to the end no row of the log is a
+    take-back."""
+    from app.engine.errors import GameError
+    from tests.support.api import play_to_end
+    from tests.support.wait import wait_for
+
+    ann = new_player(client, "Ann")
+    room = client.post("/api/rooms", headers=ann["headers"], json={
+        "ruleset": "testgame", "seats": 2, "options": {"rounds": 2}, "undo": "turn"}).json()
+    assert client.post(f"/api/rooms/{room['id']}/bots", headers=ann["headers"],
+                       json={}).status_code == 200
+    game_id = client.post(f"/api/rooms/{room['id']}/start", headers=ann["headers"]).json()["game_id"]
+    _move(client, game_id, ann, legal(client, game_id, ann)["moves"][0], 0)
+    wait_for(lambda: doc(client, game_id)["version"] >= 2)  # the bot's bid
+    platform = client.app.state.platform
+    version = doc(client, game_id)["version"]
+    try:
+        client.portal.call(platform.games.take_back, game_id, 1, version, 1)
+    except GameError as exc:
+        assert exc.code.value == "undo/nothing"
+        assert exc.detail == "Bots never take moves back."
+    else:
+        raise AssertionError("a bot seat's take-back was accepted")
+    play_to_end(client, game_id, [ann])
+    assert not [e for e in _log(client, game_id) if "undo" in e["move"]]

@@ -24,6 +24,15 @@ def live_server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def quick_server(tmp_path_factory):
+    """A server whose bots move at once (games played to the end: rematch, replay)."""
+    db = tmp_path_factory.mktemp("quick") / "civitas.db"
+    with ServerProcess({"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{db}",
+                        "CIVITAS_BOT_DELAY_MS": "0"}) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
 def browser():
     """Headless Chromium from Debian's package (Playwright never downloads a browser here)."""
     from playwright.sync_api import sync_playwright

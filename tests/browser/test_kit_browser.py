@@ -80,14 +80,14 @@ def test_page_names_the_game_with_a_heading_and_a_skip_link(live_server, page):
 
 def test_escape_in_the_name_dialog_creates_nothing(live_server, page):
     """Escape in the name dialog closes it; no player called "Player" is made and no room is
-    created; the form says a name is needed."""
+    created."""
     before = len(http.get(f"{live_server.url}/api/rooms").json())
     page.goto(live_server.url + "/")
     page.locator("#create-button").click()
     page.locator("#name-dialog").wait_for(state="visible")
     page.keyboard.press("Escape")
-    page.wait_for_function("document.getElementById('create-error').textContent.length > 0")
-    assert "name" in page.locator("#create-error").inner_text().lower()
+    page.locator("#name-dialog").wait_for(state="hidden")
+    page.wait_for_timeout(300)  # room for a request the page should not make
     assert page.evaluate("localStorage.getItem('civitas.player')") is None
     assert len(http.get(f"{live_server.url}/api/rooms").json()) == before
     # With a name, the same form creates the room.

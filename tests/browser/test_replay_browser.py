@@ -8,18 +8,8 @@ import pytest
 
 from tests.browser.test_table_browser import _open, _page, _player, _rest_moves, _room, shot
 from tests.support import http
-from tests.support.server import ServerProcess
 
 VERSION = "window.civitasReplay && window.civitasReplay.ready && window.civitasReplay.version"
-
-
-@pytest.fixture(scope="module")
-def quick_server(tmp_path_factory):
-    """A server whose bots move at once (games played to the end)."""
-    db = tmp_path_factory.mktemp("replay") / "civitas.db"
-    with ServerProcess({"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{db}",
-                        "CIVITAS_BOT_DELAY_MS": "0"}) as server:
-        yield server
 
 
 def _at(page, version):
@@ -97,6 +87,13 @@ def test_during_a_game_the_replay_offers_only_the_players_own_seat(quick_server,
     page.wait_for_function("window.civitasReplay.doc.seat === 0", timeout=15000)
     assert "own seat" in page.inner_text("#replay-error")
     assert page.locator("#r-seat option").count() == 1
+    # The game goes on: "last" reads the index again and reaches the newest version.
+    _rest_moves(server, game, host, 2)
+    _rest_moves(server, game, guest, 2)
+    now = http.get(f"{server.url}/api/games/{game}").json()["version"]
+    assert now > 0
+    page.click("#r-last")
+    page.wait_for_function(f"window.civitasReplay.version >= {now}", timeout=15000)
     page.context.close()
     assert not errors, errors
 
@@ -116,6 +113,12 @@ def test_a_profile_opens_from_the_players_panel_and_links_to_replays(quick_serve
     assert "Games played" in page.inner_text("#record")
     assert "against bots" in page.inner_text("#ratings")
     shot(page, "profile-phone")
+    page.locator("#ratings a").first.click()  # the game's leaderboard, against-bots pool
+    page.wait_for_selector("#leaders tbody a", timeout=15000)
+    assert page.locator("#leaders tbody a").first.inner_text() == "Alice"
+    assert page.input_value("#pool") == "bots" and "fixed ratings" in page.inner_text("#bot-ratings")
+    page.go_back()
+    page.wait_for_selector(f'#games li[data-game-id="{game}"] a.replay-link', timeout=15000)
     page.locator(f'#games li[data-game-id="{game}"] a.replay-link').click()
     page.wait_for_function(VERSION + " >= 0", timeout=30000)
     assert page.url.split("#")[0].endswith(f"/games/{game}/replay")

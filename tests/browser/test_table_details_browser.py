@@ -246,7 +246,7 @@ def test_reconnecting_backs_off_with_jitter(live_server, page):
     page.wait_for_timeout(4000)
     tries = page.evaluate("window.civitas.socket.stats.connects")
     assert 2 <= tries <= 10, tries  # more than 10 in 4 s: a chance of about 1 in a million
-    assert page.inner_text("#conn-status") == "○ reconnecting…"
+    assert page.inner_text("#conn-status") == "○ offline — reconnecting…"
     delays = page.evaluate("""async () => {
         const { backoffDelay } = await import('/static/js/api.js');
         return [0, 3, 10].map((n) => [backoffDelay(n, () => 1), backoffDelay(n, () => 0.5)]);

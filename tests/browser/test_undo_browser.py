@@ -21,7 +21,7 @@ def _open(page, server, player, path):
 
 
 def test_the_lobby_offers_the_take_back_option(live_server, page):
-    """The host picks "A misclick" in the create form: the room carries it."""
+    """The host picks "A misclick" in the create form: the room carries it and its page says so."""
     host = _player(live_server, "Host")
     _open(page, live_server, host, "/")
     page.select_option("#ruleset-select", "testgame")
@@ -31,6 +31,7 @@ def test_the_lobby_offers_the_take_back_option(live_server, page):
     room_id = page.url.rsplit("/", 1)[1]
     room = http.get(f"{live_server.url}/api/rooms/{room_id}", headers=host["headers"]).json()
     assert room["undo"] == "misclick"
+    page.wait_for_selector("#room-meta:has-text('take-backs: a misclick')")
 
 
 def test_undo_button_takes_the_last_move_back(live_server, page):

@@ -19,8 +19,8 @@ from app.engine.ruleset import random_move
 CACHE_FREE = {"fortuna": "fortuna", "fortune-city": "fortune_city", "suburbia": "suburbia",
               "tiny-towns": "tiny_towns"}
 # Those whose every hook that reads a state (legal moves, the log, determinize, playouts, the
-# bot) keeps no cache either; Suburbia's and Tiny Towns' move listings still do.
-EVERY_HOOK = {"fortuna", "fortune-city"}
+# bot) keeps no cache either.
+EVERY_HOOK = {"fortuna", "fortune-city", "suburbia", "tiny-towns"}
 
 
 def _module_state(package: str) -> dict[str, Any]:

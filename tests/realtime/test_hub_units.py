@@ -263,7 +263,8 @@ def test_a_heartbeat_to_a_thousand_games_is_written_a_chunk_per_turn():
     for game_id, conns in sockets.items():
         for conn in conns:
             frames = conn.websocket.frames
-            assert [f for f, _ in frames] == [{"type": "heartbeat", "version": games.stored[game_id]}]
+            assert [f for f, _ in frames] == [{"type": "heartbeat", "version": games.stored[game_id],
+                                                "every": 15.0}]  # the default interval
             turns.append(frames[0][1])
     assert HEARTBEAT_CHUNK <= 128  # a turn's writes stay short (~2-4 ms here at 128)
     assert len(set(turns)) >= 2000 // (HEARTBEAT_CHUNK + 2)

@@ -124,7 +124,8 @@ def test_a_reconnecting_client_gets_a_fresh_snapshot(client):
 
 
 def test_heartbeat_carries_the_current_version(client, settings):
-    """Idle sockets get heartbeats naming the current version, so a lost patch is noticed."""
+    """Idle sockets get heartbeats naming the current version, so a lost patch is noticed, and
+    their interval (`every`, seconds), so a page notices a connection gone silent."""
     from fastapi.testclient import TestClient
 
     from app.main import create_app
@@ -135,7 +136,7 @@ def test_heartbeat_carries_the_current_version(client, settings):
         with fast.websocket_connect(_url(game_id)) as ws:
             assert ws.receive_json()["type"] == "snapshot"
             beat = ws.receive_json()
-            assert beat == {"type": "heartbeat", "version": 0}
+            assert beat == {"type": "heartbeat", "version": 0, "every": 0.05}
 
 
 def test_patches_are_per_viewer_and_hide_other_hands(client):

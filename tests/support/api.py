@@ -39,6 +39,18 @@ def started_game(client, *, seats: int = 2, options: dict[str, Any] | None = Non
     return r.json()["game_id"], humans
 
 
+def paced_game(client, pace: dict[str, Any] | None = None) -> tuple[str, str, dict, dict]:
+    """Ann hosts a two-seat test game with `pace`, Bob joins, it starts: (game, room, Ann, Bob)."""
+    a, b = new_player(client, "Ann"), new_player(client, "Bob")
+    body: dict[str, Any] = {"ruleset": "testgame", "seats": 2, "options": {}}
+    if pace:
+        body["pace"] = pace
+    room = client.post("/api/rooms", headers=a["headers"], json=body).json()
+    client.post(f"/api/rooms/{room['id']}/join", headers=b["headers"], json={})
+    game_id = client.post(f"/api/rooms/{room['id']}/start", headers=a["headers"]).json()["game_id"]
+    return game_id, room["id"], a, b
+
+
 def doc(client, game_id: str, player: dict[str, Any] | None = None) -> dict[str, Any]:
     """The game document as `player` (or a spectator) sees it."""
     r = client.get(f"/api/games/{game_id}", headers=player["headers"] if player else {})

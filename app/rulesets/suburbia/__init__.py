@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from app.engine.memo import ensure
 from app.engine.ruleset import Move, Outcome, RulesetHooks, State
 from app.rulesets.suburbia import bot, legal, logtext, scoring, search_hooks, turn, view
 from app.rulesets.suburbia.setup import setup_state
@@ -43,8 +44,13 @@ class Suburbia(RulesetHooks):
     Options = SuburbiaOptions
     has_bot = True
     easy_random = 0.4  # Easy's share of random moves (NOTES, 'Search bot')
+    search_settings = {"rollout": 2}  # the search bot's leaves (NOTES, 'Search bot')
     conformance_options = [{"solo_mode": "dale"}, {"red_lines": "bestagon"},
                            {"lone_architect_red_line": "minus2"}]
+
+    # Each entry point below that reads boroughs runs inside a memo (app/engine/memo.py): the
+    # game's or a decision's when one is active, else its own, so what one call derives several
+    # times (a borough's cells and frontier) is derived once without a module-level cache.
 
     def setup(self, players: int, options: BaseModel, seed: int) -> State:
         """Stacks, market, supply, goals and boroughs for `players` seats."""
@@ -60,31 +66,38 @@ class Suburbia(RulesetHooks):
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         """Every concrete legal move."""
-        return legal.legal_moves(state, seat)
+        with ensure():
+            return legal.legal_moves(state, seat)
 
     def random_move(self, state: State, seat: int, rng: Any) -> Move:
         """The move a uniform draw from `legal_moves` gives, without listing them."""
-        return legal.random_move(state, seat, rng)
+        with ensure():
+            return legal.random_move(state, seat, rng)
 
     def apply(self, state: State, seat: int, move: Move) -> State:
         """The next state (Dale's turn, when playing him, runs inside)."""
-        return turn.apply(state, seat, move)
+        with ensure():
+            return turn.apply(state, seat, move)
 
     def playout(self, state: State, rng: Any) -> State:
         """The final state of a random game: `play_random`'s, played in place on one copy."""
-        return turn.playout(state, rng)
+        with ensure():
+            return turn.playout(state, rng)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What `seat` may see."""
-        return view.view(state, seat)
+        with ensure():
+            return view.view(state, seat)
 
     def outcome(self, state: State) -> Outcome | None:
         """Final scores once the game is over."""
-        return scoring.outcome(state)
+        with ensure():
+            return scoring.outcome(state)
 
     def determinize(self, state: State, seat: int | None, rng: Any) -> State:
         """Re-deal everything `seat` cannot see."""
-        return view.determinize(state, seat, rng)
+        with ensure():
+            return view.determinize(state, seat, rng)
 
     def public_move(self, state: State, seat: int, move: Move, viewer: int | None) -> Move | None:
         """Hide the kept secret goal from everyone but its owner."""
@@ -96,15 +109,18 @@ class Suburbia(RulesetHooks):
 
     def evaluate(self, state: State) -> list[float]:
         """Each seat's chance of winning, in [0, 1], for the search bot's cut-off leaves."""
-        return search_hooks.evaluate(state)
+        with ensure():
+            return search_hooks.evaluate(state)
 
     def candidates(self, state: State, seat: int, k: int) -> list[Move]:
         """At most `k` moves worth searching, best first (the search bot's prior)."""
-        return search_hooks.candidates(state, seat, k)
+        with ensure():
+            return search_hooks.candidates(state, seat, k)
 
     def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
         """The greedy heuristic bot of bot.py."""
-        return bot.choose(state, seat, rng)
+        with ensure():
+            return bot.choose(state, seat, rng)
 
     def describe_move(self, move: Move) -> str:
         """A short label for a move."""

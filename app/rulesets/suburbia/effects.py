@@ -17,9 +17,7 @@ except ImportError:  # Cython is a build tool; without it the hints are plain Py
     from app.engine import cython_hints as cython  # type: ignore[no-redef]
 
 from app.rulesets.suburbia import geo
-from app.rulesets.suburbia.geo import (  # tile_cost: re-exported for legal, turn and bot
-    FIRES, borough, placed, tile_cost, tile_key, unplace,
-)
+from app.rulesets.suburbia.geo import FIRES, borough, placed, tile_key, unplace
 from app.rulesets.suburbia.hexes import Cell, cell_of, neighbours, occupied
 from app.rulesets.suburbia.tables import KINDS, LAKE, RED_LINES, TRACK_MAX, TRACK_MIN, Effect
 
@@ -52,8 +50,10 @@ _UPTO = {key: [bisect_right(lines, pop) for pop in range(lines[-1] + 1)]
 SINCE_KINDS = frozenset(k for k, effs in EFFECTS.items()
                         if any(e.scope in ("after", "redline") for e in effs))
 
-# (seat, boroughs) -> the others in order; typed, compiled: its .get is a direct lookup
-_ORDER = cython.declare(dict, {})
+# (seat, boroughs) -> the others in order, for up to five boroughs (four players and Dale), built
+# at import; typed, compiled: its .get is a direct lookup
+_ORDER = cython.declare(dict, {(i, n): tuple([(i + k) % n for k in range(1, n)])
+                               for n in range(1, 6) for i in range(n)})
 
 
 @cython.final
@@ -104,9 +104,7 @@ class World:
         """Every other borough (Dale's too), in turn order starting after i."""
         n = len(self.players)
         order = _ORDER.get((i, n))
-        if order is None:
-            order = _ORDER[(i, n)] = tuple([(i + k) % n for k in range(1, n)])
-        return order
+        return tuple([(i + k) % n for k in range(1, n)]) if order is None else order
 
     # ------------------------------------------------------------------ tracks
     @cython.ccall

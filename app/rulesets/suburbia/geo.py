@@ -1,9 +1,11 @@
 """What a borough's tiles imply, kept beside its tiles list: occupied cells, the frontier (where
 a tile may go), the tiles that can react to a placement, and the tiles still open to investment.
 
-A `Borough` is found by the identity of the tiles list it describes (the entry holds the list, so
-its id cannot be reused meanwhile). `apply` never changes a tiles list in place: a placement makes
-a new list and files a new `Borough` derived from the old one. A playout (turn.playout) owns its
+A `Borough` is found by the identity of the tiles list it describes, in the active memo
+(app/engine/memo.py: the game's, a decision's, or one call's; the entry holds the list, so its id
+cannot be reused meanwhile), and derived afresh when the memo has none: it depends on the tiles
+alone. `apply` never changes a tiles list in place: a placement makes a new list and files a new
+`Borough` derived from the old one. A playout (turn.playout) owns its
 private copy of the state and changes tiles lists in place: it updates their `Borough` in place
 too, so both paths run the same rules over the same derived data.
 """
@@ -17,28 +19,35 @@ try:
 except ImportError:  # Cython is a build tool; without it the hints are plain Python (no-ops)
     from app.engine import cython_hints as cython  # type: ignore[no-redef]
 
-from app.rulesets.suburbia.tables import BOARD_CELLS, KINDS, LAKE, Effect
+from app.engine.memo import forget as forget_in_memo
+from app.engine.memo import recall, remember
+from app.rulesets.suburbia.tables import BOARD_CELLS, KINDS, LAKE, START_LAYOUT, Effect
 
 Cell = tuple[int, int]
 DIRS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 
 
+# Cells this far from the origin in q and r have their neighbours in tables built at import (a
+# borough of a whole game stays well inside; a cell beyond is worked out on each call).
 # Typed module variables, compiled: `.get` on them is a direct dictionary lookup, not a method
 # call on a global looked up by name (every placement and adjacency count reads them).
-_NEIGHBOURS = cython.declare(dict, {})  # cell -> its six neighbours
+_REACH = 24
+
+
+def _six(q: int, r: int) -> tuple[Cell, ...]:
+    # No generator expressions in the hot functions of this package: compiled, a function that
+    # holds one allocates a closure on every call, even when the branch using it never runs.
+    return tuple([(q + dq, r + dr) for dq, dr in DIRS])
+
+
+_NEIGHBOURS = cython.declare(dict, {(q, r): _six(q, r) for q in range(-_REACH, _REACH + 1)
+                                    for r in range(-_REACH, _REACH + 1)})
 
 
 def neighbours(cell: Cell) -> tuple[Cell, ...]:
-    """The six cells sharing an edge with `cell` (remembered per cell: boroughs stay small)."""
-    # No generator expressions in the hot functions of this package: compiled, a function that
-    # holds one allocates a closure on every call, even when the branch using it never runs.
+    """The six cells sharing an edge with `cell`."""
     hit = _NEIGHBOURS.get(cell)
-    if hit is None:
-        q, r = cell
-        hit = tuple([(q + dq, r + dr) for dq, dr in DIRS])
-        if len(_NEIGHBOURS) < 65536:
-            _NEIGHBOURS[(q, r)] = hit
-    return hit
+    return _six(cell[0], cell[1]) if hit is None else hit
 
 
 # A cell's sort key: one integer ordered as the (q, r) pairs are (|r| stays far below
@@ -55,20 +64,18 @@ def cell_key(q: int, r: int) -> int:
     return q * _KEY_ROW + r
 
 
-_OFF_BOARD = cython.declare(dict, {})  # cell -> its off-board neighbours with their keys
+def _off_board(cell: Cell) -> tuple[tuple[Cell, int], ...]:
+    return tuple([(n, cell_key(n[0], n[1])) for n in neighbours(cell) if n not in BOARD_CELLS])
+
+
+_OFF_BOARD = cython.declare(dict, {cell: _off_board(cell) for cell in _NEIGHBOURS})
 
 
 def off_board_neighbours(cell: Cell) -> tuple[tuple[Cell, int], ...]:
     """The neighbours of `cell` not on the Borough Board, the only ones that can join a
-    frontier, each with its `cell_key` (remembered per cell, like `neighbours`: the board
-    never changes)."""
+    frontier, each with its `cell_key` (a table like `neighbours`': the board never changes)."""
     hit = _OFF_BOARD.get(cell)
-    if hit is None:
-        hit = tuple([(n, cell_key(n[0], n[1])) for n in neighbours(cell)
-                     if n not in BOARD_CELLS])
-        if len(_OFF_BOARD) < 65536:
-            _OFF_BOARD[(cell[0], cell[1])] = hit
-    return hit
+    return _off_board(cell) if hit is None else hit
 
 
 def tile_key(tile: dict) -> str:
@@ -98,18 +105,21 @@ REACT_REST = _scoped(("own", "every", "after", "lake_pairs"))
 REACT_OTHER = _scoped(("every", "after", "others"))
 
 
-_TAGGED = cython.declare(dict, {})  # match set -> tagged_kinds' answer
+def _tagged(match: frozenset[str]) -> frozenset[str]:
+    return frozenset([key for key, tags in TAGS.items() if not tags.isdisjoint(match)])
+
+
+# tagged_kinds' answers for every match set an effect names and every single tag (the goals'
+# measures count one tag each), built at import: a few dozen.
+_TAGGED = cython.declare(dict, {match: _tagged(match) for match in {
+    *[e.match for kind in [*KINDS.values(), LAKE] for e in kind.effects],
+    *[frozenset([tag]) for tags in TAGS.values() for tag in tags]}})
 
 
 def tagged_kinds(match: frozenset[str]) -> frozenset[str]:
-    """The tile kinds (tile_key) carrying one of the `match` tags (remembered per match set:
-    the effects and goals name a few dozen)."""
+    """The tile kinds (tile_key) carrying one of the `match` tags."""
     hit = _TAGGED.get(match)
-    if hit is None:
-        hit = frozenset([key for key, tags in TAGS.items() if not tags.isdisjoint(match)])
-        if len(_TAGGED) < 4096:
-            _TAGGED[match] = hit
-    return hit
+    return _tagged(match) if hit is None else hit
 
 
 _FIRING: dict[tuple[int, frozenset[str]], dict[str, tuple[Effect, ...]]] = {}
@@ -135,8 +145,15 @@ FIRES = {key: (firing(REACT_ADJACENT, tags), firing(REACT_REST, tags), firing(RE
          for key, tags in TAGS.items()}
 
 
-_SMALL = 3  # boroughs of at most this many tiles have their frontier remembered (Borough.front)
-_SMALL_FRONTS: dict[tuple[Cell, ...], tuple[Cell, ...]] = {}  # occupied cells -> frontier
+def _frontier_cells(occ: dict[Cell, int] | frozenset[Cell]) -> tuple[Cell, ...]:
+    """The empty off-board cells next to the cells `occ`, sorted."""
+    found = {(q + dq, r + dr) for q, r in occ for dq, dr in DIRS}
+    return tuple(sorted([n for n in found if n not in occ and n not in BOARD_CELLS]))
+
+
+# Every borough starts from the same three tiles: their frontier, worked out at import.
+_START_CELLS = frozenset((q, r) for _, q, r in START_LAYOUT)
+_START_FRONT = _frontier_cells(_START_CELLS)
 
 
 @cython.final
@@ -220,15 +237,8 @@ class Borough:
         """Empty cells next to a tile and off the Borough Board, sorted (shared: do not modify)."""
         if self._front is None:
             occ = self.occ
-            # every game starts each borough from the same three tiles: their frontier is
-            # worked out once (only for boroughs that small, so the table stays tiny)
-            key = tuple(occ) if len(occ) <= _SMALL else None
-            cells = _SMALL_FRONTS.get(key) if key is not None else None
-            if cells is None:
-                found = {(q + dq, r + dr) for q, r in occ for dq, dr in DIRS}
-                cells = tuple(sorted([n for n in found if n not in occ and n not in BOARD_CELLS]))
-                if key is not None and len(_SMALL_FRONTS) < 1024:
-                    _SMALL_FRONTS[key] = cells
+            starting = len(occ) == len(_START_CELLS) and _START_CELLS.issuperset(occ)
+            cells = _START_FRONT if starting else _frontier_cells(occ)
             self.fkeys = [cell_key(q, r) for q, r in cells]
             self.fset = set(self.fkeys)
             self._front = [[q, r] for q, r in cells]
@@ -318,74 +328,40 @@ class Borough:
             self.invest = [x for x in self.invest if x[1] != at]
 
 
-# Bounded; each entry holds its tiles list, so a reused id is never mistaken for it.
-_CACHE_MAX = 2048
-_BOROUGHS: dict[int, tuple[list[dict], Borough]] = {}
-
-
-# The entries last fetched from the cache or filed, newest first (a hit here leaves the order
-# as it is): a placement asks for the placer's borough several times and for every other
-# player's once, and an identity check costs a fraction of the lookup by id. Enough entries
-# for every borough of a 4-player game and a trial copy. One tuple, replaced whole, so
-# concurrent callers never see a mixed one; each entry describes its list as well as the
-# cache's does (every change to a list's Borough goes through `borough`, which returns the
-# entry's), and a cleared cache empties it.
-_RECENT_MAX = 5
-_RECENT: tuple[tuple[list[dict], Borough], ...] = ()
+_TAG = "borough"  # what a tiles list's Borough is filed under in the memo
 
 
 @cython.ccall  # called directly (in C) by this module's placed, unplace and invested
 @cython.returns(Borough)
-@cython.locals(recent=tuple, entry=tuple, cache=dict, hit=tuple)
 def borough(tiles: list[dict]) -> Borough:
-    """The derived data of a tiles list, computed once per list (shared: do not modify)."""
-    global _RECENT
-    recent = _RECENT
-    for entry in recent:
-        if entry[0] is tiles:
-            return entry[1]  # type: ignore[return-value]
-    cache = _BOROUGHS
-    hit = cache.get(id(tiles))
-    if hit is not None and hit[0] is tiles:
-        _RECENT = (hit, *recent[:_RECENT_MAX - 1])
-        return hit[1]
+    """The derived data of a tiles list, computed once per list while a memo is active (shared:
+    do not modify), else afresh."""
+    hit = recall(tiles, _TAG)
+    if hit is not None:
+        return hit  # type: ignore[no-any-return]
     b = Borough(tiles)
-    file(tiles, b)
+    remember(tiles, _TAG, b)
     return b
 
 
 def file(tiles: list[dict], b: Borough) -> None:
     """Remember `b` as the derived data of `tiles`."""
-    global _RECENT
-    if len(_BOROUGHS) >= _CACHE_MAX:
-        _BOROUGHS.clear()
-        _RECENT = ()
-    entry = (tiles, b)
-    _BOROUGHS[id(tiles)] = entry
-    _RECENT = (entry, *[e for e in _RECENT if e[0] is not tiles][:_RECENT_MAX - 1])
+    remember(tiles, _TAG, b)
 
 
 def private_tiles(tiles: list[dict], with_frontier: bool = True) -> list[dict]:
     """A copy of a tiles list for a playout (or Dale's trials) to change in place, with its own
     `Borough` (without the frontier unless `with_frontier`); `tiles` itself is not filed."""
-    hit = _BOROUGHS.get(id(tiles))
+    hit = recall(tiles, _TAG)
     new = list(tiles)
-    if hit is not None and hit[0] is tiles:
-        file(new, hit[1].copy(with_frontier))
-    else:
-        file(new, Borough(new))  # derived afresh: nothing to copy
+    file(new, Borough(new) if hit is None else hit.copy(with_frontier))
     return new
 
 
 def forget(tiles: list[dict]) -> None:
     """Drop the derived data filed for `tiles`, a private list no longer played on (a finished
-    playout's, Dale's trial copy): the cache would otherwise keep whole boroughs alive until it
-    is next cleared, which the garbage collector then walks again and again."""
-    global _RECENT
-    _RECENT = tuple([e for e in _RECENT if e[0] is not tiles])
-    hit = _BOROUGHS.get(id(tiles))
-    if hit is not None and hit[0] is tiles:
-        del _BOROUGHS[id(tiles)]
+    playout's, Dale's trial copy), so the memo does not keep a whole borough alive."""
+    forget_in_memo(tiles, _TAG)
 
 
 def occupied(tiles: list[dict]) -> dict[Cell, int]:

@@ -9,9 +9,9 @@ try:
 except ImportError:  # Cython is a build tool; without it the hints are plain Python (no-ops)
     from app.engine import cython_hints as cython  # type: ignore[no-redef]
 
+from app.engine.memo import latest
 from app.engine.ruleset import IllegalMove
-from app.rulesets.suburbia.effects import tile_cost
-from app.rulesets.suburbia.geo import borough
+from app.rulesets.suburbia.geo import borough, tile_cost
 from app.rulesets.suburbia.hexes import frontier
 from app.rulesets.suburbia.market import discard_slots, surcharges
 from app.rulesets.suburbia.tables import BASIC_IDS, KINDS, SURCHARGES
@@ -136,22 +136,11 @@ def discard_pick(state: State, seat: int, rng: Any) -> Move:
     return {"type": "discard", "slot": slots[rng.below(len(slots))]}
 
 
-# The families last computed, with the state they belong to: listing the legal moves and then
-# applying one of them (the usual sequence) computes them once. States are never changed in
-# place, and the entry holds the state, so its identity stands for its content.
-# One tuple, replaced whole, so concurrent callers never see a mixed entry.
-_LAST: tuple[Any, int, list[Family]] = (None, -1, [])
-
-
 def families(state: State, seat: int) -> list[Family]:
-    """Every legal move of `seat` now, as families (none when it is not the seat's turn)."""
-    global _LAST
-    last = _LAST
-    if last[0] is state and last[1] == seat:
-        return last[2]
-    out = _families(state, seat)
-    _LAST = (state, seat, out)
-    return out
+    """Every legal move of `seat` now, as families (none when it is not the seat's turn).
+    Listing the legal moves and then applying one of them (the usual sequence) computes them
+    once while a memo is active (states are never changed in place)."""
+    return latest(state, ("families", seat), _families, state, seat)
 
 
 def _families(state: State, seat: int) -> list[Family]:

@@ -141,15 +141,14 @@ START_LAYOUT = tuple((t, q, r) for t, q, r in BOARD["borough"]["start"])
 RANKS = tuple((row["min"], row["name"]) for row in BOARD["rank"])
 
 
-_POOLS: dict[str, tuple[str, ...]] = {}  # stack_pool's answers: every setup asks for them
+# stack_pool's answers, built at import: every setup asks for them
+_POOLS = {stack: tuple(k for k in kinds for _ in range(KINDS[k].count))
+          for stack, kinds in STACK_TILES.items()}
 
 
 def stack_pool(stack: str) -> list[str]:
     """Every physical tile of a stack letter, as kind ids (copies repeated)."""
-    pool = _POOLS.get(stack)
-    if pool is None:
-        pool = _POOLS[stack] = tuple(k for k in STACK_TILES[stack] for _ in range(KINDS[k].count))
-    return list(pool)
+    return list(_POOLS[stack])
 
 
 def rank_name(population: int) -> str:

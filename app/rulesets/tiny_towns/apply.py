@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from app.engine.diff import same_json
+from app.engine.memo import Memo
 from app.engine.ruleset import IllegalMove
 from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.choices import prune, resolve_pending
@@ -57,9 +58,12 @@ def playout(state: dict[str, Any], rng: Any) -> dict[str, Any]:
     `play`, with moves drawn as `random_move` draws them."""
     s = private_copy(state)
     e = Edit(s, in_place=True)  # an in-place Edit holds nothing per move: one serves them all
-    while acting := to_act(s):
-        seat = rng.choice(acting)
-        play(e, seat, draw(s, seat, rng, due=True))
+    # A memo of its own: the cards in play are indexed once for the whole game. Nothing is kept
+    # per state in it (the state changes in place: moves are drawn without the memo's listing).
+    with Memo():
+        while acting := to_act(s):
+            seat = rng.choice(acting)
+            play(e, seat, draw(s, seat, rng, due=True))
     return s
 
 
@@ -89,20 +93,10 @@ def public_summary(move: Move) -> Move:
     monument stays secret."""
     if move.get("type") == "keep_monument":
         return {"type": "keep_monument"}
-    keys = _PUBLIC_FOR.get(tuple(move))
-    if keys is None:
-        keys = [k for k in _PUBLIC_KEYS if k in move]
-        if keys == list(move):
-            keys = _ALL  # every key public, in the move's order: a plain copy is the same
-        if len(_PUBLIC_FOR) < 256:
-            _PUBLIC_FOR[tuple(move)] = keys
-    if keys is _ALL:
-        return dict(move)
+    keys = [k for k in _PUBLIC_KEYS if k in move]
+    if len(keys) == len(move):
+        return dict(move)  # every key public: in the move's own order
     return {k: move[k] for k in keys}
-
-
-_ALL: list[str] = []
-_PUBLIC_FOR: dict[tuple[str, ...], list[str]] = {}  # a move's keys -> its public keys, in order
 
 
 def _require(ok: bool, reason: str) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.engine.memo import latest, recall, remember
+
 from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.choices import pending_options
 from app.rulesets.tiny_towns.patterns import build_moves, build_options
@@ -181,37 +183,21 @@ def reaction_moves(state: dict[str, Any], seat: int) -> list[Move]:
     return moves
 
 
-# The moves last listed, with the state they belong to: listing the legal moves and then
-# applying one of them (the usual sequence) computes them once. States are never changed in
-# place and the entry holds the state, so its identity stands for its content; one tuple,
-# replaced whole, so concurrent callers never see a mixed entry.
-_LAST: tuple[Any, int, list[Move]] = (None, -1, [])
-
-
 def legal_moves(state: dict[str, Any], seat: int) -> list[Move]:
-    """Every concrete move the seat may make now (shared list: do not modify)."""
-    global _LAST
-    last = _LAST
-    if last[0] is state and last[1] == seat:
-        return last[2]
-    out = _legal_moves(state, seat)
-    _LAST = (state, seat, out)
-    return out
-
-
-# The move `random_move` last drew without listing the legal moves, with its state and seat
-# (a copy: the caller owns the returned dict), so `apply` can accept it without listing them.
-_DRAWN: tuple[Any, int, Move | None] = (None, -1, None)
+    """Every concrete move the seat may make now (shared list: do not modify). Listing the
+    legal moves and then applying one of them (the usual sequence) lists them once while the
+    game's memo is active (app/engine/memo.py; states are never changed in place)."""
+    return latest(state, ("legal", seat), _legal_moves, state, seat)
 
 
 def random_move(state: dict[str, Any], seat: int, rng: Any) -> Move:
     """The move `rng.choice(legal_moves(state, seat))` would draw (same generator use, same
-    move); while placing it is found by index, without building every (resource, square) move."""
-    global _DRAWN
+    move); while placing it is found by index, without building every (resource, square) move,
+    and the memo keeps it so that `apply` accepts it without listing them."""
     placing = state["phase"] == "place" and not state["p"][seat]["pending"] and seat in to_act(state)
     move = draw(state, seat, rng, legal_moves)
-    if placing:
-        _DRAWN = (state, seat, dict(move))  # field values are strings and ints: a flat copy is whole
+    if placing:  # field values are strings and ints: a flat copy is whole (the caller owns `move`)
+        remember(state, ("drawn", seat), dict(move))
     return move
 
 
@@ -245,10 +231,9 @@ def draw(state: dict[str, Any], seat: int, rng: Any, listing: Any = None, due: b
 
 
 def drawn_move(state: dict[str, Any], seat: int) -> Move | None:
-    """The move `random_move` last drew for exactly this state and seat, if that was the last
-    draw (it is legal: states are never changed in place)."""
-    drawn = _DRAWN
-    return drawn[2] if drawn[0] is state and drawn[1] == seat else None
+    """The move `random_move` drew for exactly this state and seat while the memo was active
+    (it is legal: states are never changed in place)."""
+    return recall(state, ("drawn", seat))  # type: ignore[no-any-return]  # a move or None
 
 
 def _legal_moves(state: dict[str, Any], seat: int) -> list[Move]:

@@ -7,9 +7,9 @@ resources just removed by the previous construction this round (the "ghost") can
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
+from app.engine.memo import derived
 from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.state import CELLS, built
 
@@ -73,14 +73,9 @@ def _merged_index(cards: tuple[str, ...]) -> tuple[tuple[_Row8, ...], ...]:
 
 
 # The building cards in play are the same for every player all game: their index is merged
-# once per game (~25 µs), and every card (the monuments are what it is for) has its own, built
-# at import, so a player's monument (or building it) does not call for another merge.
-_anchor_index = lru_cache(maxsize=256)(_merged_index)
+# once per game's memo (~25 µs), and every card (the monuments are what it is for) has its own,
+# built at import, so a player's monument (or building it) does not call for another merge.
 _OWN_INDEX = {cid: _merged_index((cid,)) for cid in data.CARDS}
-# The last list of building cards in play seen, a copy of its contents and their index: every
-# state of a game shares that list, so this skips hashing the cards (the contents are compared,
-# so a list changed in place is never mistaken for its old contents). One tuple, replaced whole.
-_IN_PLAY: tuple[Any, list[str], tuple[tuple[_Row8, ...], ...]] = (None, [], ())
 
 
 _WILD = frozenset(cid for cid in data.CARDS if data.has_passive(cid, "wild"))
@@ -173,14 +168,8 @@ def build_options(state: dict[str, Any], seat: int) -> list[Option]:
     word = int.from_bytes(town, "little")
     if not word:
         return []  # every construction needs at least one resource (NOTES 44)
-    global _IN_PLAY
-    in_play = state["buildings"]
-    last = _IN_PLAY
-    if last[0] is in_play and last[1] == in_play:
-        index = last[2]
-    else:
-        index = _anchor_index(tuple(in_play))
-        _IN_PLAY = (in_play, list(in_play), index)
+    in_play = state["buildings"]  # one list all game, never changed: the memo keeps its index
+    index = derived(in_play, "anchor index", _merged_index, tuple(in_play))
     mon = pl["monument"]  # buildable_cards' own unbuilt monument, matched with its own index
     own = _OWN_INDEX[mon] if mon and not pl["built_monument"] and mon not in in_play else None
     matched: dict[str, list[tuple[int, tuple[int, ...], int]]] = {}

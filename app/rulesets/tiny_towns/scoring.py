@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from app.engine.memo import part
 from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.feeding import best_feeding, coins_spent
 from app.rulesets.tiny_towns.state import (
@@ -206,23 +207,15 @@ SCORE: dict[str, Callable[[Ctx, list[int], dict[str, Any]], int]] = {
 # Score kinds whose points depend on which buildings are fed (what feeding choices can change).
 FED_KINDS = frozenset({"fed_flat", "per_fed_cottage", "adjacent_fed_cottages", "schoolhouse",
                        "vineyard"})
-_FEED_CACHE: dict[tuple[Any, ...], tuple[frozenset[int], int]] = {}
-
-
 def _feeding(state: dict[str, Any], seat: int, coins: list[int], rich: bool
              ) -> tuple[frozenset[int], int]:
-    """The player's best legal feeding (feeding.py), cached by what it depends on."""
+    """The player's best legal feeding (feeding.py), kept in the game's memo under what it
+    depends on (every viewer's scores ask for it)."""
     pl = state["p"][seat]
     grid = pl["grid"]
     mausoleum = built(pl, "unfed_cottages_score")
-    key = (tuple(grid), pl["coins"], mausoleum, rich)
-    hit = _FEED_CACHE.get(key)
-    if hit is None:
-        hit = _best_feeding(state, seat, coins, rich)
-        if len(_FEED_CACHE) > 20000:
-            _FEED_CACHE.clear()
-        _FEED_CACHE[key] = hit
-    return hit
+    key = ("tiny-towns feeding", tuple(grid), pl["coins"], mausoleum, rich)
+    return part(key, _best_feeding, state, seat, coins, rich)
 
 
 def _best_feeding(state: dict[str, Any], seat: int, coins: list[int], rich: bool

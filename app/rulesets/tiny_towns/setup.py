@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from app.engine.rng import Rng
@@ -44,17 +43,14 @@ _PILES = [c for c in data.COLOURS if "fixed" not in c]  # the coloured piles, in
 _FIXED = [c["fixed"] for c in data.COLOURS if "fixed" in c]  # the Cottage
 
 
-@lru_cache(maxsize=64)
 def _pile(colour: str, fortune: bool, solo: bool, town_hall: bool) -> tuple[dict[str, Any], ...]:
-    """The building rows of one colour pile eligible in this game, in table order (worked out
-    once per variant: every setup deals from them)."""
+    """The building rows of one colour pile eligible in this game, in table order."""
     return tuple(b for b in data.BUILDINGS if b["colour"] == colour
                  and _eligible(b, fortune, solo, town_hall))
 
 
-@lru_cache(maxsize=16)
 def _monument_pool(fortune_monuments: bool, solo: bool) -> tuple[str, ...]:
-    """The ids of the monuments dealt in this game, sorted (once per variant)."""
+    """The ids of the monuments dealt in this game, sorted."""
     return tuple(sorted(m["id"] for m in data.MONUMENTS if _eligible(m, fortune_monuments, solo)))
 
 

@@ -4,6 +4,7 @@ cell chosen and the borough's derived data must be exactly those of a fresh tria
 
 from __future__ import annotations
 
+from app.engine.memo import GENERATION, Memo
 from app.engine.rng import Rng
 from app.rulesets.suburbia import RULESET as R
 from app.rulesets.suburbia import dale, geo
@@ -131,49 +132,49 @@ def test_the_rest_stage_fires_only_what_the_adjacent_stage_fires():
 
 def test_a_playout_and_dales_search_leave_no_private_borough_filed():
     """The private tiles lists of a finished playout and of Dale's trials are dropped from the
-    borough cache (it would keep them alive); asked again, a final borough is derived afresh,
+    game's memo (it would keep them alive); asked again, a final borough is derived afresh,
     equal to the one computed from its tiles."""
     for options in ({"solo_mode": "dale"}, {}):
         players = 1 if options else 3
         s = R.setup(players, R.Options.model_validate(options), 5)
-        geo._BOROUGHS.clear()
-        end = R.playout(s, Rng.from_seed(5, "trials"))
-        assert not any(entry[0] is p["tiles"] for p in end["p"] for entry in geo._BOROUGHS.values())
-        # nor among the entries last asked for
-        assert not any(e[0] is p["tiles"] for p in end["p"] for e in geo._RECENT)
-        assert len(geo._BOROUGHS) <= players  # at most the setup's own lists
-        for p in end["p"]:
-            b = geo.borough(p["tiles"])
-            assert b.front == geo.Borough(list(p["tiles"])).front and b.occ == geo.Borough(p["tiles"]).occ
+        with Memo() as memo:
+            end = R.playout(s, Rng.from_seed(5, "trials"))
+            assert not any(memo.holds(p["tiles"], "borough") for p in end["p"])
+            assert len(memo) <= players  # at most the setup's own lists
+            for p in end["p"]:
+                b = geo.borough(p["tiles"])
+                assert b.front == geo.Borough(list(p["tiles"])).front
+                assert b.occ == geo.Borough(p["tiles"]).occ
 
 
-def _overflow_the_borough_cache() -> list[list[dict]]:
-    """File boroughs until the bounded cache clears itself, as a long-running server does (the
+def _overflow_the_memo() -> list[list[dict]]:
+    """File boroughs until the memo's generations have turned twice, as a long game does (the
     lists are returned so that their ids stay taken)."""
-    lists: list[list[dict]] = [[] for _ in range(geo._CACHE_MAX + 1)]
+    lists: list[list[dict]] = [[] for _ in range(2 * GENERATION + 1)]
     for tiles in lists:
         geo.borough(tiles)
     return lists
 
 
-def test_a_trial_taken_back_after_the_cache_was_cleared_leaves_the_borough_right():
-    """The borough cache may be cleared in the middle of a trial (it is bounded): the placement
-    is still taken back exactly, from a borough derived afresh."""
+def test_a_trial_taken_back_after_the_memo_let_its_borough_go_leaves_the_borough_right():
+    """The memo may let a trial's borough go in the middle of the trial (it is bounded): the
+    placement is still taken back exactly, from a borough derived afresh."""
     s = _positions(range(1), 25)[0]
     d = s["seats"]
-    trial = trial_world(World(s), d)
-    tiles = trial.players[d]["tiles"]
-    for cell in frontier(s["p"][d]["tiles"])[:3]:
-        saved = dict(trial.players[d])
-        trial.place(d, "farm", cell, lake=False)
-        others = _overflow_the_borough_cache()
-        assert not any(entry[0] is tiles for entry in geo._BOROUGHS.values())
-        assert all(entry[0] is not tiles for entry in geo._RECENT)
-        geo.unplace(tiles, cell)
-        del others
-        trial.players[d].update({k: saved[k] for k in ("money", "income", "rep", "pop")})
-        assert tiles == s["p"][d]["tiles"]
-        assert _derived(geo.borough(tiles)) == _derived(geo.Borough(tiles))
+    with Memo() as memo:
+        trial = trial_world(World(s), d)
+        tiles = trial.players[d]["tiles"]
+        for cell in frontier(s["p"][d]["tiles"])[:3]:
+            saved = dict(trial.players[d])
+            trial.place(d, "farm", cell, lake=False)
+            assert memo.holds(tiles, "borough")
+            others = _overflow_the_memo()
+            assert not memo.holds(tiles, "borough")
+            geo.unplace(tiles, cell)
+            del others
+            trial.players[d].update({k: saved[k] for k in ("money", "income", "rep", "pop")})
+            assert tiles == s["p"][d]["tiles"]
+            assert _derived(geo.borough(tiles)) == _derived(geo.Borough(tiles))
 
 
 def test_the_frontier_is_every_empty_off_board_neighbour_in_order():
@@ -206,7 +207,7 @@ def test_the_frontier_is_every_empty_off_board_neighbour_in_order():
 
 def test_a_playout_keeps_every_borough_as_derived_from_scratch():
     """A playout changes its tiles lists and their Boroughs in place, asking for several
-    boroughs in turn (geo._RECENT answers the last few by identity): played move by move as
+    boroughs in turn (found in its memo by identity): played move by move as
     turn.playout plays them, every borough's data equal the ones derived from its tiles afresh,
     the frontier's integer keys and set included, and the playout ends where turn.playout does."""
     from app.rulesets.suburbia import legal, turn
@@ -214,29 +215,32 @@ def test_a_playout_keeps_every_borough_as_derived_from_scratch():
     for players, options in ((4, {}), (3, {}), (1, {"solo_mode": "dale"})):
         for seed in range(2):
             start = R.setup(players, R.Options.model_validate(options), seed)
-            s = turn._copy(start)
-            w = World(s, in_place=True)
-            rng = Rng.from_seed(seed, "in place")
-            while acting := legal.to_act(s):
-                seat = rng.choice(acting)
-                if s["phase"] == "play":
-                    move = legal.turn_pick(s, seat, rng)
-                elif s["phase"] in ("discard", "extra_discard"):
-                    move = legal.discard_pick(s, seat, rng)
-                else:
-                    move = legal.pick(legal._families(s, seat), rng)
-                s = turn.play(s, w, seat, move)
-                for p in s["p"]:
-                    kept, fresh = geo.borough(p["tiles"]), geo.Borough(list(p["tiles"]))
-                    for match in kept.counts:
-                        fresh.count(match)
-                    if kept.invest is not None:
-                        fresh.investable(p["tiles"])
-                    assert kept.front == fresh.front and _derived(kept) == _derived(fresh)
-                    assert kept.fkeys == fresh.fkeys and kept.fset == fresh.fset
-                    assert kept.fkeys == sorted(kept.fkeys)
-                    for match, n in kept.counts.items():  # counted by kind: as tile by tile
-                        assert n == len([t for t in kept.tags if not t.isdisjoint(match)])
+            # the playout's own memo, as R.playout has: it keeps the boroughs played on
+            with Memo() as memo:
+                s = turn._copy(start)
+                w = World(s, in_place=True)
+                rng = Rng.from_seed(seed, "in place")
+                while acting := legal.to_act(s):
+                    seat = rng.choice(acting)
+                    if s["phase"] == "play":
+                        move = legal.turn_pick(s, seat, rng)
+                    elif s["phase"] in ("discard", "extra_discard"):
+                        move = legal.discard_pick(s, seat, rng)
+                    else:
+                        move = legal.pick(legal._families(s, seat), rng)
+                    s = turn.play(s, w, seat, move)
+                    for p in s["p"]:
+                        kept, fresh = geo.borough(p["tiles"]), geo.Borough(list(p["tiles"]))
+                        for match in kept.counts:
+                            fresh.count(match)
+                        if kept.invest is not None:
+                            fresh.investable(p["tiles"])
+                        assert kept.front == fresh.front and _derived(kept) == _derived(fresh)
+                        assert kept.fkeys == fresh.fkeys and kept.fset == fresh.fset
+                        assert kept.fkeys == sorted(kept.fkeys)
+                        for match, n in kept.counts.items():  # counted by kind: as tile by tile
+                            assert n == len([t for t in kept.tags if not t.isdisjoint(match)])
+                assert all(memo.holds(p["tiles"], "borough") for p in s["p"])  # not derived afresh
             assert s == R.playout(start, Rng.from_seed(seed, "in place"))
             for p in s["p"]:
                 geo.forget(p["tiles"])
