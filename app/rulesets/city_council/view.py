@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import marshal
 from typing import Any
 
 from app.engine.memo import latest, shared
@@ -21,14 +20,15 @@ _PUBLIC = ("players", "members", "phil", "mode", "goal", "turn", "phase", "commi
 
 
 def _table(s: State) -> dict[str, Any]:
-    """Everything every viewer sees, in the view's key order (fresh data: nothing shared with the
-    state; `hand` and `drawn` are each viewer's own, filled in by `view`)."""
-    t: dict[str, Any] = marshal.loads(marshal.dumps({k: s[k] for k in _PUBLIC}))
+    """Everything every viewer sees, in the view's key order (`hand` and `drawn` are each viewer's
+    own, filled in by `view`). It holds the state's own objects, which moves replace and nothing
+    changes; what it derives (planning area, counts) is fresh."""
+    t: dict[str, Any] = {k: s[k] for k in _PUBLIC}
     t["to_act"] = to_act(s)
     t["planning"] = {sh: {"top": s["stacks"][sh][0] if s["stacks"][sh] else None,
                           "count": len(s["stacks"][sh]), "up": list(s["up"][sh])}
                      for sh in SHAPE_ORDER if sh in s["stacks"]}
-    t["building_discards"] = list(s["bdiscard"])
+    t["building_discards"] = s["bdiscard"]
     t["advanced_waiting"] = len(s["reserve_adv"])
     t["deck"] = len(s["deck"])
     t["discard_pile"] = len(s["fdiscard"])
@@ -36,7 +36,8 @@ def _table(s: State) -> dict[str, Any]:
     t["drawing"] = [d is not None for d in s["drawn"]]
     t["hand"] = None
     t["drawn"] = None
-    t.update(marshal.loads(marshal.dumps({k: s.get(k) for k in ("tie", "pending", "report", "last_exec")})))
+    for k in ("tie", "pending", "report", "last_exec"):
+        t[k] = s.get(k)
     # the previous version's unchanged parts, so the diff skips them by identity (app.engine.diff)
     return shared("city-council/table", t)
 
@@ -47,9 +48,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     The table is built once per state for every viewer (the game's memo, app/engine/memo.py)."""
     v = dict(latest(s, "city-council/table", _table, s))
     if seat is not None:
-        drawn = s["drawn"][seat]
         v["hand"] = shared(("city-council/hand", seat), list(s["hands"][seat]))
-        v["drawn"] = shared(("city-council/drawn", seat), None if drawn is None else list(drawn))
+        v["drawn"] = shared(("city-council/drawn", seat), s["drawn"][seat])
     return v
 
 
