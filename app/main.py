@@ -143,7 +143,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Civitas", version="1", lifespan=lifespan,
                   description="An online table for city-building board games (wire contract v1).")
     errors.install(app)
-    for module in (players, accounts, me, rulesets, rooms, games, pages, health):
+    # `me` before `players`: /api/players/me/games is My games, not /api/players/{id}/games.
+    for module in (me, players, accounts, rulesets, rooms, games, pages, health):
         app.include_router(module.router)
     app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")

@@ -143,7 +143,7 @@ class Ratings:
             else:
                 mu, sigma = BOT_RATINGS.get(seat.bot or DEFAULT_BOT, BOT_RATINGS[DEFAULT_BOT])
                 teams.append([MODEL.rating(mu=mu, sigma=sigma)])
-        rated = MODEL.rate(teams, ranks=ranks)
+        rated = MODEL.rate(teams, ranks=[float(rank) for rank in ranks])
         changes: dict[str, tuple[Rating, Rating, float]] = {}
         winners = min(ranks)
         for seat, team, rank in zip(game.seats, rated, ranks):

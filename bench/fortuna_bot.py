@@ -86,7 +86,6 @@ def simulate(players: int, games: int) -> None:
     guard = 0
     uses, wins = Counter(), Counter()
     first_win = 0
-    arrivals_first_wins = 0
     winner_parts = Counter()
     for seed in range(games):
         out, st, log = play_game(players, 10_000 + seed, set(range(players)), record=True)

@@ -6,7 +6,8 @@ deal's luck cancels. Prints the tested bot's win rate (a shared win counts as a 
 95 % Wilson interval, and its CPU time per decision at p50 and p95 (CPU time: the machine may be
 shared; wall time is printed too).
 
-Levels: easy, normal, hard, expert, random (app/engine/choosers.py), or a search spec
+Levels: easy, normal, hard, expert, random (app/engine/choosers.py; hard and expert with their
+thinking time counted in CPU seconds, as an idle core would give it), or a search spec
 `search:it=1000[,s=0.5][,w=8][,hooks=0][,r=4][,g=1][,p=0.5]` (an iteration cap, seconds,
 candidates per decision, no evaluate/candidates hooks, moves played from a leaf before
 `evaluate` (r=end: random playouts to the end), those moves by the bot, the prior's weight).
@@ -35,13 +36,15 @@ from app.engine.search import Budget, search
 
 def chooser(spec: str):
     """A chooser and its budget from a level name or a search spec."""
+    if spec in ("hard", "expert"):  # the level's settings, its seconds counted in CPU time
+        return _search_level(spec)
     if not spec.startswith("search:"):
         level = choosers.level(spec)
         if spec not in choosers.LEVELS:
             raise SystemExit(f"no level {spec!r}")
         return level.chooser, level.budget
     opts = dict(part.split("=") for part in spec[len("search:"):].split(",") if part)
-    budget = Budget(seconds=float(opts["s"]) if "s" in opts else None,
+    budget = Budget(seconds=float(opts["s"]) if "s" in opts else None, cpu=opts.get("cpu") == "1",
                     iterations=int(opts["it"]) if "it" in opts else None,
                     width=int(opts.get("w", 8)), use_hooks=opts.get("hooks", "1") != "0",
                     rollout=int(opts.get("r", 0)) if opts.get("r") != "end" else None,
@@ -51,6 +54,19 @@ def chooser(spec: str):
         return search(ruleset, state, seat, seed, budget)
 
     return choose, budget.seconds or 0.0
+
+
+def _search_level(name: str):
+    """A search level as the server plays it, but with its seconds in CPU time: on a shared
+    machine wall-clock seconds buy a varying share of a core; a CPU second is what an idle
+    core gives. (The server counts wall-clock time: its workers have cores to themselves.)"""
+    level = choosers.level(name)
+
+    def choose(ruleset, state, seat, seed, budget):
+        return search(ruleset, state, seat, seed,
+                      choosers.search_budget(ruleset, budget, None, cpu=True))
+
+    return choose, level.budget
 
 
 def play(ruleset, players: int, seed: int, seats: list, times: list[float] | None,

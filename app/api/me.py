@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Query, Response
 from pydantic import BaseModel, Field
@@ -107,18 +106,11 @@ async def save_notification_settings(body: dict[str, Any], player: CurrentPlayer
     return notify.settings_json(row)
 
 
-def _check_endpoint(url: str) -> None:
-    parts = urlsplit(url)
-    if not parts.hostname or not (parts.scheme == "https" or (
-            parts.scheme == "http" and parts.hostname in ("localhost", "127.0.0.1", "::1"))):
-        raise ServiceError(422, "A push endpoint must be an https:// URL.")
-
-
 @router.post("/push-subscriptions", status_code=201)
 async def subscribe(body: PushSubscribe, player: CurrentPlayer, session: SessionDep,
                     platform: PlatformDep) -> dict[str, Any]:
     """Remember this browser's push subscription (PushSubscription.toJSON()) for the caller."""
-    _check_endpoint(body.endpoint)
+    notify.check_url(body.endpoint, "A push endpoint")
     if not (_B64URL.match(body.keys.p256dh) and _B64URL.match(body.keys.auth)):
         raise ServiceError(422, "The subscription's keys must be base64url text.")
     async with writing(platform, session):

@@ -83,6 +83,19 @@ async def replay_page(request: Request, game_id: str) -> HTMLResponse:
     return templates.TemplateResponse(request, "replay.html", {"page": "replay", "game_id": game_id})
 
 
+@router.get("/me/games", response_class=HTMLResponse)
+async def my_games_page(request: Request) -> HTMLResponse:
+    """My games: your turn first, with notification settings, push on this device, vacation."""
+    return templates.TemplateResponse(request, "my_games.html", {"page": "my-games"})
+
+
+@router.get("/sw.js")
+async def service_worker() -> FileResponse:
+    """The push service worker, served from the root so its scope is the whole site."""
+    return FileResponse(ROOT / "static" / "js" / "sw.js", media_type="text/javascript",
+                        headers={"Cache-Control": "no-cache"})
+
+
 @router.get("/players/{player_id}", response_class=HTMLResponse)
 async def player_page(request: Request, player_id: str) -> HTMLResponse:
     """A player's page: ratings, record, last games."""

@@ -34,7 +34,7 @@ ENGINE_MODULES = ("app.engine.diff", "app.engine.rng", "app.engine.phases", "app
 
 def build_dir() -> Path:
     """Where this interpreter's compiled modules live (one directory per extension ABI)."""
-    abi = sysconfig.get_config_var("EXT_SUFFIX").strip(".").rsplit(".", 1)[0]
+    abi = str(sysconfig.get_config_var("EXT_SUFFIX")).strip(".").rsplit(".", 1)[0]
     return ROOT / ".compiled" / abi
 
 

@@ -28,10 +28,10 @@ def _keys(value: Any) -> set[str]:
             out |= _keys(v)
         return out
     if isinstance(value, list):
-        out: set[str] = set()
+        found: set[str] = set()
         for v in value:
-            out |= _keys(v)
-        return out
+            found |= _keys(v)
+        return found
     return set()
 
 

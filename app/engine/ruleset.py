@@ -153,7 +153,8 @@ class RulesetHooks:
 
     def random_move(self, state: State, seat: int, rng: Any) -> Move:
         """One legal move of `seat` drawn with `rng` (default: uniform over `legal_moves`)."""
-        return rng.choice(self.legal_moves(state, seat))  # type: ignore[attr-defined]
+        move: Move = rng.choice(self.legal_moves(state, seat))  # type: ignore[attr-defined]
+        return move
 
     def playout(self, state: State, rng: Any) -> State:
         """The final state of a random game from `state` (default: `play_random`)."""
@@ -201,5 +202,6 @@ def playout(ruleset: Any, state: State, rng: Any) -> State:
     for a ruleset (or an older tree) without it."""
     hook = getattr(ruleset, "playout", None)
     if hook is not None:
-        return hook(state, rng)
+        final: State = hook(state, rng)
+        return final
     return play_random(ruleset, state, rng)

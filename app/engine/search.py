@@ -52,6 +52,7 @@ class Budget:
     use_hooks: bool = True
     prior: float = 0.0  # progressive bias toward the candidates' first move (its weight)
     greedy: bool = False  # rollout moves by the ruleset's own bot instead of random ones
+    cpu: bool = False  # `seconds` of this process's CPU time, not of the wall clock (benches)
 
 
 @dataclass(eq=False)
@@ -143,10 +144,11 @@ class Search:
         if len(root_moves) == 1:
             return root_moves[0]
         root = self.root = Node(actor=self.seat, moves=[(move_key(m), m) for m in root_moves])
-        stop = None if self.budget.seconds is None else time.perf_counter() + self.budget.seconds
+        clock = time.process_time if self.budget.cpu else time.perf_counter
+        stop = None if self.budget.seconds is None else clock() + self.budget.seconds
         cap = self.budget.iterations
         while cap is None or self.iterations < cap:
-            if stop is not None and self.iterations and time.perf_counter() >= stop:
+            if stop is not None and self.iterations and clock() >= stop:
                 break
             det = self.ruleset.determinize(base, self.seat, self.rng)
             self._iterate(root, det)

@@ -20,6 +20,17 @@ def push_sender(settings: Settings) -> Sender:
     """Sends a row to every push subscription of its player; one that is gone (404/410) is
     dropped. Without VAPID keys, push is not offered at all."""
 
+    signer: list[Any] = []  # the VAPID key, read once
+
+    def vapid() -> Any:
+        from py_vapid import Vapid
+
+        if not signer:
+            key = settings.vapid_private_key.strip()
+            signer.append(Vapid.from_pem(key.encode()) if key.startswith("-----BEGIN")
+                          else Vapid.from_string(key))
+        return signer[0]
+
     async def send(session: AsyncSession, row: OutboxRow) -> None:
         from pywebpush import WebPushException, webpush_async  # imported only when pushing
 
@@ -35,7 +46,7 @@ def push_sender(settings: Settings) -> Sender:
             try:
                 await webpush_async({"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh,
                                                                          "auth": sub.auth}},
-                                    data, vapid_private_key=settings.vapid_private_key,
+                                    data, vapid_private_key=vapid(),
                                     vapid_claims={"sub": settings.vapid_subject}, ttl=24 * 3600,
                                     timeout=10)
             except WebPushException as exc:
@@ -86,7 +97,7 @@ def webhook_sender() -> Sender:
         payload: dict[str, Any] = row.payload
         line = f"{payload['title']}: {payload['body']} {payload['url']}"
         body = {"content": line, "text": line, "event": payload.get("event"),
-                "title": payload["title"], "url": payload["url"]}
+                "title": payload["title"], "url": payload["url"], "tag": payload.get("tag")}
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http, \
                 http.post(settings.webhook_url, json=body, allow_redirects=False) as answer:
             if answer.status >= 300:

@@ -12,11 +12,13 @@ from typing import Any
 
 from sqlalchemy import delete, exists, func, select, update
 
-from app.db.models import Game, MoveRow, Room, RoomPace, Seat, SeatClock
+from app.db.models import Game, MoveRow, OutboxRow, Room, RoomPace, Seat, SeatClock
 from app.services import clocks
 from app.tasks import stop_tasks
 
 log = logging.getLogger(__name__)
+
+OUTBOX_KEEP = timedelta(days=7)  # sent notifications kept this long (a key repeated later is new)
 
 
 class Cleanup:
@@ -48,6 +50,13 @@ class Cleanup:
             except Exception:  # a failed sweep waits for the next one
                 log.warning("cleanup sweep failed", exc_info=True)
 
+    async def _purge_outbox(self, now: Any) -> None:
+        """Notifications sent or given up more than a week ago are of no more use."""
+        async with self.platform.write_turn(), self.platform.sessions() as session:
+            await session.execute(delete(OutboxRow).where(
+                OutboxRow.status.in_(("sent", "failed")), OutboxRow.created_at < now - OUTBOX_KEEP))
+            await session.commit()
+
     async def _idle_turn_games(self, session: Any, now: Any, since: Any) -> list[Any]:
         """Turn-paced games idle past max(abandon_after, 2 x move + reserve) with no clock
         still running (a deadline in the future, a vacation's included, keeps a game alive)."""
@@ -70,6 +79,7 @@ class Cleanup:
         platform = self.platform
         held = await platform.clocks.hold_idle(self.idle_seat, self.idle)
         await platform.accounts.purge()  # expired sessions and codes
+        await self._purge_outbox(now)
         async with platform.sessions() as session:
             stale_rooms = list((await session.execute(select(Room.id).where(
                 Room.status == "lobby", Room.created_at < now - self.room_ttl))).scalars())

@@ -8,12 +8,12 @@ the game, the seat and the version, and the outbox keeps keys unique."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy import select
+from sqlalchemy import false, select, true
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -61,16 +61,21 @@ def check_settings(body: dict[str, Any]) -> dict[str, Any]:
     if url is not None:
         if not isinstance(url, str) or len(url) > 500:
             raise ServiceError(422, "webhook_url must be a URL of at most 500 characters.")
-        parts = urlsplit(url)
-        # Plain http only to this machine (a developer's test hook): a webhook crosses networks.
-        if not parts.hostname or not (parts.scheme == "https" or (
-                parts.scheme == "http" and parts.hostname in _LOCAL_HOSTS)):
-            raise ServiceError(422, "webhook_url must be an https:// URL.")
+        check_url(url, "webhook_url")
     always = body.get("always", False)
     if not isinstance(always, bool):
         raise ServiceError(422, "always must be true or false.")
     return {"events": {e: list(dict.fromkeys(events.get(e, []))) for e in EVENTS},
             "webhook_url": url or None, "always": always}
+
+
+def check_url(url: str, what: str) -> None:
+    """A URL the server will POST to (a webhook, a push endpoint): https, or plain http only to
+    this machine (a developer's test hook), else a 422 naming `what`."""
+    parts = urlsplit(url)
+    if not parts.hostname or not (parts.scheme == "https" or (
+            parts.scheme == "http" and parts.hostname in _LOCAL_HOSTS)):
+        raise ServiceError(422, f"{what} must be an https:// URL.")
 
 
 def settings_json(row: NotificationSettings | None) -> dict[str, Any]:
@@ -101,38 +106,53 @@ class Notifier:
         self.wake = wake
 
     async def send(self, notices: list[Notice]) -> int:
-        """Write these notices in a transaction of their own; returns the rows written."""
+        """Write these notices in a transaction of their own; returns the rows written. What to
+        write is read first, without the writer's turn (SQLite's one writer, shared with the
+        moves): most players have no channel set up, and then nothing waits for it."""
         if not notices:
             return 0
+        async with self.sessions() as session:
+            rows = await self._rows(session, notices)
+        if not rows:
+            return 0
         async with self.write_turn(), self.sessions() as session:
-            written = await self.enqueue(session, notices)
+            written = await self._insert(session, rows)
             await session.commit()
         if written:
             self.wake()
         return written
 
     async def enqueue(self, session: AsyncSession, notices: list[Notice]) -> int:
+        """Write these notices inside the caller's transaction; returns the rows written."""
+        return await self._insert(session, await self._rows(session, notices))
+
+    async def _rows(self, session: AsyncSession, notices: list[Notice]) -> list[dict[str, Any]]:
         """Outbox rows for these notices on each channel their player chose and set up, skipping
-        players with a page open on the game; inside the caller's transaction."""
+        players with a page open on the game (one query for the players' channels)."""
         players = list({n.player_id for n in notices})
-        chosen = {r.player_id: r for r in (await session.execute(select(NotificationSettings).where(
-            NotificationSettings.player_id.in_(players)))).scalars()}
-        pushing = set((await session.execute(select(PushSubscription.player_id).where(
-            PushSubscription.player_id.in_(players)).distinct())).scalars())
-        mailing: set[str] = set()
-        if (email := _email_column()) is not None:
-            verified = getattr(Player, "email_verified", None)
-            query = select(Player.id).where(Player.id.in_(players), email.is_not(None))
-            mailing = set((await session.execute(
-                query.where(verified.is_(True)) if verified is not None else query)).scalars())
-        open_pages = await self._open_pages(session, notices)
+        email = _email_column()
+        verified = getattr(Player, "email_verified", None)
+        pushes = select(PushSubscription.endpoint).where(
+            PushSubscription.player_id == Player.id).exists()
+        mail_ok = (email.is_not(None) & (verified.is_(True) if verified is not None else true())
+                   ) if email is not None else false()
+        found = (await session.execute(
+            select(Player.id, NotificationSettings, pushes, mail_ok)
+            .outerjoin(NotificationSettings, NotificationSettings.player_id == Player.id)
+            .where(Player.id.in_(players)))).all()
+        channels: dict[str, tuple[NotificationSettings | None, dict[str, bool]]] = {
+            pid: (settings, {"push": bool(push), "email": bool(mail),
+                             "webhook": bool(settings and settings.webhook_url)})
+            for pid, settings, push, mail in found}
+        wanted = [n for n in notices if n.player_id in channels and any(channels[n.player_id][1].values())]
+        if not wanted:
+            return []
+        open_pages = await self._open_pages(session, wanted)
         rows = []
-        for n in notices:
-            settings = chosen.get(n.player_id)
+        for n in wanted:
+            settings, ready = channels[n.player_id]
             if (n.game_id, n.seat) in open_pages and not (settings and settings.always):
                 continue
-            ready = {"push": n.player_id in pushing, "email": n.player_id in mailing,
-                     "webhook": bool(settings and settings.webhook_url)}
             events = settings.events if settings is not None else DEFAULT_EVENTS
             for channel in events.get(n.event, []):
                 if ready.get(channel):
@@ -143,11 +163,17 @@ class Notifier:
                                              "tag": n.key},
                                  "status": "pending", "attempts": 0, "not_before": now(),
                                  "created_at": now()})
+        return rows
+
+    async def _insert(self, session: AsyncSession, rows: list[dict[str, Any]]) -> int:
+        """Insert outbox rows; a key already present (the same hand-over reported again) is
+        skipped. RETURNING counts what was written (psycopg reports no rowcount here)."""
         if not rows:
             return 0
-        result = await session.execute(
-            self.insert(OutboxRow.__table__).values(rows).on_conflict_do_nothing(index_elements=["key"]))
-        return max(0, result.rowcount or 0)
+        written = await session.execute(
+            self.insert(OutboxRow.__table__).values(rows).on_conflict_do_nothing(index_elements=["key"])
+            .returning(OutboxRow.__table__.c.id))
+        return len(written.all())
 
     async def _open_pages(self, session: AsyncSession, notices: list[Notice]) -> set[tuple[str, int]]:
         """(game, seat) pairs among the notices with a socket of the seat's player open."""

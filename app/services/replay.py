@@ -58,11 +58,10 @@ def _mark(state: State, version: int, seat: int | None) -> dict[str, Any]:
 def index_of(marks: list[dict[str, Any]], finished: bool) -> dict[str, Any]:
     """Turns (a new seat moves), rounds (the round number changes) and scoring moments (a phase
     that scores begins, and the end) from the marks of versions 0..n."""
-    turns, rounds, scoring = [], [], []
-    for previous, mark in zip([None, *marks], marks):
-        if mark["version"] == 0:
-            rounds.append({"version": 0, "round": mark["round"]})
-            continue
+    turns: list[dict[str, Any]] = []
+    rounds: list[dict[str, Any]] = [{"version": 0, "round": marks[0]["round"]}] if marks else []
+    scoring: list[dict[str, Any]] = []
+    for previous, mark in zip(marks, marks[1:]):
         if previous["version"] == 0 or mark["seat"] != previous["seat"]:
             turns.append({"version": mark["version"], "seat": mark["seat"]})
         if mark["round"] != previous["round"] and mark["round"] is not None:
@@ -79,7 +78,7 @@ def index_of(marks: list[dict[str, Any]], finished: bool) -> dict[str, Any]:
 class Replays:
     """Rebuilds versions of games and answers the replay API (see the module docstring)."""
 
-    def __init__(self, sessions: async_sessionmaker, snapshot_every: int = 20) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], snapshot_every: int = 20) -> None:
         self.sessions = sessions
         self.snapshot_every = snapshot_every
         self._games: OrderedDict[str, _Replay] = OrderedDict()
@@ -119,7 +118,8 @@ class Replays:
             return None
         if snap.ruleset_version not in (None, ruleset.version):
             try:
-                return snap.version, ruleset.upgrade_state(snap.state, snap.ruleset_version)
+                upgrade = getattr(ruleset, "upgrade_state")  # an optional hook: AttributeError
+                return snap.version, upgrade(snap.state, snap.ruleset_version)
             except (CannotUpgrade, AttributeError):
                 return None
         return snap.version, snap.state
@@ -192,6 +192,7 @@ class Replays:
                     replay.tail = self._setup(live)
                     replay.marks.append(_mark(replay.tail, 0, None))
                 state = replay.tail
+                assert state is not None  # set with the first mark
                 for version in range(len(replay.marks), min(upto, len(replay.moves)) + 1):
                     seat, move = replay.moves[version - 1]
                     state = (taken_back[version] if version in taken_back
@@ -236,7 +237,7 @@ def viewpoint(live: LiveGame, own: int | None, wanted: str | None) -> int | str 
 def replay_document(live: LiveGame, state: State, version: int, seat: int | str | None,
                     memo: Memo) -> dict[str, Any]:
     """The game document at `version` as `seat` sees it, with the replay's own fields."""
-    shown = None if seat == ALL else seat
+    shown = seat if isinstance(seat, int) else None  # "all" draws the spectator's view first
     document = game_document(live, state, version, shown, memo)
     if version < live.version and "ended" in document:
         # An abandoned game was still going at this version.

@@ -4,6 +4,7 @@ rematch of a finished game (same ruleset, options, pace and seats; bots accept a
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select, update
@@ -62,7 +63,8 @@ def _bot_at(platform: Any, clock: Any) -> str | None:
     player is connected."""
     if clock is None or clock.last_seen is None or platform.clocks.connected(clock):
         return None
-    return (aware(clock.last_seen) + platform.clocks.grace).isoformat()
+    due: datetime = aware(clock.last_seen) + platform.clocks.grace
+    return due.isoformat()
 
 
 async def _rematch_json(session: AsyncSession, room_id: str) -> dict[str, Any] | None:

@@ -64,6 +64,11 @@ export async function ensurePlayer() {
   return player;
 }
 
+// A chat frame (rooms and games): its id says which error frame answers it.
+export function chatFrame(text) {
+  return { type: "chat", text, id: `chat-${Date.now().toString(36)}` };
+}
+
 export function showWho(player) {
   const el = document.getElementById("whoami");
   if (el && player) el.textContent = `Playing as ${player.name}`;

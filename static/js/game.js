@@ -3,7 +3,7 @@
 // draws what every game shares: the prompt bar, errors beside the board, player panels with
 // clocks, the log in words, chat, your-turn signals, the result panel and Leave.
 // The layout rules renderers follow are in docs/UX.md.
-import { el, ensurePlayer, liveSocket, me, request, showWho } from "./api.js";
+import { chatFrame, el, ensurePlayer, liveSocket, me, request, showWho } from "./api.js";
 import { applyPatch } from "./patch.js";
 import * as generic from "../rulesets/generic.js";
 import { gameFinished, hintLines, hintsWanted, longPressTips, mountGuide, setHints } from "./learn.js";
@@ -177,6 +177,14 @@ async function reclaim() {
   } catch (e) { showError(e.message); }
 }
 document.getElementById("reclaim").addEventListener("click", reclaim);
+
+async function takeSeat(seat) {
+  const code = new URLSearchParams(location.search).get("invite_code");
+  try {
+    state.table = await request("POST", `/api/games/${gameId}/seats/${seat}/take${code ? `?invite_code=${encodeURIComponent(code)}` : ""}`);
+    location.reload();  // the socket reopens as the seat's player
+  } catch (e) { showError(e.message); }
+}
 
 // Undo: takes back the player's last move (a click per move), where the table allows it and the
 // server says it may (nobody else has acted, and the move showed the player nothing hidden).
@@ -500,6 +508,8 @@ function drawPlayers() {
       acting ? el("span", { class: "to-play" }, "▶ to play") : null,
       s.held ? el("span", { class: "held", title: "the seat is kept for its player" }, heldWords(s)) : null,
       !s.held && s.bot_at && acting && seat !== doc.seat ? el("span", { class: "away" }, "away") : null,
+      // A turn game's seat whose player ran out of time, offered to anyone not seated here.
+      s.offered && doc.seat === null && me() ? el("button", { type: "button", class: "take-seat", onclick: () => takeSeat(seat) }, "Take this seat") : null,
       score !== null && score !== undefined ? el("span", { class: "score" }, String(score)) : null,
       el("span", { class: "clock", dataset: { clockSeat: seat }, hidden: true }));
   }));
@@ -772,7 +782,6 @@ function drawChat() {
   for (const list of document.querySelectorAll(".chat-list")) list.scrollTop = list.scrollHeight;
 }
 
-const chatFrame = (text) => ({ type: "chat", text, id: `chat-${Date.now().toString(36)}` });
 let pendingChat = null; // a visitor's first line, sent once the socket is theirs
 
 document.getElementById("chat-form").addEventListener("submit", async (event) => {

@@ -10,6 +10,10 @@ const seats = document.getElementById("seats-input");
 const fields = document.getElementById("options-fields");
 
 for (const r of rulesets) select.append(el("option", { value: r.id }, `${r.name} (${r.min_players}–${r.max_players})`));
+const signedIn = me();
+document.getElementById("leaderboards").replaceChildren(
+  ...rulesets.flatMap((r, i) => [i ? " · " : "", el("a", { href: `/leaderboard/${r.id}` }, r.name)]),
+  ...(signedIn ? [" · ", el("a", { href: `/players/${signedIn.id}`, id: "my-profile" }, "Your page")] : []));
 
 function showOptions() {
   const ruleset = byId[select.value];
@@ -59,7 +63,7 @@ showPace();
 function readPace() {
   const kind = paceSelect.value;
   if (kind === "realtime") return { kind, move_minutes: Number(document.getElementById("pace-move-minutes").value), reserve_minutes: Number(document.getElementById("pace-reserve-minutes").value) };
-  if (kind === "turn") return { kind, move_hours: Number(document.getElementById("pace-move-hours").value) };
+  if (kind === "turn") return { kind, move_hours: Number(document.getElementById("pace-move-hours").value), reserve_hours: Number(document.getElementById("pace-reserve-hours").value), timeout: document.getElementById("pace-timeout").value };
   return { kind: "none" };
 }
 

@@ -120,6 +120,8 @@ export function describeOptions(schema, options, seats) {
   return parts.length ? parts.join(" · ") : "base game";
 }
 
+const TIMEOUTS = { bot: "a bot plays until the player returns", skip: "a bot plays that turn", offer: "the seat is offered to others" };
+
 // A table's clock in words (the room's `pace`), shown before anyone joins.
 export function describePace(pace) {
   const minutes = (s) => (s % 60 ? `${(s / 60).toFixed(1).replace(/\.0$/, "")} min` : `${s / 60} min`);
@@ -127,6 +129,9 @@ export function describePace(pace) {
   if (pace.kind === "realtime") {
     return `Clock: ${minutes(pace.move_seconds)} a move${pace.reserve_seconds ? ` + ${minutes(pace.reserve_seconds)} reserve` : ""}`;
   }
-  if (pace.kind === "turn") return `Clock: ${Math.round(pace.move_seconds / 3600)} h a move (turn based)`;
+  if (pace.kind === "turn") {
+    const reserve = pace.reserve_seconds ? ` + ${Math.round(pace.reserve_seconds / 3600)} h reserve` : "";
+    return `Clock: ${Math.round(pace.move_seconds / 3600)} h a move${reserve} (turn based; out of time: ${TIMEOUTS[pace.timeout] || "a bot plays"})`;
+  }
   return "Clock";
 }

@@ -2,7 +2,9 @@
 import { el, me, request, showWho } from "./api.js";
 
 showWho(me());
-const playerId = document.getElementById("profile").dataset.playerId;
+// "me" is the caller: asked by id, since /api/players/me/games is My games (issue 27).
+const shown = document.getElementById("profile").dataset.playerId;
+const playerId = shown === "me" && me() ? me().id : shown;
 const pct = (share) => (share === null || share === undefined ? "—" : `${Math.round(share * 100)} %`);
 const ratingText = (r) => `${r.rating}${r.provisional ? " (provisional)" : ""}`;
 

@@ -1,5 +1,5 @@
 // Room page: seats, invite, join/leave, bots (host), start; follows the room live and opens the game.
-import { el, ensurePlayer, liveSocket, me, request, showWho } from "./api.js";
+import { chatFrame, el, ensurePlayer, liveSocket, me, request, showWho } from "./api.js";
 import { describeOptions, describePace } from "./options.js";
 
 const roomId = document.getElementById("room").dataset.roomId;
@@ -158,7 +158,6 @@ function connect() {
   });
 }
 let pendingChat = null; // a visitor's first line, sent once the socket is theirs
-const chatFrame = (text) => ({ type: "chat", text, id: `chat-${Date.now().toString(36)}` });
 let socket = connect();
 
 // Chat: stored with the room, read once over REST, then live over the room socket.

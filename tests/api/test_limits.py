@@ -9,7 +9,6 @@ import secrets
 import time
 
 import httpx
-import pytest
 from fastapi.testclient import TestClient
 
 from app import limits

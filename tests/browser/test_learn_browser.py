@@ -322,7 +322,8 @@ def test_an_absent_player_gets_a_countdown_before_a_bot_steps_in(learn_server, b
 def test_table_facts_before_joining(learn_server, browser, viewport):
     """Before anyone joins: the lobby and the room show the table's clock; City Council's "Hard
     mode budget" is offered and described only for Hard mode; the reason Start cannot be pressed
-    is written beside it; Escape in the name dialog creates nothing."""
+    is written beside it; Escape in the name dialog creates nothing; a visitor chats under a name
+    they choose."""
     server = learn_server
     page, errors = _page(browser, viewport)
     page.goto(server.url + "/")
@@ -367,6 +368,12 @@ def test_table_facts_before_joining(learn_server, browser, viewport):
     other.goto(f"{server.url}/rooms/{room_id}")
     other.wait_for_selector("#start-reason:not([hidden])")
     assert "The host, Carla, starts the game" in other.inner_text("#start-reason")
+    # The visitor chats in the room under a name they choose; the host reads it.
+    other.fill("#chat-input", "Room for one more?")
+    other.press("#chat-input", "Enter")
+    other.fill("#name-input", "Eve")
+    other.click("#name-form button[type=submit]")
+    page.wait_for_selector(".chat-line:has-text('Eve: Room for one more?')")
     page.click(".add-bot[data-seat='1']")
     page.wait_for_selector("#start-button:not([disabled])")
     assert page.is_hidden("#start-reason")

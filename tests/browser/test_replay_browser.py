@@ -113,6 +113,12 @@ def test_a_profile_opens_from_the_players_panel_and_links_to_replays(quick_serve
     assert "Games played" in page.inner_text("#record")
     assert "against bots" in page.inner_text("#ratings")
     shot(page, "profile-phone")
+    page.locator("#ratings a").first.click()  # the game's leaderboard, against-bots pool
+    page.wait_for_selector("#leaders tbody a", timeout=15000)
+    assert page.locator("#leaders tbody a").first.inner_text() == "Alice"
+    assert page.input_value("#pool") == "bots" and "fixed ratings" in page.inner_text("#bot-ratings")
+    page.go_back()
+    page.wait_for_selector(f'#games li[data-game-id="{game}"] a.replay-link', timeout=15000)
     page.locator(f'#games li[data-game-id="{game}"] a.replay-link').click()
     page.wait_for_function(VERSION + " >= 0", timeout=30000)
     assert page.url.split("#")[0].endswith(f"/games/{game}/replay")

@@ -302,7 +302,7 @@ def _fortune_city_click(page):
         page.locator("[data-action='pass']").click()
         return "pass"
     if view["phase"] == "hire":
-        if page.locator(f"button[data-citizen]").count():
+        if page.locator("button[data-citizen]").count():
             page.locator("button[data-citizen]").first.click()
             page.locator(f".fc-cell.legal{own}").first.click()
             return "hire"

@@ -221,3 +221,27 @@ def test_a_hard_decision_through_the_worker_entry_is_legal_in_every_game(ruleset
         move = choosers.decide({"ruleset": ruleset.id, "state": state, "seat": seat,
                                 "level": "hard", "seed": 77 + i, "budget": 0.05})
         assert move in ruleset.legal_moves(state, seat)
+
+
+def test_a_deadline_stops_the_search_on_either_clock():
+    """Without an iteration cap the search stops at its deadline, wall-clock or CPU time."""
+    race = Race()
+    for cpu in (False, True):
+        run = Search(race, 0, Rng(1), Budget(seconds=0.05, iterations=None, cpu=cpu))
+        assert run.run(race.setup()) in race.legal_moves(race.setup(), 0)
+        assert run.iterations > 0
+
+
+def test_hard_and_expert_search_with_the_games_own_settings(monkeypatch):
+    """The levels' search budget: the level's seconds, the engine's defaults for judging leaves,
+    and a game's own `search_settings` over them (Fortune City's longer rollouts)."""
+    seen = []
+    monkeypatch.setattr(choosers, "search", lambda r, s, seat, seed, budget: seen.append(budget))
+    for game in ("fortune-city", "tiny-towns"):
+        ruleset = registry.get(game)
+        state = ruleset.setup(2, ruleset.Options(), 1)
+        for name in ("hard", "expert"):
+            level = choosers.level(name)
+            level.chooser(ruleset, state, ruleset.to_act(state)[0], 1, level.budget)
+    assert [(b.seconds, b.rollout, b.greedy) for b in seen] == [
+        (0.5, 20, True), (2.0, 20, True), (0.5, 2, True), (2.0, 2, True)]

@@ -64,7 +64,7 @@ def test_a_turn_paced_game_waits_seven_days_with_no_socket_open(client, skew):
     """Both players opened the game once and left. Seven days on (the absence grace is 90 s, the
     idle abandonment 72 h) no bot has moved and the game is not abandoned: a 10-day deadline is
     still ahead."""
-    game_id, room_id, a, b = _turn_game(client, move_hours=240)
+    game_id, _room_id, a, b = _turn_game(client, move_hours=240)
     for player in (a, b):
         with client.websocket_connect(f"/ws/games/{game_id}?token={player['token']}") as ws:
             assert ws.receive_json()["type"] == "snapshot"
@@ -83,7 +83,7 @@ def test_a_turn_paced_game_waits_seven_days_with_no_socket_open(client, skew):
 
 def test_the_pace_and_its_policy_show_on_the_room_and_table_before_anyone_sits(client):
     """The room document (lobby, room page) carries the pace, the timeout policy included."""
-    game_id, room_id, a, b = _turn_game(client, move_hours=48, timeout="skip", reserve_hours=12)
+    game_id, _room_id, _a, _b = _turn_game(client, move_hours=48, timeout="skip", reserve_hours=12)
     pace = {"kind": "turn", "move_seconds": 48 * 3600, "reserve_seconds": 12 * 3600,
             "timeout": "skip"}
     assert client.get(f"/api/games/{game_id}/table").json()["pace"] == pace
@@ -172,7 +172,7 @@ def test_timeout_offer_hands_the_seat_to_whoever_takes_it(client, skew):
 def test_abandonment_waits_for_twice_the_move_time_and_every_clock(client, skew):
     """A 100-hour move: at 150 h every clock has run out (nobody swept it into a timeout) but the
     game is kept; past 2 x 100 h with no clock running it is abandoned."""
-    game_id, room_id, a, b = _turn_game(client, move_hours=100)
+    game_id, _room_id, _a, _b = _turn_game(client, move_hours=100)
     skew(hours=99)
     assert _cleanup(client)["games"] == []  # past 72 h, but both deadlines are ahead
     skew(hours=150)
@@ -183,7 +183,7 @@ def test_abandonment_waits_for_twice_the_move_time_and_every_clock(client, skew)
 
 
 def test_vacation_pushes_deadlines_back_and_ending_it_early_gives_days_back(client, skew):
-    game_id, room_id, a, b = _turn_game(client, move_hours=24)
+    game_id, room_id, a, _b = _turn_game(client, move_hours=24)
     before = datetime.fromisoformat(_seat(client, game_id, 0)["clock"]["deadline"])
     r = client.post("/api/players/me/vacation", headers=a["headers"], json={"days": 3})
     assert r.status_code == 200, r.text

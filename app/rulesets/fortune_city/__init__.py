@@ -58,6 +58,7 @@ class FortuneCity(RulesetHooks):
     Options = FortuneCityOptions
     has_bot = True
     easy_random = 0.2  # Easy's share of random moves (NOTES, 'Search bot')
+    search_settings = {"rollout": 20}  # the search bot's leaves (NOTES, 'Search bot')
     # each Chinese-edition variant on its own, and both together (the edition as printed)
     conformance_options: list[dict[str, Any]] = [  # noqa: RUF012 - the hook's declared type
         {"starting_credit_card": True}, {"gold_after_hand_silver": True},

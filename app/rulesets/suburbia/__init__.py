@@ -44,6 +44,7 @@ class Suburbia(RulesetHooks):
     Options = SuburbiaOptions
     has_bot = True
     easy_random = 0.4  # Easy's share of random moves (NOTES, 'Search bot')
+    search_settings = {"rollout": 2}  # the search bot's leaves (NOTES, 'Search bot')
     conformance_options = [{"solo_mode": "dale"}, {"red_lines": "bestagon"},
                            {"lone_architect_red_line": "minus2"}]
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rulesets.suburbia.effects import World, tile_cost
+from app.rulesets.suburbia.effects import World
+from app.rulesets.suburbia.geo import tile_cost
 from app.rulesets.suburbia.legal import legal_moves
 from app.rulesets.suburbia.market import surcharges
 from app.rulesets.suburbia.scoring import goal_winner

@@ -17,9 +17,7 @@ except ImportError:  # Cython is a build tool; without it the hints are plain Py
     from app.engine import cython_hints as cython  # type: ignore[no-redef]
 
 from app.rulesets.suburbia import geo
-from app.rulesets.suburbia.geo import (  # tile_cost: re-exported for legal, turn and bot
-    FIRES, borough, placed, tile_cost, tile_key, unplace,
-)
+from app.rulesets.suburbia.geo import FIRES, borough, placed, tile_key, unplace
 from app.rulesets.suburbia.hexes import Cell, cell_of, neighbours, occupied
 from app.rulesets.suburbia.tables import KINDS, LAKE, RED_LINES, TRACK_MAX, TRACK_MIN, Effect
 

@@ -11,8 +11,7 @@ except ImportError:  # Cython is a build tool; without it the hints are plain Py
 
 from app.engine.memo import latest
 from app.engine.ruleset import IllegalMove
-from app.rulesets.suburbia.effects import tile_cost
-from app.rulesets.suburbia.geo import borough
+from app.rulesets.suburbia.geo import borough, tile_cost
 from app.rulesets.suburbia.hexes import frontier
 from app.rulesets.suburbia.market import discard_slots, surcharges
 from app.rulesets.suburbia.tables import BASIC_IDS, KINDS, SURCHARGES

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rulesets.suburbia.effects import tile_cost
+from app.rulesets.suburbia.geo import tile_cost
 from app.rulesets.suburbia.hexes import neighbours
 from app.rulesets.suburbia.market import surcharges
 from app.rulesets.suburbia.tables import GOALS, KINDS

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from app.rulesets.suburbia import dale, scoring
-from app.rulesets.suburbia.effects import World, tile_cost
-from app.rulesets.suburbia.geo import forget, private_tiles
+from app.rulesets.suburbia.effects import World
+from app.rulesets.suburbia.geo import forget, private_tiles, tile_cost
 from app.rulesets.suburbia.legal import (
     _families, check, discard_pick, pick, public_fields, to_act, turn_pick,
 )

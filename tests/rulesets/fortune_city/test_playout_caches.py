@@ -19,21 +19,21 @@ class _Checked(table.Table):
 
     asked: ClassVar[dict[str, int]] = {"spots": 0, "hires": 0, "targets": 0}
 
-    def spots(self, seat, tile):  # type: ignore[no-untyped-def]
+    def spots(self, seat: int, tile: str) -> list[str]:
         """The remembered placements, checked against `placements`."""
         got = super().spots(seat, tile)
         assert got == board.placements(self.player(seat), tile)
         _Checked.asked["spots"] += 1
         return got
 
-    def hires(self, seat):  # type: ignore[no-untyped-def]
+    def hires(self, seat: int) -> list[tuple[str, str]]:
         """The remembered hiring spots, checked against `hire_spots`."""
         got = super().hires(seat)
         assert got == board.hire_spots(self.player(seat))
         _Checked.asked["hires"] += 1
         return got
 
-    def targets(self, seat):  # type: ignore[no-untyped-def]
+    def targets(self, seat: int) -> list[str]:
         """The remembered truck squares, checked against `drive_targets`."""
         got = super().targets(seat)
         assert got == board.drive_targets(self.player(seat))

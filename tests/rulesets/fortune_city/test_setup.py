@@ -6,6 +6,7 @@ import copy
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -144,7 +145,7 @@ def test_a_version_3_snapshot_plays_on_under_version_5_and_older_games_are_refus
             R.upgrade_state(state, older)
 
 
-def _version4_shape(state):  # type: ignore[no-untyped-def]
+def _version4_shape(state: dict[str, Any]) -> dict[str, Any]:
     """A version-5 state written with version 4's (and 3's) key names."""
     players = [{**p, "city": {k: {"t": c["tile"], "token": c["token"], "worker": c["worker"]}
                               for k, c in p["city"].items()},
