@@ -63,9 +63,8 @@ def _search_level(name: str):
     level = choosers.level(name)
 
     def choose(ruleset, state, seat, seed, budget):
-        settings = {**choosers.SEARCH_SETTINGS, **getattr(ruleset, "search_settings", {})}
         return search(ruleset, state, seat, seed,
-                      Budget(seconds=budget, iterations=None, cpu=True, **settings))
+                      choosers.search_budget(ruleset, budget, None, cpu=True))
 
     return choose, level.budget
 

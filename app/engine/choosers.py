@@ -81,14 +81,17 @@ def easy(ruleset: Any, state: State, seat: int, seed: int, budget: float) -> Mov
 SEARCH_SETTINGS: dict[str, Any] = {"rollout": 6, "greedy": True, "prior": 0.5, "width": 8}
 
 
+def search_budget(ruleset: Any, seconds: float, iterations: int | None, cpu: bool = False) -> Budget:
+    """A search level's budget in `ruleset`: SEARCH_SETTINGS updated by its `search_settings`."""
+    settings = {**SEARCH_SETTINGS, **getattr(ruleset, "search_settings", {})}
+    return Budget(seconds=seconds or None, iterations=iterations, cpu=cpu, **settings)
+
+
 def searcher(iterations: int | None) -> Chooser:
-    """A chooser that searches for `budget` seconds (and at most `iterations` iterations), with
-    SEARCH_SETTINGS updated by the ruleset's `search_settings`."""
+    """A chooser that searches for `budget` seconds (and at most `iterations` iterations)."""
 
     def choose(ruleset: Any, state: State, seat: int, seed: int, budget: float) -> Move:
-        settings = {**SEARCH_SETTINGS, **getattr(ruleset, "search_settings", {})}
-        return search(ruleset, state, seat, seed,
-                      Budget(seconds=budget or None, iterations=iterations, **settings))
+        return search(ruleset, state, seat, seed, search_budget(ruleset, budget, iterations))
 
     return choose
 

@@ -244,4 +244,4 @@ def test_hard_and_expert_search_with_the_games_own_settings(monkeypatch):
             level = choosers.level(name)
             level.chooser(ruleset, state, ruleset.to_act(state)[0], 1, level.budget)
     assert [(b.seconds, b.rollout, b.greedy) for b in seen] == [
-        (0.5, 20, True), (2.0, 20, True), (0.5, 6, True), (2.0, 6, True)]
+        (0.5, 20, True), (2.0, 20, True), (0.5, 2, True), (2.0, 2, True)]

@@ -66,6 +66,7 @@ class Fortuna(RulesetHooks):
     Options = FortunaOptions
     has_bot = True
     easy_random = 0.12  # Easy's share of random moves (NOTES, 'Search bot')
+    search_settings = {"rollout": 20}  # the search bot's leaves (NOTES, 'Search bot')
     conformance_options: list[dict[str, Any]] = [  # noqa: RUF012 - the hook's declared type
         {"two_player_flip": False}, {"peek_own_card": True}]
 

@@ -150,7 +150,8 @@ def drive_targets(p: Player) -> list[str]:
 
 def produce(city: dict[str, Cell], k: str) -> list[str]:
     """Production on construction: the new building's token, and a token on every orthogonal
-    neighbour whose production spot is empty (City Hall has none). Returns the cells filled."""
+    neighbour whose production spot is empty (City Hall has none). Returns the cells filled.
+    Squares are replaced, never changed: states share them (`state.clone_player`)."""
     filled = []
     for c in [k, *neighbours(k)]:
         if c not in city:
@@ -160,6 +161,6 @@ def produce(city: dict[str, Cell], k: str) -> list[str]:
             continue
         token = PRODUCTION[cell["tile"]]
         if token is not None:
-            cell["token"] = token
+            city[c] = {"tile": cell["tile"], "token": token, "worker": cell["worker"]}  # replaced
             filled.append(c)
     return filled

@@ -119,8 +119,8 @@ def hire(t: Table, seat: int, move: Move) -> str:
     with nobody left who fits is done."""
     p, last = t.player(seat), _last(t)
     x, y = move["at"]
-    cell = p["city"][key(x, y)]
-    cell["worker"] = move["citizen"]
+    k = key(x, y)
+    cell = p["city"][k] = {**p["city"][k], "worker": move["citizen"]}  # squares are replaced
     p["park"][move["citizen"]] -= 1
     track = TYPE_OF_TILE[cell["tile"]]
     last["tile"], last["track"] = cell["tile"], track
@@ -150,7 +150,7 @@ def drive_step(t: Table, seat: int, k: str) -> dict[str, str | None]:
     cell = p["city"][k]
     token = cell["token"]
     if token is not None:
-        cell["token"] = None
+        p["city"][k] = {**cell, "token": None}  # squares are replaced, never changed
         if token == "diamond":
             p["diamonds"] += 1
         elif token == "garbage":

@@ -113,11 +113,13 @@ class State(TypedDict):
 
 
 def clone_player(p: Player) -> Player:
-    """A copy of a player that a move may change in any part."""
+    """A copy of a player that a move may change in any part, but for its city's squares, which
+    the rules replace rather than change (board.produce, moves.hire, moves.drive_step): a city of
+    25 squares is then one dict copied, not 26."""
     q = p.copy()
     q["zone"] = list(p["zone"])
     q["park"] = dict(p["park"])
-    q["city"] = {k: c.copy() for k, c in p["city"].items()}
+    q["city"] = dict(p["city"])
     q["tracks"] = dict(p["tracks"])
     q["truck"] = p["truck"].copy()
     card = p["card"]
@@ -127,8 +129,8 @@ def clone_player(p: Player) -> Player:
 
 def clone_state(s: State) -> State:
     """A copy of a game state that a move may edit in place (every mutable part copied, by
-    shape). `options`, `returned`, `last`, `round_end` and the market's slots are never edited,
-    only replaced."""
+    shape). `options`, `returned`, `last`, `round_end`, the market's slots and the cities'
+    squares are never edited, only replaced."""
     t = s.copy()
     t["market"] = list(s["market"])
     t["stack"] = list(s["stack"])

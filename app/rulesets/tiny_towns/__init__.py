@@ -73,6 +73,7 @@ class TinyTowns(RulesetHooks):
     Options = TinyTownsOptions
     has_bot = True
     easy_random = 0.3  # Easy's share of random moves (NOTES, 'Search bot')
+    search_settings = {"rollout": 2}  # the search bot's leaves (NOTES, 'Search bot')
     conformance_options: list[dict[str, Any]] = [
         {"fortune": True},
         {"fortune": True, "max_fortune_buildings": 6},
