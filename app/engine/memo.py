@@ -9,7 +9,8 @@ everything the part shows; JSON types that Python keys confuse, true and 1, must
 place in it) or `derived(source, build, *args)` (the part depends only on `source`,
 an object of the state that moves replace rather than change), or builds it afresh and passes
 it through `shared(tag, part)`, which gives each of its subtrees equal to the one at the same
-place in the part last passed under `tag` that older object. `latest(source, tag, build, *args)`
+place in the part last passed under `tag` that older object (never changing the part passed: it
+may hold the state's own objects, which moves replace rather than change). `latest(source, tag, build, *args)`
 is `derived` for a part built from the whole state: one entry, for the newest state only. While a game's `Memo` is active
 (`with memo:` around its views; the live game owns one), a part asked for again is the object
 built before; with no memo active every part is built afresh (tests, tools, bots). Views are
@@ -178,19 +179,20 @@ def shared(tag: Any, new: T) -> T:
 
 
 def _share(old: Any, new: Any) -> Any:
-    """`new`, or `old` when equal, with equal subtrees of containers taken from `old` in place."""
+    """`old` where equal to `new`, else `new` with its equal subtrees taken from `old`: a new
+    container wherever one differs, so `new` itself is never changed (a part may hold a state's
+    own objects, which moves replace and nothing changes)."""
     if old is new or type(old) is not type(new):
         return new
     if old == new:
         return old
     if type(new) is dict:
+        out = {}
         for k, v in new.items():
             o = old.get(k, _NOTHING)
-            if o is not _NOTHING and o is not v and type(o) is type(v) and type(v) in (dict, list):
-                new[k] = _share(o, v)
-    elif type(new) is list and len(new) == len(old):
-        for i, v in enumerate(new):
-            o = old[i]
-            if o is not v and type(o) is type(v) and type(v) in (dict, list):
-                new[i] = _share(o, v)
+            out[k] = _share(o, v) if type(o) is type(v) and type(v) in (dict, list) else v
+        return out
+    if type(new) is list and len(new) == len(old):
+        return [_share(o, v) if type(o) is type(v) and type(v) in (dict, list) else v
+                for o, v in zip(old, new)]
     return new

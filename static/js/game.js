@@ -4,6 +4,7 @@
 // clocks, the log in words, chat, your-turn signals, the result panel and Leave.
 // The layout rules renderers follow are in docs/UX.md.
 import { chatFrame, el, ensurePlayer, liveSocket, me, request, showWho } from "./api.js";
+import { keyboard as kitKeyboard, seatName, useStyle } from "./kit.js";
 import { applyPatch } from "./patch.js";
 import * as generic from "../rulesets/generic.js";
 import { gameFinished, hintLines, hintsWanted, longPressTips, mountGuide, setHints } from "./learn.js";
@@ -12,6 +13,9 @@ const gameId = document.getElementById("game").dataset.gameId;
 let player = me();
 showWho(player);
 const board = document.getElementById("board");
+// The kit's base rules (focus ring, tap targets, whole words) hold on every board, whatever the renderer.
+useStyle();
+board.classList.add("kit-table");
 const movesBox = document.getElementById("moves");
 const moveError = document.getElementById("move-error");
 const state = {
@@ -59,7 +63,7 @@ function beep() {
 }
 
 // ---- names and seats -----------------------------------------------------------------------------
-function nameOf(seat) { return state.names[seat] || `Seat ${seat + 1}`; }
+function nameOf(seat) { return seatName(state.names, seat); }
 function listNames(seats) {
   const names = seats.map(nameOf);
   return names.length <= 1 ? (names[0] || "") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
@@ -69,7 +73,17 @@ function myTurn() {
   return !!doc && doc.status === "active" && doc.seat !== null && doc.to_act.includes(doc.seat);
 }
 
+// The page's heading and the tab's title name the game ("Suburbia · Civitas").
+async function nameTheGame(rulesetId) {
+  let name = rulesetId;
+  try { name = ((await request("GET", "/api/rulesets")).find((r) => r.id === rulesetId) || {}).name || rulesetId; } catch { /* keep the id */ }
+  document.getElementById("game-name").textContent = name;
+  document.title = `${name} · Civitas`;
+  drawTitle();
+}
+
 async function loadRenderer(rulesetId) {
+  nameTheGame(rulesetId);
   try {
     state.renderer = await import(`/static/rulesets/${rulesetId}.js`);
   } catch {
@@ -497,7 +511,7 @@ function drawPlayers() {
     const s = info(seat);
     const acting = doc.status === "active" && doc.to_act.includes(seat);
     let score = null;
-    if (doc.outcome) score = `${doc.outcome.scores[seat]} points`;
+    if (doc.outcome) score = `${doc.outcome.scores[seat]} ${scoreUnit()}`;
     else if (state.renderer && state.renderer.publicScore) { try { score = state.renderer.publicScore(doc.view, seat, ctx()); } catch { score = null; } }
     const dot = s.kind === "bot" ? el("span", { class: "dot bot", title: "computer player" }, "bot")
       : el("span", { class: `dot ${s.connected ? "on" : "off"}`, title: s.connected ? "connected" : "not connected" }, s.connected ? "●" : "○");
@@ -559,9 +573,9 @@ function drawOutcome() {
   // When nobody wins (a failed city, nobody inside Rome) the list numbers no ranks.
   const place = (rank) => (winnerNames.length ? el("strong", {}, `${rank}.`) : null);
   const ranking = [...order.map((seat) => ({ rank: outcome.ranks[seat], li: el("li", { class: winners.includes(seat) ? "winner" : "" },
-      place(outcome.ranks[seat]), " ", profileLink(seat), `${seat === state.doc.seat ? " (you)" : ""} — ${outcome.scores[seat]} points`) })),
+      place(outcome.ranks[seat]), " ", profileLink(seat), `${seat === state.doc.seat ? " (you)" : ""} — ${outcome.scores[seat]} ${scoreUnit()}`) })),
     ...others.map((o) => ({ rank: o.rank, li: el("li", { class: o.rank === 1 ? "winner" : "" },
-      place(o.rank), ` ${o.name} — ${o.score} points`) }))].sort((a, b) => a.rank - b.rank);
+      place(o.rank), ` ${o.name} — ${o.score} ${scoreUnit()}`) }))].sort((a, b) => a.rank - b.rank);
   box.replaceChildren(el("h2", {}, title),
     el("ol", { class: "ranking" }, ...ranking.map((r) => r.li)),
     actions, details);
@@ -573,6 +587,9 @@ function drawOutcome() {
     box.scrollIntoView({ block: "nearest", behavior: "instant" });
   }
 }
+
+// What a game calls its points: a renderer may export `scoreUnit` (City Council's "VP").
+function scoreUnit() { return (state.renderer && state.renderer.scoreUnit) || "points"; }
 
 function genericBreakdown(outcome, order) {
   const keys = [...new Set(outcome.breakdown.flatMap((b) => Object.keys(b)))];
@@ -608,20 +625,7 @@ function focusKey(node) {
   return attrs.map(([k, v]) => `[data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${CSS.escape(v)}"]`).join("");
 }
 
-const keyed = new WeakSet();
-function keyboard() {
-  for (const node of board.querySelectorAll("[data-click]")) {
-    if (keyed.has(node)) continue;
-    keyed.add(node);
-    if (node.tabIndex < 0 || !node.hasAttribute("tabindex")) node.setAttribute("tabindex", "0");
-    if (!node.getAttribute("role")) node.setAttribute("role", "button");
-    node.addEventListener("keydown", (event) => {
-      if (event.key !== "Enter" && event.key !== " ") return;
-      event.preventDefault();
-      node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
-    });
-  }
-}
+function keyboard() { kitKeyboard(board); }
 
 // Renderers may redraw by themselves (a selection): every new clickable thing gets the keys too.
 new MutationObserver(() => keyboard()).observe(board, { childList: true, subtree: true });

@@ -58,6 +58,7 @@ function draw(room) {
   const isHost = player && room.host.id === player.id;
   const ruleset = rulesets[room.ruleset];
   document.getElementById("room-title").textContent = `${ruleset ? ruleset.name : room.ruleset} · ${room.private ? "private" : "public"} table`;
+  document.title = `${ruleset ? ruleset.name : room.ruleset} room · Civitas`;
   const opts = ruleset ? describeOptions(ruleset.options, room.options, room.seats.length) : "";
   const undo = UNDO_WORDS[room.undo] ? ` · ${UNDO_WORDS[room.undo]}` : "";
   document.getElementById("room-meta").textContent = `Host: ${room.host.name}${opts ? " · " + opts : ""}${undo}`;

@@ -1,12 +1,13 @@
 // City Council renderer: the prompt with its buttons, your favour hand, the city (9x9 blocks in
 // zones, columns A-I and rows 1-9 as in the log), the city's tracks, the committees, the engineer's
 // planning area, the council table (plans, Delegates, private funds) and the other members.
-// Plain ES module, no imports; render(root, ctx) redraws everything each call.
+// Built with the client kit (static/js/kit.js); render(root, ctx) redraws everything each call.
 // Clickable things carry data-* attributes for browser tests: [data-move] buttons, .cc-tile.can
 // [data-tile] planning tiles, .cc-bld.can [data-building] buildings, .cc-cell.can [data-cell]
 // placement anchors, [data-plan] plans, [data-card] favour cards, [data-option] committee choices.
 
-const SVG = "http://www.w3.org/2000/svg";
+import { h, mount, Picker, same, seatName, svg as sv, useStyle } from "../js/kit.js";
+
 const ZONE_COLOURS = { residential: "#b9dfb0", commercial: "#b8d0ef", industrial: "#f1dc9a", start: "#e6dfcf", lake: "#8fa9b3" };
 const TYPE_COLOURS = { residential: "#377a33", commercial: "#2f64a8", industrial: "#8a6709", safety: "#b23b3b" };
 const TYPE_LETTER = { residential: "R", commercial: "C", industrial: "I", safety: "S", start: "St", lake: "~" };
@@ -22,30 +23,6 @@ const SHAPES = { S: "small", M: "medium", L: "large", LT: "L-shaped" };
 
 // The pending choice of a multi-click decision: {key, plan, anchor, building} (reset when the decision changes).
 const ui = { key: "", plan: null, anchor: null, building: null };
-
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "dataset") for (const [dk, dv] of Object.entries(v)) node.dataset[dk] = dv;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c.nodeType ? c : String(c));
-  return node;
-}
-
-function sv(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined) continue;
-    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c.nodeType ? c : String(c));
-  return node;
-}
 
 const STYLE = `
 .cc { font-family: system-ui, sans-serif; color: #222; display: flex; flex-direction: column; gap: 10px; max-width: 100%; }
@@ -69,7 +46,8 @@ const STYLE = `
 .cc-bld rect { stroke: #222; stroke-width: 1; }
 .cc-bld.can { cursor: pointer; }
 .cc-bld.can rect { stroke: #e0a800; stroke-width: 4; }
-.cc-bld text, .cc-label { font-size: 10px; pointer-events: none; }
+/* 12 units: at least 11 px on a 390 px phone, where the city is drawn at about 0.94 scale. */
+.cc-bld text, .cc-label { font-size: 12px; pointer-events: none; }
 .cc-bld text { fill: #fff; font-weight: 700; }
 .cc-tracks { display: flex; flex-wrap: wrap; gap: 6px; font-size: 13px; }
 .cc-track { background: #efe9da; border-radius: 5px; padding: 2px 7px; }
@@ -94,12 +72,6 @@ const STYLE = `
 .cc-outcome table { border-collapse: collapse; font-size: 13px; } .cc-outcome td, .cc-outcome th { border: 1px solid #ddd2b8; padding: 3px 6px; }
 `;
 
-function injectStyle() {
-  if (document.getElementById("cc-style")) return;
-  document.head.append(h("style", { id: "cc-style" }, STYLE));
-}
-
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const cellName = (r, c) => `${String.fromCharCode(65 + c)}${r + 1}`;
 // Short labels that fit one block: one word -> its first 4 letters, several -> initials.
 const abbrev = (name) => { const w = name.split(/[\s-]+/); return w.length === 1 ? name.slice(0, 4) : w.map((x) => x[0]).join("").toUpperCase(); };
@@ -107,7 +79,7 @@ const abbrev = (name) => { const w = name.split(/[\s-]+/); return w.length === 1
 function memberName(ctx, m) {
   const v = ctx.doc.view;
   if (v.phil && m === v.players) return "Prof. Phil";
-  return (ctx.names && ctx.names[m]) || `Player ${m + 1}`;
+  return seatName(ctx.names, m);
 }
 
 function kindOf(cat, name) { return (cat.kinds || {})[name] || { type: "safety", cost: 0, boxes: [], shape: "S" }; }
@@ -172,18 +144,43 @@ function promptText(ctx) {
   }[v.phase] || phase;
 }
 
+// Committee seating is built member by member with the staged picker, never one button per
+// permutation (12 of them for 3 players): each step offers the committees that member can still
+// take given the picks so far; a member with one possibility left is seated without asking.
+const seating = new Picker([]);
+
+function committeeStage(ctx, box) {
+  const v = ctx.doc.view;
+  const members = [...Array(v.members).keys()];
+  seating.steps = members.map((m) => ({ name: memberName(ctx, m), of: (mv) => mv.seats[m] }));
+  seating.sync(`${ctx.doc.id}:${ctx.doc.version}`, ctx.legalMoves);
+  const next = seating.next();
+  const seat = (m) => {
+    const c = seating.valueAt(m);
+    if (c === undefined) return `${memberName(ctx, m)}: ?`;
+    return `${memberName(ctx, m)}: ${COMMITTEE_NAMES[c] || "none"}${c === v.committee[m] ? " (stays)" : ""}`;
+  };
+  const stage = h("div", { class: "kit-stage cc-stage" },
+    h("div", { class: "kit-step cc-seating", "aria-live": "polite" }, `Seating so far: ${members.map(seat).join(" · ")}`));
+  if (next) {
+    stage.append(h("span", { class: "kit-picked" }, `${next.name} goes to:`));
+    next.options.forEach((o, i) => stage.append(h("button", { type: "button", class: "cc-btn", dataset: { option: String(i), committee: String(o.value) },
+      onclick: () => {
+        const move = seating.pick(next.step, o.value);
+        if (move) { ui.key = ""; ctx.play(move); } else rerender();
+      } }, COMMITTEE_NAMES[o.value] || "no committee")));
+  }
+  if (seating.picks.length) stage.append(h("button", { type: "button", class: "cc-btn", dataset: { action: "back" }, onclick: () => { seating.back(); rerender(); } }, "Back one step"));
+  box.append(stage);
+}
+
 function promptBox(ctx) {
   const v = ctx.doc.view;
   const legal = ctx.legalMoves;
   const box = h("div", { class: "cc-prompt" }, h("div", { class: "cc-what" }, promptText(ctx)));
   const simple = { embezzle: "Embezzle $1", decline: "Take nothing", pass: "Activate nothing more", done: "Done",
     fund_done: "No more funds", vote2_pass: "Keep the Delegate" };
-  if (v.phase === "committees") {
-    legal.forEach((mv, i) => {
-      const text = mv.seats.map((c, m) => c ? `${memberName(ctx, m)}: ${COMMITTEE_NAMES[c]}` : null).filter(Boolean).join(", ");
-      box.append(playBtn(ctx, mv, text, false, { option: String(i) }));
-    });
-  }
+  if (v.phase === "committees") committeeStage(ctx, box);
   if (["vote", "vote2", "approve", "fund"].includes(v.phase)) {
     for (const mv of legal.filter((m) => m.plan !== undefined)) {
       const label = `${mv.type === "fund" ? "$1 on" : mv.type === "approve" ? "Approve" : "Delegate on"} ${memberName(ctx, mv.plan)}'s plan: ${planText(ctx, v.plans[mv.plan])}`;
@@ -288,7 +285,8 @@ function cityPanel(ctx) {
   const grid = cat.zone_grid || [];
   const zones = cat.zones || {};
   const S = 40, O = 16;
-  const svg = sv("svg", { viewBox: `0 0 ${O + 9 * S + 2} ${O + 9 * S + 2}`, role: "img", "aria-label": "The city" });
+  // The city is a group of named cells (a screen reader reads "B3: Residential zone 1"), not one image.
+  const svg = sv("svg", { viewBox: `0 0 ${O + 9 * S + 2} ${O + 9 * S + 2}`, role: "group", "aria-label": "The city: columns A to I, rows 1 to 9" });
   for (let i = 0; i < 9; i++) {
     svg.append(sv("text", { x: O + i * S + S / 2, y: 11, "text-anchor": "middle", class: "cc-label" }, String.fromCharCode(65 + i)));
     svg.append(sv("text", { x: 7, y: O + i * S + S / 2 + 4, "text-anchor": "middle", class: "cc-label" }, String(i + 1)));
@@ -298,6 +296,8 @@ function cityPanel(ctx) {
   if (v.phase === "execute" && ui.plan !== null) {
     for (const m of legal) if (m.plan === ui.plan && m.cells && !m.upgrade) anchors.set(m.cells[0].join(","), m.cells[0]);
   }
+  const owner = new Map();
+  for (const b of Object.values(v.buildings)) for (const [r, c] of b.cells) owner.set(`${r},${c}`, b.id);
   for (let r = 0; r < 9; r++) for (let c = 0; c < 9; c++) {
     const z = (grid[r] || [])[c] || "start";
     const type = (zones[z] || {}).type || "start";
@@ -306,6 +306,7 @@ function cityPanel(ctx) {
     const can = anchors.has(key);
     const rect = sv("rect", { x: O + c * S, y: O + r * S, width: S - 1, height: S - 1, fill: ZONE_COLOURS[type],
       class: `cc-cell${can ? " can" : ""}`, "data-cell": key, "data-click": can ? "" : null,
+      role: can ? "button" : "img", "aria-label": `${cellName(r, c)}: ${(zones[z] || {}).name || (type === "lake" ? "Lake" : "Starting Zone")}${on ? ", activated" : ""}${owner.has(key) ? `, under the ${v.buildings[owner.get(key)].name}` : ""}`,
       stroke: on ? "#2e6f4f" : "#fff", "stroke-width": on ? 2 : 1,
       onclick: () => {
         if (!can) { if (v.phase === "execute" && ui.plan !== null && ctx.explain) ctx.explain(`No place for this plan starts at ${cellName(r, c)}: no room, the budget cannot pay for it, or it would leave another approved plan impossible.`); return; }
@@ -318,13 +319,12 @@ function cityPanel(ctx) {
   }
   const activated = new Set((v.activated || []).map((a) => a.b));
   const clickable = new Set(legal.filter((m) => m.building || (v.phase === "plan" && m.kind && m.kind !== "build")).map((m) => m.building || m.target));
-  const owner = new Map();
-  for (const b of Object.values(v.buildings)) for (const [r, c] of b.cells) owner.set(`${r},${c}`, b.id);
   const legend = new Map();
   for (const b of Object.values(v.buildings)) {
     const kind = kindOf(cat, b.name);
     const can = clickable.has(b.id);
     const g = sv("g", { class: `cc-bld${can ? " can" : ""}`, "data-building": b.id, "data-click": can ? "" : null,
+      role: can ? "button" : "img", "aria-label": `${b.name} at ${b.cells.map(([r, c]) => cellName(r, c)).join(" ")} (${kind.type})${activated.has(b.id) ? ", activated" : ""}`,
       onclick: () => {
         if (!can) { if (ctx.explain && ctx.legalMoves.length) ctx.explain(`The ${b.name} cannot be chosen now.`); return; }
         ui.building = b.id;
@@ -457,14 +457,14 @@ function membersPanel(ctx) {
 }
 
 export function render(root, ctx) {
-  injectStyle();
+  useStyle("cc-style", STYLE);
   const v = ctx.doc.view;
   const key = `${ctx.doc.version}:${v.phase}:${(ctx.legalMoves || []).length}`;
   const decision = `${v.turn}:${v.phase}:${v.cursor}:${v.executed.length}:${(v.activated || []).length}`;
   if (ui.key.split("|")[1] !== decision) { ui.plan = null; ui.anchor = null; ui.building = null; }
   ui.key = `${key}|${decision}`;
   rerender = () => render(root, ctx);
-  root.replaceChildren(h("div", { class: "cc" },
+  mount(root, h("div", { class: "cc" },
     promptBox(ctx), handPanel(ctx), cityPanel(ctx),
     h("div", { class: "cc-grid2" }, tracksPanel(ctx), committeesPanel(ctx)),
     councilPanel(ctx), areaPanel(ctx), membersPanel(ctx)));
@@ -473,6 +473,8 @@ export function render(root, ctx) {
 export function turnOrder(view) {
   return (view.order && view.order.length ? view.order : [...Array(view.players).keys()]).filter((m) => m < view.players);
 }
+
+export const scoreUnit = "VP";
 
 export function publicScore(view, seat) {
   return `${view.vp[seat]} VP`;

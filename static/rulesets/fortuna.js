@@ -1,10 +1,12 @@
 // Fortuna renderer: the road to Rome, the four board sides with their action cards, the six
 // favour cards with their tokens, the dice and every province; clicks become legal moves.
-// Plain ES module, no imports; render(root, ctx) redraws everything each call.
+// Built with the client kit (static/js/kit.js); render(root, ctx) redraws everything each call.
 // Clickable things carry data-* attributes for browser tests:
 //   .fo-card.can[data-side][data-slot] action cards, .fo-fav.can[data-favour] favour cards,
 //   [data-choice] options of the picked card, [data-die] declines, [data-privilege] privilege
 //   cards, [data-keep] / [data-palace] card choices, [data-action] skip / end / back.
+
+import { h, mount, same, seatName, useStyle } from "../js/kit.js";
 
 const SEAT_COLOURS = ["#2f6fd0", "#66707a", "#e07b22", "#8a4fbf"]; // blue, grey, orange, purple
 // Text on a seat colour: white, but dark on the light orange (at least 4.5:1).
@@ -15,20 +17,6 @@ const RES = [["money", "Money", "#c9a227"], ["grain", "Grain", "#d9b43c"], ["win
 
 // What the seat has picked and not yet finished: {key, slot, side, target} (cleared each new decision).
 const ui = { key: "", slot: null, target: null };
-
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "style") node.setAttribute("style", v);
-    else if (k === "dataset") for (const [dk, dv] of Object.entries(v)) node.dataset[dk] = dv;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c.nodeType ? c : String(c));
-  return node;
-}
 
 const STYLE = `
 .fo { font-family: system-ui, sans-serif; color: #222; display: flex; flex-direction: column; gap: 10px; max-width: 100%; }
@@ -103,12 +91,6 @@ const STYLE = `
 }
 `;
 
-function injectStyle() {
-  if (document.getElementById("fortuna-style")) return;
-  document.head.append(h("style", { id: "fortuna-style" }, STYLE));
-}
-
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const action = (cat, id) => (cat.actions && cat.actions[id]) || { name: id || "face-down card", text: "" };
 const favour = (cat, k) => (cat.favours && cat.favours[k]) || { name: `Favour ${k}`, text: "" };
 const privilege = (cat, id) => (cat.privileges && cat.privileges[id]) || { cls: "?", name: id };
@@ -171,20 +153,20 @@ function eventWords(ev, who) {
 }
 
 export function render(root, ctx) {
-  injectStyle();
+  useStyle("fortuna-style", STYLE);
   const { doc, legalMoves = [], seat } = ctx;
   const cat = ctx.catalogue || {};
   const view = doc.view;
   const key = `${doc.version}:${view.step}:${legalMoves.length}`;
   if (ui.key !== key) Object.assign(ui, { key, slot: null, target: null });
   const names = ctx.names || {};
-  const who = (s) => names[s] || `Player ${s + 1}`;
+  const who = (s) => seatName(names, s);
   const redraw = () => render(root, ctx);
   const explain = ctx.explain || (() => {});
   const env = { view, cat, seat, legal: legalMoves, play: ctx.play, who, redraw, explain };
   const me = seat === null || seat === undefined ? null : seat;
   const others = view.order.filter((s) => s !== me);
-  root.replaceChildren(h("div", { class: "fo", dataset: { version: String(doc.version) } },
+  mount(root, h("div", { class: "fo", dataset: { version: String(doc.version) } },
     prompt(env),
     me !== null ? playerArea(env, me) : null,
     h("div", { class: "fo-panel fo-shared" }, shared(env), road(env), favourPanel(env), emptySides(env)),
@@ -193,7 +175,7 @@ export function render(root, ctx) {
 
 export function outcomeDetails(ctx) {
   const names = ctx.names || {};
-  return ctx.doc.outcome ? scoreTable(ctx.doc.outcome, { cat: ctx.catalogue || {}, who: (s) => names[s] || `Player ${s + 1}` }) : null;
+  return ctx.doc.outcome ? scoreTable(ctx.doc.outcome, { cat: ctx.catalogue || {}, who: (s) => seatName(names, s) }) : null;
 }
 
 export function turnOrder(view) {
@@ -363,6 +345,8 @@ function cardWhy(env, side, j) {
     if (!slot.up) return "That card lies face down: it is protected this round.";
   }
   if (view.step === "play" && side !== seat && !(ui.slot !== null && view.sides[seat][ui.slot].card === "bribe")) return "Choose one of your own three action cards.";
+  if (view.step === "favour") return "Now the Emperor's favour: click a highlighted favour card, or decline with a die.";
+  if (view.step === "flip") return "2-player rule: flip one more favour card (one without tokens).";
   if (view.step === "military" && side === seat && !slot.up) return "The card you just took lies face down; military power plays a face-up card.";
   if (view.step === "military" && side === seat) return "That card cannot be executed now (you lack what it needs).";
   return null;

@@ -1,10 +1,12 @@
 // Fortune City renderer: the goods market with its citizens, the bank and VIP supplies, and every
 // player's board (city grid with tokens, workers and the truck; park; construction zones; credit
-// card; four expense tracks). Clicks become legal moves. Plain ES module; render(root, ctx)
-// redraws everything each call. Clickable things carry data-* attributes for browser tests:
+// card; four expense tracks). Clicks become legal moves. Built with the client kit
+// (static/js/kit.js); render(root, ctx) redraws everything each call. Clickable things carry data-* attributes for browser tests:
 //   [data-slot] market tiles, [data-zone] construction zones, [data-citizen] park citizens,
 //   [data-cell][data-seat] city squares (.legal when a click there is a legal move),
 //   [data-action] buttons (bank, vip, pass, done, pay-*).
+
+import { h, hyphenate, mount, seatName, useStyle } from "../js/kit.js";
 
 // Light tile colours (dark text stays readable) with a letter code beside each colour.
 const TYPE = {
@@ -29,21 +31,7 @@ const PHASE = { actions: "Player actions", hire: "Hire citizens", truck: "Move d
 let selection = null;
 let payPref = "hand";
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (k === "dataset") Object.assign(node.dataset, v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c instanceof Node ? c : String(c));
-  return node;
-}
-
-function injectStyle() {
-  if (document.getElementById("fortune-city-style")) return;
-  const css = `
+const STYLE = `
   .fc { font-family: system-ui, sans-serif; color: #222; display: grid; gap: 10px; max-width: 100%; }
   .fc-bar { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: center; background: #f3f1ea; border-radius: 8px; padding: 8px 10px; }
   .fc-prompt { font-weight: 600; }
@@ -61,7 +49,7 @@ function injectStyle() {
   .fc-good .fc-face { border-radius: 5px; color: #111; padding: 3px 5px; }
   .fc-good .fc-name { font-weight: 700; }
   .fc-good .fc-back { color: #555; }
-  .fc-chip { display: inline-flex; align-items: center; justify-content: center; min-width: 20px; height: 20px; border-radius: 10px; color: #fff; font-size: 11px; font-weight: 700; padding: 0 5px; border: 2px solid transparent; }
+  .fc-chip { display: inline-flex; align-items: center; justify-content: center; min-width: 24px; height: 24px; border-radius: 12px; color: #fff; font-size: 11px; font-weight: 700; padding: 0 5px; border: 2px solid transparent; }
   button.fc-chip { cursor: pointer; }
   .fc-chip.can { box-shadow: 0 0 0 3px #2e8b57; }
   .fc-chip.sel { border-color: #111; box-shadow: 0 0 0 2px #fff inset; }
@@ -102,7 +90,7 @@ function injectStyle() {
   .fc-axis { width: 18px; height: 18px; font-size: 10px; color: #6b6453; display: flex; align-items: center; justify-content: center; }
   .fc-cell.has-truck { box-shadow: inset 0 0 0 3px #222; }
   .fc-cell .truck { position: absolute; left: 50%; transform: translateX(-50%); top: 0; font-size: 10px; line-height: 12px; background: #222; color: #fff; border-radius: 3px; padding: 0 2px; }
-  .fc-zone { cursor: default; }
+  .fc-zone { cursor: default; min-height: 24px; min-width: 24px; display: flex; align-items: center; justify-content: center; }
   .fc-zone.can { cursor: pointer; outline: 3px solid #2e8b57; }
   .fc-zone.sel { outline: 3px solid #d2691e; }
   .fc-tracks { display: grid; grid-template-columns: auto 1fr; gap: 2px 6px; font-size: 11px; margin-top: 6px; align-items: center; }
@@ -120,15 +108,13 @@ function injectStyle() {
     .fc-cell { width: 60px; min-height: 60px; font-size: 10px; }
     .fc-players { grid-template-columns: 1fr; }
   }`;
-  document.head.append(h("style", { id: "fortune-city-style" }, css));
-}
 
 const at = (k) => k.split(",").map(Number);
 const sameAt = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
 const tile = (cat, id) => (cat.tiles && cat.tiles[id]) || null;
 
 function nameOf(ctx, i) {
-  return (ctx.names && ctx.names[i]) || `Player ${i + 1}`;
+  return seatName(ctx.names, i);
 }
 
 function buildingName(cat, id) {
@@ -189,13 +175,13 @@ export function describe(move, catalogue = {}) {
   const pay = move.gold ? " with gold" : move.card ? ` (${move.card} from card)` : "";
   switch (move.type) {
     case "buy": return `buy market tile ${move.slot + 1}${pay}${move.return !== undefined ? `, return zone ${move.return + 1}` : ""}`;
-    case "bank": return `buy and build a bank at [${move.at}]${pay}`;
-    case "construct": return `construct zone ${move.zone + 1} at [${move.at}]${pay}`;
+    case "bank": return `buy and build a bank at ${spot(move.at)}${pay}`;
+    case "construct": return `construct zone ${move.zone + 1} at ${spot(move.at)}${pay}`;
     case "vip": return `invite a VIP${pay}`;
     case "pass": return "pass";
-    case "hire": return `hire ${move.citizen} at [${move.at}]`;
+    case "hire": return `hire ${move.citizen} at ${spot(move.at)}`;
     case "done": return "done hiring";
-    case "drive": return `drive to [${move.to}]`;
+    case "drive": return `drive to ${spot(move.to)}`;
     default: return JSON.stringify(move);
   }
 }
@@ -378,7 +364,7 @@ function cityGrid(ctx, i) {
         if (c.t === "city_hall") attrs.class += " hall";
         else { attrs.class += " bld"; attrs.style = `border-color:${TYPE[type].colour}`; }
         const t = tile(cat, c.t);
-        content = [h("span", { class: "nm" }, buildingName(cat, c.t)),
+        content = [h("span", { class: "nm" }, hyphenate(buildingName(cat, c.t), 7)),
           t ? h("span", { class: "vp", title: `${t.vp} VP` }, `${t.vp}`) : null,
           c.t !== "city_hall" ? h("span", { class: "ty" }, TYPE[type].letter) : null,
           c.token ? token(c.token, `${TOKEN_WORD[c.token]} waiting for the truck`) : null,
@@ -391,15 +377,15 @@ function cityGrid(ctx, i) {
       }
       const lm = view.last && view.last.seat === i ? (view.last.move.at || view.last.move.to) : null;
       if (lm && lm[0] === x && lm[1] === y) { attrs.class += " changed"; attrs.title = `${attrs.title || ""} (last change)`; }
-      if (!move && mine && y >= 0 && ctx.explain) {
+      if (!move && y >= 0 && ctx.explain && ctx.legalMoves.length) {
         // Say why a square cannot be used for the decision at hand instead of sending a move.
-        const why = view.phase === "truck" && ctx.legalMoves.length
-          ? "The truck moves one square at a time onto your buildings or City Hall, never diagonally and never straight back."
-          : selection && (selection.kind === "construct" || selection.kind === "bank")
-            ? "Build next to your city, above the park row, never beside a building of the same border colour (a bank never beside City Hall or another bank)."
-            : selection && selection.kind === "hire" ? "That square has no empty building of this citizen's colour." : null;
+        const why = squareWhy(ctx, i, mine);
         if (why) attrs.onclick = () => ctx.explain(why);
       }
+      // A named cell for screen readers: what stands there and where, in words.
+      const where = y >= 0 ? spot([x, y]) : "";
+      attrs["aria-label"] = move ? `${describe(move, cat)}` : c ? `${attrs.title}, ${where}` : y >= 0 ? `empty square, ${where}` : null;
+      attrs.role = move ? "button" : c ? "img" : null;
       if (move) {
         attrs.class += " legal";
         attrs["data-click"] = "";
@@ -411,6 +397,21 @@ function cityGrid(ctx, i) {
   }
   return h("div", { class: "fc-city" }, h("div", { class: "fc-grid", style: `grid-template-columns: 18px repeat(${x1 - x0 + 1}, auto)` }, ...cells));
 }
+
+// Why a square of a city cannot be played now (only asked on the seat's own decision).
+function squareWhy(ctx, i, mine) {
+  const { view } = ctx.doc;
+  if (!mine) return `That is ${nameOf(ctx, i)}'s city: you build, hire and drive in your own.`;
+  if (view.phase === "truck") return "The truck moves one square at a time onto your buildings or City Hall, never diagonally and never straight back.";
+  if (selection && (selection.kind === "construct" || selection.kind === "bank")) return "Build next to your city, above the park row, never beside a building of the same border colour (a bank never beside City Hall or another bank).";
+  if (selection && selection.kind === "hire") return "That square has no empty building of this citizen's colour.";
+  if (view.phase === "hire") return "First pick a citizen in your park, then a highlighted building of its colour.";
+  if (view.phase === "actions") return "First pick what to build: a construction zone under your city (once it holds a tile) or a bank; then click a highlighted square.";
+  return null;
+}
+
+// A square in words, as the log says it: "column +1, row 0", or "row 2 above City Hall".
+function spot([x, y]) { return x ? `column ${x > 0 ? "+" : ""}${x}, row ${y}` : `row ${y} above City Hall`; }
 
 function parkBox(ctx, i) {
   const { view } = ctx.doc;
@@ -508,12 +509,12 @@ function promptBar(ctx) {
 }
 
 export function render(root, ctx) {
-  injectStyle();
+  useStyle("fortune-city-style", STYLE);
   ctx = { ...ctx, root };
   validateSelection(ctx);
   const { view } = ctx.doc;
   const order = turnOrder(view).filter((i) => i !== ctx.seat);
   const mine = ctx.seat !== null ? [playerBoard(ctx, ctx.seat)] : [];
-  root.replaceChildren(h("div", { class: "fc" }, promptBar(ctx), ...mine, marketPanel(ctx), lastLine(ctx),
+  mount(root, h("div", { class: "fc" }, promptBar(ctx), ...mine, marketPanel(ctx), lastLine(ctx),
     h("div", { class: "fc-players" }, ...(ctx.seat === null ? view.players.map((_, i) => i) : order).map((i) => playerBoard(ctx, i)))));
 }

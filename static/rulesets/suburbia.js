@@ -1,7 +1,8 @@
 // Suburbia renderer: the market, supply, goals and every borough (SVG hexes), with clicks turned
-// into legal moves. Plain ES module, no imports; render(root, ctx) redraws everything each call.
+// into legal moves. Built with the client kit (static/js/kit.js); render(root, ctx) redraws everything each call.
 
-const SVG = "http://www.w3.org/2000/svg";
+import { h, mount, Picker, same, seatName, svg as s, useStyle } from "../js/kit.js";
+
 const HEX = 30; // hex radius in px (flat-top)
 const SQ3 = Math.sqrt(3);
 // Fills dark enough for white text (or light ones with dark text), plus a letter per kind so the
@@ -12,34 +13,13 @@ const LETTER = { residential: "R", commercial: "C", industrial: "I", civic: "Ci"
 const STAT_LABEL = { money: "$", income: "Income", rep: "Reputation", pop: "Population" };
 
 // What the seat has picked and not yet placed: {type: "buy"|"lake", slot} | {type: "basic", tile} | {type: "invest"}.
-let selection = null;
+// Placements are picked in two steps with the kit's staged picker: the tile (a market space to
+// buy or take as a lake, a basic tile, or the Investment Marker), then the space in the borough.
+const placing = new Picker([{ name: "tile", of: (m) => ({ type: m.type, slot: m.slot, tile: m.tile }) }, { name: "space", of: (m) => m.at }]);
+const PLACED = new Set(["buy", "lake", "basic", "invest"]);
+let selection = null; // the tile picked (the picker's first step), or null
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (k === "dataset") Object.assign(node.dataset, v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c instanceof Node ? c : String(c));
-  return node;
-}
-
-function s(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined) continue;
-    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c instanceof Node ? c : String(c));
-  return node;
-}
-
-function injectStyle() {
-  if (document.getElementById("suburbia-style")) return;
-  const css = `
+const STYLE = `
   .sb { font-family: system-ui, sans-serif; color: #222; display: grid; grid-template-columns: minmax(0, 1fr); gap: 12px; }
   .sb-bar { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; background: #f3f1ea; border-radius: 8px; padding: 8px 12px; }
   .sb-bar .sb-prompt { font-weight: 600; }
@@ -48,12 +28,12 @@ function injectStyle() {
   .sb-market { display: flex; gap: 6px; flex-wrap: wrap; align-items: stretch; }
   .sb-slot { width: 118px; max-width: calc(33.3% - 4px); border: 2px solid transparent; border-radius: 8px; padding: 4px; background: #fff; display: flex; flex-direction: column; gap: 3px; }
   .sb-slot .sb-surcharge { font-size: 12px; color: #6b6453; text-align: center; }
-  .sb-card { border-radius: 6px; padding: 5px 6px; color: #fff; font-size: 12px; min-height: 74px; overflow-wrap: break-word; hyphens: auto; }
+  .sb-card { border-radius: 6px; padding: 5px 5px; color: #fff; font-size: 12px; min-height: 74px; }
   .sb-kind { display: inline-block; min-width: 16px; text-align: center; border-radius: 4px; background: #fff; color: #222; font-size: 10px; font-weight: 700; padding: 0 2px; margin-right: 3px; }
   .sb-short { font-size: 11px; color: #8a2417; font-weight: 600; text-align: center; }
-  .sb-card .sb-name { font-weight: 700; font-size: 13px; overflow-wrap: break-word; hyphens: auto; }
-  @media (max-width: 600px) { .sb-card { font-size: 11px; } .sb-card .sb-name { font-size: 12px; } }
-  .sb-card .sb-text { opacity: .95; margin-top: 2px; line-height: 1.2; overflow-wrap: anywhere; }
+  .sb-card .sb-name { font-weight: 700; font-size: 13px; }
+  @media (max-width: 600px) { .sb-card { font-size: 11px; } .sb-card .sb-name { font-size: 12px; } .sb-card .sb-name.sb-long { font-size: 10px; letter-spacing: -0.3px; } }
+  .sb-card .sb-text { opacity: .95; margin-top: 2px; line-height: 1.2; }
   .sb-card.sb-empty { background: #eee; color: #999; text-align: center; }
   .sb-slot.sb-can { cursor: pointer; border-color: #b08f1e; border-width: 3px; }
   .sb-slot.sb-selected { border-color: #d2691e; box-shadow: 0 0 0 2px #f4c48f; }
@@ -96,8 +76,6 @@ function injectStyle() {
   .sb-outcome td, .sb-outcome th { border: 1px solid #ddd8c8; padding: 3px 8px; text-align: right; }
   .sb-outcome tr.sb-winner { background: #fff3cf; }
   `;
-  document.head.append(h("style", { id: "suburbia-style" }, css));
-}
 
 function tileInfo(catalogue, id) {
   return (catalogue.tiles || {})[id] || { name: id, category: "civic", cost: 0, text: "" };
@@ -110,17 +88,20 @@ function goalInfo(catalogue, id) {
 function playerName(ctx, i) {
   const view = ctx.doc.view;
   if (view.dale !== null && i === view.dale) return "Dale the Bot";
-  return (ctx.names && ctx.names[i]) || `Player ${i + 1}`;
+  return seatName(ctx.names, i);
 }
 
-function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+// Words are never cut ("Slaughterho|use"): a name with a long word is set a size smaller, and a
+// line may break after a slash ("civic/ commercial") where the text has one.
+const slashBreaks = (text) => String(text).replace(/\//g, "/\u200b");
+const longWord = (text, most) => String(text).split(/[\s/]+/).some((w) => w.length > most);
 
 function card(catalogue, id, extra = "") {
   if (!id) return h("div", { class: "sb-card sb-empty" }, "empty");
   const t = tileInfo(catalogue, id);
   return h("div", { class: `sb-card ${extra}`, style: `background:${COLOURS[t.category] || "#888"};color:${INK[t.category] || "#fff"}`, title: t.text },
-    h("div", { class: "sb-name" }, h("span", { class: "sb-kind" }, LETTER[t.category] || "?"), t.name), h("div", {}, `$${t.cost} · ${t.category}${t.icon ? " · " + t.icon : ""}`),
-    h("div", { class: "sb-text" }, t.text));
+    h("div", { class: `sb-name${longWord(t.name, 11) ? " sb-long" : ""}` }, h("span", { class: "sb-kind" }, LETTER[t.category] || "?"), t.name), h("div", {}, `$${t.cost} · ${t.category}${t.icon ? " · " + t.icon : ""}`),
+    h("div", { class: "sb-text" }, slashBreaks(t.text)));
 }
 
 function prompt(ctx) {
@@ -140,14 +121,16 @@ function prompt(ctx) {
 }
 
 function validateSelection(ctx) {
-  if (!selection) return;
-  const ok = ctx.legalMoves.some((m) => m.type === selection.type &&
-    (selection.slot === undefined || m.slot === selection.slot) && (selection.tile === undefined || m.tile === selection.tile));
-  if (!ok) selection = null;
+  // A new version starts the picking again; a pick no legal move keeps is dropped.
+  placing.sync(`${ctx.doc.id}:${ctx.doc.version}`, ctx.legalMoves.filter((m) => PLACED.has(m.type) && m.at !== undefined));
+  const first = placing.picks.find((p) => p.step === 0);
+  selection = first ? first.value : null;
 }
 
 function select(ctx, next) {
-  selection = selection && same(selection, next) ? null : next;
+  const again = selection && same(selection, next);
+  placing.clear();
+  if (!again) placing.pick(0, next); // the space is always the player's click, even when only one is open
   render(ctx.root, ctx);
 }
 
@@ -302,13 +285,8 @@ function boroughSvg(ctx, i) {
   const { view } = ctx.doc;
   const p = view.players[i];
   const mine = ctx.seat === i;
-  const cells = [];
-  if (mine && selection && selection.type !== "invest") {
-    for (const m of ctx.legalMoves) {
-      if (m.type === selection.type && (selection.slot === undefined || m.slot === selection.slot) && (selection.tile === undefined || m.tile === selection.tile)) cells.push(m);
-    }
-  }
-  const investMoves = mine && selection && selection.type === "invest" ? ctx.legalMoves.filter((m) => m.type === "invest") : [];
+  const cells = mine && selection && selection.type !== "invest" ? placing.remaining() : [];
+  const investMoves = mine && selection && selection.type === "invest" ? placing.remaining() : [];
   const board = ctx.catalogue.board_cells || [];
   const all = [...p.tiles.map((t) => t.at), ...board, ...cells.map((m) => m.at)];
   const xs = all.map(([q, r]) => center(q, r)[0]);
@@ -342,9 +320,11 @@ function boroughSvg(ctx, i) {
     const invest = investMoves.find((m) => same(m.at, t.at));
     const cls = `sb-tile${invest ? " sb-investable" : ""}${lastAt && same(lastAt, t.at) ? " sb-new" : ""}`;
     const attrs = { class: cls, points: hexPoints(x, y), fill: t.lake ? COLOURS.lake : COLOURS[info.category] || "#888", "data-at": JSON.stringify(t.at) };
-    if (invest) { attrs["data-move"] = JSON.stringify(invest); attrs.onclick = () => { selection = null; ctx.play(invest); }; }
-    if (invest) attrs["data-click"] = "";
-    const g = s("g", { "data-at": JSON.stringify(t.at) }, s("title", {}, t.lake ? `Lake (was ${info.name})` : `${info.name}: ${info.text}`), s("polygon", attrs));
+    if (invest) { attrs["data-move"] = JSON.stringify(invest); attrs.onclick = () => { placing.clear(); ctx.play(invest); }; }
+    if (invest) { attrs["data-click"] = ""; attrs["aria-label"] = `Invest in the ${info.name}`; }
+    // Each tile is a named cell for screen readers (the clickable polygon inside speaks for itself).
+    const named = t.lake ? `Lake (was ${info.name})` : `${info.name}: ${info.text}`;
+    const g = s("g", { "data-at": JSON.stringify(t.at), role: invest ? null : "img", "aria-label": invest ? null : named }, s("title", {}, named), s("polygon", attrs));
     const kind = t.lake ? "lake" : info.category;
     const ink = INK[kind] || "#fff";
     g.append(s("text", { class: "sb-hex-kind", x, y: y - HEX * 0.55, "text-anchor": "middle", fill: ink }, LETTER[kind] || ""));
@@ -360,9 +340,19 @@ function boroughSvg(ctx, i) {
   for (const m of cells) {
     const [x, y] = center(m.at[0], m.at[1]);
     svg.append(s("polygon", { class: "sb-cell legal", points: hexPoints(x, y), "data-move": JSON.stringify(m), "data-at": JSON.stringify(m.at),
-      "data-click": "", "aria-label": `Build here (${m.at})`, onclick: () => { selection = null; ctx.play(m); } }));
+      "data-click": "", "aria-label": `Build here, ${placeWords(ctx, p, m.at)}`, onclick: () => { placing.clear(); ctx.play(m); } }));
   }
   return svg;
+}
+
+// A space in words, never as coordinates: the tiles (or the player board) it touches.
+const NEIGHBOURS = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, -1], [-1, 1]];
+function placeWords(ctx, p, [q, r]) {
+  const near = NEIGHBOURS.map(([dq, dr]) => p.tiles.find((t) => t.at[0] === q + dq && t.at[1] === r + dr)).filter(Boolean)
+    .map((t) => (t.lake ? "a Lake" : `the ${tileInfo(ctx.catalogue, t.t).name}`));
+  const board = NEIGHBOURS.some(([dq, dr]) => (ctx.catalogue.board_cells || []).some(([a, b]) => a === q + dq && b === r + dr));
+  if (near.length) return `next to ${[...new Set(near)].join(", ")}`;
+  return board ? "beside your player board" : "an open space";
 }
 
 function nextRedLine(ctx, pop) {
@@ -463,7 +453,9 @@ function outcomePanel(ctx) {
   // Dale's row (after the seats) takes its rank from `others` (he is ranked, not a seat).
   const rankOf = (i) => out.ranks[i] ?? (view.dale === i && out.others ? out.others[0].rank : undefined);
   const winners = rows.map((_, i) => i).filter((i) => rankOf(i) === 1).map((i) => playerName(ctx, i));
-  const body = rows.map((b, i) => h("tr", { class: rankOf(i) === 1 ? "sb-winner" : "" },
+  // Best first (rank, then seat order within a tie); a row without a rank goes last.
+  const order = rows.map((_, i) => i).sort((a, b) => (rankOf(a) ?? Infinity) - (rankOf(b) ?? Infinity) || a - b);
+  const body = order.map((i) => [rows[i], i]).map(([b, i]) => h("tr", { class: rankOf(i) === 1 ? "sb-winner" : "", dataset: { seat: String(i) } },
     h("td", {}, rankOf(i) ?? "–"), h("td", { style: "text-align:left" }, playerName(ctx, i)), h("td", {}, b.population),
     h("td", {}, goalText(b.public_goals)), h("td", {}, goalText(b.secret_goal)), h("td", {}, b.money_converted),
     h("td", {}, h("strong", {}, b.total)), h("td", {}, b.reputation), h("td", {}, b.income), h("td", {}, b.money_left)));
@@ -476,7 +468,7 @@ function outcomePanel(ctx) {
 }
 
 export function render(root, ctx) {
-  injectStyle();
+  useStyle("suburbia-style", STYLE);
   ctx = { ...ctx, root };
   validateSelection(ctx);
   const { view } = ctx.doc;
@@ -490,7 +482,7 @@ export function render(root, ctx) {
   // redraws, and start a new box on the borough's own tiles (not on its left edge).
   const scrolled = {};
   for (const box of root.querySelectorAll(".sb-scroll[data-seat]")) scrolled[box.dataset.seat] = box.scrollLeft;
-  root.replaceChildren(h("div", { class: "sb" }, bar, view.mode === "dale" ? lastLine(ctx) : null, boroughsPanel(ctx, true), marketPanel(ctx), supplyPanel(ctx),
+  mount(root, h("div", { class: "sb" }, bar, view.mode === "dale" ? lastLine(ctx) : null, boroughsPanel(ctx, true), marketPanel(ctx), supplyPanel(ctx),
     goalsPanel(ctx), boroughsPanel(ctx, false), ctx.doc.outcome && !ctx.explain ? outcomePanel(ctx) : null));
   for (const box of root.querySelectorAll(".sb-scroll[data-seat]")) {
     if (box.scrollWidth <= box.clientWidth) continue;

@@ -1,9 +1,11 @@
 // Tiny Towns (+ Fortune) renderer: every town as a 4x4 grid, the building cards with their
 // patterns, the named resource, chests and monuments; clicks become legal moves.
-// Plain ES module, no build step. Clickable things carry data-* attributes for browser tests:
+// Built with the client kit (static/js/kit.js). Clickable things carry data-* attributes for browser tests:
 //   [data-resource] resource chips, [data-cell][data-seat] town squares, [data-card] building cards,
 //   [data-monument] dealt monuments, [data-card-index] solo cards, [data-action] buttons,
 //   [data-choice] pending-effect choices, [data-move] any other legal move.
+
+import { cell as boardCell, h, mount, seatName, useStyle } from "../js/kit.js";
 
 const RES = {
   wood: { letter: "Wd", color: "#8b5a2b", fg: "#fff" },
@@ -23,20 +25,6 @@ const LETTER_TO_RES = Object.fromEntries(Object.entries(RES).map(([id, r]) => [r
 // Selection state kept between redraws of the same decision.
 const ui = { key: "", resource: null, card: null, cells: [] };
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "style") node.setAttribute("style", v);
-    else if (k === "dataset") for (const [dk, dv] of Object.entries(v)) node.dataset[dk] = dv;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c.nodeType ? c : String(c));
-  return node;
-}
-
 const STYLE = `
 .tt { font-family: system-ui, sans-serif; color: #222; display: flex; flex-direction: column; gap: 12px; }
 .tt-bar { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; background: #f4f1ea; border-radius: 8px; padding: 8px 12px; }
@@ -53,7 +41,7 @@ button.tt-res { cursor: pointer; padding: 0 6px; }
 .tt-card h4 { margin: 0 0 4px; font-size: 13px; }
 .tt-card p { margin: 4px 0 0; color: #555; }
 .tt-pat { display: inline-grid; gap: 2px; }
-.tt-pat span { width: 16px; height: 16px; border-radius: 3px; font-size: 8px; display: flex; align-items: center; justify-content: center; }
+.tt-pat span { width: 20px; height: 20px; border-radius: 3px; font-size: 11px; font-weight: 700; display: flex; align-items: center; justify-content: center; }
 .tt-towns { display: flex; flex-wrap: wrap; gap: 14px; }
 .tt-town { background: #fff; border: 2px solid #ddd; border-radius: 10px; padding: 8px; max-width: 100%; }
 .tt-board { display: grid; grid-template-columns: 14px minmax(0, 1fr); grid-template-rows: 14px auto; gap: 2px; }
@@ -106,7 +94,8 @@ function pattern(cat, id) {
   const rows = (cat.cards && cat.cards[id] && cat.cards[id].pattern) || [];
   const cells = rows.map((r) => r.split(/\s+/));
   const width = Math.max(1, ...cells.map((r) => r.length));
-  const grid = h("div", { class: "tt-pat", style: `grid-template-columns: repeat(${width}, 16px)` });
+  const grid = h("div", { class: "tt-pat", style: `grid-template-columns: repeat(${width}, 20px)`, role: "img",
+    "aria-label": `Pattern: ${cells.map((r) => r.map((t) => (LETTER_TO_RES[t] || "blank")).join(", ")).join("; ")}` });
   for (const row of cells) for (const t of row) {
     const res = LETTER_TO_RES[t];
     grid.append(res ? h("span", { style: `background:${RES[res].color};color:${RES[res].fg}` }, t) : h("span", {}));
@@ -145,7 +134,6 @@ export function describe(move, cat = {}) {
   }
 }
 
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const sortedKey = (cells) => [...cells].sort((x, y) => x - y).join(",");
 
 const PHASE_WORDS = { monument: "choosing monuments", name: "naming a resource", place: "placing",
@@ -172,7 +160,8 @@ export function render(root, ctx) {
   const others = order.filter((s) => s !== seat).map(townOf);
 
   // Prompt, your town, the shared cards, then the other towns (docs/UX.md).
-  root.replaceChildren(h("style", {}, STYLE), h("div", { class: "tt", dataset: { version: key } },
+  useStyle("tt-style", STYLE);
+  mount(root, h("div", { class: "tt", dataset: { version: key } },
     topBar(view, cat, ctx), prompt(view, cat, legalMoves, byType, play, redraw),
     mine.length ? h("div", { class: "tt-towns tt-mine" }, ...mine) : null,
     cardsInPlay(view, cat, byType, redraw),
@@ -220,7 +209,7 @@ function orderSeats(view, seat) {
 
 function topBar(view, cat, ctx) {
   const names = ctx.names || {};
-  const who = (s) => names[s] || `Seat ${s + 1}`;
+  const who = (s) => seatName(names, s);
   const parts = [h("span", { class: "tt-title" }, `Tiny Towns${view.coins_on ? " · Fortune" : ""}`),
     view.round > 0 ? h("span", {}, `Round ${view.round}`) : null, h("span", { class: "tt-badge" }, PHASE_WORDS[view.phase] || view.phase)];
   if (view.solo) {
@@ -344,22 +333,23 @@ function squareActions(view, s, seat, legal, byType, play, redraw) {
 function town(view, cat, s, seat, legal, byType, play, redraw, names) {
   const t = view.towns[s];
   const acts = squareActions(view, s, seat, legal, byType, play, redraw);
-  const grid = h("div", { class: "tt-grid" });
-  const owner = s === seat ? "your town" : `${names[s] || `Seat ${s + 1}`}'s town`;
+  const owner = s === seat ? "your town" : `${seatName(names, s)}'s town`;
+  const grid = h("div", { class: "tt-grid", role: "group", "aria-label": `${owner[0].toUpperCase()}${owner.slice(1)}, squares A1 to D4` });
   t.grid.forEach((v, cell) => {
     const a = acts[cell];
     const bld = v && !isRes(v);
     const label = `${"ABCD"[cell % 4]}${Math.floor(cell / 4) + 1}`;
     const what = bld ? cardName(cat, v) : v || "empty";
     const long = bld && Math.max(...cardName(cat, v).split(/\s+/).map((w) => w.length)) > 8;
-    const attrs = {
+    // A named cell for screen readers ("A1 of your town: brick"); a square that can be played is
+    // a button in the kit's legal, picked or target state.
+    const sq = boardCell("div", {
       class: `tt-sq${bld ? " bld" : ""}${long ? " long" : ""}${a ? ` ${a.cls}` : ""}`,
       style: bld ? `background:${cardColour(cat, v)};color:${INK[pileOf(cat, v)] || "#fff"}` : "",
-      dataset: { cell, seat: s, content: v || "" }, title: `${label}: ${what}`, "aria-label": `${label} of ${owner}: ${what}`,
-      onclick: a ? a.onclick : () => explain(whyNot(view, cat, s, seat, legal, v, names)),
-    };
-    if (a) attrs.dataset.click = "";
-    const sq = h("div", attrs, isRes(v) ? resChip(v, { class: "tt-cube" }) : bld ? cardName(cat, v) : "");
+      dataset: { cell, seat: s, content: v || "" }, title: `${label}: ${what}`, label: `${label} of ${owner}: ${what}`,
+      role: a ? null : "img", state: a ? { click: "legal", pick: "picked", target: "target" }[a.cls] : null,
+      onpick: a ? a.onclick : null, onclick: a ? null : () => explain(whyNot(view, cat, s, seat, legal, v, names)),
+    }, isRes(v) ? resChip(v, { class: "tt-cube" }) : bld ? cardName(cat, v) : "");
     if (t.marks[String(cell)]) sq.append(h("span", { class: "tt-coin", title: `${t.marks[String(cell)]} coin` }));
     const stored = t.store[String(cell)];
     if (stored && stored.length) sq.append(h("span", { class: "tt-store" }, ...stored.map((r) => h("span", { style: `background:${RES[r].color}`, title: r }))));
@@ -379,14 +369,14 @@ function town(view, cat, s, seat, legal, byType, play, redraw, names) {
     h("div", { class: "tt-cols", "aria-hidden": "true" }, ..."ABCD".split("").map((c) => h("span", {}, c))),
     h("div", { class: "tt-rows", "aria-hidden": "true" }, ..."1234".split("").map((r) => h("span", {}, r))), grid);
   return h("section", { class: `tt-town${s === seat ? " me" : ""}${acting ? " act" : ""}`, dataset: { town: s } },
-    h("header", {}, h("strong", {}, s === seat ? `${names[s] || "Your town"} (you)` : names[s] || `Seat ${s + 1}`), h("span", {}, ...coins, view.coins_on ? ` ${t.coins}/${t.chest}` : ""), ...badges,
+    h("header", {}, h("strong", {}, s === seat ? `${names[s] || "Your town"} (you)` : seatName(names, s)), h("span", {}, ...coins, view.coins_on ? ` ${t.coins}/${t.chest}` : ""), ...badges,
       h("span", { class: "tt-last" }, `Monument: ${mon}`)), board);
 }
 
 function whyNot(view, cat, s, seat, legal, content, names) {
   // The legal moves already tell why this square cannot be played: say it in words, send nothing.
   if (seat === null || seat === undefined) return "You are watching; only the players can place and build.";
-  if (s !== seat) return `That is ${names[s] || `Seat ${s + 1}`}'s town: you can only place and build in your own.`;
+  if (s !== seat) return `That is ${seatName(names, s)}'s town: you can only place and build in your own.`;
   if (!legal.length) return "Nothing to do in your town right now; wait for the others.";
   const kind = legal[0].type;
   if (view.phase === "place" && kind === "place") return content ? "That square is taken: place on an empty (green) square." : "That square cannot take this resource.";
@@ -404,9 +394,9 @@ function scoreTable(outcome, view, cat, names) {
   const seats = outcome.scores.map((_, i) => i);
   const row = (label, fn) => h("tr", {}, h("td", {}, label), ...seats.map((s) => h("td", {}, fn(s))));
   return h("div", { class: "tt-score", dataset: { outcome: "1" } }, h("h3", {}, "Score breakdown"),
-    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, ""), ...seats.map((s) => h("th", {}, names[s] || `Seat ${s + 1}`)))),
+    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, ""), ...seats.map((s) => h("th", {}, seatName(names, s))))),
       h("tbody", {}, ...cards.map((c) => row(cardName(cat, c), (s) => (outcome.breakdown[s].cards || {})[c] ?? "")),
-        row("Coins", (s) => outcome.breakdown[s].coin_vp), row("Empty squares", (s) => outcome.breakdown[s].empty_vp),
+        view.coins_on ? row("Coins", (s) => outcome.breakdown[s].coin_vp) : null, row("Empty squares", (s) => outcome.breakdown[s].empty_vp),
         row("Total", (s) => outcome.scores[s]), row("Rank", (s) => outcome.ranks[s]))),
     outcome.rank_name ? h("p", {}, `Solo rank: ${outcome.rank_name}`) : null);
 }

@@ -60,7 +60,9 @@ def test_a_thousand_hand_overs_across_two_instances_notify_exactly_once_each(pos
 async def _play(urls: list[str], hook_url: str) -> int:
     """Play testgames, each move through the other instance than the last, until the hand-overs
     (seats newly asked to act, the start included) reach HAND_OVERS; returns their number."""
-    async with httpx.AsyncClient(timeout=60) as http:
+    # A connection idle past uvicorn's keep-alive (5 s) may be closed by the server just as a
+    # request goes down it (a ReadError under load): never reuse one that old.
+    async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(keepalive_expiry=2)) as http:
         total = 0
 
         async def game(n: int) -> int:

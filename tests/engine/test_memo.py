@@ -106,6 +106,18 @@ def test_shared_gives_equal_subtrees_the_previous_parts_objects_only_inside_a_me
         assert longer["a"]["x"] == [1, 2, 3] and longer["b"] == [{"k": 1}]
 
 
+def test_shared_never_changes_the_part_passed():
+    """shared() on a part holding a state's own objects (City Council's view table) leaves them
+    as they were: the result takes the older equal subtrees in new containers of its own."""
+    state = {"b": [{"k": 1}, {"k": 2}], "c": {"x": [1], "y": 2}}
+    with Memo():
+        first = shared("t", {"b": [{"k": 1}, {"k": 2}], "c": {"x": [1], "y": 1}})
+        got = shared("t", state)
+    assert got == state and got["b"] is first["b"] and got["c"]["x"] is first["c"]["x"]
+    assert got["c"] is not state["c"] and state["c"]["x"] is not first["c"]["x"]
+    assert state["b"] is not first["b"] and state["b"][0] is not first["b"][0]
+
+
 def test_latest_keeps_one_part_for_the_newest_source_only():
     """latest(): every viewer of one state gets the one part built from it; the next state gets
     a new part and the memo keeps one entry for the tag (not one per state, as derived does)."""

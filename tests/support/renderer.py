@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 RULESETS_JS = Path(__file__).resolve().parents[2] / "static" / "rulesets"
+KIT_JS = RULESETS_JS.parent / "js" / "kit.js"
 ORIGIN = "http://renderer.test"
 # Plays and hints are recorded instead of sent; the shell's optional hooks run when exported
 # (outcomeDetails only once there is an outcome, as the game page does).
@@ -51,6 +52,9 @@ def open_renderer(browser: Any, ruleset: Any, state: dict, seat: int | None, *, 
     page.route(f"{ORIGIN}/index.html", lambda route: route.fulfill(body=HARNESS, content_type="text/html"))
     page.route(f"{ORIGIN}/renderer.js",
                lambda route: route.fulfill(body=source, content_type="text/javascript"))
+    # The renderer imports the client kit as "../js/kit.js", which resolves to /js/kit.js here.
+    page.route(f"{ORIGIN}/js/kit.js",
+               lambda route: route.fulfill(body=KIT_JS.read_text(), content_type="text/javascript"))
     page.add_init_script(f"window.CTX = {json.dumps(ctx)};")
     page.goto(f"{ORIGIN}/index.html")
     page.wait_for_selector(ready)

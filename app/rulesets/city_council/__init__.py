@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from app.engine.memo import ensure
 from app.engine.ruleset import CannotUpgrade, Move, Outcome, RulesetHooks, State, ranks_from_keys
 from app.rulesets.city_council import flow, search_hooks, view
 from app.rulesets.city_council.setup import new_state, upgrade_from_2
@@ -46,6 +47,10 @@ class CityCouncil(RulesetHooks):
         {"mode": "sandbox"}, {"mode": "hard", "hard_budget": 7},
     ]
 
+    # The entry points that list plan executions run inside a memo (app/engine/memo.py): the
+    # game's or a decision's when one is active, else their own, so that `execution.allowed`, asked
+    # for several times per move, is worked out once without a module-level cache.
+
     def setup(self, players: int, options: BaseModel, seed: int) -> State:
         """Tracks, workers, the Starting Zone, the planning area and 2 favour cards each."""
         opts = CityCouncilOptions.model_validate(options.model_dump())
@@ -59,15 +64,18 @@ class CityCouncil(RulesetHooks):
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         """Every concrete legal move."""
-        return flow.legal_moves(state, seat)
+        with ensure():
+            return flow.legal_moves(state, seat)
 
     def apply(self, state: State, seat: int, move: Move) -> State:
         """The next state (Prof. Phil and the automatic steps run inside)."""
-        return flow.apply(state, seat, move)
+        with ensure():
+            return flow.apply(state, seat, move)
 
     def playout(self, state: State, rng: Any) -> State:
         """A random game to the end on one private copy changed in place (flow.playout)."""
-        return flow.playout(state, rng)
+        with ensure():
+            return flow.playout(state, rng)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What `seat` may see."""
@@ -123,16 +131,19 @@ class CityCouncil(RulesetHooks):
 
     def evaluate(self, state: State) -> list[float]:
         """Each seat's chance of winning, in [0, 1], for the search bot's cut-off leaves."""
-        return search_hooks.evaluate(state)
+        with ensure():
+            return search_hooks.evaluate(state)
 
     def candidates(self, state: State, seat: int, k: int) -> list[Move]:
         """At most `k` moves worth searching, best first (the search bot's prior)."""
-        return search_hooks.candidates(state, seat, k)
+        with ensure():
+            return search_hooks.candidates(state, seat, k)
 
     def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
         """The heuristic bot (bot.py)."""
         from app.rulesets.city_council.bot import choose
-        return choose(state, seat, rng)
+        with ensure():
+            return choose(state, seat, rng)
 
     def describe_move(self, move: Move) -> str:
         """A short label for a move."""

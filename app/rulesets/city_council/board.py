@@ -36,18 +36,6 @@ def surcharge(kind: Kind, cells: Iterable[tuple[int, int]]) -> int:
 
 
 _ZONE_TYPE = [[ZONES[z]["type"] for z in row] for row in ZONE_GRID]
-_SURCHARGE: dict[tuple[str, Cells], int] = {}
-
-
-def _position_surcharge(kind: Kind, cells: Cells) -> int:
-    """`surcharge` of a whole position (fixed data: remembered per building type and position)."""
-    k = (kind.type, cells)
-    got = _SURCHARGE.get(k)
-    if got is None:
-        got = _SURCHARGE[k] = surcharge(kind, cells)
-    return got
-
-
 def start_full(s: State) -> bool:
     """The Starting Zone has no free block (RB: 'Once the Starting Zone is full')."""
     return occupied_mask(s) & _START_MASK == _START_MASK
@@ -128,22 +116,28 @@ def placements(s: State, shape: str, own: frozenset = frozenset()) -> list[Cells
 
 # Each shape's positions for each building type, by surcharge (stable: within one surcharge, the
 # order of POSITIONS), so the affordable free positions are found cheapest first and the walk stops
-# at the first one over the limit; before the advanced phase only those touching the Starting Zone
-# (key: shape, type, advanced).
-_BY_SURCHARGE: dict[tuple[str, str, bool], list[tuple[int, Cells, bool, int]]] = {}
+# at the first one over the limit; before the advanced phase only those touching the Starting Zone.
+# Fixed data, made at import for every (shape, type, advanced) a kind has: never added to later.
+def _surcharge_table() -> dict[tuple[str, str, bool], list[tuple[int, Cells, bool, int]]]:
+    """(surcharge, blocks, touches the Starting Zone, mask) of every position, by (shape, building
+    type, advanced phase), cheapest first."""
+    out: dict[tuple[str, str, bool], list[tuple[int, Cells, bool, int]]] = {}
+    for kind in KIND_BY_NAME.values():
+        for advanced in (False, True):
+            key = (kind.shape, kind.type, advanced)
+            if key not in out:
+                out[key] = sorted([(surcharge(kind, cells), cells, touches, mask)
+                                   for cells, touches, mask in _POSITION_MASKS[kind.shape]
+                                   if advanced or touches], key=lambda x: x[0])
+    return out
+
+
+_BY_SURCHARGE = _surcharge_table()
 
 
 def _by_surcharge(kind: Kind, advanced: bool) -> list[tuple[int, Cells, bool, int]]:
-    """(surcharge, blocks, touches the Starting Zone, mask) of every position the kind may take
-    in this phase, cheapest first (fixed data: made once per shape, type and phase)."""
-    key = (kind.shape, kind.type, advanced)
-    rows = _BY_SURCHARGE.get(key)
-    if rows is None:
-        rows = sorted([(_position_surcharge(kind, cells), cells, touches, mask)
-                       for cells, touches, mask in _POSITION_MASKS[kind.shape]
-                       if advanced or touches], key=lambda x: x[0])
-        _BY_SURCHARGE[key] = rows
-    return rows
+    """The positions the kind may take in this phase, cheapest first (`_BY_SURCHARGE`'s row)."""
+    return _BY_SURCHARGE[(kind.shape, kind.type, advanced)]
 
 
 def mask_of(cells: Iterable[Any]) -> int:

@@ -15,6 +15,7 @@ import marshal
 from collections.abc import Iterator
 from typing import Any
 
+from app.engine.memo import part
 from app.rulesets.city_council.board import (
     UPGRADED_FROM,
     iter_fresh,
@@ -224,24 +225,17 @@ def _after_for_replay(t: State, o: int, ch: Choice) -> State:
     return {**t, "occ": t["occ"] | ch[3], "budget": t["budget"] - max(0, ch[0] - sum(t["plan_funds"][o]))}
 
 
-# `allowed`'s last answers by what they depend on: a move is listed, checked and then driven by
-# `advance` from the same position, so each answer is asked for two or three times in a row.
-_MEMO: dict[bytes, list[tuple[int, Any, Any]]] = {}
-
-
 def allowed(s: State) -> list[tuple[int, Any, Any]]:
     """The executions the chairman may choose now, as (plan, blocks or None for a sale, the
     building upgraded or None): plans in approval order, each cheapest first. A way is kept only
     if it lets the most approved plans be executed in the end (RB: he 'must strive to execute all
     approved plans'; RB Building Placement and Example 4 leave him any affordable place)."""
+    # Filed in the game's memo (app/engine/memo.py) by what the answer depends on: a move is
+    # listed, checked and then driven by `advance` from the same position, so each answer is asked
+    # for two or three times in a row (the live game's memo is active around all three).
     key = marshal.dumps((s["buildings"], s["budget"], s["advanced"], s["plans"], s["plan_funds"],
                          s["approved"], s["executed"], s["failed"]))
-    got = _MEMO.get(key)
-    if got is None:
-        if len(_MEMO) >= 64:
-            _MEMO.clear()
-        got = _MEMO[key] = _allowed(s)
-    return list(got)
+    return list(part(("city-council/allowed", key), _allowed, s))
 
 
 def _allowed(s: State) -> list[tuple[int, Any, Any]]:

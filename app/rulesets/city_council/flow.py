@@ -852,44 +852,6 @@ def _reason(s: State, seat: int, move: Any) -> str:
     return f"{_RULE.get(key, 'That move is not allowed now')}."
 
 
-_MISSING = object()
-
-
-def _share(old: State, new: State) -> State:
-    """`new` with every value (at any depth) that equals `old`'s at the same place replaced by
-    `old`'s object, so views and diffs of consecutive states skip unchanged parts by identity
-    (app.engine.diff). The state never changes a value's JSON type in place (no 1 -> true), so
-    == is a safe test here."""
-    _share_dict(old, new)
-    return new
-
-
-def _share_dict(old: dict[str, Any], new: dict[str, Any]) -> None:
-    for k, v in new.items():
-        o = old.get(k, _MISSING)
-        if o is v or o is _MISSING or type(o) is not type(v):
-            continue
-        if o == v:
-            new[k] = o
-        elif type(v) is dict:
-            _share_dict(o, v)
-        elif type(v) is list and len(v) == len(o):
-            _share_list(o, v)
-
-
-def _share_list(old: list[Any], new: list[Any]) -> None:
-    for i, v in enumerate(new):
-        o = old[i]
-        if o is v or type(o) is not type(v):
-            continue
-        if o == v:
-            new[i] = o
-        elif type(v) is dict:
-            _share_dict(o, v)
-        elif type(v) is list and len(v) == len(o):
-            _share_list(o, v)
-
-
 def _candidates(s: State, seat: int, move: Any) -> list[Move]:
     """The legal moves `move` can be among: `legal_moves`, or for an execution only the options
     of the plan it names (each execution option names its plan, so no other one can match)."""
@@ -927,7 +889,7 @@ def apply(state: State, seat: int, move: Move) -> State:
         raise IllegalMove(_reason(state, seat, move))
     s = _copy(state)
     apply_in_place(s, seat, move)
-    return _share(state, s)
+    return s
 
 
 def playout(state: State, rng: Any) -> State:

@@ -127,25 +127,23 @@ def money_tokens_free(s: State) -> int:
     return TOKENS["money"] - out
 
 
-_COMBOS: dict[str, list[tuple[list[int], tuple[int, ...], list[int]]]] = {}
-
-
-def _combos(kind: Kind) -> list[tuple[list[int], tuple[int, ...], list[int]]]:
+def _combos_of(kind: Kind) -> list[tuple[list[int], tuple[int, ...], list[int]]]:
     """A kind's sets of action boxes ('/' boxes are either/or), each with what it needs
-    (`_need_vector`) and the Prison boxes it uses (fixed data: worked out once per kind)."""
-    got = _COMBOS.get(kind.name)
-    if got is None:
-        got = []
-        idx = range(len(kind.boxes))
-        for size in range(1, len(kind.boxes) + 1):
-            for combo in combinations(idx, size):
-                groups = [kind.boxes[i].group for i in combo if kind.boxes[i].group]
-                if len(groups) != len(set(groups)):
-                    continue
-                prison = [kind.boxes[i].inputs["prison"] - 1 for i in combo if kind.boxes[i].inputs.get("prison")]
-                got.append((list(combo), _need_vector(_need(kind, combo)), prison))
-        _COMBOS[kind.name] = got
+    (`_need_vector`) and the Prison boxes it uses."""
+    got = []
+    idx = range(len(kind.boxes))
+    for size in range(1, len(kind.boxes) + 1):
+        for combo in combinations(idx, size):
+            groups = [kind.boxes[i].group for i in combo if kind.boxes[i].group]
+            if len(groups) != len(set(groups)):
+                continue
+            prison = [kind.boxes[i].inputs["prison"] - 1 for i in combo if kind.boxes[i].inputs.get("prison")]
+            got.append((list(combo), _need_vector(_need(kind, combo)), prison))
     return got
+
+
+# Each kind's box sets by name (fixed data, made at import: never added to later).
+_COMBOS = {name: _combos_of(kind) for name, kind in KIND_BY_NAME.items()}
 
 
 def box_sets(b: dict[str, Any], kind: Kind, have: tuple[int, ...]) -> list[list[int]]:
@@ -155,7 +153,7 @@ def box_sets(b: dict[str, Any], kind: Kind, have: tuple[int, ...]) -> list[list[
     bars = b["prison"]
     h0, h1, h2, h3, h4, h5 = have
     out = []
-    for combo, vec, prison in _combos(kind):
+    for combo, vec, prison in _COMBOS[kind.name]:
         # `have` covers every need (`_need_vector`), and a Prison box runs only on a Crime token
         if (vec[0] <= h0 and vec[1] <= h1 and vec[2] <= h2 and vec[3] <= h3 and vec[4] <= h4
                 and vec[5] <= h5 and (not prison or all([bars[i] for i in prison]))):

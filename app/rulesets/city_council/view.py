@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.engine.memo import latest, shared
 from app.rulesets.city_council.flow import WINDOWS, to_act
 from app.rulesets.city_council.tables import (
     CARDS, COMMITTEES, FIXED, KIND_BY_NAME, SHAPE_ORDER, TILES, ZONE_GRID, ZONES, Kind,
@@ -18,44 +19,37 @@ _PUBLIC = ("players", "members", "phil", "mode", "goal", "turn", "phase", "commi
            "end_flag", "defeat", "last", "cursor", "acts_left")
 
 
-# The last value `_stable` gave out for each derived part of a view (any game's: equal values are
-# interchangeable). Never changed in place: views are read, serialised and diffed, not edited.
-_LAST: dict[Any, Any] = {}
-
-
-def _stable(key: Any, value: Any) -> Any:
-    """`value`, or the equal one returned last time for `key` (the same object): the parts a view
-    builds afresh (planning area, counts, hand) are then shared by consecutive views while they do
-    not change, so the diff skips them by identity (app.engine.diff) instead of walking them. Each
-    key's values always have the same JSON types, so == is a safe test here."""
-    old = _LAST.get(key)
-    if old == value:
-        return old
-    _LAST[key] = value
-    return value
+def _table(s: State) -> dict[str, Any]:
+    """Everything every viewer sees, in the view's key order (`hand` and `drawn` are each viewer's
+    own, filled in by `view`). It holds the state's own objects, which moves replace and nothing
+    changes; what it derives (planning area, counts) is fresh."""
+    t: dict[str, Any] = {k: s[k] for k in _PUBLIC}
+    t["to_act"] = to_act(s)
+    t["planning"] = {sh: {"top": s["stacks"][sh][0] if s["stacks"][sh] else None,
+                          "count": len(s["stacks"][sh]), "up": list(s["up"][sh])}
+                     for sh in SHAPE_ORDER if sh in s["stacks"]}
+    t["building_discards"] = s["bdiscard"]
+    t["advanced_waiting"] = len(s["reserve_adv"])
+    t["deck"] = len(s["deck"])
+    t["discard_pile"] = len(s["fdiscard"])
+    t["hand_counts"] = [len(h) for h in s["hands"]]
+    t["drawing"] = [d is not None for d in s["drawn"]]
+    t["hand"] = None
+    t["drawn"] = None
+    for k in ("tie", "pending", "report", "last_exec"):
+        t[k] = s.get(k)
+    # the previous version's unchanged parts, so the diff skips them by identity (app.engine.diff)
+    return shared("city-council/table", t)
 
 
 def view(s: State, seat: int | None) -> dict[str, Any]:
     """The public table plus the seat's own favour hand and drawn cards. Stacks show only their
-    face-up top and size; the favour deck and discard pile only their size; never the generator."""
-    v: dict[str, Any] = {k: s[k] for k in _PUBLIC}
-    v["to_act"] = _stable("to_act", to_act(s))
-    v["planning"] = {
-        sh: _stable(("planning", sh), {"top": s["stacks"][sh][0] if s["stacks"][sh] else None,
-                                       "count": len(s["stacks"][sh]), "up": list(s["up"][sh])})
-        for sh in SHAPE_ORDER if sh in s["stacks"]}
-    v["building_discards"] = s["bdiscard"]
-    v["advanced_waiting"] = len(s["reserve_adv"])
-    v["deck"] = len(s["deck"])
-    v["discard_pile"] = len(s["fdiscard"])
-    v["hand_counts"] = _stable("hand_counts", [len(h) for h in s["hands"]])
-    v["drawing"] = _stable("drawing", [d is not None for d in s["drawn"]])
-    v["hand"] = _stable(("hand", seat), list(s["hands"][seat])) if seat is not None else None
-    v["drawn"] = s["drawn"][seat] if seat is not None else None
-    v["tie"] = s.get("tie")
-    v["pending"] = s.get("pending")
-    v["report"] = s.get("report")
-    v["last_exec"] = s.get("last_exec")
+    face-up top and size; the favour deck and discard pile only their size; never the generator.
+    The table is built once per state for every viewer (the game's memo, app/engine/memo.py)."""
+    v = dict(latest(s, "city-council/table", _table, s))
+    if seat is not None:
+        v["hand"] = shared(("city-council/hand", seat), list(s["hands"][seat]))
+        v["drawn"] = shared(("city-council/drawn", seat), s["drawn"][seat])
     return v
 
 

@@ -21,12 +21,17 @@ def _pay_words(move: Move, price: int) -> str:
     return " and ".join(parts) or "nothing"
 
 
+def _spot(at: list[int]) -> str:
+    """A square by column and row in words (never raw coordinates)."""
+    x, y = at
+    return f"column {x:+d}, row {y}" if x else f"row {y} above City Hall"
+
+
 def _where(p: Player, at: list[int]) -> str:
     """A square in words: which of the city's buildings it touches."""
     x, y = at
     names = [D.name_of(p["city"][n]["tile"], "building") for n in neighbours(key(x, y)) if n in p["city"]]
-    spot = f"column {x:+d}, row {y}" if x else f"row {y} above City Hall"
-    return f"next to the {names[0]} ({spot})" if names else f"at {spot}"
+    return f"next to the {names[0]} ({_spot(at)})" if names else f"at {_spot(at)}"
 
 
 _GOT = {None: "nothing to pick up", "coin": "picked up 1 silver", "coin2": "picked up 2 silver",
@@ -110,15 +115,15 @@ def describe(move: Move) -> str:
         ret = f", return zone {move['return'] + 1}" if "return" in move else ""
         return f"Buy market tile {move['slot'] + 1}{pay}{ret}"
     if kind == "bank":
-        return f"Build a bank at {tuple(move['at'])}{pay}"
+        return f"Build a bank at {_spot(move['at'])}{pay}"
     if kind == "construct":
-        return f"Construct zone {move['zone'] + 1} at {tuple(move['at'])}{pay}"
+        return f"Construct zone {move['zone'] + 1} at {_spot(move['at'])}{pay}"
     if kind == "vip":
         return f"Invite a VIP{pay}"
     if kind == "hire":
-        return f"Hire {move['citizen']} at {tuple(move['at'])}"
+        return f"Hire {move['citizen']} at {_spot(move['at'])}"
     if kind == "drive":
-        return f"Drive to {tuple(move['to'])}"
+        return f"Drive to {_spot(move['to'])}"
     return _PLAIN.get(str(kind), str(move))
 
 

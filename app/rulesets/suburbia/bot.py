@@ -19,9 +19,11 @@ Move = dict[str, Any]
 def turns_left(state: State) -> float:
     """Rough number of this player's turns still to come."""
     left = sum(len(s) for s in state["stacks"].values())
-    per_round = {"multi": state["seats"], "lone_architect": 2, "dale": 4}[state["mode"]]
-    if state["final_turns"] is not None:
-        return max(1.0, state["final_turns"] / state["seats"])
+    per_round: int = {"multi": state["seats"], "lone_architect": 2, "dale": 4}[state["mode"]]
+    final: int | None = state["final_turns"]
+    if final is not None:
+        seats: int = state["seats"]
+        return max(1.0, final / seats)
     return max(1.0, left / per_round * 0.8)
 
 
@@ -40,7 +42,7 @@ def value(p: dict[str, Any], t: float, lines: list[int], step: int) -> float:
         income = max(TRACK_MIN, min(TRACK_MAX, income + step * crossed))
         rep = max(TRACK_MIN, min(TRACK_MAX, rep + step * crossed))
         pop = new
-    return pop + money / 4.0
+    return float(pop + money / 4.0)  # a float already: says so to mypy (p holds Any)
 
 
 def _simulate(state: State, seat: int, move: Move) -> dict[str, Any]:

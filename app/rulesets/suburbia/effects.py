@@ -28,7 +28,7 @@ _TRACK_LOW = cython.declare(cython.Py_ssize_t, TRACK_MIN)
 _TRACK_HIGH = cython.declare(cython.Py_ssize_t, TRACK_MAX)
 
 
-def tile_effects(tile: dict) -> tuple[Effect, ...]:
+def tile_effects(tile: dict[str, Any]) -> tuple[Effect, ...]:
     """The conditional effects of a borough tile entry."""
     return LAKE.effects if tile["lake"] else KINDS[tile["t"]].effects
 
@@ -67,11 +67,13 @@ class World:
     # fields are declared here instead of in __slots__ (the two would clash in Python).
     state = cython.declare(dict, visibility="public")
     in_place = cython.declare(cython.bint, visibility="public")
-    players = cython.declare(list, visibility="public")
-    _copied = cython.declare(set, visibility="public")
-    lines = cython.declare(list, visibility="public")
-    upto = cython.declare(list, visibility="public")
-    line_step = cython.declare(object, visibility="public")
+    # The annotations are for mypy (Cython's annotation typing is off: the declare is the C type).
+    players: list[dict[str, Any]] = cython.declare(list, visibility="public")
+    _copied: set[int] = cython.declare(set, visibility="public")
+    lines: list[int] = cython.declare(list, visibility="public")
+    upto: list[int] = cython.declare(list, visibility="public")
+    line_step: int = cython.declare(  # type: ignore[assignment]  # declare(object) is `object`
+        object, visibility="public")
     red_lines_active = cython.declare(cython.bint, visibility="public")
     trial = cython.declare(cython.bint, visibility="public")
 
@@ -79,10 +81,10 @@ class World:
         self.state = state
         # in_place: `state` is a playout's private copy, changed in place (players, tiles lists)
         self.in_place = in_place
-        self.players: list[dict[str, Any]] = state["p"] if in_place else list(state["p"])
-        self._copied: set[int] = set()
-        self.lines: list[int] = RED_LINES[state["red_lines"]]
-        self.upto: list[int] = _UPTO[state["red_lines"]]
+        self.players = state["p"] if in_place else list(state["p"])
+        self._copied = set()
+        self.lines = RED_LINES[state["red_lines"]]
+        self.upto = _UPTO[state["red_lines"]]
         # Lone Architect: moving past a red line gives +2 Income and +2 Reputation as RB-S is
         # written (an option plays it as -2/-2; see NOTES.md).
         self.line_step = state.get("la_step", 2) if state["mode"] == "lone_architect" else -1
@@ -130,7 +132,7 @@ class World:
     def move_population(self, i: int, delta: int) -> int:
         """Move population (never below 0), applying red lines as they are crossed."""
         p = self.players[i] if self.in_place else self.mut(i)
-        old = p["pop"]
+        old: int = p["pop"]
         new = max(0, old + delta)
         p["pop"] = new
         if self.red_lines_active and new != old:
@@ -163,7 +165,7 @@ class World:
     # ------------------------------------------------------------------ counting
     @cython.ccall
     @cython.locals(tiles=list, tags=list, near=list)
-    def count_for(self, i: int, cell: Cell, eff: Effect, tile: dict | None = None,
+    def count_for(self, i: int, cell: Cell, eff: Effect, tile: dict[str, Any] | None = None,
                   near: list[int] | None = None) -> int:
         """How many times a tile of player i at `cell` scores `eff` right now.
 
@@ -205,12 +207,12 @@ class World:
         return found
 
     @cython.ccall
-    def since_built(self, i: int, tile: dict, eff: Effect) -> int:
+    def since_built(self, i: int, tile: dict[str, Any], eff: Effect) -> int:
         """For a tile's "after" effect: matching tiles built since it (tiles are never removed,
         so this is today's count minus the count recorded when it was built). For "redline":
         red lines player i has passed since, upward minus downward. Tiles without the record
         (never placed through `place`) count 0."""
-        since = tile.get("since") or {}
+        since: dict[str, int] = tile.get("since") or {}
         if eff.scope == "after" and "after" in since:
             return self.count_every(eff.match) - since["after"]
         if eff.scope == "redline" and "pop" in since:
@@ -291,7 +293,7 @@ class World:
         return matters
 
     @cython.ccall
-    def _since_record(self, i: int, tile: dict) -> dict[str, int]:
+    def _since_record(self, i: int, tile: dict[str, Any]) -> dict[str, int]:
         """For a tile with a "built after" or red-line effect: the count of matching tiles
         (itself included) and its owner's population at the moment it is built."""
         since = {}
@@ -304,7 +306,7 @@ class World:
 
     @cython.ccall
     @cython.locals(t=dict)
-    def _react(self, owner: int, t: dict, cell: Cell, lake: bool,
+    def _react(self, owner: int, t: dict[str, Any], cell: Cell, lake: bool,
                effects: tuple[Effect, ...]) -> None:
         """Existing tile `t` (owner's) reacting to a tile just placed at `cell`; `effects` are
         those of its effects this placement sets off (geo.firing: at this stage, matching the
@@ -418,7 +420,7 @@ def lines_passed(lines: list[int], old: int, new: int) -> int:
     return bisect_right(lines, new) - bisect_right(lines, old)
 
 
-def lake_pairs(tiles: list[dict]) -> int:
+def lake_pairs(tiles: list[dict[str, Any]]) -> int:
     """(lake, non-lake tile) edge pairs in one borough."""
     taken = occupied(tiles)
     total = 0
@@ -430,7 +432,7 @@ def lake_pairs(tiles: list[dict]) -> int:
     return total
 
 
-def new_lake_pairs(tiles: list[dict], cell: Cell, lake: bool) -> int:
+def new_lake_pairs(tiles: list[dict[str, Any]], cell: Cell, lake: bool) -> int:
     """Lake pairs formed by the tile just placed at `cell` (already in `tiles`)."""
     taken = occupied(tiles)
     found = 0

@@ -13,6 +13,7 @@ too, so both paths run the same rules over the same derived data.
 from __future__ import annotations
 
 from bisect import bisect_left
+from typing import Any
 
 try:
     import cython
@@ -24,6 +25,7 @@ from app.engine.memo import recall, remember
 from app.rulesets.suburbia.tables import BOARD_CELLS, KINDS, LAKE, START_LAYOUT, Effect
 
 Cell = tuple[int, int]
+Investable = list[tuple[int, list[int]]]  # (printed cost, [q, r]) per tile open to investment
 DIRS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 
 
@@ -78,7 +80,7 @@ def off_board_neighbours(cell: Cell) -> tuple[tuple[Cell, int], ...]:
     return _off_board(cell) if hit is None else hit
 
 
-def tile_key(tile: dict) -> str:
+def tile_key(tile: dict[str, Any]) -> str:
     """The kind a borough tile behaves as: "lake" for a face-down tile, else its kind id."""
     return "lake" if tile["lake"] else tile["t"]
 
@@ -86,7 +88,7 @@ def tile_key(tile: dict) -> str:
 TAGS = {k.id: k.tags for k in KINDS.values()}  # "lake" (the face-down tile) included
 
 
-def tile_cost(tile: dict) -> int:
+def tile_cost(tile: dict[str, Any]) -> int:
     """The printed cost of a borough tile (a lake prints none: $0)."""
     return 0 if tile["lake"] else KINDS[tile["t"]].cost
 
@@ -170,31 +172,37 @@ class Borough:
 
     # An extension type when compiled, like effects.World (fields in C, ccall methods called
     # directly): every placement and every effect reads these.
-    occ = cython.declare(dict, visibility="public")
-    fkeys = cython.declare(object, visibility="public")
-    fset = cython.declare(object, visibility="public")
-    _front = cython.declare(object, visibility="public")
-    kinds = cython.declare(dict, visibility="public")
-    invest = cython.declare(object, visibility="public")
-    tags = cython.declare(list, visibility="public")
-    counts = cython.declare(dict, visibility="public")
+    # The annotations are for mypy (Cython's annotation typing is off: the declare is the C type);
+    # the stub types declare(object) as `object`, hence the ignores on the fields None at first.
+    occ: dict[Cell, int] = cython.declare(dict, visibility="public")
+    fkeys: list[int] | None = cython.declare(  # type: ignore[assignment]  # see above
+        object, visibility="public")
+    fset: set[int] | None = cython.declare(  # type: ignore[assignment]  # see above
+        object, visibility="public")
+    _front: list[list[int]] | None = cython.declare(  # type: ignore[assignment]  # see above
+        object, visibility="public")
+    kinds: dict[str, tuple[int, ...]] = cython.declare(dict, visibility="public")
+    invest: Investable | None = cython.declare(  # type: ignore[assignment]  # see above
+        object, visibility="public")
+    tags: list[frozenset[str]] = cython.declare(list, visibility="public")
+    counts: dict[frozenset[str], int] = cython.declare(dict, visibility="public")
 
-    def __init__(self, tiles: list[dict]) -> None:
-        self.occ: dict[Cell, int] = {(t["at"][0], t["at"][1]): i for i, t in enumerate(tiles)}
-        self.fkeys: list[int] | None = None
-        self.fset: set[int] | None = None
-        self._front: list[list[int]] | None = None
+    def __init__(self, tiles: list[dict[str, Any]]) -> None:
+        self.occ = {(t["at"][0], t["at"][1]): i for i, t in enumerate(tiles)}
+        self.fkeys = None
+        self.fset = None
+        self._front = None
         kinds: dict[str, tuple[int, ...]] = {}
         for i, t in enumerate(tiles):
             key = tile_key(t)
             kinds[key] = kinds.get(key, ()) + (i,)
         self.kinds = kinds
-        self.invest: list[tuple[int, list[int]]] | None = None
+        self.invest = None
         self.tags = [TAGS[tile_key(t)] for t in tiles]
-        self.counts: dict[frozenset[str], int] = {}
+        self.counts = {}
 
     @cython.ccall
-    def investable(self, tiles: list[dict]) -> list[tuple[int, list[int]]]:
+    def investable(self, tiles: list[dict[str, Any]]) -> Investable:
         """(printed cost, [q, r]) of the tiles of `tiles` (this Borough's list) without an
         Investment Marker, in borough order (shared: do not modify)."""
         if self.invest is None:
@@ -251,9 +259,10 @@ class Borough:
         new = Borough.__new__(Borough)
         new.occ = dict(self.occ)
         keep = with_frontier and self.fkeys is not None
-        new.fkeys = list(self.fkeys) if keep else None  # type: ignore[arg-type]
-        new.fset = set(self.fset) if keep else None  # type: ignore[arg-type]
-        new._front = list(self._front) if keep else None  # type: ignore[arg-type]
+        # keep: fkeys is set, so fset and _front are (the three are set and dropped together)
+        new.fkeys = list(self.fkeys) if keep else None  # type: ignore[arg-type]  # keep
+        new.fset = set(self.fset) if keep else None  # type: ignore[arg-type]  # keep
+        new._front = list(self._front) if keep else None  # type: ignore[arg-type]  # keep
         new.kinds = dict(self.kinds)
         new.invest = None if self.invest is None else list(self.invest)
         new.tags, new.counts = list(self.tags), dict(self.counts)
@@ -262,7 +271,7 @@ class Borough:
     @cython.ccall
     @cython.locals(tile=dict, occ=dict, counts=dict, kinds=dict, front=list, fkeys=list, fset=set,
                    q=cython.Py_ssize_t, r=cython.Py_ssize_t, here=cython.Py_ssize_t)
-    def add(self, tile: dict, index: int, cell: Cell) -> None:
+    def add(self, tile: dict[str, Any], index: int, cell: Cell) -> None:
         """Record `tile`, just placed at `cell` as the tiles list's entry `index`."""
         occ = self.occ
         occ[cell] = index
@@ -301,7 +310,7 @@ class Borough:
 
     @cython.ccall
     @cython.locals(counts=dict, kinds=dict)
-    def remove_last(self, tile: dict, cell: Cell) -> None:
+    def remove_last(self, tile: dict[str, Any], cell: Cell) -> None:
         """Forget `tile`, the last entry of the tiles list, placed at `cell` (undoes `add`); the
         frontier is dropped (recomputed if ever asked): trial placements never keep one."""
         del self.occ[cell]
@@ -321,7 +330,7 @@ class Borough:
         self.fkeys = self.fset = self._front = None
 
     @cython.ccall
-    def invested(self, old: dict, new: dict, index: int) -> None:
+    def invested(self, old: dict[str, Any], new: dict[str, Any], index: int) -> None:
         """Tile `index` (`old`) now carries an Investment Marker (`new` replaces it)."""
         at = old["at"]
         if self.invest is not None:  # its kind (and `kinds`) stays
@@ -333,23 +342,23 @@ _TAG = "borough"  # what a tiles list's Borough is filed under in the memo
 
 @cython.ccall  # called directly (in C) by this module's placed, unplace and invested
 @cython.returns(Borough)
-def borough(tiles: list[dict]) -> Borough:
+def borough(tiles: list[dict[str, Any]]) -> Borough:
     """The derived data of a tiles list, computed once per list while a memo is active (shared:
     do not modify), else afresh."""
     hit = recall(tiles, _TAG)
     if hit is not None:
-        return hit  # type: ignore[no-any-return]
+        return hit  # type: ignore[no-any-return]  # filed under _TAG: a Borough
     b = Borough(tiles)
     remember(tiles, _TAG, b)
     return b
 
 
-def file(tiles: list[dict], b: Borough) -> None:
+def file(tiles: list[dict[str, Any]], b: Borough) -> None:
     """Remember `b` as the derived data of `tiles`."""
     remember(tiles, _TAG, b)
 
 
-def private_tiles(tiles: list[dict], with_frontier: bool = True) -> list[dict]:
+def private_tiles(tiles: list[dict[str, Any]], with_frontier: bool = True) -> list[dict[str, Any]]:
     """A copy of a tiles list for a playout (or Dale's trials) to change in place, with its own
     `Borough` (without the frontier unless `with_frontier`); `tiles` itself is not filed."""
     hit = recall(tiles, _TAG)
@@ -358,25 +367,25 @@ def private_tiles(tiles: list[dict], with_frontier: bool = True) -> list[dict]:
     return new
 
 
-def forget(tiles: list[dict]) -> None:
+def forget(tiles: list[dict[str, Any]]) -> None:
     """Drop the derived data filed for `tiles`, a private list no longer played on (a finished
     playout's, Dale's trial copy), so the memo does not keep a whole borough alive."""
     forget_in_memo(tiles, _TAG)
 
 
-def occupied(tiles: list[dict]) -> dict[Cell, int]:
+def occupied(tiles: list[dict[str, Any]]) -> dict[Cell, int]:
     """Cell -> index of the tile there (shared result: do not modify)."""
     return borough(tiles).occ
 
 
-def frontier(tiles: list[dict]) -> list[Cell]:
+def frontier(tiles: list[dict[str, Any]]) -> list[Cell]:
     """Empty cells next to at least one tile, off the borough board, in a stable order."""
     return [(q, r) for q, r in borough(tiles).front]
 
 
 @cython.locals(b=Borough)  # typed: its methods are called directly, compiled
-def placed(tiles: list[dict], tile: dict, cell: Cell, in_place: bool,
-           with_frontier: bool = True) -> tuple[list[dict], Borough]:
+def placed(tiles: list[dict[str, Any]], tile: dict[str, Any], cell: Cell, in_place: bool,
+           with_frontier: bool = True) -> tuple[list[dict[str, Any]], Borough]:
     """The tiles list with `tile` added at `cell`: the same list changed in place (a playout's
     private state), else a new list; and its `Borough`, which follows either way (a new list's
     without its frontier unless `with_frontier`: Dale's trial placements never ask for it).
@@ -394,7 +403,7 @@ def placed(tiles: list[dict], tile: dict, cell: Cell, in_place: bool,
 
 
 @cython.locals(b=Borough)
-def unplace(tiles: list[dict], cell: Cell) -> None:
+def unplace(tiles: list[dict[str, Any]], cell: Cell) -> None:
     """Undo the last in-place `placed` (its tile at `cell`): a trial placement taken back."""
     # Looked up before the pop: if the cache was cleared meanwhile, the data derived afresh
     # includes the tile, so taking it out leaves them right.
@@ -403,7 +412,7 @@ def unplace(tiles: list[dict], cell: Cell) -> None:
 
 
 @cython.locals(b=Borough)
-def invested(tiles: list[dict], index: int, in_place: bool) -> list[dict]:
+def invested(tiles: list[dict[str, Any]], index: int, in_place: bool) -> list[dict[str, Any]]:
     """The tiles list with tile `index` replaced by an invested copy (in place in a playout)."""
     b = borough(tiles)
     old = tiles[index]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from app.rulesets.suburbia.geo import frontier, neighbours, occupied  # noqa: F401  (re-exported)
+from typing import Any
+
+from app.rulesets.suburbia.geo import (  # re-exported: the borough geometry's public names
+    frontier as frontier, neighbours as neighbours, occupied as occupied)
 
 Cell = tuple[int, int]
 
@@ -13,7 +16,7 @@ def distance(cell: Cell, other: Cell = (0, 0)) -> int:
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
-def cell_of(tile: dict) -> Cell:
+def cell_of(tile: dict[str, Any]) -> Cell:
     """The (q, r) of a borough tile entry."""
     at = tile["at"]
     return (at[0], at[1])

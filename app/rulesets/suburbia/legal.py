@@ -257,7 +257,7 @@ def _market_slot(state: State, move: Move) -> str:
     slot = move.get("slot")
     if type(slot) is not int or not 0 <= slot < len(state["market"]):
         raise IllegalMove("Choose one of the Real Estate Market spaces.")
-    kind = state["market"][slot]
+    kind: str | None = state["market"][slot]
     if kind is None:
         raise IllegalMove("That Real Estate Market space holds no tile.")
     return kind

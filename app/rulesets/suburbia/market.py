@@ -25,7 +25,7 @@ def take(s: State, slot: int) -> str:
     """Remove the tile in `slot` from the market (in `s`, a fresh copy); in the standard market
     the tiles to its left slide right to fill the gap (RB-S 'Adjust the Real Estate Market')."""
     market = s["market"]
-    kind = market[slot]
+    kind: str = market[slot]
     if s["mode"] == "dale":
         market = list(market)
         market[slot] = None  # Dale: the tiles not bought are left where they are
@@ -52,9 +52,10 @@ def draw(s: State, in_place: bool = False) -> str | None:
     for letter in _STACKS:
         if s["stacks"][letter]:
             if in_place:
-                return s["stacks"][letter].pop()
+                top: str = s["stacks"][letter].pop()
+                return top
             stacks = dict(s["stacks"])
-            stack = list(stacks[letter])
+            stack: list[str] = list(stacks[letter])
             kind = stack.pop()
             stacks[letter] = stack
             s["stacks"] = stacks
@@ -92,8 +93,9 @@ def refill(s: State, seat: int, in_place: bool = False) -> bool:
 def turns_after_flip(s: State, seat: int) -> int:
     """Turns still to play after the current one: finish this round, then one full round
     starting with the Start Player (RB-S 'Game End')."""
-    n = s["seats"]
-    return (s["start"] - seat - 1) % n + n
+    n: int = s["seats"]
+    start: int = s["start"]
+    return (start - seat - 1) % n + n
 
 
 @cython.locals(market=list, extras=list, slots=list)

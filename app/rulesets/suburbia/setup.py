@@ -66,7 +66,7 @@ def setup_state(players: int, solo_mode: str, red_lines: str, seed: int) -> dict
     mode = game_mode(players, solo_mode)
     stacks, c_mix = build_stacks(rng, mode, players)
     slots = len(SURCHARGES["dale" if mode == "dale" else "standard"])
-    market = []
+    market: list[str | None] = []
     for _ in range(slots):
         market.insert(0, stacks["A"].pop())  # the first tile drawn ends up rightmost
     public, secret = deal_goals(rng, mode, players)

@@ -8,11 +8,10 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from importlib.resources import files
-from pathlib import Path
 from typing import Any
 
 # From the package, not `__file__`: a compiled module lives in .compiled/ (app.engine.compiled).
-_DATA = Path(files(__package__)) / "data"
+_DATA = files(__package__) / "data"
 
 STATS = ("income", "reputation", "population", "money")
 SCOPES = ("adjacent", "own", "every", "others", "after", "redline", "lake_pairs")
@@ -71,7 +70,7 @@ MEASURES = ("lakes", "lake_group", "airport", "money", "residential", "commercia
 
 
 def _load(name: str) -> dict[str, Any]:
-    with open(_DATA / name, "rb") as fh:
+    with (_DATA / name).open("rb") as fh:
         return tomllib.load(fh)
 
 
@@ -132,7 +131,8 @@ STACK_TILES = {s: tuple(k.id for k in KINDS.values() if k.stack == s) for s in "
 SETUP = BOARD["setup"]
 TRACK_MIN, TRACK_MAX = SETUP["track_min"], SETUP["track_max"]
 STACK_SETUP = {row["mode"]: row for row in BOARD["stack_setup"]}
-SURCHARGES = {"standard": BOARD["market"]["standard"], "dale": BOARD["market"]["dale"]}
+SURCHARGES: dict[str, list[int]] = {"standard": BOARD["market"]["standard"],
+                                    "dale": BOARD["market"]["dale"]}
 RED_LINES = {k: v for k, v in BOARD["red_lines"].items() if k != "source"}
 if any(v != sorted(set(v)) for v in RED_LINES.values()):
     raise ValueError("red lines must be listed in increasing order")  # effects.lines_passed
@@ -153,7 +153,7 @@ def stack_pool(stack: str) -> list[str]:
 
 def rank_name(population: int) -> str:
     """The solo rank title for a final population (RB-S 'Scoring for Both Solo Games')."""
-    name = RANKS[0][1]
+    name: str = RANKS[0][1]
     for low, title in RANKS:
         if population >= low:
             name = title

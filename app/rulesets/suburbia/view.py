@@ -108,7 +108,8 @@ def _redeal_goals(state: State, seat: int | None, rng: Any) -> list[dict[str, An
     return out
 
 
-def public_move(state: State, seat: int, move: dict[str, Any], viewer: int | None) -> dict:
+def public_move(state: State, seat: int, move: dict[str, Any], viewer: int | None
+                ) -> dict[str, Any]:
     """The move as logged for `viewer`: its owner sees it as sent; everyone else sees only its
     rule fields, so a kept secret goal shows only that a goal was kept."""
     if viewer == seat:

@@ -6,6 +6,7 @@ content in data/*.toml.
 
 from __future__ import annotations
 
+from collections.abc import Container
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -32,7 +33,7 @@ REACTIONS = frozenset({"factory", "warehouse", "museum", "oddity_shop", "bondmak
 def validate_tables() -> None:
     """Fail at import if a table row names an effect kind no code implements."""
     for cid, row in data.CARDS.items():
-        kinds = [("score", row["score"]["kind"], SCORE)]
+        kinds: list[tuple[str, str, Container[str]]] = [("score", row["score"]["kind"], SCORE)]
         kinds += [("build", eff["kind"], BUILD) for eff in row.get("build", ())]
         if "feed" in row:
             kinds.append(("feed", row["feed"]["kind"], FEED_KINDS))

@@ -47,14 +47,14 @@ def _feeders(grid: list[Any]) -> int:
 def _weight(state: dict[str, Any], seat: int, cid: str) -> float:
     """A rough worth of constructing the card (VP plus coins), used to steer placements."""
     row = data.card(cid)
-    grid = state["p"][seat]["grid"]
+    grid: list[Any] = state["p"][seat]["grid"]
     if data.is_monument(cid):
         return _MONUMENT
     if row["colour"] == "red":  # feeders pay off through the cottages
         cottages = grid.count("cottage")
         return _FEEDER_BASE + _FEEDER_PER * min(cottages, 4) / (1 + _feeders(grid))
     score = row["score"]
-    coins = sum([b.get("coins", 0) for b in row.get("build", ())])
+    coins: int = sum([b.get("coins", 0) for b in row.get("build", ())])
     if score["kind"] == "flat":
         return float(score["vp"] + coins) or 0.5
     return _GUESS.get(score["kind"], 2.5) + coins
@@ -102,13 +102,14 @@ def _dead(grid: list[Any], board: dict[str, Any]) -> int:
 
 
 def town_value(state: dict[str, Any], seat: int) -> float:
-    grid = state["p"][seat]["grid"]
+    grid: list[Any] = state["p"][seat]["grid"]
     board = score_all(state)[seat]
+    total: int = board["total"]
     fed = board["fed"]
     unfed = len([c for c in range(16) if data.is_feedable(grid[c]) and c not in fed])
     open_sq = grid.count(None)
     dead = _DEAD * _dead(grid, board) * min(1.0, open_sq / _OPEN_SCALE)
-    return board["total"] + _grid_potential(state, seat, grid) + _UNFED * unfed - dead
+    return total + _grid_potential(state, seat, grid) + _UNFED * unfed - dead
 
 
 def place_value(state: dict[str, Any], seat: int, move: Move) -> float:

@@ -71,7 +71,7 @@ def _do_cathedral(e: Edit, seat: int, item: dict[str, Any], move: Move) -> None:
     to = move.get("to", item["cell"])
     if to != item["cell"]:
         set_cell(e, seat, item["cell"], None)
-    place_building(e, seat, _grey(e.s), to)  # type: ignore[arg-type]
+    place_building(e, seat, _grey(e.s), to)  # type: ignore[arg-type]  # a grey card is always in play
 
 
 def _opt_replace(state: dict[str, Any], seat: int, item: dict[str, Any]) -> list[Move]:
@@ -97,7 +97,7 @@ def _do_replace(e: Edit, seat: int, item: dict[str, Any], move: Move) -> None:
     (RB-F: each building placed by an effect resolves its costs and benefits in turn)."""
     if move.get("stop"):
         return
-    cell = move["cell"]
+    cell: int = move["cell"]
     to = move.get("to", cell)
     if to != cell:  # the replaced building leaves; the Shed stands elsewhere
         set_cell(e, seat, cell, None)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 # From the package, not `__file__`: a compiled module lives in .compiled/ (app.engine.compiled).
-_DIR = Path(files(__package__)) / "data"
+_DIR = Path(str(files(__package__))) / "data"
 SIZE = 4  # the town is a 4x4 grid (base rules)
 
 
@@ -105,7 +105,8 @@ def card(cid: str) -> dict[str, Any]:
 
 def is_monument(cid: str) -> bool:
     """Whether an id names a monument."""
-    return CARDS[cid]["kind"] == "monument"
+    kind: str = CARDS[cid]["kind"]
+    return kind == "monument"
 
 
 def cottage_weight(cid: str | None) -> int:
@@ -124,10 +125,10 @@ _REACTS = {cid: row["react"]["kind"] for cid, row in CARDS.items() if row.get("r
 
 def has_passive(cid: str | None, name: str) -> bool:
     """Whether a card has a standing property."""
-    passives = _PASSIVES.get(cid)  # type: ignore[arg-type]
+    passives = _PASSIVES.get(cid)  # type: ignore[arg-type]  # None is no key: .get gives None
     return passives is not None and name in passives
 
 
 def react_kind(cid: str | None) -> str | None:
     """The card's reaction kind to another player's naming, if any."""
-    return _REACTS.get(cid)  # type: ignore[arg-type]
+    return _REACTS.get(cid)  # type: ignore[arg-type]  # None is no key: .get gives None

@@ -104,7 +104,7 @@ class Feeders:
         """(coins, squares fed) for every set of at most `most` Root Cellar lines that each feed
         something; the empty set included."""
         useful = [ln & unfed for ln in LINES if ln & unfed] if self.lines else []
-        out = [(0, frozenset())]
+        out: list[tuple[int, frozenset[int]]] = [(0, frozenset())]
         for k in range(1, min(most, len(useful)) + 1):
             out += [(k, frozenset().union(*c)) for c in combinations(useful, k)]
         return out

@@ -3,9 +3,10 @@ another player's naming), constructing, and pending effect decisions."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from app.engine.memo import latest, recall, remember
+from app.engine.rng import Rng
 
 from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.choices import pending_options
@@ -201,7 +202,8 @@ def random_move(state: dict[str, Any], seat: int, rng: Any) -> Move:
     return move
 
 
-def draw(state: dict[str, Any], seat: int, rng: Any, listing: Any = None, due: bool = False
+def draw(state: dict[str, Any], seat: int, rng: Rng,
+         listing: Callable[[dict[str, Any], int], list[Move]] | None = None, due: bool = False
          ) -> Move:
     """The move `rng.choice(legal_moves(state, seat))` would draw; `listing` lists the legal
     moves when they must be listed (default: without the memo, for a playout's state that
@@ -210,7 +212,7 @@ def draw(state: dict[str, Any], seat: int, rng: Any, listing: Any = None, due: b
     phase = state["phase"]
     if (phase != "place" and phase != "build" and phase != "name") or state["p"][seat]["pending"] or not (
             due or seat in to_act(state)):
-        return rng.choice((listing or _legal_moves)(state, seat))  # type: ignore[no-any-return]
+        return rng.choice((listing or _legal_moves)(state, seat))
     if phase == "name":  # name_moves' order: the naming moves, then the Oddity Shop ones
         kind, key, values, oddity = _name_parts(state, seat)
         i = rng.below(len(values) + len(oddity))
@@ -220,8 +222,8 @@ def draw(state: dict[str, Any], seat: int, rng: Any, listing: Any = None, due: b
         i = rng.below(len(options) + 1)
         if i == len(options):
             return {"type": "done"}
-        cid, cells, at = options[i]
-        return {"type": "build", "card": cid, "cells": list(cells), "at": at}
+        cid, used, at = options[i]
+        return {"type": "build", "card": cid, "cells": list(used), "at": at}
     resources, cells, reactions = _place_parts(state, seat)
     n = len(resources) * len(cells)
     i = rng.below(n + len(reactions))

@@ -7,6 +7,7 @@ resources just removed by the previous construction this round (the "ghost") can
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from app.engine.memo import derived
@@ -101,7 +102,8 @@ def buildable_cards(state: dict[str, Any], seat: int) -> list[str]:
 def _ghost(pl: dict[str, Any]) -> dict[str, Any] | None:
     flags = pl["flags"]
     if flags and flags.get("ghost") and not flags.get("forge_used") and built(pl, "forge"):
-        return flags["ghost"]
+        ghost: dict[str, Any] = flags["ghost"]
+        return ghost
     return None
 
 
@@ -239,7 +241,7 @@ def _build_options_wild(state: dict[str, Any], seat: int, pl: dict[str, Any], gr
         for low, value in anchors:
             at_low = by_low[low]
             if value in _WILD:
-                rows = [row for group in at_low.values() for row in group]
+                rows: Sequence[_Row] = [row for group in at_low.values() for row in group]
             else:
                 rows = at_low.get(value, ())
             for n, allm, need, cells, _, _ in rows:
@@ -308,7 +310,7 @@ def check_build(state: dict[str, Any], seat: int, move: dict[str, Any]
         if found is None:
             continue
         real, ghosts = found
-        if ghosts and cid == ghost["card"]:  # type: ignore[index]
+        if ghosts and cid == ghost["card"]:  # type: ignore[index]  # ghost squares need a ghost
             continue
         if not real and not ghosts:
             return "A construction must use at least one resource from your town."

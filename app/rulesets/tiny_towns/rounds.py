@@ -150,4 +150,5 @@ def next_master(s: dict[str, Any]) -> int | None:
     order = [(s["master"] + k) % n for k in range(1, n + 1)]
     open_seats = [i for i in order if not s["p"][i]["complete"]]
     willing = [i for i in open_seats if not built(s["p"][i], "no_master_builder")]
-    return (willing or open_seats or [None])[0]
+    first: int | None = (willing or open_seats or [None])[0]
+    return first

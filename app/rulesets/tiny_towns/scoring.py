@@ -5,13 +5,26 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, TypedDict
 
 from app.engine.memo import part
 from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.feeding import best_feeding, coins_spent
 from app.rulesets.tiny_towns.state import (
     ADJ, CELLS, CENTRE, COL, CORNERS, ROW, built, is_building, right_of)
+
+
+class ScoreParams(TypedDict, total=False):
+    """A card's `score` table row (data/*.toml): its kind and the numbers that kind reads."""
+
+    kind: str
+    vp: int
+    table: list[int]
+    better: int
+    need: int
+    colours: list[str]
+    bonus: int
+    penalty: int
 
 
 @dataclass
@@ -40,11 +53,11 @@ def _fed_cottages(ctx: Ctx, cells: Any) -> int:
     return sum([data.cottage_weight(ctx.grid[i]) for i in cells if i in ctx.fed])
 
 
-def _flat(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _flat(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     return p["vp"] * len(cells)
 
 
-def _fed_flat(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _fed_flat(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     total = 0
     for i in cells:
         unfed_ok = built(ctx.pl, "unfed_cottages_score") and data.cottage_weight(ctx.grid[i]) == 1
@@ -52,17 +65,17 @@ def _fed_flat(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
     return total
 
 
-def _count_table(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _count_table(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     table = p["table"]
     return table[min(len(cells), len(table) - 1)]
 
 
-def _alone(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _alone(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     return sum([p["vp"] for i in cells
                 if not any([j != i and ctx.grid[j] == ctx.grid[i] for j in ROW[i] + COL[i]])])
 
 
-def _more_than_right(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _more_than_right(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     if not cells:
         return 0
     mine = len(cells)
@@ -71,35 +84,35 @@ def _more_than_right(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
     return (p["better"] if better else p["vp"]) * mine
 
 
-def _per_fed_cottage(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _per_fed_cottage(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     return p["vp"] * _fed_cottages(ctx, CELLS) * len(cells)
 
 
-def _adjacent_fed(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _adjacent_fed(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     return sum([p["vp"] for i in cells if _fed_cottages(ctx, ADJ[i]) >= p["need"]])
 
 
-def _not_adjacent_colours(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _not_adjacent_colours(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     return sum([p["vp"] for i in cells if not any([
         is_building(ctx.grid[j]) and data.card(ctx.grid[j])["colour"] in p["colours"]
         for j in ADJ[i]])])
 
 
-def _adjacent_colours(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _adjacent_colours(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     return sum([p["vp"] for i in cells if any([
         is_building(ctx.grid[j]) and data.card(ctx.grid[j])["colour"] in p["colours"]
         for j in ADJ[i]])])
 
 
-def _corners(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _corners(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     return p["vp"] * len([i for i in cells if i in CORNERS]) * len(cells)
 
 
-def _types_in_lines(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _types_in_lines(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     return sum([p["vp"] * len(_types(ctx.grid, ROW[i] + COL[i], i) - {ctx.grid[i]}) for i in cells])
 
 
-def _row_or_col(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _row_or_col(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     total = 0
     for i in cells:
         in_row = len([j for j in ROW[i] if ctx.grid[j] == ctx.grid[i]])
@@ -108,46 +121,46 @@ def _row_or_col(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
     return total
 
 
-def _centre(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _centre(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     return (p["vp"] + len([i for i in cells if i in CENTRE])) * len(cells)
 
 
-def _per_adjacent_cottage(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _per_adjacent_cottage(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     return sum([p["vp"] * sum([data.cottage_weight(ctx.grid[j]) for j in ADJ[i]]) for i in cells])
 
 
-def _adjacent_same(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _adjacent_same(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     return sum([p["vp"] for i in cells if any([ctx.grid[j] == ctx.grid[i] for j in ADJ[i]])])
 
 
-def _not_adjacent_same(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _not_adjacent_same(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     return sum([p["vp"] for i in cells if not any([ctx.grid[j] == ctx.grid[i] for j in ADJ[i]])])
 
 
-def _per_stored(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _per_stored(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     return p["vp"] * sum([len(ctx.pl["store"].get(str(i), ())) for i in cells])
 
 
-def _schoolhouse(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _schoolhouse(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     return sum([p["vp"] + (p["bonus"] if ctx.rich else 0) for i in cells
                 if _fed_cottages(ctx, ADJ[i]) >= 1])
 
 
-def _unique_types(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _unique_types(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     kinds = {ctx.grid[i] for i in CELLS if is_building(ctx.grid[i]) and not data.is_monument(ctx.grid[i])}
     return p["vp"] * len(kinds) * len(cells)
 
 
-def _adjacent_types(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _adjacent_types(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     return sum([p["vp"] * len(_types(ctx.grid, ADJ[i], i)) for i in cells])
 
 
-def _recorded(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
-    n = ctx.pl["flags"].get("shrine", 0)
+def _recorded(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
+    n: int = ctx.pl["flags"].get("shrine", 0)
     return p["table"][min(n, len(p["table"]) - 1)] * len(cells)
 
 
-def _largest_group(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _largest_group(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     best = 0
     seen: set[int] = set()
     for start in CELLS:
@@ -166,12 +179,12 @@ def _largest_group(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
     return (p["vp"] + best) * len(cells)
 
 
-def _missing(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _missing(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     have = set(ctx.grid)
     return p["vp"] * len([b for b in ctx.state["buildings"] if b not in have]) * len(cells)
 
 
-def _completion(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _completion(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     finish = ctx.state["finish"]
     mine = finish[ctx.seat]
     if mine is None:
@@ -180,16 +193,17 @@ def _completion(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
     return (p["table"][place] if place < len(p["table"]) else 0) * len(cells)
 
 
-def _vineyard(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
+def _vineyard(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
     return sum([(p["vp"] if i in ctx.fed else 0)
                 + p["penalty"] * len(_types(ctx.grid, ROW[i] + COL[i], i)) for i in cells])
 
 
-def _hollow(ctx: Ctx, cells: list[int], p: dict[str, Any]) -> int:
-    return (p["vp"] + p["penalty"] * ctx.pl["flags"].get("hollow", 0)) * len(cells)
+def _hollow(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
+    paid: int = ctx.pl["flags"].get("hollow", 0)  # resources placed for a coin (apply.py)
+    return (p["vp"] + p["penalty"] * paid) * len(cells)
 
 
-SCORE: dict[str, Callable[[Ctx, list[int], dict[str, Any]], int]] = {
+SCORE: dict[str, Callable[[Ctx, list[int], ScoreParams], int]] = {
     "flat": _flat, "fed_flat": _fed_flat, "count_table": _count_table, "alone_in_lines": _alone,
     "more_than_right": _more_than_right, "per_fed_cottage": _per_fed_cottage,
     "adjacent_fed_cottages": _adjacent_fed, "not_adjacent_colours": _not_adjacent_colours,
@@ -272,4 +286,5 @@ def tie_key(entry: dict[str, Any]) -> tuple[int, ...]:
 
 def solo_rank(score: int) -> str:
     """The solo rank name for a score (rules-data §2.2, CW)."""
-    return [r["name"] for r in data.SOLO_RANKS if score >= r["min"]][0]
+    names: list[str] = [r["name"] for r in data.SOLO_RANKS if score >= r["min"]]
+    return names[0]

@@ -54,7 +54,8 @@ class Edit:
     def p(self, seat: int) -> dict[str, Any]:
         """Player `seat`'s dict, copied once for this edit."""
         if self.in_place:
-            return self.s["p"][seat]  # type: ignore[no-any-return]
+            pl: dict[str, Any] = self.s["p"][seat]
+            return pl
         if seat not in self._players:
             if not self._players:
                 self.s["p"] = list(self.s["p"])
@@ -149,4 +150,5 @@ def neighbours(state: State, seat: int) -> list[int]:
 
 def right_of(state: State, seat: int) -> int:
     """The player on your right (the Master Builder token passes left, to seat + 1)."""
-    return (seat - 1) % state["n"]
+    n: int = state["n"]
+    return (seat - 1) % n

@@ -6,7 +6,7 @@ deck's order, the Town Hall deck's order and discards, and the generator state.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from app.engine.memo import derived
 from app.rulesets.tiny_towns import data
@@ -102,8 +102,11 @@ def _name(cid: Any) -> str:
 def describe(move: dict[str, Any]) -> str:
     """A short human label for a move (squares numbered 1-16, row by row)."""
     t = move.get("type")
-    sq = lambda key: f"square {int(move[key]) + 1}"  # noqa: E731
-    labels = {
+
+    def sq(key: str) -> str:
+        return f"square {int(move[key]) + 1}"
+
+    labels: dict[str, Callable[[], str]] = {
         "keep_monument": lambda: f"keep {_name(move['monument'])}" if "monument" in move else "keep a monument",
         "name": lambda: f"name {move['resource']}",
         "choose_card": lambda: f"take resource card {move['index'] + 1}",

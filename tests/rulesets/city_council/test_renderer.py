@@ -62,3 +62,69 @@ def test_clicking_a_highlighted_planning_tile_plays_that_plan(browser):
     assert tile in flow.available_tiles(s)
     assert not errors
     page.close()
+
+
+def _seat_the_committees(page, legal):
+    """Click the first offered committee at every step until a move leaves the page; returns
+    the number of steps and the largest number of choices one step offered."""
+    steps, widest = 0, 0
+    while not page.evaluate("window.played").__len__():
+        options = page.locator(".cc-stage [data-option]")
+        widest = max(widest, options.count())
+        assert options.count() >= 2, page.locator(".cc-stage").inner_text()
+        options.first.click()
+        steps += 1
+        assert steps <= 5
+    return steps, widest
+
+
+def test_committees_are_seated_member_by_member(browser):
+    """RB Committees phase, turn 1 (3 players: 12 seatings): the chairman is asked one member at a
+    time, with the committees that member can still take (never a button per permutation); the
+    move sent is the listed seating with the committees picked, and Back takes a pick back."""
+    s = game(3, 1)
+    assert s["phase"] == "committees"
+    seat = R.to_act(s)[0]
+    page, legal, errors = open_renderer(browser, R, s, seat, ready=".cc-stage", width=390, names=NAMES)
+    assert len(legal) == 12
+    assert page.locator(".cc-prompt [data-move]").count() == 0  # no wall of permutations
+    first = page.locator(".cc-stage [data-option]")
+    assert first.count() == 4  # the four committees other than Election
+    chosen = first.first.get_attribute("data-committee")
+    first.first.click()
+    assert "Back one step" in page.locator(".cc-stage").inner_text()
+    page.get_by_role("button", name="Back one step").click()
+    assert page.locator(".cc-stage [data-option]").count() == 4
+    steps, widest = _seat_the_committees(page, legal)
+    played = page.evaluate("window.played")
+    assert len(played) == 1 and played[0] in legal
+    assert steps == 2 and widest == 4
+    others = [m for m in range(3) if m != seat]
+    assert played[0]["seats"][others[0]] == chosen and played[0]["seats"][seat] == "election"
+    # the seating so far is told in words, with names
+    assert "Seating so far" in page.locator(".cc-stage").inner_text()
+    assert not errors
+    page.close()
+
+
+def test_city_is_named_cells_with_readable_labels_on_a_phone(browser):
+    """The city is a group of named cells ("B3: ..."), each building named with its blocks; on a
+    390 px phone its labels are drawn at 11 px or more (they were 9.4 px), and the favour
+    cards' buttons are 24x24 px or more."""
+    s = play_until(game(3, 4), "draw", seed=4)
+    seat = R.to_act(s)[0]
+    page, _legal, errors = open_renderer(browser, R, s, seat, ready=".cc", width=390, names=NAMES)
+    city = page.locator(".cc-city svg")
+    assert city.get_attribute("role") == "group"
+    assert page.locator(".cc-cell[role]").count() == 81
+    label = page.locator(".cc-cell[data-cell='0,0']").get_attribute("aria-label")
+    assert label.startswith("A1: ") and len(label) > 5
+    buildings = page.locator(".cc-bld").evaluate_all("els => els.map((e) => e.getAttribute('aria-label'))")
+    assert buildings and all(" at " in b for b in buildings), buildings
+    font = page.evaluate("""() => { const t = document.querySelector('.cc-label'); const svg = t.ownerSVGElement;
+        return parseFloat(getComputedStyle(t).fontSize) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; }""")
+    assert font >= 11, font
+    for box in page.locator(".cc-card .cc-btn").evaluate_all("els => els.map((e) => e.getBoundingClientRect().toJSON())"):
+        assert box["width"] >= 24 and box["height"] >= 24, box
+    assert not errors
+    page.close()

@@ -203,3 +203,40 @@ def test_the_start_player_is_told_why_the_fortuna_card_does_not_move_them(browse
     page.click(f".fo-card.can[data-side='{second}'][data-slot='0']")
     assert page.locator("[data-choice]").count() == 2 and page.locator("[data-hint]").count() == 0
     page.close()
+
+
+def test_favour_step_says_why_an_action_card_does_nothing(browser):
+    """In the favour step a click on an action card (any side) says what the step asks instead
+    of doing nothing (issue 30)."""
+    s = game(2, seed=0)
+    me = seat_to_act(s)
+    s = province(favours(at(s, phase="favour", rolled=[2, 5], chosen_slot=0), used=(1,), tokens={3: 2}), me,
+                 wine=2, grain=2, centurions=0)
+    page, _legal, errors = open_page(browser, s, me)
+    other = 1 - me
+    page.click(f".fo-card[data-side='{other}'][data-slot='0']")
+    page.click(f".fo-card[data-side='{me}'][data-slot='1']")
+    assert played(page) == []
+    assert page.evaluate("window.explained") == [
+        "Now the Emperor's favour: click a highlighted favour card, or decline with a die."] * 2
+    assert not errors
+    page.close()
+
+
+def test_focus_ring_shows_on_cards_over_the_legal_outline(browser):
+    """Keyboard focus on a playable action card or favour card shows the kit's focus ring, not the
+    green outline that marks it playable."""
+    from tests.browser.a11y import FOCUS_RGB, focus_ring
+
+    s = game(2, seed=0)
+    me = seat_to_act(s)
+    s = province(arrange(s, {me: ["harvest_grain", "building", "water"]}), me, water=2)
+    page, _legal, errors = open_page(browser, s, me)
+    ring = focus_ring(page, page.locator(".fo-card.can").first)
+    assert ring["style"] == "solid" and ring["width"] >= 3 and ring["colour"] == FOCUS_RGB, ring
+    s = province(favours(at(game(2, seed=0), phase="favour", rolled=[2, 5], chosen_slot=0), used=(1,)), me, wine=2, grain=2)
+    page, _legal, errors2 = open_page(browser, s, me)
+    ring = focus_ring(page, page.locator(".fo-fav.can").first)
+    assert ring["style"] == "solid" and ring["colour"] == FOCUS_RGB, ring
+    assert not errors and not errors2
+    page.close()

@@ -130,3 +130,38 @@ def test_a_park_with_every_colour_shows_every_citizen(browser, width):
         assert page.evaluate("window.played")[-1] == {"type": "hire", "citizen": c, "at": [int(v) for v in at.split(",")]}
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert not errors
+
+
+def test_illegal_clicks_are_told_in_words(browser):
+    """Another player's city, or your own City Hall with nothing picked: the page says why in
+    words and sends nothing (issue 30: these clicks were silent)."""
+    st = game()
+    page, _legal, errors = open_page(browser, st, 0)
+    page.click(".fc-cell.hall[data-seat='1']")
+    page.click(".fc-cell.hall[data-seat='0']")
+    assert page.evaluate("window.played") == []
+    said = page.evaluate("window.explained")
+    assert said[0] == "That is P1's city: you build, hire and drive in your own."
+    assert said[1].startswith("First pick what to build")
+    assert not errors
+
+
+def test_phone_targets_and_named_squares(browser):
+    """On a 390 px phone the construction zone and the park's citizen chips are at least 24x24 px;
+    city squares are named in words (no raw coordinates)."""
+    import re
+
+    st = game()
+    st["players"][0]["zone"] = [BAKERY, None]
+    st["players"][0]["park"]["red"] = 1
+    build(st, 0, {(0, 1): "tea"})
+    page, _legal, errors = open_page(browser, st, 0, width=390)
+    for sel in (".fc-zone[data-zone='0'][data-seat='0']", ".fc-zone[data-zone='1'][data-seat='0']", ".fc-chip[data-citizen='red']"):
+        box = page.locator(sel).first.bounding_box()
+        assert box["width"] >= 24 and box["height"] >= 24, (sel, box)
+    page.click(".fc-zone.can[data-zone='0'][data-seat='0']")
+    labels = page.locator(".fc-cell.legal[data-seat='0']").evaluate_all("els => els.map((e) => e.getAttribute('aria-label'))")
+    assert labels and all("column" in x or "row" in x for x in labels), labels
+    assert not any(re.search(r"\[-?\d+,-?\d+\]|\(-?\d+, ?-?\d+\)", x) for x in labels), labels
+    assert "Tea" in (page.locator(".fc-cell[data-cell='0,1'][data-seat='0']").get_attribute("aria-label") or "")
+    assert not errors

@@ -88,7 +88,8 @@ def test_discard_and_invest_are_clickable(browser):
 
 
 def test_spectator_sees_boroughs_and_final_scores(browser):
-    """Final Scoring: the breakdown table shows each player's components and total."""
+    """Final Scoring: the breakdown table shows each player's components and total, best rank
+    first (issue 30: not in seat order)."""
     s = R.setup(3, R.Options(), 4)
     rng = Rng(4)
     while R.to_act(s):
@@ -103,25 +104,29 @@ def test_spectator_sees_boroughs_and_final_scores(browser):
     rows = page.locator(".sb-outcome tbody tr")
     outcome = R.outcome(s)
     assert rows.count() == 3
-    for i in range(3):
-        cells = rows.nth(i).locator("td").all_inner_texts()
-        assert cells[1] == f"Player {i + 1}"
+    ranks = []
+    for k in range(3):
+        i = int(rows.nth(k).get_attribute("data-seat"))
+        cells = rows.nth(k).locator("td").all_inner_texts()
+        assert cells[1] == f"Seat {i + 1}"  # the kit's one rule for a seat without a name
         assert cells[total_col] == str(outcome.scores[i])
         assert cells[0] == str(outcome.ranks[i])
+        ranks.append(outcome.ranks[i])
+    assert ranks == sorted(ranks)
     assert not errors
     page.close()
 
 
 def test_end_table_names_dale_when_he_wins(browser):
-    """Solo 2 / Winning: when Dale's population is higher he wins; the end table ranks him 1st,
-    you 2nd, and says so."""
+    """Solo 2 / Winning: when Dale's population is higher he wins; the end table ranks him 1st
+    (his row first), you 2nd, and says so."""
     from app.rulesets.suburbia import scoring
     s = dict(R.setup(1, R.Options(solo_mode="dale"), 0), goals=[], phase="over")
     s = scoring.finalize(put(put(s, 0, pop=40, money=0), 1, pop=87, money=0))
     page, _, errors = open_page(browser, s, 0)
     rows = page.locator(".sb-outcome tbody tr")
-    assert rows.nth(0).locator("td").first.inner_text() == "2"
-    dale_row = rows.nth(1)
+    assert rows.nth(1).locator("td").first.inner_text() == "2"
+    dale_row = rows.nth(0)
     assert "Dale the Bot" in dale_row.inner_text()
     assert dale_row.locator("td").first.inner_text() == "1"
     assert "sb-winner" in (dale_row.get_attribute("class") or "")
@@ -183,4 +188,26 @@ def test_every_tile_name_fits_inside_its_hex(browser):
     count, outside = out
     assert count >= len(names)
     assert outside == [] and not errors
+    page.close()
+
+
+def test_placing_spaces_are_named_in_words(browser):
+    """The highlighted spaces a picked tile may go on are named by what they touch ("Build here,
+    next to the Suburbs"), never by raw coordinates; the borough's tiles are named cells."""
+    import re
+
+    s = R.setup(2, R.Options(), 3)
+    while R.to_act(s) and s["phase"] != "play":
+        seat = R.to_act(s)[0]
+        s = R.apply(s, seat, R.legal_moves(s, seat)[0])
+    seat = R.to_act(s)[0]
+    page, _legal, errors = open_page(browser, s, seat)
+    page.click(".sb-lake-btn >> nth=0")
+    labels = page.locator(".sb-cell.legal").evaluate_all("els => els.map((e) => e.getAttribute('aria-label'))")
+    assert labels and all(label.startswith("Build here, ") for label in labels), labels
+    assert not any(re.search(r"-?\d+\s*,\s*-?\d+", label) for label in labels), labels
+    assert any("Suburbs" in label for label in labels), labels
+    tiles = page.locator(f".sb-player[data-seat='{seat}'] g[role='img']")
+    assert tiles.count() >= 3 and "Suburbs" in " ".join(tiles.evaluate_all("els => els.map((e) => e.getAttribute('aria-label'))"))
+    assert not errors
     page.close()

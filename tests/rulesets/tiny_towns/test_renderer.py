@@ -65,3 +65,57 @@ def test_board_is_labelled_like_the_log(browser):
     assert town.locator("[data-cell='9']").get_attribute("aria-label").startswith("B3 ")
     assert not errors
     page.close()
+
+
+def test_focus_ring_shows_over_the_legal_outline(browser):
+    """Keyboard focus on a playable square shows the kit's focus ring (3 px, focus blue), not the
+    green dashed outline that marks a legal square."""
+    from tests.browser.a11y import FOCUS_RGB, focus_ring
+
+    st = with_player(name(new_game(2, fortune=True), "wood"), 1, coins=2)
+    page, _legal, errors = open_page(browser, st, 1)
+    ring = focus_ring(page, page.locator(".tt-sq.click[data-seat='1']").first)
+    assert ring["style"] == "solid" and ring["width"] >= 3 and ring["colour"] == FOCUS_RGB, ring
+    assert not errors
+    page.close()
+
+
+def test_squares_are_named_cells_and_patterns_readable(browser):
+    """A town is a group of named squares ("A1 of your town: brick"), a playable one a button;
+    the pattern letters on the cards are at least 10 px."""
+    st = name(new_game(2), "wood")
+    st = with_player(st, 1, grid=["brick"] + [None] * 15)
+    page, _legal, errors = open_page(browser, st, 1)
+    sq = page.locator("[data-seat='1'][data-cell='0']")
+    assert sq.get_attribute("role") == "img" and sq.get_attribute("aria-label") == "A1 of your town: brick"
+    assert page.locator("[data-seat='1'][data-cell='1']").get_attribute("role") == "button"
+    assert page.locator(".tt-grid[role='group']").count() == 2
+    sizes = page.evaluate("[...document.querySelectorAll('.tt-pat span')].filter((n) => n.textContent)"
+                          ".map((n) => parseFloat(getComputedStyle(n).fontSize))")
+    assert sizes and min(sizes) >= 10, sizes
+    assert not errors
+    page.close()
+
+
+def _played_out(fortune: bool):
+    """A whole game with random legal moves (a fixed seed), to its end."""
+    import random
+
+    rng = random.Random(5)
+    st = R.setup(2, R.Options(fortune=fortune), 5)
+    while R.outcome(st) is None:
+        seat = R.to_act(st)[0]
+        st = R.apply(st, seat, rng.choice(R.legal_moves(st, seat)))
+    return st
+
+
+@pytest.mark.parametrize("fortune", [False, True])
+def test_result_lists_coins_only_with_fortune(browser, fortune):
+    """The base game has no coins: its score table has no "Coins" row; Fortune's has one."""
+    st = _played_out(fortune)
+    page, _legal, errors = open_page(browser, st, 0)
+    rows = page.locator(".tt-score tbody tr td:first-child").all_inner_texts()
+    assert ("Coins" in rows) == fortune, rows
+    assert "Empty squares" in rows and "Total" in rows
+    assert not errors
+    page.close()
