@@ -81,19 +81,28 @@ def _decide(page, click, auto="false"):
     Returns (step, sent): sent is False when the clicks only chose something (no move left the
     page). A move the server refused fails the test with the server's sentence: these clicks
     follow the page's highlights, so a refusal is a bug."""
-    ready = page.wait_for_function(
-        "() => { const s = window.civitas; if (!(s.doc.to_act.includes(s.doc.seat) && "
-        f"s.legalVersion === s.doc.version && {SETTLED})) return false; "
-        f"return {{ v: s.doc.version, last: s.sent ? s.sent.id : null, auto: !!({auto}) }}; }}",
-        timeout=30000).json_value()
-    if ready["auto"]:
-        step = "auto"  # any move sent at this version or later is the page's own
-        page.wait_for_function("v => { const s = window.civitas.sent; return !!s && s.version >= v; }",
-                               arg=ready["v"], timeout=30000)
-    else:
+    for _ in range(5):
+        ready = page.wait_for_function(
+            "() => { const s = window.civitas; if (!(s.doc.to_act.includes(s.doc.seat) && "
+            f"s.legalVersion === s.doc.version && {SETTLED})) return false; "
+            f"return {{ v: s.doc.version, last: s.sent ? s.sent.id : null, auto: !!({auto}) }}; }}",
+            timeout=30000).json_value()
+        if ready["auto"]:
+            step = "auto"  # any move sent at this version or later is the page's own
+            page.wait_for_function("v => { const s = window.civitas.sent; return !!s && s.version >= v; }",
+                                   arg=ready["v"], timeout=30000)
+            break
         step = click(page)
-        if page.evaluate("window.civitas.sent ? window.civitas.sent.id : null") == ready["last"]:
-            return step, False
+        now = page.evaluate("[window.civitas.sent ? window.civitas.sent.id : null, "
+                            "window.civitas.doc.version]")
+        if now[0] != ready["last"]:
+            break
+        if now[1] == ready["v"]:
+            return step, False  # the clicks only chose something
+        # Another seat moved between the wait and the click: the page was fetching the new
+        # version's legal moves and sends nothing meanwhile (one click, one move). Decide again.
+    else:
+        raise AssertionError(f"the clicks kept racing other seats' moves: {_page_state(page)}")
     page.wait_for_function(SETTLED, timeout=30000)
     answer = page.evaluate("window.civitas.lastAnswer")
     assert answer["ok"], f"the page's move was refused ({step}): {answer.get('detail')}"
@@ -212,7 +221,7 @@ def test_tiny_towns_monument_naming_placing_and_building_by_clicking(seeded_serv
         # The bot plays at the same time: its patches redraw the page between and under our
         # clicks, and what we click is found again in the new drawing (a selection survives).
         step, sent = _decide(page, _tiny_towns_click, TT_AUTO_DONE)
-        assert sent, f"the click for {step} sent no move"
+        assert sent, f"the click for {step} sent no move: {_page_state(page)}"
         done.append(step)
         if "constructed" in done and done.count("place") >= 4:
             break
