@@ -20,6 +20,10 @@ def test_every_setting_is_in_the_readme_table():
     missing = [f"CIVITAS_{name.upper()}" for name in Settings.model_fields
                if f"`CIVITAS_{name.upper()}`" not in rows]
     assert missing == []
+    names = [line.split("|")[1] for line in rows.splitlines()]  # each row's first cell
+    twice = [f"CIVITAS_{name.upper()}" for name in Settings.model_fields
+             if sum(f"`CIVITAS_{name.upper()}`" in cell for cell in names) > 1]
+    assert twice == [], "a setting in two rows of the table"
 
 
 def test_test_files_named_in_the_docs_exist():
