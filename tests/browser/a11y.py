@@ -31,9 +31,16 @@ BROKEN_WORDS = """(root) => {
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     if (node.parentElement.closest('svg, [hidden], script, style')) continue;
     for (const m of node.data.matchAll(/[\\p{L}\\p{N}']{2,}/gu)) {
-      range.setStart(node, m.index);
-      range.setEnd(node, m.index + m[0].length);
-      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      // Letter by letter: a range over the whole word also holds the hyphen drawn at the end of
+      // the line before when the word follows a soft hyphen ("News-/stand" is a whole word).
+      const tops = new Set();
+      for (let k = m.index; k < m.index + m[0].length; k++) {
+        range.setStart(node, k);
+        range.setEnd(node, k + 1);
+        // A letter sits on one line: its own box is the last (a generated hyphen comes first).
+        const boxes = [...range.getClientRects()].filter((r) => r.width > 0);
+        if (boxes.length) tops.add(Math.round(boxes[boxes.length - 1].top));
+      }
       if (tops.size > 1) out.push(m[0]);
     }
   }

@@ -84,3 +84,16 @@ def test_hyphenate_falls_back_to_a_break_between_vowels(kit):
     vowels that are not said as one ("Appli-ance"), so it never runs out of its box."""
     out = kit.evaluate("(ws) => ws.map((w) => kit.hyphenate(w, 7).replaceAll('\\u00ad', '-'))", ["Appliance", "Stationery"])
     assert out == ["Appli-ance", "Statio-nery"]
+
+
+def test_the_broken_word_check_sees_a_cut_word_but_not_a_soft_hyphen_break(kit):
+    """tests/browser/a11y.py's check, which the phone tests rely on: a word cut anywhere in a
+    narrow box is reported; the same word broken at its soft hyphen ("News-" / "stand") is not
+    (the hyphen drawn at the line's end once made the next part look cut)."""
+    from tests.browser.a11y import BROKEN_WORDS
+
+    kit.evaluate("""() => { document.body.innerHTML =
+      '<div id=cut style="width:30px;font:10px sans-serif;overflow-wrap:anywhere">Newsstand</div>' +
+      '<div id=soft style="width:30px;font:10px sans-serif;hyphens:manual">News\\u00adstand</div>'; }""")
+    assert kit.evaluate(BROKEN_WORDS, "#cut") == ["Newsstand"]
+    assert kit.evaluate(BROKEN_WORDS, "#soft") == []
