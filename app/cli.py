@@ -60,25 +60,54 @@ def export_game(url: str, game_id: str, with_seed: bool = False) -> dict[str, An
     with Session(_engine(url)) as session:
         game = _game(session, game_id)
         room = session.get(Room, game.room_id)
-        seats = session.execute(select(Seat).where(Seat.room_id == game.room_id)
-                                .order_by(Seat.seat)).scalars().all()
-        names = {p.id: p.name for p in session.execute(select(Player).where(
-            Player.id.in_([s.player_id for s in seats if s.player_id]))).scalars()}
-        moves = session.execute(select(MoveRow).where(MoveRow.game_id == game_id)
-                                .order_by(MoveRow.seq)).scalars().all()
-        snaps = session.execute(select(Snapshot.version).where(Snapshot.game_id == game_id)
-                                .order_by(Snapshot.version)).scalars().all()
+        seats = (
+            session.execute(select(Seat).where(Seat.room_id == game.room_id).order_by(Seat.seat))
+            .scalars()
+            .all()
+        )
+        names = {
+            p.id: p.name
+            for p in session.execute(
+                select(Player).where(Player.id.in_([s.player_id for s in seats if s.player_id]))
+            ).scalars()
+        }
+        moves = (
+            session.execute(select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.seq))
+            .scalars()
+            .all()
+        )
+        snaps = (
+            session.execute(
+                select(Snapshot.version).where(Snapshot.game_id == game_id).order_by(Snapshot.version)
+            )
+            .scalars()
+            .all()
+        )
         finished = game.status != "active"
         return {
-            "id": game.id, "room_id": game.room_id, "ruleset": game.ruleset,
-            "ruleset_version": game.ruleset_version, "options": game.options,
-            "players": game.players, "status": game.status, "version": game.version,
-            "outcome": game.outcome, "seed_hash": game.seed_hash,
+            "id": game.id,
+            "room_id": game.room_id,
+            "ruleset": game.ruleset,
+            "ruleset_version": game.ruleset_version,
+            "options": game.options,
+            "players": game.players,
+            "status": game.status,
+            "version": game.version,
+            "outcome": game.outcome,
+            "seed_hash": game.seed_hash,
             "seed": game.seed if finished or with_seed else None,
             "room": {"private": room.private, "host_id": room.host_id} if room else None,
             "seats": [{"seat": s.seat, "player": names.get(s.player_id), "bot": s.bot} for s in seats],
-            "moves": [{"seq": m.seq, "seat": m.seat, "move": m.move, "id": m.client_move_id,
-                       "time": m.created_at.isoformat()} for m in moves],
+            "moves": [
+                {
+                    "seq": m.seq,
+                    "seat": m.seat,
+                    "move": m.move,
+                    "id": m.client_move_id,
+                    "time": m.created_at.isoformat(),
+                }
+                for m in moves
+            ],
             "snapshots": list(snaps),
         }
 
@@ -91,13 +120,20 @@ def replay_game(url: str, game_id: str) -> list[str]:
         game = _game(session, game_id)
         ruleset = _ruleset(game)
         if ruleset.version != game.ruleset_version:
-            return [f"stored under rules version {game.ruleset_version}, this server has "
-                    f"{ruleset.version}: replay compares only under the same version"]
-        snaps = {s.version: s.state for s in session.execute(
-            select(Snapshot).where(Snapshot.game_id == game_id)).scalars()}
+            return [
+                f"stored under rules version {game.ruleset_version}, this server has "
+                f"{ruleset.version}: replay compares only under the same version"
+            ]
+        snaps = {
+            s.version: s.state
+            for s in session.execute(select(Snapshot).where(Snapshot.game_id == game_id)).scalars()
+        }
         state = ruleset.setup(game.players, parse_options(ruleset, game.options), int(game.seed))
-        moves = session.execute(select(MoveRow).where(MoveRow.game_id == game_id)
-                                .order_by(MoveRow.seq)).scalars().all()
+        moves = (
+            session.execute(select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.seq))
+            .scalars()
+            .all()
+        )
         line = Line()  # take-back rows return to states kept here
         for row in moves:
             try:
@@ -124,8 +160,11 @@ def verify_seed(url: str, game_id: str) -> list[str]:
         game = _game(session, game_id)
         if game.status == "active":
             return ["the game is not over: its seed is not revealed yet"]
-        problems = [] if seed_hash(int(game.seed)) == game.seed_hash else [
-            "the seed does not hash to the seed_hash published at the start"]
+        problems = (
+            []
+            if seed_hash(int(game.seed)) == game.seed_hash
+            else ["the seed does not hash to the seed_hash published at the start"]
+        )
     return problems + replay_game(url, game_id)
 
 
@@ -139,11 +178,15 @@ def snapshot_all(url: str) -> int:
             ruleset = _ruleset(game)
             state = ruleset.setup(game.players, parse_options(ruleset, game.options), int(game.seed))
             line = Line()
-            for row in session.execute(select(MoveRow).where(MoveRow.game_id == game.id)
-                                       .order_by(MoveRow.seq)).scalars():
+            for row in session.execute(
+                select(MoveRow).where(MoveRow.game_id == game.id).order_by(MoveRow.seq)
+            ).scalars():
                 state = line.step(ruleset, state, row.seat, row.move)
-            session.add(Snapshot(game_id=game.id, version=game.version, state=_json(state),
-                                 ruleset_version=ruleset.version))
+            session.add(
+                Snapshot(
+                    game_id=game.id, version=game.version, state=_json(state), ruleset_version=ruleset.version
+                )
+            )
             count += 1
         session.commit()
     return count
@@ -176,13 +219,16 @@ def restore(url: str, src: Path) -> None:
     engine = create_engine(url)
     try:
         with engine.connect() as conn:
-            tables = conn.execute(text("SELECT count(*) FROM information_schema.tables "
-                                       "WHERE table_schema = 'public'")).scalar_one()
+            tables = conn.execute(
+                text("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'")
+            ).scalar_one()
     finally:
         engine.dispose()
     if tables:
-        raise SystemExit(f"The database {_hide_password(url)} is not empty ({tables} tables); "
-                         "restore only into an empty database (create one with createdb).")
+        raise SystemExit(
+            f"The database {_hide_password(url)} is not empty ({tables} tables); "
+            "restore only into an empty database (create one with createdb)."
+        )
     _run(["pg_restore", "--no-owner", "--exit-on-error", f"--dbname={_libpq(url)}", str(src)])
 
 
@@ -191,8 +237,9 @@ def _run(command: list[str]) -> None:
     try:
         done = subprocess.run(command, capture_output=True, text=True)
     except FileNotFoundError:
-        raise SystemExit(f"{command[0]} is not installed here (Debian: apt-get install "
-                         "postgresql-client).") from None
+        raise SystemExit(
+            f"{command[0]} is not installed here (Debian: apt-get install postgresql-client)."
+        ) from None
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no message"])[-1]
         raise SystemExit(f"{command[0]} failed (exit {done.returncode}): {last}")
@@ -224,16 +271,19 @@ def ratings_command(url: str, action: str) -> int:
         now, fresh = rating_service.stored(session), rating_service.folded(session)
     differ = sorted(k for k in now.keys() | fresh.keys() if now.get(k) != fresh.get(k))
     for player_id, ruleset, pool in differ:
-        print(f"{player_id} {ruleset} {pool}: stored {now.get((player_id, ruleset, pool))}, "
-              f"folded {fresh.get((player_id, ruleset, pool))}")
+        print(
+            f"{player_id} {ruleset} {pool}: stored {now.get((player_id, ruleset, pool))}, "
+            f"folded {fresh.get((player_id, ruleset, pool))}"
+        )
     print("ok" if not differ else f"{len(differ)} rating(s) differ")
     return 1 if differ else 0
 
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and run one command."""
-    parser = argparse.ArgumentParser(prog="python -m app.cli", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m app.cli", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--database", help="database URL (default: CIVITAS_DATABASE_URL)")
     commands = parser.add_subparsers(dest="command", required=True)
     export = commands.add_parser("export", help="a game as JSON")
@@ -245,7 +295,8 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("backup", help="back the database up").add_argument("dest", type=Path)
     commands.add_parser("restore", help="restore into an empty database").add_argument("src", type=Path)
     commands.add_parser("ratings", help="rebuild or check the ratings").add_argument(
-        "action", choices=["rebuild", "check"])
+        "action", choices=["rebuild", "check"]
+    )
     args = parser.parse_args(argv)
     url = args.database or get_settings().database_url
     try:

@@ -21,13 +21,20 @@ from app.observability.metrics import REGISTRY, Gauge, Histogram
 log = logging.getLogger(__name__)
 
 PAUSE_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
-FULL_PAUSES = REGISTRY.add(Histogram(
-    "civitas_gc_full_pause_seconds",
-    "Full (oldest-generation) garbage collections: how long each stopped the process.",
-    PAUSE_BUCKETS))
-REGISTRY.add(Gauge("civitas_gc_frozen_objects",
-                   "Objects frozen out of the garbage collector's reach (until the next thaw).",
-                   gc.get_freeze_count))
+FULL_PAUSES = REGISTRY.add(
+    Histogram(
+        "civitas_gc_full_pause_seconds",
+        "Full (oldest-generation) garbage collections: how long each stopped the process.",
+        PAUSE_BUCKETS,
+    )
+)
+REGISTRY.add(
+    Gauge(
+        "civitas_gc_frozen_objects",
+        "Objects frozen out of the garbage collector's reach (until the next thaw).",
+        gc.get_freeze_count,
+    )
+)
 
 
 class _PauseTimer:

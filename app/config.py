@@ -60,7 +60,9 @@ class Settings(BaseSettings):
     # address when it is not (app/limits.py); limits_scale multiplies every rate and cap (tests
     # and benches raise it).
     limits_enabled: bool = True
-    forwarded_allow_ips: str | None = None  # proxies trusted for X-Forwarded-For (None: uvicorn's FORWARDED_ALLOW_IPS or 127.0.0.1)
+    forwarded_allow_ips: str | None = (
+        None  # proxies trusted for X-Forwarded-For (None: uvicorn's FORWARDED_ALLOW_IPS or 127.0.0.1)
+    )
     limits_scale: float = 1.0
     rate_players: str = "60/60"  # per address: a class signing in at once gets through
     rate_rooms: str = "20/60"
@@ -142,7 +144,7 @@ def get_settings() -> Settings:
 def async_url(url: str) -> str:
     """The async-driver form of a database URL (plain sqlite/postgresql URLs are accepted too)."""
     if url.startswith("sqlite://"):
-        return "sqlite+aiosqlite://" + url[len("sqlite://"):]
+        return "sqlite+aiosqlite://" + url[len("sqlite://") :]
     if url.startswith(("postgresql://", "postgres://")):
         return "postgresql+psycopg://" + url.split("://", 1)[1]
     return url

@@ -68,14 +68,19 @@ class Limiter:
 
     def __init__(self, redis_url: str | None = None) -> None:
         memory = MemoryStorage()
-        self._memory = {False: SlidingWindowCounterRateLimiter(memory),
-                        True: MovingWindowRateLimiter(memory)}
+        self._memory = {False: SlidingWindowCounterRateLimiter(memory), True: MovingWindowRateLimiter(memory)}
         self._shared: dict[bool, Any] | None = None
         if redis_url:
-            storage = RedisStorage("async+" + redis_url, implementation="redispy",
-                                   key_prefix="civitas:rl", socket_connect_timeout=2)
-            self._shared = {False: SlidingWindowCounterRateLimiter(storage),
-                            True: MovingWindowRateLimiter(storage)}
+            storage = RedisStorage(
+                "async+" + redis_url,
+                implementation="redispy",
+                key_prefix="civitas:rl",
+                socket_connect_timeout=2,
+            )
+            self._shared = {
+                False: SlidingWindowCounterRateLimiter(storage),
+                True: MovingWindowRateLimiter(storage),
+            }
 
     async def hit(self, key: str, rate: Rate, exact: bool = False) -> int:
         """Count one request; 0 if within the rate, else the seconds to wait before retrying."""
@@ -134,8 +139,14 @@ class SharedSocketCaps:
         try:
             over = await self._script(
                 keys=[self._key(k) for k in keys],
-                args=[now, now + self.LEASE, socket_id,
-                      *[self.caps[kind] for kind, _ in keys], int(self.LEASE * 2)])
+                args=[
+                    now,
+                    now + self.LEASE,
+                    socket_id,
+                    *[self.caps[kind] for kind, _ in keys],
+                    int(self.LEASE * 2),
+                ],
+            )
         except Exception:  # Redis away: count on this instance until it is back
             log.warning("socket caps: redis unavailable, counting on this instance")
             return self.local.take(keys), False
@@ -254,15 +265,18 @@ class Limits:
         self.app = app
         scale = settings.limits_scale
         self.enabled = settings.limits_enabled
-        self.rates = {name: Rate.parse(getattr(settings, f"rate_{name}"), scale)
-                      for name in ("players", "rooms", "lobby", "moves", "sockets")}
+        self.rates = {
+            name: Rate.parse(getattr(settings, f"rate_{name}"), scale)
+            for name in ("players", "rooms", "lobby", "moves", "sockets")
+        }
         self.rooms_per_address = Rate.parse(settings.rate_rooms_per_address, scale)
-        redis_url = settings.broker_url if settings.broker_url.startswith(("redis://", "rediss://")) \
-            else None
+        redis_url = settings.broker_url if settings.broker_url.startswith(("redis://", "rediss://")) else None
         self.limiter = Limiter(redis_url)
-        self.sockets = SocketCaps(int(settings.sockets_per_ip * scale),
-                                  int(settings.sockets_per_token * scale),
-                                  int(settings.spectators_per_game * scale))
+        self.sockets = SocketCaps(
+            int(settings.sockets_per_ip * scale),
+            int(settings.sockets_per_token * scale),
+            int(settings.spectators_per_game * scale),
+        )
         self.shared: SharedSocketCaps | None = None
         self._redis: Any = None
         if redis_url:
@@ -283,17 +297,25 @@ class Limits:
         token = _token(scope)
         retry, rate = await self._hit(kind, ip, token)
         if retry:
-            return await self._refuse(scope, receive, send, retry,
-                                      f"Too many requests of this kind ({rate.count} per "
-                                      f"{rate.window} s); retry in {retry} s.")
+            return await self._refuse(
+                scope,
+                receive,
+                send,
+                retry,
+                f"Too many requests of this kind ({rate.count} per {rate.window} s); retry in {retry} s.",
+            )
         if scope["type"] != "websocket":
             return await self.app(scope, receive, send)
         keys = [("token", token)] if token else [("ip", ip)]
         over, give_back = await self.take(keys)
         if over is not None:
-            return await self._refuse(scope, receive, send, 30,
-                                      f"Too many open sockets for this {CAP_NAMES[over]}; close "
-                                      "one first.")
+            return await self._refuse(
+                scope,
+                receive,
+                send,
+                30,
+                f"Too many open sockets for this {CAP_NAMES[over]}; close one first.",
+            )
         scope[SCOPE_KEY] = self
         try:
             await self.app(scope, receive, send)
@@ -312,12 +334,10 @@ class Limits:
             return await self.limiter.hit(f"{kind}:ip:{ip}", rate), rate
         retry = await self.limiter.hit(f"{kind}:token:{token}", rate)
         if not retry and kind == "rooms":
-            return await self.limiter.hit(f"rooms:ip:{ip}", self.rooms_per_address), \
-                self.rooms_per_address
+            return await self.limiter.hit(f"rooms:ip:{ip}", self.rooms_per_address), self.rooms_per_address
         return retry, rate
 
-    async def take(self, keys: list[tuple[str, str]]
-                   ) -> tuple[str | None, Callable[[], Awaitable[None]]]:
+    async def take(self, keys: list[tuple[str, str]]) -> tuple[str | None, Callable[[], Awaitable[None]]]:
         """Take a socket's place under these keys on every instance (Redis) or this one: (the
         cap it would break, or None; what gives the place back)."""
         if self.shared is not None:
@@ -344,6 +364,7 @@ class Limits:
 
     def _on_shutdown(self, receive: Receive) -> Receive:
         """The lifespan's receive, noting shutdown: stop renewing socket leases then."""
+
         async def wrapped() -> Any:
             message = await receive()
             if message.get("type") == "lifespan.shutdown" and self.shared is not None:
@@ -357,15 +378,28 @@ class Limits:
         if scope["type"] == "websocket":
             await receive()  # websocket.connect
             await send({"type": "websocket.accept"})
-            await send({"type": "websocket.send", "text": orjson.dumps(
-                {"type": "error", "id": None, "status": 429, "detail": detail,
-                 "retry_after": retry}).decode()})
+            await send(
+                {
+                    "type": "websocket.send",
+                    "text": orjson.dumps(
+                        {"type": "error", "id": None, "status": 429, "detail": detail, "retry_after": retry}
+                    ).decode(),
+                }
+            )
             await send({"type": "websocket.close", "code": 4429})
             return
         body = orjson.dumps({"detail": detail})
-        await send({"type": "http.response.start", "status": 429, "headers": [
-            (b"content-type", b"application/json"), (b"retry-after", str(retry).encode()),
-            (b"content-length", str(len(body)).encode())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 429,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"retry-after", str(retry).encode()),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
 

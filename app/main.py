@@ -103,16 +103,18 @@ class BodyLimit:
 
 async def _answer(send: Send, status: int, detail: str) -> None:
     body = orjson.dumps({"detail": detail})
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
 class _Refused(Exception):
     pass
-
-
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -129,8 +131,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.platform = platform
         await platform.start()
         rules = compiled.status()
-        log.info("rules: %d modules compiled (scripts/compile_rules.py), %d with a stale build",
-                 len(rules["compiled"]), len(rules["stale"]))
+        log.info(
+            "rules: %d modules compiled (scripts/compile_rules.py), %d with a stale build",
+            len(rules["compiled"]),
+            len(rules["stale"]),
+        )
         # Start-up objects (modules, rulesets, catalogues) live as long as the process: keep them
         # out of the collector's generations so full collections only walk what games allocate.
         gc.collect()
@@ -140,8 +145,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await platform.stop()
 
-    app = FastAPI(title="Civitas", version="1", lifespan=lifespan,
-                  description="An online table for city-building board games (wire contract v1).")
+    app = FastAPI(
+        title="Civitas",
+        version="1",
+        lifespan=lifespan,
+        description="An online table for city-building board games (wire contract v1).",
+    )
     errors.install(app)
     # `me` before `players`: /api/players/me/games is My games, not /api/players/{id}/games.
     for module in (me, players, accounts, rulesets, rooms, games, pages, health):
@@ -162,8 +171,7 @@ def ws_protocol(name: str, frame_seconds: float = 10.0) -> object:
     if name == "lean":
         from app.realtime.transport import LeanWebSocketProtocol
 
-        return type("LeanWebSocketProtocol", (LeanWebSocketProtocol,),
-                    {"frame_seconds": frame_seconds})
+        return type("LeanWebSocketProtocol", (LeanWebSocketProtocol,), {"frame_seconds": frame_seconds})
     return name
 
 
@@ -178,11 +186,17 @@ def main() -> None:
     if sys.argv[1:] == ["migrate"]:
         migrate(settings.database_url)
         return
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
-                ws=ws_protocol(settings.ws_protocol, settings.ws_frame_seconds),
-                ws_max_size=settings.max_frame_bytes * 2, ws_per_message_deflate=False,
-                log_config=log_config(settings.log_level, settings.log_format),
-                proxy_headers=True, forwarded_allow_ips=settings.forwarded_allow_ips)
+    uvicorn.run(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        ws=ws_protocol(settings.ws_protocol, settings.ws_frame_seconds),
+        ws_max_size=settings.max_frame_bytes * 2,
+        ws_per_message_deflate=False,
+        log_config=log_config(settings.log_level, settings.log_format),
+        proxy_headers=True,
+        forwarded_allow_ips=settings.forwarded_allow_ips,
+    )
 
 
 if __name__ == "__main__":

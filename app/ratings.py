@@ -25,7 +25,10 @@ SCALE, BASE = 40.0, 1500.0  # the shown rating: 1500 for a newcomer, 40 points p
 # measured yet (their searches take 0.5 s and 2 s a decision; at a fifth of that, Hard lost to
 # Normal): until they are, they sit just above Normal, as their place in the levels' order says.
 BOT_RATINGS: dict[str, tuple[float, float]] = {
-    "random": (-15.4, 1.0), "easy": (12.6, 1.0), "normal": (25.0, 1.0), "hard": (27.0, 1.0),
+    "random": (-15.4, 1.0),
+    "easy": (12.6, 1.0),
+    "normal": (25.0, 1.0),
+    "hard": (27.0, 1.0),
     "expert": (29.0, 1.0),
 }
 DEFAULT_BOT = "normal"
@@ -124,8 +127,11 @@ class Ratings:
         this game's, both human): the same pairing again counts less."""
         others = {s.player_id for s in game.seats if s.player_id and s.player_id != player_id}
         since = game.finished_at - REPEAT_WINDOW
-        repeats = sum(1 for at, lineup in self.recent.get((game.ruleset, pool), [])
-                      if since <= at <= game.finished_at and player_id in lineup and lineup & others)
+        repeats = sum(
+            1
+            for at, lineup in self.recent.get((game.ruleset, pool), [])
+            if since <= at <= game.finished_at and player_id in lineup and lineup & others
+        )
         return 1.0 / (1 + repeats)
 
     def apply(self, game: GameResult) -> dict[str, tuple[Rating, Rating, float]] | None:
@@ -151,9 +157,13 @@ class Ratings:
                 continue  # bots keep their fixed ratings
             before = self.get(seat.player_id, game.ruleset, pool)
             w = self.weight(game, pool, seat.player_id)
-            after = replace(before, mu=before.mu + w * (team[0].mu - before.mu),
-                            sigma=before.sigma + w * (team[0].sigma - before.sigma),
-                            games=before.games + 1, wins=before.wins + (rank == winners))
+            after = replace(
+                before,
+                mu=before.mu + w * (team[0].mu - before.mu),
+                sigma=before.sigma + w * (team[0].sigma - before.sigma),
+                games=before.games + 1,
+                wins=before.wins + (rank == winners),
+            )
             changes[seat.player_id] = (before, after, w)
         for player_id, (_, after, _) in changes.items():
             self.table[(player_id, game.ruleset, pool)] = after

@@ -8,9 +8,11 @@ import re
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 # Renderers inject their own <style> and style attributes; scripts load only from /static.
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-       "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; "
-       "form-action 'self'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
 HEADERS = [
     (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
@@ -33,14 +35,14 @@ class SecurityHeaders:
             if message["type"] == "http.response.start":
                 present = {name.lower() for name, _ in message.get("headers", [])}
                 message["headers"] = list(message.get("headers", [])) + [
-                    (name, value) for name, value in HEADERS if name not in present]
+                    (name, value) for name, value in HEADERS if name not in present
+                ]
             await send(message)
 
         await self.app(scope, receive, with_headers)
 
 
-_SECRET = re.compile(r"((?:token|invite_code|code)=)[^&\s\"']+|(/(?:by-code|r)/)[^/?\s\"']+",
-                     re.IGNORECASE)
+_SECRET = re.compile(r"((?:token|invite_code|code)=)[^&\s\"']+|(/(?:by-code|r)/)[^/?\s\"']+", re.IGNORECASE)
 
 
 def redact(text: str) -> str:

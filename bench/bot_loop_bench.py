@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.lib.common import civitas, machine, sqlite_url  # noqa: E402
 
 PRODUCT = "suburbia,tiny-towns,city-council,fortuna,fortune-city"
-_SAMPLE = re.compile(r'^(\w+)(?:\{([^}]*)\})? (\S+)$')
+_SAMPLE = re.compile(r"^(\w+)(?:\{([^}]*)\})? (\S+)$")
 
 
 def scrape(text: str) -> dict[tuple[str, str], float]:
@@ -52,8 +52,9 @@ def histogram(before: dict, after: dict, name: str) -> list[tuple[float, float]]
     for (metric, labels), value in after.items():
         if metric == f"{name}_bucket":
             bound = labels.split('"')[1]
-            rows.append((math.inf if bound == "+Inf" else float(bound),
-                         value - before.get((metric, labels), 0.0)))
+            rows.append(
+                (math.inf if bound == "+Inf" else float(bound), value - before.get((metric, labels), 0.0))
+            )
     return sorted(rows)
 
 
@@ -77,8 +78,9 @@ async def bot_game(http: httpx.AsyncClient, url: str, ruleset: str, seats: int, 
     r = await http.post(f"{url}/api/players", json={"name": f"Host{n}"})
     r.raise_for_status()
     h = {"Authorization": f"Bearer {r.json()['token']}"}
-    r = await http.post(f"{url}/api/rooms", headers=h,
-                        json={"ruleset": ruleset, "seats": seats, "options": {}})
+    r = await http.post(
+        f"{url}/api/rooms", headers=h, json={"ruleset": ruleset, "seats": seats, "options": {}}
+    )
     r.raise_for_status()
     room = r.json()["id"]
     for _ in range(seats - 1):
@@ -89,8 +91,9 @@ async def bot_game(http: httpx.AsyncClient, url: str, ruleset: str, seats: int, 
     return room
 
 
-async def block(url: str, games: int, rulesets: list[str], warmup: float, duration: float
-                ) -> dict[str, float]:
+async def block(
+    url: str, games: int, rulesets: list[str], warmup: float, duration: float
+) -> dict[str, float]:
     """Keep `games` bot games playing; the window's figures."""
     names = itertools.cycle(rulesets)
     counter = itertools.count()
@@ -128,14 +131,17 @@ async def block(url: str, games: int, rulesets: list[str], warmup: float, durati
         seconds = time.monotonic() - start
     lag = histogram(before, after, "civitas_event_loop_lag_seconds")
     decisions = histogram(before, after, "civitas_bot_decision_seconds")
-    fallbacks = sum(v - before.get(k, 0.0) for k, v in after.items()
-                    if k[0] == "civitas_bot_fallbacks_total")
-    return {"moves/s": delta(before, after, "civitas_moves_total") / seconds,
-            "lag samples": lag[-1][1] if lag else 0,
-            "lag p50 ms": quantile(lag, 0.5) * 1000, "lag p99 ms": quantile(lag, 0.99) * 1000,
-            "lag max ms": max((b for b, c in _per_bucket(lag) if c), default=math.nan) * 1000,
-            "decision p99 ms": quantile(decisions, 0.99) * 1000 if decisions else math.nan,
-            "fallbacks": fallbacks, "games replaced": replaced}
+    fallbacks = sum(v - before.get(k, 0.0) for k, v in after.items() if k[0] == "civitas_bot_fallbacks_total")
+    return {
+        "moves/s": delta(before, after, "civitas_moves_total") / seconds,
+        "lag samples": lag[-1][1] if lag else 0,
+        "lag p50 ms": quantile(lag, 0.5) * 1000,
+        "lag p99 ms": quantile(lag, 0.99) * 1000,
+        "lag max ms": max((b for b, c in _per_bucket(lag) if c), default=math.nan) * 1000,
+        "decision p99 ms": quantile(decisions, 0.99) * 1000 if decisions else math.nan,
+        "fallbacks": fallbacks,
+        "games replaced": replaced,
+    }
 
 
 def _per_bucket(rows: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -158,17 +164,21 @@ def main() -> None:
     ap.add_argument("--only", choices=["workers", "loop"], default="")
     args = ap.parse_args()
     print(f"machine: {machine()}")
-    print(f"{args.games} all-bot games (2 seats, rulesets {args.rulesets}) at bot delay 0, "
-          f"{args.duration:g} s measured after {args.warmup:g} s per block")
+    print(
+        f"{args.games} all-bot games (2 seats, rulesets {args.rulesets}) at bot delay 0, "
+        f"{args.duration:g} s measured after {args.warmup:g} s per block"
+    )
     modes = {"workers": {}, "loop": {"CIVITAS_BOT_WORKERS": "0"}}
     order = [m for m in modes if not args.only or m == args.only]
     for round_no in range(args.rounds):
         for mode in order:  # a fresh server per block: the other's games must not play meanwhile
             with sqlite_url() as url, civitas({"CIVITAS_DATABASE_URL": url, **modes[mode]}) as server:
-                figures = asyncio.run(block(server.url, args.games, args.rulesets.split(","),
-                                            args.warmup, args.duration))
-            shown = "  ".join(f"{k} {v:.1f}" if isinstance(v, float) else f"{k} {v}"
-                              for k, v in figures.items())
+                figures = asyncio.run(
+                    block(server.url, args.games, args.rulesets.split(","), args.warmup, args.duration)
+                )
+            shown = "  ".join(
+                f"{k} {v:.1f}" if isinstance(v, float) else f"{k} {v}" for k, v in figures.items()
+            )
             where = "in workers" if mode == "workers" else "on the loop"
             print(f"round {round_no + 1} bots {where}: {shown}", flush=True)
 

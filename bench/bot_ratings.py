@@ -37,10 +37,11 @@ def main() -> None:
     levels = args.levels.split(",")
     rng = random.Random(args.seed)
     overall: dict[str, list[float]] = {name: [] for name in levels}
-    print(f"bot levels' ratings: {args.games} bot-only games per ruleset, levels {levels}, "
-          f"budget x{args.budget_scale}; Normal anchored at {BASE:.0f}")
-    for ruleset_id in args.ruleset or ["suburbia", "tiny-towns", "fortune-city", "fortuna",
-                                       "city-council"]:
+    print(
+        f"bot levels' ratings: {args.games} bot-only games per ruleset, levels {levels}, "
+        f"budget x{args.budget_scale}; Normal anchored at {BASE:.0f}"
+    )
+    for ruleset_id in args.ruleset or ["suburbia", "tiny-towns", "fortune-city", "fortuna", "city-council"]:
         ruleset = registry.get(ruleset_id)
         ratings = {name: MODEL.rating() for name in levels}
         start = time.perf_counter()
@@ -53,8 +54,9 @@ def main() -> None:
             while ruleset.outcome(state) is None:
                 for seat in ruleset.to_act(state):
                     chosen = bot_level(lineup[seat])
-                    move = chosen.chooser(ruleset, state, seat, rng.getrandbits(63),
-                                          chosen.budget * args.budget_scale)
+                    move = chosen.chooser(
+                        ruleset, state, seat, rng.getrandbits(63), chosen.budget * args.budget_scale
+                    )
                     state = ruleset.apply(state, seat, move)
                     break  # to_act may change after each move
             ranks = ruleset.outcome(state).ranks
@@ -64,15 +66,18 @@ def main() -> None:
             rated = MODEL.rate(teams, ranks=list(ranks))
             for name in set(lineup):
                 mine = [team[0] for team, who in zip(rated, lineup) if who == name]
-                ratings[name] = MODEL.rating(mu=sum(r.mu for r in mine) / len(mine),
-                                             sigma=sum(r.sigma for r in mine) / len(mine))
+                ratings[name] = MODEL.rating(
+                    mu=sum(r.mu for r in mine) / len(mine), sigma=sum(r.sigma for r in mine) / len(mine)
+                )
         anchor = ratings["normal"].mu if "normal" in ratings else MU
         shown = {name: BASE + SCALE * (r.mu - anchor) for name, r in ratings.items()}
         for name, value in shown.items():
             overall[name].append(value)
-        print(f"{ruleset_id:13} " + "  ".join(f"{name} {shown[name]:6.0f} (±{SCALE * ratings[name].sigma:.0f})"
-                                              for name in levels)
-              + f"   {time.perf_counter() - start:.0f} s")
+        print(
+            f"{ruleset_id:13} "
+            + "  ".join(f"{name} {shown[name]:6.0f} (±{SCALE * ratings[name].sigma:.0f})" for name in levels)
+            + f"   {time.perf_counter() - start:.0f} s"
+        )
     print("all rulesets  " + "  ".join(f"{name} {sum(v) / len(v):6.0f}" for name, v in overall.items()))
 
 

@@ -52,18 +52,33 @@ def row(mode: str, players: int, games: int, max_turns: int, bots: bool = True) 
     turns = []
     t0 = time.perf_counter()
     for game in range(games):
-        s, _moves = play(players, 10_000 + game, set(range(players)) if bots else set(),
-                         {"mode": mode}, fast=True, max_turns=max_turns)
+        s, _moves = play(
+            players,
+            10_000 + game,
+            set(range(players)) if bots else set(),
+            {"mode": mode},
+            fast=True,
+            max_turns=max_turns,
+        )
         if s["phase"] != "over":
             ends["stopped"] += 1
             continue
         ends[s["defeat"] or ("goal" if max(s["vp"]) >= s["goal"] else "cards")] += 1
         turns.append(s["turn"])
     defeats = ends["crime"] + ends["pollution"]
-    return {"mode": mode, "players": players, "games": games, "defeats": defeats,
-            "crime": ends["crime"], "pollution": ends["pollution"], "goal": ends["goal"],
-            "cards": ends["cards"], "stopped": ends["stopped"],
-            "turns": statistics.mean(turns) if turns else 0.0, "seconds": time.perf_counter() - t0}
+    return {
+        "mode": mode,
+        "players": players,
+        "games": games,
+        "defeats": defeats,
+        "crime": ends["crime"],
+        "pollution": ends["pollution"],
+        "goal": ends["goal"],
+        "cards": ends["cards"],
+        "stopped": ends["stopped"],
+        "turns": statistics.mean(turns) if turns else 0.0,
+        "seconds": time.perf_counter() - t0,
+    }
 
 
 def main() -> None:
@@ -78,15 +93,21 @@ def main() -> None:
     args = ap.parse_args()
     if args.monitors:
         use_monitors(args.monitors)
-    print(f"{'mode':8} {'players':>7} {'games':>5} {'defeats':>13} {'crime':>5} {'pollution':>9} "
-          f"{'goal':>5} {'cards':>5} {'stopped':>7} {'turns':>5} {'seconds':>7}", flush=True)
+    print(
+        f"{'mode':8} {'players':>7} {'games':>5} {'defeats':>13} {'crime':>5} {'pollution':>9} "
+        f"{'goal':>5} {'cards':>5} {'stopped':>7} {'turns':>5} {'seconds':>7}",
+        flush=True,
+    )
     for mode in args.modes:
         for players in args.players:
             r = row(mode, players, args.games, args.max_turns, bots=not args.random)
             share = 100 * r["defeats"] / r["games"]
-            print(f"{mode:8} {players:>7} {r['games']:>5} {r['defeats']:>5} ({share:5.1f} %) "
-                  f"{r['crime']:>5} {r['pollution']:>9} {r['goal']:>5} {r['cards']:>5} "
-                  f"{r['stopped']:>7} {r['turns']:>5.1f} {r['seconds']:>7.0f}", flush=True)
+            print(
+                f"{mode:8} {players:>7} {r['games']:>5} {r['defeats']:>5} ({share:5.1f} %) "
+                f"{r['crime']:>5} {r['pollution']:>9} {r['goal']:>5} {r['cards']:>5} "
+                f"{r['stopped']:>7} {r['turns']:>5.1f} {r['seconds']:>7.0f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -22,9 +22,15 @@ from app.rulesets.city_council.flow import apply_in_place  # noqa: E402
 from app.rulesets.city_council.tables import TILES, kind_of  # noqa: E402
 
 
-def play(players: int, seed: int, bots: set[int], options: dict | None = None,
-         choices: list[tuple[int, str, str]] | None = None, fast: bool = False,
-         max_turns: int = 10**9) -> tuple[dict, int]:
+def play(
+    players: int,
+    seed: int,
+    bots: set[int],
+    options: dict | None = None,
+    choices: list[tuple[int, str, str]] | None = None,
+    fast: bool = False,
+    max_turns: int = 10**9,
+) -> tuple[dict, int]:
     """One game; seats in `bots` use the bot, the others random legal moves. `choices`, when
     given, collects (seat, what, name) for every plan proposed and every activation made. `fast`
     plays the moves in place without `apply`'s legality check and copy (the simulation: the bot's
@@ -62,8 +68,11 @@ def _choice(s: dict, seat: int, mv: dict) -> list[tuple[int, str, str]]:
             return [(by, "action", "zone activation")]
         kind = kind_of(s["buildings"][mv["building"]])
         boxes = mv.get("boxes")  # None: the Election chairman picks the Police Station's box
-        label = f"{kind.name} (box by the chairman)" if boxes is None else \
-            f"{kind.name} box {'+'.join(str(i + 1) for i in boxes)}"
+        label = (
+            f"{kind.name} (box by the chairman)"
+            if boxes is None
+            else f"{kind.name} box {'+'.join(str(i + 1) for i in boxes)}"
+        )
         return [(by, "action", label)]
     return []
 
@@ -95,8 +104,9 @@ def simulate(players: int, games: int, options: dict | None = None, max_turns: i
     chosen_win: Counter[tuple[str, str]] = Counter()
     for seed in range(games):
         picks: list[tuple[int, str, str]] = []
-        s, n = play(players, 10_000 + seed, set(range(players)), options, picks, fast=True,
-                    max_turns=max_turns)
+        s, n = play(
+            players, 10_000 + seed, set(range(players)), options, picks, fast=True, max_turns=max_turns
+        )
         if s["phase"] != "over":
             ends[f"stopped after {max_turns} turns"] += 1
             continue
@@ -120,19 +130,27 @@ def simulate(players: int, games: int, options: dict | None = None, max_turns: i
                     win_cards[x["card"]] += 1
     dt = time.perf_counter() - t0
     played, games = games, len(turns)  # per-game figures over the games that ended
-    print(f"\n{players}p {options or ''}: {played} games in {dt:.0f}s; turns mean "
-          f"{statistics.mean(turns):.1f} (min {min(turns)}, max {max(turns)}); moves "
-          f"{statistics.mean(lengths):.0f}; ends {dict(ends)}")
-    print(f"  winner VP mean {statistics.mean(tops):.1f}; spread (max-min) mean {statistics.mean(spread):.1f}")
+    print(
+        f"\n{players}p {options or ''}: {played} games in {dt:.0f}s; turns mean "
+        f"{statistics.mean(turns):.1f} (min {min(turns)}, max {max(turns)}); moves "
+        f"{statistics.mean(lengths):.0f}; ends {dict(ends)}"
+    )
+    print(
+        f"  winner VP mean {statistics.mean(tops):.1f}; spread (max-min) mean {statistics.mean(spread):.1f}"
+    )
     print("  built per game:", ", ".join(f"{k} {v / games:.2f}" for k, v in built.most_common()))
     print("  scored (wins):", ", ".join(f"{k} {v}({win_cards[k]})" for k, v in cards.most_common(18)))
-    print("  card win share (scorings by the winner / scorings, >= 20 scorings; base "
-          f"{100 / players:.0f}%):", _shares(cards, win_cards))
+    print(
+        f"  card win share (scorings by the winner / scorings, >= 20 scorings; base {100 / players:.0f}%):",
+        _shares(cards, win_cards),
+    )
     for what in ("plan", "action"):
         tot = Counter({k[1]: v for k, v in chosen.items() if k[0] == what})
         win = Counter({k[1]: v for k, v in chosen_win.items() if k[0] == what})
-        print(f"  {what} chosen per game (by the winner):",
-              ", ".join(f"{k} {v / games:.2f}({win[k] / games:.2f})" for k, v in tot.most_common()))
+        print(
+            f"  {what} chosen per game (by the winner):",
+            ", ".join(f"{k} {v / games:.2f}({win[k] / games:.2f})" for k, v in tot.most_common()),
+        )
         print(f"  {what} win share (>= 20 choices):", _shares(tot, win))
 
 
@@ -140,7 +158,9 @@ def _shares(total: Counter, won: Counter) -> str:
     """Highest and lowest win shares (chosen by the eventual winner / chosen) among frequent items."""
     rows = sorted(((won[k] / v, k, v) for k, v in total.items() if v >= 20), reverse=True)
     fmt = lambda r: f"{r[1]} {100 * r[0]:.0f}% of {r[2]}"  # noqa: E731
-    return "highest " + ", ".join(fmt(r) for r in rows[:5]) + "; lowest " + ", ".join(fmt(r) for r in rows[-5:])
+    return (
+        "highest " + ", ".join(fmt(r) for r in rows[:5]) + "; lowest " + ", ".join(fmt(r) for r in rows[-5:])
+    )
 
 
 def move_cost(players: int, games: int) -> None:
@@ -166,8 +186,10 @@ def move_cost(players: int, games: int) -> None:
             costs.append(time.thread_time() - t0)
     costs.sort()
     p = lambda q: costs[min(len(costs) - 1, int(q * len(costs)))] * 1e6  # noqa: E731
-    print(f"{players}p CPU per move: p50 {p(0.5):.0f} µs, p99 {p(0.99):.0f} µs, max {costs[-1] * 1e6:.0f} µs "
-          f"({len(costs)} moves)")
+    print(
+        f"{players}p CPU per move: p50 {p(0.5):.0f} µs, p99 {p(0.99):.0f} µs, max {costs[-1] * 1e6:.0f} µs "
+        f"({len(costs)} moves)"
+    )
 
 
 def main() -> None:

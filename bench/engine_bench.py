@@ -75,8 +75,9 @@ def playout(ruleset: Ruleset, players: int, options: dict[str, Any], seed: int) 
         state = ruleset.apply(state, seat, draw(state, seat, rng))
 
 
-def move_costs(ruleset: Ruleset, players: int, options: dict[str, Any], seed: int,
-               clock: Any = time.perf_counter) -> list[float]:
+def move_costs(
+    ruleset: Ruleset, players: int, options: dict[str, Any], seed: int, clock: Any = time.perf_counter
+) -> list[float]:
     """Seconds per move: apply, then every viewer's view and its diff against the previous one."""
     state = ruleset.setup(players, ruleset.Options.model_validate(options), seed)
     rng = Rng.from_seed(seed, "bench-cost")
@@ -134,15 +135,24 @@ def main() -> None:
                 for s in range(args.games):
                     playout(ruleset, players, options, s)
                 rate = max(rate, args.games / (clock() - start))
-            runs = [[c for s in range(max(2, args.games // 4))
-                     for c in move_costs(ruleset, players, options, 1000 + s, clock)]
-                    for _ in range(args.repeat)]
+            runs = [
+                [
+                    c
+                    for s in range(max(2, args.games // 4))
+                    for c in move_costs(ruleset, players, options, 1000 + s, clock)
+                ]
+                for _ in range(args.repeat)
+            ]
             costs = [min(each) for each in zip(*runs)]
             sample = min(args.games, 3)
-            moves = sum(game_length(ruleset, players, options, s) for s in range(sample)) * args.games / sample
+            moves = (
+                sum(game_length(ruleset, players, options, s) for s in range(sample)) * args.games / sample
+            )
             label = f"{players}p {options or ''}"
-            print(f"  {label:40s} {rate:7.1f} playouts/s ({moves / args.games:4.0f} moves/game); "
-                  f"per move p50 {pct(costs, 0.5) * 1e6:5.0f} µs, p99 {pct(costs, 0.99) * 1e6:6.0f} µs")
+            print(
+                f"  {label:40s} {rate:7.1f} playouts/s ({moves / args.games:4.0f} moves/game); "
+                f"per move p50 {pct(costs, 0.5) * 1e6:5.0f} µs, p99 {pct(costs, 0.99) * 1e6:6.0f} µs"
+            )
 
 
 if __name__ == "__main__":

@@ -28,7 +28,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.lib.benchgame import bench_move  # noqa: E402
 from bench.lib.clients import connect  # noqa: E402
 from bench.lib.common import (  # noqa: E402
-    civitas, dumps, echo_server, machine, new_games, pct, pin_self, run, sqlite_url, summary)
+    civitas,
+    dumps,
+    echo_server,
+    machine,
+    new_games,
+    pct,
+    pin_self,
+    run,
+    sqlite_url,
+    summary,
+)
 from bench.lib.load import drive_games, open_sockets  # noqa: E402
 from bench.lib.rawwatch import RawListeners  # noqa: E402
 
@@ -38,9 +48,13 @@ def stalled_socket(port: int, path: str) -> socket.socket:
     s = socket.socket()
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     s.connect(("127.0.0.1", port))
-    s.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-               "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-               "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    s.sendall(
+        (
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
     s.recv(1024)
     return s
 
@@ -79,11 +93,12 @@ async def baseline(server, n: int, moves: int, interval: float, core: str | None
     return _deliveries(sent, arrivals, n)
 
 
-async def subject(server, n: int, moves: int, interval: float, slow: int,
-                  core: str | None, games: int = 0) -> tuple[list[float], list[float], int, Any, Any]:
+async def subject(
+    server, n: int, moves: int, interval: float, slow: int, core: str | None, games: int = 0
+) -> tuple[list[float], list[float], int, Any, Any]:
     """Civitas: a 2-seat game, n raw spectators (+ `slow` that never read); ms per delivery; with
     `games`, the other games' round trips while the watched game is quiet, then while it moves."""
-    (game_id, players), = await new_games(server.url, 1, 2, "benchgame")
+    ((game_id, players),) = await new_games(server.url, 1, 2, "benchgame")
     seats = (await open_sockets(server.ws, [(game_id, players)]))[0]
     stalled = [stalled_socket(server.port, f"/ws/games/{game_id}") for _ in range(slow)]
     listeners = RawListeners("127.0.0.1", server.port, f"/ws/games/{game_id}", n, PATCH, core)
@@ -95,8 +110,7 @@ async def subject(server, n: int, moves: int, interval: float, slow: int,
         other_socks = await open_sockets(server.ws, other_games)
         seconds = moves * interval
         quiet = await drive_games(server.url, other_games, other_socks, 0.2, seconds, 2)
-        others = asyncio.create_task(drive_games(server.url, other_games, other_socks, 0.2,
-                                                 seconds, 2))
+        others = asyncio.create_task(drive_games(server.url, other_games, other_socks, 0.2, seconds, 2))
         await asyncio.sleep(2)  # the others' warm-up
     sent: dict[int, float] = {}
     seat_times: list[float] = []
@@ -105,8 +119,16 @@ async def subject(server, n: int, moves: int, interval: float, slow: int,
         version = seats[seat].doc["version"]
         waits = [s.wait_version(version + 1) for s in seats]
         sent[version + 1] = time.perf_counter()
-        await seats[seat].ws.send(dumps({"type": "move", "version": version,
-                                         "move": bench_move(seats[seat].doc["view"]), "id": str(i)}))
+        await seats[seat].ws.send(
+            dumps(
+                {
+                    "type": "move",
+                    "version": version,
+                    "move": bench_move(seats[seat].doc["view"]),
+                    "id": str(i),
+                }
+            )
+        )
         for t in await asyncio.wait_for(asyncio.gather(*waits), 60):
             seat_times.append((t - sent[version + 1]) * 1000)
         await asyncio.sleep(interval)
@@ -135,23 +157,33 @@ def main() -> None:
     server_core, client_core = (None, None) if args.no_pin else ("0", "1")
     pin_self(client_core)
     print(f"machine: {machine()}")
-    print(f"{args.spectators} spectators, {args.moves} moves {args.interval}s apart, {args.slow} stalled readers")
+    print(
+        f"{args.spectators} spectators, {args.moves} moves {args.interval}s apart, {args.slow} stalled readers"
+    )
     with echo_server(server_core) as e:
         base, base_missing = run(baseline(e, args.spectators, args.moves, args.interval, client_core))
     print(f"baseline fan-out : {summary(base)}  ({base_missing} deliveries missing)")
     for root in [None] + ([args.compare] if args.compare else []):
         with sqlite_url() as db, civitas({"CIVITAS_DATABASE_URL": db}, server_core, root=root) as server:
-            times, seat_times, missing, quiet, busy = run(subject(
-                server, args.spectators, args.moves, args.interval, args.slow, client_core,
-                args.games))
+            times, seat_times, missing, quiet, busy = run(
+                subject(
+                    server, args.spectators, args.moves, args.interval, args.slow, client_core, args.games
+                )
+            )
         print(f"civitas patches  : {summary(times)}  ({missing} spectator deliveries missing) {root or ''}")
         print(f"  at the 2 seats : {summary(seat_times)}")
-        print(f"ratio            : p50 {pct(times, 50) / pct(base, 50):.2f}x, "
-              f"p99 {pct(times, 99) / pct(base, 99):.2f}x  (target: p99 <= 50 ms)")
+        print(
+            f"ratio            : p50 {pct(times, 50) / pct(base, 50):.2f}x, "
+            f"p99 {pct(times, 99) / pct(base, 99):.2f}x  (target: p99 <= 50 ms)"
+        )
         if quiet is not None and busy is not None:
             print(f"  {args.games} other games, watched game quiet  : {summary(quiet.ack)}")
-            print(f"  {args.games} other games, watched game moving : {summary(busy.ack)}  p99 "
-                  f"{100 * (pct(busy.ack, 99) / pct(quiet.ack, 99) - 1):+.0f}%", flush=True)
+            print(
+                f"  {args.games} other games, watched game moving : {summary(busy.ack)}  p99 "
+                f"{100 * (pct(busy.ack, 99) / pct(quiet.ack, 99) - 1):+.0f}%",
+                flush=True,
+            )
+
 
 if __name__ == "__main__":
     main()

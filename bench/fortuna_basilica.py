@@ -43,9 +43,11 @@ def main() -> None:
         built += "basilica" in s["players"][vseat]["buildings"]
     bot.BUILDING_WORTH.clear()
     bot.BUILDING_WORTH.update(base)
-    print(f"{players}p, Basilica cost {data.BUILDINGS['basilica']['cost']}, valued {worth}: that seat "
-          f"wins {wins / games:.1%} of {games} games (1/n = {1 / players:.1%}), builds a Basilica "
-          f"in {built / games:.1%}")
+    print(
+        f"{players}p, Basilica cost {data.BUILDINGS['basilica']['cost']}, valued {worth}: that seat "
+        f"wins {wins / games:.1%} of {games} games (1/n = {1 / players:.1%}), builds a Basilica "
+        f"in {built / games:.1%}"
+    )
 
 
 if __name__ == "__main__":

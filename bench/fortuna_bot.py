@@ -43,7 +43,9 @@ def play_game(players: int, seed: int, bots: set[int], record: bool = False):
                 card = state["sides"][seat][move["slot"]]["card"]
                 uses.append((seat, "action", card))
                 if card == "bribe":
-                    uses.append((seat, "bribed", state["sides"][move["args"]["side"]][move["args"]["slot"]]["card"]))
+                    uses.append(
+                        (seat, "bribed", state["sides"][move["args"]["side"]][move["args"]["slot"]]["card"])
+                    )
                 if card == "building":
                     uses.append((seat, "building", move["args"]["b"]))
                 if t == "military":
@@ -58,7 +60,9 @@ def play_game(players: int, seed: int, bots: set[int], record: bool = False):
                 uses.append((seat, "privilege", move["card"][0]))
         after = R.apply(state, seat, move)
         if record and move["type"] == "pass":
-            paid = after["players"][seat]["money"] < before[0] or after["players"][seat]["position"] < before[1]
+            paid = (
+                after["players"][seat]["money"] < before[0] or after["players"][seat]["position"] < before[1]
+            )
             uses.append((seat, "favour", "declined, tax" if paid else "declined, no tax"))
         state = after
     return R.outcome(state), state, uses
@@ -75,8 +79,10 @@ def duel(games: int) -> None:
             ties += 1
         elif out.ranks[bot] == 1:
             wins += 1
-    print(f"2-player bot vs random: {games} games, wins {wins}, ties {ties}, losses {games - wins - ties}, "
-          f"win rate {wins / games:.1%} ({time.perf_counter() - t:.1f}s)")
+    print(
+        f"2-player bot vs random: {games} games, wins {wins}, ties {ties}, losses {games - wins - ties}, "
+        f"win rate {wins / games:.1%} ({time.perf_counter() - t:.1f}s)"
+    )
 
 
 def simulate(players: int, games: int) -> None:
@@ -106,17 +112,27 @@ def simulate(players: int, games: int) -> None:
             wins[(kind, name)] += seat in winners
         moves_n.append(len(log))
     print(f"\n{players} players, {games} bot games ({time.perf_counter() - t:.1f}s)")
-    print(f"  rounds: mean {statistics.mean(rounds):.1f}, min {min(rounds)}, max {max(rounds)}; "
-          f"ended by the round guard: {guard}")
-    print(f"  winner score: mean {statistics.mean(win_scores):.1f} (steps {winner_parts['steps'] / games:.1f} "
-          f"+ privileges {winner_parts['privilege'] / games:.1f}), min {min(win_scores)}, max {max(win_scores)}; "
-          f"winning margin mean {statistics.mean(margins):.1f}; first-to-last spread mean {statistics.mean(spreads):.1f}")
-    print(f"  players outside Rome at the end: {outside / (games * players):.1%}; "
-          f"first palace arrival wins: {first_win / games:.1%}")
+    print(
+        f"  rounds: mean {statistics.mean(rounds):.1f}, min {min(rounds)}, max {max(rounds)}; "
+        f"ended by the round guard: {guard}"
+    )
+    print(
+        f"  winner score: mean {statistics.mean(win_scores):.1f} (steps {winner_parts['steps'] / games:.1f} "
+        f"+ privileges {winner_parts['privilege'] / games:.1f}), min {min(win_scores)}, max {max(win_scores)}; "
+        f"winning margin mean {statistics.mean(margins):.1f}; first-to-last spread mean {statistics.mean(spreads):.1f}"
+    )
+    print(
+        f"  players outside Rome at the end: {outside / (games * players):.1%}; "
+        f"first palace arrival wins: {first_win / games:.1%}"
+    )
     for kind in ("action", "bribed", "building", "favour", "privilege"):
         rows = sorted(((n, name) for (k, name), n in uses.items() if k == kind), reverse=True)
-        print(f"  {kind}: " + "; ".join(f"{name} {n / games:.2f}/game win share {wins[(kind, name)] / n:.0%}"
-                                         for n, name in rows))
+        print(
+            f"  {kind}: "
+            + "; ".join(
+                f"{name} {n / games:.2f}/game win share {wins[(kind, name)] / n:.0%}" for n, name in rows
+            )
+        )
 
 
 def cost_floor(players: int, games: int = 5) -> None:
@@ -141,9 +157,11 @@ def cost_floor(players: int, games: int = 5) -> None:
             costs.append(best)
             state, views = after, new
     costs.sort()
-    print(f"  {players}p per-move cost floor: p50 {costs[len(costs) // 2] * 1e6:.0f} µs, "
-          f"p99 {costs[int(len(costs) * 0.99)] * 1e6:.0f} µs, max {costs[-1] * 1e6:.0f} µs "
-          f"({len(costs)} moves)")
+    print(
+        f"  {players}p per-move cost floor: p50 {costs[len(costs) // 2] * 1e6:.0f} µs, "
+        f"p99 {costs[int(len(costs) * 0.99)] * 1e6:.0f} µs, max {costs[-1] * 1e6:.0f} µs "
+        f"({len(costs)} moves)"
+    )
 
 
 def main() -> None:

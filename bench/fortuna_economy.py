@@ -70,9 +70,15 @@ def play(players: int, seed: int) -> dict:
         if move["type"] == "play":
             turns[key] = move["args"] is not None
             if move["args"] is None:  # why: broke, or a card it could have run and did not
-                why[key] = (s["players"][seat]["money"] <= 1,
-                            any([slot["face_up"] and bool(card_args(s, seat, slot["card"]))
-                                 for slot in s["sides"][seat]]))
+                why[key] = (
+                    s["players"][seat]["money"] <= 1,
+                    any(
+                        [
+                            slot["face_up"] and bool(card_args(s, seat, slot["card"]))
+                            for slot in s["sides"][seat]
+                        ]
+                    ),
+                )
         elif move["type"] == "military":
             turns[key] = True
         card, args = _executed_card(s, seat, move)
@@ -89,10 +95,21 @@ def play(players: int, seed: int) -> dict:
         s = R.apply(s, seat, move)
     out = R.outcome(s).to_json()
     idle = [why[key] for key, done in turns.items() if not done]
-    return {"s": s, "out": out, "first_order": first_order, "turns": turns, "traded": traded,
-            "marketed": marketed, "units": units, "earned": earned, "market_money": market_money,
-            "trades": trades, "market_trades": market_trades, "idle_broke": sum([b for b, _ in idle]),
-            "idle_declined": sum([d for _, d in idle])}
+    return {
+        "s": s,
+        "out": out,
+        "first_order": first_order,
+        "turns": turns,
+        "traded": traded,
+        "marketed": marketed,
+        "units": units,
+        "earned": earned,
+        "market_money": market_money,
+        "trades": trades,
+        "market_trades": market_trades,
+        "idle_broke": sum([b for b, _ in idle]),
+        "idle_declined": sum([d for _, d in idle]),
+    }
 
 
 def _share(wins: float, n: int) -> str:
@@ -137,23 +154,37 @@ def report(players: int, games: int) -> None:
         markets += sum(r["marketed"].values())
     n = games * players
     print(f"\n{players} players, {games} bot games ({time.perf_counter() - t:.0f} s)")
-    print(f"  rounds {statistics.mean(rounds):.1f} ({min(rounds)}-{max(rounds)}); winner's score "
-          f"{statistics.mean(win_scores):.1f}; players outside Rome {outside / n:.1%}; "
-          f"games without a winner {games - len(win_scores)}")
-    print(f"  money at the end: mean {statistics.mean(money):.2f}; players with 0: "
-          f"{sum(1 for m in money if m == 0) / n:.1%}; with 0-2: {sum(1 for m in money if m <= 2) / n:.1%}")
-    print(f"  trades a game {trades / games:.2f} ({units / games:.2f} units, {earned / games:.2f} money); "
-          f"players who traded {line['traded'][1] / n:.1%}")
-    print(f"  Markets built a game {markets / games:.2f}; trades with a Market {_share(market_trades, trades)}; "
-          f"money from the Market a game {market_money / games:.2f}")
-    print(f"  idle turns (card played without executing, no military power): {idle / turns_all:.1%} "
-          f"({idle / games:.2f} a game of {turns_all / games:.1f} turns); of those, with at most 1 money "
-          f"{_share(idle_broke, idle)}, with a card it could have executed {_share(idle_declined, idle)}")
-    print("  win share by place in round 1's order: "
-          + ", ".join(f"{i + 1}. {w / games:.1%}" for i, w in enumerate(by_place))
-          + f" (fair {1 / players:.1%})")
-    print("  win share per player: " + "; ".join(
-        f"{name} {_share(w, k)} ({k / n:.0%} of players)" for name, (w, k) in line.items()))
+    print(
+        f"  rounds {statistics.mean(rounds):.1f} ({min(rounds)}-{max(rounds)}); winner's score "
+        f"{statistics.mean(win_scores):.1f}; players outside Rome {outside / n:.1%}; "
+        f"games without a winner {games - len(win_scores)}"
+    )
+    print(
+        f"  money at the end: mean {statistics.mean(money):.2f}; players with 0: "
+        f"{sum(1 for m in money if m == 0) / n:.1%}; with 0-2: {sum(1 for m in money if m <= 2) / n:.1%}"
+    )
+    print(
+        f"  trades a game {trades / games:.2f} ({units / games:.2f} units, {earned / games:.2f} money); "
+        f"players who traded {line['traded'][1] / n:.1%}"
+    )
+    print(
+        f"  Markets built a game {markets / games:.2f}; trades with a Market {_share(market_trades, trades)}; "
+        f"money from the Market a game {market_money / games:.2f}"
+    )
+    print(
+        f"  idle turns (card played without executing, no military power): {idle / turns_all:.1%} "
+        f"({idle / games:.2f} a game of {turns_all / games:.1f} turns); of those, with at most 1 money "
+        f"{_share(idle_broke, idle)}, with a card it could have executed {_share(idle_declined, idle)}"
+    )
+    print(
+        "  win share by place in round 1's order: "
+        + ", ".join(f"{i + 1}. {w / games:.1%}" for i, w in enumerate(by_place))
+        + f" (fair {1 / players:.1%})"
+    )
+    print(
+        "  win share per player: "
+        + "; ".join(f"{name} {_share(w, k)} ({k / n:.0%} of players)" for name, (w, k) in line.items())
+    )
 
 
 def main() -> None:

@@ -75,17 +75,25 @@ def sim(games: int, players: int) -> None:
         for seat, kind, name in log:
             uses[(kind, name)] += 1
             wins[(kind, name)] += seat in out.winners
+
     def f(kind: str, name: str) -> str:
         n = uses[(kind, name)]
         return f"{name} {n / games:.2f} ({wins[(kind, name)] / n:.0%})" if n else f"{name} 0"
-    print(f"{players}p {games}g: rounds {sum(rounds) / games:.1f} ({min(rounds)}-{max(rounds)}), "
-          f"winner {sum(win_scores) / games:.1f} (privileges {sum(priv) / games:.1f}, max score "
-          f"{max(win_scores)}), margin {sum(margins) / games:.1f}, outside "
-          f"{outside / games / players:.1%}, first arrival wins {first_win / games:.0%}")
+
+    print(
+        f"{players}p {games}g: rounds {sum(rounds) / games:.1f} ({min(rounds)}-{max(rounds)}), "
+        f"winner {sum(win_scores) / games:.1f} (privileges {sum(priv) / games:.1f}, max score "
+        f"{max(win_scores)}), margin {sum(margins) / games:.1f}, outside "
+        f"{outside / games / players:.1%}, first arrival wins {first_win / games:.0%}"
+    )
     acts = sorted(((n, name) for (k, name), n in uses.items() if k == "action"), reverse=True)
     print("   actions: " + "; ".join(f("action", name) for _, name in acts))
-    print("   buildings: " + "; ".join(f("building", b) for b in data.BUILDINGS)
-          + " | favours: " + "; ".join(f("favour", name) for (k, name) in sorted(uses) if k == "favour"))
+    print(
+        "   buildings: "
+        + "; ".join(f("building", b) for b in data.BUILDINGS)
+        + " | favours: "
+        + "; ".join(f("favour", name) for (k, name) in sorted(uses) if k == "favour")
+    )
 
 
 def _play(players: int, g: int, vseat: int, mine: tuple, base: tuple) -> float:
@@ -107,17 +115,21 @@ def match(games: int, players: int, variant: dict[str, float]) -> None:
     """The variant seat's win share (ties split) against the base bot, and the same seat's share
     in the same seeded games when it plays the base bot too (paired: the seat and seed luck cancel)."""
     base = dict(bot.WORTH), dict(bot.BUILDING_WORTH)
-    mine = ({**base[0], **{k: v for k, v in variant.items() if k in bot.WORTH}},
-            {**base[1], **{k: v for k, v in variant.items() if k in bot.BUILDING_WORTH}})
+    mine = (
+        {**base[0], **{k: v for k, v in variant.items() if k in bot.WORTH}},
+        {**base[1], **{k: v for k, v in variant.items() if k in bot.BUILDING_WORTH}},
+    )
     score = null = 0.0
     for g in range(games):
         score += _play(players, g, g % players, mine, base)
         null += _play(players, g, g % players, base, base)
     bot.WORTH.clear(), bot.WORTH.update(base[0])
     bot.BUILDING_WORTH.clear(), bot.BUILDING_WORTH.update(base[1])
-    print(f"match {players}p {games}g {variant}: variant seat wins {score / games:.1%}, the same seat "
-          f"with the base bot {null / games:.1%} (1/n {1 / players:.0%}); difference "
-          f"{(score - null) / games:+.1%}")
+    print(
+        f"match {players}p {games}g {variant}: variant seat wins {score / games:.1%}, the same seat "
+        f"with the base bot {null / games:.1%} (1/n {1 / players:.0%}); difference "
+        f"{(score - null) / games:+.1%}"
+    )
 
 
 def main() -> None:

@@ -1,9 +1,9 @@
 """Fortune City bot benchmark and simulation.
 
-  python bench/fortune_city_bot.py duel [games]     2-player bot vs random legal play (default 200)
-  python bench/fortune_city_bot.py sim [games]      bot-only games per player count (default 500):
-                                                    rounds, scores, spread, what is bought/built and
-                                                    how it relates to winning
+python bench/fortune_city_bot.py duel [games]     2-player bot vs random legal play (default 200)
+python bench/fortune_city_bot.py sim [games]      bot-only games per player count (default 500):
+                                                  rounds, scores, spread, what is bought/built and
+                                                  how it relates to winning
 """
 
 from __future__ import annotations
@@ -60,9 +60,11 @@ def duel(games: int) -> None:
             wins += 1
         else:
             losses += 1
-    print(f"2-player bot vs random: {games} games, wins {wins}, ties {ties}, losses {losses}, "
-          f"win rate {wins / games:.1%}, mean margin {statistics.mean(margin):+.1f} "
-          f"({time.perf_counter() - t:.1f}s)")
+    print(
+        f"2-player bot vs random: {games} games, wins {wins}, ties {ties}, losses {losses}, "
+        f"win rate {wins / games:.1%}, mean margin {statistics.mean(margin):+.1f} "
+        f"({time.perf_counter() - t:.1f}s)"
+    )
 
 
 def sim(players: int, games: int) -> None:
@@ -76,7 +78,11 @@ def sim(players: int, games: int) -> None:
     by_order = Counter()
     sectors = defaultdict(list)
     for seed in range(games):
-        stats = {"actions": defaultdict(Counter), "bought": defaultdict(Counter), "built": defaultdict(Counter)}
+        stats = {
+            "actions": defaultdict(Counter),
+            "bought": defaultdict(Counter),
+            "built": defaultdict(Counter),
+        }
         state, out = play_game(players, 10_000 + seed, set(range(players)), stats)
         rounds.append(state["round"])
         first = (state["start"] - (state["round"] - 1)) % players  # the start marker moves 1 a round
@@ -108,14 +114,22 @@ def sim(players: int, games: int) -> None:
     share = winners / (games * players)
     print(f"\n{players} players, {games} bot games ({time.perf_counter() - t:.0f}s)")
     print(f"  rounds: mean {statistics.mean(rounds):.1f}, min {min(rounds)}, max {max(rounds)}")
-    print(f"  score: mean {statistics.mean(scores):.1f}, sd {statistics.pstdev(scores):.1f}, "
-          f"min {min(scores)}, max {max(scores)}; winner-loser spread mean {statistics.mean(spreads):.1f}")
-    print("  wins by seat order in round 1 (1st player first): " + ", ".join(
-        f"{by_order[i] / games:.0%}" for i in range(players)))
-    print("  final track sector (mean): " + ", ".join(
-        f"{k} {statistics.mean(v):.1f}" for k, v in sectors.items()))
-    print("  score parts (mean per player): " + ", ".join(
-        f"{k} {statistics.mean(v):.1f}" for k, v in parts.items()))
+    print(
+        f"  score: mean {statistics.mean(scores):.1f}, sd {statistics.pstdev(scores):.1f}, "
+        f"min {min(scores)}, max {max(scores)}; winner-loser spread mean {statistics.mean(spreads):.1f}"
+    )
+    print(
+        "  wins by seat order in round 1 (1st player first): "
+        + ", ".join(f"{by_order[i] / games:.0%}" for i in range(players))
+    )
+    print(
+        "  final track sector (mean): "
+        + ", ".join(f"{k} {statistics.mean(v):.1f}" for k, v in sectors.items())
+    )
+    print(
+        "  score parts (mean per player): "
+        + ", ".join(f"{k} {statistics.mean(v):.1f}" for k, v in parts.items())
+    )
     print(f"  actions per player-game (share of them by winners; a fair share is {share:.0%}):")
     for kind, c in sorted(actions.items(), key=lambda kv: -kv[1]):
         print(f"    {kind:10s} {c / (games * players):5.2f}   winners {actions_win[kind] / c:4.0%}")
@@ -128,8 +142,10 @@ def sim(players: int, games: int) -> None:
         rows[g][1] += built_total[tile]
         rows[g][2] += built_win[tile]
     for g, (b, c, w) in sorted(rows.items(), key=lambda kv: tuple(map(str, kv[0]))):
-        print(f"    {g[0]:14s} ${g[1]} {g[2]:10s} bought {b / games:5.2f}  built {c / games:5.2f}  "
-              f"winners {w / c if c else 0:4.0%}")
+        print(
+            f"    {g[0]:14s} ${g[1]} {g[2]:10s} bought {b / games:5.2f}  built {c / games:5.2f}  "
+            f"winners {w / c if c else 0:4.0%}"
+        )
 
 
 def main() -> None:
@@ -139,7 +155,7 @@ def main() -> None:
         duel(int(sys.argv[2]) if len(sys.argv) > 2 else 200)
     else:
         games = int(sys.argv[2]) if len(sys.argv) > 2 else 500
-        for n in ([int(sys.argv[3])] if len(sys.argv) > 3 else (2, 3, 4)):
+        for n in [int(sys.argv[3])] if len(sys.argv) > 3 else (2, 3, 4):
             sim(n, games)
 
 

@@ -64,17 +64,23 @@ def seat_shares(players: int, games: int, seed_base: int) -> dict:
 def report(players: int, games: int, r: dict, seconds: float) -> None:
     """Print one player count's table."""
     fair = 1 / players
-    print(f"\n{players} players, {games} mirror-bot games ({seconds:.0f}s); fair share {fair:.1%}; "
-          f"rounds mean {statistics.mean(r['rounds']):.1f}; ties for first {r['ties']}")
+    print(
+        f"\n{players} players, {games} mirror-bot games ({seconds:.0f}s); fair share {fair:.1%}; "
+        f"rounds mean {statistics.mean(r['rounds']):.1f}; ties for first {r['ties']}"
+    )
     chi = 0.0
     for order, w in enumerate(r["wins"]):
         lo, hi = wilson(w, games)
         chi += (w - games * fair) ** 2 / (games * fair)
-        print(f"  seat {order + 1} in round 1: wins {w / games:6.1%}  95% [{lo:5.1%}, {hi:5.1%}]  "
-              f"mean score {statistics.mean(r['scores'][order]):.1f}")
+        print(
+            f"  seat {order + 1} in round 1: wins {w / games:6.1%}  95% [{lo:5.1%}, {hi:5.1%}]  "
+            f"mean score {statistics.mean(r['scores'][order]):.1f}"
+        )
     worst = max(abs(w / games - fair) for w in r["wins"])
-    print(f"  largest gap from fair {worst:.1%}; chi-square {chi:.1f} (df {players - 1}), "
-          f"p = {chi_square_p(chi, players - 1):.2g}")
+    print(
+        f"  largest gap from fair {worst:.1%}; chi-square {chi:.1f} (df {players - 1}), "
+        f"p = {chi_square_p(chi, players - 1):.2g}"
+    )
 
 
 def main() -> None:

@@ -19,7 +19,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import httpx  # noqa: E402
 
 from bench.lib.common import (  # noqa: E402
-    civitas, echo_server, machine, new_games, new_players, pct, pin_self, run, sqlite_url, summary)
+    civitas,
+    echo_server,
+    machine,
+    new_games,
+    new_players,
+    pct,
+    pin_self,
+    run,
+    sqlite_url,
+    summary,
+)
 from bench.lib.load import drive_games, open_sockets  # noqa: E402
 from bench.lib.rawwatch import RawListeners  # noqa: E402
 from fanout_bench import baseline  # noqa: E402
@@ -40,8 +50,11 @@ async def changes_task(server, rooms, joiners, count: int, gap: float, sent: dic
         for k in range(count):
             room_id = rooms[-1 - k]  # the newest rooms: on the lobby's first page
             sent[joiners[k]["name"]] = time.perf_counter()
-            r = await http.post(f"{server.url}/api/rooms/{room_id}/join",
-                                headers={"Authorization": f"Bearer {joiners[k]['token']}"}, json={})
+            r = await http.post(
+                f"{server.url}/api/rooms/{room_id}/join",
+                headers={"Authorization": f"Bearer {joiners[k]['token']}"},
+                json={},
+            )
             r.raise_for_status()
             await asyncio.sleep(gap)
 
@@ -55,8 +68,11 @@ async def subject(server, n_rooms: int, n_lobby: int, n_games: int, changes: int
 
         async def room(p):
             async with sem:
-                r = await http.post(f"{server.url}/api/rooms", headers={
-                    "Authorization": f"Bearer {p['token']}"}, json={"ruleset": "benchgame", "seats": 2})
+                r = await http.post(
+                    f"{server.url}/api/rooms",
+                    headers={"Authorization": f"Bearer {p['token']}"},
+                    json={"ruleset": "benchgame", "seats": 2},
+                )
                 r.raise_for_status()
                 return r.json()["id"]
 
@@ -89,23 +105,31 @@ def main() -> None:
     args = ap.parse_args()
     pin_self("1")
     print(f"machine: {machine()}")
-    print(f"{args.rooms} open rooms, {args.lobby} lobby sockets, {args.changes} joins 0.5 s apart, "
-          f"{args.games} games moving every 0.2 s")
+    print(
+        f"{args.rooms} open rooms, {args.lobby} lobby sockets, {args.changes} joins 0.5 s apart, "
+        f"{args.games} games moving every 0.2 s"
+    )
     with echo_server("0") as e:
         base, _ = run(baseline(e, args.lobby, 10, 0.2, "1"))
     print(f"baseline fan-out      : {summary(base)}", flush=True)
     for root in [None] + ([args.compare] if args.compare else []):
         with sqlite_url() as db, civitas({"CIVITAS_DATABASE_URL": db}, "0", root=root) as server:
             connect_s, lat, missing, quiet, busy = run(
-                subject(server, args.rooms, args.lobby, args.games, args.changes, "1"))
+                subject(server, args.rooms, args.lobby, args.games, args.changes, "1")
+            )
         print(f"server: {root or 'this tree'}")
         print(f"lobby sockets connected in {connect_s:.1f} s")
-        print(f"room change -> lobby  : {summary(lat)}  ratio p99 {pct(lat, 99) / pct(base, 99):.1f}x "
-              f"(target p99 <= 50 ms); {missing} deliveries missing")
+        print(
+            f"room change -> lobby  : {summary(lat)}  ratio p99 {pct(lat, 99) / pct(base, 99):.1f}x "
+            f"(target p99 <= 50 ms); {missing} deliveries missing"
+        )
         print(f"round trip, quiet     : {summary(quiet.ack)}")
-        print(f"round trip, changing  : {summary(busy.ack)}  p99 "
-              f"{100 * (pct(busy.ack, 99) / pct(quiet.ack, 99) - 1):+.0f}%, p50 "
-              f"{100 * (pct(busy.ack, 50) / pct(quiet.ack, 50) - 1):+.0f}% (target <= +20%)", flush=True)
+        print(
+            f"round trip, changing  : {summary(busy.ack)}  p99 "
+            f"{100 * (pct(busy.ack, 99) / pct(quiet.ack, 99) - 1):+.0f}%, p50 "
+            f"{100 * (pct(busy.ack, 50) / pct(quiet.ack, 50) - 1):+.0f}% (target <= +20%)",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

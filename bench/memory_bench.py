@@ -25,7 +25,15 @@ import httpx  # noqa: E402
 
 from bench.lib.clients import connect  # noqa: E402
 from bench.lib.common import (  # noqa: E402
-    civitas, echo_server, machine, new_games, pin_self, rss_kib, run, sqlite_url)
+    civitas,
+    echo_server,
+    machine,
+    new_games,
+    pin_self,
+    rss_kib,
+    run,
+    sqlite_url,
+)
 from bench.lib.load import open_sockets  # noqa: E402
 
 
@@ -40,8 +48,7 @@ async def echo_per_connection(server, n: int, deflate: bool = False) -> float:
 
     before = await _settle(server.pid)
     if deflate:
-        socks = [await websockets.connect(f"{server.ws}/echo", ping_interval=None)
-                 for _ in range(n)]
+        socks = [await websockets.connect(f"{server.ws}/echo", ping_interval=None) for _ in range(n)]
     else:
         socks = [await connect(f"{server.ws}/echo") for _ in range(n)]
     after = await _settle(server.pid)
@@ -79,8 +86,11 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--connections", type=int, default=1000)
     ap.add_argument("--ruleset", default="benchgame")
-    ap.add_argument("--transports", action="store_true",
-                    help="also the bare echo on wsproto, legacy websockets and with deflate")
+    ap.add_argument(
+        "--transports",
+        action="store_true",
+        help="also the bare echo on wsproto, legacy websockets and with deflate",
+    )
     ap.add_argument("--compare", default="", help="also run the server from this checkout")
     args = ap.parse_args()
     pin_self("1")
@@ -97,13 +107,19 @@ def main() -> None:
                 bases[kind] = run(echo_per_connection(e, args.connections, deflate))
         except Exception as exc:  # e.g. wsproto not installed
             print(f"baseline {kind}: not measured ({exc.__class__.__name__}: {exc})")
-        print(f"baseline: {bases.get(kind, float('nan')):6.1f} KiB per idle echo socket, "
-              f"bare Starlette on uvicorn ws={kind}", flush=True)
+        print(
+            f"baseline: {bases.get(kind, float('nan')):6.1f} KiB per idle echo socket, "
+            f"bare Starlette on uvicorn ws={kind}",
+            flush=True,
+        )
     os.environ.pop("CIVITAS_WS", None)
     os.environ.pop("CIVITAS_WS_DEFLATE", None)
     base = bases["auto"]
-    runs = [(None, "lean")] + ([(None, "websockets-sansio")] if args.transports else []) + (
-        [(args.compare, "lean")] if args.compare else [])
+    runs = (
+        [(None, "lean")]
+        + ([(None, "websockets-sansio")] if args.transports else [])
+        + ([(args.compare, "lean")] if args.compare else [])
+    )
     for root, protocol in runs:
         env = {"CIVITAS_WS_PROTOCOL": protocol}
         with sqlite_url() as db:
@@ -114,9 +130,11 @@ def main() -> None:
                 per_game, per_conn = run(civitas_figures(server, made, args.connections))
         label = f"civitas {root or 'this tree'} (ws {protocol})"
         print(f"{label}: {per_game:6.1f} KiB per idle loaded {args.ruleset} game ({args.games} games)")
-        print(f"{label}: {per_conn:6.1f} KiB per idle game socket ({args.connections} sockets), "
-              f"ratio to the bare default echo {per_conn / base:.2f}x  (target: <= 16 KiB each)",
-              flush=True)
+        print(
+            f"{label}: {per_conn:6.1f} KiB per idle game socket ({args.connections} sockets), "
+            f"ratio to the bare default echo {per_conn / base:.2f}x  (target: <= 16 KiB each)",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -29,8 +29,17 @@ registry.register(TEST_GAME)
 async def _new_game(platform: Platform, n: int) -> str:
     async with platform.sessions() as session:
         session.add(Player(id=f"p{n}", name="x"))
-        session.add(Room(id=f"r{n}", ruleset="testgame", options={"rounds": 8}, private=False,
-                         invite_code=f"c{n}", host_id=f"p{n}", status="lobby"))
+        session.add(
+            Room(
+                id=f"r{n}",
+                ruleset="testgame",
+                options={"rounds": 8},
+                private=False,
+                invite_code=f"c{n}",
+                host_id=f"p{n}",
+                status="lobby",
+            )
+        )
         session.add(Seat(room_id=f"r{n}", seat=0, player_id=f"p{n}"))
         await session.flush()
         game = await platform.games.create(session, await session.get(Room, f"r{n}"), 1)
@@ -70,8 +79,10 @@ def main() -> None:
             targets.append(("PostgreSQL", args.postgres))
         for name, url in targets:
             times = sorted(asyncio.run(run(url, args.games)))
-            print(f"{name}: {len(times)} moves, p50 {statistics.median(times):.2f} ms, "
-                  f"p99 {times[int(len(times) * 0.99)]:.2f} ms, {1000 / statistics.mean(times):.0f} moves/s")
+            print(
+                f"{name}: {len(times)} moves, p50 {statistics.median(times):.2f} ms, "
+                f"p99 {times[int(len(times) * 0.99)]:.2f} ms, {1000 / statistics.mean(times):.0f} moves/s"
+            )
 
 
 if __name__ == "__main__":

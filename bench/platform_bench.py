@@ -42,7 +42,10 @@ def bench_diff(rounds: int = 2000) -> None:
         new = TEST_GAME.apply(state, seat, TEST_GAME.legal_moves(state, seat)[0])
         pairs.append((TEST_GAME.view(state, 0), TEST_GAME.view(new, 0)))
         state = new
-    for name, fn in (("civitas diff", diff), ("jsonpatch.make_patch", lambda a, b: jsonpatch.make_patch(a, b).patch)):
+    for name, fn in (
+        ("civitas diff", diff),
+        ("jsonpatch.make_patch", lambda a, b: jsonpatch.make_patch(a, b).patch),
+    ):
         start = time.perf_counter()
         for i in range(rounds):
             a, b = pairs[i % len(pairs)]
@@ -55,8 +58,11 @@ async def _new_game(url: str, http: httpx.AsyncClient) -> tuple[str, str]:
     """A started one-seat test game: (game id, token)."""
     a = (await http.post(f"{url}/api/players", json={"name": "A"})).json()
     h = {"Authorization": f"Bearer {a['token']}"}
-    room = (await http.post(f"{url}/api/rooms", headers=h, json={
-        "ruleset": "testgame", "seats": 1, "options": {"rounds": 8}})).json()
+    room = (
+        await http.post(
+            f"{url}/api/rooms", headers=h, json={"ruleset": "testgame", "seats": 1, "options": {"rounds": 8}}
+        )
+    ).json()
     game = (await http.post(f"{url}/api/rooms/{room['id']}/start", headers=h)).json()["game_id"]
     return game, a["token"]
 
@@ -69,11 +75,13 @@ async def _play(url: str, game: str, token: str, moves: int, rtts: list[float]) 
             view = doc["view"]
             if view["phase"] == "over":
                 break
-            move = ({"type": "bid", "card": view["hand"][0] if view["hand"] else "K000"}
-                    if view["phase"] == "bid" else {"type": "draw"})
+            move = (
+                {"type": "bid", "card": view["hand"][0] if view["hand"] else "K000"}
+                if view["phase"] == "bid"
+                else {"type": "draw"}
+            )
             t0 = time.perf_counter()
-            await ws.send(json.dumps({"type": "move", "version": doc["version"], "move": move,
-                                      "id": str(i)}))
+            await ws.send(json.dumps({"type": "move", "version": doc["version"], "move": move, "id": str(i)}))
             acked = patched = False
             while not (acked and patched):
                 frame = json.loads(await ws.recv())
@@ -96,8 +104,10 @@ async def bench_ws(url: str, rooms: int, moves: int) -> None:
     await asyncio.gather(*(_play(url, game, token, moves, rtts) for game, token in games))
     elapsed = time.perf_counter() - start
     print(f"  {rooms} rooms, {len(rtts)} moves in {elapsed:.2f}s = {len(rtts) / elapsed:.0f} moves/s")
-    print(f"  move round trip (send -> ack): p50 {statistics.median(rtts):.2f} ms, "
-          f"p99 {pct(rtts, 99):.2f} ms, p99.9 {pct(rtts, 99.9):.2f} ms")
+    print(
+        f"  move round trip (send -> ack): p50 {statistics.median(rtts):.2f} ms, "
+        f"p99 {pct(rtts, 99):.2f} ms, p99.9 {pct(rtts, 99.9):.2f} ms"
+    )
 
 
 def rss_kib(pid: int) -> int:
@@ -115,8 +125,11 @@ async def bench_memory(server: ServerProcess, games: int) -> None:
         h = {"Authorization": f"Bearer {a['token']}"}
         before = rss_kib(server.proc.pid)
         for _ in range(games):
-            room = (await http.post(f"{server.url}/api/rooms", headers=h, json={
-                "ruleset": "testgame", "seats": 1})).json()
+            room = (
+                await http.post(
+                    f"{server.url}/api/rooms", headers=h, json={"ruleset": "testgame", "seats": 1}
+                )
+            ).json()
             game = (await http.post(f"{server.url}/api/rooms/{room['id']}/start", headers=h)).json()
             await http.get(f"{server.url}/api/games/{game['game_id']}", headers=h)
         after = rss_kib(server.proc.pid)

@@ -37,8 +37,11 @@ def _play(client, ruleset: str, players: int, rng: random.Random) -> tuple[str, 
         body = client.post("/api/players", json={"name": f"P{i}"}).json()
         body["headers"] = {"Authorization": f"Bearer {body['token']}"}
         people.append(body)
-    room = client.post("/api/rooms", headers=people[0]["headers"], json={
-        "ruleset": ruleset, "seats": players, "private": False, "options": {}}).json()
+    room = client.post(
+        "/api/rooms",
+        headers=people[0]["headers"],
+        json={"ruleset": ruleset, "seats": players, "private": False, "options": {}},
+    ).json()
     for p in people[1:]:
         client.post(f"/api/rooms/{room['id']}/join", headers=p["headers"], json={})
     game_id = client.post(f"/api/rooms/{room['id']}/start", headers=people[0]["headers"]).json()["game_id"]
@@ -46,15 +49,20 @@ def _play(client, ruleset: str, players: int, rng: random.Random) -> tuple[str, 
         for p in people:
             options = client.get(f"/api/games/{game_id}/legal-moves", headers=p["headers"]).json()
             if options["moves"]:
-                client.post(f"/api/games/{game_id}/moves", headers=p["headers"], json={
-                    "version": options["version"], "move": rng.choice(options["moves"])})
+                client.post(
+                    f"/api/games/{game_id}/moves",
+                    headers=p["headers"],
+                    json={"version": options["version"], "move": rng.choice(options["moves"])},
+                )
     return game_id, people
 
 
 def _orders(last: int, steps: int, rng: random.Random) -> dict[str, list[int]]:
-    return {"forward": list(range(min(last, steps) + 1)),
-            "backward": list(range(last, max(-1, last - steps - 1), -1)),
-            "jumps": [rng.randrange(last + 1) for _ in range(steps)]}
+    return {
+        "forward": list(range(min(last, steps) + 1)),
+        "backward": list(range(last, max(-1, last - steps - 1), -1)),
+        "jumps": [rng.randrange(last + 1) for _ in range(steps)],
+    }
 
 
 def main() -> None:
@@ -74,14 +82,21 @@ def main() -> None:
     from app.services.replay import viewpoint
 
     rng = random.Random(args.seed)
-    print(f"replay bench: {args.players} players (fewer where a game allows fewer), "
-          f"{args.steps} steps per order; p50 / p95 / p99 in ms")
+    print(
+        f"replay bench: {args.players} players (fewer where a game allows fewer), "
+        f"{args.steps} steps per order; p50 / p95 / p99 in ms"
+    )
     for ruleset_id in args.ruleset or PRODUCT:
         ruleset = registry.get(ruleset_id)
         players = max(ruleset.min_players, min(args.players, ruleset.max_players))
         with tempfile.TemporaryDirectory() as tmp:
-            settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp}/bench.db", bot_delay_ms=0,
-                                limits_scale=1000, gc_freeze_seconds=0, bot_workers=0)
+            settings = Settings(
+                database_url=f"sqlite+aiosqlite:///{tmp}/bench.db",
+                bot_delay_ms=0,
+                limits_scale=1000,
+                gc_freeze_seconds=0,
+                bot_workers=0,
+            )
             with TestClient(create_app(settings)) as client:
                 game_id, _ = _play(client, ruleset_id, players, rng)
                 platform = client.app.state.platform
@@ -101,17 +116,19 @@ def main() -> None:
                     for version in versions:
                         shown = viewpoint(live, None, rng.choice(seats))
 
-                        async def step(version=version, shown=shown, platform=platform,
-                                       live=live) -> float:
+                        async def step(version=version, shown=shown, platform=platform, live=live) -> float:
                             start = time.perf_counter()
                             state = await platform.replays.state_at(live, version)
                             platform.replays.document(live, state, version, shown)
                             return (time.perf_counter() - start) * 1000
+
                         service.append(client.portal.call(step))
-                    print(f"{ruleset_id:13} {players}p {last:4} versions {order:8} "
-                          f"request {statistics.median(requests):6.2f} / {_percentile(requests, .95):6.2f} / "
-                          f"{_percentile(requests, .99):6.2f}   service {statistics.median(service):6.2f} / "
-                          f"{_percentile(service, .95):6.2f} / {_percentile(service, .99):6.2f}")
+                    print(
+                        f"{ruleset_id:13} {players}p {last:4} versions {order:8} "
+                        f"request {statistics.median(requests):6.2f} / {_percentile(requests, 0.95):6.2f} / "
+                        f"{_percentile(requests, 0.99):6.2f}   service {statistics.median(service):6.2f} / "
+                        f"{_percentile(service, 0.95):6.2f} / {_percentile(service, 0.99):6.2f}"
+                    )
 
 
 if __name__ == "__main__":

@@ -43,12 +43,17 @@ def chooser(spec: str):
         if spec not in choosers.LEVELS:
             raise SystemExit(f"no level {spec!r}")
         return level.chooser, level.budget
-    opts = dict(part.split("=") for part in spec[len("search:"):].split(",") if part)
-    budget = Budget(seconds=float(opts["s"]) if "s" in opts else None, cpu=opts.get("cpu") == "1",
-                    iterations=int(opts["it"]) if "it" in opts else None,
-                    width=int(opts.get("w", 8)), use_hooks=opts.get("hooks", "1") != "0",
-                    rollout=int(opts.get("r", 0)) if opts.get("r") != "end" else None,
-                    prior=float(opts.get("p", 0.0)), greedy=opts.get("g", "0") == "1")
+    opts = dict(part.split("=") for part in spec[len("search:") :].split(",") if part)
+    budget = Budget(
+        seconds=float(opts["s"]) if "s" in opts else None,
+        cpu=opts.get("cpu") == "1",
+        iterations=int(opts["it"]) if "it" in opts else None,
+        width=int(opts.get("w", 8)),
+        use_hooks=opts.get("hooks", "1") != "0",
+        rollout=int(opts.get("r", 0)) if opts.get("r") != "end" else None,
+        prior=float(opts.get("p", 0.0)),
+        greedy=opts.get("g", "0") == "1",
+    )
 
     def choose(ruleset, state, seat, seed, _budget):
         return search(ruleset, state, seat, seed, budget)
@@ -63,14 +68,12 @@ def _search_level(name: str):
     level = choosers.level(name)
 
     def choose(ruleset, state, seat, seed, budget):
-        return search(ruleset, state, seat, seed,
-                      choosers.search_budget(ruleset, budget, None, cpu=True))
+        return search(ruleset, state, seat, seed, choosers.search_budget(ruleset, budget, None, cpu=True))
 
     return choose, level.budget
 
 
-def play(ruleset, players: int, seed: int, seats: list, times: list[float] | None,
-         tested: int) -> float:
+def play(ruleset, players: int, seed: int, seats: list, times: list[float] | None, tested: int) -> float:
     """One game; `seats` holds each seat's (chooser, budget). Returns the tested seat's share
     of the win, and adds its CPU seconds per decision to `times`."""
     state = ruleset.setup(players, parse_options(ruleset, {}), seed)
@@ -128,16 +131,22 @@ def main() -> None:
             wins += play(ruleset, args.players, seed, seats, times, tested)
             games += 1
         low, high = wilson(wins, games)
-        print(f"\r{games} games: {wins / games:.1%} [{low:.1%}, {high:.1%}]", end="", flush=True,
-              file=sys.stderr)
+        print(
+            f"\r{games} games: {wins / games:.1%} [{low:.1%}, {high:.1%}]",
+            end="",
+            flush=True,
+            file=sys.stderr,
+        )
     low, high = wilson(wins, games)
     print(file=sys.stderr)
-    print(f"{ruleset.id} {args.players}p: {args.a} vs {args.b}, {games} paired games "
-          f"(seeds {args.first_seed}-{args.first_seed + args.seeds - 1}): win rate "
-          f"{wins / games:.1%} (95 % CI {low:.1%}-{high:.1%}, fair share {1 / args.players:.0%}); "
-          f"CPU s/decision p50 {pct(times, 0.5):.3f} p95 {pct(times, 0.95):.3f} "
-          f"over {len(times)} decisions (mean {statistics.fmean(times) if times else 0:.3f}); "
-          f"{time.perf_counter() - wall:.0f} s wall")
+    print(
+        f"{ruleset.id} {args.players}p: {args.a} vs {args.b}, {games} paired games "
+        f"(seeds {args.first_seed}-{args.first_seed + args.seeds - 1}): win rate "
+        f"{wins / games:.1%} (95 % CI {low:.1%}-{high:.1%}, fair share {1 / args.players:.0%}); "
+        f"CPU s/decision p50 {pct(times, 0.5):.3f} p95 {pct(times, 0.95):.3f} "
+        f"over {len(times)} decisions (mean {statistics.fmean(times) if times else 0:.3f}); "
+        f"{time.perf_counter() - wall:.0f} s wall"
+    )
 
 
 if __name__ == "__main__":

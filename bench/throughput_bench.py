@@ -23,21 +23,42 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.lib.common import (  # noqa: E402
-    civitas, echo_server, fresh_postgres, machine, new_games, pin_self, run, sqlite_url, summary)
+    civitas,
+    echo_server,
+    fresh_postgres,
+    machine,
+    new_games,
+    pin_self,
+    run,
+    sqlite_url,
+    summary,
+)
 from bench.lib.load import (  # noqa: E402
-    cpu_per_move, drive_echo, drive_games, in_processes, open_sockets, rate)
+    cpu_per_move,
+    drive_echo,
+    drive_games,
+    in_processes,
+    open_sockets,
+    rate,
+)
 
 FAST = {"CIVITAS_FRAMES_PER_SECOND": "100000", "CIVITAS_HEARTBEAT_SECONDS": "600"}
 
 
-async def _subject(urls: list[str], games: int, duration: float, warmup: float, spread: bool,
-                   ruleset: str, pids: list[int]):
+async def _subject(
+    urls: list[str], games: int, duration: float, warmup: float, spread: bool, ruleset: str, pids: list[int]
+):
     made = await new_games(urls[0], games, 2, ruleset)
     ws = [u.replace("http", "ws") for u in urls]
     if spread:  # seat k of every game on worker k
-        socks = [list(await asyncio.gather(*(
-            open_sockets(ws[k % len(ws)], [(g, [p])]) for k, p in enumerate(players))))
-            for g, players in made]
+        socks = [
+            list(
+                await asyncio.gather(
+                    *(open_sockets(ws[k % len(ws)], [(g, [p])]) for k, p in enumerate(players))
+                )
+            )
+            for g, players in made
+        ]
         socks = [[row[0][0] for row in pair] for pair in socks]
     else:
         socks = await open_sockets(ws, made)
@@ -58,8 +79,9 @@ def main() -> None:
     ap.add_argument("--spread", action="store_true")
     ap.add_argument("--ruleset", default="benchgame")
     ap.add_argument("--no-pin", action="store_true")
-    ap.add_argument("--clients", type=int, default=1,
-                    help="load-generator processes (more than one: nothing pinned)")
+    ap.add_argument(
+        "--clients", type=int, default=1, help="load-generator processes (more than one: nothing pinned)"
+    )
     ap.add_argument("--compare", default="", help="also run the server from this checkout (before/after)")
     args = ap.parse_args()
     counts = [int(w) for w in args.workers.split(",")]
@@ -78,26 +100,49 @@ def main() -> None:
     for workers in counts:
         for root in [None] + ([args.compare] if args.compare else []):
             with sqlite_url() as sqlite, contextlib.ExitStack() as stack:
-                db = fresh_postgres(args.postgres, f"civitas_bench_{os.getpid()}") if args.postgres else sqlite
+                db = (
+                    fresh_postgres(args.postgres, f"civitas_bench_{os.getpid()}") if args.postgres else sqlite
+                )
                 env = {"CIVITAS_DATABASE_URL": db, **FAST}
                 if args.redis:
                     env["CIVITAS_BROKER_URL"] = args.redis
                 servers = [stack.enter_context(civitas(env, server_core, root=root))]
                 for _ in range(workers - 1):  # migrations ran once, in the first
-                    servers.append(stack.enter_context(civitas(
-                        {**env, "CIVITAS_MIGRATE_ON_START": "false"}, root=root)))
+                    servers.append(
+                        stack.enter_context(civitas({**env, "CIVITAS_MIGRATE_ON_START": "false"}, root=root))
+                    )
                 if args.clients > 1:
                     made = run(new_games(servers[0].url, args.games, 2, args.ruleset))
-                    stats = in_processes("games", [s.url for s in servers],
-                                         [made[i::args.clients] for i in range(args.clients)],
-                                         0, args.duration, args.warmup, [s.pid for s in servers])
+                    stats = in_processes(
+                        "games",
+                        [s.url for s in servers],
+                        [made[i :: args.clients] for i in range(args.clients)],
+                        0,
+                        args.duration,
+                        args.warmup,
+                        [s.pid for s in servers],
+                    )
                 else:
-                    stats = run(_subject([s.url for s in servers], args.games, args.duration,
-                                         args.warmup, args.spread, args.ruleset, [s.pid for s in servers]))
-            label = (f"{workers} worker{'s' if workers > 1 else ''} "
-                     f"{'PG' if args.postgres else 'SQLite'}{' ' + root if root else ''}")
-            print(f"{label:21s}: {rate(stats):7.0f} moves/s  {summary(stats.ack)}  "
-                  f"ratio to echo {rate(stats) / rate(echo):.2f}  {cpu_per_move(stats)}  ({stats.errors} errors)")
+                    stats = run(
+                        _subject(
+                            [s.url for s in servers],
+                            args.games,
+                            args.duration,
+                            args.warmup,
+                            args.spread,
+                            args.ruleset,
+                            [s.pid for s in servers],
+                        )
+                    )
+            label = (
+                f"{workers} worker{'s' if workers > 1 else ''} "
+                f"{'PG' if args.postgres else 'SQLite'}{' ' + root if root else ''}"
+            )
+            print(
+                f"{label:21s}: {rate(stats):7.0f} moves/s  {summary(stats.ack)}  "
+                f"ratio to echo {rate(stats) / rate(echo):.2f}  {cpu_per_move(stats)}  ({stats.errors} errors)"
+            )
+
 
 if __name__ == "__main__":
     main()

@@ -57,8 +57,10 @@ def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     t = time.perf_counter()
     w, tie, lost = duel(games)
-    print(f"2-player bot vs random: {games} games, wins {w}, ties {tie}, losses {lost}, "
-          f"win rate {w / games:.1%} ({time.perf_counter() - t:.1f}s)")
+    print(
+        f"2-player bot vs random: {games} games, wins {w}, ties {tie}, losses {lost}, "
+        f"win rate {w / games:.1%} ({time.perf_counter() - t:.1f}s)"
+    )
     t = time.perf_counter()
     b, r = solo(min(games, 100))
     print(f"solo average score: bot {b:.1f}, random {r:.1f} ({time.perf_counter() - t:.1f}s)")

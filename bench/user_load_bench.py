@@ -40,8 +40,15 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.lib.clients import EchoSocket, SeatSocket, connect  # noqa: E402
-from bench.lib.common import (civitas, echo_server, fresh_postgres, machine, pct, run,  # noqa: E402
-                              sqlite_url)
+from bench.lib.common import (
+    civitas,
+    echo_server,
+    fresh_postgres,
+    machine,
+    pct,
+    run,  # noqa: E402
+    sqlite_url,
+)
 
 TIMEOUT = 10.0  # seconds a client waits for any one answer before it counts an error
 
@@ -62,20 +69,24 @@ class Tally:
 
 
 def line(name: str, values: list[float]) -> str:
-    return (f"{name} p50 {pct(values, 50):6.2f} ms  p99 {pct(values, 99):7.2f} ms  "
-            f"max {max(values) if values else float('nan'):7.1f} ms  (n={len(values)})")
+    return (
+        f"{name} p50 {pct(values, 50):6.2f} ms  p99 {pct(values, 99):7.2f} ms  "
+        f"max {max(values) if values else float('nan'):7.1f} ms  (n={len(values)})"
+    )
 
 
 # -- the servers' own view: /metrics --------------------------------------------------------------
 
-_METRIC = re.compile(r'^(civitas_db_pool_(?:timeouts_total|nested_checkouts_total|wait_seconds_bucket'
-                     r'|wait_seconds_count))(?:\{le="([^"]+)"\})? (\S+)$', re.M)
+_METRIC = re.compile(
+    r"^(civitas_db_pool_(?:timeouts_total|nested_checkouts_total|wait_seconds_bucket"
+    r'|wait_seconds_count))(?:\{le="([^"]+)"\})? (\S+)$',
+    re.M,
+)
 
 
 async def pool_metrics(http: httpx.AsyncClient, urls: list[str]) -> dict[str, float]:
     """Pool timeouts, nested checkouts and waits over 10 ms / 100 ms / 1 s, summed over servers."""
-    out = {"timeouts": 0.0, "nested": 0.0, "waits": 0.0, "over_10ms": 0.0, "over_100ms": 0.0,
-           "over_1s": 0.0}
+    out = {"timeouts": 0.0, "nested": 0.0, "waits": 0.0, "over_10ms": 0.0, "over_100ms": 0.0, "over_1s": 0.0}
     for url in urls:
         try:
             text = (await http.get(f"{url}/metrics", timeout=TIMEOUT)).text
@@ -99,12 +110,15 @@ async def pool_metrics(http: httpx.AsyncClient, urls: list[str]) -> dict[str, fl
 
 def pool_line(before: dict[str, float], after: dict[str, float]) -> str:
     d = {k: int(after[k] - before[k]) for k in after}
-    return (f"pool: {d['timeouts']} timeouts, {d['nested']} nested checkouts; of {d['waits']} "
-            f"checkouts {d['over_10ms']} waited > 10 ms, {d['over_100ms']} > 100 ms, "
-            f"{d['over_1s']} > 1 s")
+    return (
+        f"pool: {d['timeouts']} timeouts, {d['nested']} nested checkouts; of {d['waits']} "
+        f"checkouts {d['over_10ms']} waited > 10 ms, {d['over_100ms']} > 100 ms, "
+        f"{d['over_1s']} > 1 s"
+    )
 
 
 # -- (a) the lobby burst ------------------------------------------------------------------------
+
 
 async def lobby_burst(urls: list[str], rooms: int, hosts: int, in_flight: int) -> Tally:
     """`rooms` public rooms from `hosts` hosts, `in_flight` requests at once, a lobby read after
@@ -120,19 +134,26 @@ async def lobby_burst(urls: list[str], rooms: int, hosts: int, in_flight: int) -
             host = players[i % len(players)]
             headers = {"Authorization": f"Bearer {host['token']}"}
             async with gate:
-                await _timed(http, tally.writes, tally, "POST", f"{random.choice(urls)}/api/rooms",
-                             headers, {"ruleset": "testgame", "seats": 2})
+                await _timed(
+                    http,
+                    tally.writes,
+                    tally,
+                    "POST",
+                    f"{random.choice(urls)}/api/rooms",
+                    headers,
+                    {"ruleset": "testgame", "seats": 2},
+                )
             if i % 4 == 0:
                 async with gate:
-                    await _timed(http, tally.rest, tally, "GET", f"{random.choice(urls)}/api/rooms",
-                                 headers, None)
+                    await _timed(
+                        http, tally.rest, tally, "GET", f"{random.choice(urls)}/api/rooms", headers, None
+                    )
 
         start = time.perf_counter()
         await asyncio.gather(*(create(i) for i in range(rooms)))
         took = time.perf_counter() - start
         after = await pool_metrics(http, urls)
-    print(f"lobby burst: {rooms} rooms from {len(players)} hosts, {in_flight} in flight, "
-          f"{took:.1f} s")
+    print(f"lobby burst: {rooms} rooms from {len(players)} hosts, {in_flight} in flight, {took:.1f} s")
     print("  " + line("room creation", tally.writes))
     print("  " + line("lobby read   ", tally.rest))
     print(f"  errors: {sum(tally.errors.values())} {tally.errors or ''}")
@@ -151,8 +172,15 @@ async def _player(http: httpx.AsyncClient, url: str, name: str, tally: Tally) ->
     return None
 
 
-async def _timed(http: httpx.AsyncClient, into: list[float], tally: Tally, method: str, url: str,
-                 headers: dict[str, str], body: Any) -> httpx.Response | None:
+async def _timed(
+    http: httpx.AsyncClient,
+    into: list[float],
+    tally: Tally,
+    method: str,
+    url: str,
+    headers: dict[str, str],
+    body: Any,
+) -> httpx.Response | None:
     start = time.perf_counter()
     try:
         r = await http.request(method, url, headers=headers, json=body)
@@ -168,16 +196,19 @@ async def _timed(http: httpx.AsyncClient, into: list[float], tally: Tally, metho
 
 # -- (b), (c) games played the way clients play ---------------------------------------------------
 
-async def setup_game(http: httpx.AsyncClient, urls: list[str], i: int, tally: Tally
-                     ) -> tuple[str, list[dict]] | None:
+
+async def setup_game(
+    http: httpx.AsyncClient, urls: list[str], i: int, tally: Tally
+) -> tuple[str, list[dict]] | None:
     """Two players, a room, a join and a start: one game."""
     url = urls[i % len(urls)]
     players = [await _player(http, url, f"G{i}s{s}", tally) for s in range(2)]
     if not all(players):
         return None
     h = [{"Authorization": f"Bearer {p['token']}"} for p in players]
-    room = await _timed(http, tally.writes, tally, "POST", f"{url}/api/rooms", h[0],
-                        {"ruleset": "benchgame", "seats": 2})
+    room = await _timed(
+        http, tally.writes, tally, "POST", f"{url}/api/rooms", h[0], {"ruleset": "benchgame", "seats": 2}
+    )
     if room is None:
         return None
     room_id = room.json()["id"]
@@ -187,9 +218,18 @@ async def setup_game(http: httpx.AsyncClient, urls: list[str], i: int, tally: Ta
     return (started.json()["game_id"], players) if started is not None else None
 
 
-async def play(http: httpx.AsyncClient, urls: list[str], ws_urls: list[str], game_id: str,
-               players: list[dict], i: int, interval: float, t_end: float, t_measure: float,
-               tally: Tally) -> None:
+async def play(
+    http: httpx.AsyncClient,
+    urls: list[str],
+    ws_urls: list[str],
+    game_id: str,
+    players: list[dict],
+    i: int,
+    interval: float,
+    t_end: float,
+    t_measure: float,
+    tally: Tally,
+) -> None:
     """One game's clients: open each seat's socket, then every `interval` s each seat asked to
     act reads its document and legal moves over REST and sends the first legal move over its
     socket, waiting for the ack."""
@@ -218,9 +258,12 @@ async def play(http: httpx.AsyncClient, urls: list[str], ws_urls: list[str], gam
                     continue
                 url = random.choice(urls)
                 rest = tally.rest if measuring else []
-                doc = await _timed(http, rest, tally, "GET", f"{url}/api/games/{game_id}", headers[seat], None)
-                legal = await _timed(http, rest, tally, "GET", f"{url}/api/games/{game_id}/legal-moves",
-                                     headers[seat], None)
+                doc = await _timed(
+                    http, rest, tally, "GET", f"{url}/api/games/{game_id}", headers[seat], None
+                )
+                legal = await _timed(
+                    http, rest, tally, "GET", f"{url}/api/games/{game_id}/legal-moves", headers[seat], None
+                )
                 if doc is None or legal is None:
                     continue
                 moves = legal.json()["moves"]
@@ -230,8 +273,10 @@ async def play(http: httpx.AsyncClient, urls: list[str], ws_urls: list[str], gam
                 move_id = f"{game_id}-{seat}-{n}"
                 fut = sock.wait_ack(move_id)
                 sent = time.perf_counter()
-                await sock.ws.send('{"type":"move","version":%d,"move":%s,"id":"%s"}' % (
-                    legal.json()["version"], _json(moves[0]), move_id))
+                await sock.ws.send(
+                    '{"type":"move","version":%d,"move":%s,"id":"%s"}'
+                    % (legal.json()["version"], _json(moves[0]), move_id)
+                )
                 try:
                     acked = await asyncio.wait_for(fut, TIMEOUT)
                 except asyncio.TimeoutError:
@@ -247,8 +292,9 @@ async def play(http: httpx.AsyncClient, urls: list[str], ws_urls: list[str], gam
             for sock in socks:  # both seats see the new version before the next round
                 if sock.doc is not None:
                     try:
-                        await asyncio.wait_for(sock.wait_version(max(s.doc["version"] for s in socks
-                                                                     if s.doc)), TIMEOUT)
+                        await asyncio.wait_for(
+                            sock.wait_version(max(s.doc["version"] for s in socks if s.doc)), TIMEOUT
+                        )
                     except (asyncio.TimeoutError, RuntimeError):
                         tally.error("patch timeout")
     finally:
@@ -262,8 +308,16 @@ def _json(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
-async def games_run(urls: list[str], ws_urls: list[str], games: int, interval: float,
-                    duration: float, warmup: float, setup: str, in_flight: int) -> Tally:
+async def games_run(
+    urls: list[str],
+    ws_urls: list[str],
+    games: int,
+    interval: float,
+    duration: float,
+    warmup: float,
+    setup: str,
+    in_flight: int,
+) -> Tally:
     """Set `games` games up (all at once, or spread over `setup` seconds, each starting to play as
     soon as it is set up) and play them until `duration` s after the last set-up began."""
     tally = Tally()
@@ -289,8 +343,10 @@ async def games_run(urls: list[str], ws_urls: list[str], games: int, interval: f
 
         await asyncio.gather(*(one(i) for i in range(games)))
         after = await pool_metrics(http, urls)
-    print(f"  set-up ({'all at once' if not spread else f'over {spread:g} s'}, {in_flight} in flight): "
-          + line("per game", setup_times))
+    print(
+        f"  set-up ({'all at once' if not spread else f'over {spread:g} s'}, {in_flight} in flight): "
+        + line("per game", setup_times)
+    )
     print(f"  games that moved: {len(tally.games_moving)} of {games}; moves {tally.moves}")
     print("  " + line("move ack      ", tally.ack))
     print("  " + line("REST read     ", tally.rest))
@@ -299,8 +355,9 @@ async def games_run(urls: list[str], ws_urls: list[str], games: int, interval: f
     return tally
 
 
-async def echo_block(echo_ws: str, clients: int, interval: float, duration: float,
-                     in_flight: int = 32) -> list[float]:
+async def echo_block(
+    echo_ws: str, clients: int, interval: float, duration: float, in_flight: int = 32
+) -> list[float]:
     """The baseline: `clients` sockets on a bare echo, each sending a move-sized frame every
     `interval` s, round trips in ms."""
     sem = asyncio.Semaphore(in_flight)
@@ -335,6 +392,7 @@ async def echo_block(echo_ws: str, clients: int, interval: float, duration: floa
 
 # -- servers and main ---------------------------------------------------------------------------
 
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("scenario", choices=("lobby", "games"))
@@ -349,10 +407,17 @@ def main() -> None:
     ap.add_argument("--rooms", type=int, default=200)
     ap.add_argument("--hosts", type=int, default=40)
     ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--postgres", default="", help="a postgresql:// URL: run the servers on a fresh database there")
+    ap.add_argument(
+        "--postgres", default="", help="a postgresql:// URL: run the servers on a fresh database there"
+    )
     ap.add_argument("--redis", default="", help="the broker of several workers")
-    ap.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
-                    help="extra environment for the servers started here")
+    ap.add_argument(
+        "--server-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="extra environment for the servers started here",
+    )
     ap.add_argument("--root", default="", help="run the servers from another checkout (a before/after)")
     args = ap.parse_args()
     print(machine())
@@ -364,39 +429,61 @@ def main() -> None:
         else:
             if args.workers > 1 and not (args.postgres and args.redis):
                 raise SystemExit("--workers > 1 needs --postgres and --redis")
-            db = fresh_postgres(args.postgres, f"civitas_bench_{os.getpid()}") if args.postgres \
+            db = (
+                fresh_postgres(args.postgres, f"civitas_bench_{os.getpid()}")
+                if args.postgres
                 else stack.enter_context(sqlite_url())
-            env = {"CIVITAS_DATABASE_URL": db, "CIVITAS_HEARTBEAT_SECONDS": "15",
-                   **dict(kv.split("=", 1) for kv in args.server_env)}
+            )
+            env = {
+                "CIVITAS_DATABASE_URL": db,
+                "CIVITAS_HEARTBEAT_SECONDS": "15",
+                **dict(kv.split("=", 1) for kv in args.server_env),
+            }
             if args.redis:
                 env["CIVITAS_BROKER_URL"] = args.redis
             root = args.root or None
             servers = [stack.enter_context(civitas(env, root=root))]
             for _ in range(args.workers - 1):  # the first migrated the database
-                servers.append(stack.enter_context(
-                    civitas({**env, "CIVITAS_MIGRATE_ON_START": "false"}, root=root)))
+                servers.append(
+                    stack.enter_context(civitas({**env, "CIVITAS_MIGRATE_ON_START": "false"}, root=root))
+                )
             urls = [s.url for s in servers]
             echo_ws = stack.enter_context(echo_server()).ws + "/echo"
-            label = (f"{args.workers} worker{'s' if args.workers > 1 else ''}, "
-                     f"{'PostgreSQL' if args.postgres else 'SQLite'}"
-                     + (f", code from {args.root}" if args.root else ""))
+            label = (
+                f"{args.workers} worker{'s' if args.workers > 1 else ''}, "
+                f"{'PostgreSQL' if args.postgres else 'SQLite'}"
+                + (f", code from {args.root}" if args.root else "")
+            )
         ws_urls = [u.replace("http", "ws", 1) for u in urls]
         print(f"{args.scenario}: {label}")
         if args.scenario == "lobby":
             run(lobby_burst(urls, args.rooms, args.hosts, args.in_flight))
             return
-        print(f"  {args.games} games, a move every {args.interval:g} s per game, "
-              f"{args.duration:g} s measured")
+        print(
+            f"  {args.games} games, a move every {args.interval:g} s per game, {args.duration:g} s measured"
+        )
         clients = args.games * 2
         before = run(echo_block(echo_ws, clients, args.interval, max(5.0, args.duration / 2)))
-        tally = run(games_run(urls, ws_urls, args.games, args.interval, args.duration, args.warmup,
-                              args.setup, args.in_flight))
+        tally = run(
+            games_run(
+                urls,
+                ws_urls,
+                args.games,
+                args.interval,
+                args.duration,
+                args.warmup,
+                args.setup,
+                args.in_flight,
+            )
+        )
         after = run(echo_block(echo_ws, clients, args.interval, max(5.0, args.duration / 2)))
         echo = before + after
         print("  " + line("echo (same run)", echo))
         if tally.ack and echo:
-            print(f"  ack / echo: p50 {pct(tally.ack, 50) / pct(echo, 50):.2f}x, "
-                  f"p99 {pct(tally.ack, 99) / pct(echo, 99):.2f}x")
+            print(
+                f"  ack / echo: p50 {pct(tally.ack, 50) / pct(echo, 50):.2f}x, "
+                f"p99 {pct(tally.ack, 99) / pct(echo, 99):.2f}x"
+            )
         print(f"  load after: {os.getloadavg()[0]:.1f}")
 
 

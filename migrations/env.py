@@ -27,8 +27,12 @@ def run_migrations_online() -> None:
             # Replicas starting together must not migrate at the same time.
             connection.execute(text("SELECT pg_advisory_lock(727274)"))
             connection.commit()
-        context.configure(connection=connection, target_metadata=Base.metadata, compare_type=True,
-                          render_as_batch=connection.dialect.name == "sqlite")
+        context.configure(
+            connection=connection,
+            target_metadata=Base.metadata,
+            compare_type=True,
+            render_as_batch=connection.dialect.name == "sqlite",
+        )
         with context.begin_transaction():
             context.run_migrations()
     engine.dispose()

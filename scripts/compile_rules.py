@@ -59,10 +59,10 @@ def compile_modules(names: list[str], out: Path, jobs: int) -> None:
     from setuptools import Distribution, Extension
 
     with tempfile.TemporaryDirectory(prefix="civitas-compile-") as tmp:
-        extensions = [Extension(name, [str(module_source(name).relative_to(ROOT))])
-                      for name in names]
-        modules = cythonize(extensions, build_dir=tmp, nthreads=jobs, quiet=True,
-                            compiler_directives=DIRECTIVES)
+        extensions = [Extension(name, [str(module_source(name).relative_to(ROOT))]) for name in names]
+        modules = cythonize(
+            extensions, build_dir=tmp, nthreads=jobs, quiet=True, compiler_directives=DIRECTIVES
+        )
         command = Distribution({"ext_modules": modules}).get_command_obj("build_ext")
         command.build_lib = str(out)
         command.build_temp = tmp
@@ -77,9 +77,13 @@ def build(jobs: int, force: bool) -> int:
     out.mkdir(parents=True, exist_ok=True)  # even when nothing compiles: an image copies it as is
     previous = {} if force else load_manifest(out)
     wanted = {name: digest(module_source(name)) for name in COMPILED_MODULES}
-    built = {name: previous[name] for name in wanted
-             if name in previous and previous[name]["sha256"] == wanted[name]
-             and (out / previous[name]["file"]).exists()}
+    built = {
+        name: previous[name]
+        for name in wanted
+        if name in previous
+        and previous[name]["sha256"] == wanted[name]
+        and (out / previous[name]["file"]).exists()
+    }
     stale = [name for name in wanted if name not in built]
     if not stale:
         print(f"compiled rules: {len(built)} modules up to date in {out.relative_to(ROOT)}")
@@ -95,8 +99,9 @@ def build(jobs: int, force: bool) -> int:
     try:
         compile_modules(stale, out, jobs)
     except Exception as error:  # a missing compiler or Python.h: the pure modules still run
-        print(f"compiled rules: build failed ({type(error).__name__}: {error}); "
-              "the pure-Python rules will run")
+        print(
+            f"compiled rules: build failed ({type(error).__name__}: {error}); the pure-Python rules will run"
+        )
         return 0
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     for name in stale:

@@ -87,17 +87,13 @@ class Stack:
         self.project = args.project
         self.docker = shlex.split(args.docker)
         self.compose_cmd = shlex.split(args.compose) + ["-p", self.project]
-        env_file = args.env_file or (
-            str(ROOT / "deploy/offline/images.env") if args.offline else None
-        )
+        env_file = args.env_file or (str(ROOT / "deploy/offline/images.env") if args.offline else None)
         if env_file:
             self.compose_cmd += ["--env-file", env_file]
         self.env = dict(os.environ, CIVITAS_LB_PORT=str(args.port))
         self.base = f"http://127.0.0.1:{args.port}"
 
-    def run(
-        self, cmd: list[str], check: bool = True, timeout: float = 900, stderr: bool = True
-    ) -> str:
+    def run(self, cmd: list[str], check: bool = True, timeout: float = 900, stderr: bool = True) -> str:
         """Run a command in the repository; its output (stdout, then stderr unless told not)."""
         done = subprocess.run(
             cmd,
@@ -113,11 +109,9 @@ class Stack:
             raise RuntimeError(f"{' '.join(cmd)} exited {done.returncode}:\n{out[-3000:]}")
         return done.stdout + (done.stderr if stderr else "")
 
-    def compose(self, *args: str, check: bool = True, stderr: bool = True,
-                timeout: float = 900) -> str:
+    def compose(self, *args: str, check: bool = True, stderr: bool = True, timeout: float = 900) -> str:
         """A docker-compose command on this project."""
-        return self.run(self.compose_cmd + list(args), check=check, stderr=stderr,
-                        timeout=timeout)
+        return self.run(self.compose_cmd + list(args), check=check, stderr=stderr, timeout=timeout)
 
     def build(self) -> str:
         """Build the app image; its name. A first build compiles the rules (minutes, many more
@@ -219,9 +213,7 @@ def docker_time(text: str) -> datetime:
     match = re.fullmatch(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?Z", text)
     assert match, f"unexpected timestamp {text!r}"
     micro = int((match.group(2) or "0")[:6].ljust(6, "0"))
-    return datetime.strptime(match.group(1), "%Y-%m-%dT%H:%M:%S").replace(
-        microsecond=micro, tzinfo=UTC
-    )
+    return datetime.strptime(match.group(1), "%Y-%m-%dT%H:%M:%S").replace(microsecond=micro, tzinfo=UTC)
 
 
 def upstreams(lb_log: str, marker: str, ips: dict[str, str]) -> list[str]:
@@ -257,9 +249,7 @@ async def new_game(http: httpx.AsyncClient, ruleset: str) -> tuple[str, list[dic
     players = []
     for name in ("Ann", "Bo"):
         response = await http.post("/api/players", json={"name": f"{name} smoke"})
-        assert response.status_code == 201, (
-            f"POST /api/players: {response.status_code} {response.text}"
-        )
+        assert response.status_code == 201, f"POST /api/players: {response.status_code} {response.text}"
         players.append(response.json())
     ha, hb = ({"Authorization": f"Bearer {p['token']}"} for p in players)
     response = await http.post("/api/rooms", headers=ha, json={"ruleset": ruleset, "seats": 2})
@@ -311,9 +301,7 @@ async def play(stack: Stack, report: Report, ruleset: str) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=stack.base, timeout=10) as http:
         with report.check("game created over REST through nginx") as details:
             game_id, players = await new_game(http, ruleset)
-            details.append(
-                f"{ruleset} game {game_id}, players {players[0]['id']} and {players[1]['id']}"
-            )
+            details.append(f"{ruleset} game {game_id}, players {players[0]['id']} and {players[1]['id']}")
         if report.results[-1][1] is False:
             return result
         tokens = [p["token"] for p in players] + [None]
@@ -350,17 +338,13 @@ async def play(stack: Stack, report: Report, ruleset: str) -> dict[str, Any]:
             placed[0] != placed[1],
             f"seat 0 on {placed[0]}, seat 1 on {placed[1]}",
         )
-        with report.check(
-            "a move over one seat's socket reaches every socket as a patch"
-        ) as details:
+        with report.check("a move over one seat's socket reaches every socket as a patch") as details:
             seat = docs[0]["to_act"][0]
             headers = {"Authorization": f"Bearer {tokens[seat]}"}
             legal = (await http.get(f"/api/games/{game_id}/legal-moves", headers=headers)).json()
             move = legal["moves"][0]
             await sockets[seat].send(
-                json.dumps(
-                    {"type": "move", "version": legal["version"], "move": move, "id": "smoke-1"}
-                )
+                json.dumps({"type": "move", "version": legal["version"], "move": move, "id": "smoke-1"})
             )
             for i, ws in enumerate(sockets):
                 seen: list[str] = []
@@ -369,15 +353,11 @@ async def play(stack: Stack, report: Report, ruleset: str) -> dict[str, Any]:
                 docs[i] = jsonpatch.apply_patch(docs[i], patch["ops"])
                 auth = {"Authorization": f"Bearer {tokens[i]}"} if tokens[i] else {}
                 fetched = (await http.get(f"/api/games/{game_id}", headers=auth)).json()
-                assert fetched == docs[i], (
-                    f"socket {i}: patched snapshot differs from GET /api/games"
-                )
+                assert fetched == docs[i], f"socket {i}: patched snapshot differs from GET /api/games"
             who = ["seat 0", "seat 1", "spectator"]
             details.append(
                 f"seat {seat} ({placed[seat]}) played {json.dumps(move)}; "
-                + ", ".join(
-                    f"{who[i]} on {placed[i]} got version {docs[i]['version']}" for i in range(3)
-                )
+                + ", ".join(f"{who[i]} on {placed[i]} got version {docs[i]['version']}" for i in range(3))
                 + "; each patched snapshot equals GET /api/games/{id}"
             )
             if placed[0] != placed[1]:
@@ -413,24 +393,17 @@ async def after_stop(
             game_id, players = await new_game(http, ruleset)
             auth = {"Authorization": f"Bearer {players[0]['token']}"}
             response = await http.get(f"/api/games/{game_id}", headers=auth)
-            assert response.status_code == 200 and response.json()["status"] == "active", (
-                response.text
-            )
+            assert response.status_code == 200 and response.json()["status"] == "active", response.text
             details.append(f"game {game_id} created, joined, started and read back")
         if game.get("placed"):
             seat = game["placed"].index("app1") if "app1" in game["placed"][:2] else 0
-            with report.check(
-                "a seat reconnects through nginx and gets the game from app2"
-            ) as details:
+            with report.check("a seat reconnects through nginx and gets the game from app2") as details:
                 async with connect(stack.base, game["game_id"], game["tokens"][seat]) as ws:
                     snapshot = await next_frame(ws, "snapshot", [])
-                    assert snapshot["game"]["version"] == game["version"], snapshot["game"][
-                        "version"
-                    ]
+                    assert snapshot["game"]["version"] == game["version"], snapshot["game"]["version"]
                     assert snapshot["game"]["seat"] == seat, snapshot["game"].get("seat")
                 details.append(
-                    f"seat {seat} (was on {game['placed'][seat]}) got snapshot version "
-                    f"{game['version']}"
+                    f"seat {seat} (was on {game['placed'][seat]}) got snapshot version {game['version']}"
                 )
 
 
@@ -445,20 +418,29 @@ def forged_headers(stack: Stack, report: Report) -> None:
         codes = []
         with httpx.Client(base_url=stack.base, timeout=10) as http:
             for i in range(limit + 20):
-                response = http.post("/api/players", json={"name": "Forger"},
-                                     headers={"X-Forwarded-For": f"198.51.{i // 250}.{i % 250}"})
+                response = http.post(
+                    "/api/players",
+                    json={"name": "Forger"},
+                    headers={"X-Forwarded-For": f"198.51.{i // 250}.{i % 250}"},
+                )
                 codes.append(response.status_code)
                 if len(codes) >= 5 and codes[-5:] == [429] * 5:
                     break
         created = codes.count(201)
-        lb_line = next((line for line in reversed(stack.logs("lb").splitlines())
-                        if "POST /api/players" in line and " upstream=" in line), "")
+        lb_line = next(
+            (
+                line
+                for line in reversed(stack.logs("lb").splitlines())
+                if "POST /api/players" in line and " upstream=" in line
+            ),
+            "",
+        )
         details.append(
             f"{created} created, then {len(codes) - created} refused (429) of {len(codes)} "
             f"requests with {len(codes)} different forged addresses (limit {limit} a minute per "
-            f"address); nginx saw them from {lb_line.split(' ', 1)[0] or '?'}")
-        assert 0 < created <= limit and codes == [201] * created + [429] * (len(codes) - created), \
-            codes
+            f"address); nginx saw them from {lb_line.split(' ', 1)[0] or '?'}"
+        )
+        assert 0 < created <= limit and codes == [201] * created + [429] * (len(codes) - created), codes
 
 
 def checks(stack: Stack, report: Report, args: argparse.Namespace) -> None:
@@ -497,23 +479,17 @@ def checks(stack: Stack, report: Report, args: argparse.Namespace) -> None:
         taken = [pg_time(line) for line in lines]
         job = stack.inspect("migrate")["State"]
         window = (docker_time(job["StartedAt"]), docker_time(job["FinishedAt"]))
-        replicas = {
-            s: docker_time(stack.inspect(s)["State"]["StartedAt"]) for s in ("app1", "app2")
-        }
+        replicas = {s: docker_time(stack.inspect(s)["State"]["StartedAt"]) for s in ("app1", "app2")}
         details.append(
             f"{MIGRATION_LOCK} taken {len(lines)} time(s), at "
             f"{[t.strftime('%H:%M:%S.%f')[:-3] for t in taken]}; migrate ran "
             f"{window[0].strftime('%H:%M:%S.%f')[:-3]}-{window[1].strftime('%H:%M:%S.%f')[:-3]}; "
-            + ", ".join(
-                f"{s} started {t.strftime('%H:%M:%S.%f')[:-3]}" for s, t in replicas.items()
-            )
+            + ", ".join(f"{s} started {t.strftime('%H:%M:%S.%f')[:-3]}" for s, t in replicas.items())
         )
         assert len(taken) == 1
         assert window[0] <= taken[0] <= window[1] < min(replicas.values())
     for service in ("app1", "app2"):
-        with report.check(
-            f"{service}: CIVITAS_MIGRATE_ON_START=false, healthy, non-root"
-        ) as details:
+        with report.check(f"{service}: CIVITAS_MIGRATE_ON_START=false, healthy, non-root") as details:
             info = stack.inspect(service)
             assert "CIVITAS_MIGRATE_ON_START=false" in info["Config"]["Env"]
             health = info["State"]["Health"]
@@ -526,8 +502,7 @@ def checks(stack: Stack, report: Report, args: argparse.Namespace) -> None:
             assert health["Status"] == "healthy" and uid != "0"
     for service in ("app1", "app2"):
         with report.check(f"{service} runs the compiled rules (its start-up log)") as details:
-            line = next((line for line in stack.logs(service).splitlines()
-                         if "modules compiled" in line), "")
+            line = next((line for line in stack.logs(service).splitlines() if "modules compiled" in line), "")
             found = re.search(r"rules: (\d+) modules compiled .*?, (\d+) with a stale build", line)
             details.append(line.strip()[-120:] if line else "no 'rules:' line in the log")
             assert found and int(found.group(1)) > 0 and found.group(2) == "0"
@@ -614,9 +589,7 @@ def main() -> int:
             stack.wait_healthy(["app1", "app2", "lb"], 180)
             details.append(f"{time.monotonic() - t0:.1f} s")
         if report.failed:
-            print(
-                stack.compose("ps", check=False), stack.compose("logs", "--tail", "30", check=False)
-            )
+            print(stack.compose("ps", check=False), stack.compose("logs", "--tail", "30", check=False))
             return 1
         checks(stack, report, args)
     except Exception:  # noqa: BLE001 - a broken harness is a failure too, never a pass

@@ -74,15 +74,19 @@ class Figures:
     def summary(self, seconds: float) -> dict[str, Any]:
         """The figures as one JSON-able dict."""
         return {
-            "moves": self.moves, "seconds": round(seconds, 1),
+            "moves": self.moves,
+            "seconds": round(seconds, 1),
             "moves_per_s": round(self.moves / seconds, 1) if seconds else 0.0,
             "ack_p50_ms": round(percentile(self.acks, 50), 1),
             "ack_p99_ms": round(percentile(self.acks, 99), 1),
-            "errors": len(self.errors), "refused": dict(self.refused), "retried": self.retried,
+            "errors": len(self.errors),
+            "refused": dict(self.refused),
+            "retried": self.retried,
             "reconnects": len(self.reconnects),
             "reconnect_p50_s": round(percentile(self.reconnects, 50), 2),
             "reconnect_max_s": round(max(self.reconnects, default=0.0), 2),
-            "resyncs": self.resyncs, "rest_reads": self.rest_reads,
+            "resyncs": self.resyncs,
+            "rest_reads": self.rest_reads,
         }
 
 
@@ -122,8 +126,13 @@ class Seat:
             attempt += 1
             try:
                 ws = await websockets.connect(
-                    url, subprotocols=["civitas", f"bearer.{self.token}"], open_timeout=10,
-                    max_size=None, compression=None, ping_interval=None)
+                    url,
+                    subprotocols=["civitas", f"bearer.{self.token}"],
+                    open_timeout=10,
+                    max_size=None,
+                    compression=None,
+                    ping_interval=None,
+                )
                 frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 if frame.get("type") != "snapshot":
                     await ws.close()
@@ -131,8 +140,10 @@ class Seat:
                 break
             except (TimeoutError, OSError, RuntimeError, websockets.exceptions.WebSocketException) as exc:
                 if time.monotonic() > deadline:
-                    raise RuntimeError(f"game {self.game.id} seat {self.seat}: no socket "
-                                       f"within {self.load.reconnect_deadline:.0f} s: {exc}") from exc
+                    raise RuntimeError(
+                        f"game {self.game.id} seat {self.seat}: no socket "
+                        f"within {self.load.reconnect_deadline:.0f} s: {exc}"
+                    ) from exc
         self.ws, self.doc = ws, frame["game"]
         if self.pending is not None:  # its ack time would measure the reconnection
             self.interrupted = True
@@ -184,8 +195,7 @@ class Seat:
                 if kind == "ack":
                     self.ack.set_result(frame["version"])
                 else:
-                    self.ack.set_exception(MoveRefused(frame.get("status", 0),
-                                                       frame.get("detail", "")))
+                    self.ack.set_exception(MoveRefused(frame.get("status", 0), frame.get("detail", "")))
         elif kind == "error":
             self.load.figures.error(f"game {self.game.id} seat {self.seat}: error frame {frame}")
         self.changed.set()
@@ -194,8 +204,7 @@ class Seat:
         """Ask the server for what this socket missed since its document's version."""
         assert self.doc is not None
         self.load.figures.resyncs += 1
-        asyncio.get_running_loop().create_task(self.send(
-            {"type": "sync", "version": self.doc["version"]}))
+        asyncio.get_running_loop().create_task(self.send({"type": "sync", "version": self.doc["version"]}))
 
     async def send(self, frame: dict[str, Any]) -> None:
         """Send a frame if the socket is open (a closed one reconnects in `run`)."""
@@ -241,8 +250,12 @@ class Seat:
                 continue
             self.count += 1
             move_id = f"{self.game.id[:8]}-{self.seat}-{self.count}"
-            self.pending = {"type": "move", "version": legal["version"],
-                            "move": self.rng.choice(legal["moves"]), "id": move_id}
+            self.pending = {
+                "type": "move",
+                "version": legal["version"],
+                "move": self.rng.choice(legal["moves"]),
+                "id": move_id,
+            }
             self.sent_at, self.interrupted = time.perf_counter(), False
             await self.settle(first=True)
             if self.load.think:
@@ -279,8 +292,10 @@ class Seat:
             # answers with the version it stored, if it did; past the deadline it is a failure.
             if self.ws is None or time.perf_counter() - self.sent_at < self.load.move_deadline:
                 return
-            figures.error(f"game {self.game.id} seat {self.seat}: no answer to {frame['id']} "
-                          f"in {self.load.move_deadline:.0f} s")
+            figures.error(
+                f"game {self.game.id} seat {self.seat}: no answer to {frame['id']} "
+                f"in {self.load.move_deadline:.0f} s"
+            )
             self.pending = None
             return
         self.pending = None
@@ -290,15 +305,15 @@ class Seat:
         figures.moves += 1
         other = self.game.acked.setdefault(version, frame["id"])
         if other != frame["id"]:
-            figures.error(f"game {self.game.id}: version {version} acked for {other} and "
-                          f"{frame['id']}")
+            figures.error(f"game {self.game.id}: version {version} acked for {other} and {frame['id']}")
 
     async def legal(self) -> dict[str, Any] | None:
         """This seat's legal moves over REST; None while the service is away for a moment."""
         self.load.figures.rest_reads += 1
         try:
-            response = await self.load.http.get(f"/api/games/{self.game.id}/legal-moves",
-                                                headers=self.headers)
+            response = await self.load.http.get(
+                f"/api/games/{self.game.id}/legal-moves", headers=self.headers
+            )
         except httpx.HTTPError as exc:
             self.load.figures.refused[type(exc).__name__] += 1
             await asyncio.sleep(0.5)
@@ -308,8 +323,9 @@ class Seat:
             await asyncio.sleep(0.5)
             return None
         if response.status_code != 200:
-            self.load.figures.error(f"GET legal-moves {self.game.id}: {response.status_code} "
-                                    f"{response.text[:200]}")
+            self.load.figures.error(
+                f"GET legal-moves {self.game.id}: {response.status_code} {response.text[:200]}"
+            )
             await asyncio.sleep(1)
             return None
         return response.json()
@@ -327,37 +343,41 @@ class Game:
 class Load:
     """Games through one URL, their seats' tasks, and the figures."""
 
-    def __init__(self, url: str, ruleset: str, think: float = 0.0, ack_timeout: float = 10.0,
-                 reconnect_deadline: float = 90.0, move_deadline: float = 60.0) -> None:
+    def __init__(
+        self,
+        url: str,
+        ruleset: str,
+        think: float = 0.0,
+        ack_timeout: float = 10.0,
+        reconnect_deadline: float = 90.0,
+        move_deadline: float = 60.0,
+    ) -> None:
         self.url = url.rstrip("/")
         self.ws_url = self.url.replace("http", "ws", 1)
         self.ruleset, self.think = ruleset, think
         self.ack_timeout, self.reconnect_deadline = ack_timeout, reconnect_deadline
         self.move_deadline = move_deadline  # a move unanswered this long (resent or not) fails
-        self.http = httpx.AsyncClient(base_url=self.url, timeout=30,
-                                      limits=httpx.Limits(max_connections=64))
+        self.http = httpx.AsyncClient(base_url=self.url, timeout=30, limits=httpx.Limits(max_connections=64))
         self.games: list[Game] = []
         self.figures = Figures()
         self.stopping = asyncio.Event()
         self.measuring = True
         self.tasks: list[asyncio.Task[None]] = []
 
-    async def post(self, path: str, token: str | None = None, body: Any = None,
-                   expect: int = 200) -> Any:
+    async def post(self, path: str, token: str | None = None, body: Any = None, expect: int = 200) -> Any:
         """A REST call that must answer `expect`."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        response = await self.http.post(path, json=body if body is not None else {},
-                                        headers=headers)
+        response = await self.http.post(path, json=body if body is not None else {}, headers=headers)
         if response.status_code != expect:
             raise RuntimeError(f"POST {path}: {response.status_code} {response.text[:300]}")
         return response.json() if response.content else None
 
     async def new_game(self, i: int) -> Game:
         """Two new players, a room of theirs and its started game."""
-        players = [await self.post("/api/players", body={"name": f"Load {i}{c}"}, expect=201)
-                   for c in "ab"]
-        room = await self.post("/api/rooms", players[0]["token"],
-                               {"ruleset": self.ruleset, "seats": 2}, expect=201)
+        players = [await self.post("/api/players", body={"name": f"Load {i}{c}"}, expect=201) for c in "ab"]
+        room = await self.post(
+            "/api/rooms", players[0]["token"], {"ruleset": self.ruleset, "seats": 2}, expect=201
+        )
         await self.post(f"/api/rooms/{room['id']}/join", players[1]["token"])
         started = await self.post(f"/api/rooms/{room['id']}/start", players[0]["token"])
         game = Game(started["game_id"])
@@ -368,10 +388,11 @@ class Load:
         """Create the games (10 at a time), open every seat's socket, and start playing."""
         for first in range(0, games, 10):
             self.games += await asyncio.gather(
-                *(self.new_game(i) for i in range(first, min(games, first + 10))))
+                *(self.new_game(i) for i in range(first, min(games, first + 10)))
+            )
         seats = [seat for game in self.games for seat in game.seats]
         for first in range(0, len(seats), 20):
-            await asyncio.gather(*(seat.connect() for seat in seats[first:first + 20]))
+            await asyncio.gather(*(seat.connect() for seat in seats[first : first + 20]))
         loop = asyncio.get_running_loop()
         self.tasks = [loop.create_task(seat.run()) for seat in seats]
 
@@ -406,8 +427,7 @@ class Load:
                     problems.append(f"GET /api/games/{game.id}: {type(exc).__name__}")
                     break
                 if response.status_code != 200:
-                    problems.append(f"GET /api/games/{game.id}: {response.status_code} "
-                                    f"{response.text[:200]}")
+                    problems.append(f"GET /api/games/{game.id}: {response.status_code} {response.text[:200]}")
                     break
                 fetched.append(response.json())
             if len(fetched) != len(game.seats):
@@ -416,8 +436,10 @@ class Load:
             if sorted(game.acked) != list(range(1, version + 1)):
                 missing = sorted(set(range(1, version + 1)) - set(game.acked))
                 extra = sorted(set(game.acked) - set(range(1, version + 1)))
-                problems.append(f"game {game.id}: version {version}, acked versions missing "
-                                f"{missing[:10]}, beyond it {extra[:10]}")
+                problems.append(
+                    f"game {game.id}: version {version}, acked versions missing "
+                    f"{missing[:10]}, beyond it {extra[:10]}"
+                )
             for seat, doc in zip(game.seats, fetched, strict=True):
                 for attempt in range(100):  # the last patches may still be on their way
                     if seat.doc is not None and seat.doc["version"] >= doc["version"]:
@@ -427,8 +449,10 @@ class Load:
                     await seat.wait_changed(0.1)
                 if seat.doc != doc:
                     mine = seat.doc["version"] if seat.doc else None
-                    problems.append(f"game {game.id} seat {seat.seat}: the socket's document "
-                                    f"(version {mine}) differs from GET (version {doc['version']})")
+                    problems.append(
+                        f"game {game.id} seat {seat.seat}: the socket's document "
+                        f"(version {mine}) differs from GET (version {doc['version']})"
+                    )
         return problems
 
     async def close(self) -> None:
@@ -451,8 +475,9 @@ async def lobby_burst(url: str, sockets: int = 50, rooms: int = 20) -> dict[str,
     done = asyncio.Event()
 
     async def watch(i: int, ready: list[int]) -> None:
-        async with websockets.connect(ws_url, subprotocols=["civitas"], open_timeout=20,
-                                      max_size=None, compression=None) as ws:
+        async with websockets.connect(
+            ws_url, subprotocols=["civitas"], open_timeout=20, max_size=None, compression=None
+        ) as ws:
             first = json.loads(await asyncio.wait_for(ws.recv(), 20))
             received[i][first["type"]] += 1
             ready.append(i)
@@ -472,10 +497,12 @@ async def lobby_burst(url: str, sockets: int = 50, rooms: int = 20) -> dict[str,
             problems.append(f"room {i}: {type(exc).__name__} {exc}")
 
     async def open_room(http: httpx.AsyncClient, i: int) -> None:
-        host, guest = [(await http.post("/api/players", json={"name": f"Lobby {i}{c}"})).json()
-                       for c in "ab"]
-        response = await http.post("/api/rooms", json={"ruleset": "fortuna", "seats": 2},
-                                   headers={"Authorization": f"Bearer {host['token']}"})
+        host, guest = [(await http.post("/api/players", json={"name": f"Lobby {i}{c}"})).json() for c in "ab"]
+        response = await http.post(
+            "/api/rooms",
+            json={"ruleset": "fortuna", "seats": 2},
+            headers={"Authorization": f"Bearer {host['token']}"},
+        )
         if response.status_code != 201:
             problems.append(f"POST /api/rooms: {response.status_code} {response.text[:200]}")
             return
@@ -515,10 +542,14 @@ async def lobby_burst(url: str, sockets: int = 50, rooms: int = 20) -> dict[str,
     if short:
         problems.append(f"{len(short)} lobby sockets got fewer than {rooms} patches: {short[:10]}")
     patches = [c["rooms_patch"] for c in received]
-    return {"sockets": sockets, "rooms": rooms, "seconds": round(time.monotonic() - started, 1),
-            "patches_min": min(patches, default=0),
-            "patches_median": statistics.median(patches) if patches else 0,
-            "problems": problems}
+    return {
+        "sockets": sockets,
+        "rooms": rooms,
+        "seconds": round(time.monotonic() - started, 1),
+        "patches_min": min(patches, default=0),
+        "patches_median": statistics.median(patches) if patches else 0,
+        "problems": problems,
+    }
 
 
 async def main_async(args: argparse.Namespace) -> int:
@@ -533,8 +564,11 @@ async def main_async(args: argparse.Namespace) -> int:
         await load.stop()
         seconds = time.monotonic() - t0
         problems = await load.check()
-        print(json.dumps({"load": load.figures.summary(seconds), "lobby": lobby,
-                          "problems": problems[:20]}, indent=1))
+        print(
+            json.dumps(
+                {"load": load.figures.summary(seconds), "lobby": lobby, "problems": problems[:20]}, indent=1
+            )
+        )
         return 1 if problems or load.figures.errors or lobby["problems"] else 0
     finally:
         await load.close()

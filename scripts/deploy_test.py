@@ -51,10 +51,22 @@ def build_rolling_images(stack: Stack, base: str) -> list[str]:
         (package / "__init__.py").write_text("")
         for version in ("1", "2"):
             tag = f"civitas:roll-v{version}"
-            stack.run(stack.docker + [
-                "build", "-q", "-f", str(ROOT / "deploy/rolling/Dockerfile"),
-                "--build-arg", f"BASE={base}", "--build-arg", f"ROLLGAME_VERSION={version}",
-                "-t", tag, context])
+            stack.run(
+                stack.docker
+                + [
+                    "build",
+                    "-q",
+                    "-f",
+                    str(ROOT / "deploy/rolling/Dockerfile"),
+                    "--build-arg",
+                    f"BASE={base}",
+                    "--build-arg",
+                    f"ROLLGAME_VERSION={version}",
+                    "-t",
+                    tag,
+                    context,
+                ]
+            )
             tags.append(tag)
     return tags
 
@@ -85,8 +97,9 @@ def healthy(stack: Stack, *services: str) -> bool:
         return False
 
 
-async def phase(report: Report, load: Load, name: str, seconds: float, action: Any = None,
-                after: float = 0.0) -> dict[str, Any]:
+async def phase(
+    report: Report, load: Load, name: str, seconds: float, action: Any = None, after: float = 0.0
+) -> dict[str, Any]:
     """Play for `seconds`; `action` (a coroutine function) runs `after` seconds in; then stop
     and check every game. The check PASSes with 0 errors and no problem found."""
     result: dict[str, Any] = {}
@@ -117,8 +130,7 @@ async def run(stack: Stack, report: Report, args: argparse.Namespace) -> dict[st
     figures: dict[str, Any] = {}
     load = Load(stack.base, "rollgame", think=args.think)
     try:
-        with report.check(f"{args.games} games started through nginx, every seat on a socket") \
-                as details:
+        with report.check(f"{args.games} games started through nginx, every seat on a socket") as details:
             t0 = time.monotonic()
             await load.start(args.games)
             await load.stop()  # started playing: pause until the steady step measures
@@ -129,8 +141,14 @@ async def run(stack: Stack, report: Report, args: argparse.Namespace) -> dict[st
         async def burst() -> dict[str, Any]:
             return await lobby_burst(stack.base, args.lobby, args.rooms)
 
-        steady = await phase(report, load, f"steady load, lobby burst beside it ({args.games} "
-                             "games): 0 errors, every game consistent", args.duration, burst, 2.0)
+        steady = await phase(
+            report,
+            load,
+            f"steady load, lobby burst beside it ({args.games} games): 0 errors, every game consistent",
+            args.duration,
+            burst,
+            2.0,
+        )
         figures["steady"] = steady
         with report.check("nginx spread the REST reads over both replicas") as details:
             ips = {s: stack.ip(s) for s in ("app1", "app2")}
@@ -138,8 +156,7 @@ async def run(stack: Stack, report: Report, args: argparse.Namespace) -> dict[st
             counts = {s: served.count(s) for s in ips}
             details.append(f"GET legal-moves answered by {counts} (nginx's access log)")
             assert min(counts.values()) > 0.3 * len(served), counts
-        with report.check("the lobby burst: every lobby socket got its snapshot and the patches") \
-                as details:
+        with report.check("the lobby burst: every lobby socket got its snapshot and the patches") as details:
             lobby = steady.get("action") or {"problems": ["the steady step did not finish"]}
             details.append(json.dumps(lobby))
             assert not lobby["problems"], lobby["problems"]
@@ -151,32 +168,52 @@ async def run(stack: Stack, report: Report, args: argparse.Namespace) -> dict[st
             t0 = time.monotonic()
             stack.run(stack.docker + ["kill", stack.container(victim)])
             # Its sockets drop at once; every seat must be back on the other replica.
-            await wait_for(f"{victim}'s {spread[victim]} seats back on a socket",
-                           lambda: len(load.figures.reconnects) >= spread[victim] and not any(
-                               s.ws is None for g in load.games for s in g.seats), 90)
+            await wait_for(
+                f"{victim}'s {spread[victim]} seats back on a socket",
+                lambda: (
+                    len(load.figures.reconnects) >= spread[victim]
+                    and not any(s.ws is None for g in load.games for s in g.seats)
+                ),
+                90,
+            )
             back = time.monotonic() - t0
             on_other = await asyncio.to_thread(on_replicas, stack)
             await asyncio.sleep(3)  # the survivor carries everything for a while
             if not stack.inspect(victim)["State"]["Running"]:
                 stack.run(stack.docker + ["start", stack.container(victim)])
             await wait_for(f"{victim} healthy again", lambda: healthy(stack, victim), 240)
-            return {"killed": victim, "sockets_before": spread, "all_back_s": round(back, 2),
-                    "sockets_after": on_other, "restarted_in_s": round(time.monotonic() - t0, 1)}
+            return {
+                "killed": victim,
+                "sockets_before": spread,
+                "all_back_s": round(back, 2),
+                "sockets_after": on_other,
+                "restarted_in_s": round(time.monotonic() - t0, 1),
+            }
 
         figures["kill_replica"] = await phase(
-            report, load, f"docker kill {victim} mid-load: its seats reconnect through nginx, no "
-            "acknowledged move lost", args.fault_seconds, kill_replica, 5.0)
+            report,
+            load,
+            f"docker kill {victim} mid-load: its seats reconnect through nginx, no acknowledged move lost",
+            args.fault_seconds,
+            kill_replica,
+            5.0,
+        )
         with report.check(f"{victim}'s seats reconnected to the other replica") as details:
             done = figures["kill_replica"]
-            details.append(f"{done['load']['reconnects']} reconnects, p50 "
-                           f"{done['load']['reconnect_p50_s']} s, max "
-                           f"{done['load']['reconnect_max_s']} s; sockets after "
-                           f"{done['action']['sockets_after']}")
+            details.append(
+                f"{done['load']['reconnects']} reconnects, p50 "
+                f"{done['load']['reconnect_p50_s']} s, max "
+                f"{done['load']['reconnect_max_s']} s; sockets after "
+                f"{done['action']['sockets_after']}"
+            )
             assert done["load"]["reconnects"] >= spread[victim], done["load"]
-            assert set(done["action"]["sockets_after"]) == {"app1", "app2"} - {victim} or \
-                done["action"]["sockets_after"].get(victim, 0) == 0
+            assert (
+                set(done["action"]["sockets_after"]) == {"app1", "app2"} - {victim}
+                or done["action"]["sockets_after"].get(victim, 0) == 0
+            )
 
         for service in ("postgres", "redis"):
+
             async def restart(service: str = service) -> dict[str, Any]:
                 t0 = time.monotonic()
                 stack.run(stack.docker + ["kill", stack.container(service)])
@@ -187,8 +224,13 @@ async def run(stack: Stack, report: Report, args: argparse.Namespace) -> dict[st
                 return {"killed": service, "back_in_s": round(time.monotonic() - t0, 1)}
 
             figures[f"kill_{service}"] = await phase(
-                report, load, f"docker kill + start of {service} mid-load: the games go on, no "
-                "acknowledged move lost", args.fault_seconds, restart, 5.0)
+                report,
+                load,
+                f"docker kill + start of {service} mid-load: the games go on, no acknowledged move lost",
+                args.fault_seconds,
+                restart,
+                5.0,
+            )
 
         async def rolling() -> dict[str, Any]:
             steps = {}
@@ -196,20 +238,28 @@ async def run(stack: Stack, report: Report, args: argparse.Namespace) -> dict[st
                 t0 = time.monotonic()
                 stack.env["CIVITAS_IMAGE"] = "civitas:roll-v2"
                 stack.compose("up", "-d", "--no-deps", service)
-                await wait_for(f"{service} healthy on the new image",
-                               lambda s=service: healthy(stack, s), 240)
+                await wait_for(
+                    f"{service} healthy on the new image", lambda s=service: healthy(stack, s), 240
+                )
                 image = stack.inspect(service)["Config"]["Image"]
                 steps[service] = {"image": image, "replaced_in_s": round(time.monotonic() - t0, 1)}
                 await asyncio.sleep(3)
             return steps
 
         figures["rolling"] = await phase(
-            report, load, "rolling deploy to rules version 2 (app1, then app2) while the games "
-            "go on: no game stranded, no move lost", args.fault_seconds + 20, rolling, 5.0)
-        with report.check("every game is stored under rules version 2 (upgrade_state ran)") \
-                as details:
-            rows = stack.psql("SELECT ruleset_version, count(*) FROM games WHERE ruleset = "
-                              "'rollgame' AND status = 'active' GROUP BY 1 ORDER BY 1")
+            report,
+            load,
+            "rolling deploy to rules version 2 (app1, then app2) while the games "
+            "go on: no game stranded, no move lost",
+            args.fault_seconds + 20,
+            rolling,
+            5.0,
+        )
+        with report.check("every game is stored under rules version 2 (upgrade_state ran)") as details:
+            rows = stack.psql(
+                "SELECT ruleset_version, count(*) FROM games WHERE ruleset = "
+                "'rollgame' AND status = 'active' GROUP BY 1 ORDER BY 1"
+            )
             details.append(f"rollgame games by ruleset_version: {rows.splitlines()}")
             assert rows.splitlines() == [f"2|{args.games}"], rows
 
@@ -224,8 +274,13 @@ async def run(stack: Stack, report: Report, args: argparse.Namespace) -> dict[st
             return steps
 
         figures["after_deploy"] = await phase(
-            report, load, "after each replica restarts on version 2, every game loads afresh and "
-            "plays on", args.fault_seconds, restart_each, 2.0)
+            report,
+            load,
+            "after each replica restarts on version 2, every game loads afresh and plays on",
+            args.fault_seconds,
+            restart_each,
+            2.0,
+        )
     finally:
         await load.close()
     return figures
@@ -237,8 +292,7 @@ def main() -> int:
     stack_arguments(parser, 18601, "civitas-deploy")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--duration", type=float, default=30.0, help="seconds of steady load")
-    parser.add_argument("--fault-seconds", type=float, default=25.0,
-                        help="seconds of load around each fault")
+    parser.add_argument("--fault-seconds", type=float, default=25.0, help="seconds of load around each fault")
     # Not a closed loop: players think. docs/SCALING.md plans for a move every 10 s per game (and
     # calls that pessimistic); 2 s per seat is several times that. On this shared 2-core machine
     # a saturated stack answers in tens of seconds, and the figures would measure the queue.
@@ -260,15 +314,13 @@ def main() -> int:
             return 1
         stack.env.update(CIVITAS_IMAGE="civitas:roll-v1", CIVITAS_LIMITS_SCALE="1000")
         started = True
-        with report.check("docker-compose up -d on civitas:roll-v1: every service healthy") \
-                as details:
+        with report.check("docker-compose up -d on civitas:roll-v1: every service healthy") as details:
             t0 = time.monotonic()
             stack.compose("up", "-d")
             stack.wait_healthy(["app1", "app2", "lb"], 240)
             details.append(f"{time.monotonic() - t0:.1f} s")
         if report.failed:
-            print(stack.compose("ps", check=False),
-                  stack.compose("logs", "--tail", "30", check=False))
+            print(stack.compose("ps", check=False), stack.compose("logs", "--tail", "30", check=False))
             return 1
         figures = asyncio.run(run(stack, report, args))
         if args.figures:

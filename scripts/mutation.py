@@ -41,50 +41,104 @@ def _ruleset_tests(name: str) -> list[str]:
 
 # package -> (code to mutate, pytest arguments that select the tests judging it)
 PACKAGES: dict[str, tuple[list[str], list[str]]] = {
-    "engine": (["app/engine/runner.py", "app/engine/rng.py", "app/engine/ruleset.py"],
-               ["tests/engine/test_runner.py", "tests/engine/test_diff.py",
-                "tests/engine/test_rng.py", "tests/engine/test_rng_known_answers.py",
-                "tests/engine/test_outcome_and_hooks.py"]),
-    "services": (["app/services"],
-                 ["tests/api", "tests/db/test_persistence.py", "tests/db/test_two_apps.py",
-                  "tests/db/test_cleanup.py", "tests/ops/test_observability.py"]),
-    "realtime": (["app/realtime"],
-                 ["tests/realtime/test_ws.py", "tests/realtime/test_hub_units.py",
-                  "tests/realtime/test_broker_reconnect.py", "tests/realtime/test_ws_leaks.py",
-                  "tests/realtime/test_lobby.py", "tests/realtime/test_frames.py",
-                  "tests/db/test_two_apps.py", "tests/api/test_table.py", "tests/api/test_tokens.py"]),
+    "engine": (
+        ["app/engine/runner.py", "app/engine/rng.py", "app/engine/ruleset.py"],
+        [
+            "tests/engine/test_runner.py",
+            "tests/engine/test_diff.py",
+            "tests/engine/test_rng.py",
+            "tests/engine/test_rng_known_answers.py",
+            "tests/engine/test_outcome_and_hooks.py",
+        ],
+    ),
+    "services": (
+        ["app/services"],
+        [
+            "tests/api",
+            "tests/db/test_persistence.py",
+            "tests/db/test_two_apps.py",
+            "tests/db/test_cleanup.py",
+            "tests/ops/test_observability.py",
+        ],
+    ),
+    "realtime": (
+        ["app/realtime"],
+        [
+            "tests/realtime/test_ws.py",
+            "tests/realtime/test_hub_units.py",
+            "tests/realtime/test_broker_reconnect.py",
+            "tests/realtime/test_ws_leaks.py",
+            "tests/realtime/test_lobby.py",
+            "tests/realtime/test_frames.py",
+            "tests/db/test_two_apps.py",
+            "tests/api/test_table.py",
+            "tests/api/test_tokens.py",
+        ],
+    ),
     # diff.py alone: its property tests are the slow part of the engine's run.
     "diff": (["app/engine/diff.py"], ["tests/engine/test_diff.py"]),
-    "suburbia": (["app/rulesets/suburbia/legal.py", "app/rulesets/suburbia/turn.py",
-                  "app/rulesets/suburbia/scoring.py"], _ruleset_tests("suburbia")),
-    "tiny_towns": (["app/rulesets/tiny_towns/legal.py", "app/rulesets/tiny_towns/scoring.py"],
-                   _ruleset_tests("tiny_towns")),
-    "fortune_city": ([f"app/rulesets/fortune_city/{m}.py" for m in ("board", "legal", "checks",
-                                                               "moves", "turns", "scoring")],
-                     _ruleset_tests("fortune_city")),
-    "fortuna": ([f"app/rulesets/fortuna/{m}.py" for m in ("cards", "legal", "moves", "turns",
-                                                          "privileges", "scoring")],
-                _ruleset_tests("fortuna")),
+    "suburbia": (
+        [
+            "app/rulesets/suburbia/legal.py",
+            "app/rulesets/suburbia/turn.py",
+            "app/rulesets/suburbia/scoring.py",
+        ],
+        _ruleset_tests("suburbia"),
+    ),
+    "tiny_towns": (
+        ["app/rulesets/tiny_towns/legal.py", "app/rulesets/tiny_towns/scoring.py"],
+        _ruleset_tests("tiny_towns"),
+    ),
+    "fortune_city": (
+        [
+            f"app/rulesets/fortune_city/{m}.py"
+            for m in ("board", "legal", "checks", "moves", "turns", "scoring")
+        ],
+        _ruleset_tests("fortune_city"),
+    ),
+    "fortuna": (
+        [
+            f"app/rulesets/fortuna/{m}.py"
+            for m in ("cards", "legal", "moves", "turns", "privileges", "scoring")
+        ],
+        _ruleset_tests("fortuna"),
+    ),
     # flow.py holds the legality and the scoring window; favours.py what a favour card scores.
-    "city_council": (["app/rulesets/city_council/flow.py",
-                      "app/rulesets/city_council/production.py",
-                      "app/rulesets/city_council/favours.py"],
-                     _ruleset_tests("city_council")),
+    "city_council": (
+        [
+            "app/rulesets/city_council/flow.py",
+            "app/rulesets/city_council/production.py",
+            "app/rulesets/city_council/favours.py",
+        ],
+        _ruleset_tests("city_council"),
+    ),
 }
 
 # Under mutation: property tests draw 50 examples from a fixed seed (the normal run draws 400).
 # The pure-Python rules: a compiled build of the unmutated source must never stand in for a mutant.
-MUTATION_ENV = {"CIVITAS_CONFORMANCE_SEEDS": "1", "CIVITAS_HYPOTHESIS_EXAMPLES": "50",
-                "CIVITAS_PURE_RULES": "1"}
-PYTEST_ARGS = ["-p", "no:randomly", "-p", "no:cacheprovider", "-q", "-x",
-               "--hypothesis-seed=14", "--timeout=60"]
+MUTATION_ENV = {
+    "CIVITAS_CONFORMANCE_SEEDS": "1",
+    "CIVITAS_HYPOTHESIS_EXAMPLES": "50",
+    "CIVITAS_PURE_RULES": "1",
+}
+PYTEST_ARGS = [
+    "-p",
+    "no:randomly",
+    "-p",
+    "no:cacheprovider",
+    "-q",
+    "-x",
+    "--hypothesis-seed=14",
+    "--timeout=60",
+]
 
 
 def _copy(dest: Path) -> None:
     if dest.exists():
         shutil.rmtree(dest)
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT,
-                           capture_output=True, text=True, check=True).stdout.split()
+    files = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
     for name in files:
         src = ROOT / name
         if src.is_file():
@@ -95,13 +149,15 @@ def _copy(dest: Path) -> None:
 def _configure(dest: Path, paths: list[str], tests: list[str], multiplier: float) -> None:
     # mutmut reads [tool.mutmut] from pyproject.toml first: this copy's config lives there.
     pyproject = (dest / "pyproject.toml").read_text()
-    pyproject += ("\n[tool.mutmut]\n"
-                  f"source_paths = {paths!r}\n"
-                  f"pytest_add_cli_args_test_selection = {tests!r}\n"
-                  'also_copy = ["tests", "app", "migrations", "alembic.ini", "static", "templates"]\n'
-                  f"pytest_add_cli_args = {PYTEST_ARGS!r}\n"
-                  # CPU limit per mutant: (clean time of its tests + 1 s) x multiplier x 2.
-                  f"timeout_multiplier = {multiplier}\n")
+    pyproject += (
+        "\n[tool.mutmut]\n"
+        f"source_paths = {paths!r}\n"
+        f"pytest_add_cli_args_test_selection = {tests!r}\n"
+        'also_copy = ["tests", "app", "migrations", "alembic.ini", "static", "templates"]\n'
+        f"pytest_add_cli_args = {PYTEST_ARGS!r}\n"
+        # CPU limit per mutant: (clean time of its tests + 1 s) x multiplier x 2.
+        f"timeout_multiplier = {multiplier}\n"
+    )
     (dest / "pyproject.toml").write_text(pyproject.replace("'", '"'))
 
 
@@ -125,8 +181,9 @@ print("\\n".join("MUTANT " + name for _, name, _ in mutants))
 
 
 def _all_mutants(dest: Path, env: dict[str, str]) -> list[str]:
-    out = subprocess.run([sys.executable, "-c", _GENERATE], cwd=dest, env=env,
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", _GENERATE], cwd=dest, env=env, capture_output=True, text=True, check=True
+    ).stdout
     return sorted(line[7:] for line in out.splitlines() if line.startswith("MUTANT "))
 
 
@@ -141,8 +198,13 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _results(dest: Path, env: dict[str, str]) -> dict[str, str]:
-    out = subprocess.run([sys.executable, "-m", "mutmut", "results", "--all", "true"], cwd=dest,
-                         env=env, capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "mutmut", "results", "--all", "true"],
+        cwd=dest,
+        env=env,
+        capture_output=True,
+        text=True,
+    ).stdout
     found = {}
     for line in out.splitlines():
         match = re.match(r"\s*(\S+): (\w[\w ]*)$", line)
@@ -152,8 +214,11 @@ def _results(dest: Path, env: dict[str, str]) -> dict[str, str]:
 
 
 def _mutmut_run(dest: Path, env: dict[str, str], names: list[str]) -> None:
-    subprocess.run(["nice", "-n", "15", sys.executable, "-m", "mutmut", "run",
-                    "--max-children", "1", *names], cwd=dest, env=env)
+    subprocess.run(
+        ["nice", "-n", "15", sys.executable, "-m", "mutmut", "run", "--max-children", "1", *names],
+        cwd=dest,
+        env=env,
+    )
 
 
 def score_line(package: str, statuses: dict[str, str], total: int, sampled: bool) -> str:
@@ -167,8 +232,10 @@ def score_line(package: str, statuses: dict[str, str], total: int, sampled: bool
     line = f"{package}: "
     if sampled:
         low, high = wilson(killed, n)
-        line += (f"sampled: {killed} of {n} killed ({100 * killed / max(n, 1):.0f}%, 95% interval "
-                 f"{100 * low:.0f}-{100 * high:.0f}%) from {total} mutants")
+        line += (
+            f"sampled: {killed} of {n} killed ({100 * killed / max(n, 1):.0f}%, 95% interval "
+            f"{100 * low:.0f}-{100 * high:.0f}%) from {total} mutants"
+        )
     else:
         line += f"{killed}/{n} killed ({100 * killed / max(n, 1):.0f}%)"
     return f"{line} {counts}"
@@ -192,8 +259,7 @@ def run(package: str, sample: int | None, seed: int, multiplier: float) -> str:
     if names is not everything:
         score += f" [seed {seed}]"
     survivors = sorted(k for k, v in statuses.items() if v not in ("killed", "timeout"))
-    (WORK / f"{package}-survivors.txt").write_text(
-        "".join(f"{k}: {statuses[k]}\n" for k in survivors))
+    (WORK / f"{package}-survivors.txt").write_text("".join(f"{k}: {statuses[k]}\n" for k in survivors))
     with open(WORK / "scores.txt", "a") as out:
         out.write(score + "\n")
     print(score)
@@ -206,8 +272,12 @@ def main() -> None:
     parser.add_argument("packages", nargs="*", help=f"default: all of {', '.join(PACKAGES)}")
     parser.add_argument("--sample", type=int, help="run only a seeded random sample of N mutants")
     parser.add_argument("--seed", type=int, default=14, help="the sample's seed (default 14)")
-    parser.add_argument("--timeout-multiplier", type=float, default=3.0,
-                        help="CPU limit per mutant = (clean seconds + 1) x this x 2")
+    parser.add_argument(
+        "--timeout-multiplier",
+        type=float,
+        default=3.0,
+        help="CPU limit per mutant = (clean seconds + 1) x this x 2",
+    )
     args = parser.parse_args()
     WORK.mkdir(parents=True, exist_ok=True)
     for package in args.packages or list(PACKAGES):

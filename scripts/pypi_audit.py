@@ -70,15 +70,20 @@ def report(verdicts: list[Verdict]) -> tuple[int, list[str]]:
     unchecked = sorted((v for v in verdicts if v.kind == "not_audited"), key=lambda v: v.name)
     lines = [f"pypi-json audit: VULNERABLE {v.name} {v.installed}: {', '.join(v.ids)}" for v in bad]
     if verdicts and not clean and not bad:
-        lines.append(f"pypi-json audit: NOT AUDITED: none of the {len(verdicts)} installed packages "
-                     f"could be audited ({unchecked[0].why if unchecked else 'no data'}).")
+        lines.append(
+            f"pypi-json audit: NOT AUDITED: none of the {len(verdicts)} installed packages "
+            f"could be audited ({unchecked[0].why if unchecked else 'no data'})."
+        )
         return 0, lines
     if unchecked:
-        lines.append(f"pypi-json audit: NOT AUDITED ({len(unchecked)} of {len(verdicts)}, not the "
-                     "latest release or no data): " + ", ".join(
-                         f"{v.name} {v.installed} ({v.why})" for v in unchecked))
-    lines.append(f"pypi-json audit: {len(clean) + len(bad)} of {len(verdicts)} packages checked "
-                 f"(installed = latest release); {len(bad)} with a known vulnerability.")
+        lines.append(
+            f"pypi-json audit: NOT AUDITED ({len(unchecked)} of {len(verdicts)}, not the "
+            "latest release or no data): " + ", ".join(f"{v.name} {v.installed} ({v.why})" for v in unchecked)
+        )
+    lines.append(
+        f"pypi-json audit: {len(clean) + len(bad)} of {len(verdicts)} packages checked "
+        f"(installed = latest release); {len(bad)} with a known vulnerability."
+    )
     return (1 if bad else 0), lines
 
 
@@ -105,8 +110,11 @@ def installed() -> tuple[dict[str, str], list[Verdict]]:
             continue
         origin = json.loads(dist.read_text("direct_url.json") or "{}")
         if "dir_info" in origin:
-            local.append(Verdict(canonicalize_name(name), dist.version, "not_audited",
-                                 "installed from a local directory"))
+            local.append(
+                Verdict(
+                    canonicalize_name(name), dist.version, "not_audited", "installed from a local directory"
+                )
+            )
         else:
             found[canonicalize_name(name)] = dist.version
     return found, local
@@ -127,8 +135,7 @@ def main() -> int:
         pass
     pool.shutdown(wait=False, cancel_futures=True)
     done = {v.name for v in verdicts}
-    verdicts += [Verdict(n, v, "not_audited", "timed out") for n, v in packages.items()
-                 if n not in done]
+    verdicts += [Verdict(n, v, "not_audited", "timed out") for n, v in packages.items() if n not in done]
     code, lines = report(verdicts)
     print("\n".join(lines), file=sys.stderr if code else sys.stdout)
     return code

@@ -17,11 +17,12 @@ from app.engine import registry
 from tests.support.testgame import TEST_GAME
 
 POSTGRES_URL = os.environ.get("CIVITAS_TEST_POSTGRES_URL", "")
-GAME_SEED = int(os.environ["CIVITAS_TEST_GAME_SEED"]) if os.environ.get(
-    "CIVITAS_TEST_GAME_SEED") else None
-TABLES = ("notification_outbox, push_subscriptions, notification_settings, vacations, "
-          "ratings, rated_games, account_codes, player_sessions, game_events, chat_messages, "
-          "rematches, seat_clocks, room_paces, snapshots, moves, games, seats, rooms, players")
+GAME_SEED = int(os.environ["CIVITAS_TEST_GAME_SEED"]) if os.environ.get("CIVITAS_TEST_GAME_SEED") else None
+TABLES = (
+    "notification_outbox, push_subscriptions, notification_settings, vacations, "
+    "ratings, rated_games, account_codes, player_sessions, game_events, chat_messages, "
+    "rematches, seat_clocks, room_paces, snapshots, moves, games, seats, rooms, players"
+)
 
 
 def _postgres_reachable(url: str) -> bool:
@@ -86,9 +87,11 @@ def db_url(request, tmp_path) -> str:
                 "SELECT pid, state, application_name, client_port, left(query, 120) FROM "
                 "pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
             ).fetchall()
-            pytest.fail("TRUNCATE of the test tables waited 60 s for locks held by other "
-                        "connections (an earlier test left them open): "
-                        + "; ".join(map(str, others)), pytrace=False)
+            pytest.fail(
+                "TRUNCATE of the test tables waited 60 s for locks held by other "
+                "connections (an earlier test left them open): " + "; ".join(map(str, others)),
+                pytrace=False,
+            )
     return url
 
 
@@ -103,9 +106,17 @@ def settings(db_url):
     # CIVITAS_TEST_GAME_SEED replays a failing test's games with the seed its report printed.
     # The collector's freezes (tests/ops/test_collector.py tests them) would freeze the whole
     # test process, earlier tests' garbage included, for apps that never live to thaw it.
-    return Settings(database_url=db_url, bot_delay_ms=0, heartbeat_seconds=30, limits_scale=1000,
-                    extra_rulesets="tests.support.testgame:TEST_GAME", broker_url="memory://",
-                    bot_watchdog_seconds=3600, game_seed=GAME_SEED, gc_freeze_seconds=0)
+    return Settings(
+        database_url=db_url,
+        bot_delay_ms=0,
+        heartbeat_seconds=30,
+        limits_scale=1000,
+        extra_rulesets="tests.support.testgame:TEST_GAME",
+        broker_url="memory://",
+        bot_watchdog_seconds=3600,
+        game_seed=GAME_SEED,
+        gc_freeze_seconds=0,
+    )
 
 
 @pytest.fixture
@@ -156,9 +167,13 @@ def _cancel_all_tasks_bounded(loop: asyncio.AbstractEventLoop) -> None:
     _done, pending = loop.run_until_complete(asyncio.wait(to_cancel, timeout=CANCEL_GRACE_SECONDS))
     for task in to_cancel - pending:
         if not task.cancelled() and task.exception() is not None:
-            loop.call_exception_handler({
-                "message": "unhandled exception during asyncio.run() shutdown",
-                "exception": task.exception(), "task": task})
+            loop.call_exception_handler(
+                {
+                    "message": "unhandled exception during asyncio.run() shutdown",
+                    "exception": task.exception(),
+                    "task": task,
+                }
+            )
     if pending:
         # Name every unfinished task, those started during the cancellation too (a shielded
         # cleanup, say, that the cancelled task waits for).
@@ -166,7 +181,8 @@ def _cancel_all_tasks_bounded(loop: asyncio.AbstractEventLoop) -> None:
         raise TasksIgnoredCancellation(
             f"{len(pending)} task(s) still pending {CANCEL_GRACE_SECONDS:g} s after being cancelled "
             f"at the end of an event loop (thread {threading.current_thread().name}); "
-            f"unfinished tasks:\n\n" + "\n".join(_describe(t) for t in stuck))
+            f"unfinished tasks:\n\n" + "\n".join(_describe(t) for t in stuck)
+        )
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -188,12 +204,15 @@ def pytest_runtest_teardown(item, nextitem):
     if nextitem is None or getattr(nextitem, "module", None) is not module:
         loop = asyncio.events._get_running_loop()
         if loop is not None:
-            raise RuntimeError(f"{item.nodeid.split('::')[0]} left an event loop running in the main "
-                               f"thread after its fixtures were torn down: {loop!r}")
+            raise RuntimeError(
+                f"{item.nodeid.split('::')[0]} left an event loop running in the main "
+                f"thread after its fixtures were torn down: {loop!r}"
+            )
     return result
 
 
 # -- every game a test starts prints its seed when the test fails --------------------------------
+
 
 @pytest.fixture(autouse=True)
 def _record_game_seeds(request, monkeypatch):
@@ -243,6 +262,7 @@ def seed_section(item) -> str:
 
 # -- without PostgreSQL or Redis, say so loudly, in one line naming what did not run -------------
 
+
 @pytest.hookimpl(trylast=True)
 def pytest_terminal_summary(terminalreporter):
     """One loud line: the tests skipped for want of PostgreSQL or Redis (and the PostgreSQL
@@ -265,4 +285,7 @@ def pytest_terminal_summary(terminalreporter):
         parts.append("every [postgres] variant of the database tests was not generated")
     terminalreporter.write_line(
         f"NOT RUN for want of {what}: {'; '.join(parts)}. Run .ci/run (or make test with "
-        "CIVITAS_TEST_POSTGRES_URL and CIVITAS_TEST_REDIS_URL).", red=True, bold=True)
+        "CIVITAS_TEST_POSTGRES_URL and CIVITAS_TEST_REDIS_URL).",
+        red=True,
+        bold=True,
+    )

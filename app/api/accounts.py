@@ -32,12 +32,15 @@ from app.services.tokens import Identity
 
 router = APIRouter(tags=["accounts"], responses=error_responses(400, 401, 404, 409, 422, 429))
 _bearer = HTTPBearer(auto_error=False)
-RESET_SENT = ("If an account has that address, a link to choose a new password is on its way; "
-              "it works once, within the hour.")
+RESET_SENT = (
+    "If an account has that address, a link to choose a new password is on its way; "
+    "it works once, within the hour."
+)
 
 
-async def _device(platform: PlatformDep, credentials: Annotated[
-        HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> Identity | None:
+async def _device(
+    platform: PlatformDep, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+) -> Identity | None:
     """The session this device holds, if its token still works (a stale one is no obstacle to
     signing in; whichever it is ends when the new session starts)."""
     return await platform.tokens.authenticate(credentials.credentials if credentials else None)
@@ -48,13 +51,16 @@ Device = Annotated[Identity | None, Depends(_device)]
 
 def _client(request: Request) -> tuple[str, str]:
     """The caller's address (for the limits) and its browser's label (for the sessions)."""
-    return (request.client.host if request.client else "?",
-            device_label(request.headers.get("user-agent")))
+    return (request.client.host if request.client else "?", device_label(request.headers.get("user-agent")))
 
 
 def _signed_in(done: SignedIn) -> dict[str, Any]:
-    return {"id": done.identity.id, "name": done.identity.name, "token": done.token,
-            "expires_at": done.identity.valid_until.isoformat()}
+    return {
+        "id": done.identity.id,
+        "name": done.identity.name,
+        "token": done.token,
+        "expires_at": done.identity.valid_until.isoformat(),
+    }
 
 
 @router.get("/api/players/me/account", response_model=AccountPublic)
@@ -81,8 +87,7 @@ async def sign_in(body: SignIn, request: Request, device: Device, platform: Plat
     """Sign in with a verified address and password: a new session (token) of that player; the
     session this device held, if any, ends."""
     address, label = _client(request)
-    return _signed_in(await platform.accounts.sign_in(body.email, body.password, address, device,
-                                                      label))
+    return _signed_in(await platform.accounts.sign_in(body.email, body.password, address, device, label))
 
 
 @router.post("/api/players/me/device-code", status_code=201, response_model=DeviceCode)
@@ -92,8 +97,7 @@ async def device_code(player: CurrentPlayer, platform: PlatformDep) -> dict:
 
 
 @router.post("/api/accounts/code-sign-in", response_model=PlayerCreated)
-async def code_sign_in(body: CodeSignIn, request: Request, device: Device,
-                       platform: PlatformDep) -> dict:
+async def code_sign_in(body: CodeSignIn, request: Request, device: Device, platform: PlatformDep) -> dict:
     """Sign in with a code shown on a signed-in device."""
     address, label = _client(request)
     return _signed_in(await platform.accounts.code_sign_in(body.code, address, device, label))
@@ -107,16 +111,13 @@ async def reset_request(body: ResetRequest, request: Request, platform: Platform
 
 
 @router.post("/api/accounts/reset", response_model=PlayerCreated)
-async def reset(body: PasswordReset, request: Request, device: Device,
-                platform: PlatformDep) -> dict:
+async def reset(body: PasswordReset, request: Request, device: Device, platform: PlatformDep) -> dict:
     """Follow a reset link with a new password: every session ends and this device signs in."""
-    return _signed_in(await platform.accounts.reset(body.code, body.password, device,
-                                                    _client(request)[1]))
+    return _signed_in(await platform.accounts.reset(body.code, body.password, device, _client(request)[1]))
 
 
 @router.post("/api/players/me/password", status_code=204)
-async def change_password(body: PasswordChange, player: CurrentPlayer,
-                          platform: PlatformDep) -> Response:
+async def change_password(body: PasswordChange, player: CurrentPlayer, platform: PlatformDep) -> Response:
     """A new password, given the current one; every other device is signed out."""
     await platform.accounts.change_password(player, body.current_password, body.password)
     return Response(status_code=204)

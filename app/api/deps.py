@@ -68,8 +68,11 @@ async def optional_player(
         return None
     player = await platform.tokens.authenticate(credentials.credentials)
     if player is None:
-        raise ServiceError(401, "That token does not belong to any player, or it has expired or "
-                                "was revoked; create a player at /api/players.")
+        raise ServiceError(
+            401,
+            "That token does not belong to any player, or it has expired or "
+            "was revoked; create a player at /api/players.",
+        )
     return player
 
 

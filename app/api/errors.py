@@ -41,8 +41,7 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def _service(_: Request, exc: ServiceError) -> JSONResponse:
         headers = {"Retry-After": str(exc.extra["retry_after"])} if "retry_after" in exc.extra else None
-        return JSONResponse({"detail": exc.detail, **exc.extra}, status_code=exc.status,
-                            headers=headers)
+        return JSONResponse({"detail": exc.detail, **exc.extra}, status_code=exc.status, headers=headers)
 
     @app.exception_handler(GameError)
     async def _game(_: Request, exc: GameError) -> JSONResponse:
@@ -55,8 +54,7 @@ def install(app: FastAPI) -> None:
     async def _bad_value(_: Request, exc: DataError) -> JSONResponse:
         # A value the database refuses (e.g. text PostgreSQL cannot store) is bad input, not an
         # outage: nothing was stored, and retrying would not help.
-        return JSONResponse({"detail": "The request holds a value that cannot be stored."},
-                            status_code=422)
+        return JSONResponse({"detail": "The request holds a value that cannot be stored."}, status_code=422)
 
     @app.exception_handler(DBAPIError)
     async def _database(_: Request, exc: DBAPIError) -> JSONResponse:

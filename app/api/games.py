@@ -10,20 +10,32 @@ from typing import Any
 from fastapi import APIRouter
 
 from app.api.deps import CurrentPlayer, OptionalPlayer, PlatformDep, SessionDep, room_writing
-from app.api.schemas import (error_responses, GameDocument, GameLog, LegalMoves, MoveAccepted,
-                             MoveSubmit, ReplayDocument, ReplayIndex, TableInfo, UndoAccepted,
-                             UndoSubmit)
+from app.api.schemas import (
+    error_responses,
+    GameDocument,
+    GameLog,
+    LegalMoves,
+    MoveAccepted,
+    MoveSubmit,
+    ReplayDocument,
+    ReplayIndex,
+    TableInfo,
+    UndoAccepted,
+    UndoSubmit,
+)
 from app.services.errors import ServiceError, not_found
 from app.services.games import LiveGame, game_document
 from app.services.replay import ALL, viewpoint
 from app.services.table import table_info, take_offered_seat
 
-router = APIRouter(prefix="/api/games", tags=["games"],
-                   responses=error_responses(400, 401, 403, 404, 409, 413, 422))
+router = APIRouter(
+    prefix="/api/games", tags=["games"], responses=error_responses(400, 401, 403, 404, 409, 413, 422)
+)
 
 
-async def _visible(platform: Any, game_id: str, player: Any, invite_code: str | None = None,
-                   *, fresh: bool = False) -> LiveGame:
+async def _visible(
+    platform: Any, game_id: str, player: Any, invite_code: str | None = None, *, fresh: bool = False
+) -> LiveGame:
     """The game, if the caller may see it (else the 404 of a game that does not exist)."""
     live = await platform.games.live(game_id, fresh=fresh)
     if not live.visible_to(player.id if player else None, invite_code):
@@ -32,8 +44,9 @@ async def _visible(platform: Any, game_id: str, player: Any, invite_code: str | 
 
 
 @router.get("/{game_id}", response_model=GameDocument, response_model_exclude_unset=True)
-async def get_game(game_id: str, platform: PlatformDep, player: OptionalPlayer,
-                   invite_code: str | None = None) -> dict[str, Any]:
+async def get_game(
+    game_id: str, platform: PlatformDep, player: OptionalPlayer, invite_code: str | None = None
+) -> dict[str, Any]:
     """The caller's game document (a spectator's without a seat)."""
     live = await _visible(platform, game_id, player, invite_code, fresh=True)
     seat = live.seat_of(player.id if player else None)
@@ -41,8 +54,9 @@ async def get_game(game_id: str, platform: PlatformDep, player: OptionalPlayer,
 
 
 @router.get("/{game_id}/legal-moves", response_model=LegalMoves, response_model_exclude_none=True)
-async def legal_moves(game_id: str, platform: PlatformDep, player: OptionalPlayer,
-                      invite_code: str | None = None) -> dict[str, Any]:
+async def legal_moves(
+    game_id: str, platform: PlatformDep, player: OptionalPlayer, invite_code: str | None = None
+) -> dict[str, Any]:
     """Every move the caller's seat may make now (none when it is not asked to act)."""
     live = await _visible(platform, game_id, player, invite_code, fresh=True)
     seat = live.seat_of(player.id if player else None)
@@ -57,21 +71,24 @@ async def legal_moves(game_id: str, platform: PlatformDep, player: OptionalPlaye
 
 
 @router.post("/{game_id}/moves", response_model=MoveAccepted)
-async def submit_move(game_id: str, body: MoveSubmit, platform: PlatformDep,
-                      player: CurrentPlayer) -> dict[str, int]:
+async def submit_move(
+    game_id: str, body: MoveSubmit, platform: PlatformDep, player: CurrentPlayer
+) -> dict[str, int]:
     """Play a move for the caller's seat, made at `version`."""
     seat = await platform.games.seat_of(game_id, player.id)
     if seat is None:
         await _visible(platform, game_id, player)  # a private game's outsider: 404
         raise ServiceError(403, "You do not hold a seat in this game.")
-    version = await platform.games.submit(game_id, seat, body.version, body.move, body.id,
-                                          player_id=player.id)
+    version = await platform.games.submit(
+        game_id, seat, body.version, body.move, body.id, player_id=player.id
+    )
     return {"version": version}
 
 
 @router.post("/{game_id}/undo", response_model=UndoAccepted)
-async def take_back(game_id: str, body: UndoSubmit, platform: PlatformDep,
-                    player: CurrentPlayer) -> dict[str, int]:
+async def take_back(
+    game_id: str, body: UndoSubmit, platform: PlatformDep, player: CurrentPlayer
+) -> dict[str, int]:
     """Take back the caller's last `moves` moves (made at `version`, the current one), where the
     table allows it, nobody else has acted since and none of them showed the caller anything
     hidden: a new log row and a new version; the moves' rows stay in the log."""
@@ -79,22 +96,25 @@ async def take_back(game_id: str, body: UndoSubmit, platform: PlatformDep,
     if seat is None:
         await _visible(platform, game_id, player)  # a private game's outsider: 404
         raise ServiceError(403, "You do not hold a seat in this game.")
-    version = await platform.games.take_back(game_id, seat, body.version, body.moves, body.id,
-                                             player_id=player.id)
+    version = await platform.games.take_back(
+        game_id, seat, body.version, body.moves, body.id, player_id=player.id
+    )
     return {"version": version, "undone": body.moves}
 
 
 @router.get("/{game_id}/log", response_model=GameLog, response_model_exclude_none=True)
-async def game_log(game_id: str, platform: PlatformDep, player: OptionalPlayer,
-                   invite_code: str | None = None) -> dict[str, Any]:
+async def game_log(
+    game_id: str, platform: PlatformDep, player: OptionalPlayer, invite_code: str | None = None
+) -> dict[str, Any]:
     """The moves as the caller may see them; after the end, every move and the seed."""
     live = await _visible(platform, game_id, player, invite_code)
     return await platform.games.log(game_id, live.seat_of(player.id if player else None))
 
 
 @router.get("/{game_id}/table", response_model=TableInfo)
-async def game_table(game_id: str, platform: PlatformDep, player: OptionalPlayer,
-                     invite_code: str | None = None) -> dict[str, Any]:
+async def game_table(
+    game_id: str, platform: PlatformDep, player: OptionalPlayer, invite_code: str | None = None
+) -> dict[str, Any]:
     """Who sits where (names, bots, presence, held seats), the clocks and, for the game's own
     players, its rematch."""
     await _visible(platform, game_id, player, invite_code)
@@ -115,8 +135,14 @@ async def reclaim_seat(game_id: str, platform: PlatformDep, player: CurrentPlaye
 
 
 @router.post("/{game_id}/seats/{seat}/take", response_model=TableInfo)
-async def take_seat(game_id: str, seat: int, platform: PlatformDep, player: CurrentPlayer,
-                    session: SessionDep, invite_code: str | None = None) -> dict[str, Any]:
+async def take_seat(
+    game_id: str,
+    seat: int,
+    platform: PlatformDep,
+    player: CurrentPlayer,
+    session: SessionDep,
+    invite_code: str | None = None,
+) -> dict[str, Any]:
     """Take a seat offered to others after its player's time ran out (a turn pace's 'offer'
     timeout policy); the caller must not sit at this table already (a private table's seat
     needs its invite code)."""
@@ -129,24 +155,35 @@ async def take_seat(game_id: str, seat: int, platform: PlatformDep, player: Curr
 
 
 @router.get("/{game_id}/replay", response_model=ReplayIndex)
-async def replay_index(game_id: str, platform: PlatformDep, player: OptionalPlayer,
-                       invite_code: str | None = None) -> dict[str, Any]:
+async def replay_index(
+    game_id: str, platform: PlatformDep, player: OptionalPlayer, invite_code: str | None = None
+) -> dict[str, Any]:
     """Where the game's turns and rounds begin and its scoring moments, up to now."""
     live = await _visible(platform, game_id, player, invite_code, fresh=True)
     seat = live.seat_of(player.id if player else None)
-    viewpoints: list[int | str | None] = (
-        [*range(live.players), None, ALL] if live.finished else [seat])
-    return {"game_id": live.id, "ruleset": live.ruleset.id, "players": live.players,
-            "version": live.version, "finished": live.finished, "seed_hash": live.seed_hash,
-            "seat": seat, "viewpoints": viewpoints,
-            **await platform.replays.index(live, live.version)}
+    viewpoints: list[int | str | None] = [*range(live.players), None, ALL] if live.finished else [seat]
+    return {
+        "game_id": live.id,
+        "ruleset": live.ruleset.id,
+        "players": live.players,
+        "version": live.version,
+        "finished": live.finished,
+        "seed_hash": live.seed_hash,
+        "seat": seat,
+        "viewpoints": viewpoints,
+        **await platform.replays.index(live, live.version),
+    }
 
 
-@router.get("/{game_id}/replay/{version}", response_model=ReplayDocument,
-            response_model_exclude_unset=True)
-async def replay_version(game_id: str, version: int, platform: PlatformDep,
-                         player: OptionalPlayer, seat: str | None = None,
-                         invite_code: str | None = None) -> dict[str, Any]:
+@router.get("/{game_id}/replay/{version}", response_model=ReplayDocument, response_model_exclude_unset=True)
+async def replay_version(
+    game_id: str,
+    version: int,
+    platform: PlatformDep,
+    player: OptionalPlayer,
+    seat: str | None = None,
+    invite_code: str | None = None,
+) -> dict[str, Any]:
     """The game document at `version` from a viewpoint: during the game the caller's own seat
     (a spectator's view without one); after the end any seat (`?seat=2`), the spectator's
     (`?seat=spectator`) or everything revealed (`?seat=all`)."""

@@ -17,8 +17,9 @@ from app.services import notify, vacation
 from app.services.errors import ServiceError
 from app.services.my_games import my_games
 
-router = APIRouter(prefix="/api/players/me", tags=["players"],
-                   responses=error_responses(400, 401, 409, 413, 422))
+router = APIRouter(
+    prefix="/api/players/me", tags=["players"], responses=error_responses(400, 401, 409, 413, 422)
+)
 
 _B64URL = re.compile(r"^[A-Za-z0-9_-]+={0,2}$")
 
@@ -60,38 +61,49 @@ class MyGame(BaseModel):
 
 
 @router.get("/games", response_model=list[MyGame])
-async def games(player: CurrentPlayer, session: SessionDep,
-                state: Annotated[Literal["your_turn", "waiting", "finished"] | None, Query()] = None
-                ) -> list[dict[str, Any]]:
+async def games(
+    player: CurrentPlayer,
+    session: SessionDep,
+    state: Annotated[Literal["your_turn", "waiting", "finished"] | None, Query()] = None,
+) -> list[dict[str, Any]]:
     """The caller's games: your turn first (soonest deadline first), then waiting, then
     finished; `state` keeps one of them."""
     return await my_games(session, player.id, state)
 
 
 @router.get("/notifications")
-async def notification_settings(player: CurrentPlayer, session: SessionDep,
-                                platform: PlatformDep) -> dict[str, Any]:
+async def notification_settings(
+    player: CurrentPlayer, session: SessionDep, platform: PlatformDep
+) -> dict[str, Any]:
     """The caller's notification settings, which channels can reach them now, and the VAPID
     public key a browser subscribes to push with (null: push is not configured here)."""
     row = await session.get(NotificationSettings, player.id)
-    subs = (await session.execute(select(PushSubscription.endpoint).where(
-        PushSubscription.player_id == player.id).limit(1))).first()
+    subs = (
+        await session.execute(
+            select(PushSubscription.endpoint).where(PushSubscription.player_id == player.id).limit(1)
+        )
+    ).first()
     email = getattr(Player, "email", None)
     verified = getattr(Player, "email_verified", None)
     mail_ok = False
     if email is not None:
-        found = (await session.execute(select(email, verified if verified is not None else email)
-                                       .where(Player.id == player.id))).first()
+        found = (
+            await session.execute(
+                select(email, verified if verified is not None else email).where(Player.id == player.id)
+            )
+        ).first()
         mail_ok = bool(found and found[0] and (verified is None or found[1]))
-    return {**notify.settings_json(row),
-            "ready": {"push": subs is not None, "email": mail_ok,
-                      "webhook": bool(row and row.webhook_url)},
-            "vapid_public_key": platform.settings.vapid_public_key or None}
+    return {
+        **notify.settings_json(row),
+        "ready": {"push": subs is not None, "email": mail_ok, "webhook": bool(row and row.webhook_url)},
+        "vapid_public_key": platform.settings.vapid_public_key or None,
+    }
 
 
 @router.put("/notifications")
-async def save_notification_settings(body: dict[str, Any], player: CurrentPlayer,
-                                     session: SessionDep, platform: PlatformDep) -> dict[str, Any]:
+async def save_notification_settings(
+    body: dict[str, Any], player: CurrentPlayer, session: SessionDep, platform: PlatformDep
+) -> dict[str, Any]:
     """Choose, per event, the channels (push, email, webhook); a webhook URL; and whether to be
     told even while a page of that game is open (`always`)."""
     checked = notify.check_settings(body)
@@ -101,14 +113,18 @@ async def save_notification_settings(body: dict[str, Any], player: CurrentPlayer
             row = NotificationSettings(player_id=player.id, **checked)
             session.add(row)
         else:
-            row.events, row.webhook_url, row.always = (checked["events"], checked["webhook_url"],
-                                                       checked["always"])
+            row.events, row.webhook_url, row.always = (
+                checked["events"],
+                checked["webhook_url"],
+                checked["always"],
+            )
     return notify.settings_json(row)
 
 
 @router.post("/push-subscriptions", status_code=201)
-async def subscribe(body: PushSubscribe, player: CurrentPlayer, session: SessionDep,
-                    platform: PlatformDep) -> dict[str, Any]:
+async def subscribe(
+    body: PushSubscribe, player: CurrentPlayer, session: SessionDep, platform: PlatformDep
+) -> dict[str, Any]:
     """Remember this browser's push subscription (PushSubscription.toJSON()) for the caller."""
     notify.check_url(body.endpoint, "A push endpoint")
     if not (_B64URL.match(body.keys.p256dh) and _B64URL.match(body.keys.auth)):
@@ -116,42 +132,47 @@ async def subscribe(body: PushSubscribe, player: CurrentPlayer, session: Session
     async with writing(platform, session):
         row = await session.get(PushSubscription, body.endpoint)
         if row is None:
-            session.add(PushSubscription(endpoint=body.endpoint, player_id=player.id,
-                                         p256dh=body.keys.p256dh, auth=body.keys.auth))
+            session.add(
+                PushSubscription(
+                    endpoint=body.endpoint, player_id=player.id, p256dh=body.keys.p256dh, auth=body.keys.auth
+                )
+            )
         else:  # a browser that signed in as someone else: the endpoint follows it
             row.player_id, row.p256dh, row.auth = player.id, body.keys.p256dh, body.keys.auth
     return {"endpoint": body.endpoint}
 
 
 @router.post("/push-subscriptions/delete", status_code=204)
-async def unsubscribe(body: PushUnsubscribe, player: CurrentPlayer, session: SessionDep,
-                      platform: PlatformDep) -> Response:
+async def unsubscribe(
+    body: PushUnsubscribe, player: CurrentPlayer, session: SessionDep, platform: PlatformDep
+) -> Response:
     """Forget one of the caller's push subscriptions (the endpoint goes in the body)."""
     async with writing(platform, session):
-        await session.execute(delete(PushSubscription).where(
-            PushSubscription.endpoint == body.endpoint, PushSubscription.player_id == player.id))
+        await session.execute(
+            delete(PushSubscription).where(
+                PushSubscription.endpoint == body.endpoint, PushSubscription.player_id == player.id
+            )
+        )
     return Response(status_code=204)
 
 
 @router.get("/vacation")
-async def get_vacation(player: CurrentPlayer, session: SessionDep,
-                       platform: PlatformDep) -> dict[str, Any]:
+async def get_vacation(player: CurrentPlayer, session: SessionDep, platform: PlatformDep) -> dict[str, Any]:
     """Whether the caller is on vacation, until when, and the days left this year."""
     return await vacation.read(session, player.id, platform.settings.vacation_days_per_year)
 
 
 @router.post("/vacation")
-async def start_vacation(body: VacationStart, player: CurrentPlayer, session: SessionDep,
-                         platform: PlatformDep) -> dict[str, Any]:
+async def start_vacation(
+    body: VacationStart, player: CurrentPlayer, session: SessionDep, platform: PlatformDep
+) -> dict[str, Any]:
     """Pause the caller's turn clocks for `days` days from now (a few days a year)."""
     async with writing(platform, session):
-        return await vacation.start(session, player.id, body.days,
-                                    platform.settings.vacation_days_per_year)
+        return await vacation.start(session, player.id, body.days, platform.settings.vacation_days_per_year)
 
 
 @router.delete("/vacation")
-async def end_vacation(player: CurrentPlayer, session: SessionDep,
-                       platform: PlatformDep) -> dict[str, Any]:
+async def end_vacation(player: CurrentPlayer, session: SessionDep, platform: PlatformDep) -> dict[str, Any]:
     """End the caller's vacation now; the days not used come back."""
     async with writing(platform, session):
         return await vacation.end(session, player.id, platform.settings.vacation_days_per_year)

@@ -55,9 +55,17 @@ async def rules_page(request: Request, ruleset_id: str) -> HTMLResponse:
     if ruleset is None or text is None:
         raise not_found("rulebook")
     blocks = _rulebook_blocks(text)
-    return templates.TemplateResponse(request, "rules.html", {
-        "page": "rules", "name": ruleset.name, "ruleset": ruleset_id,
-        "guide": guides.guide(ruleset_id), "blocks": blocks})
+    return templates.TemplateResponse(
+        request,
+        "rules.html",
+        {
+            "page": "rules",
+            "name": ruleset.name,
+            "ruleset": ruleset_id,
+            "guide": guides.guide(ruleset_id),
+            "blocks": blocks,
+        },
+    )
 
 
 def _rulebook_blocks(text: str) -> list[tuple[str, str]]:
@@ -92,8 +100,9 @@ async def my_games_page(request: Request) -> HTMLResponse:
 @router.get("/sw.js")
 async def service_worker() -> FileResponse:
     """The push service worker, served from the root so its scope is the whole site."""
-    return FileResponse(ROOT / "static" / "js" / "sw.js", media_type="text/javascript",
-                        headers={"Cache-Control": "no-cache"})
+    return FileResponse(
+        ROOT / "static" / "js" / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"}
+    )
 
 
 @router.get("/players/{player_id}", response_class=HTMLResponse)
@@ -105,7 +114,9 @@ async def player_page(request: Request, player_id: str) -> HTMLResponse:
 @router.get("/leaderboard/{ruleset}", response_class=HTMLResponse)
 async def leaderboard_page(request: Request, ruleset: str) -> HTMLResponse:
     """A game's leaderboard."""
-    return templates.TemplateResponse(request, "leaderboard.html", {"page": "leaderboard", "ruleset": ruleset})
+    return templates.TemplateResponse(
+        request, "leaderboard.html", {"page": "leaderboard", "ruleset": ruleset}
+    )
 
 
 @router.get("/favicon.ico")

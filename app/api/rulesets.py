@@ -23,10 +23,16 @@ router = APIRouter(prefix="/api/rulesets", tags=["rulesets"], responses=error_re
 @router.get("", response_model=list[RulesetInfo])
 async def list_rulesets() -> list[dict[str, Any]]:
     """Every ruleset with its seat range and options schema."""
-    return [{
-        "id": r.id, "name": r.name, "min_players": r.min_players, "max_players": r.max_players,
-        "options": r.Options.model_json_schema(),
-    } for r in registry.all_rulesets()]
+    return [
+        {
+            "id": r.id,
+            "name": r.name,
+            "min_players": r.min_players,
+            "max_players": r.max_players,
+            "options": r.Options.model_json_schema(),
+        }
+        for r in registry.all_rulesets()
+    ]
 
 
 @router.get("/{ruleset_id}/catalogue")
@@ -48,12 +54,16 @@ async def guide(ruleset_id: str) -> dict[str, Any]:
 
 
 @router.get("/{ruleset_id}/leaderboard", response_model=Leaderboard)
-async def leaderboard(ruleset_id: str, session: SessionDep,
-                      pool: Literal["rated", "bots"] = "rated") -> dict[str, Any]:
+async def leaderboard(
+    ruleset_id: str, session: SessionDep, pool: Literal["rated", "bots"] = "rated"
+) -> dict[str, Any]:
     """The game's players by rating (settled ratings first, then provisional ones), and the bot
     levels' fixed ratings; `pool=bots` for the ratings from games against bots."""
     if registry.get(ruleset_id) is None:
         raise not_found("ruleset")
-    return {"ruleset": ruleset_id, "pool": pool,
-            "players": await profiles.leaderboard(session, ruleset_id, pool),
-            "bots": {level: bot_rating(level) for level in PLAYABLE}}
+    return {
+        "ruleset": ruleset_id,
+        "pool": pool,
+        "players": await profiles.leaderboard(session, ruleset_id, pool),
+        "bots": {level: bot_rating(level) for level in PLAYABLE},
+    }

@@ -307,8 +307,7 @@ class ErrorBody(BaseModel):
 
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI entries for the refusals a router can give (all share ErrorBody)."""
-    return {status: {"model": ErrorBody, "description": "Refused; `detail` says why."}
-            for status in statuses}
+    return {status: {"model": ErrorBody, "description": "Refused; `detail` says why."} for status in statuses}
 
 
 class SeatClockPublic(BaseModel):

@@ -62,8 +62,9 @@ class TimedPool(AsyncAdaptedQueuePool):
             held = self._held.get(task, 0)
             if held:
                 POOL_NESTED.inc()
-                log.warning("a task checked out a second database connection while holding one: %r",
-                            task.get_coro())
+                log.warning(
+                    "a task checked out a second database connection while holding one: %r", task.get_coro()
+                )
             self._held[task] = held + 1
             self._holders[id(record)] = task
         return record
@@ -86,29 +87,46 @@ def _current_task() -> Any:
         return None
 
 
-def make_engine(url: str, sqlite_synchronous: str = "normal", pool_size: int | None = None,
-                max_overflow: int | None = None, pool_timeout: float = 30.0) -> AsyncEngine:
+def make_engine(
+    url: str,
+    sqlite_synchronous: str = "normal",
+    pool_size: int | None = None,
+    max_overflow: int | None = None,
+    pool_timeout: float = 30.0,
+) -> AsyncEngine:
     """An async engine for `url` (sqlite or postgresql), its pool sized by `pool_size` and
     `max_overflow` (None: the backend's default below)."""
     url = async_url(url)
     if url.startswith("sqlite"):
         # A request holds at most one connection, briefly (reads; writes queue for SQLite's one
         # writer): 10 + 10 covers a burst of 20 requests in flight without a wait.
-        engine = create_async_engine(url, connect_args={"timeout": 30}, poolclass=TimedPool,
-                                     pool_size=10 if pool_size is None else pool_size,
-                                     max_overflow=10 if max_overflow is None else max_overflow,
-                                     pool_timeout=pool_timeout)
-        event.listen(engine.sync_engine, "connect",
-                     lambda conn, record: sqlite_pragmas(conn, record, sqlite_synchronous))
+        engine = create_async_engine(
+            url,
+            connect_args={"timeout": 30},
+            poolclass=TimedPool,
+            pool_size=10 if pool_size is None else pool_size,
+            max_overflow=10 if max_overflow is None else max_overflow,
+            pool_timeout=pool_timeout,
+        )
+        event.listen(
+            engine.sync_engine,
+            "connect",
+            lambda conn, record: sqlite_pragmas(conn, record, sqlite_synchronous),
+        )
         return engine
     # No pre-ping (it costs a round trip per request, about a third of a move's time here): a
     # connection the server dropped fails its request with a retryable 503, and SQLAlchemy
     # then discards the pool's stale connections.
     # 10 + 20 per process: two workers stay well under PostgreSQL's default 100 connections
     # (with the move writers' own connections and a migration beside them).
-    return create_async_engine(url, pool_size=10 if pool_size is None else pool_size,
-                               max_overflow=20 if max_overflow is None else max_overflow,
-                               pool_timeout=pool_timeout, pool_recycle=1800, poolclass=TimedPool)
+    return create_async_engine(
+        url,
+        pool_size=10 if pool_size is None else pool_size,
+        max_overflow=20 if max_overflow is None else max_overflow,
+        pool_timeout=pool_timeout,
+        pool_recycle=1800,
+        poolclass=TimedPool,
+    )
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker:

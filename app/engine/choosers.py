@@ -97,8 +97,11 @@ def searcher(iterations: int | None) -> Chooser:
 
 
 LEVELS: dict[str, Level] = {
-    DEFAULT_LEVEL: Level(heuristic), "random": Level(random_legal), "easy": Level(easy),
-    "hard": Level(searcher(iterations=20_000), 0.5), "expert": Level(searcher(iterations=80_000), 2.0),
+    DEFAULT_LEVEL: Level(heuristic),
+    "random": Level(random_legal),
+    "easy": Level(easy),
+    "hard": Level(searcher(iterations=20_000), 0.5),
+    "expert": Level(searcher(iterations=80_000), 2.0),
 }
 # What a host may choose for a bot seat, weakest first, with the name shown in the room.
 PLAYABLE = {"easy": "Easy", "normal": "Normal", "hard": "Hard", "expert": "Expert"}
@@ -122,5 +125,10 @@ def decide(request: dict[str, Any]) -> Move:
         raise LookupError(f"no ruleset {request['ruleset']!r} in this worker")
     chooser = level(request.get("level")).chooser
     with Memo():  # what the rules keep per state while this decision looks ahead (memo.py)
-        return chooser(ruleset, request["state"], int(request["seat"]), int(request["seed"]),
-                       float(request.get("budget", 0.0)))
+        return chooser(
+            ruleset,
+            request["state"],
+            int(request["seat"]),
+            int(request["seed"]),
+            float(request.get("budget", 0.0)),
+        )

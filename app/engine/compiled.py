@@ -66,8 +66,9 @@ class CompiledRulesFinder(importlib.abc.MetaPathFinder):
         self.loaded: list[str] = []
         self.stale: list[str] = []
 
-    def find_spec(self, fullname: str, path: Any = None,
-                  target: Any = None) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(
+        self, fullname: str, path: Any = None, target: Any = None
+    ) -> importlib.machinery.ModuleSpec | None:
         """The compiled module's spec, or None to let the ordinary finders load the source."""
         entry = self.modules.get(fullname)
         if entry is None:

@@ -87,8 +87,9 @@ def perturbations(move: Move, moves: list[Move]) -> list[tuple[Move, bool]]:
     return out
 
 
-def check_refuses_unlisted(ruleset: Ruleset, state: State, seat: int, moves: list[Move],
-                           sample: list[Move], label: str) -> None:
+def check_refuses_unlisted(
+    ruleset: Ruleset, state: State, seat: int, moves: list[Move], sample: list[Move], label: str
+) -> None:
     """Moves that are not listed are refused, checked on perturbations of the sampled legal
     moves: never accepted; refused with IllegalMove (naming the rule) when they keep the move's
     shape, and at worst with a shape error (reported as malformed) when they do not."""
@@ -104,10 +105,14 @@ def check_refuses_unlisted(ruleset: Ruleset, state: State, seat: int, moves: lis
             except SHAPE_ERRORS as exc:
                 if not same_shape:
                     continue
-                raise AssertionError(f"{label}: seat {seat}'s unlisted move {bad} raised "
-                                     f"{type(exc).__name__} instead of IllegalMove") from exc
-            raise AssertionError(f"{label}: seat {seat}'s unlisted move {bad} was accepted "
-                                 f"(a perturbation of the legal {move})")
+                raise AssertionError(
+                    f"{label}: seat {seat}'s unlisted move {bad} raised "
+                    f"{type(exc).__name__} instead of IllegalMove"
+                ) from exc
+            raise AssertionError(
+                f"{label}: seat {seat}'s unlisted move {bad} was accepted "
+                f"(a perturbation of the legal {move})"
+            )
 
 
 def random_playout(
@@ -147,9 +152,11 @@ def random_playout(
         assert moves, f"{label}: seat {seat} must act at step {step} but has no legal move"
         _roundtrip(moves, f"{label}: legal moves")
         before = json.dumps(state, sort_keys=True)
-        sample = moves if len(moves) <= check_every_legal else [
-            chooser.choice(moves) for _ in range(check_every_legal)
-        ]
+        sample = (
+            moves
+            if len(moves) <= check_every_legal
+            else [chooser.choice(moves) for _ in range(check_every_legal)]
+        )
         for move in sample:
             ruleset.apply(state, seat, move)  # must not raise: every legal move is accepted
         if check_unlisted:
@@ -172,14 +179,14 @@ def random_playout(
     return state, log
 
 
-
 def move_kind(move: Move) -> Any:
     """A move's family for coverage checks: its `type` field, else the names of its fields."""
     return move.get("type", tuple(sorted(move))) if isinstance(move, dict) else type(move).__name__
 
 
-def check_random_move(ruleset: Ruleset, state: State, seat: int, rng: Rng, label: str,
-                      *, draws_per_move: int = 20) -> None:
+def check_random_move(
+    ruleset: Ruleset, state: State, seat: int, rng: Rng, label: str, *, draws_per_move: int = 20
+) -> None:
     """`random_move` returns only members of `legal_moves` (strict JSON equality), draws the same
     move from the same generator state, leaves the state unchanged, and reaches every kind of move
     listed: draws continue until each kind is seen, up to `draws_per_move` x the number of legal
@@ -191,25 +198,35 @@ def check_random_move(ruleset: Ruleset, state: State, seat: int, rng: Rng, label
     twin = Rng(rng.state)
     first = random_move(ruleset, state, seat, rng)
     assert random_move(ruleset, state, seat, twin) == first, (
-        f"{label}: random_move differs for the same generator state")
+        f"{label}: random_move differs for the same generator state"
+    )
     seen = {move_kind(first)}
     draws = 1
     while draws < draws_per_move * len(moves) and not wanted <= seen:
         move = random_move(ruleset, state, seat, rng)
         assert json.dumps(move, sort_keys=True) in legal, (
-            f"{label}: random_move gave {move!r}, which is not in legal_moves")
+            f"{label}: random_move gave {move!r}, which is not in legal_moves"
+        )
         seen.add(move_kind(move))
         draws += 1
     assert json.dumps(first, sort_keys=True) in legal, (
-        f"{label}: random_move gave {first!r}, which is not in legal_moves")
+        f"{label}: random_move gave {first!r}, which is not in legal_moves"
+    )
     assert wanted <= seen, (
-        f"{label}: random_move never drew a move of kind {sorted(map(str, wanted - seen))} "
-        f"in {draws} draws")
+        f"{label}: random_move never drew a move of kind {sorted(map(str, wanted - seen))} in {draws} draws"
+    )
     assert json.dumps(state, sort_keys=True) == before, f"{label}: random_move mutated the state"
 
 
-def random_move_playout(ruleset: Ruleset, players: int, options: dict[str, Any], seed: int, *,
-                        check_every: int = 3, max_moves: int = 5000) -> int:
+def random_move_playout(
+    ruleset: Ruleset,
+    players: int,
+    options: dict[str, Any],
+    seed: int,
+    *,
+    check_every: int = 3,
+    max_moves: int = 5000,
+) -> int:
     """Play a game with `random_move` alone (every drawn move must be accepted), checking
     `check_random_move` every `check_every` steps; returns the number of moves."""
     label = f"{ruleset.id} players={players} options={options} seed={seed}"
@@ -221,14 +238,21 @@ def random_move_playout(ruleset: Ruleset, players: int, options: dict[str, Any],
             return step
         seat = chooser.choice(to_act)
         if step % check_every == 0:
-            check_random_move(ruleset, state, seat, Rng.from_seed(seed, "draws", step),
-                              f"{label} step {step}")
+            check_random_move(
+                ruleset, state, seat, Rng.from_seed(seed, "draws", step), f"{label} step {step}"
+            )
         state = ruleset.apply(state, seat, random_move(ruleset, state, seat, chooser))
     raise AssertionError(f"{label}: no end after {max_moves} moves with random_move")
 
 
-def check_playout(ruleset: Ruleset, players: int, options: dict[str, Any], seed: int, *,
-                  starts: tuple[int, ...] = (0, 7, 40)) -> None:
+def check_playout(
+    ruleset: Ruleset,
+    players: int,
+    options: dict[str, Any],
+    seed: int,
+    *,
+    starts: tuple[int, ...] = (0, 7, 40),
+) -> None:
     """The `playout` hook (a ruleset's fast path or the default) ends in exactly the state that
     the reference `play_random` reaches from the same state and generator, leaves its input
     unchanged, and leaves the generator where the reference leaves it; checked from the setup
@@ -248,30 +272,36 @@ def check_playout(ruleset: Ruleset, players: int, options: dict[str, Any], seed:
         assert json.dumps(state, sort_keys=True) == before, f"{label} step {step}: playout mutated its input"
         reference = play_random(ruleset, state, reference_rng)
         assert json.dumps(fast, sort_keys=True) == json.dumps(reference, sort_keys=True), (
-            f"{label} step {step}: playout's final state differs from play_random's")
+            f"{label} step {step}: playout's final state differs from play_random's"
+        )
         assert fast_rng.below(1 << 30) == reference_rng.below(1 << 30), (
-            f"{label} step {step}: playout left the generator elsewhere than play_random")
+            f"{label} step {step}: playout left the generator elsewhere than play_random"
+        )
         assert ruleset.outcome(fast) is not None, f"{label} step {step}: playout did not finish the game"
 
 
-def check_determinize_depends_only_on_view(ruleset: Ruleset, state: State, seat: int,
-                                           seed: int, label: str) -> None:
+def check_determinize_depends_only_on_view(
+    ruleset: Ruleset, state: State, seat: int, seed: int, label: str
+) -> None:
     """Two states that look the same to `seat` determinize to the same state with the same
     generator: a bot (or a search) that reads the game through `determinize` can then act only
     on what its seat may see. The twin is a re-deal of `state` itself, which by the view rule
     has the same view for `seat` but other hidden contents."""
     twin = ruleset.determinize(state, seat, Rng.from_seed(seed, "twin"))
     assert ruleset.view(twin, seat) == ruleset.view(state, seat), (
-        f"{label}: the twin's view differs for seat {seat}")
+        f"{label}: the twin's view differs for seat {seat}"
+    )
     first = ruleset.determinize(state, seat, Rng.from_seed(seed, "same"))
     second = ruleset.determinize(twin, seat, Rng.from_seed(seed, "same"))
     assert json.dumps(first, sort_keys=True) == json.dumps(second, sort_keys=True), (
         f"{label}: determinize for seat {seat} depends on more than the seat's view "
-        f"(two states with equal views re-deal differently from one generator)")
+        f"(two states with equal views re-deal differently from one generator)"
+    )
 
 
-def sampled_states(ruleset: Ruleset, players: int, options: dict[str, Any], seed: int,
-                   count: int) -> list[State]:
+def sampled_states(
+    ruleset: Ruleset, players: int, options: dict[str, Any], seed: int, count: int
+) -> list[State]:
     """`count` states spread over random games (every 7th position), for checks per state."""
     out: list[State] = []
     game = 0
@@ -300,8 +330,7 @@ class SealedState:
         object.__setattr__(self, "_seat", seat)
 
     def _refuse(self, *args: Any, **kwargs: Any) -> Any:
-        raise AssertionError("the search read the true state other than through determinize "
-                             "for its own seat")
+        raise AssertionError("the search read the true state other than through determinize for its own seat")
 
     __getitem__ = __iter__ = __len__ = __contains__ = __eq__ = _refuse
     get = keys = items = values = copy = _refuse
@@ -322,29 +351,36 @@ class SealedRuleset:
     def determinize(self, state: Any, seat: int | None, rng: Any) -> State:
         """The real determinize; a sealed state is opened only for the seat it was sealed for."""
         if isinstance(state, SealedState):
-            inner, sealed_for = object.__getattribute__(state, "_state"), object.__getattribute__(
-                state, "_seat")
+            inner, sealed_for = (
+                object.__getattribute__(state, "_state"),
+                object.__getattribute__(state, "_seat"),
+            )
             assert seat == sealed_for, (
-                f"the search determinized the true state for seat {seat}, not its own {sealed_for}")
+                f"the search determinized the true state for seat {seat}, not its own {sealed_for}"
+            )
             state = inner
         return self._ruleset.determinize(state, seat, rng)  # type: ignore[no-any-return]
 
 
-def check_search_is_fair(ruleset: Ruleset, state: State, seat: int, seed: int, label: str,
-                         choose: Any, iterations: int = 24) -> Move:
+def check_search_is_fair(
+    ruleset: Ruleset, state: State, seat: int, seed: int, label: str, choose: Any, iterations: int = 24
+) -> Move:
     """A search bot (`choose(ruleset, state, seat, seed, iterations)`) is fair: it reads the true
     state only through `determinize` for its own seat (any other read fails), and two states
     that look the same to the seat give the same move with the same seed and iteration cap.
     Returns the move."""
     twin = ruleset.determinize(state, seat, Rng.from_seed(seed, "twin"))
     assert ruleset.view(twin, seat) == ruleset.view(state, seat), (
-        f"{label}: the twin's view differs for seat {seat}")
+        f"{label}: the twin's view differs for seat {seat}"
+    )
     sealed = SealedRuleset(ruleset)
     first = choose(sealed, SealedState(state, seat), seat, seed, iterations)
     second = choose(sealed, SealedState(twin, seat), seat, seed, iterations)
     assert _strict(first) == _strict(second), (
         f"{label}: seat {seat} chose {first} and {second} from states it cannot tell apart "
-        f"(same seed {seed}, {iterations} iterations)")
+        f"(same seed {seed}, {iterations} iterations)"
+    )
     assert _strict(first) in {_strict(m) for m in ruleset.legal_moves(state, seat)}, (
-        f"{label}: the search chose {first}, which is not a legal move")
+        f"{label}: the search chose {first}, which is not a legal move"
+    )
     return first  # type: ignore[no-any-return]

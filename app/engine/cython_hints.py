@@ -51,4 +51,3 @@ def final(obj: Any) -> Any:
 def ccall(function: Any) -> Any:
     """A method also callable from C when compiled; here unchanged."""
     return function
-

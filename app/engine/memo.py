@@ -193,6 +193,7 @@ def _share(old: Any, new: Any) -> Any:
             out[k] = _share(o, v) if type(o) is type(v) and type(v) in (dict, list) else v
         return out
     if type(new) is list and len(new) == len(old):
-        return [_share(o, v) if type(o) is type(v) and type(v) in (dict, list) else v
-                for o, v in zip(old, new)]
+        return [
+            _share(o, v) if type(o) is type(v) and type(v) in (dict, list) else v for o, v in zip(old, new)
+        ]
     return new

@@ -73,8 +73,7 @@ class Rng:
         self.state = s
         return _output(s)
 
-    @cython.locals(s=cython.ulonglong, z=cython.ulonglong, top=cython.ulonglong,
-                   bound=cython.ulonglong)
+    @cython.locals(s=cython.ulonglong, z=cython.ulonglong, top=cython.ulonglong, bound=cython.ulonglong)
     @cython.ccall
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), without modulo bias."""
@@ -102,8 +101,14 @@ class Rng:
         """One element, uniformly."""
         return items[self.below(len(items))]
 
-    @cython.locals(s=cython.ulonglong, z=cython.ulonglong, top=cython.ulonglong,
-                   bound=cython.ulonglong, i=cython.Py_ssize_t, j=cython.Py_ssize_t)
+    @cython.locals(
+        s=cython.ulonglong,
+        z=cython.ulonglong,
+        top=cython.ulonglong,
+        bound=cython.ulonglong,
+        i=cython.Py_ssize_t,
+        j=cython.Py_ssize_t,
+    )
     @cython.ccall
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Shuffle in place (Fisher-Yates): item i swaps with below(i + 1), from the last index

@@ -170,8 +170,10 @@ class RulesetHooks:
 
     def upgrade_state(self, state: State | None, from_version: str) -> State | None:
         """The stored `state` of version `from_version` as the current version stores it."""
-        raise CannotUpgrade(f"{getattr(self, 'name', 'This ruleset')} cannot carry games from "
-                            f"version {from_version} to version {getattr(self, 'version', '?')}.")
+        raise CannotUpgrade(
+            f"{getattr(self, 'name', 'This ruleset')} cannot carry games from "
+            f"version {from_version} to version {getattr(self, 'version', '?')}."
+        )
 
     def log_text(self, state: State, seat: int, move: Move, viewer: int | None) -> str:
         """One log sentence for `viewer` about `seat` playing `move` (`state` is before the move)."""

@@ -59,8 +59,15 @@ def play(
     history: History | None = None,
 ) -> State:
     """Run the shared checks and the ruleset's `apply`; return the new state or raise GameError."""
-    return play_canonical(ruleset, state, seat, move, sent_version=sent_version,
-                          current_version=current_version, history=history)[0]
+    return play_canonical(
+        ruleset,
+        state,
+        seat,
+        move,
+        sent_version=sent_version,
+        current_version=current_version,
+        history=history,
+    )[0]
 
 
 def play_canonical(
@@ -100,9 +107,10 @@ def play_canonical(
             "The move is not one of this game's move shapes; ask for the legal moves to see them.",
         ) from None
     if canonical is None:  # the rules let it through, but it is not listed: not legal
-        raise GameError(ErrorCode.ILLEGAL_MOVE,
-                        "That move is not one of your legal moves now; ask for the legal moves "
-                        "to see them.")
+        raise GameError(
+            ErrorCode.ILLEGAL_MOVE,
+            "That move is not one of your legal moves now; ask for the legal moves to see them.",
+        )
     return new_state, canonical
 
 
@@ -111,9 +119,11 @@ def _refuse_extra_fields(legal: list[Move], move: dict[str, Any]) -> None:
     for listed in legal:
         if set(listed) < set(move) and all(move[k] == listed[k] for k in listed):
             extra = sorted(str(k)[:40] for k in set(move) - set(listed))[:5]
-            raise GameError(ErrorCode.MALFORMED_MOVE,
-                            f"The move has fields this game does not use: {extra}; send the "
-                            "move exactly as the legal moves list it.")
+            raise GameError(
+                ErrorCode.MALFORMED_MOVE,
+                f"The move has fields this game does not use: {extra}; send the "
+                "move exactly as the legal moves list it.",
+            )
 
 
 def parse_options(ruleset: Ruleset, options: dict[str, Any] | None) -> BaseModel:

@@ -105,7 +105,7 @@ def best_first(best: Move | None, moves: list[Move], k: int) -> list[Move]:
     the `candidates` hook of a ruleset whose bot ranks nothing but its own choice."""
     if best is None or best not in moves:
         return moves[:k]
-    return [best, *[m for m in moves if m != best][:k - 1]]
+    return [best, *[m for m in moves if m != best][: k - 1]]
 
 
 class Search:
@@ -196,8 +196,7 @@ class Search:
                     return child, after, False
                 child.available -= 1  # not available in this determinization
             known = {k for k, _ in node.moves}
-            node.moves += [(k, m) for m in self.moves(state, actor)
-                           if (k := move_key(m)) not in known]
+            node.moves += [(k, m) for m in self.moves(state, actor) if (k := move_key(m)) not in known]
         return None
 
     def _apply(self, state: State, actor: int, move: Move | None) -> State | None:
@@ -211,8 +210,11 @@ class Search:
         """UCB1 with availability counts standing in for the parent's visits, plus a
         progressive bias toward the heuristic's choice that fades as visits come in."""
         bias = self.budget.prior / (child.visits + 1) if child.first else 0.0
-        return child.reward / child.visits + bias + EXPLORATION * math.sqrt(
-            math.log(max(child.available, 1)) / child.visits)
+        return (
+            child.reward / child.visits
+            + bias
+            + EXPLORATION * math.sqrt(math.log(max(child.available, 1)) / child.visits)
+        )
 
     def _judge(self, state: State) -> list[float]:
         """Per-seat rewards for the leaf: play `rollout` moves (the bot's when `greedy`, else
@@ -222,7 +224,8 @@ class Search:
             return rewards(self.ruleset, playout(self.ruleset, state, self.rng))
         steps = 0
         while (due := self.ruleset.to_act(state)) and (
-                self.budget.rollout is None or steps < self.budget.rollout):
+            self.budget.rollout is None or steps < self.budget.rollout
+        ):
             actor = self.rng.choice(due)
             state = self.ruleset.apply(state, actor, self._rollout_move(state, actor))
             steps += 1

@@ -105,10 +105,9 @@ class Line:
 
     def tags(self, count: int) -> list[Any]:
         """The tags of the last `count` moves, oldest first."""
-        return [step.tag for step in list(self.steps)[len(self.steps) - count:]]
+        return [step.tag for step in list(self.steps)[len(self.steps) - count :]]
 
-    def step(self, ruleset: Ruleset, state: State, seat: int, move: Move, tag: Any = None
-             ) -> State:
+    def step(self, ruleset: Ruleset, state: State, seat: int, move: Move, tag: Any = None) -> State:
         """The state after a log row: a move applied, or a take-back's earlier state."""
         count = undo_count(move)
         if count is not None:
@@ -127,8 +126,9 @@ def run_start(movers: Sequence[int]) -> int:
     return start
 
 
-def reveals(ruleset: Ruleset, seat: int, before: State, move: Move, after: State, rng: Any,
-            deals: int = DEALS) -> bool:
+def reveals(
+    ruleset: Ruleset, seat: int, before: State, move: Move, after: State, rng: Any, deals: int = DEALS
+) -> bool:
     """Whether `move` showed `seat` anything hidden: the move is replayed on `deals` re-deals of
     what the seat could not see (`determinize`), and any deal that leaves the seat a different
     view, or refuses the move, means the view after it depended on hidden information.
@@ -147,8 +147,9 @@ def reveals(ruleset: Ruleset, seat: int, before: State, move: Move, after: State
     return False
 
 
-def takeable(ruleset: Ruleset, line: Line, state: State, seat: int, limit: int, rng: Any,
-             deals: int = DEALS) -> int:
+def takeable(
+    ruleset: Ruleset, line: Line, state: State, seat: int, limit: int, rng: Any, deals: int = DEALS
+) -> int:
     """How many of its latest moves `seat` may take back now (at most `limit`): the moves of its
     current run, newest first, up to the first that revealed anything to it."""
     if line.seat != seat or ruleset.outcome(state) is not None:

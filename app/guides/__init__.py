@@ -18,11 +18,17 @@ def guide(ruleset_id: str) -> dict[str, Any] | None:
     if "/" in ruleset_id or not path.is_file():
         return None
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    sections = [{"title": s["title"], "text": s.get("text", ""), "items": s.get("items", [])}
-                for s in data.get("sections", [])]
-    return {"summary": data.get("summary", ""), "sections": sections,
-            "glossary": data.get("glossary", []), "hints": data.get("hints", {}),
-            "rulebook": f"/rules/{ruleset_id}" if rulebook(ruleset_id) else None}
+    sections = [
+        {"title": s["title"], "text": s.get("text", ""), "items": s.get("items", [])}
+        for s in data.get("sections", [])
+    ]
+    return {
+        "summary": data.get("summary", ""),
+        "sections": sections,
+        "glossary": data.get("glossary", []),
+        "hints": data.get("hints", {}),
+        "rulebook": f"/rules/{ruleset_id}" if rulebook(ruleset_id) else None,
+    }
 
 
 @functools.cache

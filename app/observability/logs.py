@@ -54,16 +54,22 @@ class TextFormatter(logging.Formatter):
 def log_config(level: str = "info", fmt: str = "json") -> dict[str, Any]:
     """A logging dictConfig for uvicorn.run: JSON (or plain text) lines on stderr for the app and
     uvicorn alike, at `level`."""
-    formatter = ({"()": "app.observability.logs.JsonFormatter"} if fmt == "json"
-                 else {"()": "app.observability.logs.TextFormatter",
-                       "format": "%(asctime)s %(levelname)s %(name)s %(message)s"})
+    formatter = (
+        {"()": "app.observability.logs.JsonFormatter"}
+        if fmt == "json"
+        else {
+            "()": "app.observability.logs.TextFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s %(message)s",
+        }
+    )
     level = level.upper()
     return {
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"default": formatter},
-        "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "default",
-                                "stream": "ext://sys.stderr"}},
+        "handlers": {
+            "stderr": {"class": "logging.StreamHandler", "formatter": "default", "stream": "ext://sys.stderr"}
+        },
         "root": {"handlers": ["stderr"], "level": level},
         "loggers": {
             "uvicorn": {"handlers": [], "level": level, "propagate": True},

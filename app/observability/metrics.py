@@ -53,9 +53,12 @@ class Gauge:
 
     kind = "gauge"
 
-    def __init__(self, name: str, help_text: str,
-                 read: Callable[[], dict[tuple[tuple[str, str], ...], float] | float] | None = None
-                 ) -> None:
+    def __init__(
+        self,
+        name: str,
+        help_text: str,
+        read: Callable[[], dict[tuple[tuple[str, str], ...], float] | float] | None = None,
+    ) -> None:
         self.name, self.help, self.read = name, help_text, read
         self.values: dict[tuple[tuple[str, str], ...], float] = {}
 
@@ -131,46 +134,80 @@ LATENCY_BUCKETS = [0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1,
 
 REGISTRY = Registry()
 MOVES = REGISTRY.add(Counter("civitas_moves_total", "Moves stored by this process."))
-MOVE_REFUSED = REGISTRY.add(Counter("civitas_moves_refused_total",
-                                    "Moves refused, by error code."))
-MOVE_SECONDS = REGISTRY.add(Histogram(
-    "civitas_move_seconds", "Time from a move's arrival to its commit (checks, rules, database).",
-    LATENCY_BUCKETS))
-PATCH_FRAMES = REGISTRY.add(Counter(
-    "civitas_patch_frames_encoded_total",
-    "Patch frames encoded: one per audience (a seat, or the spectators) per version."))
-PATCH_BYTES = REGISTRY.add(Counter("civitas_patch_bytes_total",
-                                   "Bytes of patch frames queued to sockets."))
-RESYNCS = REGISTRY.add(Counter("civitas_resyncs_total",
-                               "Snapshots sent to a socket that already had the game (it fell behind)."))
-DROPPED = REGISTRY.add(Counter("civitas_sockets_dropped_total",
-                               "Sockets closed because their send queue filled (slow readers)."))
-BROKER_LAG = REGISTRY.add(Histogram(
-    "civitas_broker_lag_seconds", "Time from publishing an event to this process handling it.",
-    LATENCY_BUCKETS))
-POOL_WAIT = REGISTRY.add(Histogram(
-    "civitas_db_pool_wait_seconds", "Time spent waiting for a database connection from the pool.",
-    LATENCY_BUCKETS))
-POOL_WAITS = REGISTRY.add(Counter(
-    "civitas_db_pool_waits_total", "Connection checkouts that had to wait (over 1 ms) for the pool."))
-LOOP_LAG = REGISTRY.add(Histogram(
-    "civitas_event_loop_lag_seconds",
-    "How late the event loop ran a timer set every 50 ms: the longest any socket or request "
-    "waited for the loop at that moment (within about 1 ms of timer granularity).",
-    [0.0005, 0.001, 0.002, 0.003, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]))
-BOT_DECISION_SECONDS = REGISTRY.add(Histogram(
-    "civitas_bot_decision_seconds",
-    "Time from asking the bot worker pool for a move to its answer (queue wait included).",
-    LATENCY_BUCKETS))
-BOT_WORKER_STARTS = REGISTRY.add(Counter(
-    "civitas_bot_worker_starts_total", "Bot worker processes started (a restart after a crash "
-    "or a missed deadline counts too)."))
-BOT_FALLBACKS = REGISTRY.add(Counter(
-    "civitas_bot_fallbacks_total",
-    "Bot moves played as a random legal move because the worker pool could not answer, by reason."))
-POOL_TIMEOUTS = REGISTRY.add(Counter(
-    "civitas_db_pool_timeouts_total",
-    "Connection checkouts that gave up waiting for the pool (the request failed)."))
-POOL_NESTED = REGISTRY.add(Counter(
-    "civitas_db_pool_nested_checkouts_total",
-    "Connections checked out by a task that already held one (a deadlock risk; should stay 0)."))
+MOVE_REFUSED = REGISTRY.add(Counter("civitas_moves_refused_total", "Moves refused, by error code."))
+MOVE_SECONDS = REGISTRY.add(
+    Histogram(
+        "civitas_move_seconds",
+        "Time from a move's arrival to its commit (checks, rules, database).",
+        LATENCY_BUCKETS,
+    )
+)
+PATCH_FRAMES = REGISTRY.add(
+    Counter(
+        "civitas_patch_frames_encoded_total",
+        "Patch frames encoded: one per audience (a seat, or the spectators) per version.",
+    )
+)
+PATCH_BYTES = REGISTRY.add(Counter("civitas_patch_bytes_total", "Bytes of patch frames queued to sockets."))
+RESYNCS = REGISTRY.add(
+    Counter("civitas_resyncs_total", "Snapshots sent to a socket that already had the game (it fell behind).")
+)
+DROPPED = REGISTRY.add(
+    Counter("civitas_sockets_dropped_total", "Sockets closed because their send queue filled (slow readers).")
+)
+BROKER_LAG = REGISTRY.add(
+    Histogram(
+        "civitas_broker_lag_seconds",
+        "Time from publishing an event to this process handling it.",
+        LATENCY_BUCKETS,
+    )
+)
+POOL_WAIT = REGISTRY.add(
+    Histogram(
+        "civitas_db_pool_wait_seconds",
+        "Time spent waiting for a database connection from the pool.",
+        LATENCY_BUCKETS,
+    )
+)
+POOL_WAITS = REGISTRY.add(
+    Counter("civitas_db_pool_waits_total", "Connection checkouts that had to wait (over 1 ms) for the pool.")
+)
+LOOP_LAG = REGISTRY.add(
+    Histogram(
+        "civitas_event_loop_lag_seconds",
+        "How late the event loop ran a timer set every 50 ms: the longest any socket or request "
+        "waited for the loop at that moment (within about 1 ms of timer granularity).",
+        [0.0005, 0.001, 0.002, 0.003, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    )
+)
+BOT_DECISION_SECONDS = REGISTRY.add(
+    Histogram(
+        "civitas_bot_decision_seconds",
+        "Time from asking the bot worker pool for a move to its answer (queue wait included).",
+        LATENCY_BUCKETS,
+    )
+)
+BOT_WORKER_STARTS = REGISTRY.add(
+    Counter(
+        "civitas_bot_worker_starts_total",
+        "Bot worker processes started (a restart after a crash or a missed deadline counts too).",
+    )
+)
+BOT_FALLBACKS = REGISTRY.add(
+    Counter(
+        "civitas_bot_fallbacks_total",
+        "Bot moves played as a random legal move because the worker pool could not answer, by reason.",
+    )
+)
+POOL_TIMEOUTS = REGISTRY.add(
+    Counter(
+        "civitas_db_pool_timeouts_total",
+        "Connection checkouts that gave up waiting for the pool (the request failed).",
+    )
+)
+POOL_NESTED = REGISTRY.add(
+    Counter(
+        "civitas_db_pool_nested_checkouts_total",
+        "Connections checked out by a task that already held one (a deadlock risk; should stay 0).",
+    )
+)

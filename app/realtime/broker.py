@@ -44,6 +44,7 @@ class MemoryBroker:
 
     async def start(self, handler: Handler) -> None:
         """Begin delivering published events to `handler`."""
+
         async def pump() -> None:
             while True:
                 event = await self._queue.get()

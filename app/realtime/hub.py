@@ -104,11 +104,23 @@ class Connection:
     up anyone else.
     """
 
-    __slots__ = ("websocket", "game_id", "seat", "player_id", "version", "queue", "closed",
-                 "_flusher", "kind", "raw", "close_code")
+    __slots__ = (
+        "websocket",
+        "game_id",
+        "seat",
+        "player_id",
+        "version",
+        "queue",
+        "closed",
+        "_flusher",
+        "kind",
+        "raw",
+        "close_code",
+    )
 
-    def __init__(self, websocket: Any, game_id: str, seat: int | None, player_id: str | None,
-                 kind: str = "game") -> None:
+    def __init__(
+        self, websocket: Any, game_id: str, seat: int | None, player_id: str | None, kind: str = "game"
+    ) -> None:
         self.websocket = websocket
         self.game_id = game_id
         self.seat = seat
@@ -136,8 +148,11 @@ class Connection:
             self.closed = True
             self.queue = None
             DROPPED.inc()
-            log.info("closing a socket that fell %d frames behind", SEND_QUEUE,
-                     extra={"game_id": self.game_id, "version": self.version})
+            log.info(
+                "closing a socket that fell %d frames behind",
+                SEND_QUEUE,
+                extra={"game_id": self.game_id, "version": self.version},
+            )
         else:
             self.queue.append(frame)
         if self._flusher is None:
@@ -270,8 +285,9 @@ class Hub:
                 try:
                     await self.on_version(game_id, version)
                 except Exception:  # one game's failure must not stop the others' patches
-                    log.exception("delivering a version failed",
-                                  extra={"game_id": game_id, "version": version})
+                    log.exception(
+                        "delivering a version failed", extra={"game_id": game_id, "version": version}
+                    )
 
     async def _heartbeats(self) -> None:
         """Now and then tell every socket its game's version (one frame per game), so a client that
@@ -297,20 +313,34 @@ class Hub:
             if version is None:
                 continue
             live = self.games.loaded(game_id)
-            if live is None or live.version < version or any(
-                    a.version < version for a in channel.audiences.values()):
+            if (
+                live is None
+                or live.version < version
+                or any(a.version < version for a in channel.audiences.values())
+            ):
                 try:
                     await self.on_version(game_id, version)
                 except (DBAPIError, ServiceError):
                     continue
                 live = self.games.loaded(game_id)
-            frame = encode({"type": "heartbeat", "version": max(version, live.version if live else 0),
-                            "every": self.heartbeat_seconds})
+            frame = encode(
+                {
+                    "type": "heartbeat",
+                    "version": max(version, live.version if live else 0),
+                    "every": self.heartbeat_seconds,
+                }
+            )
             for conn in list(channel.connections):
                 conn.send(frame)
             written += len(channel.connections)
-        seated = list({(c.game_id, c.seat): c for channel in list(self.channels.values())
-                       for c in channel.connections if c.seat is not None}.values())
+        seated = list(
+            {
+                (c.game_id, c.seat): c
+                for channel in list(self.channels.values())
+                for c in channel.connections
+                if c.seat is not None
+            }.values()
+        )
         for listener in self.beat_listeners:
             try:
                 await listener(seated)
@@ -422,7 +452,8 @@ class Hub:
             self._deliver(channel.audiences[conn.seat], conn, conn.version)
         if len(watchers) > SPECTATOR_CHUNK:
             task = asyncio.get_running_loop().create_task(
-                self._deliver_later(channel, watchers[SPECTATOR_CHUNK:]))
+                self._deliver_later(channel, watchers[SPECTATOR_CHUNK:])
+            )
             self._later.add(task)
             task.add_done_callback(self._later.discard)
 
@@ -435,7 +466,7 @@ class Hub:
             audience = channel.audiences.get(None)
             if audience is None:
                 return
-            for conn in watchers[start:start + SPECTATOR_CHUNK]:
+            for conn in watchers[start : start + SPECTATOR_CHUNK]:
                 if conn.version < audience.version and conn in channel.connections:
                     self._deliver(audience, conn, conn.version)
 

@@ -35,8 +35,9 @@ FANOUT_CHUNK = 64  # lobby sockets written per turn of the loop (a move waits on
 class LobbyHub:
     """The lobby projection, lobby sockets, and room sockets (by room id)."""
 
-    def __init__(self, sessions: async_sessionmaker, page_size: int = 50,
-                 resync_seconds: float = 60.0) -> None:
+    def __init__(
+        self, sessions: async_sessionmaker, page_size: int = 50, resync_seconds: float = 60.0
+    ) -> None:
         self.sessions = sessions
         self.page_size = page_size
         self.resync_seconds = resync_seconds
@@ -88,8 +89,7 @@ class LobbyHub:
             for room_id in room_ids:
                 entry = fresh.get(room_id)
                 if entry is not None and entry.listed:
-                    changed |= self.entries.get(room_id) is None or \
-                        self.entries[room_id].doc != entry.doc
+                    changed |= self.entries.get(room_id) is None or self.entries[room_id].doc != entry.doc
                     self.entries[room_id] = entry
                 elif self.entries.pop(room_id, None) is not None:
                     changed = True
@@ -130,11 +130,10 @@ class LobbyHub:
                 log.warning("lobby resync failed; keeping the current projection")
 
     def _reorder(self) -> None:
-        self.order = sorted(self.entries, key=lambda i: (_stamp(self.entries[i].created_at), i),
-                            reverse=True)
+        self.order = sorted(self.entries, key=lambda i: (_stamp(self.entries[i].created_at), i), reverse=True)
 
     def _publish_page(self) -> None:
-        self._publish([self.entries[i].doc for i in self.order[:self.page_size]])
+        self._publish([self.entries[i].doc for i in self.order[: self.page_size]])
 
     def _publish(self, page: list[dict[str, Any]]) -> None:
         """Make `page` the lobby's first page, and queue its patch to every lobby socket open now."""
@@ -143,8 +142,7 @@ class LobbyHub:
         if not ops:
             return
         self.version += 1
-        frame = encode({"type": "rooms_patch", "version": self.version, "ops": ops,
-                        "total": len(self.order)})
+        frame = encode({"type": "rooms_patch", "version": self.version, "ops": ops, "total": len(self.order)})
         self._outbox.append((frame, list(self.lobby)))
         if self._sender is None or self._sender.done():
             self._sender = asyncio.get_running_loop().create_task(self._send_out())
@@ -156,21 +154,21 @@ class LobbyHub:
             for start in range(0, len(conns), FANOUT_CHUNK):
                 if start:
                     await asyncio.sleep(0)
-                for conn in conns[start:start + FANOUT_CHUNK]:
+                for conn in conns[start : start + FANOUT_CHUNK]:
                     conn.send(frame)
 
     # -- reading -------------------------------------------------------------------------------
 
-    def list(self, viewer_id: str | None, offset: int = 0, limit: int | None = None
-             ) -> list[dict[str, Any]]:
+    def list(self, viewer_id: str | None, offset: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
         """A page of public lobby rooms, newest first (members also see their invite code)."""
         limit = self.page_size if limit is None else limit
-        return [self.entries[i].document(viewer_id) for i in self.order[offset:offset + limit]]
+        return [self.entries[i].document(viewer_id) for i in self.order[offset : offset + limit]]
 
     def snapshot_frame(self) -> str:
         """The lobby's first page as one frame, with the version later patches build on."""
-        return encode({"type": "rooms", "version": self.version, "rooms": self.page,
-                       "total": len(self.order)})
+        return encode(
+            {"type": "rooms", "version": self.version, "rooms": self.page, "total": len(self.order)}
+        )
 
     async def room_frame(self, room_id: str, viewer_id: str | None) -> str:
         """One room as its viewer may see it (a deleted room says so)."""

@@ -25,10 +25,12 @@ def match(path: str) -> tuple[Endpoint, dict[str, str]] | None:
     """The endpoint and path parameters for a socket path, or None (not a live socket's path)."""
     if path == "/ws/lobby":
         return ws.lobby_socket, {}
-    for prefix, endpoint, name in (("/ws/games/", ws.game_socket, "game_id"),
-                                   ("/ws/rooms/", ws.room_socket, "room_id")):
+    for prefix, endpoint, name in (
+        ("/ws/games/", ws.game_socket, "game_id"),
+        ("/ws/rooms/", ws.room_socket, "room_id"),
+    ):
         if path.startswith(prefix):
-            rest = path[len(prefix):]
+            rest = path[len(prefix) :]
             if rest and "/" not in rest:
                 return endpoint, {name: rest}
             return None
@@ -39,8 +41,11 @@ class SocketRoutes:
     """ASGI middleware: /ws/lobby, /ws/games/{id} and /ws/rooms/{id} without the framework's
     per-request machinery; query parameters `token` and `invite_code` as the endpoints take them."""
 
-    QUERY = {ws.game_socket: ("token", "invite_code"), ws.room_socket: ("token", "invite_code"),
-             ws.lobby_socket: ()}
+    QUERY = {
+        ws.game_socket: ("token", "invite_code"),
+        ws.room_socket: ("token", "invite_code"),
+        ws.lobby_socket: (),
+    }
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app

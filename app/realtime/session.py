@@ -51,8 +51,17 @@ class SocketSession:
     """One detached socket: messages queued as the protocol hands them over, handled in order by
     a task that lives only while some wait; `finish` runs once, after the last frame handled."""
 
-    __slots__ = ("protocol", "handle", "finish", "inbox", "worker", "closing", "stopped",
-                 "finished", "closers")
+    __slots__ = (
+        "protocol",
+        "handle",
+        "finish",
+        "inbox",
+        "worker",
+        "closing",
+        "stopped",
+        "finished",
+        "closers",
+    )
 
     def __init__(self, protocol: Any, handle: Handle, finish: Finish) -> None:
         self.protocol = protocol
@@ -107,8 +116,7 @@ class SocketSession:
         if self.worker is None and not self.finished:
             self.worker = asyncio.get_running_loop().create_task(self._work())
 
-    async def _work(self, started: tuple[Any, Any] | None = None,
-                    close_code: int | None = None) -> None:
+    async def _work(self, started: tuple[Any, Any] | None = None, close_code: int | None = None) -> None:
         """Handle the queued frames in order (first finishing one that started at once, or
         closing the socket after a frame's handler failed), then finish if the socket is gone."""
         try:
@@ -186,8 +194,7 @@ class LiveSessions:
             await asyncio.wait_for(asyncio.gather(*pending, return_exceptions=True), timeout)
 
 
-async def serve(websocket: Any, conn: Any, live: LiveSessions, handle: Handle,
-                finish: Finish) -> None:
+async def serve(websocket: Any, conn: Any, live: LiveSessions, handle: Handle, finish: Finish) -> None:
     """Serve an open socket's frames: detached when its protocol can (the app's task ends here
     and the protocol calls the session), else through ASGI until the peer goes."""
     protocol = conn.raw

@@ -49,8 +49,15 @@ async def beat(platform: Any, conns: list[Connection]) -> None:
         logger.exception("presence update failed for %d seats", len(conns))
 
 
-async def chat(platform: Any, conn: Connection, frame: dict[str, Any], room_id: str,
-               game_id: str | None, name: str, spectator: bool) -> None:
+async def chat(
+    platform: Any,
+    conn: Connection,
+    frame: dict[str, Any],
+    room_id: str,
+    game_id: str | None,
+    name: str,
+    spectator: bool,
+) -> None:
     """A `chat` frame: store it and send it to everyone at the table (or say what is wrong)."""
     unknown = set(frame) - {"type", "text", "id"}
     move_id = frame.get("id") if isinstance(frame.get("id"), str) else None
@@ -69,14 +76,29 @@ async def log(platform: Any, conn: Connection, frame: dict[str, Any]) -> None:
     seat may see them, each with its sentence in words (`text`): answered with one `log` frame."""
     after = frame.get("after", 0)
     if isinstance(after, bool) or not isinstance(after, int) or after < 0:
-        conn.send(encode({"type": "error", "id": frame.get("id") if isinstance(frame.get("id"), str) else None,
-                          "status": 422, "detail": "A log frame's 'after' must be a move number (0 or more)."}))
+        conn.send(
+            encode(
+                {
+                    "type": "error",
+                    "id": frame.get("id") if isinstance(frame.get("id"), str) else None,
+                    "status": 422,
+                    "detail": "A log frame's 'after' must be a move number (0 or more).",
+                }
+            )
+        )
         return
     try:
         body = await platform.games.log(conn.game_id, conn.seat)
     except ServiceError as exc:
         conn.send(encode({"type": "error", "id": None, "status": exc.status, "detail": exc.detail}))
         return
-    conn.send(encode({"type": "log", "version": body["version"],
-                      "entries": [e for e in body["moves"] if e["seq"] > after],
-                      "events": body["events"]}))
+    conn.send(
+        encode(
+            {
+                "type": "log",
+                "version": body["version"],
+                "entries": [e for e in body["moves"] if e["seq"] > after],
+                "events": body["events"],
+            }
+        )
+    )

@@ -191,11 +191,11 @@ def _frame_size(buf: bytes | bytearray, at: int, end: int, limit: int | None) ->
     if length == 126:
         if end - at < 4:
             return 0
-        length, head = int.from_bytes(buf[at + 2:at + 4], "big"), 4
+        length, head = int.from_bytes(buf[at + 2 : at + 4], "big"), 4
     elif length == 127:
         if end - at < 10:
             return 0
-        length, head = int.from_bytes(buf[at + 2:at + 10], "big"), 10
+        length, head = int.from_bytes(buf[at + 2 : at + 10], "big"), 10
     if limit is not None and length > limit:
         return -1
     return head + 4 + length
@@ -234,8 +234,12 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         conn = self.conn
         outer = conn.parser
         inner = getattr(outer, "gi_yieldfrom", None)  # ServerProtocol.parse -> Protocol.parse
-        if (self._stage != _FRAMES or conn.reader.buffer or conn.state is not State.OPEN
-                or getattr(getattr(inner, "gi_code", None), "co_name", None) != "parse"):
+        if (
+            self._stage != _FRAMES
+            or conn.reader.buffer
+            or conn.state is not State.OPEN
+            or getattr(getattr(inner, "gi_code", None), "co_name", None) != "parse"
+        ):
             return
         parser = Protocol.parse(conn)
         next(parser)  # runs to the same wait for data
@@ -302,12 +306,18 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         """One whole frame: a detached socket's whole masked text frame goes to its handler
         here (what every client message is); any other frame to the parser."""
         conn = self.conn
-        if (self.detached and buf[start] == _FIN_TEXT and not self.close_sent
-                and conn.state is State.OPEN and conn.current_size is None and not conn.extensions):
+        if (
+            self.detached
+            and buf[start] == _FIN_TEXT
+            and not self.close_sent
+            and conn.state is State.OPEN
+            and conn.current_size is None
+            and not conn.extensions
+        ):
             length = buf[start + 1] & 0x7F
             head = start + 2 + (2 if length == 126 else 8 if length == 127 else 0)
             try:
-                text = apply_mask(bytes(buf[head + 4:stop]), bytes(buf[head:head + 4])).decode()
+                text = apply_mask(bytes(buf[head + 4 : stop]), bytes(buf[head : head + 4])).decode()
             except UnicodeDecodeError:
                 pass  # the parser's path closes the socket with 1007
             else:
@@ -322,8 +332,7 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         self._frame_timer = None
         if self.transport.is_closing() or self._partial is None:
             return
-        self.logger.info("closing a websocket whose frame was not whole after %g s",
-                         self.frame_seconds)
+        self.logger.info("closing a websocket whose frame was not whole after %g s", self.frame_seconds)
         self._partial = None
         self.conn.fail(CloseCode.POLICY_VIOLATION, "frame not completed in time")
         self.transport.write(b"".join(self.conn.data_to_send()))
@@ -393,9 +402,15 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         """Write a text frame straight to the transport; False when this socket cannot take it
         that way now (not open, closing, held back by a full transport buffer, or an extension
         that would transform frames), and the caller sends it through ASGI instead."""
-        if (self.disconnected or self.close_sent or not self.handshake_complete
-                or not self.writable.is_set() or self.conn.state is not State.OPEN
-                or self.conn.extensions or self.transport.is_closing()):
+        if (
+            self.disconnected
+            or self.close_sent
+            or not self.handshake_complete
+            or not self.writable.is_set()
+            or self.conn.state is not State.OPEN
+            or self.conn.extensions
+            or self.transport.is_closing()
+        ):
             return False
         self.transport.write(text_frame(text))
         return True

@@ -46,19 +46,30 @@ class FrameGate:
         if not self.own.take(now):
             if self.own.refused > 4 * self.own.capacity:
                 return "close"
-            return self._error(f"Too many frames on this socket (at most {self.own.rate:g} a "
-                               "second); slow down.")
+            return self._error(
+                f"Too many frames on this socket (at most {self.own.rate:g} a second); slow down."
+            )
         if self.shared is not None and not self.shared.take(now):
             if self.shared.flooding():
                 return "close"
-            return self._error(f"Too many frames from your sockets together (at most "
-                               f"{self.shared.rate:g} a second); slow down.")
+            return self._error(
+                f"Too many frames from your sockets together (at most "
+                f"{self.shared.rate:g} a second); slow down."
+            )
         return None
 
     @staticmethod
     def _error(detail: str) -> str:
-        return encode({"type": "error", "id": None, "status": 429, "detail": detail,
-                       "code": TOO_MANY_FRAMES, "retry_after": 1})
+        return encode(
+            {
+                "type": "error",
+                "id": None,
+                "status": 429,
+                "detail": detail,
+                "code": TOO_MANY_FRAMES,
+                "retry_after": 1,
+            }
+        )
 
     async def refuse(self, conn: Connection, verdict: str) -> bool:
         """Answer a frame that `admit` refused: an error frame (True: read on), or after a flood
@@ -86,7 +97,7 @@ def _credentials(websocket: WebSocket, token: str | None) -> tuple[str | None, s
     subprotocol `bearer.<token>` beside `civitas`, which keeps it out of URLs and access logs;
     `?token=` still works for older clients (deprecated; logs redact it)."""
     offered = list(websocket.scope.get("subprotocols") or [])
-    bearer = next((p[len("bearer."):] for p in offered if p.startswith("bearer.")), None)
+    bearer = next((p[len("bearer.") :] for p in offered if p.startswith("bearer.")), None)
     return bearer or token, "civitas" if "civitas" in offered else None
 
 
@@ -100,8 +111,12 @@ async def _accept(websocket: WebSocket, token: str | None) -> tuple[bool, Any]:
         return True, None
     player = await websocket.app.state.platform.tokens.authenticate(token)
     if player is None:
-        await _refuse(websocket, 401, "That token does not belong to any player, or it has "
-                                      "expired or was revoked.", 4401)
+        await _refuse(
+            websocket,
+            401,
+            "That token does not belong to any player, or it has expired or was revoked.",
+            4401,
+        )
         return False, None
     return True, player
 
@@ -109,9 +124,12 @@ async def _accept(websocket: WebSocket, token: str | None) -> tuple[bool, Any]:
 def session_ender(conn: Connection) -> Any:
     """What ends this socket when its token's session ends (app/services/tokens.py): an error
     frame saying why, nothing more handled or sent, then the close code."""
+
     def end(code: int, sentence: str) -> None:
-        conn.end(encode({"type": "error", "id": None, "status": 401, "code": "token/ended",
-                         "detail": sentence}), code)
+        conn.end(
+            encode({"type": "error", "id": None, "status": 401, "code": "token/ended", "detail": sentence}),
+            code,
+        )
 
     return end
 
@@ -135,8 +153,9 @@ def _parse(text: str | None, limit: int) -> tuple[dict[str, Any] | None, str | N
 
 
 @router.websocket("/ws/games/{game_id}")
-async def game_socket(websocket: WebSocket, game_id: str, token: str | None = None,
-                      invite_code: str | None = None) -> None:
+async def game_socket(
+    websocket: WebSocket, game_id: str, token: str | None = None, invite_code: str | None = None
+) -> None:
     """Snapshot on connect, then patches; takes move, sync and ping frames. A private room's
     game takes only its seated players and whoever presents the invite code."""
     platform = websocket.app.state.platform
@@ -150,15 +169,17 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
             raise not_found("game")
     except ServiceError as exc:
         return await _refuse(websocket, exc.status, exc.detail, 4404)
-    conn = Connection(websocket, game_id, live.seat_of(player.id if player else None),
-                      player.id if player else None)
+    conn = Connection(
+        websocket, game_id, live.seat_of(player.id if player else None), player.id if player else None
+    )
     spectating = None  # gives back this socket's place among the game's spectators
     limits = websocket.scope.get(LIMITS_KEY)
     if conn.seat is None and limits is not None:
         spectating = await limits.take_spectator(game_id)
         if spectating is None:
-            return await _refuse(websocket, 429, "This game has as many spectators as it can take; "
-                                                 "try again later.", 4429)
+            return await _refuse(
+                websocket, 429, "This game has as many spectators as it can take; try again later.", 4429
+            )
     name = player.name if player else ""
     token_hash = player.token_hash if player else None
     del player  # an idle socket keeps a few strings, not the identity
@@ -211,19 +232,43 @@ async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> Non
     kind = frame["type"]
     move_id = frame.get("id")
     if move_id is not None and not (isinstance(move_id, str) and len(move_id) <= 80):
-        conn.send(encode({"type": "error", "id": None, "status": 422,
-                          "detail": "A frame id must be a string of at most 80 characters."}))
+        conn.send(
+            encode(
+                {
+                    "type": "error",
+                    "id": None,
+                    "status": 422,
+                    "detail": "A frame id must be a string of at most 80 characters.",
+                }
+            )
+        )
         return
     if kind in ("move", "undo"):
         if conn.seat is None:
-            conn.send(encode({"type": "error", "id": move_id, "status": 403,
-                              "detail": "Spectators cannot move; join with a seat's token."}))
+            conn.send(
+                encode(
+                    {
+                        "type": "error",
+                        "id": move_id,
+                        "status": 403,
+                        "detail": "Spectators cannot move; join with a seat's token.",
+                    }
+                )
+            )
             return
         unknown = frame.keys() - (MOVE_FIELDS if kind == "move" else UNDO_FIELDS)
         if unknown:
-            conn.send(encode({"type": "error", "id": move_id, "status": 422,
-                              "detail": f"Unknown fields in {'a move' if kind == 'move' else 'an undo'} "
-                                        f"frame: {sorted(unknown)[:5]}."}))
+            conn.send(
+                encode(
+                    {
+                        "type": "error",
+                        "id": move_id,
+                        "status": 422,
+                        "detail": f"Unknown fields in {'a move' if kind == 'move' else 'an undo'} "
+                        f"frame: {sorted(unknown)[:5]}.",
+                    }
+                )
+            )
             return
         acked: list[int] = []
 
@@ -235,9 +280,15 @@ async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> Non
         # others see its version's patch like any move's.
         store = platform.games.submit if kind == "move" else platform.games.take_back
         try:
-            await store(conn.game_id, conn.seat, frame.get("version"),
-                        frame.get("move") if kind == "move" else frame.get("moves", 1), move_id,
-                        player_id=conn.player_id, on_stored=ack)
+            await store(
+                conn.game_id,
+                conn.seat,
+                frame.get("version"),
+                frame.get("move") if kind == "move" else frame.get("moves", 1),
+                move_id,
+                player_id=conn.player_id,
+                on_stored=ack,
+            )
         except (GameError, ServiceError, DBAPIError) as exc:
             if not acked:
                 await _refused(conn, move_id, exc, platform)
@@ -251,21 +302,33 @@ async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> Non
     elif kind == "ping":
         conn.send(encode({"type": "pong"}))
     else:
-        conn.send(encode({"type": "error", "id": move_id, "status": 400,
-                          "detail": f"Unknown frame type {str(kind)[:40]!r}; use move, undo, sync, ping, chat or log."}))
+        conn.send(
+            encode(
+                {
+                    "type": "error",
+                    "id": move_id,
+                    "status": 400,
+                    "detail": f"Unknown frame type {str(kind)[:40]!r}; use move, undo, sync, ping, chat or log.",
+                }
+            )
+        )
 
 
 async def _refused(conn: Connection, move_id: Any, exc: Exception, platform: Any) -> None:
     """Tell a socket why its move was not stored (nothing was)."""
     if isinstance(exc, GameError):
-        body = {"type": "error", "id": move_id, "status": exc.status, "detail": exc.detail,
-                "code": exc.code.value}
+        body = {
+            "type": "error",
+            "id": move_id,
+            "status": exc.status,
+            "detail": exc.detail,
+            "code": exc.code.value,
+        }
         if exc.version is not None:
             body["version"] = exc.version
         conn.send(encode(body))
     elif isinstance(exc, ServiceError):
-        conn.send(encode({"type": "error", "id": move_id, "status": exc.status,
-                          "detail": exc.detail}))
+        conn.send(encode({"type": "error", "id": move_id, "status": exc.status, "detail": exc.detail}))
         if exc.status == 403:
             # The seat changed hands: this socket now sees what its player may see.
             await platform.hub.check_seats(conn.game_id)
@@ -280,14 +343,16 @@ async def lobby_socket(websocket: WebSocket) -> None:
 
 
 @router.websocket("/ws/rooms/{room_id}")
-async def room_socket(websocket: WebSocket, room_id: str, token: str | None = None,
-                      invite_code: str | None = None) -> None:
+async def room_socket(
+    websocket: WebSocket, room_id: str, token: str | None = None, invite_code: str | None = None
+) -> None:
     """One room, sent on connect and whenever it changes (private rooms: members or code)."""
     await _watch(websocket, room_id, token, invite_code)
 
 
-async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = None,
-                 invite_code: str | None = None) -> None:
+async def _watch(
+    websocket: WebSocket, room_id: str | None, token: str | None = None, invite_code: str | None = None
+) -> None:
     platform = websocket.app.state.platform
     lobby = platform.lobby
     ok, player = await _accept(websocket, token)
@@ -299,8 +364,9 @@ async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = 
                 await room_service.visible_room(session, room_id, player, invite_code)
             except ServiceError as exc:
                 return await _refuse(websocket, exc.status, exc.detail, 4404)
-    conn = Connection(websocket, room_id or "", None, player.id if player else None,
-                      "lobby" if room_id is None else "room")
+    conn = Connection(
+        websocket, room_id or "", None, player.id if player else None, "lobby" if room_id is None else "room"
+    )
     player_id, player_name = (player.id, player.name) if player is not None else (None, "")
     token_hash = player.token_hash if player is not None else None
     del player
@@ -317,10 +383,10 @@ async def _watch(websocket: WebSocket, room_id: str | None, token: str | None = 
             frame, _problem = _parse(text, platform.settings.max_frame_bytes)
             if frame is not None and frame["type"] == "chat":
                 async with platform.sessions() as session:
-                    seated = any(s.player_id == player_id
-                                 for s in await room_service.seats_of(session, room_id))
-                await table_socket.chat(platform, conn, frame, room_id, None, player_name,
-                                        not seated)
+                    seated = any(
+                        s.player_id == player_id for s in await room_service.seats_of(session, room_id)
+                    )
+                await table_socket.chat(platform, conn, frame, room_id, None, player_name, not seated)
         return True
 
     async def finish() -> None:

@@ -66,12 +66,34 @@ def clean_name(text: str) -> str:
 def device_label(user_agent: str | None) -> str:
     """A short description of a browser for the list of sessions ('Firefox on Linux')."""
     ua = user_agent or ""
-    browser = next((name for key, name in (("Edg/", "Edge"), ("Firefox/", "Firefox"),
-                                           ("Chrome/", "Chrome"), ("Safari/", "Safari"))
-                    if key in ua), "")
-    system = next((name for key, name in (("Android", "Android"), ("iPhone", "iPhone"),
-                                          ("iPad", "iPad"), ("Windows", "Windows"),
-                                          ("Mac OS", "macOS"), ("Linux", "Linux")) if key in ua), "")
+    browser = next(
+        (
+            name
+            for key, name in (
+                ("Edg/", "Edge"),
+                ("Firefox/", "Firefox"),
+                ("Chrome/", "Chrome"),
+                ("Safari/", "Safari"),
+            )
+            if key in ua
+        ),
+        "",
+    )
+    system = next(
+        (
+            name
+            for key, name in (
+                ("Android", "Android"),
+                ("iPhone", "iPhone"),
+                ("iPad", "iPad"),
+                ("Windows", "Windows"),
+                ("Mac OS", "macOS"),
+                ("Linux", "Linux"),
+            )
+            if key in ua
+        ),
+        "",
+    )
     if browser and system:
         return f"{browser} on {system}"
     return (browser or system or ua[:60] or "Unknown device")[:80]
@@ -89,20 +111,29 @@ class SignedIn:
 class Accounts:
     """The account paths, over the database, the token cache, the limiter and the mailer."""
 
-    def __init__(self, settings: Settings, sessions: async_sessionmaker, tokens: Tokens,
-                 limiter: Limiter, mailer: Mailer,
-                 write_turn: Callable[[], AbstractAsyncContextManager[Any]]) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        sessions: async_sessionmaker,
+        tokens: Tokens,
+        limiter: Limiter,
+        mailer: Mailer,
+        write_turn: Callable[[], AbstractAsyncContextManager[Any]],
+    ) -> None:
         self.settings = settings
         self.sessions = sessions
         self.tokens = tokens
         self.limiter = limiter
         self.mailer = mailer
         self.write_turn = write_turn
-        self.hasher = PasswordHasher(time_cost=settings.password_time_cost,
-                                     memory_cost=settings.password_memory_kib, type=Type.ID)
+        self.hasher = PasswordHasher(
+            time_cost=settings.password_time_cost, memory_cost=settings.password_memory_kib, type=Type.ID
+        )
         scale = settings.limits_scale
-        self.rates = {name: Rate.parse(getattr(settings, f"rate_{name}"), scale) for name in (
-            "sign_in_account", "sign_in_address", "account_mail", "device_code")}
+        self.rates = {
+            name: Rate.parse(getattr(settings, f"rate_{name}"), scale)
+            for name in ("sign_in_account", "sign_in_address", "account_mail", "device_code")
+        }
         self._dummy: str | None = None  # checked against for unknown addresses (same time)
         self._sending: set[asyncio.Task[None]] = set()
         self.renamed: list[Callable[[str], Awaitable[None]]] = []  # player id: names changed
@@ -131,19 +162,18 @@ class Accounts:
         wait = 0
         for rate, key in checks:
             # Exact counts (a moving window): these rates are low and guard passwords.
-            wait = max(wait, await self.limiter.hit(f"account:{rate}:{key}", self.rates[rate],
-                                                    exact=True))
+            wait = max(wait, await self.limiter.hit(f"account:{rate}:{key}", self.rates[rate], exact=True))
         if wait:
             raise ServiceError(429, f"{sentence} Try again in {wait} s.", retry_after=wait)
 
     def _send_later(self, mail: Mail) -> None:
         """Send in the background: an answer never waits for (or times) the mail server."""
+
         async def send() -> None:
             try:
                 await self.mailer.send(mail)
             except Exception as exc:  # noqa: BLE001 - the request has been answered; say so here
-                log.warning("e-mail %r to an account could not be sent: %s", mail.subject,
-                            type(exc).__name__)
+                log.warning("e-mail %r to an account could not be sent: %s", mail.subject, type(exc).__name__)
 
         task = asyncio.get_running_loop().create_task(send())
         self._sending.add(task)
@@ -152,30 +182,50 @@ class Accounts:
     def _link(self, action: str, code: str) -> str:
         return f"{self.settings.public_url.rstrip('/')}/account?action={action}&code={code}"
 
-    async def _new_code(self, session: AsyncSession, player_id: str, purpose: str,
-                        life: timedelta, email: str | None = None, code: str | None = None) -> str:
+    async def _new_code(
+        self,
+        session: AsyncSession,
+        player_id: str,
+        purpose: str,
+        life: timedelta,
+        email: str | None = None,
+        code: str | None = None,
+    ) -> str:
         """Store a single-use code (hashed) for the player; older unused ones of that purpose
         stop working. Returns the code."""
         code = code or secrets.token_urlsafe(32)
-        await session.execute(delete(AccountCode).where(
-            AccountCode.player_id == player_id, AccountCode.purpose == purpose))
-        session.add(AccountCode(code_hash=hash_token(code), player_id=player_id, purpose=purpose,
-                                email=email, expires_at=utcnow() + life))
+        await session.execute(
+            delete(AccountCode).where(AccountCode.player_id == player_id, AccountCode.purpose == purpose)
+        )
+        session.add(
+            AccountCode(
+                code_hash=hash_token(code),
+                player_id=player_id,
+                purpose=purpose,
+                email=email,
+                expires_at=utcnow() + life,
+            )
+        )
         return code
 
-    async def _use_code(self, session: AsyncSession, code: str, purpose: str,
-                        refusal: str) -> AccountCode:
+    async def _use_code(self, session: AsyncSession, code: str, purpose: str, refusal: str) -> AccountCode:
         """Spend a code once (a guarded update: two requests with one code cannot both win);
         a 400 with `refusal` if it is unknown, expired or used."""
         row = await session.get(AccountCode, hash_token(code))
         now = utcnow()
-        if (row is None or row.purpose != purpose or row.used_at is not None
-                or (aware(row.expires_at) or now) <= now):
+        if (
+            row is None
+            or row.purpose != purpose
+            or row.used_at is not None
+            or (aware(row.expires_at) or now) <= now
+        ):
             raise ServiceError(400, refusal)
         done = await session.execute(
-            update(AccountCode).where(AccountCode.code_hash == row.code_hash,
-                                      AccountCode.used_at.is_(None))
-            .values(used_at=now).execution_options(synchronize_session=False))
+            update(AccountCode)
+            .where(AccountCode.code_hash == row.code_hash, AccountCode.used_at.is_(None))
+            .values(used_at=now)
+            .execution_options(synchronize_session=False)
+        )
         if done.rowcount != 1:
             raise ServiceError(400, refusal)
         return row
@@ -192,51 +242,80 @@ class Accounts:
         player = await session.get(Player, player_id)
         if player is None:
             raise ServiceError(404, "No player with that id exists.")
-        pending = (await session.execute(select(AccountCode.email).where(
-            AccountCode.player_id == player_id, AccountCode.purpose == "verify",
-            AccountCode.used_at.is_(None), AccountCode.expires_at > utcnow()))).scalar()
-        return {"id": player.id, "name": player.name, "email": player.email or pending,
-                "email_verified": bool(player.email_verified), "claimed": player.password_hash
-                is not None}
+        pending = (
+            await session.execute(
+                select(AccountCode.email).where(
+                    AccountCode.player_id == player_id,
+                    AccountCode.purpose == "verify",
+                    AccountCode.used_at.is_(None),
+                    AccountCode.expires_at > utcnow(),
+                )
+            )
+        ).scalar()
+        return {
+            "id": player.id,
+            "name": player.name,
+            "email": player.email or pending,
+            "email_verified": bool(player.email_verified),
+            "claimed": player.password_hash is not None,
+        }
 
     async def claim(self, caller: Identity, email: str, password: str) -> dict[str, Any]:
         """The guest claims its name: a password, and an address to verify by a link. The
         answer is the same whether the address is free or another account's (that account's
         owner is told by mail instead); the address counts once its link is followed."""
         address = normal_email(email)
-        await self._limit([("account_mail", caller.id)],
-                          "Too many e-mails asked for by this player.")
+        await self._limit([("account_mail", caller.id)], "Too many e-mails asked for by this player.")
         hashed = await self._hash(password)
         async with self.write_turn(), self.sessions() as session:
             player = await session.get(Player, caller.id)
             if player is None or player.deleted_at is not None:
                 raise ServiceError(401, "This player was deleted.")
             if player.email is not None:
-                raise ServiceError(409, "This name is claimed already (its address is verified); "
-                                        "reset the password if it is lost.")
-            owner = (await session.execute(select(Player.id).where(
-                Player.email == address))).scalar()
+                raise ServiceError(
+                    409,
+                    "This name is claimed already (its address is verified); "
+                    "reset the password if it is lost.",
+                )
+            owner = (await session.execute(select(Player.id).where(Player.email == address))).scalar()
             player.password_hash = hashed
-            code = await self._new_code(session, player.id, "verify",
-                                        timedelta(hours=self.settings.verify_link_hours), address)
+            code = await self._new_code(
+                session, player.id, "verify", timedelta(hours=self.settings.verify_link_hours), address
+            )
             await session.commit()
             document = await self._document(session, player.id)
         if owner is None:
-            self._send_later(Mail(address, "Confirm your e-mail address for Civitas", (
-                f"Someone (we hope you) claimed the Civitas name {player.name!r} with this "
-                f"address. Follow this link to confirm it:\n\n{self._link('verify', code)}\n\n"
-                "If it was not you, ignore this message.")))
+            self._send_later(
+                Mail(
+                    address,
+                    "Confirm your e-mail address for Civitas",
+                    (
+                        f"Someone (we hope you) claimed the Civitas name {player.name!r} with this "
+                        f"address. Follow this link to confirm it:\n\n{self._link('verify', code)}\n\n"
+                        "If it was not you, ignore this message."
+                    ),
+                )
+            )
         else:
-            self._send_later(Mail(address, "Your Civitas account", (
-                "Someone tried to claim a Civitas name with this address, which your account "
-                "already has. If it was you, sign in with it instead (or reset the password "
-                f"at {self.settings.public_url}). If not, nothing changed.")))
+            self._send_later(
+                Mail(
+                    address,
+                    "Your Civitas account",
+                    (
+                        "Someone tried to claim a Civitas name with this address, which your account "
+                        "already has. If it was you, sign in with it instead (or reset the password "
+                        f"at {self.settings.public_url}). If not, nothing changed."
+                    ),
+                )
+            )
         return document
 
     async def verify(self, code: str) -> dict[str, Any]:
         """Follow a verification link: the address becomes the account's."""
-        refusal = ("This verification link has expired or was already used; ask for a new one "
-                   "by claiming the name again.")
+        refusal = (
+            "This verification link has expired or was already used; ask for a new one "
+            "by claiming the name again."
+        )
         async with self.write_turn(), self.sessions() as session:
             row = await self._use_code(session, code, "verify", refusal)
             player = await session.get(Player, row.player_id)
@@ -245,21 +324,30 @@ class Accounts:
             try:
                 await session.commit()
             except IntegrityError:
-                raise ServiceError(409, "That address was verified for another account "
-                                        "meanwhile; nothing changed.") from None
+                raise ServiceError(
+                    409, "That address was verified for another account meanwhile; nothing changed."
+                ) from None
             return await self._document(session, player.id)
 
     # -- signing in ------------------------------------------------------------------------
 
-    async def sign_in(self, email: str, password: str, address: str, caller: Identity | None,
-                      label: str) -> SignedIn:
+    async def sign_in(
+        self, email: str, password: str, address: str, caller: Identity | None, label: str
+    ) -> SignedIn:
         """Sign in with an address and password: a new session of that player."""
         typed = email.strip().lower()
-        await self._limit([("sign_in_address", address), ("sign_in_account", typed)],
-                          "Too many sign-in attempts for this account or from this address.")
+        await self._limit(
+            [("sign_in_address", address), ("sign_in_account", typed)],
+            "Too many sign-in attempts for this account or from this address.",
+        )
         async with self.sessions() as session:
-            row = (await session.execute(select(Player.id, Player.password_hash).where(
-                Player.email == typed, Player.deleted_at.is_(None)))).first()
+            row = (
+                await session.execute(
+                    select(Player.id, Player.password_hash).where(
+                        Player.email == typed, Player.deleted_at.is_(None)
+                    )
+                )
+            ).first()
         if not await self._matches(row.password_hash if row else None, password) or row is None:
             raise ServiceError(401, NO_MATCH)
         return await self._open(row.id, caller, label)
@@ -273,21 +361,23 @@ class Accounts:
             await session.commit()
         return {"code": f"{raw[:4]}-{raw[4:]}", "expires_at": (utcnow() + life).isoformat()}
 
-    async def code_sign_in(self, code: str, address: str, caller: Identity | None,
-                           label: str) -> SignedIn:
+    async def code_sign_in(self, code: str, address: str, caller: Identity | None, label: str) -> SignedIn:
         """Sign in with a code shown on a signed-in device (once, before it expires)."""
-        await self._limit([("device_code", address)],
-                          "Too many sign-in codes tried from this address.")
+        await self._limit([("device_code", address)], "Too many sign-in codes tried from this address.")
         raw = "".join(ch for ch in code.upper() if ch.isalnum())
         async with self.write_turn(), self.sessions() as session:
-            row = await self._use_code(session, raw, "device", (
-                "That code is wrong, expired or already used; show a new one on your "
-                "signed-in device."))
+            row = await self._use_code(
+                session,
+                raw,
+                "device",
+                ("That code is wrong, expired or already used; show a new one on your signed-in device."),
+            )
             await session.commit()
         return await self._open(row.player_id, caller, label)
 
-    async def _open(self, player_id: str, caller: Identity | None, label: str,
-                    end_all: bool = False) -> SignedIn:
+    async def _open(
+        self, player_id: str, caller: Identity | None, label: str, end_all: bool = False
+    ) -> SignedIn:
         """A new session of the player; the caller's own session (or all of the player's)
         ends with it, so no token outlives a sign-in on its device."""
         ttl = timedelta(hours=self.settings.token_ttl_hours)
@@ -297,9 +387,9 @@ class Accounts:
                 ended += await self.tokens.end_sessions(session, player_id)
             if caller is not None:
                 ended += await self.tokens.end_sessions(
-                    session, caller.id, PlayerSession.id == caller.session_id)
-            name = (await session.execute(select(Player.name).where(
-                Player.id == player_id))).scalar_one()
+                    session, caller.id, PlayerSession.id == caller.session_id
+                )
+            name = (await session.execute(select(Player.name).where(Player.id == player_id))).scalar_one()
             identity, token = await new_session(session, player_id, name, ttl, label)
             await session.commit()
         if ended:
@@ -312,31 +402,48 @@ class Accounts:
     async def request_reset(self, email: str, address: str) -> None:
         """Mail a reset link if an account has this address; the same answer either way."""
         typed = email.strip().lower()
-        await self._limit([("account_mail", f"ip:{address}"), ("account_mail", typed)],
-                          "Too many e-mails asked for from this address or to this account.")
+        await self._limit(
+            [("account_mail", f"ip:{address}"), ("account_mail", typed)],
+            "Too many e-mails asked for from this address or to this account.",
+        )
         async with self.write_turn(), self.sessions() as session:
-            player_id = (await session.execute(select(Player.id).where(
-                Player.email == typed, Player.deleted_at.is_(None)))).scalar()
+            player_id = (
+                await session.execute(
+                    select(Player.id).where(Player.email == typed, Player.deleted_at.is_(None))
+                )
+            ).scalar()
             if player_id is None:
                 return
-            code = await self._new_code(session, player_id, "reset",
-                                        timedelta(minutes=self.settings.reset_link_minutes))
+            code = await self._new_code(
+                session, player_id, "reset", timedelta(minutes=self.settings.reset_link_minutes)
+            )
             await session.commit()
         minutes = f"{self.settings.reset_link_minutes:g}"
-        self._send_later(Mail(typed, "Reset your Civitas password", (
-            f"Follow this link within {minutes} minutes to choose a new password (it works "
-            f"once):\n\n{self._link('reset', code)}\n\n"
-            "If you did not ask for this, ignore this message; nothing changed.")))
+        self._send_later(
+            Mail(
+                typed,
+                "Reset your Civitas password",
+                (
+                    f"Follow this link within {minutes} minutes to choose a new password (it works "
+                    f"once):\n\n{self._link('reset', code)}\n\n"
+                    "If you did not ask for this, ignore this message; nothing changed."
+                ),
+            )
+        )
 
-    async def reset(self, code: str, password: str, caller: Identity | None,
-                    label: str) -> SignedIn:
+    async def reset(self, code: str, password: str, caller: Identity | None, label: str) -> SignedIn:
         """Follow a reset link with a new password: every session ends, this device signs in."""
         hashed = await self._hash(password)
         async with self.write_turn(), self.sessions() as session:
-            row = await self._use_code(session, code, "reset", (
-                "This reset link has expired or was already used; ask for a new one."))
-            await session.execute(update(Player).where(Player.id == row.player_id)
-                                  .values(password_hash=hashed))
+            row = await self._use_code(
+                session,
+                code,
+                "reset",
+                ("This reset link has expired or was already used; ask for a new one."),
+            )
+            await session.execute(
+                update(Player).where(Player.id == row.player_id).values(password_hash=hashed)
+            )
             await session.commit()
         return await self._open(row.player_id, caller, label, end_all=True)
 
@@ -344,18 +451,17 @@ class Accounts:
         """A new password, given the current one; the player's other sessions end (this one
         stays)."""
         async with self.sessions() as session:
-            stored = (await session.execute(select(Player.password_hash).where(
-                Player.id == caller.id))).scalar()
+            stored = (
+                await session.execute(select(Player.password_hash).where(Player.id == caller.id))
+            ).scalar()
         if stored is None:
             raise ServiceError(409, "This player has no password yet; claim the name first.")
         if not await self._matches(stored, current):
             raise ServiceError(401, "The current password is wrong; nothing changed.")
         hashed = await self._hash(password)
         async with self.write_turn(), self.sessions() as session:
-            await session.execute(update(Player).where(Player.id == caller.id)
-                                  .values(password_hash=hashed))
-            ended = await self.tokens.end_sessions(session, caller.id,
-                                                   PlayerSession.id != caller.session_id)
+            await session.execute(update(Player).where(Player.id == caller.id).values(password_hash=hashed))
+            ended = await self.tokens.end_sessions(session, caller.id, PlayerSession.id != caller.session_id)
             await session.commit()
         await self.tokens.ended(ended)
 
@@ -365,18 +471,31 @@ class Accounts:
         """The player's signed-in devices that still work, newest first."""
         now = utcnow()
         async with self.sessions() as session:
-            rows = (await session.execute(select(PlayerSession).where(
-                PlayerSession.player_id == caller.id)
-                .order_by(PlayerSession.created_at.desc()))).scalars().all()
+            rows = (
+                (
+                    await session.execute(
+                        select(PlayerSession)
+                        .where(PlayerSession.player_id == caller.id)
+                        .order_by(PlayerSession.created_at.desc())
+                    )
+                )
+                .scalars()
+                .all()
+            )
         listed = []
         for row in rows:
             started = aware(row.created_at) or now
             until = aware(row.expires_at) or started + LEGACY_TOKEN_TTL
             if until > now:
-                listed.append({"id": row.id, "label": row.label or "Unknown device",
-                               "created_at": started.isoformat(),
-                               "expires_at": until.isoformat(),
-                               "current": row.id == caller.session_id})
+                listed.append(
+                    {
+                        "id": row.id,
+                        "label": row.label or "Unknown device",
+                        "created_at": started.isoformat(),
+                        "expires_at": until.isoformat(),
+                        "current": row.id == caller.session_id,
+                    }
+                )
         return listed
 
     async def end_sessions(self, caller: Identity, session_id: str | None) -> None:
@@ -405,14 +524,23 @@ class Accounts:
         """Delete the account: the name becomes neutral in every game, the address, password,
         codes and every session go. An account with a password must give it."""
         async with self.sessions() as session:
-            stored = (await session.execute(select(Player.password_hash).where(
-                Player.id == caller.id))).scalar()
+            stored = (
+                await session.execute(select(Player.password_hash).where(Player.id == caller.id))
+            ).scalar()
         if stored is not None and not await self._matches(stored, password or ""):
             raise ServiceError(401, "That password is wrong; the account was not deleted.")
         async with self.write_turn(), self.sessions() as session:
-            await session.execute(update(Player).where(Player.id == caller.id).values(
-                name=FORMER_NAME, email=None, email_verified=False, password_hash=None,
-                deleted_at=utcnow()))
+            await session.execute(
+                update(Player)
+                .where(Player.id == caller.id)
+                .values(
+                    name=FORMER_NAME,
+                    email=None,
+                    email_verified=False,
+                    password_hash=None,
+                    deleted_at=utcnow(),
+                )
+            )
             await session.execute(delete(AccountCode).where(AccountCode.player_id == caller.id))
             ended = await self.tokens.end_sessions(session, caller.id)
             await session.commit()
@@ -426,11 +554,18 @@ class Accounts:
         now = utcnow()
         s = PlayerSession
         async with self.write_turn(), self.sessions() as session:
-            gone = await session.execute(delete(s).where(
-                (s.expires_at < now) | (s.expires_at.is_(None) & (s.created_at < now - LEGACY_TOKEN_TTL)))
-                .execution_options(synchronize_session=False))
-            spent = await session.execute(delete(AccountCode).where(AccountCode.expires_at < now)
-                                          .execution_options(synchronize_session=False))
+            gone = await session.execute(
+                delete(s)
+                .where(
+                    (s.expires_at < now) | (s.expires_at.is_(None) & (s.created_at < now - LEGACY_TOKEN_TTL))
+                )
+                .execution_options(synchronize_session=False)
+            )
+            spent = await session.execute(
+                delete(AccountCode)
+                .where(AccountCode.expires_at < now)
+                .execution_options(synchronize_session=False)
+            )
             await session.commit()
         return gone.rowcount + spent.rowcount
 

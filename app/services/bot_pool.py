@@ -80,8 +80,7 @@ def default_size(cores: int | None = None) -> int:
     """Workers for this machine: one per core this process may use, less one left to the event
     loop (so bots at full tilt never take every core from the sockets), and at least one."""
     if cores is None:
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
-            os.cpu_count() or 1)
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return max(1, cores - 1)
 
 
@@ -112,8 +111,9 @@ class BotPool:
             raise BotPoolError("closed")
         if self._queue is None:
             self._queue = asyncio.Queue()
-            self._tasks = [asyncio.create_task(self._serve(slot), name=f"bot-worker-{slot}")
-                           for slot in range(self.size)]
+            self._tasks = [
+                asyncio.create_task(self._serve(slot), name=f"bot-worker-{slot}") for slot in range(self.size)
+            ]
         job_id = next(self._ids)
         line = encode({**request, "id": job_id}) + b"\n"
         job = _Job(job_id, line, deadline, asyncio.get_running_loop().create_future())
@@ -123,11 +123,13 @@ class BotPool:
         # first decisions, or every worker being replaced) the start-up is allowed on top.
         starting = 0.0 if self._ready else START_SECONDS
         try:
-            decision = await asyncio.wait_for(asyncio.shield(job.future),
-                                              self.queue_seconds + deadline + starting)
+            decision = await asyncio.wait_for(
+                asyncio.shield(job.future), self.queue_seconds + deadline + starting
+            )
         except TimeoutError:
-            raise BotPoolError("busy", f"no worker answered within {self.queue_seconds:g} s "
-                                       f"plus the {deadline:g} s deadline") from None
+            raise BotPoolError(
+                "busy", f"no worker answered within {self.queue_seconds:g} s plus the {deadline:g} s deadline"
+            ) from None
         finally:
             if not job.future.done():  # given up on: a worker that takes it later skips it
                 job.future.cancel()
@@ -164,12 +166,18 @@ class BotPool:
         """Start a worker and wait until it is ready; None (after a pause that grows with each
         failure in a row) if it died or hung on the way."""
         if failures:
-            await asyncio.sleep(min(0.25 * 2 ** failures, 30.0))
+            await asyncio.sleep(min(0.25 * 2**failures, 30.0))
         BOT_WORKER_STARTS.inc()
         try:
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "app.bot_worker", self.rulesets,
-                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=ANSWER_LIMIT)
+                sys.executable,
+                "-m",
+                "app.bot_worker",
+                self.rulesets,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                limit=ANSWER_LIMIT,
+            )
         except OSError as exc:  # out of processes or file descriptors: try again later
             log.error("could not start a bot worker (%s); trying again", exc)
             return None
@@ -181,14 +189,12 @@ class BotPool:
                 return proc
         except (TimeoutError, orjson.JSONDecodeError, AttributeError):
             pass
-        log.error("bot worker %s did not start (exit status %s); trying again", proc.pid,
-                  proc.returncode)
+        log.error("bot worker %s did not start (exit status %s); trying again", proc.pid, proc.returncode)
         await _stop(proc)
         self._procs.pop(slot, None)
         return None
 
-    async def _run(self, proc: asyncio.subprocess.Process,
-                   job: _Job) -> asyncio.subprocess.Process | None:
+    async def _run(self, proc: asyncio.subprocess.Process, job: _Job) -> asyncio.subprocess.Process | None:
         """Send one job to the worker and settle its future; the worker, or None once it is
         gone (killed for missing the deadline, or died)."""
         failure: BotPoolError | None = None
@@ -208,8 +214,7 @@ class BotPool:
                 _settle(job, BotPoolError("error", str(answer["error"])))
                 return proc
             else:
-                _settle(job, Decision(answer.get("move"), proc.pid,
-                                      float(answer.get("seconds", 0.0))))
+                _settle(job, Decision(answer.get("move"), proc.pid, float(answer.get("seconds", 0.0))))
                 return proc
         _settle(job, failure)
         await _stop(proc, kill=True)  # stuck or broken: whatever it was doing is worthless

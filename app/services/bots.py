@@ -52,9 +52,16 @@ def bot_request(live: LiveGame, seat: int, attempt: int) -> dict[str, Any]:
         seed = Rng.from_seed(live.seed, "bot", live.version, seat)
     else:
         level, seed = "random", Rng.from_seed(live.seed, "bot-fallback", live.version, seat, attempt)
-    return {"ruleset": live.ruleset.id, "players": live.players, "options": live.options,
-            "state": live.state, "seat": seat, "level": level, "seed": seed.state,
-            "budget": choosers.level(level).budget}
+    return {
+        "ruleset": live.ruleset.id,
+        "players": live.players,
+        "options": live.options,
+        "state": live.state,
+        "seat": seat,
+        "level": level,
+        "seed": seed.state,
+        "budget": choosers.level(level).budget,
+    }
 
 
 def random_legal_move(live: LiveGame, seat: int, attempt: int) -> Move:
@@ -74,9 +81,15 @@ def due_bot_seats(live: LiveGame) -> list[int]:
 class BotRunner:
     """Plays every bot seat that is asked to act, one move at a time, one task per game."""
 
-    def __init__(self, games: GameService, delay_ms: int, lease_seconds: float = 15.0,
-                 watchdog_seconds: float = 3.0, pool: BotPool | None = None,
-                 deadline_seconds: float = 2.0) -> None:
+    def __init__(
+        self,
+        games: GameService,
+        delay_ms: int,
+        lease_seconds: float = 15.0,
+        watchdog_seconds: float = 3.0,
+        pool: BotPool | None = None,
+        deadline_seconds: float = 2.0,
+    ) -> None:
         self.games = games
         # Where bots decide: the worker pool, or (None: tests that patch a ruleset's bot in this
         # process) right here on the event loop.
@@ -182,10 +195,14 @@ class BotRunner:
             except Exception:
                 failures += 1
                 log.exception("bot move for seat %s in %s failed", seat, game_id)
-                await asyncio.sleep(min(0.1 * 2 ** failures, 2.0))  # e.g. the database is away
+                await asyncio.sleep(min(0.1 * 2**failures, 2.0))  # e.g. the database is away
             if failures >= GIVE_UP_AFTER:
-                log.error("bot seat %s in %s failed %d times in a row; the watchdog retries later",
-                          seat, game_id, failures)
+                log.error(
+                    "bot seat %s in %s failed %d times in a row; the watchdog retries later",
+                    seat,
+                    game_id,
+                    failures,
+                )
                 return
 
     async def _decide(self, live: LiveGame, seat: int, attempt: int) -> Move:
@@ -200,8 +217,9 @@ class BotRunner:
             decision = await self.pool.choose(request, request["budget"] + self.deadline_seconds)
         except BotPoolError as exc:
             BOT_FALLBACKS.inc(reason=exc.reason)
-            log.warning("bot decision for seat %s in %s failed (%s); playing a random legal move",
-                        seat, live.id, exc)
+            log.warning(
+                "bot decision for seat %s in %s failed (%s); playing a random legal move", seat, live.id, exc
+            )
             return random_legal_move(live, seat, attempt)
         return decision.move
 
@@ -213,8 +231,11 @@ class BotRunner:
     async def check(self) -> list[str]:
         """One watchdog pass: kick every game whose bot seats are asked to act while nobody
         drives them; returns the games kicked."""
-        stalled = [g for g in await self.games.games_waiting_on_bots(self.owner)
-                   if g not in self._tasks or self._tasks[g].done()]
+        stalled = [
+            g
+            for g in await self.games.games_waiting_on_bots(self.owner)
+            if g not in self._tasks or self._tasks[g].done()
+        ]
         for game_id in stalled:
             self.kick(game_id)
         return stalled

@@ -27,8 +27,9 @@ def push_sender(settings: Settings) -> Sender:
 
         if not signer:
             key = settings.vapid_private_key.strip()
-            signer.append(Vapid.from_pem(key.encode()) if key.startswith("-----BEGIN")
-                          else Vapid.from_string(key))
+            signer.append(
+                Vapid.from_pem(key.encode()) if key.startswith("-----BEGIN") else Vapid.from_string(key)
+            )
         return signer[0]
 
     async def send(session: AsyncSession, row: OutboxRow) -> None:
@@ -36,24 +37,33 @@ def push_sender(settings: Settings) -> Sender:
 
         if not settings.vapid_private_key:
             raise Undeliverable("push is not configured (no VAPID key)")
-        subs = list((await session.execute(select(PushSubscription).where(
-            PushSubscription.player_id == row.player_id))).scalars())
+        subs = list(
+            (
+                await session.execute(
+                    select(PushSubscription).where(PushSubscription.player_id == row.player_id)
+                )
+            ).scalars()
+        )
         if not subs:
             raise Undeliverable("no push subscription")
         data = json.dumps(row.payload)
         failures = 0
         for sub in subs:
             try:
-                await webpush_async({"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh,
-                                                                         "auth": sub.auth}},
-                                    data, vapid_private_key=vapid(),
-                                    vapid_claims={"sub": settings.vapid_subject}, ttl=24 * 3600,
-                                    timeout=10)
+                await webpush_async(
+                    {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}},
+                    data,
+                    vapid_private_key=vapid(),
+                    vapid_claims={"sub": settings.vapid_subject},
+                    ttl=24 * 3600,
+                    timeout=10,
+                )
             except WebPushException as exc:
                 status = getattr(exc.response, "status", None) or getattr(exc.response, "status_code", None)
                 if status in (404, 410):  # the browser dropped it: forget it
-                    await session.execute(delete(PushSubscription).where(
-                        PushSubscription.endpoint == sub.endpoint))
+                    await session.execute(
+                        delete(PushSubscription).where(PushSubscription.endpoint == sub.endpoint)
+                    )
                     await session.commit()
                 else:
                     failures += 1
@@ -78,9 +88,14 @@ def email_sender(mailer: Mailer) -> Sender:
         if not address:
             raise Undeliverable("no verified e-mail address")
         payload = row.payload
-        await mailer.send(Mail(to=address, subject=f"Civitas: {payload['title']}",
-                               text=f"{payload['body']}\n\n{payload['url']}\n\n"
-                                    "You get this because of your notification settings in Civitas."))
+        await mailer.send(
+            Mail(
+                to=address,
+                subject=f"Civitas: {payload['title']}",
+                text=f"{payload['body']}\n\n{payload['url']}\n\n"
+                "You get this because of your notification settings in Civitas.",
+            )
+        )
 
     return send
 
@@ -96,10 +111,18 @@ def webhook_sender() -> Sender:
             raise Undeliverable("no webhook URL")
         payload: dict[str, Any] = row.payload
         line = f"{payload['title']}: {payload['body']} {payload['url']}"
-        body = {"content": line, "text": line, "event": payload.get("event"),
-                "title": payload["title"], "url": payload["url"], "tag": payload.get("tag")}
-        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http, \
-                http.post(settings.webhook_url, json=body, allow_redirects=False) as answer:
+        body = {
+            "content": line,
+            "text": line,
+            "event": payload.get("event"),
+            "title": payload["title"],
+            "url": payload["url"],
+            "tag": payload.get("tag"),
+        }
+        async with (
+            aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as http,
+            http.post(settings.webhook_url, json=body, allow_redirects=False) as answer,
+        ):
             if answer.status >= 300:
                 raise RuntimeError(f"webhook answered {answer.status}")
 

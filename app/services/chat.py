@@ -34,8 +34,13 @@ def clean(text: Any) -> str:
 def message_json(m: ChatMessage, name: str | None = None) -> dict[str, Any]:
     """One message as the wire shows it, under its player's name now (`name`; a rename or a
     deleted account shows on old lines too), else the name it was sent under."""
-    return {"id": m.id, "name": name or m.name, "text": m.text, "spectator": m.spectator,
-            "time": m.created_at.isoformat() if m.created_at else None}
+    return {
+        "id": m.id,
+        "name": name or m.name,
+        "text": m.text,
+        "spectator": m.spectator,
+        "time": m.created_at.isoformat() if m.created_at else None,
+    }
 
 
 class ChatService:
@@ -43,30 +48,38 @@ class ChatService:
     (RATE per WINDOW seconds, shared by every instance when the platform's limits are) and
     answers 0, or the seconds to wait."""
 
-    def __init__(self, sessions: async_sessionmaker, allow: Callable[[str], Awaitable[int]],
-                 write_turn: Callable[[], AbstractAsyncContextManager[Any]] = nullcontext) -> None:
+    def __init__(
+        self,
+        sessions: async_sessionmaker,
+        allow: Callable[[str], Awaitable[int]],
+        write_turn: Callable[[], AbstractAsyncContextManager[Any]] = nullcontext,
+    ) -> None:
         self.sessions = sessions
         self.allow = allow
         self.write_turn = write_turn  # SQLite's one writer's turn (GameService.write_turn)
         # Called with (room_id, player_id, message) once a line is stored (notifications).
         self.listeners: list[Callable[[str, str | None, dict[str, Any]], Awaitable[None]]] = []
 
-    async def post(self, room_id: str, player_id: str | None, name: str, spectator: bool,
-                   text: Any) -> dict[str, Any]:
+    async def post(
+        self, room_id: str, player_id: str | None, name: str, spectator: bool, text: Any
+    ) -> dict[str, Any]:
         """Store one message; returns it as the wire shows it."""
         if player_id is None:
             raise ServiceError(401, "Choose a name (a player token) to chat.")
         body = clean(text)
         wait = await self.allow(player_id)
         if wait:
-            raise ServiceError(429, f"You may send {RATE} messages every {WINDOW:g} seconds; "
-                                    f"wait {wait} s.", retry_after=wait)
+            raise ServiceError(
+                429,
+                f"You may send {RATE} messages every {WINDOW:g} seconds; wait {wait} s.",
+                retry_after=wait,
+            )
         async with self.write_turn(), self.sessions() as session:
             # The name from its one place (a socket opened before a rename knows the old one).
-            name = (await session.execute(select(Player.name).where(
-                Player.id == player_id))).scalar() or name
-            message = ChatMessage(room_id=room_id, player_id=player_id, name=name[:40],
-                                  spectator=spectator, text=body)
+            name = (await session.execute(select(Player.name).where(Player.id == player_id))).scalar() or name
+            message = ChatMessage(
+                room_id=room_id, player_id=player_id, name=name[:40], spectator=spectator, text=body
+            )
             session.add(message)
             await session.commit()
             line = message_json(message)
@@ -77,8 +90,13 @@ class ChatService:
     async def history(self, room_id: str, session: AsyncSession) -> list[dict[str, Any]]:
         """The room's last messages, oldest first (read in the caller's session: a request
         never holds one connection while it waits for another)."""
-        rows = (await session.execute(
-            select(ChatMessage, Player.name).outerjoin(Player, Player.id == ChatMessage.player_id)
-            .where(ChatMessage.room_id == room_id)
-            .order_by(ChatMessage.id.desc()).limit(HISTORY))).all()
+        rows = (
+            await session.execute(
+                select(ChatMessage, Player.name)
+                .outerjoin(Player, Player.id == ChatMessage.player_id)
+                .where(ChatMessage.room_id == room_id)
+                .order_by(ChatMessage.id.desc())
+                .limit(HISTORY)
+            )
+        ).all()
         return [message_json(m, name) for m, name in reversed(rows)]

@@ -53,23 +53,37 @@ class Cleanup:
     async def _purge_outbox(self, now: Any) -> None:
         """Notifications sent or given up more than a week ago are of no more use."""
         async with self.platform.write_turn(), self.platform.sessions() as session:
-            await session.execute(delete(OutboxRow).where(
-                OutboxRow.status.in_(("sent", "failed")), OutboxRow.created_at < now - OUTBOX_KEEP))
+            await session.execute(
+                delete(OutboxRow).where(
+                    OutboxRow.status.in_(("sent", "failed")), OutboxRow.created_at < now - OUTBOX_KEEP
+                )
+            )
             await session.commit()
 
     async def _idle_turn_games(self, session: Any, now: Any, since: Any) -> list[Any]:
         """Turn-paced games idle past max(abandon_after, 2 x move + reserve) with no clock
         still running (a deadline in the future, a vacation's included, keeps a game alive)."""
         running = exists().where(SeatClock.game_id == Game.id, SeatClock.deadline > now)
-        rows = (await session.execute(
-            select(Game.id, Game.room_id, Game.version, since.label("since"),
-                   RoomPace.move_seconds, RoomPace.reserve_seconds)
-            .join(RoomPace, RoomPace.room_id == Game.room_id)
-            .where(Game.status == "active", RoomPace.pace == "turn", since < now - self.idle,
-                   ~running))).all()
-        return [(r.id, r.room_id, r.version) for r in rows
-                if now - clocks.aware(r.since) >= max(
-                    self.idle, timedelta(seconds=2 * r.move_seconds + r.reserve_seconds))]
+        rows = (
+            await session.execute(
+                select(
+                    Game.id,
+                    Game.room_id,
+                    Game.version,
+                    since.label("since"),
+                    RoomPace.move_seconds,
+                    RoomPace.reserve_seconds,
+                )
+                .join(RoomPace, RoomPace.room_id == Game.room_id)
+                .where(Game.status == "active", RoomPace.pace == "turn", since < now - self.idle, ~running)
+            )
+        ).all()
+        return [
+            (r.id, r.room_id, r.version)
+            for r in rows
+            if now - clocks.aware(r.since)
+            >= max(self.idle, timedelta(seconds=2 * r.move_seconds + r.reserve_seconds))
+        ]
 
     async def sweep(self) -> dict[str, list[str]]:
         """Hold the seats of players idle on their turn in games without a clock (a bot plays
@@ -81,19 +95,33 @@ class Cleanup:
         await platform.accounts.purge()  # expired sessions and codes
         await self._purge_outbox(now)
         async with platform.sessions() as session:
-            stale_rooms = list((await session.execute(select(Room.id).where(
-                Room.status == "lobby", Room.created_at < now - self.room_ttl))).scalars())
-            last_move = (select(func.max(MoveRow.created_at)).where(MoveRow.game_id == Game.id)
-                         .scalar_subquery())
+            stale_rooms = list(
+                (
+                    await session.execute(
+                        select(Room.id).where(Room.status == "lobby", Room.created_at < now - self.room_ttl)
+                    )
+                ).scalars()
+            )
+            last_move = (
+                select(func.max(MoveRow.created_at)).where(MoveRow.game_id == Game.id).scalar_subquery()
+            )
             since = func.coalesce(last_move, Game.created_at)
             turn_paced = exists().where(RoomPace.room_id == Game.room_id, RoomPace.pace == "turn")
-            idle = (await session.execute(select(Game.id, Game.room_id, Game.version).where(
-                Game.status == "active", since < now - self.idle, ~turn_paced))).all()
+            idle = (
+                await session.execute(
+                    select(Game.id, Game.room_id, Game.version).where(
+                        Game.status == "active", since < now - self.idle, ~turn_paced
+                    )
+                )
+            ).all()
             idle += await self._idle_turn_games(session, now, since)
         expired: list[str] = []
         for room_id in stale_rooms:
-            async with platform.room_locks.hold(room_id), platform.write_turn(), \
-                    platform.sessions() as session:
+            async with (
+                platform.room_locks.hold(room_id),
+                platform.write_turn(),
+                platform.sessions() as session,
+            ):
                 room = await session.get(Room, room_id)
                 if room is None or room.status != "lobby":
                     continue
@@ -109,9 +137,11 @@ class Cleanup:
                 continue
             async with platform.write_turn(), platform.sessions() as session:
                 # Only if no move came in since the scan (the version guard, as for moves).
-                done = await session.execute(update(Game).where(
-                    Game.id == game_id, Game.status == "active", Game.version == version)
-                    .values(status="abandoned"))
+                done = await session.execute(
+                    update(Game)
+                    .where(Game.id == game_id, Game.status == "active", Game.version == version)
+                    .values(status="abandoned")
+                )
                 if done.rowcount != 1:
                     continue
                 await session.execute(update(Room).where(Room.id == room_id).values(status="finished"))

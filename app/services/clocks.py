@@ -75,7 +75,11 @@ def parse_pace(body: dict[str, Any] | None) -> tuple[str, int, int]:
         return float(value)
 
     if kind == "realtime":
-        return kind, round(number("move_minutes", 0.05, 60) * 60), round(number("reserve_minutes", 0, 120) * 60)
+        return (
+            kind,
+            round(number("move_minutes", 0.05, 60) * 60),
+            round(number("reserve_minutes", 0, 120) * 60),
+        )
     if kind == "turn":
         reserve = number("reserve_hours", 0, 24 * 14) if "reserve_hours" in body else 0.0
         return kind, round(number("move_hours", 1, 24 * 14) * 3600), round(reserve * 3600)
@@ -86,8 +90,9 @@ def parse_timeout(body: dict[str, Any] | None) -> str:
     """The timeout policy of a 'turn' pace ('bot' unless the host chose), or a 422."""
     policy = (body or {}).get("timeout", "bot")
     if policy not in TIMEOUT_POLICIES:
-        raise ServiceError(422, "The pace's timeout must be one of "
-                                f"{', '.join(TIMEOUT_POLICIES)}, not {str(policy)[:20]!r}.")
+        raise ServiceError(
+            422, f"The pace's timeout must be one of {', '.join(TIMEOUT_POLICIES)}, not {str(policy)[:20]!r}."
+        )
     if policy != "bot" and (body or {}).get("kind") != "turn":
         raise ServiceError(422, "A timeout policy can be chosen only for a 'turn' pace.")
     return str(policy)
@@ -98,8 +103,15 @@ async def set_pace(session: AsyncSession, room_id: str, body: dict[str, Any] | N
     pace, move_s, reserve_s = parse_pace(body)
     policy = parse_timeout(body)
     if pace != "none":
-        session.add(RoomPace(room_id=room_id, pace=pace, move_seconds=move_s,
-                             reserve_seconds=reserve_s, timeout_policy=policy))
+        session.add(
+            RoomPace(
+                room_id=room_id,
+                pace=pace,
+                move_seconds=move_s,
+                reserve_seconds=reserve_s,
+                timeout_policy=policy,
+            )
+        )
 
 
 async def pace_of(session: AsyncSession, room_id: str) -> RoomPace | None:
@@ -111,8 +123,11 @@ def pace_json(pace: RoomPace | None) -> dict[str, Any]:
     """The pace as the wire shows it."""
     if pace is None:
         return {"kind": "none"}
-    doc: dict[str, Any] = {"kind": pace.pace, "move_seconds": pace.move_seconds,
-                           "reserve_seconds": pace.reserve_seconds}
+    doc: dict[str, Any] = {
+        "kind": pace.pace,
+        "move_seconds": pace.move_seconds,
+        "reserve_seconds": pace.reserve_seconds,
+    }
     if pace.pace == "turn":
         doc["timeout"] = pace.timeout_policy
     return doc
@@ -120,70 +135,134 @@ def pace_json(pace: RoomPace | None) -> dict[str, Any]:
 
 def _watched_seats(*columns: Any) -> Any:
     """Seats worth watching: a player's, not held, no bot, in a game in progress."""
-    return (select(*columns).join(Game, Game.id == SeatClock.game_id)
-            .join(Seat, (Seat.room_id == Game.room_id) & (Seat.seat == SeatClock.seat))
-            .where(Game.status == "active", SeatClock.held.is_(False), Seat.player_id.is_not(None),
-                   Seat.bot.is_(None)))
+    return (
+        select(*columns)
+        .join(Game, Game.id == SeatClock.game_id)
+        .join(Seat, (Seat.room_id == Game.room_id) & (Seat.seat == SeatClock.seat))
+        .where(
+            Game.status == "active",
+            SeatClock.held.is_(False),
+            Seat.player_id.is_not(None),
+            Seat.bot.is_(None),
+        )
+    )
 
 
 # Only the seats already due (clock out, or gone past the grace period outside a 'turn' pace)
 # are loaded: with thousands of seats a sweep reads a handful of rows, not every clock. Built
 # once (the sweep runs every second).
-_DUE_SEATS = (_watched_seats(SeatClock, Game.room_id, Game.to_act, Seat.player_id, Seat.bot,
-                             Game.version, RoomPace.pace, RoomPace.timeout_policy,
-                             RoomPace.reserve_seconds)
-              .outerjoin(RoomPace, RoomPace.room_id == Game.room_id).where(or_(
-                  and_(SeatClock.deadline.is_not(None), SeatClock.deadline <= bindparam("now")),
-                  and_(SeatClock.last_seen.is_not(None), SeatClock.last_seen < bindparam("gone_before"),
-                       or_(RoomPace.pace.is_(None), RoomPace.pace != "turn"),
-                       or_(SeatClock.connected == 0, SeatClock.last_seen < bindparam("stale_before"))))))
+_DUE_SEATS = (
+    _watched_seats(
+        SeatClock,
+        Game.room_id,
+        Game.to_act,
+        Seat.player_id,
+        Seat.bot,
+        Game.version,
+        RoomPace.pace,
+        RoomPace.timeout_policy,
+        RoomPace.reserve_seconds,
+    )
+    .outerjoin(RoomPace, RoomPace.room_id == Game.room_id)
+    .where(
+        or_(
+            and_(SeatClock.deadline.is_not(None), SeatClock.deadline <= bindparam("now")),
+            and_(
+                SeatClock.last_seen.is_not(None),
+                SeatClock.last_seen < bindparam("gone_before"),
+                or_(RoomPace.pace.is_(None), RoomPace.pace != "turn"),
+                or_(SeatClock.connected == 0, SeatClock.last_seen < bindparam("stale_before")),
+            ),
+        )
+    )
+)
 _ANY_WATCHED = _watched_seats(SeatClock.seat).limit(1)
 # Turn-paced clocks with less than WARN_BEFORE left whose notice has not gone out yet.
-_TO_WARN = (_watched_seats(SeatClock, Game.room_id, Seat.player_id)
-            .join(RoomPace, RoomPace.room_id == Game.room_id)
-            .where(RoomPace.pace == "turn", SeatClock.deadline.is_not(None),
-                   SeatClock.deadline > bindparam("now"), SeatClock.deadline <= bindparam("warn_at"),
-                   or_(SeatClock.warned_for.is_(None), SeatClock.warned_for != SeatClock.deadline)))
+_TO_WARN = (
+    _watched_seats(SeatClock, Game.room_id, Seat.player_id)
+    .join(RoomPace, RoomPace.room_id == Game.room_id)
+    .where(
+        RoomPace.pace == "turn",
+        SeatClock.deadline.is_not(None),
+        SeatClock.deadline > bindparam("now"),
+        SeatClock.deadline <= bindparam("warn_at"),
+        or_(SeatClock.warned_for.is_(None), SeatClock.warned_for != SeatClock.deadline),
+    )
+)
 
 
-async def _hold(session: AsyncSession, game_id: str, room_id: str, seat: int, version: int,
-                left: float | None, reserve: float | None, reason: str,
-                one_turn: bool = False) -> bool:
+async def _hold(
+    session: AsyncSession,
+    game_id: str,
+    room_id: str,
+    seat: int,
+    version: int,
+    left: float | None,
+    reserve: float | None,
+    reason: str,
+    one_turn: bool = False,
+) -> bool:
     """Hold a seat (a bot plays it for its player) unless it is held already; note what its clock
     had left and the game's version, and log why (`reason`: timeout, away, idle; `one_turn`:
     give it back once that turn is played). True if this call held it."""
-    values: dict[str, Any] = {"held": True, "deadline": None, "started_at": None,
-                              "held_left": left, "held_version": version,
-                              "release_after_turn": one_turn}
+    values: dict[str, Any] = {
+        "held": True,
+        "deadline": None,
+        "started_at": None,
+        "held_left": left,
+        "held_version": version,
+        "release_after_turn": one_turn,
+    }
     if reserve is not None:
         values["reserve_left"] = reserve
     claimed = await session.execute(
-        update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat,
-                                SeatClock.held.is_(False)).values(**values))
+        update(SeatClock)
+        .where(SeatClock.game_id == game_id, SeatClock.seat == seat, SeatClock.held.is_(False))
+        .values(**values)
+    )
     if claimed.rowcount != 1:
         return False
-    await session.execute(update(Seat).where(
-        Seat.room_id == room_id, Seat.seat == seat, Seat.bot.is_(None)).values(bot=BOT_NAME))
+    await session.execute(
+        update(Seat)
+        .where(Seat.room_id == room_id, Seat.seat == seat, Seat.bot.is_(None))
+        .values(bot=BOT_NAME)
+    )
     await history.record_change(session, game_id, room_id, seat, "held", reason, version)
     return True
 
 
-async def _offer(session: AsyncSession, clock: SeatClock, room_id: str, player_id: str,
-                 reserve: float) -> bool:
+async def _offer(
+    session: AsyncSession, clock: SeatClock, room_id: str, player_id: str, reserve: float
+) -> bool:
     """The 'offer' policy: the player loses the seat (a bot keeps it going) and the seat is open
     to any other player; guarded on the deadline read, so two sweeps offer it once."""
     claimed = await session.execute(
-        update(SeatClock).where(SeatClock.game_id == clock.game_id, SeatClock.seat == clock.seat,
-                                SeatClock.offered.is_(False), SeatClock.held.is_(False),
-                                SeatClock.deadline == clock.deadline)
-        .values(offered=True, deadline=None, started_at=None, reserve_left=reserve,
-                held_left=None, held_version=None, warned_for=None)
-        .execution_options(synchronize_session=False))
+        update(SeatClock)
+        .where(
+            SeatClock.game_id == clock.game_id,
+            SeatClock.seat == clock.seat,
+            SeatClock.offered.is_(False),
+            SeatClock.held.is_(False),
+            SeatClock.deadline == clock.deadline,
+        )
+        .values(
+            offered=True,
+            deadline=None,
+            started_at=None,
+            reserve_left=reserve,
+            held_left=None,
+            held_version=None,
+            warned_for=None,
+        )
+        .execution_options(synchronize_session=False)
+    )
     if claimed.rowcount != 1:
         return False
-    await session.execute(update(Seat).where(
-        Seat.room_id == room_id, Seat.seat == clock.seat, Seat.player_id == player_id)
-        .values(player_id=None, bot=BOT_NAME))
+    await session.execute(
+        update(Seat)
+        .where(Seat.room_id == room_id, Seat.seat == clock.seat, Seat.player_id == player_id)
+        .values(player_id=None, bot=BOT_NAME)
+    )
     await history.record_change(session, clock.game_id, room_id, clock.seat, "left", "timeout")
     return True
 
@@ -192,17 +271,26 @@ async def _moved_since(session: AsyncSession, game_id: str, seat: int, version: 
     """Whether the seat has made a move after `version` (None: not known, so yes)."""
     if version is None:
         return True
-    return (await session.execute(select(MoveRow.seq).where(
-        MoveRow.game_id == game_id, MoveRow.seat == seat, MoveRow.seq > version).limit(1))
+    return (
+        await session.execute(
+            select(MoveRow.seq)
+            .where(MoveRow.game_id == game_id, MoveRow.seat == seat, MoveRow.seq > version)
+            .limit(1)
+        )
     ).first() is not None
 
 
 class Clocks:
     """Runs clocks on each move, records presence, holds seats and gives them back."""
 
-    def __init__(self, sessions: async_sessionmaker, grace_seconds: float, heartbeat_seconds: float,
-                 sweep_seconds: float,
-                 write_turn: Callable[[], AbstractAsyncContextManager[Any]] = nullcontext) -> None:
+    def __init__(
+        self,
+        sessions: async_sessionmaker,
+        grace_seconds: float,
+        heartbeat_seconds: float,
+        sweep_seconds: float,
+        write_turn: Callable[[], AbstractAsyncContextManager[Any]] = nullcontext,
+    ) -> None:
         self.sessions = sessions
         self.write_turn = write_turn  # SQLite's one writer's turn (GameService.write_turn)
         self.grace = timedelta(seconds=grace_seconds)
@@ -237,14 +325,16 @@ class Clocks:
             self._paced[game_id] = known
         return known
 
-    async def _rows(self, session: AsyncSession, game: Game, reserve: float = 0.0
-                    ) -> dict[int, SeatClock]:
-        rows = {c.seat: c for c in (await session.execute(
-            select(SeatClock).where(SeatClock.game_id == game.id))).scalars()}
+    async def _rows(self, session: AsyncSession, game: Game, reserve: float = 0.0) -> dict[int, SeatClock]:
+        rows = {
+            c.seat: c
+            for c in (await session.execute(select(SeatClock).where(SeatClock.game_id == game.id))).scalars()
+        }
         for seat in range(game.players):
             if seat not in rows:
-                rows[seat] = SeatClock(game_id=game.id, seat=seat, reserve_left=reserve,
-                                       connected=0, held=False)
+                rows[seat] = SeatClock(
+                    game_id=game.id, seat=seat, reserve_left=reserve, connected=0, held=False
+                )
                 session.add(rows[seat])
         return rows
 
@@ -276,8 +366,11 @@ class Clocks:
             for seat, clock in rows.items():
                 # A 'skip' hold ends with the seat's first move since (one move per turn in
                 # simultaneous phases; a longer turn is finished by its player).
-                if clock.held and clock.release_after_turn \
-                        and await _moved_since(session, game_id, seat, clock.held_version):
+                if (
+                    clock.held
+                    and clock.release_after_turn
+                    and await _moved_since(session, game_id, seat, clock.held_version)
+                ):
                     released = await self._release(session, game, clock) or released
                 running = clock.deadline is not None
                 if seat in acting and not running and not clock.held and not clock.offered:
@@ -298,8 +391,16 @@ class Clocks:
         """Seats of a turn-paced room whose player is on vacation, with when it ends."""
         if pace != "turn" or self.vacation_until is None:
             return {}
-        seats = {r.player_id: r.seat for r in (await session.execute(select(Seat.seat, Seat.player_id).where(
-            Seat.room_id == room_id, Seat.player_id.is_not(None)))).all()}
+        seats = {
+            r.player_id: r.seat
+            for r in (
+                await session.execute(
+                    select(Seat.seat, Seat.player_id).where(
+                        Seat.room_id == room_id, Seat.player_id.is_not(None)
+                    )
+                )
+            ).all()
+        }
         until = await self.vacation_until(session, list(seats))
         return {seats[p]: moment for p, moment in until.items()}
 
@@ -312,12 +413,14 @@ class Clocks:
         if seat_row is None or not seat_row.player_id:
             return False
         seat_row.bot = None
-        await history.record_change(session, game.id, game.room_id, clock.seat, "returned",
-                                    version=game.version)
+        await history.record_change(
+            session, game.id, game.room_id, clock.seat, "returned", version=game.version
+        )
         return True
 
-    async def presence(self, game_id: str, seat: int | None, delta: int,
-                       reclaim: bool | None = None, strict: bool = False) -> bool:
+    async def presence(
+        self, game_id: str, seat: int | None, delta: int, reclaim: bool | None = None, strict: bool = False
+    ) -> bool:
         """A seat's socket joined (+1), left (-1) or beat (0); True if the seat was held and its
         player has just taken it back. With `strict`, a reclaim that cannot happen yet (its time
         for this turn ran out) is a 409 saying so."""
@@ -325,15 +428,17 @@ class Clocks:
             return False
         for attempt in range(2):
             try:
-                return await self._presence(game_id, seat, delta,
-                                            delta > 0 if reclaim is None else reclaim, strict)
+                return await self._presence(
+                    game_id, seat, delta, delta > 0 if reclaim is None else reclaim, strict
+                )
             except IntegrityError:  # another socket created the rows first: read them again
                 if attempt:
                     raise
         return False
 
-    async def _presence(self, game_id: str, seat: int, delta: int, reclaim: bool,
-                        strict: bool = False) -> bool:
+    async def _presence(
+        self, game_id: str, seat: int, delta: int, reclaim: bool, strict: bool = False
+    ) -> bool:
         moment = now()
         async with self.write_turn(), self.sessions() as session:
             game = await session.get(Game, game_id)
@@ -350,14 +455,16 @@ class Clocks:
             reclaimed = False
             acting = seat in (game.to_act or []) and game.status == "active"
             if reclaim and clock.held:
-                same_turn = acting and not await _moved_since(session, game_id, seat,
-                                                              clock.held_version)
+                same_turn = acting and not await _moved_since(session, game_id, seat, clock.held_version)
                 if same_turn and clock.held_left is not None and clock.held_left <= 0:
                     # Its time for this turn ran out: the bot plays the turn, then the seat is
                     # the player's again (a reclaim that restarted the clock stalled the game).
                     if strict:
-                        raise ServiceError(409, "Your time for this turn ran out, so a bot plays "
-                                                "it; take your seat back once it has.")
+                        raise ServiceError(
+                            409,
+                            "Your time for this turn ran out, so a bot plays "
+                            "it; take your seat back once it has.",
+                        )
                     await session.commit()
                     return False
                 clock.held = False
@@ -365,12 +472,16 @@ class Clocks:
                 if seat_row is not None and seat_row.player_id:
                     seat_row.bot = None
                     reclaimed = True
-                    await history.record_change(session, game_id, game.room_id, seat, "returned",
-                                                version=game.version)
+                    await history.record_change(
+                        session, game_id, game.room_id, seat, "returned", version=game.version
+                    )
                 if pace is not None and acting:
                     # Resume where the clock stood on this turn; a new turn gets its full time.
-                    left = clock.held_left if same_turn and clock.held_left is not None \
+                    left = (
+                        clock.held_left
+                        if same_turn and clock.held_left is not None
                         else pace.move_seconds + clock.reserve_left
+                    )
                     clock.started_at = moment
                     clock.deadline = moment + timedelta(seconds=left)
                 clock.held_left = clock.held_version = None
@@ -386,16 +497,22 @@ class Clocks:
             return
         moment = now()
         table = SeatClock.__table__
-        bump = (update(table).where(table.c.game_id == bindparam("g"), table.c.seat == bindparam("s"))
-                .values(last_seen=bindparam("m")))
+        bump = (
+            update(table)
+            .where(table.c.game_id == bindparam("g"), table.c.seat == bindparam("s"))
+            .values(last_seen=bindparam("m"))
+        )
         missing: list[tuple[str, int]] = []
         self.armed = True
         for i in range(0, len(seats), chunk):
-            part = seats[i:i + chunk]
+            part = seats[i : i + chunk]
             async with self.write_turn(), self.sessions() as session:
-                known = {(row.game_id, row.seat) for row in await session.execute(
-                    select(table.c.game_id, table.c.seat)
-                    .where(table.c.game_id.in_({g for g, _ in part})))}
+                known = {
+                    (row.game_id, row.seat)
+                    for row in await session.execute(
+                        select(table.c.game_id, table.c.seat).where(table.c.game_id.in_({g for g, _ in part}))
+                    )
+                }
                 rows = [{"g": g, "s": s, "m": moment} for g, s in part if (g, s) in known]
                 missing += [pair for pair in part if pair not in known]
                 if rows:
@@ -414,30 +531,49 @@ class Clocks:
         moment = now()
         changed: list[tuple[str, str]] = []
         async with self.sessions() as session:
-            rows = (await session.execute(_DUE_SEATS, {
-                "now": moment, "gone_before": moment - self.grace,
-                "stale_before": moment - self.stale})).all()
+            rows = (
+                await session.execute(
+                    _DUE_SEATS,
+                    {"now": moment, "gone_before": moment - self.grace, "stale_before": moment - self.stale},
+                )
+            ).all()
             self.armed = bool(rows) or (await session.execute(_ANY_WATCHED)).first() is not None
             for clock, room_id, to_act, player_id, bot, version, pace, policy, reserve in rows:
                 if not player_id or bot or clock.seat not in (to_act or []):
                     continue
                 out_of_time = clock.deadline is not None and aware(clock.deadline) <= moment
                 if pace == "turn":  # only the deadline counts, by the host's policy
-                    if out_of_time and await self._timeout(session, clock, room_id, player_id,
-                                                           version, policy, reserve):
+                    if out_of_time and await self._timeout(
+                        session, clock, room_id, player_id, version, policy, reserve
+                    ):
                         changed.append((clock.game_id, room_id))
                     continue
                 seen = aware(clock.last_seen)
-                gone = seen is not None and (clock.connected == 0 or seen < moment - self.stale) \
+                gone = (
+                    seen is not None
+                    and (clock.connected == 0 or seen < moment - self.stale)
                     and seen < moment - self.grace
+                )
                 if not (out_of_time or gone):
                     continue
                 deadline = aware(clock.deadline)
-                left = 0.0 if out_of_time else \
-                    (deadline - moment).total_seconds() if deadline is not None else None
-                if await _hold(session, clock.game_id, room_id, clock.seat, version, left,
-                               0.0 if out_of_time else clock.reserve_left,
-                               "timeout" if out_of_time else "away"):
+                left = (
+                    0.0
+                    if out_of_time
+                    else (deadline - moment).total_seconds()
+                    if deadline is not None
+                    else None
+                )
+                if await _hold(
+                    session,
+                    clock.game_id,
+                    room_id,
+                    clock.seat,
+                    version,
+                    left,
+                    0.0 if out_of_time else clock.reserve_left,
+                    "timeout" if out_of_time else "away",
+                ):
                     changed.append((clock.game_id, room_id))
             await self._warn(session, moment)
             await session.commit()
@@ -447,13 +583,29 @@ class Clocks:
         return changed
 
     @staticmethod
-    async def _timeout(session: AsyncSession, clock: SeatClock, room_id: str, player_id: str,
-                       version: int, policy: str | None, reserve: int | None) -> bool:
+    async def _timeout(
+        session: AsyncSession,
+        clock: SeatClock,
+        room_id: str,
+        player_id: str,
+        version: int,
+        policy: str | None,
+        reserve: int | None,
+    ) -> bool:
         """A turn-paced seat's deadline passed: apply the room's timeout policy."""
         if policy == "offer":
             return await _offer(session, clock, room_id, player_id, float(reserve or 0))
-        return await _hold(session, clock.game_id, room_id, clock.seat, version, 0.0, 0.0,
-                           "skip" if policy == "skip" else "timeout", one_turn=policy == "skip")
+        return await _hold(
+            session,
+            clock.game_id,
+            room_id,
+            clock.seat,
+            version,
+            0.0,
+            0.0,
+            "skip" if policy == "skip" else "timeout",
+            one_turn=policy == "skip",
+        )
 
     async def _warn(self, session: AsyncSession, moment: datetime) -> None:
         """Claim each turn clock now under WARN_BEFORE from its end (once per deadline, with a
@@ -464,11 +616,16 @@ class Clocks:
         rows = (await session.execute(_TO_WARN, {"now": moment, "warn_at": moment + WARN_BEFORE})).all()
         for clock, room_id, player_id in rows:
             claimed = await session.execute(
-                update(SeatClock).where(SeatClock.game_id == clock.game_id, SeatClock.seat == clock.seat,
-                                        SeatClock.deadline == clock.deadline,
-                                        or_(SeatClock.warned_for.is_(None),
-                                            SeatClock.warned_for != clock.deadline))
-                .values(warned_for=clock.deadline).execution_options(synchronize_session=False))
+                update(SeatClock)
+                .where(
+                    SeatClock.game_id == clock.game_id,
+                    SeatClock.seat == clock.seat,
+                    SeatClock.deadline == clock.deadline,
+                    or_(SeatClock.warned_for.is_(None), SeatClock.warned_for != clock.deadline),
+                )
+                .values(warned_for=clock.deadline)
+                .execution_options(synchronize_session=False)
+            )
             started = aware(clock.started_at)
             deadline = aware(clock.deadline)
             if claimed.rowcount != 1 or started is None or deadline - started <= WARN_BEFORE:
@@ -482,25 +639,42 @@ class Clocks:
         plays it), whether or not its player is connected, so one idle player cannot stall a
         game until it is abandoned. Returns the (game, room) pairs that changed."""
         moment = now()
-        last_move = (select(func.max(MoveRow.created_at)).where(MoveRow.game_id == Game.id)
-                     .scalar_subquery())
+        last_move = select(func.max(MoveRow.created_at)).where(MoveRow.game_id == Game.id).scalar_subquery()
         changed: list[tuple[str, str]] = []
         async with self.write_turn(), self.sessions() as session:
-            games = list((await session.execute(select(Game).where(
-                Game.status == "active", func.coalesce(last_move, Game.created_at) < moment - idle,
-                func.coalesce(last_move, Game.created_at) >= moment - abandon,
-                ~exists().where(RoomPace.room_id == Game.room_id)))).scalars())
+            games = list(
+                (
+                    await session.execute(
+                        select(Game).where(
+                            Game.status == "active",
+                            func.coalesce(last_move, Game.created_at) < moment - idle,
+                            func.coalesce(last_move, Game.created_at) >= moment - abandon,
+                            ~exists().where(RoomPace.room_id == Game.room_id),
+                        )
+                    )
+                ).scalars()
+            )
             for game in games:
-                seats = (await session.execute(select(Seat.seat).where(
-                    Seat.room_id == game.room_id, Seat.player_id.is_not(None), Seat.bot.is_(None),
-                    Seat.seat.in_(list(game.to_act or []))))).scalars().all()
+                seats = (
+                    (
+                        await session.execute(
+                            select(Seat.seat).where(
+                                Seat.room_id == game.room_id,
+                                Seat.player_id.is_not(None),
+                                Seat.bot.is_(None),
+                                Seat.seat.in_(list(game.to_act or [])),
+                            )
+                        )
+                    )
+                    .scalars()
+                    .all()
+                )
                 if not seats:
                     continue
                 await self._rows(session, game)
                 await session.flush()
                 for seat in seats:
-                    if await _hold(session, game.id, game.room_id, seat, game.version, 0.0, None,
-                                   "idle"):
+                    if await _hold(session, game.id, game.room_id, seat, game.version, 0.0, None, "idle"):
                         changed.append((game.id, game.room_id))
             await session.commit()
         for game_id, room_id in dict.fromkeys(changed):
@@ -511,8 +685,12 @@ class Clocks:
     async def seats(self, game_id: str) -> dict[int, SeatClock]:
         """Every seat's clock row of a game (missing seats have none yet)."""
         async with self.sessions() as session:
-            return {c.seat: c for c in (await session.execute(
-                select(SeatClock).where(SeatClock.game_id == game_id))).scalars()}
+            return {
+                c.seat: c
+                for c in (
+                    await session.execute(select(SeatClock).where(SeatClock.game_id == game_id))
+                ).scalars()
+            }
 
     def connected(self, clock: SeatClock | None) -> bool:
         """Whether a socket of the seat's player is open somewhere (fresh enough to trust)."""

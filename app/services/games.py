@@ -67,10 +67,15 @@ class LazySession:
 class GameService:
     """Starts games, loads them, applies moves, and tells listeners when a game moves on."""
 
-    def __init__(self, sessions: async_sessionmaker, snapshot_every: int = 20,
-                 max_live_games: int = 5000, game_seed: int | None = None,
-                 max_live_bytes: int = 256 * 1024 * 1024, sqlite_synchronous: str = "normal"
-                 ) -> None:
+    def __init__(
+        self,
+        sessions: async_sessionmaker,
+        snapshot_every: int = 20,
+        max_live_games: int = 5000,
+        game_seed: int | None = None,
+        max_live_bytes: int = 256 * 1024 * 1024,
+        sqlite_synchronous: str = "normal",
+    ) -> None:
         self.sessions = sessions
         self.game_seed = game_seed
         self.seed_log = ""  # tests only: where to note each new game's seed (Settings.seed_log)
@@ -155,8 +160,9 @@ class GameService:
             return out
         async with self.sessions() as session:
             for i in range(0, len(game_ids), chunk):
-                rows = await session.execute(select(Game.id, Game.version)
-                                             .where(Game.id.in_(game_ids[i:i + chunk])))
+                rows = await session.execute(
+                    select(Game.id, Game.version).where(Game.id.in_(game_ids[i : i + chunk]))
+                )
                 out.update((row.id, row.version) for row in rows)
         return out
 
@@ -175,8 +181,9 @@ class GameService:
         weight = size * 4
         self.live_bytes += weight - self._weights.get(live.id, 0)
         self._weights[live.id] = weight
-        while len(self._live) > 1 and (len(self._live) > self.max_live_games
-                                       or self.live_bytes > self.max_live_bytes):
+        while len(self._live) > 1 and (
+            len(self._live) > self.max_live_games or self.live_bytes > self.max_live_bytes
+        ):
             gone, _ = self._live.popitem(last=False)
             self.live_bytes -= self._weights.pop(gone, 0)
 
@@ -188,12 +195,18 @@ class GameService:
         if ruleset is None:
             raise ServiceError(409, f"This server does not have the ruleset {game.ruleset!r}.")
         older = game.ruleset_version if ruleset.version != game.ruleset_version else None
-        rows = (await session.execute(
-            select(MoveRow.seq, MoveRow.seat, MoveRow.to_act, MoveRow.move, MoveRow.client_move_id)
-            .where(MoveRow.game_id == game_id).order_by(MoveRow.seq)
-        )).all()
-        room = (await session.execute(select(Room.private, Room.invite_code, Room.undo)
-                                      .where(Room.id == game.room_id))).first()
+        rows = (
+            await session.execute(
+                select(MoveRow.seq, MoveRow.seat, MoveRow.to_act, MoveRow.move, MoveRow.client_move_id)
+                .where(MoveRow.game_id == game_id)
+                .order_by(MoveRow.seq)
+            )
+        ).all()
+        room = (
+            await session.execute(
+                select(Room.private, Room.invite_code, Room.undo).where(Room.id == game.room_id)
+            )
+        ).first()
         undo_mode = (room.undo if room is not None else None) or "off"
         # Where moves may be taken back, replay from before the current run of one seat's moves:
         # the copy then holds the states that run began from (engine.takeback.Line).
@@ -214,21 +227,31 @@ class GameService:
             opts = parse_options(ruleset, game.options)
             state, base = ruleset.setup(game.players, opts, seed), 0
         live = LiveGame(
-            id=game.id, room_id=game.room_id, ruleset=ruleset, players=game.players,
-            options=game.options, seed=seed, seed_hash=game.seed_hash, version=base, state=state,
-            to_act_at=[], movers=[], undo_mode=undo_mode,
+            id=game.id,
+            room_id=game.room_id,
+            ruleset=ruleset,
+            players=game.players,
+            options=game.options,
+            seed=seed,
+            seed_hash=game.seed_hash,
+            version=base,
+            state=state,
+            to_act_at=[],
+            movers=[],
+            undo_mode=undo_mode,
         )
         # to_act at version 0 comes from setup; later versions are stored with each move.
-        setup_state = state if base == 0 else ruleset.setup(
-            game.players, parse_options(ruleset, game.options), seed)
+        setup_state = (
+            state if base == 0 else ruleset.setup(game.players, parse_options(ruleset, game.options), seed)
+        )
         live.to_act_at = [ruleset.to_act(setup_state)] + [list(r.to_act) for r in rows[:base]]
         live.movers = [r.seat for r in rows[:base]]
-        live.client_ids = {(r.seat, r.client_move_id): (r.move, r.seq) for r in rows[:base]
-                           if r.client_move_id is not None}
+        live.client_ids = {
+            (r.seat, r.client_move_id): (r.move, r.seq) for r in rows[:base] if r.client_move_id is not None
+        }
         live.states[base] = state
         for row in rows[base:]:
-            live.advance(row.seat, row.move, await self._next_state(session, live, row),
-                         row.client_move_id)
+            live.advance(row.seat, row.move, await self._next_state(session, live, row), row.client_move_id)
         live.seats = await self._seats(session, game.room_id)
         if room is not None:
             live.private, live.invite_code = bool(room.private), room.invite_code
@@ -239,16 +262,20 @@ class GameService:
         return live
 
     @staticmethod
-    async def _snapshot(session: AsyncSession, game: Game, version: str, upto: int | None = None
-                        ) -> Snapshot | None:
+    async def _snapshot(
+        session: AsyncSession, game: Game, version: str, upto: int | None = None
+    ) -> Snapshot | None:
         """The newest snapshot stored under rules `version`, else the newest of all (at or
         before version `upto`, when given). During a rolling deploy both versions write
         snapshots of one game, each in its own format: a snapshot is read as the version that
         wrote it, never as the game's latest version."""
         last = game.version if upto is None else min(upto, game.version)
-        newest = (select(Snapshot).where(Snapshot.game_id == game.id,
-                                         Snapshot.version <= last)
-                  .order_by(Snapshot.version.desc()).limit(1))
+        newest = (
+            select(Snapshot)
+            .where(Snapshot.game_id == game.id, Snapshot.version <= last)
+            .order_by(Snapshot.version.desc())
+            .limit(1)
+        )
         mine = Snapshot.ruleset_version == version
         if game.ruleset_version == version:  # rows from before 0007 are in the game's version
             mine = or_(mine, Snapshot.ruleset_version.is_(None))
@@ -273,8 +300,14 @@ class GameService:
         """Store the upgraded state as a snapshot at the current version and the new rules
         version, so the upgrade runs once (a racing instance doing the same is harmless)."""
         try:
-            await session.merge(Snapshot(game_id=live.id, version=live.version, state=live.state,
-                                         ruleset_version=live.ruleset.version))
+            await session.merge(
+                Snapshot(
+                    game_id=live.id,
+                    version=live.version,
+                    state=live.state,
+                    ruleset_version=live.ruleset.version,
+                )
+            )
             game.ruleset_version = live.ruleset.version
             await session.commit()
         except IntegrityError:
@@ -284,24 +317,26 @@ class GameService:
         rows = (await session.execute(select(Seat).where(Seat.room_id == room_id))).scalars()
         return {s.seat: {"player_id": s.player_id, "bot": s.bot} for s in rows}
 
-    async def _catch_up(self, session: AsyncSession, live: LiveGame, *, seats: bool = False
-                        ) -> None:
+    async def _catch_up(self, session: AsyncSession, live: LiveGame, *, seats: bool = False) -> None:
         """Apply moves other instances committed since this copy's version (and, with `seats`,
         reload who holds each seat even when no move came in)."""
-        rows = (await session.execute(
-            select(MoveRow.seq, MoveRow.seat, MoveRow.move, MoveRow.client_move_id).where(
-                MoveRow.game_id == live.id, MoveRow.seq > live.version).order_by(MoveRow.seq)
-        )).all()
+        rows = (
+            await session.execute(
+                select(MoveRow.seq, MoveRow.seat, MoveRow.move, MoveRow.client_move_id)
+                .where(MoveRow.game_id == live.id, MoveRow.seq > live.version)
+                .order_by(MoveRow.seq)
+            )
+        ).all()
         for row in rows:
             if row.seq != live.version + 1:
                 break
-            live.advance(row.seat, row.move, await self._next_state(session, live, row),
-                         row.client_move_id)
+            live.advance(row.seat, row.move, await self._next_state(session, live, row), row.client_move_id)
         if rows or seats:
             live.seats = await self._seats(session, live.room_id)
         if seats and not rows:  # nothing new yet a retry: maybe cleanup ended the game elsewhere
-            live.abandoned = await session.scalar(
-                select(Game.status).where(Game.id == live.id)) == "abandoned"
+            live.abandoned = (
+                await session.scalar(select(Game.status).where(Game.id == live.id)) == "abandoned"
+            )
         live.checked_at = time.monotonic()
 
     @staticmethod
@@ -314,8 +349,9 @@ class GameService:
         except LineTooShort:
             snap = await session.get(Snapshot, (live.id, row.seq))
             if snap is None:
-                raise ServiceError(409, "This game's log has a take-back whose state is missing; "
-                                        "it cannot be replayed here.") from None
+                raise ServiceError(
+                    409, "This game's log has a take-back whose state is missing; it cannot be replayed here."
+                ) from None
             state: State = snap.state
             return state
 
@@ -352,10 +388,18 @@ class GameService:
         seed = self.game_seed if self.game_seed is not None else secrets.randbits(63)
         state = ruleset.setup(players, parse_options(ruleset, room.options), seed)
         game = Game(
-            id=secrets.token_hex(8), room_id=room.id, ruleset=ruleset.id,
-            ruleset_version=ruleset.version, options=room.options, players=players,
-            seed=str(seed), seed_hash=seed_hash(seed), version=0, status="active",
-            to_act=ruleset.to_act(state), outcome=None,
+            id=secrets.token_hex(8),
+            room_id=room.id,
+            ruleset=ruleset.id,
+            ruleset_version=ruleset.version,
+            options=room.options,
+            players=players,
+            seed=str(seed),
+            seed_hash=seed_hash(seed),
+            version=0,
+            status="active",
+            to_act=ruleset.to_act(state),
+            outcome=None,
         )
         session.add(game)
         history.record_seated(session, game, await seats_of(session, room.id))
@@ -366,8 +410,15 @@ class GameService:
     # -- moves -------------------------------------------------------------------------------
 
     async def submit(
-        self, game_id: str, seat: int, sent_version: Any, move: Any, client_id: str | None = None,
-        *, player_id: str | None = None, on_stored: Callable[[int], None] | None = None,
+        self,
+        game_id: str,
+        seat: int,
+        sent_version: Any,
+        move: Any,
+        client_id: str | None = None,
+        *,
+        player_id: str | None = None,
+        on_stored: Callable[[int], None] | None = None,
     ) -> int:
         """Check and store one move; return the version it produced. Raises GameError/ServiceError.
 
@@ -379,13 +430,14 @@ class GameService:
         """
         start = time.perf_counter()
         try:
-            version = await self._submit(game_id, seat, sent_version, move, client_id, player_id,
-                                         on_stored)
+            version = await self._submit(game_id, seat, sent_version, move, client_id, player_id, on_stored)
         except GameError as exc:
             MOVE_REFUSED.inc(code=exc.code.value)
-            log.debug("move refused: %s", exc.code.value,
-                      extra={"game_id": game_id, "seat": seat, "code": exc.code.value,
-                             "version": exc.version})
+            log.debug(
+                "move refused: %s",
+                exc.code.value,
+                extra={"game_id": game_id, "seat": seat, "code": exc.code.value, "version": exc.version},
+            )
             raise
         MOVES.inc()
         MOVE_SECONDS.observe(time.perf_counter() - start)
@@ -394,19 +446,26 @@ class GameService:
         return version
 
     async def take_back(
-        self, game_id: str, seat: int, sent_version: Any, count: Any, client_id: str | None = None,
-        *, player_id: str | None = None, on_stored: Callable[[int], None] | None = None,
+        self,
+        game_id: str,
+        seat: int,
+        sent_version: Any,
+        count: Any,
+        client_id: str | None = None,
+        *,
+        player_id: str | None = None,
+        on_stored: Callable[[int], None] | None = None,
     ) -> int:
         """Take back the last `count` moves of `seat` (made at `sent_version`, which must be the
         current version): a new row `{"undo": count}` and a new version whose state is the one
         before those moves. Refused with a sentence (GameError) when the table does not allow
         it, another seat acted since, or a move to take back showed the seat something hidden."""
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise ServiceError(422, "Say how many of your moves to take back, as a whole number "
-                                    "of at least 1.")
+            raise ServiceError(
+                422, "Say how many of your moves to take back, as a whole number of at least 1."
+            )
         if isinstance(sent_version, bool) or not isinstance(sent_version, int):
-            raise ServiceError(422, "The take-back must name the version it was made at, as an "
-                                    "integer.")
+            raise ServiceError(422, "The take-back must name the version it was made at, as an integer.")
 
         def decide(live: LiveGame) -> tuple[int | None, State | None, Any]:
             self._check_holder(live, seat, player_id)
@@ -417,8 +476,9 @@ class GameService:
         # remembered for this version (or, if the game moved on meanwhile, refuses or redoes).
         await undo_rules.allowance_off_loop(live, seat)
 
-        version = await self._submit(game_id, seat, sent_version, count, client_id, player_id,
-                                     on_stored, decide=decide)
+        version = await self._submit(
+            game_id, seat, sent_version, count, client_id, player_id, on_stored, decide=decide
+        )
         log.info("moves taken back", extra={"game_id": game_id, "version": version, "seat": seat})
         return version
 
@@ -428,15 +488,24 @@ class GameService:
             return None
         return await undo_rules.allowance_off_loop(live, seat)
 
-    async def _submit(self, game_id: str, seat: int, sent_version: Any, move: Any,
-                      client_id: str | None, player_id: str | None,
-                      on_stored: Callable[[int], None] | None = None,
-                      decide: Callable[[LiveGame], tuple[int | None, State | None, Any]] | None = None,
-                      ) -> int:
+    async def _submit(
+        self,
+        game_id: str,
+        seat: int,
+        sent_version: Any,
+        move: Any,
+        client_id: str | None,
+        player_id: str | None,
+        on_stored: Callable[[int], None] | None = None,
+        decide: Callable[[LiveGame], tuple[int | None, State | None, Any]] | None = None,
+    ) -> int:
         if isinstance(sent_version, bool) or not isinstance(sent_version, int):
             raise ServiceError(422, "The move must name the version it was made at, as an integer.")
-        check = decide if decide is not None else (
-            lambda live: self._check(live, seat, sent_version, move, client_id, player_id))
+        check = (
+            decide
+            if decide is not None
+            else (lambda live: self._check(live, seat, sent_version, move, client_id, player_id))
+        )
         live = await self.live(game_id)
         if live.abandoned:
             raise GameError(ErrorCode.GAME_OVER, ABANDONED_DETAIL)
@@ -463,8 +532,9 @@ class GameService:
                         return known
                     version = live.version + 1
                     to_act = live.ruleset.to_act(new_state)  # once: stored, and kept in the copy
-                    if await self._store(live, seat, stored, client_id, new_state, version,
-                                         player_id, to_act):
+                    if await self._store(
+                        live, seat, stored, client_id, new_state, version, player_id, to_act
+                    ):
                         if on_stored is not None:
                             on_stored(version)
                         live.advance(seat, stored, new_state, client_id, to_act)
@@ -473,16 +543,19 @@ class GameService:
                         break
             # Another instance stored a move first: catch up and check this one again.
         else:
-            raise GameError(ErrorCode.STALE_VERSION,
-                            "The game moved on while this move was being stored; try again.",
-                            version=live.version)
+            raise GameError(
+                ErrorCode.STALE_VERSION,
+                "The game moved on while this move was being stored; try again.",
+                version=live.version,
+            )
         for listener in self.listeners:
             await listener(game_id, version)
         return version
 
     @staticmethod
-    def _check(live: LiveGame, seat: int, sent_version: int, move: Any, client_id: str | None,
-               player_id: str | None) -> tuple[int | None, State | None, Any]:
+    def _check(
+        live: LiveGame, seat: int, sent_version: int, move: Any, client_id: str | None, player_id: str | None
+    ) -> tuple[int | None, State | None, Any]:
         """(version of an earlier identical move, None, move) for a retry, else (None, the new
         state, the move as the ruleset lists it: the one to store)."""
         GameService._check_holder(live, seat, player_id)
@@ -492,8 +565,14 @@ class GameService:
                 return earlier, None, move
         with live.memo:  # what the listing of the legal moves left for `apply` (app/engine/memo.py)
             new_state, canonical = play_canonical(
-                live.ruleset, live.state, seat, move, sent_version=sent_version,
-                current_version=live.version, history=live.history(sent_version))
+                live.ruleset,
+                live.state,
+                seat,
+                move,
+                sent_version=sent_version,
+                current_version=live.version,
+                history=live.history(sent_version),
+            )
         return None, new_state, canonical
 
     @staticmethod
@@ -503,24 +582,44 @@ class GameService:
             raise ServiceError(403, f"You no longer hold seat {seat} in this game.")
         if player_id is not None and live.seats.get(seat, {}).get("bot"):
             # A held seat: its bot plays, never its player at the same time (take it back first).
-            raise ServiceError(409, f"A bot is playing seat {seat} for you (your time ran out or "
-                                    "you were away); take the seat back first (reopen the game, "
-                                    "or POST /api/games/{id}/reclaim).")
+            raise ServiceError(
+                409,
+                f"A bot is playing seat {seat} for you (your time ran out or "
+                "you were away); take the seat back first (reopen the game, "
+                "or POST /api/games/{id}/reclaim).",
+            )
 
-    async def _store(self, live: LiveGame, seat: int, move: Move, client_id: str | None,
-                     state: State, version: int, holder: str | None = None,
-                     to_act: list[int] | None = None) -> bool:
+    async def _store(
+        self,
+        live: LiveGame,
+        seat: int,
+        move: Move,
+        client_id: str | None,
+        state: State,
+        version: int,
+        holder: str | None = None,
+        to_act: list[int] | None = None,
+    ) -> bool:
         """Append the move in one transaction; False if another writer got this version first
         (or, with `holder`, if that player no longer holds the seat)."""
         outcome = live.ruleset.outcome(state)
-        return await self.store.append(MoveRecord(
-            game_id=live.id, room_id=live.room_id, seat=seat, move=move, client_id=client_id,
-            version=version, to_act=live.ruleset.to_act(state) if to_act is None else to_act,
-            outcome=outcome.to_json() if outcome else None,
-            # A take-back's row always keeps its state: a copy loaded from a later snapshot
-            # never holds the states before the moves it takes back (see _next_state).
-            snapshot=state if version % self.snapshot_every == 0 or undo_count(move) else None,
-            ruleset_version=live.ruleset.version, holder=holder))
+        return await self.store.append(
+            MoveRecord(
+                game_id=live.id,
+                room_id=live.room_id,
+                seat=seat,
+                move=move,
+                client_id=client_id,
+                version=version,
+                to_act=live.ruleset.to_act(state) if to_act is None else to_act,
+                outcome=outcome.to_json() if outcome else None,
+                # A take-back's row always keeps its state: a copy loaded from a later snapshot
+                # never holds the states before the moves it takes back (see _next_state).
+                snapshot=state if version % self.snapshot_every == 0 or undo_count(move) else None,
+                ruleset_version=live.ruleset.version,
+                holder=holder,
+            )
+        )
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -530,66 +629,108 @@ class GameService:
         finished = live.finished
         async with live.log.lock:
             async with self.sessions() as session:
-                rows = (await session.execute(
-                    select(MoveRow.seq, MoveRow.seat, MoveRow.move, MoveRow.created_at,
-                           MoveRow.actor_player, MoveRow.actor_bot)
-                    .where(MoveRow.game_id == game_id, MoveRow.seq > live.log.count,
-                           MoveRow.seq <= live.version).order_by(MoveRow.seq))).all()
+                rows = (
+                    await session.execute(
+                        select(
+                            MoveRow.seq,
+                            MoveRow.seat,
+                            MoveRow.move,
+                            MoveRow.created_at,
+                            MoveRow.actor_player,
+                            MoveRow.actor_bot,
+                        )
+                        .where(
+                            MoveRow.game_id == game_id,
+                            MoveRow.seq > live.log.count,
+                            MoveRow.seq <= live.version,
+                        )
+                        .order_by(MoveRow.seq)
+                    )
+                ).all()
                 current = await seat_names(session, live.room_id)
                 seats = await history.seating(session, game_id)
-                names = await history.player_names(session, seats.player_ids() | {
-                    p for p, _ in live.log.holders} | {r.actor_player for r in rows})
+                names = await history.player_names(
+                    session,
+                    seats.player_ids() | {p for p, _ in live.log.holders} | {r.actor_player for r in rows},
+                )
             # Each move is redacted for every viewer once, stepping one shared replay state,
             # so a log request costs only the moves made since the last one.
             live.log.extend(live, rows)
         own = live.log.entries.get(viewer, live.log.entries[None])
         if finished:
             # After the end every move shows as made; the sentence stays the viewer's own.
-            entries = [dict(e, move=m, text=o.get("text", e.get("text")))
-                       for e, m, o in zip(live.log.entries[None], live.log.moves, own)]
+            entries = [
+                dict(e, move=m, text=o.get("text", e.get("text")))
+                for e, m, o in zip(live.log.entries[None], live.log.moves, own)
+            ]
         else:
             entries = [e for e in own if e["move"] is not None]
-        entries = [history_entry(e, live.log.holders[e["seq"] - 1], seats, names, current)
-                   for e in entries]
-        body: dict[str, Any] = {"game_id": game_id, "version": live.version,
-                                "ruleset": live.ruleset.id, "seed_hash": live.seed_hash,
-                                "moves": entries,
-                                "events": [e for e in history.event_entries(seats, names)
-                                           if e["version"] <= live.version]}
+        entries = [history_entry(e, live.log.holders[e["seq"] - 1], seats, names, current) for e in entries]
+        body: dict[str, Any] = {
+            "game_id": game_id,
+            "version": live.version,
+            "ruleset": live.ruleset.id,
+            "seed_hash": live.seed_hash,
+            "moves": entries,
+            "events": [e for e in history.event_entries(seats, names) if e["version"] <= live.version],
+        }
         if finished:
-            body.update(seed=str(live.seed), players=live.players, options=live.options,
-                        ruleset_version=live.ruleset.version)
+            body.update(
+                seed=str(live.seed),
+                players=live.players,
+                options=live.options,
+                ruleset_version=live.ruleset.version,
+            )
         return body
 
     async def games_with_bots(self) -> list[str]:
         """Active games that have a bot seat."""
         async with self.sessions() as session:
-            return list((await session.execute(
-                select(Game.id).join(Seat, Seat.room_id == Game.room_id)
-                .where(Game.status == "active", Seat.bot.is_not(None)).distinct())).scalars())
+            return list(
+                (
+                    await session.execute(
+                        select(Game.id)
+                        .join(Seat, Seat.room_id == Game.room_id)
+                        .where(Game.status == "active", Seat.bot.is_not(None))
+                        .distinct()
+                    )
+                ).scalars()
+            )
 
     async def games_waiting_on_bots(self, owner: str) -> list[str]:
         """Active games where a bot seat is asked to act and no other instance holds a live bot
         lease: nobody is playing those seats (see BotRunner's watchdog)."""
         now = _now_ms()
         async with self.sessions() as session:
-            rows = (await session.execute(
-                select(Game.id, Game.to_act, Seat.seat).join(Seat, Seat.room_id == Game.room_id)
-                .where(Game.status == "active", Seat.bot.is_not(None),
-                       or_(Game.bot_owner.is_(None), Game.bot_owner == owner,
-                           Game.bot_lease_until < now)))).all()
+            rows = (
+                await session.execute(
+                    select(Game.id, Game.to_act, Seat.seat)
+                    .join(Seat, Seat.room_id == Game.room_id)
+                    .where(
+                        Game.status == "active",
+                        Seat.bot.is_not(None),
+                        or_(Game.bot_owner.is_(None), Game.bot_owner == owner, Game.bot_lease_until < now),
+                    )
+                )
+            ).all()
         return sorted({row.id for row in rows if row.seat in (row.to_act or [])})
 
     async def lease_bots(self, game_id: str, owner: str, seconds: float) -> bool:
         """Take or renew the lease to drive a game's bot seats; False while another instance
         holds a lease that has not run out."""
         now = _now_ms()
-        statement = (update(Game.__table__)
-                     .where(Game.__table__.c.id == game_id,
-                            or_(Game.__table__.c.bot_owner.is_(None),
-                                Game.__table__.c.bot_owner == owner,
-                                Game.__table__.c.bot_lease_until < now))
-                     .values(bot_owner=owner, bot_lease_until=now + int(seconds * 1000)))
+        statement = (
+            update(Game.__table__)
+            .where(
+                Game.__table__.c.id == game_id,
+                or_(
+                    Game.__table__.c.bot_owner.is_(None),
+                    Game.__table__.c.bot_owner == owner,
+                    Game.__table__.c.bot_lease_until < now,
+                ),
+            )
+            .values(bot_owner=owner, bot_lease_until=now + int(seconds * 1000))
+        )
         return await self._write_one(statement)
 
     async def release_bots(self, game_ids: list[str], owner: str) -> None:
@@ -597,8 +738,12 @@ class GameService:
         if not game_ids:
             return
         table = Game.__table__
-        await self._write_one(update(table).where(table.c.id.in_(game_ids), table.c.bot_owner == owner)
-                              .values(bot_owner=None, bot_lease_until=None), exact=False)
+        await self._write_one(
+            update(table)
+            .where(table.c.id.in_(game_ids), table.c.bot_owner == owner)
+            .values(bot_owner=None, bot_lease_until=None),
+            exact=False,
+        )
 
     async def _write_one(self, statement: Any, exact: bool = True) -> bool:
         """Run one write in its own transaction, through the move store (on SQLite, its writer
@@ -607,9 +752,13 @@ class GameService:
         return await self.store.execute(statement) == 1 or not exact
 
 
-def history_entry(entry: dict[str, Any], holder: tuple[str | None, str | None],
-                  seats: history.Seating, names: dict[str, str], current: dict[int, str]
-                  ) -> dict[str, Any]:
+def history_entry(
+    entry: dict[str, Any],
+    holder: tuple[str | None, str | None],
+    seats: history.Seating,
+    names: dict[str, str],
+    current: dict[int, str],
+) -> dict[str, Any]:
     """A log entry named as it happened: the mover by who held the seat for that move (the
     player, or the bot holding their seat), other seats by their holders just before it. A game
     stored before 0009_history recorded nobody: its seats are named by their holders now."""
@@ -627,8 +776,7 @@ def history_entry(entry: dict[str, Any], holder: tuple[str | None, str | None],
     return entry
 
 
-ABANDONED_DETAIL = ("This game was abandoned after a long idle period; it stays readable but "
-                    "takes no moves.")
+ABANDONED_DETAIL = "This game was abandoned after a long idle period; it stays readable but takes no moves."
 
 
 def _now_ms() -> int:

@@ -29,7 +29,7 @@ _EVENT_WORDS = {
     ("returned", None): "{name} is back and plays the seat again.",
     ("held", "skip"): "{name}'s time ran out; a bot plays this turn for them.",
     ("left", "timeout"): "{name}'s time ran out; the seat is offered to other players and a bot "
-                         "plays it meanwhile.",
+    "plays it meanwhile.",
     ("took", None): "{name} took the seat offered to other players.",
 }
 
@@ -77,8 +77,11 @@ def actor(holder: Holder | None, names: dict[str, str]) -> dict[str, Any] | None
     """A log entry's `actor`: kind, the player (id and name) whose seat it is, and the bot."""
     if holder is None or (holder.player_id is None and holder.bot is None):
         return None
-    player = ({"id": holder.player_id, "name": names.get(holder.player_id, FORMER_PLAYER)}
-              if holder.player_id else None)
+    player = (
+        {"id": holder.player_id, "name": names.get(holder.player_id, FORMER_PLAYER)}
+        if holder.player_id
+        else None
+    )
     return {"kind": holder.kind, "player": player, "bot": holder.bot}
 
 
@@ -93,17 +96,34 @@ async def player_names(session: AsyncSession, ids: Iterable[str | None]) -> dict
     wanted = {i for i in ids if i}
     if not wanted:
         return {}
-    rows = await session.execute(select(Player.id, Player.name, Player.deleted_at)
-                                 .where(Player.id.in_(wanted)))
+    rows = await session.execute(
+        select(Player.id, Player.name, Player.deleted_at).where(Player.id.in_(wanted))
+    )
     # A deleted account's games keep a neutral name.
     return {row.id: FORMER_PLAYER if row.deleted_at else row.name for row in rows}
 
 
-def record(session: AsyncSession, game_id: str, version: int, seat: int, kind: str,
-           holder: Holder, reason: str | None = None) -> None:
+def record(
+    session: AsyncSession,
+    game_id: str,
+    version: int,
+    seat: int,
+    kind: str,
+    holder: Holder,
+    reason: str | None = None,
+) -> None:
     """Add a seat event to the caller's transaction."""
-    session.add(GameEvent(game_id=game_id, version=version, seat=seat, kind=kind, reason=reason,
-                          player_id=holder.player_id, bot=holder.bot))
+    session.add(
+        GameEvent(
+            game_id=game_id,
+            version=version,
+            seat=seat,
+            kind=kind,
+            reason=reason,
+            player_id=holder.player_id,
+            bot=holder.bot,
+        )
+    )
 
 
 def record_seated(session: AsyncSession, game: Game, seats: Iterable[Seat]) -> None:
@@ -112,15 +132,25 @@ def record_seated(session: AsyncSession, game: Game, seats: Iterable[Seat]) -> N
         record(session, game.id, 0, s.seat, "seated", Holder(s.player_id, s.bot))
 
 
-async def record_change(session: AsyncSession, game_id: str, room_id: str, seat: int, kind: str,
-                        reason: str | None = None, version: int | None = None) -> None:
+async def record_change(
+    session: AsyncSession,
+    game_id: str,
+    room_id: str,
+    seat: int,
+    kind: str,
+    reason: str | None = None,
+    version: int | None = None,
+) -> None:
     """Record a seat's change (after the caller changed it in this transaction) at the game's
     version: its holder is read back from the seat."""
     if version is None:
         version = await session.scalar(select(Game.version).where(Game.id == game_id)) or 0
     await session.flush()
-    row = (await session.execute(select(Seat.player_id, Seat.bot).where(
-        Seat.room_id == room_id, Seat.seat == seat))).first()
+    row = (
+        await session.execute(
+            select(Seat.player_id, Seat.bot).where(Seat.room_id == room_id, Seat.seat == seat)
+        )
+    ).first()
     holder = Holder(row.player_id, row.bot) if row is not None else Holder(None, None)
     if kind == "left":
         holder = Holder(None, holder.bot)
@@ -149,8 +179,11 @@ class Seating:
 
 async def seating(session: AsyncSession, game_id: str) -> Seating:
     """A game's seat events, oldest first."""
-    rows = (await session.execute(select(GameEvent).where(GameEvent.game_id == game_id)
-                                  .order_by(GameEvent.version, GameEvent.id))).scalars()
+    rows = (
+        await session.execute(
+            select(GameEvent).where(GameEvent.game_id == game_id).order_by(GameEvent.version, GameEvent.id)
+        )
+    ).scalars()
     return Seating(list(rows))
 
 
@@ -167,8 +200,15 @@ def event_entries(seats: Seating, names: dict[str, str]) -> list[dict[str, Any]]
         # The player whose seat it is: still on the event, or (after a leave) the one who held it.
         player_id = e.player_id or (previous.player_id if previous else None)
         name = names.get(player_id, FORMER_PLAYER) if player_id else f"Seat {e.seat + 1}"
-        entries.append({"version": e.version, "seat": e.seat, "kind": e.kind, "reason": e.reason,
-                        "player": {"id": player_id, "name": name} if player_id else None,
-                        "text": event_text(e.kind, e.reason, name),
-                        "time": e.created_at.isoformat() if e.created_at else None})
+        entries.append(
+            {
+                "version": e.version,
+                "seat": e.seat,
+                "kind": e.kind,
+                "reason": e.reason,
+                "player": {"id": player_id, "name": name} if player_id else None,
+                "text": event_text(e.kind, e.reason, name),
+                "time": e.created_at.isoformat() if e.created_at else None,
+            }
+        )
     return entries

@@ -60,8 +60,14 @@ class LiveGame:
         """True once the rules say the game is over."""
         return self.ruleset.outcome(self.state) is not None
 
-    def advance(self, seat: int, move: Move, state: State, client_id: str | None = None,
-                to_act: list[int] | None = None) -> None:
+    def advance(
+        self,
+        seat: int,
+        move: Move,
+        state: State,
+        client_id: str | None = None,
+        to_act: list[int] | None = None,
+    ) -> None:
         """Record that `seat` played `move`, reaching `state` at the next version (`to_act`:
         the new state's, if the caller has it already). A take-back row pops the run's moves."""
         count = undo_count(move)
@@ -162,8 +168,7 @@ class PublicLog:
                 continue
             for viewer, entries in self.entries.items():
                 shown = ruleset.public_move(self.state, row.seat, row.move, viewer)
-                entry = {"seq": row.seq, "seat": row.seat, "move": shown,
-                         "time": row.created_at.isoformat()}
+                entry = {"seq": row.seq, "seat": row.seat, "move": shown, "time": row.created_at.isoformat()}
                 if shown is not None:
                     entry["text"] = log_sentence(ruleset, self.state, row.seat, row.move, viewer)
                 entries.append(entry)
@@ -179,9 +184,16 @@ class PublicLog:
         self.state = self.line.took_back(row.seat, count)
         text = f"{{seat{row.seat}}} took back {count} move{'s' if count > 1 else ''}."
         for entries in self.entries.values():
-            entries.append({"seq": row.seq, "seat": row.seat, "move": dict(row.move),
-                            "time": row.created_at.isoformat(), "text": text,
-                            "takes_back": taken})
+            entries.append(
+                {
+                    "seq": row.seq,
+                    "seat": row.seat,
+                    "move": dict(row.move),
+                    "time": row.created_at.isoformat(),
+                    "text": text,
+                    "takes_back": taken,
+                }
+            )
         self.moves.append(row.move)
         self.holders.append((row.actor_player, row.actor_bot))
         self.count = row.seq
@@ -202,8 +214,7 @@ def log_sentence(ruleset: Any, state: State, seat: int, move: Move, viewer: int 
         public = getattr(ruleset, "public_move", None)
         shown = (public(state, seat, move, viewer) if public is not None else move) or {}
         describe = getattr(ruleset, "describe_move", None)
-        text = describe(shown) if describe is not None else ", ".join(
-            f"{k}={v}" for k, v in shown.items())
+        text = describe(shown) if describe is not None else ", ".join(f"{k}={v}" for k, v in shown.items())
     return text if "{seat" in text else f"{{seat{seat}}}: {text}"
 
 
@@ -212,8 +223,9 @@ def fill_names(text: str, names: dict[int, str]) -> str:
     return _PLACEHOLDER.sub(lambda m: names.get(int(m.group(1)), f"Seat {int(m.group(1)) + 1}"), text)
 
 
-def game_document(live: LiveGame, state: State, version: int, seat: int | None,
-                  memo: Memo | None = None) -> dict[str, Any]:
+def game_document(
+    live: LiveGame, state: State, version: int, seat: int | None, memo: Memo | None = None
+) -> dict[str, Any]:
     """The wire contract's game document for a viewer at a version (`memo`: the view parts to
     share, by default the live game's; a replay brings its own, leaving the live one alone)."""
     outcome = live.ruleset.outcome(state)
@@ -238,5 +250,7 @@ def game_document(live: LiveGame, state: State, version: int, seat: int | None,
     return document
 
 
-ABANDONED = {"reason": "abandoned",
-             "detail": "Nobody moved for a long time, so the game ended unfinished, without a result."}
+ABANDONED = {
+    "reason": "abandoned",
+    "detail": "Nobody moved for a long time, so the game ended unfinished, without a result.",
+}

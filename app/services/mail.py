@@ -33,8 +33,12 @@ class LogMailer:
 
     async def send(self, mail: Mail) -> None:
         """Write the message to the log instead of sending it."""
-        log.warning("e-mail not sent (no CIVITAS_SMTP_HOST set); it would have gone to %s:\n"
-                    "Subject: %s\n\n%s", mail.to, mail.subject, mail.text)
+        log.warning(
+            "e-mail not sent (no CIVITAS_SMTP_HOST set); it would have gone to %s:\nSubject: %s\n\n%s",
+            mail.to,
+            mail.subject,
+            mail.text,
+        )
 
 
 class SmtpMailer:
@@ -58,9 +62,15 @@ class SmtpMailer:
 
         s = self.settings
         await aiosmtplib.send(
-            self.message(mail), hostname=s.smtp_host, port=s.smtp_port,
-            use_tls=s.smtp_tls == "tls", start_tls=s.smtp_tls == "starttls",
-            username=s.smtp_username or None, password=s.smtp_password or None, timeout=20)
+            self.message(mail),
+            hostname=s.smtp_host,
+            port=s.smtp_port,
+            use_tls=s.smtp_tls == "tls",
+            start_tls=s.smtp_tls == "starttls",
+            username=s.smtp_username or None,
+            password=s.smtp_password or None,
+            timeout=20,
+        )
 
 
 def make_mailer(settings: Settings) -> Mailer:

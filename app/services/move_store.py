@@ -93,23 +93,33 @@ def _stamp(value: datetime) -> str:
     Formatted from its fields: `replace(tzinfo=None).isoformat(" ", "microseconds")` parses its
     keyword arguments twice (1.1 µs a move, timeit, against 0.5 µs here)."""
     return "%04d-%02d-%02d %02d:%02d:%02d.%06d" % (
-        value.year, value.month, value.day, value.hour, value.minute, value.second,
-        value.microsecond)
+        value.year,
+        value.month,
+        value.day,
+        value.hour,
+        value.minute,
+        value.second,
+        value.microsecond,
+    )
 
 
 # -- SQLite ------------------------------------------------------------------------------------
 
-_SQL_BUMP = ("UPDATE games SET version = ?, to_act = ?, status = ?, outcome = ? "
-             "WHERE id = ? AND version = ? AND status = 'active'")  # abandoned games take no moves
-_SQL_BUMP_HELD = _SQL_BUMP + (" AND EXISTS (SELECT 1 FROM seats WHERE room_id = ? AND seat = ? "
-                             "AND player_id = ?)")
+_SQL_BUMP = (
+    "UPDATE games SET version = ?, to_act = ?, status = ?, outcome = ? "
+    "WHERE id = ? AND version = ? AND status = 'active'"
+)  # abandoned games take no moves
+_SQL_BUMP_HELD = _SQL_BUMP + (
+    " AND EXISTS (SELECT 1 FROM seats WHERE room_id = ? AND seat = ? AND player_id = ?)"
+)
 # The seat's holder is read in the move's own transaction: who made the move as it happened.
-_SQL_MOVE = ("INSERT INTO moves (game_id, seq, seat, move, client_move_id, to_act, created_at, "
-             "actor_player, actor_bot) VALUES (?, ?, ?, ?, ?, ?, ?, "
-             "(SELECT player_id FROM seats WHERE room_id = ? AND seat = ?), "
-             "(SELECT bot FROM seats WHERE room_id = ? AND seat = ?))")
-_SQL_SNAPSHOT = ("INSERT INTO snapshots (game_id, version, state, ruleset_version) "
-                 "VALUES (?, ?, ?, ?)")
+_SQL_MOVE = (
+    "INSERT INTO moves (game_id, seq, seat, move, client_move_id, to_act, created_at, "
+    "actor_player, actor_bot) VALUES (?, ?, ?, ?, ?, ?, ?, "
+    "(SELECT player_id FROM seats WHERE room_id = ? AND seat = ?), "
+    "(SELECT bot FROM seats WHERE room_id = ? AND seat = ?))"
+)
+_SQL_SNAPSHOT = "INSERT INTO snapshots (game_id, version, state, ruleset_version) VALUES (?, ?, ?, ?)"
 _SQL_FINISH = "UPDATE rooms SET status = 'finished' WHERE id = ?"
 
 Rows = list[tuple[str, tuple[Any, ...]]]
@@ -118,15 +128,35 @@ Rows = list[tuple[str, tuple[Any, ...]]]
 def sqlite_rows(r: MoveRecord) -> Rows:
     """A move's transaction as plain SQL for the sqlite3 module, the version guard first."""
     to_act = _json(r.to_act)
-    bump = (r.version, to_act, "finished" if r.outcome else "active", _json(r.outcome),
-            r.game_id, r.version - 1)
-    rows: Rows = [(_SQL_BUMP, bump) if r.holder is None else
-                  (_SQL_BUMP_HELD, bump + (r.room_id, r.seat, r.holder)),
-                  (_SQL_MOVE, (r.game_id, r.version, r.seat, _json(r.move), r.client_id, to_act,
-                               _stamp(r.created_at), r.room_id, r.seat, r.room_id, r.seat))]
+    bump = (
+        r.version,
+        to_act,
+        "finished" if r.outcome else "active",
+        _json(r.outcome),
+        r.game_id,
+        r.version - 1,
+    )
+    rows: Rows = [
+        (_SQL_BUMP, bump) if r.holder is None else (_SQL_BUMP_HELD, bump + (r.room_id, r.seat, r.holder)),
+        (
+            _SQL_MOVE,
+            (
+                r.game_id,
+                r.version,
+                r.seat,
+                _json(r.move),
+                r.client_id,
+                to_act,
+                _stamp(r.created_at),
+                r.room_id,
+                r.seat,
+                r.room_id,
+                r.seat,
+            ),
+        ),
+    ]
     if r.snapshot is not None:
-        rows.append((_SQL_SNAPSHOT, (r.game_id, r.version, _json(r.snapshot),
-                                     r.ruleset_version)))
+        rows.append((_SQL_SNAPSHOT, (r.game_id, r.version, _json(r.snapshot), r.ruleset_version)))
     if r.outcome is not None:
         rows.append((_SQL_FINISH, (r.room_id,)))
     return rows
@@ -154,8 +184,9 @@ class SqliteWriter:
 
     def __init__(self, url: str, synchronous: str = "normal") -> None:
         self.path = sync_url(url).split(":///", 1)[1]
-        self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None,
-                                    check_same_thread=False, cached_statements=32)
+        self.conn = sqlite3.connect(
+            self.path, timeout=30, isolation_level=None, check_same_thread=False, cached_statements=32
+        )
         # One cursor for every statement: `conn.execute` makes a cursor per statement.
         self._cursor = self.conn.cursor()
         sqlite_pragmas(self.conn, synchronous=synchronous)
@@ -297,8 +328,9 @@ class SqliteWriter:
         SQLite's (frames in the WAL, frames now in the database); fetched whole, so that no
         statement is left open holding a read lock (which would keep the WAL from restarting)."""
         if self._checkpointer is None:
-            self._checkpointer = sqlite3.connect(self.path, timeout=1, isolation_level=None,
-                                                 check_same_thread=False)
+            self._checkpointer = sqlite3.connect(
+                self.path, timeout=1, isolation_level=None, check_same_thread=False
+            )
         _busy, frames, copied = self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()[0]
         return frames, copied
 
@@ -400,15 +432,21 @@ class SqliteMoveStore:
 
 # -- PostgreSQL --------------------------------------------------------------------------------
 
-_PG_BUMP = ("UPDATE games SET version = %s, to_act = %s::json, status = %s, outcome = %s::json "
-            "WHERE id = %s AND version = %s AND status = 'active'")
+_PG_BUMP = (
+    "UPDATE games SET version = %s, to_act = %s::json, status = %s, outcome = %s::json "
+    "WHERE id = %s AND version = %s AND status = 'active'"
+)
 _PG_HELD = " AND EXISTS (SELECT 1 FROM seats WHERE room_id = %s AND seat = %s AND player_id = %s)"
-_PG_MOVE = ("move AS (INSERT INTO moves (game_id, seq, seat, move, client_move_id, to_act,"
-            " created_at, actor_player, actor_bot) SELECT %s, %s::int, %s::int, %s::json, %s::text,"
-            " %s::json, %s::timestamptz, s.player_id, s.bot FROM bump"
-            " LEFT JOIN seats s ON s.room_id = %s AND s.seat = %s::int)")
-_PG_SNAPSHOT = ("snap AS (INSERT INTO snapshots (game_id, version, state, ruleset_version) "
-                "SELECT %s, %s::int, %s::json, %s::text FROM bump)")
+_PG_MOVE = (
+    "move AS (INSERT INTO moves (game_id, seq, seat, move, client_move_id, to_act,"
+    " created_at, actor_player, actor_bot) SELECT %s, %s::int, %s::int, %s::json, %s::text,"
+    " %s::json, %s::timestamptz, s.player_id, s.bot FROM bump"
+    " LEFT JOIN seats s ON s.room_id = %s AND s.seat = %s::int)"
+)
+_PG_SNAPSHOT = (
+    "snap AS (INSERT INTO snapshots (game_id, version, state, ruleset_version) "
+    "SELECT %s, %s::int, %s::json, %s::text FROM bump)"
+)
 _PG_FINISH = "room AS (UPDATE rooms SET status = 'finished' FROM bump WHERE rooms.id = %s)"
 
 
@@ -418,13 +456,28 @@ def postgres_statement(r: MoveRecord) -> tuple[str, list[Any]]:
     One statement in autocommit is one round trip and one commit; it answers 1 if stored."""
     to_act = _json(r.to_act)
     bump = _PG_BUMP + (_PG_HELD if r.holder is not None else "")
-    params: list[Any] = [r.version, to_act, "finished" if r.outcome else "active",
-                         _json(r.outcome), r.game_id, r.version - 1]
+    params: list[Any] = [
+        r.version,
+        to_act,
+        "finished" if r.outcome else "active",
+        _json(r.outcome),
+        r.game_id,
+        r.version - 1,
+    ]
     if r.holder is not None:
         params += [r.room_id, r.seat, r.holder]
     parts = [f"bump AS ({bump} RETURNING 1)", _PG_MOVE]
-    params += [r.game_id, r.version, r.seat, _json(r.move), r.client_id, to_act, r.created_at,
-               r.room_id, r.seat]
+    params += [
+        r.game_id,
+        r.version,
+        r.seat,
+        _json(r.move),
+        r.client_id,
+        to_act,
+        r.created_at,
+        r.room_id,
+        r.seat,
+    ]
     if r.snapshot is not None:
         parts.append(_PG_SNAPSHOT)
         params += [r.game_id, r.version, _json(r.snapshot), r.ruleset_version]

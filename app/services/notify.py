@@ -45,18 +45,23 @@ def check_settings(body: dict[str, Any]) -> dict[str, Any]:
     """The settings a player sent, checked (422 with a sentence naming what is wrong)."""
     unknown = set(body) - {"events", "webhook_url", "always"}
     if unknown:
-        raise ServiceError(422, f"Unknown notification setting {min(unknown)!r}; "
-                                "the settings are events, webhook_url and always.")
+        raise ServiceError(
+            422,
+            f"Unknown notification setting {min(unknown)!r}; "
+            "the settings are events, webhook_url and always.",
+        )
     events = body.get("events", DEFAULT_EVENTS)
     if not isinstance(events, dict):
         raise ServiceError(422, "events must map each event to a list of channels.")
     for event, channels in events.items():
         if event not in EVENTS:
-            raise ServiceError(422, f"There is no event {str(event)[:30]!r}; the events are "
-                                    f"{', '.join(EVENTS)}.")
+            raise ServiceError(
+                422, f"There is no event {str(event)[:30]!r}; the events are {', '.join(EVENTS)}."
+            )
         if not isinstance(channels, list) or any(c not in CHANNELS for c in channels):
-            raise ServiceError(422, f"The channels of {event} must be a list drawn from "
-                                    f"{', '.join(CHANNELS)}.")
+            raise ServiceError(
+                422, f"The channels of {event} must be a list drawn from {', '.join(CHANNELS)}."
+            )
     url = body.get("webhook_url")
     if url is not None:
         if not isinstance(url, str) or len(url) > 500:
@@ -65,16 +70,20 @@ def check_settings(body: dict[str, Any]) -> dict[str, Any]:
     always = body.get("always", False)
     if not isinstance(always, bool):
         raise ServiceError(422, "always must be true or false.")
-    return {"events": {e: list(dict.fromkeys(events.get(e, []))) for e in EVENTS},
-            "webhook_url": url or None, "always": always}
+    return {
+        "events": {e: list(dict.fromkeys(events.get(e, []))) for e in EVENTS},
+        "webhook_url": url or None,
+        "always": always,
+    }
 
 
 def check_url(url: str, what: str) -> None:
     """A URL the server will POST to (a webhook, a push endpoint): https, or plain http only to
     this machine (a developer's test hook), else a 422 naming `what`."""
     parts = urlsplit(url)
-    if not parts.hostname or not (parts.scheme == "https" or (
-            parts.scheme == "http" and parts.hostname in _LOCAL_HOSTS)):
+    if not parts.hostname or not (
+        parts.scheme == "https" or (parts.scheme == "http" and parts.hostname in _LOCAL_HOSTS)
+    ):
         raise ServiceError(422, f"{what} must be an https:// URL.")
 
 
@@ -82,8 +91,11 @@ def settings_json(row: NotificationSettings | None) -> dict[str, Any]:
     """A player's settings as the API shows them (the defaults when never set)."""
     if row is None:
         return {"events": DEFAULT_EVENTS, "webhook_url": None, "always": False}
-    return {"events": {e: list(row.events.get(e, [])) for e in EVENTS},
-            "webhook_url": row.webhook_url, "always": row.always}
+    return {
+        "events": {e: list(row.events.get(e, [])) for e in EVENTS},
+        "webhook_url": row.webhook_url,
+        "always": row.always,
+    }
 
 
 def _email_column() -> Any:
@@ -95,9 +107,15 @@ class Notifier:
     """Writes notices to the outbox (in the caller's transaction, or its own) and wakes the
     sender; `focused(game_id, seat)` says whether a page of the seat's player is open there."""
 
-    def __init__(self, sessions: Any, dialect: str, write_turn: Callable[[], Any],
-                 focused: Callable[[SeatClock | None], bool], public_url: str,
-                 wake: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        sessions: Any,
+        dialect: str,
+        write_turn: Callable[[], Any],
+        focused: Callable[[SeatClock | None], bool],
+        public_url: str,
+        wake: Callable[[], None],
+    ) -> None:
         self.sessions = sessions
         self.insert = (postgresql if dialect == "postgresql" else sqlite).insert
         self.write_turn = write_turn
@@ -132,18 +150,26 @@ class Notifier:
         players = list({n.player_id for n in notices})
         email = _email_column()
         verified = getattr(Player, "email_verified", None)
-        pushes = select(PushSubscription.endpoint).where(
-            PushSubscription.player_id == Player.id).exists()
-        mail_ok = (email.is_not(None) & (verified.is_(True) if verified is not None else true())
-                   ) if email is not None else false()
-        found = (await session.execute(
-            select(Player.id, NotificationSettings, pushes, mail_ok)
-            .outerjoin(NotificationSettings, NotificationSettings.player_id == Player.id)
-            .where(Player.id.in_(players)))).all()
+        pushes = select(PushSubscription.endpoint).where(PushSubscription.player_id == Player.id).exists()
+        mail_ok = (
+            (email.is_not(None) & (verified.is_(True) if verified is not None else true()))
+            if email is not None
+            else false()
+        )
+        found = (
+            await session.execute(
+                select(Player.id, NotificationSettings, pushes, mail_ok)
+                .outerjoin(NotificationSettings, NotificationSettings.player_id == Player.id)
+                .where(Player.id.in_(players))
+            )
+        ).all()
         channels: dict[str, tuple[NotificationSettings | None, dict[str, bool]]] = {
-            pid: (settings, {"push": bool(push), "email": bool(mail),
-                             "webhook": bool(settings and settings.webhook_url)})
-            for pid, settings, push, mail in found}
+            pid: (
+                settings,
+                {"push": bool(push), "email": bool(mail), "webhook": bool(settings and settings.webhook_url)},
+            )
+            for pid, settings, push, mail in found
+        }
         wanted = [n for n in notices if n.player_id in channels and any(channels[n.player_id][1].values())]
         if not wanted:
             return []
@@ -156,13 +182,26 @@ class Notifier:
             events = settings.events if settings is not None else DEFAULT_EVENTS
             for channel in events.get(n.event, []):
                 if ready.get(channel):
-                    rows.append({"key": f"{n.key}:{channel}"[:200], "player_id": n.player_id,
-                                 "channel": channel, "event": n.event, "game_id": n.game_id,
-                                 "payload": {"title": n.title, "body": n.body,
-                                             "url": self.public_url + n.path, "event": n.event,
-                                             "tag": n.key},
-                                 "status": "pending", "attempts": 0, "not_before": now(),
-                                 "created_at": now()})
+                    rows.append(
+                        {
+                            "key": f"{n.key}:{channel}"[:200],
+                            "player_id": n.player_id,
+                            "channel": channel,
+                            "event": n.event,
+                            "game_id": n.game_id,
+                            "payload": {
+                                "title": n.title,
+                                "body": n.body,
+                                "url": self.public_url + n.path,
+                                "event": n.event,
+                                "tag": n.key,
+                            },
+                            "status": "pending",
+                            "attempts": 0,
+                            "not_before": now(),
+                            "created_at": now(),
+                        }
+                    )
         return rows
 
     async def _insert(self, session: AsyncSession, rows: list[dict[str, Any]]) -> int:
@@ -171,8 +210,11 @@ class Notifier:
         if not rows:
             return 0
         written = await session.execute(
-            self.insert(OutboxRow.__table__).values(rows).on_conflict_do_nothing(index_elements=["key"])
-            .returning(OutboxRow.__table__.c.id))
+            self.insert(OutboxRow.__table__)
+            .values(rows)
+            .on_conflict_do_nothing(index_elements=["key"])
+            .returning(OutboxRow.__table__.c.id)
+        )
         return len(written.all())
 
     async def _open_pages(self, session: AsyncSession, notices: list[Notice]) -> set[tuple[str, int]]:
@@ -187,6 +229,8 @@ class Notifier:
 def mentioned(text: str, names: dict[str, str]) -> list[str]:
     """Player ids whose name the chat line names as @Name (any case; whole name)."""
     lowered = text.lower()
-    return [pid for pid, name in names.items() if name and re.search(
-        r"@" + re.escape(name.lower()) + r"(?![\w])", lowered)]
-
+    return [
+        pid
+        for pid, name in names.items()
+        if name and re.search(r"@" + re.escape(name.lower()) + r"(?![\w])", lowered)
+    ]

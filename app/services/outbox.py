@@ -34,16 +34,25 @@ Sender = Callable[[AsyncSession, OutboxRow], Awaitable[None]]
 
 
 def _due(moment: Any) -> Any:
-    return or_(and_(OutboxRow.status == "pending", OutboxRow.not_before <= moment),
-               and_(OutboxRow.status == "sending", OutboxRow.lease_until < moment))
+    return or_(
+        and_(OutboxRow.status == "pending", OutboxRow.not_before <= moment),
+        and_(OutboxRow.status == "sending", OutboxRow.lease_until < moment),
+    )
 
 
 class Outbox:
     """Claims and sends due notifications through one sender per channel."""
 
-    def __init__(self, sessions: Any, instance: str, senders: dict[str, Sender], every: float,
-                 lease_seconds: float, attempts: int,
-                 write_turn: Callable[[], Any]) -> None:
+    def __init__(
+        self,
+        sessions: Any,
+        instance: str,
+        senders: dict[str, Sender],
+        every: float,
+        lease_seconds: float,
+        attempts: int,
+        write_turn: Callable[[], Any],
+    ) -> None:
         self.sessions = sessions
         self.instance = instance
         self.senders = senders
@@ -64,18 +73,29 @@ class Outbox:
         """Claim up to BATCH due rows for this instance; returns their ids."""
         moment = now()
         async with self.sessions() as session:
-            ids = list((await session.execute(select(OutboxRow.id).where(_due(moment))
-                                              .order_by(OutboxRow.id).limit(BATCH))).scalars())
+            ids = list(
+                (
+                    await session.execute(
+                        select(OutboxRow.id).where(_due(moment)).order_by(OutboxRow.id).limit(BATCH)
+                    )
+                ).scalars()
+            )
         if not ids:
             return []
         claimed = []
         async with self.write_turn(), self.sessions() as session:
             for row_id in ids:
                 result = await session.execute(
-                    update(OutboxRow).where(OutboxRow.id == row_id, _due(moment))
-                    .values(status="sending", claimed_by=self.instance,
-                            lease_until=moment + self.lease, attempts=OutboxRow.attempts + 1)
-                    .execution_options(synchronize_session=False))
+                    update(OutboxRow)
+                    .where(OutboxRow.id == row_id, _due(moment))
+                    .values(
+                        status="sending",
+                        claimed_by=self.instance,
+                        lease_until=moment + self.lease,
+                        attempts=OutboxRow.attempts + 1,
+                    )
+                    .execution_options(synchronize_session=False)
+                )
                 if result.rowcount == 1:
                     claimed.append(row_id)
             await session.commit()
@@ -109,30 +129,44 @@ class Outbox:
             except Exception as exc:  # noqa: BLE001 - any failure is retried later
                 log.warning("notification %s (%s) failed: %s", row_id, row.channel, type(exc).__name__)
                 retry = row.attempts < self.attempts
-                wait = min(3600, 2 ** row.attempts)
-                await self._finish(row_id, "pending" if retry else "failed", type(exc).__name__,
-                                   timedelta(seconds=wait) if retry else None)
+                wait = min(3600, 2**row.attempts)
+                await self._finish(
+                    row_id,
+                    "pending" if retry else "failed",
+                    type(exc).__name__,
+                    timedelta(seconds=wait) if retry else None,
+                )
                 if retry:
                     due = asyncio.get_running_loop().time() + wait
                     self._next_retry = min(self._next_retry or due, due)
                 return False
         return await self._finish(row_id, "sent", None)
 
-    async def _finish(self, row_id: int, status: str, error: str | None,
-                      retry_in: timedelta | None = None) -> bool:
+    async def _finish(
+        self, row_id: int, status: str, error: str | None, retry_in: timedelta | None = None
+    ) -> bool:
         """Record how sending went, if this instance still holds the claim."""
         moment = now()
-        values: dict[str, Any] = {"status": status, "error": error[:200] if error else None,
-                                  "lease_until": None}
+        values: dict[str, Any] = {
+            "status": status,
+            "error": error[:200] if error else None,
+            "lease_until": None,
+        }
         if status == "sent":
             values["sent_at"] = moment
         if retry_in is not None:
             values["not_before"] = moment + retry_in
         async with self.write_turn(), self.sessions() as session:
             result = await session.execute(
-                update(OutboxRow).where(OutboxRow.id == row_id, OutboxRow.claimed_by == self.instance,
-                                        OutboxRow.status == "sending").values(**values)
-                .execution_options(synchronize_session=False))
+                update(OutboxRow)
+                .where(
+                    OutboxRow.id == row_id,
+                    OutboxRow.claimed_by == self.instance,
+                    OutboxRow.status == "sending",
+                )
+                .values(**values)
+                .execution_options(synchronize_session=False)
+            )
             await session.commit()
         return result.rowcount == 1
 

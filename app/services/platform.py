@@ -53,14 +53,23 @@ class Platform:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.engine = make_engine(settings.database_url, settings.sqlite_synchronous,
-                                  settings.db_pool_size, settings.db_max_overflow,
-                                  settings.db_pool_timeout)
+        self.engine = make_engine(
+            settings.database_url,
+            settings.sqlite_synchronous,
+            settings.db_pool_size,
+            settings.db_max_overflow,
+            settings.db_pool_timeout,
+        )
         self.sessions = make_sessionmaker(self.engine)
         self.tokens = Tokens(self.sessions, settings.token_cache_seconds)
-        self.games = GameService(self.sessions, settings.snapshot_every, settings.max_live_games,
-                                 settings.game_seed, settings.live_games_max_bytes,
-                                 settings.sqlite_synchronous)
+        self.games = GameService(
+            self.sessions,
+            settings.snapshot_every,
+            settings.max_live_games,
+            settings.game_seed,
+            settings.live_games_max_bytes,
+            settings.sqlite_synchronous,
+        )
         self.broker = make_broker(settings.broker_url)
         if self.broker.shared:
             self.tokens.publish = self._publish_tokens
@@ -74,40 +83,62 @@ class Platform:
         self.lobby = LobbyHub(self.sessions, settings.lobby_page_size, settings.lobby_resync_seconds)
         self.lobby.room_listeners.append(self._seats_changed)
         workers = default_size() if settings.bot_workers == "auto" else settings.bot_workers
-        self.bot_pool = (BotPool(workers, settings.extra_rulesets, settings.bot_queue_seconds)
-                         if workers > 0 else None)
-        self.bots = BotRunner(self.games, settings.bot_delay_ms, settings.bot_lease_seconds,
-                              settings.bot_watchdog_seconds, self.bot_pool,
-                              settings.bot_deadline_seconds)
+        self.bot_pool = (
+            BotPool(workers, settings.extra_rulesets, settings.bot_queue_seconds) if workers > 0 else None
+        )
+        self.bots = BotRunner(
+            self.games,
+            settings.bot_delay_ms,
+            settings.bot_lease_seconds,
+            settings.bot_watchdog_seconds,
+            self.bot_pool,
+            settings.bot_deadline_seconds,
+        )
         self.loop_lag = LoopLag()
         self.games.listeners.append(self._announce_game)
         self.limiter = Limiter(settings.broker_url if self.broker.shared else None)
         chat_rate = Rate(chat_service.RATE, chat_service.WINDOW)
         # Exact counts: the chat promises "at most RATE in any WINDOW seconds" (a low rate).
-        self.chat = ChatService(self.sessions,
-                                lambda player_id: self.limiter.hit(f"chat:{player_id}", chat_rate,
-                                                                   exact=True),
-                                self.games.write_turn)
+        self.chat = ChatService(
+            self.sessions,
+            lambda player_id: self.limiter.hit(f"chat:{player_id}", chat_rate, exact=True),
+            self.games.write_turn,
+        )
         self.mailer = make_mailer(settings)
-        self.accounts = Accounts(settings, self.sessions, self.tokens, self.limiter, self.mailer,
-                                 self.write_turn)
+        self.accounts = Accounts(
+            settings, self.sessions, self.tokens, self.limiter, self.mailer, self.write_turn
+        )
         self.accounts.renamed.append(self._player_renamed)
         self.accounts.deleted.append(self._player_deleted)
-        self.clocks = Clocks(self.sessions, settings.absence_grace_seconds,
-                             settings.heartbeat_seconds, settings.clock_sweep_seconds,
-                             self.games.write_turn)
+        self.clocks = Clocks(
+            self.sessions,
+            settings.absence_grace_seconds,
+            settings.heartbeat_seconds,
+            settings.clock_sweep_seconds,
+            self.games.write_turn,
+        )
         self.games.listeners.append(self.clocks.on_move)
         self.games.listeners.append(self._rate)
         self.clocks.on_hold.append(self._seat_held)
         self.clocks.on_release.append(self.seat_reclaimed)
         self.clocks.vacation_until = vacation.until
-        self.outbox = Outbox(self.sessions, self.instance,
-                             {"push": push_sender(settings), "email": email_sender(self.mailer),
-                              "webhook": webhook_sender()},
-                             settings.notify_seconds, settings.notify_lease_seconds,
-                             settings.notify_attempts, self.games.write_turn)
-        self.notifier = Notifier(self.sessions, self.engine.dialect.name, self.games.write_turn,
-                                 self.clocks.connected, settings.public_url, self.outbox.wake)
+        self.outbox = Outbox(
+            self.sessions,
+            self.instance,
+            {"push": push_sender(settings), "email": email_sender(self.mailer), "webhook": webhook_sender()},
+            settings.notify_seconds,
+            settings.notify_lease_seconds,
+            settings.notify_attempts,
+            self.games.write_turn,
+        )
+        self.notifier = Notifier(
+            self.sessions,
+            self.engine.dialect.name,
+            self.games.write_turn,
+            self.clocks.connected,
+            settings.public_url,
+            self.outbox.wake,
+        )
         self.notices = GameNotices(self.notifier, self.games, self.sessions)
         self.games.listeners.append(self.notices.after_move)
         self.chat.listeners.append(self.notices.chat_line)
@@ -157,8 +188,9 @@ class Platform:
 
     async def announce_chat(self, room_id: str, game_id: str | None, message: dict[str, Any]) -> None:
         """Send a chat line to every instance's sockets of the room and its game."""
-        await self.broker.publish({"type": "chat", "room_id": room_id, "game_id": game_id,
-                                   "message": message})
+        await self.broker.publish(
+            {"type": "chat", "room_id": room_id, "game_id": game_id, "message": message}
+        )
 
     async def _publish_tokens(self, event: dict[str, Any]) -> None:
         await self.broker.publish({**event, "origin": self.instance, "t": time.time()})
@@ -181,35 +213,66 @@ class Platform:
         await table_socket.moved(self, conn, old, new)
         live = self.games.loaded(conn.game_id)
         if new is None and live is not None and not live.visible_to(conn.player_id):
-            conn.end(encode({"type": "error", "id": None, "status": 404,
-                             "detail": "You no longer hold a seat at this private table."}), 4404)
+            conn.end(
+                encode(
+                    {
+                        "type": "error",
+                        "id": None,
+                        "status": 404,
+                        "detail": "You no longer hold a seat at this private table.",
+                    }
+                ),
+                4404,
+            )
 
     def _register_gauges(self) -> None:
         """Gauges read at scrape time from this platform's hubs and games."""
-        REGISTRY.add(Gauge("civitas_open_sockets", "Open websockets on this instance, by kind.",
-                           lambda: {(("kind", "game"),): self.hub.socket_count(),
-                                    (("kind", "lobby"),): len(self.lobby.lobby),
-                                    (("kind", "room"),): sum(map(len, self.lobby.rooms.values()))}))
-        REGISTRY.add(Gauge("civitas_live_games", "Games held in memory by this instance.",
-                           self.games.loaded_count))
-        REGISTRY.add(Gauge("civitas_lobby_sockets", "Lobby sockets open on this instance.",
-                           lambda: len(self.lobby.lobby)))
-        REGISTRY.add(Gauge("civitas_lobby_rooms", "Public rooms waiting in the lobby.",
-                           lambda: len(self.lobby.entries)))
+        REGISTRY.add(
+            Gauge(
+                "civitas_open_sockets",
+                "Open websockets on this instance, by kind.",
+                lambda: {
+                    (("kind", "game"),): self.hub.socket_count(),
+                    (("kind", "lobby"),): len(self.lobby.lobby),
+                    (("kind", "room"),): sum(map(len, self.lobby.rooms.values())),
+                },
+            )
+        )
+        REGISTRY.add(
+            Gauge("civitas_live_games", "Games held in memory by this instance.", self.games.loaded_count)
+        )
+        REGISTRY.add(
+            Gauge(
+                "civitas_lobby_sockets", "Lobby sockets open on this instance.", lambda: len(self.lobby.lobby)
+            )
+        )
+        REGISTRY.add(
+            Gauge(
+                "civitas_lobby_rooms", "Public rooms waiting in the lobby.", lambda: len(self.lobby.entries)
+            )
+        )
 
     async def _announce_game(self, game_id: str, version: int) -> None:
         # This instance's sockets hear of the move at once; the others through the broker.
         self.hub.post(game_id, version)
         if self.broker.shared:
-            await self.broker.publish({"type": "game", "game_id": game_id, "version": version,
-                                       "origin": self.instance, "t": time.time()})
+            await self.broker.publish(
+                {
+                    "type": "game",
+                    "game_id": game_id,
+                    "version": version,
+                    "origin": self.instance,
+                    "t": time.time(),
+                }
+            )
 
     async def announce_room(self, room_id: str) -> None:
         """A room changed: update this instance's lobby now (so the caller's next read sees it),
         then tell the other instances."""
         await self.lobby.apply([room_id])
-        await self.broker.publish({"type": "room", "room_id": room_id, "origin": self.instance,
-                                   "t": time.time()})
+        await self.broker.publish(
+            {"type": "room", "room_id": room_id, "origin": self.instance, "t": time.time()}
+        )
 
     async def game_ended(self, game_id: str) -> None:
         """A game ended outside the rules (cleanup): this instance's sockets get the final
@@ -217,8 +280,9 @@ class Platform:
         self.games.forget(game_id)
         await self.hub.ended(game_id)
         if self.broker.shared:
-            await self.broker.publish({"type": "ended", "game_id": game_id,
-                                       "origin": self.instance, "t": time.time()})
+            await self.broker.publish(
+                {"type": "ended", "game_id": game_id, "origin": self.instance, "t": time.time()}
+            )
 
     async def _player_deleted(self, player_id: str) -> None:
         """A deleted account leaves the rooms still in their lobby, so its seats (and the host's
@@ -228,8 +292,7 @@ class Platform:
         leaver = Identity(player_id, "", "", utcnow(), False)  # leave_room reads only the id
         for room_id in lobby:
             try:
-                async with self.room_locks.hold(room_id), self.write_turn(), \
-                        self.sessions() as session:
+                async with self.room_locks.hold(room_id), self.write_turn(), self.sessions() as session:
                     await leave_room(session, room_id, leaver)
                     await session.commit()
             except (ServiceError, IntegrityError):  # started or changed meanwhile: leave it be
@@ -303,8 +366,9 @@ class Platform:
         await self.accounts.drain()
         released = await self.bots.stop()
         if released and self.broker.shared:
-            await self.broker.publish({"type": "bots", "games": released, "origin": self.instance,
-                                       "t": time.time()})
+            await self.broker.publish(
+                {"type": "bots", "games": released, "origin": self.instance, "t": time.time()}
+            )
         if self.bot_pool is not None:
             await self.bot_pool.aclose()
         await self.collector.stop()

@@ -32,30 +32,38 @@ def game_result(session: Session, game_id: str) -> GameResult | None:
     game = session.get(Game, game_id)
     if game is None or not game.outcome or not game.outcome.get("ranks"):
         return None
-    seated = {e.seat: e for e in session.execute(select(GameEvent).where(
-        GameEvent.game_id == game_id, GameEvent.kind == "seated")).scalars()}
+    seated = {
+        e.seat: e
+        for e in session.execute(
+            select(GameEvent).where(GameEvent.game_id == game_id, GameEvent.kind == "seated")
+        ).scalars()
+    }
     if len(seated) != game.players:
         return None
     counts = session.execute(
         select(MoveRow.seat, MoveRow.actor_player, MoveRow.actor_bot, func.count())
         .where(MoveRow.game_id == game_id)
-        .group_by(MoveRow.seat, MoveRow.actor_player, MoveRow.actor_bot)).all()
+        .group_by(MoveRow.seat, MoveRow.actor_player, MoveRow.actor_bot)
+    ).all()
     finished = session.scalar(select(func.max(MoveRow.created_at)).where(MoveRow.game_id == game_id))
     seats = []
     for seat in range(game.players):
         start = seated[seat]
-        own = sum(n for s, player, bot, n in counts
-                  if s == seat and start.player_id and player == start.player_id and bot is None)
+        own = sum(
+            n
+            for s, player, bot, n in counts
+            if s == seat and start.player_id and player == start.player_id and bot is None
+        )
         total = sum(n for s, _, _, n in counts if s == seat)
         seats.append(SeatPlay(start.player_id, start.bot, own, total - own))
-    return GameResult(game_id, game.ruleset, _aware(finished or game.created_at),
-                      tuple(game.outcome["ranks"]), tuple(seats))
+    return GameResult(
+        game_id, game.ruleset, _aware(finished or game.created_at), tuple(game.outcome["ranks"]), tuple(seats)
+    )
 
 
 def finished_results(session: Session) -> list[GameResult]:
     """Every finished game the fold can read."""
-    ids = session.scalars(select(Game.id).where(Game.status == "finished",
-                                                Game.outcome.is_not(None))).all()
+    ids = session.scalars(select(Game.id).where(Game.status == "finished", Game.outcome.is_not(None))).all()
     return [r for r in (game_result(session, game_id) for game_id in ids) if r is not None]
 
 
@@ -79,22 +87,37 @@ def record(session: Session, game_id: str) -> str:
         _unrated(session, game_id, result)
         session.commit()
         return "unrated"
-    later = session.scalar(select(func.count()).select_from(RatedGame).where(
-        RatedGame.ruleset == result.ruleset, RatedGame.pool == pool,
-        RatedGame.finished_at > result.finished_at))
+    later = session.scalar(
+        select(func.count())
+        .select_from(RatedGame)
+        .where(
+            RatedGame.ruleset == result.ruleset,
+            RatedGame.pool == pool,
+            RatedGame.finished_at > result.finished_at,
+        )
+    )
     if later:
         rebuild(session)
         return "rebuilt"
     humans = [s.player_id for s in result.seats if s.player_id]
     ratings = Ratings()
-    for row in session.scalars(select(PlayerRating).where(
-            PlayerRating.player_id.in_(humans), PlayerRating.ruleset == result.ruleset,
-            PlayerRating.pool == pool)):
+    for row in session.scalars(
+        select(PlayerRating).where(
+            PlayerRating.player_id.in_(humans),
+            PlayerRating.ruleset == result.ruleset,
+            PlayerRating.pool == pool,
+        )
+    ):
         ratings.table[(row.player_id, row.ruleset, row.pool)] = Rating(row.mu, row.sigma, row.games, row.wins)
-    recent = session.execute(select(RatedGame.finished_at, RatedGame.lineup).where(
-        RatedGame.ruleset == result.ruleset, RatedGame.pool == pool,
-        RatedGame.finished_at >= result.finished_at - REPEAT_WINDOW)
-        .order_by(RatedGame.finished_at, RatedGame.game_id)).all()
+    recent = session.execute(
+        select(RatedGame.finished_at, RatedGame.lineup)
+        .where(
+            RatedGame.ruleset == result.ruleset,
+            RatedGame.pool == pool,
+            RatedGame.finished_at >= result.finished_at - REPEAT_WINDOW,
+        )
+        .order_by(RatedGame.finished_at, RatedGame.game_id)
+    ).all()
     ratings.recent[(result.ruleset, pool)] = [(_aware(at), frozenset(lineup)) for at, lineup in recent]
     changes = ratings.apply(result) or {}
     _store(session, result, pool, changes)
@@ -102,17 +125,34 @@ def record(session: Session, game_id: str) -> str:
     return "rated"
 
 
-def _store(session: Session, result: GameResult, pool: str,
-           changes: dict[str, tuple[Rating, Rating, float]]) -> None:
+def _store(
+    session: Session, result: GameResult, pool: str, changes: dict[str, tuple[Rating, Rating, float]]
+) -> None:
     """Write a folded game's row and its players' new ratings."""
     for player_id, (_, after, _) in changes.items():
-        session.merge(PlayerRating(player_id=player_id, ruleset=result.ruleset, pool=pool,
-                                   mu=after.mu, sigma=after.sigma, games=after.games, wins=after.wins))
-    session.add(RatedGame(
-        game_id=result.game_id, ruleset=result.ruleset, pool=pool, finished_at=result.finished_at,
-        lineup=[s.player_id for s in result.seats if s.player_id],
-        changes={p: {"before": b.shown, "after": a.shown, "weight": w}
-                 for p, (b, a, w) in changes.items()}))
+        session.merge(
+            PlayerRating(
+                player_id=player_id,
+                ruleset=result.ruleset,
+                pool=pool,
+                mu=after.mu,
+                sigma=after.sigma,
+                games=after.games,
+                wins=after.wins,
+            )
+        )
+    session.add(
+        RatedGame(
+            game_id=result.game_id,
+            ruleset=result.ruleset,
+            pool=pool,
+            finished_at=result.finished_at,
+            lineup=[s.player_id for s in result.seats if s.player_id],
+            changes={
+                p: {"before": b.shown, "after": a.shown, "weight": w} for p, (b, a, w) in changes.items()
+            },
+        )
+    )
 
 
 def _unrated(session: Session, game_id: str, result: GameResult | None) -> None:
@@ -121,20 +161,27 @@ def _unrated(session: Session, game_id: str, result: GameResult | None) -> None:
     game = session.get(Game, game_id)
     if game is None:
         return
-    session.add(RatedGame(
-        game_id=game_id, ruleset=game.ruleset, pool=NOT_RATED,
-        finished_at=result.finished_at if result is not None else _aware(game.created_at),
-        lineup=[s.player_id for s in result.seats if s.player_id] if result is not None else [],
-        changes={}))
+    session.add(
+        RatedGame(
+            game_id=game_id,
+            ruleset=game.ruleset,
+            pool=NOT_RATED,
+            finished_at=result.finished_at if result is not None else _aware(game.created_at),
+            lineup=[s.player_id for s in result.seats if s.player_id] if result is not None else [],
+            changes={},
+        )
+    )
 
 
 def catch_up(session: Session) -> int:
     """Fold in the finished games the ratings have not seen (their last move's instance stopped
     before rating them), oldest first; the number of games read."""
     seen = select(RatedGame.game_id)
-    ids = session.scalars(select(Game.id).where(
-        Game.status == "finished", Game.outcome.is_not(None), Game.id.not_in(seen))
-        .order_by(Game.created_at, Game.id)).all()
+    ids = session.scalars(
+        select(Game.id)
+        .where(Game.status == "finished", Game.outcome.is_not(None), Game.id.not_in(seen))
+        .order_by(Game.created_at, Game.id)
+    ).all()
     for game_id in ids:
         record(session, game_id)
     return len(ids)
@@ -158,8 +205,9 @@ def rebuild(session: Session) -> int:
             rated += 1
         else:
             _unrated(session, game.game_id, game)
-    for game_id in session.scalars(select(Game.id).where(
-            Game.status == "finished", Game.outcome.is_not(None), Game.id.not_in(readable))):
+    for game_id in session.scalars(
+        select(Game.id).where(Game.status == "finished", Game.outcome.is_not(None), Game.id.not_in(readable))
+    ):
         _unrated(session, game_id, None)  # stored before seats were recorded
     session.commit()
     return rated
@@ -167,8 +215,10 @@ def rebuild(session: Session) -> int:
 
 def stored(session: Session) -> dict[tuple[str, str, str], tuple[float, float, int, int]]:
     """The stored ratings as plain tuples (to compare a rebuild with what was there)."""
-    return {(r.player_id, r.ruleset, r.pool): (r.mu, r.sigma, r.games, r.wins)
-            for r in session.scalars(select(PlayerRating))}
+    return {
+        (r.player_id, r.ruleset, r.pool): (r.mu, r.sigma, r.games, r.wins)
+        for r in session.scalars(select(PlayerRating))
+    }
 
 
 def folded(session: Session) -> dict[tuple[str, str, str], tuple[float, float, int, int]]:
@@ -180,5 +230,4 @@ def folded(session: Session) -> dict[tuple[str, str, str], tuple[float, float, i
 def describe(rating: PlayerRating | Rating | None) -> dict[str, Any]:
     """A rating as the API shows it: the familiar scale, games, wins, provisional."""
     value = Rating() if rating is None else Rating(rating.mu, rating.sigma, rating.games, rating.wins)
-    return {"rating": value.shown, "games": value.games, "wins": value.wins,
-            "provisional": value.provisional}
+    return {"rating": value.shown, "games": value.games, "wins": value.wins, "provisional": value.provisional}

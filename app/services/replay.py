@@ -50,9 +50,12 @@ def _mark(state: State, version: int, seat: int | None) -> dict[str, Any]:
     get = state.get if isinstance(state, dict) else (lambda key, default=None: default)
     round_ = get("round", get("turn"))
     phase = get("phase")
-    return {"version": version, "seat": seat,
-            "round": round_ if isinstance(round_, int) and not isinstance(round_, bool) else None,
-            "phase": phase if isinstance(phase, str) else None}
+    return {
+        "version": version,
+        "seat": seat,
+        "round": round_ if isinstance(round_, int) and not isinstance(round_, bool) else None,
+        "phase": phase if isinstance(phase, str) else None,
+    }
 
 
 def index_of(marks: list[dict[str, Any]], finished: bool) -> dict[str, Any]:
@@ -71,8 +74,7 @@ def index_of(marks: list[dict[str, Any]], finished: bool) -> dict[str, Any]:
             scoring.append({"version": mark["version"], "phase": phase})
     if finished and marks:
         scoring.append({"version": marks[-1]["version"], "phase": "end"})
-    return {"turns": turns, "rounds": rounds, "scoring": scoring,
-            "movers": [m["seat"] for m in marks[1:]]}
+    return {"turns": turns, "rounds": rounds, "scoring": scoring, "movers": [m["seat"] for m in marks[1:]]}
 
 
 class Replays:
@@ -96,24 +98,36 @@ class Replays:
         """Load the game's moves up to `upto` that this replay does not hold yet."""
         if len(replay.moves) >= upto:
             return
-        rows = (await session.execute(
-            select(MoveRow.seq, MoveRow.seat, MoveRow.move)
-            .where(MoveRow.game_id == live.id, MoveRow.seq > len(replay.moves),
-                   MoveRow.seq <= upto).order_by(MoveRow.seq))).all()
+        rows = (
+            await session.execute(
+                select(MoveRow.seq, MoveRow.seat, MoveRow.move)
+                .where(MoveRow.game_id == live.id, MoveRow.seq > len(replay.moves), MoveRow.seq <= upto)
+                .order_by(MoveRow.seq)
+            )
+        ).all()
         for row in rows:
             if row.seq != len(replay.moves) + 1:
                 break
             replay.moves.append((row.seat, row.move))
 
-    async def _snapshot(self, session: AsyncSession, live: LiveGame, version: int
-                        ) -> tuple[int, State] | None:
+    async def _snapshot(
+        self, session: AsyncSession, live: LiveGame, version: int
+    ) -> tuple[int, State] | None:
         """The newest stored snapshot at or before `version` in (or carried to) these rules."""
         ruleset = live.ruleset
         mine = Snapshot.ruleset_version == ruleset.version
-        snap = (await session.execute(
-            select(Snapshot).where(Snapshot.game_id == live.id, Snapshot.version <= version,
-                                   or_(mine, Snapshot.ruleset_version.is_(None)))
-            .order_by(Snapshot.version.desc()).limit(1))).scalar_one_or_none()
+        snap = (
+            await session.execute(
+                select(Snapshot)
+                .where(
+                    Snapshot.game_id == live.id,
+                    Snapshot.version <= version,
+                    or_(mine, Snapshot.ruleset_version.is_(None)),
+                )
+                .order_by(Snapshot.version.desc())
+                .limit(1)
+            )
+        ).scalar_one_or_none()
         if snap is None:
             return None
         if snap.ruleset_version not in (None, ruleset.version):
@@ -124,8 +138,9 @@ class Replays:
                 return None
         return snap.version, snap.state
 
-    async def _taken_back(self, session: AsyncSession, live: LiveGame, replay: _Replay,
-                          first: int, last: int) -> dict[int, State]:
+    async def _taken_back(
+        self, session: AsyncSession, live: LiveGame, replay: _Replay, first: int, last: int
+    ) -> dict[int, State]:
         """The states of the take-back rows among versions first..last (engine.takeback): each
         is stored as a snapshot with its row, the state before the moves it took back."""
         states: dict[int, State] = {}
@@ -134,8 +149,11 @@ class Replays:
                 continue
             snap = await self._snapshot(session, live, at)
             if snap is None or snap[0] != at:
-                raise ServiceError(409, f"The state after the take-back at version {at} is not "
-                                        "stored; this part of the game cannot be replayed.")
+                raise ServiceError(
+                    409,
+                    f"The state after the take-back at version {at} is not "
+                    "stored; this part of the game cannot be replayed.",
+                )
             states[at] = snap[1]
         return states
 
@@ -152,8 +170,11 @@ class Replays:
             if kept is not None:
                 replay.states.move_to_end(version)
                 return kept
-            base, state = max(((v, s) for v, s in replay.states.items() if v <= version),
-                              default=(0, None), key=lambda pair: pair[0])
+            base, state = max(
+                ((v, s) for v, s in replay.states.items() if v <= version),
+                default=(0, None),
+                key=lambda pair: pair[0],
+            )
             async with self.sessions() as session:
                 if version - base > self.snapshot_every or state is None:
                     snap = await self._snapshot(session, live, version)
@@ -186,8 +207,7 @@ class Replays:
             if len(replay.marks) <= upto:
                 async with self.sessions() as session:
                     await self._moves(session, live, replay, upto)
-                    taken_back = await self._taken_back(session, live, replay, len(replay.marks),
-                                                        upto)
+                    taken_back = await self._taken_back(session, live, replay, len(replay.marks), upto)
                 if not replay.marks:
                     replay.tail = self._setup(live)
                     replay.marks.append(_mark(replay.tail, 0, None))
@@ -195,14 +215,16 @@ class Replays:
                 assert state is not None  # set with the first mark
                 for version in range(len(replay.marks), min(upto, len(replay.moves)) + 1):
                     seat, move = replay.moves[version - 1]
-                    state = (taken_back[version] if version in taken_back
-                             else live.ruleset.apply(state, seat, move))
+                    state = (
+                        taken_back[version]
+                        if version in taken_back
+                        else live.ruleset.apply(state, seat, move)
+                    )
                     replay.marks.append(_mark(state, version, seat))
                 replay.tail = state
-            return index_of(replay.marks[:upto + 1], live.finished and upto == live.version)
+            return index_of(replay.marks[: upto + 1], live.finished and upto == live.version)
 
-    def document(self, live: LiveGame, state: State, version: int, seat: int | str | None
-                 ) -> dict[str, Any]:
+    def document(self, live: LiveGame, state: State, version: int, seat: int | str | None) -> dict[str, Any]:
         """The game document at `version` as `seat` sees it, with the replay's own fields."""
         return replay_document(live, state, version, seat, self._replay(live.id).memo)
 
@@ -229,13 +251,16 @@ def viewpoint(live: LiveGame, own: int | None, wanted: str | None) -> int | str 
     if not 0 <= seat < live.players:
         raise ServiceError(422, f"This game has seats 0 to {live.players - 1}.")
     if seat != own and not live.finished:
-        raise ServiceError(403, "During a game you may replay only from your own seat; other "
-                                "seats open once the game is over.")
+        raise ServiceError(
+            403,
+            "During a game you may replay only from your own seat; other seats open once the game is over.",
+        )
     return seat
 
 
-def replay_document(live: LiveGame, state: State, version: int, seat: int | str | None,
-                    memo: Memo) -> dict[str, Any]:
+def replay_document(
+    live: LiveGame, state: State, version: int, seat: int | str | None, memo: Memo
+) -> dict[str, Any]:
     """The game document at `version` as `seat` sees it, with the replay's own fields."""
     shown = seat if isinstance(seat, int) else None  # "all" draws the spectator's view first
     document = game_document(live, state, version, shown, memo)
@@ -243,13 +268,11 @@ def replay_document(live: LiveGame, state: State, version: int, seat: int | str 
         # An abandoned game was still going at this version.
         document.update(status="active", to_act=live.ruleset.to_act(state))
         del document["ended"]
-    document["replay"] = {"version": version, "last": live.version, "seat": seat,
-                          "finished": live.finished}
+    document["replay"] = {"version": version, "last": live.version, "seat": seat, "finished": live.finished}
     if seat == ALL:
         with memo:
             document["views"] = {str(s): live.ruleset.view(state, s) for s in range(live.players)}
         document["seat"] = None
     if live.finished:  # the seed is public once the game is over: anyone can check its hash
-        document["replay"].update(seed=str(live.seed),
-                                  seed_ok=seed_hash(live.seed) == live.seed_hash)
+        document["replay"].update(seed=str(live.seed), seed_ok=seed_hash(live.seed) == live.seed_hash)
     return document

@@ -24,10 +24,14 @@ async def table_info(platform: Any, game_id: str, viewer_id: str | None = None) 
     live = await platform.games.live(game_id, fresh=True)
     clocks = await platform.clocks.seats(game_id)
     async with platform.sessions() as session:
-        rows = (await session.execute(
-            select(Seat.seat, Seat.player_id, Seat.bot, Player.name)
-            .outerjoin(Player, Player.id == Seat.player_id)
-            .where(Seat.room_id == live.room_id).order_by(Seat.seat))).all()
+        rows = (
+            await session.execute(
+                select(Seat.seat, Seat.player_id, Seat.bot, Player.name)
+                .outerjoin(Player, Player.id == Seat.player_id)
+                .where(Seat.room_id == live.room_id)
+                .order_by(Seat.seat)
+            )
+        ).all()
         pace = await pace_of(session, live.room_id)
         seated = viewer_id is not None and any(r.player_id == viewer_id for r in rows)
         rematch = await _rematch_json(session, live.room_id) if seated else None
@@ -36,11 +40,21 @@ async def table_info(platform: Any, game_id: str, viewer_id: str | None = None) 
         clock = clocks.get(r.seat)
         held = bool(clock is not None and clock.held and r.player_id and r.bot)
         entry: dict[str, Any] = {
-            "seat": r.seat, "name": seat_label(r.seat, r.name, r.bot),
-            "kind": "player" if r.player_id and not r.bot else "bot" if r.bot and not r.player_id
-            else "held" if held else "player" if r.player_id else "empty",
+            "seat": r.seat,
+            "name": seat_label(r.seat, r.name, r.bot),
+            "kind": "player"
+            if r.player_id and not r.bot
+            else "bot"
+            if r.bot and not r.player_id
+            else "held"
+            if held
+            else "player"
+            if r.player_id
+            else "empty",
             "connected": platform.clocks.connected(clock) if r.player_id else None,
-            "held": held, "held_for": r.name if held else None, "clock": None,
+            "held": held,
+            "held_for": r.name if held else None,
+            "clock": None,
             "bot_at": _bot_at(platform, clock) if r.player_id and not r.bot and not held else None,
             # The player's profile (/players/{id}); a bot seat's level carries a fixed rating.
             "player_id": r.player_id,
@@ -50,11 +64,20 @@ async def table_info(platform: Any, game_id: str, viewer_id: str | None = None) 
         }
         if pace is not None and clock is not None:
             deadline = aware(clock.deadline)
-            entry["clock"] = {"deadline": deadline.isoformat() if deadline else None,
-                              "reserve_seconds": clock.reserve_left}
+            entry["clock"] = {
+                "deadline": deadline.isoformat() if deadline else None,
+                "reserve_seconds": clock.reserve_left,
+            }
         seats.append(entry)
-    return {"game_id": game_id, "room_id": live.room_id, "now": now().isoformat(),
-            "pace": pace_json(pace), "seats": seats, "rematch": rematch, "undo": live.undo_mode}
+    return {
+        "game_id": game_id,
+        "room_id": live.room_id,
+        "now": now().isoformat(),
+        "pace": pace_json(pace),
+        "seats": seats,
+        "rematch": rematch,
+        "undo": live.undo_mode,
+    }
 
 
 def _bot_at(platform: Any, clock: Any) -> str | None:
@@ -75,12 +98,17 @@ async def _rematch_json(session: AsyncSession, room_id: str) -> dict[str, Any] |
     if new_room is None:
         return None
     seats = await seats_of(session, new_room.id)
-    return {"room_id": new_room.id, "game_id": new_room.game_id, "by": row.by_seat,
-            "accepted": [s.seat for s in seats if s.player_id or s.bot]}
+    return {
+        "room_id": new_room.id,
+        "game_id": new_room.game_id,
+        "by": row.by_seat,
+        "accepted": [s.seat for s in seats if s.player_id or s.bot],
+    }
 
 
-async def rematch(session: AsyncSession, room_id: str, player_id: str, games: Any
-                  ) -> tuple[Room, Game | None]:
+async def rematch(
+    session: AsyncSession, room_id: str, player_id: str, games: Any
+) -> tuple[Room, Game | None]:
     """Ask for or accept the rematch of a finished game; the game starts once every seat of the
     old table has accepted (bots at once). Returns (new room, new game or None)."""
     room = await session.get(Room, room_id, with_for_update=True)
@@ -97,19 +125,39 @@ async def rematch(session: AsyncSession, room_id: str, player_id: str, games: An
         raise ServiceError(403, "Only the players of this game can ask for a rematch.")
     existing = await session.get(Rematch, room.id)
     if existing is None:
-        new_room = Room(id=secrets.token_hex(8), ruleset=room.ruleset, options=room.options,
-                        private=True, invite_code=secrets.token_urlsafe(12), host_id=player_id,
-                        status="lobby", undo=room.undo)
+        new_room = Room(
+            id=secrets.token_hex(8),
+            ruleset=room.ruleset,
+            options=room.options,
+            private=True,
+            invite_code=secrets.token_urlsafe(12),
+            host_id=player_id,
+            status="lobby",
+            undo=room.undo,
+        )
         session.add(new_room)
         await session.flush()
-        session.add_all([Seat(room_id=new_room.id, seat=s.seat,
-                              player_id=player_id if s.seat == mine else None,
-                              bot=(s.bot or BOT_NAME) if s.bot and not s.player_id else None)
-                         for s in seats])
+        session.add_all(
+            [
+                Seat(
+                    room_id=new_room.id,
+                    seat=s.seat,
+                    player_id=player_id if s.seat == mine else None,
+                    bot=(s.bot or BOT_NAME) if s.bot and not s.player_id else None,
+                )
+                for s in seats
+            ]
+        )
         pace = await pace_of(session, room.id)
         if pace is not None:
-            session.add(RoomPace(room_id=new_room.id, pace=pace.pace, move_seconds=pace.move_seconds,
-                                 reserve_seconds=pace.reserve_seconds))
+            session.add(
+                RoomPace(
+                    room_id=new_room.id,
+                    pace=pace.pace,
+                    move_seconds=pace.move_seconds,
+                    reserve_seconds=pace.reserve_seconds,
+                )
+            )
         session.add(Rematch(room_id=room.id, new_room_id=new_room.id, by_seat=mine))
         await session.flush()
     else:
@@ -148,12 +196,22 @@ async def take_offered_seat(session: AsyncSession, game_id: str, seat: int, play
     if not any(s.seat == seat for s in seats):
         raise ServiceError(422, f"This game has no seat {seat}.")
     claimed = await session.execute(
-        update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat,
-                                SeatClock.offered.is_(True)).values(offered=False, held=False)
-        .execution_options(synchronize_session=False))
-    taken = claimed.rowcount == 1 and (await session.execute(
-        update(Seat).where(Seat.room_id == game.room_id, Seat.seat == seat, Seat.player_id.is_(None))
-        .values(player_id=player_id, bot=None))).rowcount == 1
+        update(SeatClock)
+        .where(SeatClock.game_id == game_id, SeatClock.seat == seat, SeatClock.offered.is_(True))
+        .values(offered=False, held=False)
+        .execution_options(synchronize_session=False)
+    )
+    taken = (
+        claimed.rowcount == 1
+        and (
+            await session.execute(
+                update(Seat)
+                .where(Seat.room_id == game.room_id, Seat.seat == seat, Seat.player_id.is_(None))
+                .values(player_id=player_id, bot=None)
+            )
+        ).rowcount
+        == 1
+    )
     if not taken:
         raise ServiceError(409, f"Seat {seat} is not offered to other players (or was just taken).")
     await history.record_change(session, game_id, game.room_id, seat, "took")

@@ -63,8 +63,9 @@ class Identity:
         return self.valid_until > moment
 
 
-async def new_player(session: AsyncSession, name: str, ttl: timedelta = LEGACY_TOKEN_TTL,
-                     label: str = "") -> tuple[Identity, str]:
+async def new_player(
+    session: AsyncSession, name: str, ttl: timedelta = LEGACY_TOKEN_TTL, label: str = ""
+) -> tuple[Identity, str]:
     """A new guest identity (inside the caller's transaction) and its bearer token, shown once
     and stored hashed, valid for `ttl`."""
     player = Player(id=secrets.token_hex(8), name=name)
@@ -73,13 +74,19 @@ async def new_player(session: AsyncSession, name: str, ttl: timedelta = LEGACY_T
     return await new_session(session, player.id, name, ttl, label)
 
 
-async def new_session(session: AsyncSession, player_id: str, name: str, ttl: timedelta,
-                      label: str = "") -> tuple[Identity, str]:
+async def new_session(
+    session: AsyncSession, player_id: str, name: str, ttl: timedelta, label: str = ""
+) -> tuple[Identity, str]:
     """A new session (a device signing in) for an existing player, in the caller's transaction,
     and its bearer token, shown once and stored hashed."""
     token = secrets.token_urlsafe(32)
-    row = PlayerSession(id=secrets.token_hex(8), player_id=player_id, token_hash=hash_token(token),
-                        expires_at=utcnow() + ttl, label=label[:80])
+    row = PlayerSession(
+        id=secrets.token_hex(8),
+        player_id=player_id,
+        token_hash=hash_token(token),
+        expires_at=utcnow() + ttl,
+        label=label[:80],
+    )
     session.add(row)
     return Identity(player_id, name, row.token_hash, row.expires_at, True, row.id), token
 
@@ -87,8 +94,9 @@ async def new_session(session: AsyncSession, player_id: str, name: str, ttl: tim
 class Tokens:
     """The token cache of one instance, and the sockets opened with each token here."""
 
-    def __init__(self, sessions: async_sessionmaker, cache_seconds: float = 60.0,
-                 max_entries: int = 100_000) -> None:
+    def __init__(
+        self, sessions: async_sessionmaker, cache_seconds: float = 60.0, max_entries: int = 100_000
+    ) -> None:
         self.sessions = sessions
         self.cache_seconds = cache_seconds
         self.max_entries = max_entries
@@ -143,20 +151,32 @@ class Tokens:
         self.reads += 1
         s = PlayerSession
         async with self.sessions() as session:
-            rows = (await session.execute(select(
-                s.player_id, Player.name, s.id, s.token_hash, s.expires_at, s.created_at,
-                s.prev_token_hash, s.prev_valid_until).join(Player, Player.id == s.player_id).where(
-                s.token_hash.in_(digests) | s.prev_token_hash.in_(digests)))).all()
+            rows = (
+                await session.execute(
+                    select(
+                        s.player_id,
+                        Player.name,
+                        s.id,
+                        s.token_hash,
+                        s.expires_at,
+                        s.created_at,
+                        s.prev_token_hash,
+                        s.prev_valid_until,
+                    )
+                    .join(Player, Player.id == s.player_id)
+                    .where(s.token_hash.in_(digests) | s.prev_token_hash.in_(digests))
+                )
+            ).all()
         found: dict[str, Identity | None] = dict.fromkeys(digests)
         for row in rows:
             if row.token_hash in found:
                 until = aware(row.expires_at) or aware(row.created_at) + LEGACY_TOKEN_TTL
-                found[row.token_hash] = Identity(row.player_id, row.name, row.token_hash, until,
-                                                 True, row.id)
+                found[row.token_hash] = Identity(row.player_id, row.name, row.token_hash, until, True, row.id)
             grace = aware(row.prev_valid_until)
             if row.prev_token_hash in found and grace is not None:
-                found[row.prev_token_hash] = Identity(row.player_id, row.name, row.prev_token_hash,
-                                                      grace, False, row.id)
+                found[row.prev_token_hash] = Identity(
+                    row.player_id, row.name, row.prev_token_hash, grace, False, row.id
+                )
         return found
 
     def _remember(self, digest: str, identity: Identity | None) -> None:
@@ -177,30 +197,42 @@ class Tokens:
 
     # -- ending sessions -----------------------------------------------------------------------
 
-    async def rotate(self, session: AsyncSession, caller: Identity, ttl: timedelta,
-                     grace: timedelta) -> tuple[Identity, str, datetime]:
+    async def rotate(
+        self, session: AsyncSession, caller: Identity, ttl: timedelta, grace: timedelta
+    ) -> tuple[Identity, str, datetime]:
         """A fresh token for the caller (committed by the caller's transaction) and when the
         token it replaces stops working (after `grace`). Only the newest token may ask: a replaced one still in
         its grace cannot mint tokens (whoever stole it would take the account)."""
         if not caller.current:
-            raise ServiceError(401, "This token has been replaced by a newer one; only the newest "
-                                    "token can ask for another.")
+            raise ServiceError(
+                401, "This token has been replaced by a newer one; only the newest token can ask for another."
+            )
         token = secrets.token_urlsafe(32)
         now = utcnow()
         digest, grace_until, expires = hash_token(token), now + grace, now + ttl
         done = await session.execute(
-            update(PlayerSession).where(PlayerSession.token_hash == caller.token_hash)
-            .values(prev_token_hash=caller.token_hash, prev_valid_until=grace_until,
-                    token_hash=digest, expires_at=expires)
-            .execution_options(synchronize_session=False))
+            update(PlayerSession)
+            .where(PlayerSession.token_hash == caller.token_hash)
+            .values(
+                prev_token_hash=caller.token_hash,
+                prev_valid_until=grace_until,
+                token_hash=digest,
+                expires_at=expires,
+            )
+            .execution_options(synchronize_session=False)
+        )
         if done.rowcount != 1:
-            raise ServiceError(401, "This token has been replaced by a newer one; only the newest "
-                                    "token can ask for another.")
+            raise ServiceError(
+                401, "This token has been replaced by a newer one; only the newest token can ask for another."
+            )
         # The name from its one place: the caller's cached one may predate a rename, and the new
         # token's identity is cached here without any rename event naming it.
         name = (await session.execute(select(Player.name).where(Player.id == caller.id))).scalar()
-        return (Identity(caller.id, name or caller.name, digest, expires, True, caller.session_id),
-                token, grace_until)
+        return (
+            Identity(caller.id, name or caller.name, digest, expires, True, caller.session_id),
+            token,
+            grace_until,
+        )
 
     async def revoke(self, session: AsyncSession, caller: Identity) -> list[str]:
         """Sign this device out (in the caller's transaction): neither the session's current
@@ -212,17 +244,22 @@ class Tokens:
         """Delete a player's sessions (all, or those `where` picks) in the caller's transaction;
         returns their token hashes (current and replaced), for `ended`."""
         hashes = await self.hashes(session, player_id, *where)
-        await session.execute(delete(PlayerSession).where(PlayerSession.player_id == player_id,
-                                                          *where)
-                              .execution_options(synchronize_session=False))
+        await session.execute(
+            delete(PlayerSession)
+            .where(PlayerSession.player_id == player_id, *where)
+            .execution_options(synchronize_session=False)
+        )
         return hashes
 
     @staticmethod
     async def hashes(session: AsyncSession, player_id: str, *where: Any) -> list[str]:
         """The token hashes (current and replaced) of a player's sessions (all, or `where`)."""
         s = PlayerSession
-        rows = (await session.execute(select(s.token_hash, s.prev_token_hash).where(
-            s.player_id == player_id, *where))).all()
+        rows = (
+            await session.execute(
+                select(s.token_hash, s.prev_token_hash).where(s.player_id == player_id, *where)
+            )
+        ).all()
         return [h for row in rows for h in row if h]
 
     async def renamed(self, hashes: list[str]) -> None:
@@ -233,8 +270,9 @@ class Tokens:
     async def ended(self, hashes: list[str], until: datetime | None = None) -> None:
         """After the commit: these tokens stop working (now, or at `until` for a rotated-out
         token's grace) on this instance at once and on the others through the broker."""
-        await self._spread({"type": EVENT, "hashes": hashes,
-                            "until": until.isoformat() if until is not None else None})
+        await self._spread(
+            {"type": EVENT, "hashes": hashes, "until": until.isoformat() if until is not None else None}
+        )
 
     async def _spread(self, event: dict[str, Any]) -> None:
         """Apply a token event here, then publish it to the other instances."""
@@ -251,8 +289,9 @@ class Tokens:
             self._cache.pop(digest, None)
         if event.get("until") is None and not event.get("keep"):
             for digest in hashes:
-                self._close(digest, CLOSE_ENDED, "You signed out (or this token was revoked); "
-                                                 "sign in again to go on.")
+                self._close(
+                    digest, CLOSE_ENDED, "You signed out (or this token was revoked); sign in again to go on."
+                )
 
     # -- the sockets opened with each token ----------------------------------------------------
 
@@ -282,12 +321,15 @@ class Tokens:
         now = utcnow()
         ended = 0
         moment = time.monotonic()
-        stale = [d for d in self._sockets
-                 if (hit := self._cache.get(d)) is None or moment - hit[1] >= self.cache_seconds]
+        stale = [
+            d
+            for d in self._sockets
+            if (hit := self._cache.get(d)) is None or moment - hit[1] >= self.cache_seconds
+        ]
         epoch = self._epoch
         for start in range(0, len(stale), 500):  # the stale answers, a few queries per beat
             try:
-                fresh = await self._read_many(stale[start:start + 500])
+                fresh = await self._read_many(stale[start : start + 500])
             except Exception:  # the database is away: keep the sockets, look again next beat
                 return ended
             if epoch == self._epoch:
@@ -302,10 +344,16 @@ class Tokens:
                 continue
             group = len(self._sockets.get(digest) or ())
             if identity is not None and not identity.current:
-                self._close(digest, CLOSE_REPLACED, "This token was replaced by a newer one; "
-                                                   "reconnect with the newest token.")
+                self._close(
+                    digest,
+                    CLOSE_REPLACED,
+                    "This token was replaced by a newer one; reconnect with the newest token.",
+                )
             else:
-                self._close(digest, CLOSE_ENDED, "Your session ended (signed out, expired or "
-                                                 "revoked); sign in again to go on.")
+                self._close(
+                    digest,
+                    CLOSE_ENDED,
+                    "Your session ended (signed out, expired or revoked); sign in again to go on.",
+                )
             ended += group
         return ended

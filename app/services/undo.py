@@ -16,9 +16,11 @@ from app.engine.takeback import MAX_TAKEBACK, takeable, undo_move
 from app.services.live import LiveGame
 
 MODES = ("off", "misclick", "turn")
-OFF = ("This table does not let players take moves back (the host chose so when opening it).")
-REVEALED = ("Your last move showed you something that was hidden (a card, a tile or a roll), "
-            "so it cannot be taken back.")
+OFF = "This table does not let players take moves back (the host chose so when opening it)."
+REVEALED = (
+    "Your last move showed you something that was hidden (a card, a tile or a roll), "
+    "so it cannot be taken back."
+)
 
 
 def allowance(live: LiveGame, seat: int | None) -> int:
@@ -64,8 +66,9 @@ def _counter(live: LiveGame, seat: int) -> Callable[[], int]:
     copied (states themselves are never changed)."""
     limit = 1 if live.undo_mode == "misclick" else MAX_TAKEBACK
     # The re-deals need no reproducibility, and nobody may predict them.
-    return partial(takeable, live.ruleset, live.line.copy(), live.state, seat, limit,
-                   Rng(secrets.randbits(63)))
+    return partial(
+        takeable, live.ruleset, live.line.copy(), live.state, seat, limit, Rng(secrets.randbits(63))
+    )
 
 
 def _remember(live: LiveGame, version: int, seat: int, count: int) -> int:
@@ -75,8 +78,9 @@ def _remember(live: LiveGame, version: int, seat: int, count: int) -> int:
     return count
 
 
-def check(live: LiveGame, seat: int, sent_version: int, count: int, client_id: str | None
-          ) -> tuple[int | None, State | None, Move]:
+def check(
+    live: LiveGame, seat: int, sent_version: int, count: int, client_id: str | None
+) -> tuple[int | None, State | None, Move]:
     """(the version an earlier take-back with this id made, None, the row) for a retry, else
     (None, the state the take-back returns to, the row to store); GameError with a sentence
     when nothing may be taken back."""
@@ -90,16 +94,19 @@ def check(live: LiveGame, seat: int, sent_version: int, count: int, client_id: s
     if live.finished:
         raise GameError(ErrorCode.GAME_OVER, "The game is over; its moves cannot be taken back.")
     if sent_version != live.version:
-        raise GameError(ErrorCode.STALE_VERSION, _stale(live, seat, sent_version),
-                        version=live.version)
+        raise GameError(ErrorCode.STALE_VERSION, _stale(live, seat, sent_version), version=live.version)
     allowed = allowance(live, seat)
     if allowed == 0:
         raise GameError(ErrorCode.NOTHING_TO_UNDO, _nothing(live, seat))
     if count > allowed:
-        why = ("this table lets you take back only your last move" if live.undo_mode == "misclick"
-               else "the move before them showed you something hidden, or was not yours")
-        raise GameError(ErrorCode.UNDO_TOO_FAR,
-                        f"You can take back {allowed} of your moves now, not {count}: {why}.")
+        why = (
+            "this table lets you take back only your last move"
+            if live.undo_mode == "misclick"
+            else "the move before them showed you something hidden, or was not yours"
+        )
+        raise GameError(
+            ErrorCode.UNDO_TOO_FAR, f"You can take back {allowed} of your moves now, not {count}: {why}."
+        )
     return None, live.line.target(seat, count), move
 
 
@@ -108,7 +115,7 @@ def _stale(live: LiveGame, seat: int, sent: int) -> str:
     behind."""
     others = sorted({m for m in live.movers[sent:] if m != seat}) if 0 <= sent <= live.version else []
     if others:
-        return (f"Seat {others[0]} has acted since, so your moves can no longer be taken back.")
+        return f"Seat {others[0]} has acted since, so your moves can no longer be taken back."
     return f"The game is at version {live.version}, not {sent}; reload the game and try again."
 
 
@@ -122,8 +129,7 @@ def _nothing(live: LiveGame, seat: int) -> str:
     if holder.get("bot"):
         return f"A bot is playing seat {seat} for you; take the seat back first."
     if live.line.seat is not None and live.line.seat != seat:
-        return (f"Seat {live.line.seat} has acted since your last move, so it can no longer be "
-                "taken back.")
+        return f"Seat {live.line.seat} has acted since your last move, so it can no longer be taken back."
     if not len(live.line) or live.line.seat != seat:
         return "You have no move of this turn to take back."
     if live.undo_mode == "misclick" and live.undone_at == live.version:

@@ -38,19 +38,35 @@ async def until(session: AsyncSession, player_ids: list[str]) -> dict[str, datet
     if not player_ids:
         return {}
     moment = now()
-    rows = (await session.execute(select(Vacation).where(Vacation.player_id.in_(player_ids),
-                                                         Vacation.until > moment))).scalars()
+    rows = (
+        await session.execute(
+            select(Vacation).where(Vacation.player_id.in_(player_ids), Vacation.until > moment)
+        )
+    ).scalars()
     return {r.player_id: aware(r.until) for r in rows if r.until is not None}
 
 
 async def _shift_clocks(session: AsyncSession, player_id: str, by: timedelta) -> int:
     """Move every running turn-paced deadline of the player's seats by `by`."""
-    clocks = (await session.execute(
-        select(SeatClock).join(Game, Game.id == SeatClock.game_id)
-        .join(Seat, (Seat.room_id == Game.room_id) & (Seat.seat == SeatClock.seat))
-        .join(RoomPace, RoomPace.room_id == Game.room_id)
-        .where(Seat.player_id == player_id, Seat.bot.is_(None), Game.status == "active",
-               RoomPace.pace == "turn", SeatClock.deadline.is_not(None)))).scalars().all()
+    clocks = (
+        (
+            await session.execute(
+                select(SeatClock)
+                .join(Game, Game.id == SeatClock.game_id)
+                .join(Seat, (Seat.room_id == Game.room_id) & (Seat.seat == SeatClock.seat))
+                .join(RoomPace, RoomPace.room_id == Game.room_id)
+                .where(
+                    Seat.player_id == player_id,
+                    Seat.bot.is_(None),
+                    Game.status == "active",
+                    RoomPace.pace == "turn",
+                    SeatClock.deadline.is_not(None),
+                )
+            )
+        )
+        .scalars()
+        .all()
+    )
     for clock in clocks:
         clock.deadline = aware(clock.deadline) + by
         clock.warned_for = None  # the "12 hours left" notice is due again at the new time
@@ -60,9 +76,12 @@ async def _shift_clocks(session: AsyncSession, player_id: str, by: timedelta) ->
 def status(row: Vacation | None, allowance: float, moment: datetime) -> dict[str, Any]:
     """The vacation as the API shows it."""
     used = row.days_used if row is not None and (row.year == moment.year or _active(row, moment)) else 0.0
-    return {"on_vacation": _active(row, moment),
-            "until": aware(row.until).isoformat() if _active(row, moment) and row else None,
-            "days_per_year": allowance, "days_left": round(max(0.0, allowance - used), 3)}
+    return {
+        "on_vacation": _active(row, moment),
+        "until": aware(row.until).isoformat() if _active(row, moment) and row else None,
+        "days_per_year": allowance,
+        "days_left": round(max(0.0, allowance - used), 3),
+    }
 
 
 async def read(session: AsyncSession, player_id: str, allowance: float) -> dict[str, Any]:

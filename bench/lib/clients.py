@@ -13,8 +13,9 @@ import websockets
 
 async def connect(url: str) -> Any:
     """A client socket with no compression and no size limit (like a browser)."""
-    return await websockets.connect(url, max_size=None, compression=None, open_timeout=60,
-                                    ping_interval=None, max_queue=None)
+    return await websockets.connect(
+        url, max_size=None, compression=None, open_timeout=60, ping_interval=None, max_queue=None
+    )
 
 
 def apply_ops(doc: Any, ops: list[dict[str, Any]]) -> Any:
@@ -24,7 +25,7 @@ def apply_ops(doc: Any, ops: list[dict[str, Any]]) -> Any:
     for op in ops:
         kind, path = op["op"], op["path"]
         if kind not in ("add", "remove", "replace") or not path:
-            return jsonpatch.apply_patch(doc, ops[ops.index(op):], in_place=True)
+            return jsonpatch.apply_patch(doc, ops[ops.index(op) :], in_place=True)
         *parents, last = path[1:].split("/")
         node = doc
         for part in parents:
@@ -94,7 +95,9 @@ class SeatSocket:
                 kind = frame["type"]
                 if kind == "patch":
                     if self.doc is None or frame["version"] != self.doc["version"] + 1:
-                        await self.ws.send('{"type":"sync","version":%d}' % (self.doc or {}).get("version", -1))
+                        await self.ws.send(
+                            '{"type":"sync","version":%d}' % (self.doc or {}).get("version", -1)
+                        )
                         continue
                     self.doc = apply_ops(self.doc, frame["ops"])
                     self._reached(now)

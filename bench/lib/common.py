@@ -38,8 +38,10 @@ def pct(values: list[float], p: float) -> float:
 
 def summary(values: list[float]) -> str:
     """p50 / p99 / p99.9 / max in ms."""
-    return (f"p50 {pct(values, 50):7.2f}  p99 {pct(values, 99):7.2f}  p99.9 {pct(values, 99.9):7.2f}"
-            f"  max {max(values) if values else float('nan'):7.2f} ms  (n={len(values)})")
+    return (
+        f"p50 {pct(values, 50):7.2f}  p99 {pct(values, 99):7.2f}  p99.9 {pct(values, 99.9):7.2f}"
+        f"  max {max(values) if values else float('nan'):7.2f} ms  (n={len(values)})"
+    )
 
 
 def calibration_kernel(seconds: float = 0.3) -> float:
@@ -66,9 +68,12 @@ def machine() -> str:
         pass
     import uvicorn
     import websockets
-    return (f"{os.cpu_count()} CPU ({cpu}), Linux {_platform.release()}, Python {sys.version.split()[0]}, "
-            f"uvicorn {uvicorn.__version__}, websockets {websockets.__version__}, "
-            f"load {os.getloadavg()[0]:.1f}, kernel {calibration_kernel() / 1e6:.2f}M ops/s")
+
+    return (
+        f"{os.cpu_count()} CPU ({cpu}), Linux {_platform.release()}, Python {sys.version.split()[0]}, "
+        f"uvicorn {uvicorn.__version__}, websockets {websockets.__version__}, "
+        f"load {os.getloadavg()[0]:.1f}, kernel {calibration_kernel() / 1e6:.2f}M ops/s"
+    )
 
 
 def rss_kib(pid: int) -> int:
@@ -92,8 +97,15 @@ def _pin(core: str | None) -> list[str]:
 class Proc:
     """A server process on a loopback port; stops on exit."""
 
-    def __init__(self, args: list[str], env: dict[str, str], port: int, ready_path: str,
-                 core: str | None = None, root: Path = ROOT) -> None:
+    def __init__(
+        self,
+        args: list[str],
+        env: dict[str, str],
+        port: int,
+        ready_path: str,
+        core: str | None = None,
+        root: Path = ROOT,
+    ) -> None:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         self.ws = f"ws://127.0.0.1:{port}"
@@ -105,8 +117,13 @@ class Proc:
         import tempfile
 
         self.log = tempfile.NamedTemporaryFile(prefix="civitas-bench-", suffix=".log", delete=False)
-        self.proc = subprocess.Popen(_pin(self.core) + self.args, cwd=self.root, env=self.env,
-                                     stdout=subprocess.DEVNULL, stderr=self.log)
+        self.proc = subprocess.Popen(
+            _pin(self.core) + self.args,
+            cwd=self.root,
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=self.log,
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -153,34 +170,40 @@ class Proc:
         self.stop()
 
 
-def civitas(env: dict[str, str], core: str | None = None, port: int | None = None,
-            root: str | Path | None = None) -> Proc:
+def civitas(
+    env: dict[str, str], core: str | None = None, port: int | None = None, root: str | Path | None = None
+) -> Proc:
     """A Civitas server (python -m app.main) with the bench game registered; `root` runs another
     checkout's code (e.g. the commit before a change, for a before/after in one run)."""
     port = port or free_port()
     root = Path(root) if root else ROOT
     if root != ROOT and not (root / "bench" / "lib" / "benchgame.py").exists():
         raise SystemExit(f"{root} has no bench/lib/benchgame.py; copy bench/ into it first")
-    full = {**os.environ, "CIVITAS_HOST": "127.0.0.1", "CIVITAS_PORT": str(port),
-            "CIVITAS_EXTRA_RULESETS": EXTRA_RULESETS, "CIVITAS_BOT_DELAY_MS": "0",
-            "CIVITAS_LOG_LEVEL": "warning",
-            # the per-IP limits are for the internet, not for one load generator on 127.0.0.1
-            "CIVITAS_LIMITS_SCALE": "100000",
-            # and the socket frame budgets (not scaled by it) are for people, not a closed loop
-            "CIVITAS_FRAMES_PER_SECOND": "1000000", "CIVITAS_FRAMES_PER_TOKEN_SECOND": "1000000",
-            # the benches close every socket between blocks (other servers measure meanwhile):
-            # past the grace a bot would take the seats, and its moves would mix into the next
-            # block (seen at 1,000 games with --compare: a 100 s gap, 96 errors, 1.7 ms CPU/move)
-            "CIVITAS_ABSENCE_GRACE_SECONDS": "86400",
-            **env}
+    full = {
+        **os.environ,
+        "CIVITAS_HOST": "127.0.0.1",
+        "CIVITAS_PORT": str(port),
+        "CIVITAS_EXTRA_RULESETS": EXTRA_RULESETS,
+        "CIVITAS_BOT_DELAY_MS": "0",
+        "CIVITAS_LOG_LEVEL": "warning",
+        # the per-IP limits are for the internet, not for one load generator on 127.0.0.1
+        "CIVITAS_LIMITS_SCALE": "100000",
+        # and the socket frame budgets (not scaled by it) are for people, not a closed loop
+        "CIVITAS_FRAMES_PER_SECOND": "1000000",
+        "CIVITAS_FRAMES_PER_TOKEN_SECOND": "1000000",
+        # the benches close every socket between blocks (other servers measure meanwhile):
+        # past the grace a bot would take the seats, and its moves would mix into the next
+        # block (seen at 1,000 games with --compare: a 100 s gap, 96 errors, 1.7 ms CPU/move)
+        "CIVITAS_ABSENCE_GRACE_SECONDS": "86400",
+        **env,
+    }
     return Proc([sys.executable, "-m", "app.main"], full, port, "/api/rulesets", core, root)
 
 
 def echo_server(core: str | None = None) -> Proc:
     """The bare Starlette baseline server."""
     port = free_port()
-    return Proc([sys.executable, "-m", "bench.lib.echo_app", str(port)], dict(os.environ), port, "",
-                core)
+    return Proc([sys.executable, "-m", "bench.lib.echo_app", str(port)], dict(os.environ), port, "", core)
 
 
 @contextmanager
@@ -217,32 +240,38 @@ async def new_players(http: httpx.AsyncClient, url: str, n: int, prefix: str = "
     return list(await asyncio.gather(*(one(i) for i in range(n))))
 
 
-async def new_game(http: httpx.AsyncClient, url: str, players: list[dict], ruleset: str,
-                   options: dict | None = None) -> str:
+async def new_game(
+    http: httpx.AsyncClient, url: str, players: list[dict], ruleset: str, options: dict | None = None
+) -> str:
     """A started game with one seat per player; returns its id."""
     h = {"Authorization": f"Bearer {players[0]['token']}"}
-    r = await http.post(f"{url}/api/rooms", headers=h, json={
-        "ruleset": ruleset, "seats": len(players), "options": options or {}})
+    r = await http.post(
+        f"{url}/api/rooms",
+        headers=h,
+        json={"ruleset": ruleset, "seats": len(players), "options": options or {}},
+    )
     r.raise_for_status()
     room = r.json()
     for p in players[1:]:
-        r = await http.post(f"{url}/api/rooms/{room['id']}/join",
-                            headers={"Authorization": f"Bearer {p['token']}"}, json={})
+        r = await http.post(
+            f"{url}/api/rooms/{room['id']}/join", headers={"Authorization": f"Bearer {p['token']}"}, json={}
+        )
         r.raise_for_status()
     r = await http.post(f"{url}/api/rooms/{room['id']}/start", headers=h)
     r.raise_for_status()
     return r.json()["game_id"]
 
 
-async def new_games(url: str, count: int, seats: int, ruleset: str, options: dict | None = None,
-                    concurrency: int = 8) -> list[tuple[str, list[dict]]]:
+async def new_games(
+    url: str, count: int, seats: int, ruleset: str, options: dict | None = None, concurrency: int = 8
+) -> list[tuple[str, list[dict]]]:
     """`count` started games, each with its own players: [(game id, players)]."""
     async with httpx.AsyncClient(timeout=60) as http:
         players = await new_players(http, url, count * seats)
         sem = asyncio.Semaphore(concurrency)
 
         async def one(i: int) -> tuple[str, list[dict]]:
-            mine = players[i * seats:(i + 1) * seats]
+            mine = players[i * seats : (i + 1) * seats]
             async with sem:
                 return await new_game(http, url, mine, ruleset, options), mine
 

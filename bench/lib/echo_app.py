@@ -64,7 +64,12 @@ if __name__ == "__main__":
     if kind == "lean":
         from app.realtime.transport import LeanWebSocketProtocol as kind  # type: ignore[assignment]
 
-    uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), ws_max_size=128 * 1024,
-                ws_per_message_deflate=os.environ.get("CIVITAS_WS_DEFLATE") == "1",
-                log_level="warning",
-                ws=kind)
+    uvicorn.run(
+        app,
+        host="127.0.0.1",
+        port=int(sys.argv[1]),
+        ws_max_size=128 * 1024,
+        ws_per_message_deflate=os.environ.get("CIVITAS_WS_DEFLATE") == "1",
+        log_level="warning",
+        ws=kind,
+    )

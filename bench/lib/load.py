@@ -15,8 +15,9 @@ from bench.lib.benchgame import bench_move
 from bench.lib.clients import EchoSocket, SeatSocket, connect
 from bench.lib.common import cpu_seconds, dumps, run
 
-SAMPLE_MOVE = dumps({"type": "move", "version": 123, "move": {"type": "bid", "card": "K017"},
-                     "id": "g0-m123"})
+SAMPLE_MOVE = dumps(
+    {"type": "move", "version": 123, "move": {"type": "bid", "card": "K017"}, "id": "g0-m123"}
+)
 
 
 @dataclass
@@ -41,8 +42,9 @@ class Stats:
     failures: dict[str, int] = field(default_factory=dict)  # each failed move's reason, counted
 
 
-async def open_sockets(ws_base: str | list[str], games: list[tuple[str, list[dict]]],
-                       concurrency: int = 32) -> list[list[SeatSocket]]:
+async def open_sockets(
+    ws_base: str | list[str], games: list[tuple[str, list[dict]]], concurrency: int = 32
+) -> list[list[SeatSocket]]:
     """Every seat's socket for every game (a list of bases spreads games over servers)."""
     bases = [ws_base] if isinstance(ws_base, str) else ws_base
     sem = asyncio.Semaphore(concurrency)
@@ -54,23 +56,36 @@ async def open_sockets(ws_base: str | list[str], games: list[tuple[str, list[dic
             await asyncio.wait_for(sock.ready, 60)
             return sock
 
-    return list(await asyncio.gather(*(
-        asyncio.gather(*(one(i, g, p) for p in players)) for i, (g, players) in enumerate(games))))
+    return list(
+        await asyncio.gather(
+            *(asyncio.gather(*(one(i, g, p) for p in players)) for i, (g, players) in enumerate(games))
+        )
+    )
 
 
-async def _legal(http: httpx.AsyncClient | None, url: str, game_id: str, player: dict,
-                 doc: dict[str, Any]) -> dict[str, Any]:
+async def _legal(
+    http: httpx.AsyncClient | None, url: str, game_id: str, player: dict, doc: dict[str, Any]
+) -> dict[str, Any]:
     if doc["ruleset"] in ("benchgame", "testgame"):
         return bench_move(doc["view"])
     assert http is not None
-    r = await http.get(f"{url}/api/games/{game_id}/legal-moves",
-                       headers={"Authorization": f"Bearer {player['token']}"})
+    r = await http.get(
+        f"{url}/api/games/{game_id}/legal-moves", headers={"Authorization": f"Bearer {player['token']}"}
+    )
     return random.choice(r.json()["moves"])
 
 
-async def drive_game(url: str, game_id: str, players: list[dict], socks: list[SeatSocket],
-                     interval: float, t_end: float, t_measure: float, stats: Stats,
-                     http: httpx.AsyncClient | None = None) -> None:
+async def drive_game(
+    url: str,
+    game_id: str,
+    players: list[dict],
+    socks: list[SeatSocket],
+    interval: float,
+    t_end: float,
+    t_measure: float,
+    stats: Stats,
+    http: httpx.AsyncClient | None = None,
+) -> None:
     """Play one game: a move every `interval` s (0: closed loop), timing ack and every seat's patch.
 
     Latency runs from the send; the next send is planned `interval` after the previous plan, or as
@@ -123,9 +138,15 @@ async def drive_game(url: str, game_id: str, players: list[dict], socks: list[Se
         planned = max(planned + interval, time.perf_counter()) if interval else 0
 
 
-async def drive_games(url: str | list[str], games: list[tuple[str, list[dict]]],
-                      socks: list[list[SeatSocket]], interval: float, duration: float,
-                      warmup: float, pids: list[int] | None = None) -> Stats:
+async def drive_games(
+    url: str | list[str],
+    games: list[tuple[str, list[dict]]],
+    socks: list[list[SeatSocket]],
+    interval: float,
+    duration: float,
+    warmup: float,
+    pids: list[int] | None = None,
+) -> Stats:
     """Drive every game for `warmup + duration` seconds; latencies after the warm-up only.
     With `pids`, also the servers' CPU time per move over the measured window; always the load
     generator's own."""
@@ -144,16 +165,30 @@ async def drive_games(url: str | list[str], games: list[tuple[str, list[dict]]],
             stats.cpu_moves = stats.client_moves
 
     async with httpx.AsyncClient(timeout=30) as http:
-        await asyncio.gather(*(
-            drive_game(urls[i % len(urls)], g, p, s, interval, start + warmup + duration,
-                       start + warmup, stats, http)
-            for i, ((g, p), s) in enumerate(zip(games, socks))), cpu_window())
+        await asyncio.gather(
+            *(
+                drive_game(
+                    urls[i % len(urls)],
+                    g,
+                    p,
+                    s,
+                    interval,
+                    start + warmup + duration,
+                    start + warmup,
+                    stats,
+                    http,
+                )
+                for i, ((g, p), s) in enumerate(zip(games, socks))
+            ),
+            cpu_window(),
+        )
     stats.resyncs = sum(s.resyncs for row in socks for s in row)
     return stats
 
 
-async def drive_echo(ws_base: str, games: int, seats: int, interval: float, duration: float,
-                     warmup: float) -> Stats:
+async def drive_echo(
+    ws_base: str, games: int, seats: int, interval: float, duration: float, warmup: float
+) -> Stats:
     """The baseline: the same sockets and schedule, each 'move' a move-sized frame echoed back."""
     sem = asyncio.Semaphore(32)
 
@@ -220,10 +255,12 @@ def rate(stats: Stats) -> float:
     return stats.measured / span if span > 0 else 0.0
 
 
-def _part(kind: str, target: Any, part: Any, interval: float, duration: float, warmup: float,
-          barrier: Any, out: Any) -> None:
+def _part(
+    kind: str, target: Any, part: Any, interval: float, duration: float, warmup: float, barrier: Any, out: Any
+) -> None:
     """One load-generator process (--clients N): its share of the games (or of the echo
     sockets), started together with the others at the barrier; its figures go to `out`."""
+
     async def go() -> Stats:
         if kind == "echo":
             start = asyncio.get_running_loop().run_in_executor(None, barrier.wait)
@@ -237,18 +274,34 @@ def _part(kind: str, target: Any, part: Any, interval: float, duration: float, w
         return stats
 
     stats = run(go())
-    out.put((stats.ack, stats.patch, stats.after_ack, stats.measured, stats.first, stats.last,
-             stats.errors, stats.resyncs, stats.client_cpu, stats.client_moves, stats.failures))
+    out.put(
+        (
+            stats.ack,
+            stats.patch,
+            stats.after_ack,
+            stats.measured,
+            stats.first,
+            stats.last,
+            stats.errors,
+            stats.resyncs,
+            stats.client_cpu,
+            stats.client_moves,
+            stats.failures,
+        )
+    )
 
 
-def in_processes(kind: str, target: Any, parts: list[Any], interval: float, duration: float,
-                 warmup: float, pids: list[int]) -> Stats:
+def in_processes(
+    kind: str, target: Any, parts: list[Any], interval: float, duration: float, warmup: float, pids: list[int]
+) -> Stats:
     """Run the load from len(parts) processes at once and merge their figures (server CPU
     per move over the same window, from the parent)."""
     ctx = multiprocessing.get_context("fork")
     barrier, out = ctx.Barrier(len(parts) + 1), ctx.Queue()
-    procs = [ctx.Process(target=_part, args=(kind, target, part, interval, duration, warmup, barrier, out))
-             for part in parts]
+    procs = [
+        ctx.Process(target=_part, args=(kind, target, part, interval, duration, warmup, barrier, out))
+        for part in parts
+    ]
     for proc in procs:
         proc.start()
     barrier.wait(timeout=600)
@@ -258,8 +311,19 @@ def in_processes(kind: str, target: Any, parts: list[Any], interval: float, dura
     cpu = sum(cpu_seconds(p) for p in pids) - cpu0
     stats = Stats()
     for _ in procs:
-        (ack, patch, after_ack, measured, first, last, errors, resyncs, client_cpu,
-         client_moves, failures) = out.get(timeout=600)
+        (
+            ack,
+            patch,
+            after_ack,
+            measured,
+            first,
+            last,
+            errors,
+            resyncs,
+            client_cpu,
+            client_moves,
+            failures,
+        ) = out.get(timeout=600)
         for reason, count in failures.items():
             stats.failures[reason] = stats.failures.get(reason, 0) + count
         stats.client_cpu += client_cpu

@@ -26,9 +26,13 @@ def _handshake(host: str, port: int, path: str) -> tuple[socket.socket, bytes]:
     the 101 response (frames the server sent at once)."""
     s = socket.create_connection((host, port), timeout=60)
     key = base64.b64encode(os.urandom(16)).decode()
-    s.sendall((f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
-               f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-               "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    s.sendall(
+        (
+            f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
     head = b""
     while b"\r\n\r\n" not in head:
         chunk = s.recv(4096)
@@ -65,8 +69,8 @@ def _frames(buf: bytearray) -> list[tuple[int, bytes]]:
             n, at = struct.unpack_from("!Q", buf, 2)[0], 10
         if len(buf) < at + n:
             break
-        out.append((buf[0] & 0x0F, bytes(buf[at:at + n])))
-        del buf[:at + n]
+        out.append((buf[0] & 0x0F, bytes(buf[at : at + n])))
+        del buf[: at + n]
     return out
 
 
@@ -122,13 +126,15 @@ def _child(host: str, port: int, path: str, n: int, pattern: bytes, conn: Any) -
 class RawListeners:
     """N raw listening sockets in a child process (pinned to `core` when given)."""
 
-    def __init__(self, host: str, port: int, path: str, n: int, pattern: bytes,
-                 core: str | None = None) -> None:
+    def __init__(
+        self, host: str, port: int, path: str, n: int, pattern: bytes, core: str | None = None
+    ) -> None:
         ctx = mp.get_context("spawn")
         self.conn, child_conn = ctx.Pipe()
         self.n = n
-        self.proc = ctx.Process(target=_run, args=(host, port, path, n, pattern, child_conn, core),
-                                daemon=True)
+        self.proc = ctx.Process(
+            target=_run, args=(host, port, path, n, pattern, child_conn, core), daemon=True
+        )
         self.proc.start()
 
     def wait_ready(self, timeout: float = 300) -> None:

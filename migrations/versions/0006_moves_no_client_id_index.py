@@ -16,18 +16,18 @@ from __future__ import annotations
 from alembic import op
 
 
-revision = '0006_moves_no_client_id_index'
-down_revision = '0005_token_expiry'
+revision = "0006_moves_no_client_id_index"
+down_revision = "0005_token_expiry"
 branch_labels = None
 depends_on = None
 
 
 def upgrade() -> None:
     # SQLite cannot drop a constraint in place: batch mode copies the table without it.
-    with op.batch_alter_table('moves') as batch:
-        batch.drop_constraint('uq_moves_client_id', type_='unique')
+    with op.batch_alter_table("moves") as batch:
+        batch.drop_constraint("uq_moves_client_id", type_="unique")
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('moves') as batch:
-        batch.create_unique_constraint('uq_moves_client_id', ['game_id', 'seat', 'client_move_id'])
+    with op.batch_alter_table("moves") as batch:
+        batch.create_unique_constraint("uq_moves_client_id", ["game_id", "seat", "client_move_id"])

@@ -16,16 +16,16 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0007_deploy'
-down_revision = '0007_platform'
+revision = "0007_deploy"
+down_revision = "0007_platform"
 branch_labels = None
 depends_on = None
 
 
 def upgrade() -> None:
-    op.add_column('snapshots', sa.Column('ruleset_version', sa.String(length=20), nullable=True))
+    op.add_column("snapshots", sa.Column("ruleset_version", sa.String(length=20), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('snapshots') as batch:
-        batch.drop_column('ruleset_version')
+    with op.batch_alter_table("snapshots") as batch:
+        batch.drop_column("ruleset_version")

@@ -16,19 +16,19 @@ import sqlalchemy as sa
 from alembic import op
 
 
-revision = '0007_platform'
-down_revision = '0006_moves_no_client_id_index'
+revision = "0007_platform"
+down_revision = "0006_moves_no_client_id_index"
 branch_labels = None
 depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table('seat_clocks') as batch:
-        batch.add_column(sa.Column('held_left', sa.Float(), nullable=True))
-        batch.add_column(sa.Column('held_version', sa.Integer(), nullable=True))
+    with op.batch_alter_table("seat_clocks") as batch:
+        batch.add_column(sa.Column("held_left", sa.Float(), nullable=True))
+        batch.add_column(sa.Column("held_version", sa.Integer(), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('seat_clocks') as batch:
-        batch.drop_column('held_version')
-        batch.drop_column('held_left')
+    with op.batch_alter_table("seat_clocks") as batch:
+        batch.drop_column("held_version")
+        batch.drop_column("held_left")

@@ -14,17 +14,16 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0012_undo'
-down_revision = '0011_turns'
+revision = "0012_undo"
+down_revision = "0011_turns"
 branch_labels = None
 depends_on = None
 
 
 def upgrade() -> None:
-    op.add_column('rooms', sa.Column('undo', sa.String(length=16), nullable=False,
-                                     server_default='off'))
+    op.add_column("rooms", sa.Column("undo", sa.String(length=16), nullable=False, server_default="off"))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('rooms') as batch:
-        batch.drop_column('undo')
+    with op.batch_alter_table("rooms") as batch:
+        batch.drop_column("undo")

@@ -40,8 +40,7 @@ def test_a_legal_move_with_extra_keys_is_refused_and_nothing_is_stored(client):
     game_id, (a, b) = started_game(client)
     move = legal(client, game_id, a)["moves"][0]
     padded = dict(move, note="<img src=x onerror=alert(1)>" + "x" * 50_000)
-    r = client.post(f"/api/games/{game_id}/moves", headers=a["headers"],
-                    json={"version": 0, "move": padded})
+    r = client.post(f"/api/games/{game_id}/moves", headers=a["headers"], json={"version": 0, "move": padded})
     assert r.status_code == 422 and "note" in r.json()["detail"]
     assert doc(client, game_id)["version"] == 0
     r = client.post(f"/api/games/{game_id}/moves", headers=a["headers"], json={"version": 0, "move": move})
@@ -55,8 +54,12 @@ def test_the_stored_move_is_the_listed_one(client):
     move = legal(client, game_id, a)["moves"][0]
     numbers = {k: v for k, v in move.items() if isinstance(v, int) and not isinstance(v, bool)}
     sent = {k: (float(v) if k in numbers else v) for k, v in move.items()}
-    assert client.post(f"/api/games/{game_id}/moves", headers=a["headers"],
-                       json={"version": 0, "move": sent}).status_code == 200
+    assert (
+        client.post(
+            f"/api/games/{game_id}/moves", headers=a["headers"], json={"version": 0, "move": sent}
+        ).status_code
+        == 200
+    )
     play_to_end(client, game_id, [a, b])
     first = client.get(f"/api/games/{game_id}/log").json()["moves"][0]["move"]
     assert first == move and all(type(first[k]) is int for k in numbers)
@@ -83,8 +86,11 @@ def test_nul_characters_are_bad_input_on_every_backend(client):
     assert r.status_code == 422 and "NUL" in r.json()["detail"]
     game_id, (a, b) = started_game(client)
     move = legal(client, game_id, a)["moves"][0]
-    r = client.post(f"/api/games/{game_id}/moves", headers=a["headers"],
-                    json={"version": 0, "move": move, "id": "id\u0000"})
+    r = client.post(
+        f"/api/games/{game_id}/moves",
+        headers=a["headers"],
+        json={"version": 0, "move": move, "id": "id\u0000"},
+    )
     assert r.status_code == 422
     for path in (f"/api/games/{game_id}%00", "/api/rooms/%00", "/api/rooms/by-code/x%00y"):
         assert client.get(path).status_code == 404, path
@@ -108,7 +114,8 @@ def test_a_chunked_body_over_the_limit_is_413(client):
             yield b"y" * 16_384
         yield b'"}}'
 
-    r = client.post("/api/rooms", headers={**host["headers"], "content-type": "application/json"},
-                    content=chunks())
+    r = client.post(
+        "/api/rooms", headers={**host["headers"], "content-type": "application/json"}, content=chunks()
+    )
     assert r.status_code == 413 and "larger than" in r.json()["detail"]
     assert client.get("/api/rooms").json() == []

@@ -35,9 +35,15 @@ def smtp():
 @pytest.fixture
 def mail_settings(settings, smtp):
     """The test settings, mailing through the test SMTP server, with a cheap Argon2id."""
-    return settings.model_copy(update={
-        "smtp_host": "127.0.0.1", "smtp_port": smtp.port, "public_url": "https://civitas.test",
-        "password_time_cost": 1, "password_memory_kib": 1024})
+    return settings.model_copy(
+        update={
+            "smtp_host": "127.0.0.1",
+            "smtp_port": smtp.port,
+            "public_url": "https://civitas.test",
+            "password_time_cost": 1,
+            "password_memory_kib": 1024,
+        }
+    )
 
 
 @pytest.fixture
@@ -61,8 +67,9 @@ def _claimed(client, smtp, name: str = "Ann", email: str = "ann@example.test") -
     """A guest that claimed its name and followed the verification link."""
     player = new_player(client, name)
     before = len(smtp.messages)
-    r = client.post("/api/players/me/account", headers=player["headers"],
-                    json={"email": email, "password": PASSWORD})
+    r = client.post(
+        "/api/players/me/account", headers=player["headers"], json={"email": email, "password": PASSWORD}
+    )
     assert r.status_code == 202, r.text
     message = smtp.wait_for(before + 1)[before]
     assert message["To"] == email
@@ -72,18 +79,27 @@ def _claimed(client, smtp, name: str = "Ann", email: str = "ann@example.test") -
 
 
 def _sign_in(client, email: str, password: str = PASSWORD, headers=None):
-    return client.post("/api/accounts/sign-in", headers=headers or {},
-                       json={"email": email, "password": password})
+    return client.post(
+        "/api/accounts/sign-in", headers=headers or {}, json={"email": email, "password": password}
+    )
 
 
 def test_a_claimed_name_signs_in_on_another_device_as_the_same_player(app_client, smtp):
     """Claim, verify, sign in elsewhere: the same player id, its rooms, and its chat history."""
     player = new_player(app_client, "Ann")
-    r = app_client.post("/api/players/me/account", headers=player["headers"],
-                        json={"email": " Ann@Example.TEST ", "password": PASSWORD})
+    r = app_client.post(
+        "/api/players/me/account",
+        headers=player["headers"],
+        json={"email": " Ann@Example.TEST ", "password": PASSWORD},
+    )
     assert r.status_code == 202
-    assert r.json() == {"id": player["id"], "name": "Ann", "email": "ann@example.test",
-                        "email_verified": False, "claimed": True}
+    assert r.json() == {
+        "id": player["id"],
+        "name": "Ann",
+        "email": "ann@example.test",
+        "email_verified": False,
+        "claimed": True,
+    }
     [message] = smtp.wait_for(1)
     assert "Confirm" in message["Subject"] and "Ann" in message.get_content()
     assert _sign_in(app_client, "ann@example.test").status_code == 401  # not verified yet
@@ -109,8 +125,11 @@ def test_wrong_password_and_unknown_address_get_the_same_answer(app_client, smtp
     wrong = _sign_in(app_client, "ann@example.test", "not the password")
     unknown = _sign_in(app_client, "nobody@example.test", "not the password")
     assert wrong.status_code == unknown.status_code == 401
-    assert wrong.json() == unknown.json() == {
-        "detail": "That e-mail address and password do not match an account."}
+    assert (
+        wrong.json()
+        == unknown.json()
+        == {"detail": "That e-mail address and password do not match an account."}
+    )
 
 
 def test_reset_request_answers_alike_and_mails_only_a_known_address(app_client, smtp):
@@ -151,8 +170,7 @@ def test_an_expired_reset_link_is_refused(app_client, smtp):
 
     async def expire() -> None:
         async with platform.sessions() as session:
-            await session.execute(update(AccountCode).values(
-                expires_at=utcnow() - timedelta(seconds=1)))
+            await session.execute(update(AccountCode).values(expires_at=utcnow() - timedelta(seconds=1)))
             await session.commit()
 
     app_client.portal.call(expire)
@@ -193,8 +211,11 @@ def test_sign_out_one_device_or_all(app_client, smtp):
     third = _sign_in(app_client, "ann@example.test").json()
     listed = app_client.get("/api/players/me/sessions", headers=player["headers"]).json()
     assert len(listed) == 3
-    second_id = next(s["id"] for s in app_client.get(
-        "/api/players/me/sessions", headers=_auth(second["token"])).json() if s["current"])
+    second_id = next(
+        s["id"]
+        for s in app_client.get("/api/players/me/sessions", headers=_auth(second["token"])).json()
+        if s["current"]
+    )
     r = app_client.delete(f"/api/players/me/sessions/{second_id}", headers=player["headers"])
     assert r.status_code == 204
     assert app_client.get("/api/players/me/rooms", headers=_auth(second["token"])).status_code == 401
@@ -235,14 +256,21 @@ def test_deleting_an_account_keeps_its_games_under_a_neutral_name(app_client, sm
     """Delete needs the password once claimed; then the token, address and name are gone."""
     game_id, (a, b) = started_game(app_client)
     room_id = app_client.get(f"/api/games/{game_id}", headers=a["headers"]).json()["room_id"]
-    r = app_client.post("/api/players/me/account", headers=a["headers"],
-                        json={"email": "p0@example.test", "password": PASSWORD})
+    r = app_client.post(
+        "/api/players/me/account",
+        headers=a["headers"],
+        json={"email": "p0@example.test", "password": PASSWORD},
+    )
     assert r.status_code == 202
     app_client.post("/api/accounts/verify", json={"code": _code_in(smtp.wait_for(1)[0])})
     wrong = app_client.post("/api/players/me/delete", headers=a["headers"], json={"password": "x"})
     assert wrong.status_code == 401 and "not deleted" in wrong.json()["detail"]
-    assert app_client.post("/api/players/me/delete", headers=a["headers"],
-                           json={"password": PASSWORD}).status_code == 204
+    assert (
+        app_client.post(
+            "/api/players/me/delete", headers=a["headers"], json={"password": PASSWORD}
+        ).status_code
+        == 204
+    )
     assert app_client.get("/api/players/me/rooms", headers=a["headers"]).status_code == 401
     room = app_client.get(f"/api/rooms/{room_id}", headers=b["headers"]).json()
     assert room["seats"][0]["player"]["name"] == "Former player"
@@ -256,12 +284,21 @@ def test_bad_input_is_refused_with_a_sentence_and_changes_nothing(app_client, sm
     player = new_player(app_client)
     h = player["headers"]
     cases = [
-        ("post", "/api/players/me/account", {"email": "not-an-address", "password": PASSWORD},
-         422, "e-mail address"),
-        ("post", "/api/players/me/account", {"email": "a@b.test", "password": "short"},
-         422, "at least 8"),
-        ("post", "/api/players/me/account", {"email": "a@b.test", "password": PASSWORD, "x": 1},
-         422, "Unknown field"),
+        (
+            "post",
+            "/api/players/me/account",
+            {"email": "not-an-address", "password": PASSWORD},
+            422,
+            "e-mail address",
+        ),
+        ("post", "/api/players/me/account", {"email": "a@b.test", "password": "short"}, 422, "at least 8"),
+        (
+            "post",
+            "/api/players/me/account",
+            {"email": "a@b.test", "password": PASSWORD, "x": 1},
+            422,
+            "Unknown field",
+        ),
         ("post", "/api/accounts/verify", {"code": "made-up"}, 400, "expired or was already"),
         ("post", "/api/accounts/code-sign-in", {"code": "ABCD-2345"}, 400, "wrong, expired"),
         ("post", "/api/accounts/reset", {"code": "made-up", "password": PASSWORD}, 400, "expired"),
@@ -274,8 +311,13 @@ def test_bad_input_is_refused_with_a_sentence_and_changes_nothing(app_client, sm
         assert r.status_code == status, (path, r.text)
         assert words in r.json()["detail"], (path, r.json())
     account = app_client.get("/api/players/me/account", headers=h).json()
-    assert account == {"id": player["id"], "name": "Ann", "email": None, "email_verified": False,
-                       "claimed": False}
+    assert account == {
+        "id": player["id"],
+        "name": "Ann",
+        "email": None,
+        "email_verified": False,
+        "claimed": False,
+    }
     assert smtp.messages == []
     assert app_client.get("/api/players/me/account").status_code == 401
 
@@ -286,8 +328,11 @@ def test_a_claimed_address_of_another_account_tells_its_owner_not_the_claimer(ap
     _claimed(app_client, smtp)
     mallory = new_player(app_client, "Mallory")
     sent = len(smtp.messages)
-    r = app_client.post("/api/players/me/account", headers=mallory["headers"],
-                        json={"email": "ann@example.test", "password": "mallory's password"})
+    r = app_client.post(
+        "/api/players/me/account",
+        headers=mallory["headers"],
+        json={"email": "ann@example.test", "password": "mallory's password"},
+    )
     assert r.status_code == 202
     assert r.json()["email"] == "ann@example.test" and r.json()["email_verified"] is False
     notice = smtp.wait_for(sent + 1)[sent]
@@ -308,8 +353,9 @@ def test_sign_in_attempts_are_limited_per_account_and_per_address(mail_settings,
     """The sixth attempt at one address within the window gets a 429 with a sentence (an
     unknown address too: the limit says nothing about existence), and so does an address that
     tries too many accounts."""
-    limited = mail_settings.model_copy(update={"limits_scale": 1, "rate_sign_in_account": "5/300",
-                                               "rate_sign_in_address": "12/300"})
+    limited = mail_settings.model_copy(
+        update={"limits_scale": 1, "rate_sign_in_account": "5/300", "rate_sign_in_address": "12/300"}
+    )
     with TestClient(create_app(limited)) as client:
         for email in ("ann@example.test", "nobody@example.test"):
             answers = [_sign_in(client, email, "wrong password").status_code for _ in range(6)]
@@ -327,10 +373,15 @@ def test_signing_a_device_out_closes_its_sockets_and_spares_the_others(app_clien
     game_id, (a, _) = started_game(app_client)
     code = app_client.post("/api/players/me/device-code", headers=a["headers"]).json()["code"]
     phone = app_client.post("/api/accounts/code-sign-in", json={"code": code}).json()
-    phone_id = next(s["id"] for s in app_client.get(
-        "/api/players/me/sessions", headers=_auth(phone["token"])).json() if s["current"])
-    with app_client.websocket_connect(f"/ws/games/{game_id}", subprotocols=_offer(phone)) as gone, \
-            app_client.websocket_connect(f"/ws/games/{game_id}", subprotocols=_offer(a)) as kept:
+    phone_id = next(
+        s["id"]
+        for s in app_client.get("/api/players/me/sessions", headers=_auth(phone["token"])).json()
+        if s["current"]
+    )
+    with (
+        app_client.websocket_connect(f"/ws/games/{game_id}", subprotocols=_offer(phone)) as gone,
+        app_client.websocket_connect(f"/ws/games/{game_id}", subprotocols=_offer(a)) as kept,
+    ):
         assert gone.receive_json()["type"] == "snapshot"
         assert kept.receive_json()["type"] == "snapshot"
         r = app_client.delete(f"/api/players/me/sessions/{phone_id}", headers=a["headers"])
@@ -347,12 +398,14 @@ def test_signing_a_device_out_closes_its_sockets_and_spares_the_others(app_clien
 def test_sign_in_limits_are_shared_between_instances(mail_settings):
     """Through Redis, attempts on one instance count on the other: no instance-hopping around
     the per-account limit."""
-    shared = mail_settings.model_copy(update={"broker_url": REDIS_URL, "limits_scale": 1,
-                                              "rate_sign_in_account": "4/300"})
+    shared = mail_settings.model_copy(
+        update={"broker_url": REDIS_URL, "limits_scale": 1, "rate_sign_in_account": "4/300"}
+    )
     email = f"hop-{secrets.token_hex(4)}@example.test"  # Redis keeps counts between runs
     with TestClient(create_app(shared)) as one, TestClient(create_app(shared)) as two:
-        answers = [_sign_in(client, email, "wrong password").status_code
-                   for client in (one, two, one, two, two)]
+        answers = [
+            _sign_in(client, email, "wrong password").status_code for client in (one, two, one, two, two)
+        ]
     assert answers == [401, 401, 401, 401, 429]
 
 
@@ -365,8 +418,9 @@ def test_the_cleanup_sweep_deletes_expired_sessions_and_codes(app_client):
     async def age_and_sweep() -> list[str]:
         async with platform.sessions() as session:
             past = utcnow() - timedelta(seconds=1)
-            await session.execute(update(PlayerSession).where(
-                PlayerSession.player_id == old["id"]).values(expires_at=past))
+            await session.execute(
+                update(PlayerSession).where(PlayerSession.player_id == old["id"]).values(expires_at=past)
+            )
             await session.execute(update(AccountCode).values(expires_at=past))
             await session.commit()
         await platform.cleanup.sweep()
@@ -378,24 +432,35 @@ def test_the_cleanup_sweep_deletes_expired_sessions_and_codes(app_client):
     assert app_client.portal.call(age_and_sweep) == [kept["id"]]
 
 
-def test_changing_the_password_needs_the_current_one_and_signs_out_the_other_devices(
-        app_client, smtp):
+def test_changing_the_password_needs_the_current_one_and_signs_out_the_other_devices(app_client, smtp):
     """A wrong current password changes nothing (401); the right one sets the new password,
     keeps this device and ends the others."""
     player = _claimed(app_client, smtp)
     other = _sign_in(app_client, "ann@example.test").json()
-    wrong = app_client.post("/api/players/me/password", headers=player["headers"],
-                            json={"current_password": "nope", "password": "a new password"})
+    wrong = app_client.post(
+        "/api/players/me/password",
+        headers=player["headers"],
+        json={"current_password": "nope", "password": "a new password"},
+    )
     assert wrong.status_code == 401 and "nothing changed" in wrong.json()["detail"]
-    assert app_client.post("/api/players/me/password", headers=player["headers"], json={
-        "current_password": PASSWORD, "password": "a new password"}).status_code == 204
+    assert (
+        app_client.post(
+            "/api/players/me/password",
+            headers=player["headers"],
+            json={"current_password": PASSWORD, "password": "a new password"},
+        ).status_code
+        == 204
+    )
     assert app_client.get("/api/players/me/rooms", headers=player["headers"]).status_code == 200
     assert app_client.get("/api/players/me/rooms", headers=_auth(other["token"])).status_code == 401
     assert _sign_in(app_client, "ann@example.test").status_code == 401
     assert _sign_in(app_client, "ann@example.test", "a new password").status_code == 200
     guest = new_player(app_client, "Guest")
-    none = app_client.post("/api/players/me/password", headers=guest["headers"],
-                           json={"current_password": "x", "password": "a new password"})
+    none = app_client.post(
+        "/api/players/me/password",
+        headers=guest["headers"],
+        json={"current_password": "x", "password": "a new password"},
+    )
     assert none.status_code == 409 and "claim the name" in none.json()["detail"]
 
 
@@ -412,14 +477,15 @@ def test_one_code_used_by_two_devices_at_once_signs_in_only_one(app_client):
         code = app_client.post("/api/players/me/device-code", headers=player["headers"]).json()
 
         async def race(code: str = code["code"]) -> list:
-            return await asyncio.gather(*(accounts.code_sign_in(code, f"10.0.0.{i}", None, "x")
-                                          for i in range(4)), return_exceptions=True)
+            return await asyncio.gather(
+                *(accounts.code_sign_in(code, f"10.0.0.{i}", None, "x") for i in range(4)),
+                return_exceptions=True,
+            )
 
         results = app_client.portal.call(race)
         won = [r for r in results if not isinstance(r, BaseException)]
         assert len(won) == 1 and won[0].identity.id == player["id"]
-        assert all(isinstance(r, ServiceError) and r.status == 400 for r in results
-                   if r is not won[0])
+        assert all(isinstance(r, ServiceError) and r.status == 400 for r in results if r is not won[0])
 
 
 @needs_redis
@@ -436,8 +502,7 @@ def test_a_rename_reaches_the_token_cache_of_every_instance(mail_settings):
 
         assert cached_name() == "Ann"
         reads = tokens.reads
-        assert one.patch("/api/players/me", headers=ann["headers"],
-                         json={"name": "Anna"}).status_code == 200
+        assert one.patch("/api/players/me", headers=ann["headers"], json={"name": "Anna"}).status_code == 200
         deadline = time.monotonic() + 10
         while cached_name() != "Anna":
             assert time.monotonic() < deadline, "instance two kept the old name"
@@ -450,11 +515,11 @@ def test_a_deleted_account_leaves_the_rooms_still_in_their_lobby(app_client):
     in play keeps its seat, under the neutral name."""
     ann, bob = new_player(app_client, "Ann"), new_player(app_client, "Bob")
     shared = new_room(app_client, ann, seats=3)
-    assert app_client.post(f"/api/rooms/{shared['id']}/join", headers=bob["headers"],
-                           json={}).status_code == 200
+    assert (
+        app_client.post(f"/api/rooms/{shared['id']}/join", headers=bob["headers"], json={}).status_code == 200
+    )
     alone = new_room(app_client, ann)
-    assert app_client.post("/api/players/me/delete", headers=ann["headers"],
-                           json={}).status_code == 204
+    assert app_client.post("/api/players/me/delete", headers=ann["headers"], json={}).status_code == 204
     room = app_client.get(f"/api/rooms/{shared['id']}", headers=bob["headers"]).json()
     assert room["host"]["id"] == bob["id"]
     assert ann["id"] not in [s["player"]["id"] for s in room["seats"] if s["player"]]

@@ -11,24 +11,30 @@ def _log_len(client, game_id):
     return len(client.get(f"/api/games/{game_id}/log").json()["moves"])
 
 
-@pytest.mark.parametrize(("body", "status", "words"), [
-    ('{"version": 0, "move": ', 400, "not valid JSON"),
-    ('[]', 422, ""),
-    ('{"move": {"type": "pass"}}', 422, "'version' is required"),
-    ('{"version": "0", "move": {"type": "pass"}}', 422, "'version'"),
-    ('{"version": true, "move": {"type": "pass"}}', 422, "'version'"),
-    ('{"version": 0, "move": "pass"}', 422, "'move'"),
-    ('{"version": 0, "move": {"type": "pass"}, "extra": 1}', 422, "Unknown field 'extra'"),
-    ('{"version": 0, "move": {"type": "bid", "card": {"deep": [1, 2]}}}', 422, ""),
-    ('{"version": 0, "move": {"type": "fly"}}', 422, ""),
-    ('{"version": 0, "move": {}}', 422, ""),
-])
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ('{"version": 0, "move": ', 400, "not valid JSON"),
+        ("[]", 422, ""),
+        ('{"move": {"type": "pass"}}', 422, "'version' is required"),
+        ('{"version": "0", "move": {"type": "pass"}}', 422, "'version'"),
+        ('{"version": true, "move": {"type": "pass"}}', 422, "'version'"),
+        ('{"version": 0, "move": "pass"}', 422, "'move'"),
+        ('{"version": 0, "move": {"type": "pass"}, "extra": 1}', 422, "Unknown field 'extra'"),
+        ('{"version": 0, "move": {"type": "bid", "card": {"deep": [1, 2]}}}', 422, ""),
+        ('{"version": 0, "move": {"type": "fly"}}', 422, ""),
+        ('{"version": 0, "move": {}}', 422, ""),
+    ],
+)
 def test_bad_move_bodies(client, body, status, words):
     """Malformed JSON, missing/unknown fields, wrong types and unknown move shapes are refused."""
     game_id, (a, _) = started_game(client)
     before = doc(client, game_id, a)
-    r = client.post(f"/api/games/{game_id}/moves", content=body,
-                    headers={**a["headers"], "content-type": "application/json"})
+    r = client.post(
+        f"/api/games/{game_id}/moves",
+        content=body,
+        headers={**a["headers"], "content-type": "application/json"},
+    )
     assert r.status_code == status, r.text
     detail = r.json()["detail"]
     assert isinstance(detail, str) and detail.endswith(".") and words in detail
@@ -38,14 +44,25 @@ def test_bad_move_bodies(client, body, status, words):
 def test_oversized_body_is_413(client):
     """A body over the limit is refused before it is read; nothing changes."""
     host = new_player(client)
-    r = client.post("/api/rooms", headers=host["headers"],
-                    json={"ruleset": "testgame", "seats": 2, "options": {"x": "y" * 100_000}})
+    r = client.post(
+        "/api/rooms",
+        headers=host["headers"],
+        json={"ruleset": "testgame", "seats": 2, "options": {"x": "y" * 100_000}},
+    )
     assert r.status_code == 413 and "larger than" in r.json()["detail"]
     assert client.get("/api/rooms").json() == []
 
 
-@pytest.mark.parametrize("path", ["/api/games/nope", "/api/games/nope/legal-moves",
-                                  "/api/games/nope/log", "/api/rooms/nope", "/api/rulesets/nope/catalogue"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/games/nope",
+        "/api/games/nope/legal-moves",
+        "/api/games/nope/log",
+        "/api/rooms/nope",
+        "/api/rulesets/nope/catalogue",
+    ],
+)
 def test_unknown_ids_are_404(client, path):
     """Unknown ids give 404 with a sentence."""
     r = client.get(path)
@@ -54,8 +71,9 @@ def test_unknown_ids_are_404(client, path):
 
 def test_bad_tokens_and_missing_auth(client):
     """A token that matches nobody is 401; a write without a token is 401; unknown routes are 404."""
-    r = client.post("/api/rooms", headers={"Authorization": "Bearer nope"},
-                    json={"ruleset": "testgame", "seats": 2})
+    r = client.post(
+        "/api/rooms", headers={"Authorization": "Bearer nope"}, json={"ruleset": "testgame", "seats": 2}
+    )
     assert r.status_code == 401 and "token" in r.json()["detail"]
     assert client.post("/api/rooms", json={"ruleset": "testgame", "seats": 2}).status_code == 401
     assert client.get("/api/nothing").status_code == 404
@@ -68,8 +86,9 @@ def test_a_token_for_another_seat_cannot_move_it(client):
     """Seat 1's token moves seat 1 only: it cannot make seat 0's move."""
     game_id, (a, b) = started_game(client)
     own_move = {"type": "bid", "card": doc(client, game_id, a)["view"]["hand"][0]}
-    r = client.post(f"/api/games/{game_id}/moves", headers=b["headers"],
-                    json={"version": 0, "move": own_move})
+    r = client.post(
+        f"/api/games/{game_id}/moves", headers=b["headers"], json={"version": 0, "move": own_move}
+    )
     assert r.status_code == 422  # it is checked as seat 1's move, and seat 1 lacks that card
     assert doc(client, game_id, a)["view"]["bids"][0] is None
 
@@ -83,18 +102,25 @@ def test_moves_to_a_room_in_the_lobby_or_wrong_room_ops(client):
     assert client.post(f"/api/rooms/{room['id']}/leave", headers=other["headers"]).status_code == 404
 
 
-@pytest.mark.parametrize("body", [
-    {"private": "yes"}, {"private": 1}, {"private": "true"}, {"private": None},
-    {"options": {"double_points": "yes"}}, {"options": {"double_points": 1}},
-    {"options": {"rounds": "2"}}, {"options": {"rounds": 2.0}},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"private": "yes"},
+        {"private": 1},
+        {"private": "true"},
+        {"private": None},
+        {"options": {"double_points": "yes"}},
+        {"options": {"double_points": 1}},
+        {"options": {"rounds": "2"}},
+        {"options": {"rounds": 2.0}},
+    ],
+)
 def test_booleans_and_numbers_are_strict(client, body):
     """Issue 33 item 7: `"private": "yes"` and `1` were coerced to true (and options alike);
     now anything but a JSON true/false or a JSON integer is a 422 naming the field, and no room
     is made."""
     ann = new_player(client)
-    r = client.post("/api/rooms", headers=ann["headers"],
-                    json={"ruleset": "testgame", "seats": 2, **body})
+    r = client.post("/api/rooms", headers=ann["headers"], json={"ruleset": "testgame", "seats": 2, **body})
     assert r.status_code == 422, r.text
     field = next(iter(body["options"])) if "options" in body else "private"
     assert field in r.json()["detail"]

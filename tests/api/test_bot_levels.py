@@ -18,8 +18,7 @@ def test_the_host_seats_bots_at_levels_and_their_names_say_so(client):
     assert r.status_code == 200, r.text
     r = client.post(url, headers=host["headers"], json={"seat": 2})
     seats = r.json()["seats"]
-    assert [(s["bot"], s["level"]) for s in seats] == [(None, None), ("hard", "hard"),
-                                                       ("Bot", "normal")]
+    assert [(s["bot"], s["level"]) for s in seats] == [(None, None), ("hard", "hard"), ("Bot", "normal")]
     r = client.put(f"{url}/2", headers=host["headers"], json={"level": "expert"})
     assert r.status_code == 200 and r.json()["seats"][2]["level"] == "expert"
     client.post(f"/api/rooms/{room['id']}/join", headers=host["headers"], json={"seat": 0})
@@ -59,10 +58,20 @@ def test_a_game_against_an_easy_bot_plays_to_the_end_and_a_rematch_keeps_its_lev
 
 def test_a_bot_seats_level_is_what_its_worker_is_asked_to_play():
     state = TEST_GAME.setup(2, TEST_GAME.Options(), 5)
-    live = LiveGame(id="g", room_id="r", ruleset=TEST_GAME, players=2, options={}, seed=5,
-                    seed_hash="h", version=0, state=state, to_act_at=[[0, 1]], movers=[],
-                    seats={0: {"player_id": None, "bot": "expert"},
-                           1: {"player_id": None, "bot": "easy"}})
+    live = LiveGame(
+        id="g",
+        room_id="r",
+        ruleset=TEST_GAME,
+        players=2,
+        options={},
+        seed=5,
+        seed_hash="h",
+        version=0,
+        state=state,
+        to_act_at=[[0, 1]],
+        movers=[],
+        seats={0: {"player_id": None, "bot": "expert"}, 1: {"player_id": None, "bot": "easy"}},
+    )
     expert, easy = bot_request(live, 0, 0), bot_request(live, 1, 0)
     assert (expert["level"], expert["budget"]) == ("expert", 2.0)
     assert (easy["level"], easy["budget"]) == ("easy", 0.0)

@@ -18,8 +18,16 @@ RULESETS = f"tests.support.testgame:TEST_GAME,{SPEC}"
 
 def _request(ruleset, seat: int = 0, level: str = "normal") -> dict:
     state = ruleset.setup(2, ruleset.Options(), 7)
-    return {"ruleset": ruleset.id, "players": 2, "options": {}, "state": state, "seat": seat,
-            "level": level, "seed": Rng.from_seed(7, "bot", 0, seat).state, "budget": 0.0}
+    return {
+        "ruleset": ruleset.id,
+        "players": 2,
+        "options": {},
+        "state": state,
+        "seat": seat,
+        "level": level,
+        "seed": Rng.from_seed(7, "bot", 0, seat).state,
+        "budget": 0.0,
+    }
 
 
 def _run(scenario):
@@ -29,12 +37,14 @@ def _run(scenario):
             return await scenario(pool)
         finally:
             await pool.aclose()
+
     return asyncio.run(main())
 
 
 def test_a_decision_is_made_in_another_process_from_the_state_as_json():
     """The ruleset's bot runs in a worker process (not this one), on the state sent as JSON, and
     its answer is the move it chose; the worker stays for the next decision."""
+
     async def scenario(pool):
         first = await pool.choose(_request(LAST_GAME), deadline=30)
         second = await pool.choose(_request(LAST_GAME, seat=1), deadline=30)
@@ -50,6 +60,7 @@ def test_a_decision_is_made_in_another_process_from_the_state_as_json():
 def test_a_worker_that_misses_the_deadline_is_replaced():
     """A decision past its deadline fails with reason "deadline" soon after it (the worker is
     killed, not waited for), and the next decision gets a new worker."""
+
     async def scenario(pool):
         warm = await pool.choose(_request(LAST_GAME), deadline=30)
         start = time.monotonic()
@@ -67,6 +78,7 @@ def test_a_worker_that_misses_the_deadline_is_replaced():
 def test_a_worker_that_dies_is_replaced():
     """A worker that exits mid-decision fails that decision with reason "crash"; the next
     decision gets a new worker."""
+
     async def scenario(pool):
         warm = await pool.choose(_request(LAST_GAME), deadline=30)
         with pytest.raises(BotPoolError) as crashed:
@@ -81,6 +93,7 @@ def test_a_worker_that_dies_is_replaced():
 def test_a_chooser_that_raises_is_an_answer_and_the_worker_stays():
     """An error inside the worker (a ruleset it lacks, a bot that raises past the heuristic's
     own fallback) comes back as reason "error"; the same worker answers the next decision."""
+
     async def scenario(pool):
         warm = await pool.choose(_request(LAST_GAME), deadline=30)
         with pytest.raises(BotPoolError) as failed:
@@ -96,6 +109,7 @@ def test_a_decision_that_finds_no_free_worker_in_time_fails_busy():
     """With the only worker busy (a bot that thinks for a minute, within its deadline), a
     decision that cannot be taken within `queue_seconds` and then answered within its deadline
     fails with reason "busy" instead of waiting on."""
+
     async def scenario(pool):
         await pool.choose(_request(LAST_GAME), deadline=30)  # the worker is up
         pool.queue_seconds = 0.2
@@ -112,6 +126,7 @@ def test_a_decision_that_finds_no_free_worker_in_time_fails_busy():
 def test_the_first_decisions_wait_for_the_workers_to_start():
     """Waiting for a worker's start is not waiting for a busy worker: a decision asked before
     any worker is up gets its answer even when the start takes longer than `queue_seconds`."""
+
     async def scenario(pool):
         pool.queue_seconds = 0.01  # far less than any process start
         return await pool.choose(_request(LAST_GAME), deadline=30)
@@ -121,10 +136,13 @@ def test_the_first_decisions_wait_for_the_workers_to_start():
 
 def test_closing_the_pool_stops_its_workers():
     """aclose ends every worker process, and a decision asked afterwards fails "closed"."""
+
     async def main():
         pool = BotPool(2, RULESETS)
-        await asyncio.gather(pool.choose(_request(LAST_GAME), deadline=30),
-                             pool.choose(_request(LAST_GAME, seat=1), deadline=30))
+        await asyncio.gather(
+            pool.choose(_request(LAST_GAME), deadline=30),
+            pool.choose(_request(LAST_GAME, seat=1), deadline=30),
+        )
         procs = list(pool._procs.values())
         await pool.aclose()
         with pytest.raises(BotPoolError) as closed:
@@ -153,18 +171,26 @@ def test_a_request_names_the_seats_level_and_never_carries_the_games_seed():
 
     seed = 123456789012345
     state = TEST_GAME.setup(2, TEST_GAME.Options(), seed)
-    live = LiveGame(id="g", room_id="r", ruleset=TEST_GAME, players=2, options={}, seed=seed,
-                    seed_hash="h", version=0, state=state, to_act_at=[[0, 1]], movers=[],
-                    seats={0: {"player_id": None, "bot": "Bot"},
-                           1: {"player_id": None, "bot": "test-level"}})
+    live = LiveGame(
+        id="g",
+        room_id="r",
+        ruleset=TEST_GAME,
+        players=2,
+        options={},
+        seed=seed,
+        seed_hash="h",
+        version=0,
+        state=state,
+        to_act_at=[[0, 1]],
+        movers=[],
+        seats={0: {"player_id": None, "bot": "Bot"}, 1: {"player_id": None, "bot": "test-level"}},
+    )
     choosers.register("test-level", choosers.random_legal, budget=0.5)
     try:
-        default, named, fallback = bot_request(live, 0, 0), bot_request(live, 1, 0), bot_request(
-            live, 1, 1)
+        default, named, fallback = bot_request(live, 0, 0), bot_request(live, 1, 0), bot_request(live, 1, 1)
     finally:
         del choosers.LEVELS["test-level"]
-    assert (default["level"], named["level"], fallback["level"]) == ("normal", "test-level",
-                                                                      "random")
+    assert (default["level"], named["level"], fallback["level"]) == ("normal", "test-level", "random")
     assert named["budget"] == 0.5 and default["state"] is state
     assert len({default["seed"], named["seed"], fallback["seed"]}) == 3
     for request in (default, named, fallback):

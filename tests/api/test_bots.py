@@ -27,8 +27,7 @@ def pool_settings(settings):
 def _replay_bot_moves(log: dict, ruleset) -> int:
     """Check every bot move (seats past 0) in a finished game's log was the last legal move;
     how many there were."""
-    state = ruleset.setup(log["players"], ruleset.Options.model_validate(log["options"]),
-                          int(log["seed"]))
+    state = ruleset.setup(log["players"], ruleset.Options.model_validate(log["options"]), int(log["seed"]))
     bot_moves = 0
     for entry in log["moves"]:
         if entry["seat"] != 0:
@@ -52,22 +51,22 @@ def test_the_server_plays_the_rulesets_own_bot_in_a_worker_process(pool_settings
             return decision
 
         pool.choose = recorded
-        game_id, humans = started_game(client, seats=3, bots=2, options={"rounds": 3},
-                                       ruleset="lastgame")
+        game_id, humans = started_game(client, seats=3, bots=2, options={"rounds": 3}, ruleset="lastgame")
         play_to_end(client, game_id, humans)
         log = client.get(f"/api/games/{game_id}/log").json()
         bot_moves = _replay_bot_moves(log, LAST_GAME)
         assert bot_moves >= 6 and len(decisions) >= bot_moves
         assert {d.pid for d in decisions} <= set(pool.pids()) and os.getpid() not in {
-            d.pid for d in decisions}
+            d.pid for d in decisions
+        }
 
 
 def test_bots_choose_on_the_event_loop_when_asked_to_have_no_workers(settings, monkeypatch):
     """Bots: with CIVITAS_BOT_WORKERS=0 the ruleset's bot runs in the server's own process (so a
     test may patch it there); no worker is started."""
-    monkeypatch.setattr(TEST_GAME, "bot_move",
-                        lambda state, seat, rng: TEST_GAME.legal_moves(state, seat)[-1],
-                        raising=False)
+    monkeypatch.setattr(
+        TEST_GAME, "bot_move", lambda state, seat, rng: TEST_GAME.legal_moves(state, seat)[-1], raising=False
+    )
     with TestClient(create_app(settings.model_copy(update={"bot_workers": 0}))) as client:
         assert client.app.state.platform.bot_pool is None
         game_id, humans = started_game(client, seats=3, bots=2, options={"rounds": 2})
@@ -75,8 +74,10 @@ def test_bots_choose_on_the_event_loop_when_asked_to_have_no_workers(settings, m
         assert _replay_bot_moves(client.get(f"/api/games/{game_id}/log").json(), TEST_GAME) >= 4
 
 
-@pytest.mark.parametrize("ruleset, reason", [("illegalgame", None), ("raisinggame", None),
-                                             ("sleepygame", "deadline"), ("crashgame", "crash")])
+@pytest.mark.parametrize(
+    "ruleset, reason",
+    [("illegalgame", None), ("raisinggame", None), ("sleepygame", "deadline"), ("crashgame", "crash")],
+)
 def test_a_bot_that_fails_still_moves(pool_settings, ruleset, reason):
     """Bots: a ruleset bot that answers an illegal move, raises, thinks past its deadline or
     kills its worker never stalls the game: the server plays a random legal move instead and
@@ -85,13 +86,11 @@ def test_a_bot_that_fails_still_moves(pool_settings, ruleset, reason):
     settings = pool_settings.model_copy(update={"bot_deadline_seconds": 0.3})
     before = BOT_FALLBACKS.values.get((("reason", reason),), 0)
     with TestClient(create_app(settings)) as client:
-        game_id, humans = started_game(client, seats=2, bots=1, options={"rounds": 1},
-                                       ruleset=ruleset)
+        game_id, humans = started_game(client, seats=2, bots=1, options={"rounds": 1}, ruleset=ruleset)
         assert play_to_end(client, game_id, humans, timeout=60)["status"] == "finished"
         if reason is not None:
             assert BOT_FALLBACKS.values.get((("reason", reason),), 0) > before
-            assert f'civitas_bot_fallbacks_total{{reason="{reason}"}}' in client.get(
-                "/metrics").text
+            assert f'civitas_bot_fallbacks_total{{reason="{reason}"}}' in client.get("/metrics").text
 
 
 def test_bots_resume_after_a_restart(settings):
@@ -101,9 +100,11 @@ def test_bots_resume_after_a_restart(settings):
     with TestClient(create_app(settings)) as first:
         first.app.state.platform.bots.kick = lambda game_id: None  # the bot never gets to move
         game_id, (a,) = started_game(first, seats=2, bots=1, options={"rounds": 1})
-        r = first.post(f"/api/games/{game_id}/moves", headers=a["headers"],
-                       json={"version": 0, "move": {"type": "bid", "card": doc(first, game_id, a)[
-                           "view"]["hand"][0]}})
+        r = first.post(
+            f"/api/games/{game_id}/moves",
+            headers=a["headers"],
+            json={"version": 0, "move": {"type": "bid", "card": doc(first, game_id, a)["view"]["hand"][0]}},
+        )
         assert r.status_code == 200
         assert doc(first, game_id)["to_act"] == [1]
     with TestClient(create_app(settings)) as second:
@@ -118,8 +119,11 @@ def test_the_watchdog_restarts_a_stalled_bot_seat(client):
     platform.bots.kick = lambda game_id: None
     game_id, (a,) = started_game(client, seats=2, bots=1, options={"rounds": 1})
     hand = doc(client, game_id, a)["view"]["hand"]
-    client.post(f"/api/games/{game_id}/moves", headers=a["headers"],
-                json={"version": 0, "move": {"type": "bid", "card": hand[0]}})
+    client.post(
+        f"/api/games/{game_id}/moves",
+        headers=a["headers"],
+        json={"version": 0, "move": {"type": "bid", "card": hand[0]}},
+    )
     assert doc(client, game_id)["version"] == 1
     platform.bots.kick = kick
     assert client.portal.call(platform.bots.check) == [game_id]
@@ -134,8 +138,7 @@ def test_the_host_leaving_right_after_the_start_never_strands_the_game(settings)
         for _ in range(5):
             game_id, (host,) = started_game(client, seats=2, bots=1, options={"rounds": 1})
             room_id = doc(client, game_id)["room_id"]
-            assert client.post(f"/api/rooms/{room_id}/leave",
-                               headers=host["headers"]).status_code == 204
+            assert client.post(f"/api/rooms/{room_id}/leave", headers=host["headers"]).status_code == 204
             wait_for(lambda: doc(client, game_id)["status"] == "finished")
 
 
@@ -153,9 +156,11 @@ def _lease_scenario(client):
     game_id, _ = started_game(client, seats=2, bots=1)
 
     async def scenario():
-        results = [await games.lease_bots(game_id, "one", 30),
-                   await games.lease_bots(game_id, "two", 30),
-                   await games.lease_bots(game_id, "one", 30)]
+        results = [
+            await games.lease_bots(game_id, "one", 30),
+            await games.lease_bots(game_id, "two", 30),
+            await games.lease_bots(game_id, "one", 30),
+        ]
         waiting_for_two = await games.games_waiting_on_bots("two")
         await games.lease_bots(game_id, "one", -1)  # renewed into the past: it has run out
         results.append(await games.lease_bots(game_id, "two", 30))
@@ -168,15 +173,15 @@ def _lease_scenario(client):
     assert game_id not in waiting  # another instance holds a live lease: not stalled
 
 
-
 @needs_redis
 def test_a_clean_shutdown_hands_the_bot_lease_to_another_instance_at_once(settings):
     """Bots: instance one drives a game's bot (slowly: it holds the lease through a long delay)
     and stops cleanly; instance two, hearing it through Redis, drives the bot at once. Neither
     the watchdog (once an hour here) nor the lease running out (an hour too) can be the path."""
     url = REDIS_URL
-    shared = settings.model_copy(update={"broker_url": url, "bot_watchdog_seconds": 3600,
-                                         "bot_lease_seconds": 3600})
+    shared = settings.model_copy(
+        update={"broker_url": url, "bot_watchdog_seconds": 3600, "bot_lease_seconds": 3600}
+    )
     with TestClient(create_app(shared)) as two:
         one = TestClient(create_app(shared.model_copy(update={"bot_delay_ms": 3_600_000})))
         with one:

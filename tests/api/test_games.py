@@ -13,8 +13,18 @@ def test_document_shape_for_seat_and_spectator(client):
     """Seats see their own hand; spectators see the public view; the seed hash is there from v0."""
     game_id, (a, b) = started_game(client)
     mine, spectator = doc(client, game_id, a), doc(client, game_id)
-    assert set(mine) == {"id", "ruleset", "version", "status", "to_act", "seat", "seed_hash",
-                         "view", "outcome", "room_id"}
+    assert set(mine) == {
+        "id",
+        "ruleset",
+        "version",
+        "status",
+        "to_act",
+        "seat",
+        "seed_hash",
+        "view",
+        "outcome",
+        "room_id",
+    }
     assert mine["seat"] == 0 and spectator["seat"] is None and mine["status"] == "active"
     assert len(mine["view"]["hand"]) == 3 and spectator["view"]["hand"] is None
     assert len(mine["seed_hash"]) == 64 and mine["outcome"] is None
@@ -47,11 +57,13 @@ def test_stale_version_is_409_with_current_version(client):
     play_first_legal(client, game_id, a)
     play_first_legal(client, game_id, b)  # both bid: draw phase, seat 0 to act at version 2
     play_first_legal(client, game_id, a)  # seat 1 to act at version 3
-    r = client.post(f"/api/games/{game_id}/moves", headers=b["headers"],
-                    json={"version": 2, "move": {"type": "pass"}})
+    r = client.post(
+        f"/api/games/{game_id}/moves", headers=b["headers"], json={"version": 2, "move": {"type": "pass"}}
+    )
     assert r.status_code == 409 and r.json()["version"] == 3
-    r = client.post(f"/api/games/{game_id}/moves", headers=b["headers"],
-                    json={"version": 9, "move": {"type": "pass"}})
+    r = client.post(
+        f"/api/games/{game_id}/moves", headers=b["headers"], json={"version": 9, "move": {"type": "pass"}}
+    )
     assert r.status_code == 409
 
 
@@ -60,15 +72,22 @@ def test_wrong_seat_illegal_and_non_member_moves_change_nothing(client):
     game_id, (a, b) = started_game(client)
     play_first_legal(client, game_id, a)
     before = doc(client, game_id, a)
-    r = client.post(f"/api/games/{game_id}/moves", headers=a["headers"],
-                    json={"version": 1, "move": {"type": "pass"}})
+    r = client.post(
+        f"/api/games/{game_id}/moves", headers=a["headers"], json={"version": 1, "move": {"type": "pass"}}
+    )
     assert r.status_code == 403 and "not asked" in r.json()["detail"]
-    r = client.post(f"/api/games/{game_id}/moves", headers=b["headers"],
-                    json={"version": 1, "move": {"type": "bid", "card": "K999"}})
+    r = client.post(
+        f"/api/games/{game_id}/moves",
+        headers=b["headers"],
+        json={"version": 1, "move": {"type": "bid", "card": "K999"}},
+    )
     assert r.status_code == 422 and "from your hand" in r.json()["detail"]
     outsider = new_player(client, "Out")
-    r = client.post(f"/api/games/{game_id}/moves", headers=outsider["headers"],
-                    json={"version": 1, "move": {"type": "pass"}})
+    r = client.post(
+        f"/api/games/{game_id}/moves",
+        headers=outsider["headers"],
+        json={"version": 1, "move": {"type": "pass"}},
+    )
     assert r.status_code == 403
     r = client.post(f"/api/games/{game_id}/moves", json={"version": 1, "move": {"type": "pass"}})
     assert r.status_code == 401
@@ -110,8 +129,11 @@ def test_log_hides_sealed_bids_until_the_end_then_shows_moves_and_seed(client):
     assert all("card" in m["move"] for m in final["moves"] if m["move"]["type"] == "bid")
     d = doc(client, game_id, a)
     assert d["outcome"]["ranks"] and d["to_act"] == []
-    r = client.post(f"/api/games/{game_id}/moves", headers=a["headers"],
-                    json={"version": d["version"], "move": {"type": "pass"}})
+    r = client.post(
+        f"/api/games/{game_id}/moves",
+        headers=a["headers"],
+        json={"version": d["version"], "move": {"type": "pass"}},
+    )
     assert r.status_code == 409 and "over" in r.json()["detail"]
     room = client.get(f"/api/rooms/{d['room_id']}", headers=a["headers"]).json()
     assert room["status"] == "finished" and room["game_id"] == game_id  # the room ends with it
@@ -126,8 +148,13 @@ def test_replaying_the_public_log_reproduces_the_final_state(client):
     game_id, humans = started_game(client, seats=3, bots=2, options={"rounds": 2})
     final = play_to_end(client, game_id, humans)
     log = client.get(f"/api/games/{game_id}/log").json()
-    state = replay(TEST_GAME, log["players"], log["options"], int(log["seed"]),
-                   [(m["seat"], m["move"]) for m in log["moves"]])
+    state = replay(
+        TEST_GAME,
+        log["players"],
+        log["options"],
+        int(log["seed"]),
+        [(m["seat"], m["move"]) for m in log["moves"]],
+    )
     assert TEST_GAME.outcome(state).to_json() == final["outcome"]
 
 

@@ -52,14 +52,18 @@ def test_every_game_has_a_guide_with_its_turn_end_glossary_and_hints(client, rul
     titles = [s["title"] for s in guide["sections"]]
     assert len(titles) >= 2 and any("end" in t.lower() for t in titles), titles
     assert all(s.get("text") or s.get("items") for s in guide["sections"])
-    assert len(guide["glossary"]) >= 6 and all(g["term"] and len(g["meaning"]) > 10 for g in guide["glossary"])
+    assert len(guide["glossary"]) >= 6 and all(
+        g["term"] and len(g["meaning"]) > 10 for g in guide["glossary"]
+    )
     missing = _move_types(ruleset_id) - set(guide["hints"])
     assert not missing, f"no hint for {sorted(missing)}"
     assert guide["rulebook"] == f"/rules/{ruleset_id}"
     page = client.get(guide["rulebook"])
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     # Our summary first, then the rulebook's own text (escaped, line by line).
-    assert page.text.index(titles[0].replace("'", "&#39;").split(" (")[0]) < page.text.index("The full rulebook")
+    assert page.text.index(titles[0].replace("'", "&#39;").split(" (")[0]) < page.text.index(
+        "The full rulebook"
+    )
     assert "<h1>" in page.text and guide["glossary"][0]["term"] in page.text
 
 
@@ -71,8 +75,13 @@ def test_the_rules_page_shows_the_rulebook_text(client):  # noqa: F811
 
 def test_a_game_without_a_guide_or_an_unknown_one_gets_a_404_sentence(client):  # noqa: F811
     """The test game has no guide; a name that is no ruleset has none either; nothing else leaks."""
-    for path in ("/api/rulesets/testgame/guide", "/api/rulesets/nope/guide", "/rules/nope",
-                 "/rules/testgame", "/rules/..%2Fguides"):
+    for path in (
+        "/api/rulesets/testgame/guide",
+        "/api/rulesets/nope/guide",
+        "/rules/nope",
+        "/rules/testgame",
+        "/rules/..%2Fguides",
+    ):
         r = client.get(path)
         assert r.status_code == 404 and r.json()["detail"].endswith("."), (path, r.text)
 
@@ -91,12 +100,17 @@ def test_the_table_says_when_a_bot_steps_in_for_an_absent_player(client):  # noq
         assert info()["bot_at"] is None
     wait_for(lambda: not info()["connected"])
     from datetime import datetime
+
     at = datetime.fromisoformat(info()["bot_at"])
     assert now() < at <= now() + clocks.grace
 
     async def long_ago(session):
-        await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
-                              .values(last_seen=now() - timedelta(seconds=3600)))
+        await session.execute(
+            update(SeatClock)
+            .where(SeatClock.game_id == game_id, SeatClock.seat == seat)
+            .values(last_seen=now() - timedelta(seconds=3600))
+        )
+
     in_db(client, long_ago)
     assert datetime.fromisoformat(info()["bot_at"]) < now()  # due: the next sweep holds the seat
     client.portal.call(clocks.sweep)

@@ -47,31 +47,38 @@ def test_a_player_who_leaves_keeps_their_past_moves_and_the_leave_is_said(client
             break
         if legal(client, game_id, a)["moves"]:
             play_first_legal(client, game_id, a)
-        wait_for(lambda: 1 not in doc(client, game_id)["to_act"] or doc(client, game_id)["status"] != "active")
+        wait_for(
+            lambda: 1 not in doc(client, game_id)["to_act"] or doc(client, game_id)["status"] != "active"
+        )
     body = _log(client, game_id)
     after = body["moves"]
-    assert [e["text"] for e in after[:len(before)]] == [e["text"] for e in before]
+    assert [e["text"] for e in after[: len(before)]] == [e["text"] for e in before]
     bot_lines = [e for e in after if e["seat"] == 1 and e["seq"] > left_at]
     assert bot_lines, "the bot never moved for the seat"
     assert all(e["text"].startswith("Bot 2") and e["actor"]["kind"] == "bot" for e in bot_lines)
     assert [(e["kind"], e["version"], e["text"]) for e in body["events"]] == [
-        ("left", left_at, "Bob left the game; a bot plays the seat from now on.")]
+        ("left", left_at, "Bob left the game; a bot plays the seat from now on.")
+    ]
 
 
 def test_a_held_seat_moves_as_the_bot_for_its_player_and_the_return_is_said(client):
     """A seat whose time ran out is played by 'Bot for Ann' (not 'Ann'), the time-out and the
     return are lines in words, and Ann's own moves before and after stay hers."""
     bots = client.app.state.platform.bots
-    game_id, room_id, a, b = paced_game(client, {"kind": "realtime", "move_minutes": 0.05,
-                                            "reserve_minutes": 0})
+    game_id, room_id, a, b = paced_game(
+        client, {"kind": "realtime", "move_minutes": 0.05, "reserve_minutes": 0}
+    )
     seat = doc(client, game_id)["to_act"][0]
     owner, name = (a, "Ann") if seat == 0 else (b, "Bob")
     version = doc(client, game_id)["version"]
 
     async def run_out(session):
-        await session.execute(update(SeatClock).where(SeatClock.game_id == game_id,
-                                                      SeatClock.seat == seat)
-                              .values(deadline=now() - timedelta(seconds=1)))
+        await session.execute(
+            update(SeatClock)
+            .where(SeatClock.game_id == game_id, SeatClock.seat == seat)
+            .values(deadline=now() - timedelta(seconds=1))
+        )
+
     in_db(client, run_out)
     assert client.portal.call(client.app.state.platform.clocks.sweep) == [(game_id, room_id)]
     client.portal.call(bots.kick, game_id)
@@ -81,11 +88,11 @@ def test_a_held_seat_moves_as_the_bot_for_its_player_and_the_return_is_said(clie
     body = _log(client, game_id)
     held = [e for e in body["moves"] if e["seat"] == seat]
     assert held[0]["text"].startswith(f"Bot for {name}")
-    assert held[0]["actor"] == {"kind": "held", "player": {"id": owner["id"], "name": name},
-                                "bot": "Bot"}
+    assert held[0]["actor"] == {"kind": "held", "player": {"id": owner["id"], "name": name}, "bot": "Bot"}
     assert [(e["kind"], e.get("reason"), e["text"]) for e in body["events"]] == [
         ("held", "timeout", f"{name}'s time ran out; a bot plays the seat until they return."),
-        ("returned", None, f"{name} is back and plays the seat again.")]
+        ("returned", None, f"{name} is back and plays the seat again."),
+    ]
     assert body["events"][0]["version"] == version
     # Back in the seat, the owner's next move is theirs again (the other player plays on).
     other = b if owner is a else a
@@ -111,6 +118,7 @@ def test_a_rename_reaches_every_past_line_and_a_missing_player_reads_neutrally(c
 
     async def rename(session):
         await session.execute(update(Player).where(Player.id == a["id"]).values(name="Annabel"))
+
     in_db(client, rename)
     lines = _log(client, game_id, b)["moves"]
     assert lines[0]["text"].startswith("Annabel") and lines[0]["actor"]["player"]["name"] == "Annabel"

@@ -23,6 +23,7 @@ def _app(settings, **rates):
 
 def _from(client, ip, calls):
     """Requests sent from a given client address, in order; their responses."""
+
     async def run():
         transport = httpx.ASGITransport(app=client.app, client=(ip, 1234))
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
@@ -55,8 +56,10 @@ def test_room_creation_is_rate_limited_per_token_across_addresses(settings):
     with _app(settings, rate_rooms="2/60") as client:
         ann = new_player(client)
         body = {"ruleset": "testgame", "seats": 2}
-        codes = [_from(client, f"10.1.0.{i}", [("POST", "/api/rooms", ann["headers"], body)])[0].status_code
-                 for i in range(3)]
+        codes = [
+            _from(client, f"10.1.0.{i}", [("POST", "/api/rooms", ann["headers"], body)])[0].status_code
+            for i in range(3)
+        ]
         assert codes == [201, 201, 429]
 
 
@@ -66,8 +69,12 @@ def test_lobby_reads_and_moves_are_rate_limited(settings):
         assert [client.get("/api/rooms").status_code for _ in range(3)] == [200, 200, 429]
         game_id, (a, b) = started_game(client)
         move = client.get(f"/api/games/{game_id}/legal-moves", headers=a["headers"]).json()["moves"][0]
-        first = client.post(f"/api/games/{game_id}/moves", headers=a["headers"], json={"version": 0, "move": move})
-        again = client.post(f"/api/games/{game_id}/moves", headers=a["headers"], json={"version": 1, "move": move})
+        first = client.post(
+            f"/api/games/{game_id}/moves", headers=a["headers"], json={"version": 0, "move": move}
+        )
+        again = client.post(
+            f"/api/games/{game_id}/moves", headers=a["headers"], json={"version": 1, "move": move}
+        )
         assert first.status_code == 200 and again.status_code == 429
 
 
@@ -103,7 +110,9 @@ def test_open_rooms_per_player_are_capped(settings):
         ann = new_player(client)
         new_room(client, ann), new_room(client, ann)
         r = client.post("/api/rooms", headers=ann["headers"], json={"ruleset": "testgame", "seats": 2})
-        assert r.status_code == 429 and r.headers["retry-after"] == "60" and "open rooms" in r.json()["detail"]
+        assert (
+            r.status_code == 429 and r.headers["retry-after"] == "60" and "open rooms" in r.json()["detail"]
+        )
 
 
 def test_active_bot_games_per_player_are_capped(settings):
@@ -115,8 +124,9 @@ def test_active_bot_games_per_player_are_capped(settings):
             room = new_room(client, host)
             client.post(f"/api/rooms/{room['id']}/bots", headers=host["headers"], json={})
         rooms = client.get("/api/players/me/rooms", headers=host["headers"]).json()
-        codes = [client.post(f"/api/rooms/{r['id']}/start", headers=host["headers"]).status_code
-                 for r in rooms]
+        codes = [
+            client.post(f"/api/rooms/{r['id']}/start", headers=host["headers"]).status_code for r in rooms
+        ]
         assert codes == [200, 429]
 
 
@@ -146,8 +156,10 @@ def test_rates_are_shared_between_instances_through_redis(settings):
     shared = settings.model_copy(update={"broker_url": url})
     ip = f"10.9.{secrets.randbelow(250)}.{secrets.randbelow(250)}"
     with _app(shared, rate_players="2/60") as one, _app(shared, rate_players="2/60") as two:
-        codes = [_from(c, ip, [("POST", "/api/players", {}, {"name": "A"})])[0].status_code
-                 for c in (one, two, one)]
+        codes = [
+            _from(c, ip, [("POST", "/api/players", {}, {"name": "A"})])[0].status_code
+            for c in (one, two, one)
+        ]
         assert codes == [201, 201, 429]
 
 
@@ -157,8 +169,12 @@ def test_socket_caps_are_shared_between_instances_through_redis(settings):
     instance and the third on the other is refused (4429); closing one frees a place on either."""
     url = REDIS_URL
     shared = settings.model_copy(update={"broker_url": url})
-    caps = {"sockets_per_token": 2, "sockets_per_ip": 1000, "spectators_per_game": 1000,
-            "rate_sockets": "1000/60"}  # connects from "testclient" are counted in Redis too
+    caps = {
+        "sockets_per_token": 2,
+        "sockets_per_ip": 1000,
+        "spectators_per_game": 1000,
+        "rate_sockets": "1000/60",
+    }  # connects from "testclient" are counted in Redis too
     with _app(shared, **caps) as one, _app(shared, **caps) as two:
         game_id, (a, b) = started_game(one)
         url = f"/ws/games/{game_id}"
@@ -182,14 +198,17 @@ def test_a_tokens_frames_are_limited_across_all_its_sockets(settings):
     (policy); nothing is stored, and another player's socket is unaffected."""
     from starlette.websockets import WebSocketDisconnect
 
-    with _app(settings.model_copy(update={"frames_per_second": 10_000,
-                                          "frames_per_token_second": 5})) as client:
+    with _app(
+        settings.model_copy(update={"frames_per_second": 10_000, "frames_per_token_second": 5})
+    ) as client:
         game_id, (a, b) = started_game(client)
         url = f"/ws/games/{game_id}"
         offer = ["civitas", f"bearer.{a['token']}"]
-        with client.websocket_connect(url, subprotocols=offer) as s1, \
-                client.websocket_connect(url, subprotocols=offer) as s2, \
-                client.websocket_connect(url, subprotocols=offer) as s3:
+        with (
+            client.websocket_connect(url, subprotocols=offer) as s1,
+            client.websocket_connect(url, subprotocols=offer) as s2,
+            client.websocket_connect(url, subprotocols=offer) as s3,
+        ):
             sockets = [s1, s2, s3]
             for ws in sockets:
                 assert ws.receive_json()["type"] == "snapshot"
@@ -204,8 +223,10 @@ def test_a_tokens_frames_are_limited_across_all_its_sockets(settings):
                 except WebSocketDisconnect as exc:
                     closes.append(exc.code)
         refused = [f for f in frames if f["type"] == "error"]
-        assert refused and all(f["status"] == 429 and f["code"] == "socket/too_many_frames"
-                               and f["retry_after"] > 0 for f in refused)
+        assert refused and all(
+            f["status"] == 429 and f["code"] == "socket/too_many_frames" and f["retry_after"] > 0
+            for f in refused
+        )
         assert "sockets together" in refused[0]["detail"]
         assert closes and set(closes) == {1008}
         assert client.get(f"/api/games/{game_id}").json()["version"] == 0
@@ -226,8 +247,11 @@ def test_signed_in_players_behind_one_address_each_have_their_own_budget(setting
         assert [r.status_code for r in _from(client, "10.7.0.1", calls)] == [200] * 6
         for game_id, (a, b) in games:
             move = client.get(f"/api/games/{game_id}/legal-moves", headers=a["headers"]).json()["moves"][0]
-            answers = _from(client, "10.7.0.1", [
-                ("POST", f"/api/games/{game_id}/moves", a["headers"], {"version": 0, "move": move})])
+            answers = _from(
+                client,
+                "10.7.0.1",
+                [("POST", f"/api/games/{game_id}/moves", a["headers"], {"version": 0, "move": move})],
+            )
             assert answers[0].status_code == 200, answers[0].text
         # Anonymous reads from that address still share the address's budget.
         anonymous = _from(client, "10.7.0.1", [("GET", "/api/rooms", {}, None)] * 3)
@@ -238,10 +262,18 @@ def test_room_creation_is_also_counted_per_address_generously(settings):
     """Each new guest may open rooms, so an address's rooms have a rate of their own on top of
     each player's (60 a minute by default): here 3, so the 4th guest's room is refused."""
     with _app(settings, rate_rooms_per_address="3/60", rate_players="10/60") as client:
-        guests = [r.json() for r in _from(client, "10.8.0.1", [("POST", "/api/players", {}, {"name": "G"})] * 4)]
+        guests = [
+            r.json() for r in _from(client, "10.8.0.1", [("POST", "/api/players", {}, {"name": "G"})] * 4)
+        ]
         body = {"ruleset": "testgame", "seats": 2}
-        codes = [r.status_code for r in _from(client, "10.8.0.1", [
-            ("POST", "/api/rooms", {"Authorization": f"Bearer {g['token']}"}, body) for g in guests])]
+        codes = [
+            r.status_code
+            for r in _from(
+                client,
+                "10.8.0.1",
+                [("POST", "/api/rooms", {"Authorization": f"Bearer {g['token']}"}, body) for g in guests],
+            )
+        ]
         assert codes == [201, 201, 201, 429]
 
 
@@ -257,7 +289,9 @@ def test_spectators_cannot_keep_a_seated_player_out(settings):
                 frame = third.receive_json()
                 assert frame["status"] == 429 and "spectators" in frame["detail"]
             for player in (a, b):
-                with client.websocket_connect(url, subprotocols=["civitas", f"bearer.{player['token']}"]) as seat:
+                with client.websocket_connect(
+                    url, subprotocols=["civitas", f"bearer.{player['token']}"]
+                ) as seat:
                     snapshot = seat.receive_json()
                     assert snapshot["type"] == "snapshot" and snapshot["game"]["seat"] is not None
         with client.websocket_connect(url) as again:  # a spectator's place was given back
@@ -283,7 +317,6 @@ def test_rates_slide_instead_of_doubling_at_a_window_edge(monkeypatch):
     assert all(wait > 0 for wait in after[1:])
 
 
-
 def test_exact_rates_refuse_a_burst_straddling_a_window_edge(monkeypatch):
     """The cheap sliding count weighs the previous window, so a burst just before and just after
     an edge can pass one request too many; `exact` (the chat's 5 in any 10 seconds) never does.
@@ -304,6 +337,7 @@ def test_exact_rates_refuse_a_burst_straddling_a_window_edge(monkeypatch):
     clock[0] = 1_000_009.9
     assert asyncio.run(run(exact=False))[-1] == 0  # why the chat asks for exact counts
 
+
 def _next_chat(ws) -> dict:
     """The next chat line this socket receives (other frames skipped, at most 30)."""
     for _ in range(30):
@@ -323,8 +357,10 @@ def test_chat_limits_are_shared_between_instances(settings):
         ann = new_player(one)
         room = new_room(one, ann)
         offer = ["civitas", f"bearer.{ann['token']}"]
-        with one.websocket_connect(f"/ws/rooms/{room['id']}", subprotocols=offer) as a, \
-                two.websocket_connect(f"/ws/rooms/{room['id']}", subprotocols=offer) as b:
+        with (
+            one.websocket_connect(f"/ws/rooms/{room['id']}", subprotocols=offer) as a,
+            two.websocket_connect(f"/ws/rooms/{room['id']}", subprotocols=offer) as b,
+        ):
             a.receive_json(), b.receive_json()
             for i, ws in enumerate([a, a, a, b, b]):
                 # One at a time: each instance runs on its own thread, and two messages sent

@@ -23,11 +23,9 @@ def test_bot_seats_are_named_the_same_in_the_log_as_in_the_room(client):
     """Names agree: a bot seat is 'Bot N' (N counted from 1) in the room's seat list and the log."""
     game_id, (a,) = started_game(client, bots=1)
     play_first_legal(client, game_id, a)
-    wait_for(lambda: any(m["seat"] == 1 for m in
-                         client.get(f"/api/games/{game_id}/log").json()["moves"]))
+    wait_for(lambda: any(m["seat"] == 1 for m in client.get(f"/api/games/{game_id}/log").json()["moves"]))
     log = client.get(f"/api/games/{game_id}/log").json()["moves"]
     assert any(m["text"].startswith("Bot 2: ") for m in log if m["seat"] == 1)
-
 
 
 def test_a_rulesets_own_sentence_reaches_the_log_with_names_filled_in(client):

@@ -21,15 +21,16 @@ IN_FLIGHT = 8  # requests in flight at once: twice the pool (the lobby bench sen
 
 def _waits_over_a_second() -> int:
     """Checkouts so far that waited more than a second (the histogram's buckets above 1 s)."""
-    return sum(c for bound, c in zip(POOL_WAIT.bounds + [float("inf")], POOL_WAIT.counts)
-               if bound > 1)
+    return sum(c for bound, c in zip(POOL_WAIT.bounds + [float("inf")], POOL_WAIT.counts) if bound > 1)
 
 
 def test_a_burst_of_lobby_and_game_requests_on_a_small_pool(settings):
-    small = settings.model_copy(update={"db_pool_size": 4, "db_max_overflow": 0,
-                                        "db_pool_timeout": 10})
-    nested, timeouts, slow = POOL_NESTED.values.get((), 0), POOL_TIMEOUTS.values.get((), 0), \
-        _waits_over_a_second()
+    small = settings.model_copy(update={"db_pool_size": 4, "db_max_overflow": 0, "db_pool_timeout": 10})
+    nested, timeouts, slow = (
+        POOL_NESTED.values.get((), 0),
+        POOL_TIMEOUTS.values.get((), 0),
+        _waits_over_a_second(),
+    )
     with TestClient(create_app(small)) as client:
         statuses = client.portal.call(_burst, client.app)
         pool_metrics = client.get("/metrics").text
@@ -45,6 +46,7 @@ async def _burst(app) -> list[int]:
     statuses: list[int] = []
     gate = asyncio.Semaphore(IN_FLIGHT)
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+
         async def call(method: str, url: str, token: str | None = None, body=None) -> httpx.Response:
             headers = {"Authorization": f"Bearer {token}"} if token else {}
             async with gate:
@@ -52,36 +54,59 @@ async def _burst(app) -> list[int]:
             statuses.append(r.status_code)
             return r
 
-        players = [(await call("POST", "/api/players", body={"name": f"P{i}"})).json()
-                   for i in range(2 * HOSTS)]
+        players = [
+            (await call("POST", "/api/players", body={"name": f"P{i}"})).json() for i in range(2 * HOSTS)
+        ]
         hosts, guests = players[:HOSTS], players[HOSTS:]
         # Two rooms per host, all 24 creations in flight at once, with lobby reads among them.
-        created = await asyncio.gather(*(
-            call("POST", "/api/rooms", h["token"], {"ruleset": "testgame", "seats": 2,
-                                                   "private": i % 3 == 0})
-            for i, h in enumerate(hosts * 2)), *(call("GET", "/api/rooms") for _ in range(12)))
-        rooms = [r.json() for r in created[:2 * HOSTS]]
+        created = await asyncio.gather(
+            *(
+                call(
+                    "POST",
+                    "/api/rooms",
+                    h["token"],
+                    {"ruleset": "testgame", "seats": 2, "private": i % 3 == 0},
+                )
+                for i, h in enumerate(hosts * 2)
+            ),
+            *(call("GET", "/api/rooms") for _ in range(12)),
+        )
+        rooms = [r.json() for r in created[: 2 * HOSTS]]
         first = rooms[:HOSTS]  # each host's first room
         # Everyone joins a first room while the hosts read theirs and the lobby.
         await asyncio.gather(
-            *(call("POST", f"/api/rooms/{room['id']}/join", g["token"],
-                   {"invite_code": room.get("invite_code")}) for room, g in zip(first, guests)),
+            *(
+                call(
+                    "POST",
+                    f"/api/rooms/{room['id']}/join",
+                    g["token"],
+                    {"invite_code": room.get("invite_code")},
+                )
+                for room, g in zip(first, guests)
+            ),
             *(call("GET", f"/api/rooms/{room['id']}", h["token"]) for room, h in zip(first, hosts)),
-            *(call("GET", f"/api/rooms/{room['id']}/chat", h["token"]) for room, h in zip(first, hosts)))
+            *(call("GET", f"/api/rooms/{room['id']}/chat", h["token"]) for room, h in zip(first, hosts)),
+        )
         # Starts, leaves of the second rooms and reads, together.
         started = await asyncio.gather(
             *(call("POST", f"/api/rooms/{room['id']}/start", h["token"]) for room, h in zip(first, hosts)),
-            *(call("POST", f"/api/rooms/{room['id']}/leave", h["token"])
-              for room, h in zip(rooms[HOSTS:], hosts)),
-            *(call("GET", "/api/players/me/rooms", p["token"]) for p in players))
+            *(
+                call("POST", f"/api/rooms/{room['id']}/leave", h["token"])
+                for room, h in zip(rooms[HOSTS:], hosts)
+            ),
+            *(call("GET", "/api/players/me/rooms", p["token"]) for p in players),
+        )
         games = [r.json()["game_id"] for r in started[:HOSTS]]
         # Every player reads its game and legal moves, one guest leaves mid-game, all at once.
         await asyncio.gather(
             *(call("GET", f"/api/games/{g}", p["token"]) for g, p in zip(games * 2, hosts + guests)),
-            *(call("GET", f"/api/games/{g}/legal-moves", p["token"])
-              for g, p in zip(games * 2, hosts + guests)),
+            *(
+                call("GET", f"/api/games/{g}/legal-moves", p["token"])
+                for g, p in zip(games * 2, hosts + guests)
+            ),
             *(call("GET", f"/api/games/{g}/table", h["token"]) for g, h in zip(games, hosts)),
-            call("POST", f"/api/rooms/{first[0]['id']}/leave", guests[0]["token"]))
+            call("POST", f"/api/rooms/{first[0]['id']}/leave", guests[0]["token"]),
+        )
     return statuses
 
 
@@ -106,5 +131,4 @@ def test_a_session_that_fails_to_close_does_not_break_the_answer(client, monkeyp
     monkeypatch.setattr(AsyncSession, "close", close)
     assert r.status_code == 200 and r.json() == []
     assert not any("already started" in rec.getMessage() for rec in caplog.records)
-    assert any("closing a request's database session failed" in rec.getMessage()
-               for rec in caplog.records)
+    assert any("closing a request's database session failed" in rec.getMessage() for rec in caplog.records)

@@ -15,8 +15,14 @@ def _private_game(client):
     """A started private 2-seat game: (game id, room, host, guest)."""
     host, guest = new_player(client, "Host"), new_player(client, "Guest")
     room = new_room(client, host, private=True)
-    assert client.post(f"/api/rooms/{room['id']}/join", headers=guest["headers"],
-                       json={"invite_code": room["invite_code"]}).status_code == 200
+    assert (
+        client.post(
+            f"/api/rooms/{room['id']}/join",
+            headers=guest["headers"],
+            json={"invite_code": room["invite_code"]},
+        ).status_code
+        == 200
+    )
     r = client.post(f"/api/rooms/{room['id']}/start", headers=host["headers"])
     assert r.status_code == 200, r.text
     return r.json()["game_id"], room, host, guest
@@ -63,9 +69,12 @@ def test_the_invite_code_makes_a_spectator_of_a_private_game(client):
     spectator_doc = client.get(f"/api/games/{game_id}?invite_code={code}").json()
     assert spectator_doc["seat"] is None and spectator_doc["id"] == game_id
     assert client.get(f"/api/games/{game_id}/log?invite_code={code}").status_code == 200
-    with client.websocket_connect(f"/ws/games/{game_id}?invite_code={code}",
-                                  subprotocols=_offer(watcher)) as ws, \
-            client.websocket_connect(f"/ws/games/{game_id}", subprotocols=_offer(host)) as seat:
+    with (
+        client.websocket_connect(
+            f"/ws/games/{game_id}?invite_code={code}", subprotocols=_offer(watcher)
+        ) as ws,
+        client.websocket_connect(f"/ws/games/{game_id}", subprotocols=_offer(host)) as seat,
+    ):
         assert ws.receive_json()["type"] == "snapshot"
         assert seat.receive_json()["type"] == "snapshot"
         seat.send_json({"type": "chat", "text": "hello table"})

@@ -12,7 +12,9 @@ from sqlalchemy import func, select
 def _game(client, host, guest, private=False):
     room = new_room(client, host, private=private)
     body = {"invite_code": room["invite_code"]} if private else {}
-    assert client.post(f"/api/rooms/{room['id']}/join", headers=guest["headers"], json=body).status_code == 200
+    assert (
+        client.post(f"/api/rooms/{room['id']}/join", headers=guest["headers"], json=body).status_code == 200
+    )
     r = client.post(f"/api/rooms/{room['id']}/start", headers=host["headers"])
     assert r.status_code == 200, r.text
     return room["id"], r.json()["game_id"]
@@ -21,6 +23,7 @@ def _game(client, host, guest, private=False):
 def _rated(client):
     async def count(session):
         return await session.scalar(select(func.count()).select_from(RatedGame))
+
     return in_db(client, count)
 
 

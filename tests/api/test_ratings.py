@@ -16,9 +16,13 @@ from tests.support.wait import wait_for
 def _game(client, host, guest=None, bots=0):
     room = new_room(client, host, seats=(2 if guest else 1) + bots)
     if guest:
-        assert client.post(f"/api/rooms/{room['id']}/join", headers=guest["headers"], json={}).status_code == 200
+        assert (
+            client.post(f"/api/rooms/{room['id']}/join", headers=guest["headers"], json={}).status_code == 200
+        )
     for _ in range(bots):
-        assert client.post(f"/api/rooms/{room['id']}/bots", headers=host["headers"], json={}).status_code == 200
+        assert (
+            client.post(f"/api/rooms/{room['id']}/bots", headers=host["headers"], json={}).status_code == 200
+        )
     r = client.post(f"/api/rooms/{room['id']}/start", headers=host["headers"])
     assert r.status_code == 200, r.text
     return room["id"], r.json()["game_id"]
@@ -27,6 +31,7 @@ def _game(client, host, guest=None, bots=0):
 def _sync(client, fn):
     async def run(session):
         return await session.run_sync(fn)
+
     return in_db(client, run)
 
 
@@ -51,8 +56,11 @@ def test_ratings_follow_the_games_and_a_rebuild_gives_exactly_the_same(client, s
     assert sum(r.pool == "rated" for r in rows.values()) == 4
 
     stored = _sync(client, rating_service.stored)
-    assert {(p, pool) for p, _, pool in stored} == {(ann["id"], "rated"), (bob["id"], "rated"),
-                                                   (ann["id"], "bots")}
+    assert {(p, pool) for p, _, pool in stored} == {
+        (ann["id"], "rated"),
+        (bob["id"], "rated"),
+        (ann["id"], "bots"),
+    }
     assert stored[(ann["id"], "testgame", "rated")][2] == 4
     assert _sync(client, rating_service.folded) == stored
     url = settings.database_url

@@ -19,8 +19,19 @@ from tests.support.api import doc, in_db, legal, new_player, new_room, play_to_e
 
 PRODUCT = ["suburbia", "tiny-towns", "fortune-city", "fortuna", "city-council"]
 SAMPLES = 500  # random versions asked per game
-DOCUMENT_KEYS = {"id", "room_id", "ruleset", "version", "status", "to_act", "seat", "seed_hash",
-                 "view", "outcome", "replay"}
+DOCUMENT_KEYS = {
+    "id",
+    "room_id",
+    "ruleset",
+    "version",
+    "status",
+    "to_act",
+    "seat",
+    "seed_hash",
+    "view",
+    "outcome",
+    "replay",
+}
 
 
 @pytest.fixture
@@ -52,19 +63,27 @@ def _play_randomly(client, game_id, humans, moves, rng):
         after = ruleset.apply(state, options["seat"], move)
         if ruleset.outcome(after) is not None:
             break  # keep the game going: the leak test is about games in progress
-        r = client.post(f"/api/games/{game_id}/moves", headers=player["headers"],
-                        json={"version": options["version"], "move": move})
+        r = client.post(
+            f"/api/games/{game_id}/moves",
+            headers=player["headers"],
+            json={"version": options["version"], "move": move},
+        )
         assert r.status_code == 200, r.text
         state = after
 
 
 def _states(client, game_id):
     """Every version's state, rebuilt here from setup and the stored moves (not the server's way)."""
+
     async def read(session):
         game = await session.get(Game, game_id)
-        rows = (await session.execute(select(MoveRow.seat, MoveRow.move).where(
-            MoveRow.game_id == game_id).order_by(MoveRow.seq))).all()
+        rows = (
+            await session.execute(
+                select(MoveRow.seat, MoveRow.move).where(MoveRow.game_id == game_id).order_by(MoveRow.seq)
+            )
+        ).all()
         return game.ruleset, game.players, game.options, int(game.seed), rows
+
     ruleset_id, players, options, seed, rows = in_db(client, read)
     ruleset = registry.get(ruleset_id)
     state = ruleset.setup(players, parse_options(ruleset, options), seed)
@@ -77,8 +96,9 @@ def _states(client, game_id):
 
 def _replay(client, game_id, version, player=None, seat=None):
     params = {} if seat is None else {"seat": seat}
-    return client.get(f"/api/games/{game_id}/replay/{version}", params=params,
-                      headers=player["headers"] if player else {})
+    return client.get(
+        f"/api/games/{game_id}/replay/{version}", params=params, headers=player["headers"] if player else {}
+    )
 
 
 @pytest.mark.parametrize("ruleset_id", PRODUCT)
@@ -159,8 +179,12 @@ def test_bad_replay_requests_get_a_sentence(client):
     c = new_player(client, "Cy")
     room = new_room(client, c, private=True)
     d = new_player(client, "Di")
-    assert client.post(f"/api/rooms/{room['id']}/join", headers=d["headers"],
-                       json={"invite_code": room["invite_code"]}).status_code == 200
+    assert (
+        client.post(
+            f"/api/rooms/{room['id']}/join", headers=d["headers"], json={"invite_code": room["invite_code"]}
+        ).status_code
+        == 200
+    )
     private = client.post(f"/api/rooms/{room['id']}/start", headers=c["headers"]).json()["game_id"]
     assert _replay(client, private, 0, a).status_code == 404
     assert client.get(f"/api/games/{private}/replay", headers=a["headers"]).status_code == 404

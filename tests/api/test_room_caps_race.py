@@ -19,16 +19,23 @@ BODY = {"ruleset": "testgame", "seats": 2}
 
 
 def _capped(settings):
-    return settings.model_copy(update={"limits_scale": 1, "open_rooms_per_player": CAP,
-                                       "rate_rooms": "1000/60", "rate_players": "1000/60"})
+    return settings.model_copy(
+        update={
+            "limits_scale": 1,
+            "open_rooms_per_player": CAP,
+            "rate_rooms": "1000/60",
+            "rate_players": "1000/60",
+        }
+    )
 
 
 def _open_rooms(settings, player_id):
     engine = create_engine(sync_url(settings.database_url))
     try:
         with engine.connect() as conn:
-            return conn.execute(text("SELECT count(*) FROM rooms WHERE host_id = :p AND status = 'lobby'"),
-                                {"p": player_id}).scalar()
+            return conn.execute(
+                text("SELECT count(*) FROM rooms WHERE host_id = :p AND status = 'lobby'"), {"p": player_id}
+            ).scalar()
     finally:
         engine.dispose()
 
@@ -42,8 +49,9 @@ def test_twenty_concurrent_creations_open_exactly_the_cap(settings):
         async def run():
             transport = httpx.ASGITransport(app=client.app)
             async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-                return await asyncio.gather(*(http.post("/api/rooms", headers=ann["headers"], json=BODY)
-                                              for _ in range(20)))
+                return await asyncio.gather(
+                    *(http.post("/api/rooms", headers=ann["headers"], json=BODY) for _ in range(20))
+                )
 
         answers = client.portal.call(run)
         codes = sorted(a.status_code for a in answers)
@@ -59,7 +67,11 @@ def test_concurrent_creations_over_two_instances_open_exactly_the_cap(settings):
     with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
         ann = new_player(one)
         with ThreadPoolExecutor(10) as pool:
-            codes = sorted(pool.map(lambda c: c.post("/api/rooms", headers=ann["headers"],
-                                                     json=BODY).status_code, [one, two] * 10))
+            codes = sorted(
+                pool.map(
+                    lambda c: c.post("/api/rooms", headers=ann["headers"], json=BODY).status_code,
+                    [one, two] * 10,
+                )
+            )
         assert codes == [201] * CAP + [429] * (20 - CAP), codes
         assert _open_rooms(settings, ann["id"]) == CAP

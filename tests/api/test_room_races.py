@@ -19,11 +19,13 @@ from tests.support.api import new_player, new_room
 
 def _together(client, calls):
     """Send requests at once on the app's own event loop; their status codes in order."""
+
     async def run():
         transport = httpx.ASGITransport(app=client.app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-            answers = await asyncio.gather(*(http.request(m, url, headers=h, json=body)
-                                             for m, url, h, body in calls))
+            answers = await asyncio.gather(
+                *(http.request(m, url, headers=h, json=body) for m, url, h, body in calls)
+            )
         return [a.status_code for a in answers]
 
     return client.portal.call(run)
@@ -52,8 +54,9 @@ def test_ten_concurrent_starts_make_one_game(client):
     assert sorted(codes) == [200] + [409] * 9
     engine = create_engine(sync_url(client.app.state.platform.settings.database_url))
     with engine.connect() as conn:
-        games = conn.execute(text("SELECT count(*) FROM games WHERE room_id = :r"),
-                             {"r": room["id"]}).scalar()
+        games = conn.execute(
+            text("SELECT count(*) FROM games WHERE room_id = :r"), {"r": room["id"]}
+        ).scalar()
     engine.dispose()
     assert games == 1
 
@@ -63,10 +66,13 @@ def test_a_bot_and_a_player_never_share_a_seat(client):
     for _ in range(5):
         host, bob = new_player(client, "Host"), new_player(client, "Bob")
         room = new_room(client, host, seats=2)
-        codes = _together(client, [
-            ("POST", f"/api/rooms/{room['id']}/bots", host["headers"], {"seat": 1}),
-            ("POST", f"/api/rooms/{room['id']}/join", bob["headers"], {"seat": 1}),
-        ])
+        codes = _together(
+            client,
+            [
+                ("POST", f"/api/rooms/{room['id']}/bots", host["headers"], {"seat": 1}),
+                ("POST", f"/api/rooms/{room['id']}/join", bob["headers"], {"seat": 1}),
+            ],
+        )
         assert sorted(codes) == [200, 409]
         seat = _seats(client, room["id"], host)[1]
         assert (seat["player"] is None) != (seat["bot"] is None)
@@ -78,8 +84,7 @@ def test_many_players_racing_for_seats_fill_each_seat_once(client):
     host = new_player(client, "Host")
     room = new_room(client, host, seats=4)
     players = [new_player(client, f"P{i}") for i in range(6)]
-    codes = _together(client, [("POST", f"/api/rooms/{room['id']}/join", p["headers"], {})
-                               for p in players])
+    codes = _together(client, [("POST", f"/api/rooms/{room['id']}/join", p["headers"], {}) for p in players])
     assert sorted(codes) == [200] * 3 + [409] * 3
     holders = [s["player"]["id"] for s in _seats(client, room["id"], host) if s["player"]]
     assert len(holders) == len(set(holders)) == 4
@@ -93,8 +98,9 @@ def test_two_instances_on_one_database_cannot_double_seat(settings):
         room = new_room(a, host, seats=4)
         url = f"/api/rooms/{room['id']}/join"
         with ThreadPoolExecutor(8) as pool:
-            codes = list(pool.map(lambda c: c.post(url, headers=bob["headers"], json={}).status_code,
-                                  [a, b] * 4))
+            codes = list(
+                pool.map(lambda c: c.post(url, headers=bob["headers"], json={}).status_code, [a, b] * 4)
+            )
         assert sorted(codes) == [200] + [409] * 7
         held = [s for s in _seats(b, room["id"], host) if s["player"] and s["player"]["id"] == bob["id"]]
         assert len(held) == 1
@@ -107,7 +113,9 @@ def test_the_database_refuses_a_second_seat_for_one_player(settings, client):
     engine = create_engine(sync_url(settings.database_url))
     try:
         with pytest.raises(IntegrityError), engine.begin() as conn:
-            conn.execute(text("UPDATE seats SET player_id = :p WHERE room_id = :r AND seat = 1"),
-                         {"p": host["id"], "r": room["id"]})
+            conn.execute(
+                text("UPDATE seats SET player_id = :p WHERE room_id = :r AND seat = 1"),
+                {"p": host["id"], "r": room["id"]},
+            )
     finally:
         engine.dispose()

@@ -16,8 +16,9 @@ def test_player_token_is_stored_hashed(client, settings):
     assert len(player["token"]) >= 32
     if settings.database_url.startswith("sqlite"):
         db = sqlite3.connect(settings.database_url.split(":///", 1)[1])
-        stored = db.execute("select token_hash from player_sessions where player_id = ?",
-                            (player["id"],)).fetchone()[0]
+        stored = db.execute(
+            "select token_hash from player_sessions where player_id = ?", (player["id"],)
+        ).fetchone()[0]
         assert stored == hash_token(player["token"]) and player["token"] not in stored
 
 
@@ -46,8 +47,10 @@ def test_public_room_listed_private_room_hidden(client):
     private = new_room(client, host, private=True)
     listed = {r["id"] for r in client.get("/api/rooms", headers=stranger["headers"]).json()}
     assert public["id"] in listed and private["id"] not in listed
-    assert all("invite_code" not in r or r["invite_code"] is None
-               for r in client.get("/api/rooms", headers=stranger["headers"]).json())
+    assert all(
+        "invite_code" not in r or r["invite_code"] is None
+        for r in client.get("/api/rooms", headers=stranger["headers"]).json()
+    )
     r = client.get(f"/api/rooms/{private['id']}", headers=stranger["headers"])
     assert r.status_code == 404 and isinstance(r.json()["detail"], str)
     r = client.get(f"/api/rooms/{private['id']}", params={"invite_code": private["invite_code"]})
@@ -59,10 +62,10 @@ def test_join_private_room_needs_the_code(client):
     """Joining a private room without its code is 404; with it, the player takes the first seat free."""
     host, friend = new_player(client), new_player(client, "Bob")
     room = new_room(client, host, private=True)
-    assert client.post(f"/api/rooms/{room['id']}/join", headers=friend["headers"],
-                       json={}).status_code == 404
-    r = client.post(f"/api/rooms/{room['id']}/join", headers=friend["headers"],
-                    json={"invite_code": room["invite_code"]})
+    assert client.post(f"/api/rooms/{room['id']}/join", headers=friend["headers"], json={}).status_code == 404
+    r = client.post(
+        f"/api/rooms/{room['id']}/join", headers=friend["headers"], json={"invite_code": room["invite_code"]}
+    )
     assert r.status_code == 200 and r.json()["seats"][1]["player"]["id"] == friend["id"]
     assert r.json()["invite_code"] == room["invite_code"]
 
@@ -104,7 +107,9 @@ def test_bots_only_by_host_and_start_needs_full_seats(client):
     assert r.status_code == 409 and "empty" in r.json()["detail"]
     r = client.post(f"/api/rooms/{rid}/bots", headers=host["headers"], json={})
     assert r.status_code == 200 and r.json()["seats"][2]["bot"]
-    assert client.delete(f"/api/rooms/{rid}/bots/2", headers=host["headers"]).json()["seats"][2]["bot"] is None
+    assert (
+        client.delete(f"/api/rooms/{rid}/bots/2", headers=host["headers"]).json()["seats"][2]["bot"] is None
+    )
     assert client.delete(f"/api/rooms/{rid}/bots/1", headers=host["headers"]).status_code == 409
     client.post(f"/api/rooms/{rid}/bots", headers=host["headers"], json={"seat": 2})
     assert client.post(f"/api/rooms/{rid}/start", headers=guest["headers"]).status_code == 403

@@ -28,8 +28,12 @@ def client(settings):
 
 def _seat(client, room_id, seat):
     async def read(session):
-        return (await session.execute(select(Seat.player_id, Seat.bot).where(
-            Seat.room_id == room_id, Seat.seat == seat))).one()
+        return (
+            await session.execute(
+                select(Seat.player_id, Seat.bot).where(Seat.room_id == room_id, Seat.seat == seat)
+            )
+        ).one()
+
     return tuple(in_db(client, read))
 
 
@@ -47,8 +51,10 @@ def test_a_rematch_seat_never_has_a_player_and_a_bot(client):
     accepted = client.post(f"/api/rooms/{room['id']}/rematch", headers=b["headers"])
     assert accepted.status_code == 200, accepted.text
     assert _seat(client, rematch["room_id"], 1) == (b["id"], None)
-    new_game = accepted.json()["game_id"] or client.post(
-        f"/api/rooms/{rematch['room_id']}/start", headers=a["headers"]).json()["game_id"]
+    new_game = (
+        accepted.json()["game_id"]
+        or client.post(f"/api/rooms/{rematch['room_id']}/start", headers=a["headers"]).json()["game_id"]
+    )
     live = client.portal.call(client.app.state.platform.games.live, new_game)
     assert live.bot_seats() == [] and live.seat_of(b["id"]) == 1
 
@@ -61,20 +67,28 @@ def test_a_seat_whose_time_ran_out_stays_held_until_its_bot_has_played(client):
     bots = client.app.state.platform.bots
     kick = bots.kick
     bots.kick = lambda game_id: None  # hold the bot until the test lets it play
-    game_id, room_id, a, b = paced_game(client, {"kind": "realtime", "move_minutes": 0.05,
-                                            "reserve_minutes": 0})
+    game_id, room_id, a, b = paced_game(
+        client, {"kind": "realtime", "move_minutes": 0.05, "reserve_minutes": 0}
+    )
     seat = doc(client, game_id)["to_act"][0]
     owner = a if seat == 0 else b
     version = doc(client, game_id)["version"]
 
     async def run_out(session):
-        await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
-                              .values(deadline=now() - timedelta(seconds=1)))
+        await session.execute(
+            update(SeatClock)
+            .where(SeatClock.game_id == game_id, SeatClock.seat == seat)
+            .values(deadline=now() - timedelta(seconds=1))
+        )
+
     in_db(client, run_out)
     assert client.portal.call(client.app.state.platform.clocks.sweep) == [(game_id, room_id)]
     move = legal(client, game_id, owner)
-    r = client.post(f"/api/games/{game_id}/moves", headers=owner["headers"],
-                    json={"version": move["version"], "move": move["moves"][0]})
+    r = client.post(
+        f"/api/games/{game_id}/moves",
+        headers=owner["headers"],
+        json={"version": move["version"], "move": move["moves"][0]},
+    )
     assert r.status_code == 409 and "bot is playing seat" in r.json()["detail"]
     for _ in range(3):  # reclaiming again and again changes nothing
         r = client.post(f"/api/games/{game_id}/reclaim", headers=owner["headers"])
@@ -88,6 +102,7 @@ def test_a_seat_whose_time_ran_out_stays_held_until_its_bot_has_played(client):
 
     async def mover_seats(session):
         return (await session.execute(select(MoveRow.seat).where(MoveRow.game_id == game_id))).all()
+
     assert seat in [row.seat for row in in_db(client, mover_seats)]
     r = client.post(f"/api/games/{game_id}/reclaim", headers=owner["headers"])
     assert r.status_code == 200, r.text
@@ -110,10 +125,15 @@ def test_without_a_clock_a_player_who_never_moves_loses_the_seat_to_a_bot(settin
             assert client.portal.call(cleanup.sweep)["held"] == []  # not idle yet
 
             async def two_hours_idle(session):
-                await session.execute(update(Game).where(Game.id == game_id)
-                                      .values(created_at=now() - timedelta(hours=2)))
-                await session.execute(update(MoveRow).where(MoveRow.game_id == game_id)
-                                      .values(created_at=now() - timedelta(hours=2)))
+                await session.execute(
+                    update(Game).where(Game.id == game_id).values(created_at=now() - timedelta(hours=2))
+                )
+                await session.execute(
+                    update(MoveRow)
+                    .where(MoveRow.game_id == game_id)
+                    .values(created_at=now() - timedelta(hours=2))
+                )
+
             in_db(client, two_hours_idle)
             swept = client.portal.call(cleanup.sweep)
             assert swept["held"] == [game_id] and swept["games"] == []  # both seats were idle

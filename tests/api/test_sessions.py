@@ -42,9 +42,11 @@ def test_logout_closes_the_game_and_room_sockets_opened_before_it(client):
     """Before: a socket opened before logout kept its seat's private document, pings and chat."""
     game_id, (a, b) = started_game(client)
     room_id = client.get(f"/api/games/{game_id}", headers=a["headers"]).json()["room_id"]
-    with client.websocket_connect(f"/ws/games/{game_id}", subprotocols=_offer(a)) as game, \
-            client.websocket_connect(f"/ws/rooms/{room_id}", subprotocols=_offer(a)) as room, \
-            client.websocket_connect(f"/ws/games/{game_id}", subprotocols=_offer(b)) as other:
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}", subprotocols=_offer(a)) as game,
+        client.websocket_connect(f"/ws/rooms/{room_id}", subprotocols=_offer(a)) as room,
+        client.websocket_connect(f"/ws/games/{game_id}", subprotocols=_offer(b)) as other,
+    ):
         assert game.receive_json()["type"] == "snapshot"
         assert room.receive_json()["type"] == "room"
         assert other.receive_json()["type"] == "snapshot"
@@ -105,8 +107,11 @@ def test_the_heartbeat_ends_a_socket_whose_token_was_revoked_behind_its_back(set
 
             async def revoke() -> None:
                 async with platform.sessions() as session:
-                    await session.execute(update(PlayerSession).where(
-                        PlayerSession.player_id == a["id"]).values(token_hash="0" * 64))
+                    await session.execute(
+                        update(PlayerSession)
+                        .where(PlayerSession.player_id == a["id"])
+                        .values(token_hash="0" * 64)
+                    )
                     await session.commit()
 
             client.portal.call(revoke)

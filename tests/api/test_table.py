@@ -47,9 +47,11 @@ def test_chat_between_two_players_and_a_spectator_over_the_game_sockets(client):
     game_id, (a, b) = started_game(client)
     room_id = doc(client, game_id)["room_id"]
     watcher = new_player(client, "Watcher")
-    with client.websocket_connect(f"/ws/games/{game_id}?token={a['token']}") as wa, \
-            client.websocket_connect(f"/ws/games/{game_id}?token={b['token']}") as wb, \
-            client.websocket_connect(f"/ws/games/{game_id}?token={watcher['token']}") as ww:
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}?token={a['token']}") as wa,
+        client.websocket_connect(f"/ws/games/{game_id}?token={b['token']}") as wb,
+        client.websocket_connect(f"/ws/games/{game_id}?token={watcher['token']}") as ww,
+    ):
         for ws in (wa, wb, ww):
             assert ws.receive_json()["type"] == "snapshot"
         wa.send_json({"type": "chat", "text": "  hello <b>Bob</b>  "})
@@ -63,7 +65,9 @@ def test_chat_between_two_players_and_a_spectator_over_the_game_sockets(client):
         assert line["name"] == "Watcher" and line["spectator"] is True
     history = client.get(f"/api/rooms/{room_id}/chat").json()
     assert [(m["name"], m["text"], m["spectator"]) for m in history] == [
-        ("P0", "hello <b>Bob</b>", False), ("Watcher", "nice game", True)]
+        ("P0", "hello <b>Bob</b>", False),
+        ("Watcher", "nice game", True),
+    ]
 
 
 def test_chat_limits_length_and_rate_with_a_sentence(client):
@@ -81,8 +85,7 @@ def test_chat_limits_length_and_rate_with_a_sentence(client):
         assert wa.receive_json()["status"] == 422
         wa.send_json({"type": "chat", "text": "hi", "to": "everyone", "colour": "red"})
         err = wa.receive_json()
-        assert err["status"] == 422 and err["detail"] == (
-            "Unknown fields in a chat frame: ['colour', 'to'].")
+        assert err["status"] == 422 and err["detail"] == ("Unknown fields in a chat frame: ['colour', 'to'].")
         for i in range(5):
             wa.send_json({"type": "chat", "text": f"line {i}"})
             assert wa.receive_json()["type"] == "chat"
@@ -96,11 +99,14 @@ def test_room_socket_chat_reaches_the_game_later(client):
     """Chat is stored with the room: a line sent in the room before the start is in the game's
     chat, from a seated player, not a spectator."""
     ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
-    room = client.post("/api/rooms", headers=ann["headers"], json={
-        "ruleset": "testgame", "seats": 2, "options": {}}).json()
+    room = client.post(
+        "/api/rooms", headers=ann["headers"], json={"ruleset": "testgame", "seats": 2, "options": {}}
+    ).json()
     client.post(f"/api/rooms/{room['id']}/join", headers=bob["headers"], json={})
-    with client.websocket_connect(f"/ws/rooms/{room['id']}?token={ann['token']}") as ra, \
-            client.websocket_connect(f"/ws/rooms/{room['id']}?token={bob['token']}") as rb:
+    with (
+        client.websocket_connect(f"/ws/rooms/{room['id']}?token={ann['token']}") as ra,
+        client.websocket_connect(f"/ws/rooms/{room['id']}?token={bob['token']}") as rb,
+    ):
         ra.receive_json(), rb.receive_json()
         rb.send_json({"type": "chat", "text": "ready?"})
         wait_for(lambda: len(client.get(f"/api/rooms/{room['id']}/chat").json()) == 1)
@@ -122,7 +128,9 @@ def test_rematch_starts_a_new_game_with_the_same_seats_once_everyone_accepts(cli
     assert second["game_id"] and second["room_id"] == first.json()["room_id"]
     new = client.get(f"/api/rooms/{second['room_id']}", headers=a["headers"]).json()
     old = client.get(f"/api/rooms/{room_id}", headers=a["headers"]).json()
-    assert [(s["player"] or {}).get("id") for s in new["seats"]] == [(s["player"] or {}).get("id") for s in old["seats"]]
+    assert [(s["player"] or {}).get("id") for s in new["seats"]] == [
+        (s["player"] or {}).get("id") for s in old["seats"]
+    ]
     assert [s["bot"] for s in new["seats"]] == [None, None, "Bot"]
     assert _table(client, game_id, a)["rematch"]["game_id"] == second["game_id"]
     assert _table(client, game_id)["rematch"] is None  # the rematch room is private
@@ -144,11 +152,16 @@ def test_rematch_is_refused_before_the_end_and_to_outsiders(client):
 def test_pace_values_are_checked_with_a_sentence(client):
     """Room pace: unknown kinds and out-of-range numbers are a 422 naming the value."""
     ann = new_player(client, "Ann")
-    for pace, words in [({"kind": "blitz"}, "pace must be one of"),
-                        ({"kind": "realtime", "move_minutes": 0, "reserve_minutes": 1}, "move_minutes"),
-                        ({"kind": "turn", "move_hours": "x"}, "move_hours")]:
-        r = client.post("/api/rooms", headers=ann["headers"], json={
-            "ruleset": "testgame", "seats": 2, "options": {}, "pace": pace})
+    for pace, words in [
+        ({"kind": "blitz"}, "pace must be one of"),
+        ({"kind": "realtime", "move_minutes": 0, "reserve_minutes": 1}, "move_minutes"),
+        ({"kind": "turn", "move_hours": "x"}, "move_hours"),
+    ]:
+        r = client.post(
+            "/api/rooms",
+            headers=ann["headers"],
+            json={"ruleset": "testgame", "seats": 2, "options": {}, "pace": pace},
+        )
         assert r.status_code == 422 and words in r.json()["detail"], r.text
     assert parse_pace({"kind": "realtime", "move_minutes": 2, "reserve_minutes": 5}) == ("realtime", 120, 300)
     assert parse_pace({"kind": "turn", "move_hours": 24}) == ("turn", 86400, 0)
@@ -162,9 +175,16 @@ def test_pace_values_are_checked_with_a_sentence(client):
 
 def _clocked_game(client, move_minutes=5, reserve_minutes=1):
     a, b = new_player(client, "Ann"), new_player(client, "Bob")
-    room = client.post("/api/rooms", headers=a["headers"], json={
-        "ruleset": "testgame", "seats": 2, "options": {},
-        "pace": {"kind": "realtime", "move_minutes": move_minutes, "reserve_minutes": reserve_minutes}}).json()
+    room = client.post(
+        "/api/rooms",
+        headers=a["headers"],
+        json={
+            "ruleset": "testgame",
+            "seats": 2,
+            "options": {},
+            "pace": {"kind": "realtime", "move_minutes": move_minutes, "reserve_minutes": reserve_minutes},
+        },
+    ).json()
     client.post(f"/api/rooms/{room['id']}/join", headers=b["headers"], json={})
     game_id = client.post(f"/api/rooms/{room['id']}/start", headers=a["headers"]).json()["game_id"]
     return game_id, room["id"], a, b
@@ -197,8 +217,12 @@ def test_a_run_out_clock_hands_the_seat_to_a_bot_until_the_player_returns(client
     version = doc(client, game_id)["version"]
 
     async def expire(session):
-        await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
-                              .values(deadline=now() - timedelta(seconds=1)))
+        await session.execute(
+            update(SeatClock)
+            .where(SeatClock.game_id == game_id, SeatClock.seat == seat)
+            .values(deadline=now() - timedelta(seconds=1))
+        )
+
     in_db(client, expire)
     held = client.portal.call(client.app.state.platform.clocks.sweep)
     assert held == [(game_id, room_id)]
@@ -208,13 +232,18 @@ def test_a_run_out_clock_hands_the_seat_to_a_bot_until_the_player_returns(client
     assert doc(client, game_id, owner)["seat"] == seat  # the seat is still the player's
     with client.websocket_connect(f"/ws/games/{game_id}?token={owner['token']}") as ws:
         assert ws.receive_json()["type"] == "snapshot"
-        wait_for(lambda: next(s for s in _table(client, game_id)["seats"] if s["seat"] == seat)["held"] is False)
+        wait_for(
+            lambda: next(s for s in _table(client, game_id)["seats"] if s["seat"] == seat)["held"] is False
+        )
         # ... and the server's copy of the game no longer has a bot play that seat.
         games = client.app.state.platform.games
         wait_for(lambda: seat not in client.portal.call(games.live, game_id).bot_seats())
 
     async def seat_row(session):
-        return (await session.execute(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat))).scalar_one()
+        return (
+            await session.execute(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat))
+        ).scalar_one()
+
     row = in_db(client, seat_row)
     assert row.player_id == owner["id"] and row.bot is None
 
@@ -223,12 +252,18 @@ def test_pace_ranges_include_their_ends():
     """Room pace: the ranges include their ends: 0.05-60 minutes a move with 0-120 minutes of
     reserve in real time, 1 hour to 14 days a move turn by turn; just outside is a 422."""
     assert parse_pace({"kind": "realtime", "move_minutes": 0.05, "reserve_minutes": 0}) == ("realtime", 3, 0)
-    assert parse_pace({"kind": "realtime", "move_minutes": 60, "reserve_minutes": 120}) == ("realtime", 3600, 7200)
+    assert parse_pace({"kind": "realtime", "move_minutes": 60, "reserve_minutes": 120}) == (
+        "realtime",
+        3600,
+        7200,
+    )
     assert parse_pace({"kind": "turn", "move_hours": 1}) == ("turn", 3600, 0)
     assert parse_pace({"kind": "turn", "move_hours": 336}) == ("turn", 336 * 3600, 0)
-    for pace, key in [({"kind": "realtime", "move_minutes": 0.04, "reserve_minutes": 0}, "move_minutes"),
-                      ({"kind": "realtime", "move_minutes": 1, "reserve_minutes": 120.5}, "reserve_minutes"),
-                      ({"kind": "turn", "move_hours": 0.9}, "move_hours")]:
+    for pace, key in [
+        ({"kind": "realtime", "move_minutes": 0.04, "reserve_minutes": 0}, "move_minutes"),
+        ({"kind": "realtime", "move_minutes": 1, "reserve_minutes": 120.5}, "reserve_minutes"),
+        ({"kind": "turn", "move_hours": 0.9}, "move_hours"),
+    ]:
         with pytest.raises(ServiceError) as refused:
             parse_pace(pace)
         assert refused.value.status == 422 and key in refused.value.detail
@@ -256,9 +291,16 @@ def test_a_player_takes_a_held_seat_back_over_rest(client):
     owner = a if seat == 0 else b
 
     async def away_with_two_minutes_left(session):
-        await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
-                              .values(deadline=now() + timedelta(seconds=120), connected=0,
-                                      last_seen=now() - timedelta(seconds=3600)))
+        await session.execute(
+            update(SeatClock)
+            .where(SeatClock.game_id == game_id, SeatClock.seat == seat)
+            .values(
+                deadline=now() + timedelta(seconds=120),
+                connected=0,
+                last_seen=now() - timedelta(seconds=3600),
+            )
+        )
+
     in_db(client, away_with_two_minutes_left)
     assert client.portal.call(client.app.state.platform.clocks.sweep) == [(game_id, room_id)]
     stranger = new_player(client, "Cy")
@@ -287,11 +329,16 @@ def test_a_heartbeat_keeps_a_player_with_an_open_socket_present(client):
         async def read(session):
             row = await session.get(SeatClock, (game_id, seat))
             return None if row is None else (row.connected, row.last_seen)
+
         return in_db(client, read)
 
     async def long_ago(session):
-        await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
-                              .values(last_seen=now() - timedelta(seconds=3600)))
+        await session.execute(
+            update(SeatClock)
+            .where(SeatClock.game_id == game_id, SeatClock.seat == seat)
+            .values(last_seen=now() - timedelta(seconds=3600))
+        )
+
     with client.websocket_connect(f"/ws/games/{game_id}?token={owner['token']}") as ws:
         ws.receive_json()
         wait_for(lambda: (last_seen() or (0,))[0] == 1)
@@ -318,8 +365,12 @@ def test_an_absent_player_past_the_grace_period_is_replaced_while_asked_to_act(c
     assert client.portal.call(clocks.sweep) == []  # within the grace period: still the player's
 
     async def long_ago(session):
-        await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
-                              .values(last_seen=now() - timedelta(seconds=3600)))
+        await session.execute(
+            update(SeatClock)
+            .where(SeatClock.game_id == game_id, SeatClock.seat == seat)
+            .values(last_seen=now() - timedelta(seconds=3600))
+        )
+
     in_db(client, long_ago)
     assert client.portal.call(clocks.sweep) == [(game_id, room_id)]
     assert next(s for s in _table(client, game_id)["seats"] if s["seat"] == seat)["held"] is True
@@ -340,8 +391,12 @@ def test_clocks_live_in_the_database_and_survive_a_restart(settings):
         assert deadline is not None
 
         async def expire(session):
-            await session.execute(update(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == seat)
-                                  .values(deadline=now() - timedelta(seconds=5)))
+            await session.execute(
+                update(SeatClock)
+                .where(SeatClock.game_id == game_id, SeatClock.seat == seat)
+                .values(deadline=now() - timedelta(seconds=5))
+            )
+
         in_db(first, expire)
     with TestClient(create_app(settings)) as second:  # a new server: it sweeps on start
         wait_for(lambda: next(s for s in _table(second, game_id)["seats"] if s["seat"] == seat)["held"])
@@ -355,8 +410,10 @@ def test_the_log_in_words_over_the_socket(client):
     game_id, (a, b) = started_game(client)
     card = client.get(f"/api/games/{game_id}/legal-moves", headers=a["headers"]).json()["moves"][0]
     client.post(f"/api/games/{game_id}/moves", headers=a["headers"], json={"version": 0, "move": card})
-    with client.websocket_connect(f"/ws/games/{game_id}?token={b['token']}") as wb, \
-            client.websocket_connect(f"/ws/games/{game_id}?token={a['token']}") as wa:
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}?token={b['token']}") as wb,
+        client.websocket_connect(f"/ws/games/{game_id}?token={a['token']}") as wa,
+    ):
         wb.receive_json(), wa.receive_json()
         wa.send_json({"type": "log", "after": 0})
         mine = wa.receive_json()
@@ -364,7 +421,10 @@ def test_the_log_in_words_over_the_socket(client):
         theirs = wb.receive_json()
         assert mine["type"] == "log" and [e["seq"] for e in mine["entries"]] == [1]
         assert mine["entries"][0]["text"].startswith("P0: ") and mine["entries"][0]["move"] == card
-        assert theirs["entries"][0]["move"] == {"type": "bid"} and f"card={card['card']}" not in theirs["entries"][0]["text"]
+        assert (
+            theirs["entries"][0]["move"] == {"type": "bid"}
+            and f"card={card['card']}" not in theirs["entries"][0]["text"]
+        )
         wa.send_json({"type": "log", "after": 1})
         assert wa.receive_json()["entries"] == []
         wa.send_json({"type": "log", "after": -1, "id": "log-1"})
@@ -384,6 +444,7 @@ def test_a_socket_moved_off_a_seat_that_changed_hands_no_longer_counts_as_presen
         async def read(session):
             row = await session.get(SeatClock, (game_id, seat))
             return None if row is None else row.connected
+
         return in_db(client, read)
 
     with client.websocket_connect(f"/ws/games/{game_id}?token={b['token']}") as ws:

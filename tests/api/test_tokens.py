@@ -57,12 +57,17 @@ def test_logout_revokes_the_token_and_the_one_it_replaced(client):
     """POST /api/players/me/logout: neither token works any more, on REST or on a socket."""
     ann = new_player(client)
     fresh = client.post("/api/players/me/token", headers=ann["headers"]).json()
-    assert client.post("/api/players/me/logout",
-                       headers={"Authorization": f"Bearer {fresh['token']}"}).status_code == 204
+    assert (
+        client.post(
+            "/api/players/me/logout", headers={"Authorization": f"Bearer {fresh['token']}"}
+        ).status_code
+        == 204
+    )
     assert _me(client, ann).status_code == 401 and _me(client, fresh["token"]).status_code == 401
     game_id, _ = started_game(client)
-    with client.websocket_connect(f"/ws/games/{game_id}",
-                                  subprotocols=["civitas", f"bearer.{fresh['token']}"]) as ws:
+    with client.websocket_connect(
+        f"/ws/games/{game_id}", subprotocols=["civitas", f"bearer.{fresh['token']}"]
+    ) as ws:
         frame = ws.receive_json()
         assert frame["type"] == "error" and frame["status"] == 401
 
@@ -71,8 +76,9 @@ def test_sockets_authenticate_by_subprotocol(client):
     """The token travels as the subprotocol `bearer.<token>` beside `civitas`: the socket gets
     its seat's view, and the server answers with `civitas`. ?token= still works (deprecated)."""
     game_id, (a, b) = started_game(client)
-    with client.websocket_connect(f"/ws/games/{game_id}",
-                                  subprotocols=["civitas", f"bearer.{b['token']}"]) as ws:
+    with client.websocket_connect(
+        f"/ws/games/{game_id}", subprotocols=["civitas", f"bearer.{b['token']}"]
+    ) as ws:
         assert ws.accepted_subprotocol == "civitas"
         assert ws.receive_json()["game"]["seat"] == 1
     with client.websocket_connect(f"/ws/games/{game_id}?token={a['token']}") as ws:
@@ -92,14 +98,25 @@ def test_invite_codes_go_in_bodies(client):
 
 def test_logs_never_show_tokens_or_invite_codes():
     """Access-log lines (uvicorn passes the path as an argument) and messages are redacted."""
-    record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1,
-                               '%s - "%s %s HTTP/%s" %d', ("1.2.3.4:5", "GET",
-                               "/ws/games/g1?token=SECRETTOKEN&x=1", "1.1", 101), None)
+    record = logging.LogRecord(
+        "uvicorn.access",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "%s %s HTTP/%s" %d',
+        ("1.2.3.4:5", "GET", "/ws/games/g1?token=SECRETTOKEN&x=1", "1.1", 101),
+        None,
+    )
     RedactSecrets().filter(record)
     line = record.getMessage()
     assert "SECRETTOKEN" not in line and "token=[redacted]&x=1" in line
-    for text in ("/api/rooms/r1?invite_code=CODE123", "/r/CODE123", "/api/rooms/by-code/CODE123",
-                 "/ws/rooms/r1?token=T0K&invite_code=CODE123", "/?code=CODE123"):
+    for text in (
+        "/api/rooms/r1?invite_code=CODE123",
+        "/r/CODE123",
+        "/api/rooms/by-code/CODE123",
+        "/ws/rooms/r1?token=T0K&invite_code=CODE123",
+        "/?code=CODE123",
+    ):
         assert "CODE123" not in redact(text) and "T0K" not in redact(text), text
 
 

@@ -14,23 +14,31 @@ from tests.support.api import doc, legal, new_player
 def _undo_game(client, mode: str = "turn", seats: int = 2, rounds: int = 3):
     """A started test game in a room whose undo option is `mode`; returns (game, players)."""
     players = [new_player(client, f"P{i}") for i in range(seats)]
-    r = client.post("/api/rooms", headers=players[0]["headers"], json={
-        "ruleset": "testgame", "seats": seats, "private": False, "options": {"rounds": rounds},
-        "undo": mode})
+    r = client.post(
+        "/api/rooms",
+        headers=players[0]["headers"],
+        json={
+            "ruleset": "testgame",
+            "seats": seats,
+            "private": False,
+            "options": {"rounds": rounds},
+            "undo": mode,
+        },
+    )
     assert r.status_code == 201, r.text
     room = r.json()
     assert room["undo"] == mode
     for p in players[1:]:
-        assert client.post(f"/api/rooms/{room['id']}/join", headers=p["headers"],
-                           json={}).status_code == 200
+        assert client.post(f"/api/rooms/{room['id']}/join", headers=p["headers"], json={}).status_code == 200
     r = client.post(f"/api/rooms/{room['id']}/start", headers=players[0]["headers"])
     assert r.status_code == 200, r.text
     return r.json()["game_id"], players
 
 
 def _move(client, game_id, player, move, version):
-    r = client.post(f"/api/games/{game_id}/moves", headers=player["headers"],
-                    json={"version": version, "move": move})
+    r = client.post(
+        f"/api/games/{game_id}/moves", headers=player["headers"], json={"version": version, "move": move}
+    )
     assert r.status_code == 200, r.text
     return r.json()["version"]
 
@@ -113,8 +121,12 @@ def test_refusals_are_sentences_and_change_nothing(client):
     r = _undo(client, game_id, a, 1, moves=2)
     assert r.status_code == 409 and r.json()["code"] == "undo/too_far"
     assert "You can take back 1 of your moves now, not 2" in r.json()["detail"]
-    for body, fragment in (({"version": 1, "moves": 0}, "moves"), ({"version": 1, "moves": "2"}, "moves"),
-                           ({"moves": 1}, "version"), ({"version": 1, "extra": True}, "extra")):
+    for body, fragment in (
+        ({"version": 1, "moves": 0}, "moves"),
+        ({"version": 1, "moves": "2"}, "moves"),
+        ({"moves": 1}, "version"),
+        ({"version": 1, "extra": True}, "extra"),
+    ):
         r = client.post(f"/api/games/{game_id}/undo", headers=a["headers"], json=body)
         assert r.status_code == 422 and fragment in r.json()["detail"], (body, r.text)
     stranger = new_player(client, "Stranger")
@@ -194,8 +206,10 @@ def _frame(ws, kind):
 def test_undo_frame_acks_and_patches_the_others(client):
     """An `undo` frame is acked like a move; the other seat's patch turns its document back."""
     game_id, (a, b) = _undo_game(client)
-    with client.websocket_connect(f"/ws/games/{game_id}?token={a['token']}") as ws_a, \
-            client.websocket_connect(f"/ws/games/{game_id}?token={b['token']}") as ws_b:
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}?token={a['token']}") as ws_a,
+        client.websocket_connect(f"/ws/games/{game_id}?token={b['token']}") as ws_b,
+    ):
         _frame(ws_a, "snapshot")
         doc_b = _frame(ws_b, "snapshot")["game"]
         before_b = dict(doc_b)
@@ -301,10 +315,12 @@ def test_bots_never_take_back(client):
     from tests.support.wait import wait_for
 
     ann = new_player(client, "Ann")
-    room = client.post("/api/rooms", headers=ann["headers"], json={
-        "ruleset": "testgame", "seats": 2, "options": {"rounds": 2}, "undo": "turn"}).json()
-    assert client.post(f"/api/rooms/{room['id']}/bots", headers=ann["headers"],
-                       json={}).status_code == 200
+    room = client.post(
+        "/api/rooms",
+        headers=ann["headers"],
+        json={"ruleset": "testgame", "seats": 2, "options": {"rounds": 2}, "undo": "turn"},
+    ).json()
+    assert client.post(f"/api/rooms/{room['id']}/bots", headers=ann["headers"], json={}).status_code == 200
     game_id = client.post(f"/api/rooms/{room['id']}/start", headers=ann["headers"]).json()["game_id"]
     _move(client, game_id, ann, legal(client, game_id, ann)["moves"][0], 0)
     wait_for(lambda: doc(client, game_id)["version"] >= 2)  # the bot's bid

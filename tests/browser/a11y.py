@@ -58,8 +58,10 @@ def tab_to(page, locator, most: int = 600) -> None:
     around it) has the focus. Fails when Tab never reaches it."""
     locator.wait_for(state="attached", timeout=10000)
     # Start at the top: on the skip link (the page's first stop) where there is one.
-    page.evaluate("() => { const s = document.querySelector('.skip-link'); "
-                  "if (s) s.focus(); else if (document.activeElement) document.activeElement.blur(); }")
+    page.evaluate(
+        "() => { const s = document.querySelector('.skip-link'); "
+        "if (s) s.focus(); else if (document.activeElement) document.activeElement.blur(); }"
+    )
     # The locator is found again after every Tab: a redraw (another seat's move) replaces nodes.
     reached = f"(n) => (n.closest({_FOCUSABLE!r}) || n) === document.activeElement"
     for _ in range(most):

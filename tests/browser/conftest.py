@@ -10,16 +10,25 @@ from tests.support.canonical_js import CANON
 from tests.support.server import ServerProcess
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory):
     """A server on SQLite with a short bot delay."""
     db = tmp_path_factory.mktemp("browser") / "civitas.db"
-    with ServerProcess({"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{db}",
-                        "CIVITAS_BOT_DELAY_MS": "50"}) as server:
+    with ServerProcess(
+        {"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{db}", "CIVITAS_BOT_DELAY_MS": "50"}
+    ) as server:
         yield server
 
 
@@ -27,8 +36,9 @@ def live_server(tmp_path_factory):
 def quick_server(tmp_path_factory):
     """A server whose bots move at once (games played to the end: rematch, replay)."""
     db = tmp_path_factory.mktemp("quick") / "civitas.db"
-    with ServerProcess({"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{db}",
-                        "CIVITAS_BOT_DELAY_MS": "0"}) as server:
+    with ServerProcess(
+        {"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{db}", "CIVITAS_BOT_DELAY_MS": "0"}
+    ) as server:
         yield server
 
 
@@ -66,8 +76,11 @@ def page(browser):
 # Every browser test that ends on a game page checks that the document the page built from
 # patches equals `GET /api/games/{id}` at the same version (issue 26 item 8). The page and the
 # server may be a bot move apart: compare at a moment both are at one version.
-SAME_AS_SERVER = """async () => {
-  const CANON = """ + CANON + """;
+SAME_AS_SERVER = (
+    """async () => {
+  const CANON = """
+    + CANON
+    + """;
   const c = window.civitas;
   const match = location.pathname.match(/^\\/games\\/([^/]+)$/);
   if (!c || !c.doc || !match) return null;
@@ -91,3 +104,4 @@ SAME_AS_SERVER = """async () => {
   }
   return last;
 }"""
+)

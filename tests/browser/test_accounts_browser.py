@@ -19,12 +19,21 @@ def mail_server(tmp_path_factory):
     """A server on SQLite that mails through an SMTP server in the test process."""
     db = tmp_path_factory.mktemp("accounts") / "civitas.db"
     port = free_port()
-    with SmtpServer() as smtp, ServerProcess({
-            "CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{db}", "CIVITAS_BOT_DELAY_MS": "50",
-            "CIVITAS_SMTP_HOST": "127.0.0.1", "CIVITAS_SMTP_PORT": str(smtp.port),
-            "CIVITAS_PUBLIC_URL": f"http://127.0.0.1:{port}",
-            "CIVITAS_PASSWORD_TIME_COST": "1", "CIVITAS_PASSWORD_MEMORY_KIB": "8192"},
-            port=port) as server:
+    with (
+        SmtpServer() as smtp,
+        ServerProcess(
+            {
+                "CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{db}",
+                "CIVITAS_BOT_DELAY_MS": "50",
+                "CIVITAS_SMTP_HOST": "127.0.0.1",
+                "CIVITAS_SMTP_PORT": str(smtp.port),
+                "CIVITAS_PUBLIC_URL": f"http://127.0.0.1:{port}",
+                "CIVITAS_PASSWORD_TIME_COST": "1",
+                "CIVITAS_PASSWORD_MEMORY_KIB": "8192",
+            },
+            port=port,
+        ) as server,
+    ):
         server.smtp = smtp
         yield server
 
@@ -87,8 +96,13 @@ def test_claim_then_sign_in_elsewhere_by_password_and_by_code(mail_server, brows
     box = second.locator(".legal-move").first.bounding_box()
     second.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     deadline = time.monotonic() + 30
-    while not (mine := [m for m in http.get(f"{url}/api/games/{game_id}/log", headers=auth)
-                        .json()["moves"] if m["seat"] == 0]):
+    while not (
+        mine := [
+            m
+            for m in http.get(f"{url}/api/games/{game_id}/log", headers=auth).json()["moves"]
+            if m["seat"] == 0
+        ]
+    ):
         assert time.monotonic() < deadline, "the second browser's move never arrived"
         time.sleep(0.1)
     assert mine[0]["text"].startswith("Ann")

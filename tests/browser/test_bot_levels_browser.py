@@ -9,8 +9,9 @@ from tests.support import http
 def test_the_host_picks_and_changes_bot_levels_and_a_newcomer_is_offered_normal(live_server, browser):
     host = http.post(f"{live_server.url}/api/players", json={"name": "Host"}).json()
     auth = {"Authorization": f"Bearer {host['token']}"}
-    room = http.post(f"{live_server.url}/api/rooms", headers=auth,
-                     json={"ruleset": "testgame", "seats": 3}).json()
+    room = http.post(
+        f"{live_server.url}/api/rooms", headers=auth, json={"ruleset": "testgame", "seats": 3}
+    ).json()
     page = browser.new_context().new_page()
     page.goto(live_server.url + "/")
     page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))", host)

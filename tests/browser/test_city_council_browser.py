@@ -5,8 +5,14 @@ from __future__ import annotations
 
 import re
 
-from tests.browser.test_rulesets_browser import (SETTLED, _decide, _finished_as, _my_turn,
-                                                  _same_as_server, _start)
+from tests.browser.test_rulesets_browser import (
+    SETTLED,
+    _decide,
+    _finished_as,
+    _my_turn,
+    _same_as_server,
+    _start,
+)
 from tests.support import http
 
 
@@ -33,7 +39,10 @@ def _click(page):
             prompt.locator(".cc-btn").last.click()
     elif phase == "execute":
         prompt.locator("[data-plan]").first.click()
-        if page.evaluate("window.civitas.doc.view.phase") == "execute" and page.locator(".cc-cell.can").count():
+        if (
+            page.evaluate("window.civitas.doc.view.phase") == "execute"
+            and page.locator(".cc-cell.can").count()
+        ):
             page.locator(".cc-cell.can").first.click()
             if page.locator(".cc-prompt .cc-btn.main[data-move]").count():
                 page.locator(".cc-prompt .cc-btn.main[data-move]").first.click()
@@ -59,10 +68,13 @@ def _click(page):
 def _play(page, game, auth, server, decisions):
     done = []
     for _ in range(decisions):
-        page.wait_for_function("window.civitas.doc.status !== 'active' || "
-                               "(window.civitas.doc.to_act.includes(window.civitas.doc.seat) && "
-                               "window.civitas.legalVersion === window.civitas.doc.version && "
-                               f"{SETTLED})", timeout=60000)
+        page.wait_for_function(
+            "window.civitas.doc.status !== 'active' || "
+            "(window.civitas.doc.to_act.includes(window.civitas.doc.seat) && "
+            "window.civitas.legalVersion === window.civitas.doc.version && "
+            f"{SETTLED})",
+            timeout=60000,
+        )
         if page.evaluate("window.civitas.doc.status") != "active":
             break  # the game ended (a goal reached or the city failed)
         phase, sent = _decide(page, _click)

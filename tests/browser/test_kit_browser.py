@@ -24,8 +24,13 @@ from tests.support import http
 
 PHONE = {"width": 390, "height": 844}
 GAMES = ["suburbia", "tiny-towns", "fortune-city", "fortuna", "city-council"]
-NAMES = {"suburbia": "Suburbia", "tiny-towns": "Tiny Towns", "fortune-city": "Fortune City",
-         "fortuna": "Fortuna", "city-council": "City Council"}
+NAMES = {
+    "suburbia": "Suburbia",
+    "tiny-towns": "Tiny Towns",
+    "fortune-city": "Fortune City",
+    "fortuna": "Fortuna",
+    "city-council": "City Council",
+}
 
 
 @pytest.fixture
@@ -56,8 +61,13 @@ def test_phone_table_has_big_targets_and_whole_words(live_server, phone, ruleset
     _start(live_server, phone, ruleset, seats=3 if ruleset == "city-council" else 2)
     _my_turn(phone)
     _table_is_clean(phone, f"{ruleset}, first decision")
-    click = {"suburbia": lambda p: p.click(".sb-keep-goal >> nth=0"), "tiny-towns": _tiny_towns_click,
-             "fortune-city": _fortune_city_click, "fortuna": _fortuna_click, "city-council": cc_click}[ruleset]
+    click = {
+        "suburbia": lambda p: p.click(".sb-keep-goal >> nth=0"),
+        "tiny-towns": _tiny_towns_click,
+        "fortune-city": _fortune_city_click,
+        "fortuna": _fortuna_click,
+        "city-council": cc_click,
+    }[ruleset]
     _decide(phone, click, TT_AUTO_DONE if ruleset == "tiny-towns" else "false")
     _my_turn(phone)
     _table_is_clean(phone, f"{ruleset}, second decision")
@@ -102,7 +112,9 @@ def test_your_tables_come_before_the_form_on_a_phone(live_server, phone):
     """On a phone a player's own tables are the first thing in the lobby, above the create form."""
     host = http.post(f"{live_server.url}/api/players", json={"name": "Mo"}).json()
     auth = {"Authorization": f"Bearer {host['token']}"}
-    http.post(f"{live_server.url}/api/rooms", headers=auth, json={"ruleset": "fortuna", "seats": 2, "options": {}})
+    http.post(
+        f"{live_server.url}/api/rooms", headers=auth, json={"ruleset": "fortuna", "seats": 2, "options": {}}
+    )
     phone.goto(live_server.url + "/")
     phone.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))", host)
     phone.goto(live_server.url + "/")
@@ -126,6 +138,7 @@ def test_city_council_ranking_says_vp(live_server, page):
 
 # ---- keyboard only ---------------------------------------------------------------------------
 
+
 def test_keyboard_only_turns_suburbia(live_server, page):
     """Suburbia with Tab and Enter: keep a goal, then take a market tile as a lake and place it
     on a highlighted hex of the borough."""
@@ -142,9 +155,15 @@ def test_keyboard_only_turns_suburbia(live_server, page):
     assert [m["move"]["type"] for m in log if m["seat"] == 0] == ["keep_goal", "lake"]
 
 
-@pytest.mark.parametrize("ruleset,click,steps", [
-    ("tiny-towns", _tiny_towns_click, 3), ("fortune-city", _fortune_city_click, 3),
-    ("fortuna", _fortuna_click, 2), ("city-council", cc_click, 4)])
+@pytest.mark.parametrize(
+    "ruleset,click,steps",
+    [
+        ("tiny-towns", _tiny_towns_click, 3),
+        ("fortune-city", _fortune_city_click, 3),
+        ("fortuna", _fortuna_click, 2),
+        ("city-council", cc_click, 4),
+    ],
+)
 def test_keyboard_only_turns(live_server, page, ruleset, click, steps):
     """Each game's clicking helper, its clicks made with Tab and Enter only: the moves go
     through (none refused) and the first decisions of the game are played."""
@@ -164,7 +183,9 @@ def test_key_click_fails_on_a_mouse_only_control(live_server, page):
     """The keyboard helper is honest: a thing Tab cannot reach is not pressed."""
     _start(live_server, page, "fortuna")
     # Outside the board (a redraw would remove it), after everything Tab can reach there.
-    page.evaluate("() => document.querySelector('.table-main').append(Object.assign(document.createElement('div'), {id: 'mouse-only', textContent: 'x'}))")
+    page.evaluate(
+        "() => document.querySelector('.table-main').append(Object.assign(document.createElement('div'), {id: 'mouse-only', textContent: 'x'}))"
+    )
     with pytest.raises(AssertionError):
         key_click(page, page.locator("#mouse-only"), most=60)
 
@@ -182,8 +203,9 @@ def test_suburbia_last_move_highlight_keeps_tile_text_readable(live_server, page
     page.locator(".sb-cell.legal").first.click()
     _moved(page, version)
     # Our lake's log line: hovering it highlights the tile it built (as the last move would).
-    seq = page.wait_for_function("(window.civitas.log.find((e) => e.seat === 0 && e.move.type === 'lake') || {}).seq",
-                                 timeout=30000).json_value()
+    seq = page.wait_for_function(
+        "(window.civitas.log.find((e) => e.seat === 0 && e.move.type === 'lake') || {}).seq", timeout=30000
+    ).json_value()
     page.locator(f"#log li[data-seq='{seq}']").hover()
     page.wait_for_selector("svg g.civ-hl", state="attached")
     look = page.evaluate("""() => { const g = document.querySelector('svg g.civ-hl');

@@ -16,10 +16,17 @@ ORIGIN = "http://kit.test"
 def kit(browser):
     """A blank page that has imported the kit as window.kit."""
     page = browser.new_page()
-    page.route(f"{ORIGIN}/index.html", lambda route: route.fulfill(
-        body="<!doctype html><script type=module>import * as kit from './kit.js'; window.kit = kit;</script>",
-        content_type="text/html"))
-    page.route(f"{ORIGIN}/kit.js", lambda route: route.fulfill(body=KIT_JS.read_text(), content_type="text/javascript"))
+    page.route(
+        f"{ORIGIN}/index.html",
+        lambda route: route.fulfill(
+            body="<!doctype html><script type=module>import * as kit from './kit.js'; window.kit = kit;</script>",
+            content_type="text/html",
+        ),
+    )
+    page.route(
+        f"{ORIGIN}/kit.js",
+        lambda route: route.fulfill(body=KIT_JS.read_text(), content_type="text/javascript"),
+    )
     page.goto(f"{ORIGIN}/index.html")
     page.wait_for_function("!!window.kit")
     yield page
@@ -34,7 +41,8 @@ STEPS = "[0, 1, 2].map((i) => ({ name: `m${i}`, of: (m) => m.seats[i] }))"
 def test_picker_narrows_step_by_step_and_returns_a_listed_move(kit):
     """Each step offers only the values some remaining move has; a step with one value left is
     skipped; the move returned is the listed object itself once one is left."""
-    out = kit.evaluate(f"""(legal) => {{
+    out = kit.evaluate(
+        f"""(legal) => {{
       const p = new kit.Picker({STEPS}).sync("v1", legal);
       const first = p.next();
       const r1 = p.pick(first.step, "a");
@@ -45,7 +53,9 @@ def test_picker_narrows_step_by_step_and_returns_a_listed_move(kit):
       return {{ first: [first.step, first.options.map((o) => o.value)], r1,
                second: [second.step, second.options.map((o) => o.value)], r2,
                third: [third.step, third.options.map((o) => o.value)], r3, listed: legal.indexOf(r3) }};
-    }}""", LEGAL)
+    }}""",
+        LEGAL,
+    )
     assert out["first"] == [0, ["a", "b"]] and out["r1"] is None
     assert out["second"] == [1, ["b", "c"]] and out["r2"] is None
     assert out["third"] == [2, ["c", "d"]]
@@ -55,7 +65,8 @@ def test_picker_narrows_step_by_step_and_returns_a_listed_move(kit):
 def test_picker_refuses_a_value_no_move_has_and_forgets_on_a_new_key(kit):
     """A pick that no legal move agrees with is not kept (nothing can be made up from picks);
     the same key keeps the picks, a new key (a new version) starts again."""
-    out = kit.evaluate(f"""(legal) => {{
+    out = kit.evaluate(
+        f"""(legal) => {{
       const p = new kit.Picker({STEPS}).sync("v1", legal);
       const bad = p.pick(0, "z");
       const afterBad = p.picks.length;
@@ -65,7 +76,9 @@ def test_picker_refuses_a_value_no_move_has_and_forgets_on_a_new_key(kit):
       const kept = p.picks.length;
       p.sync("v2", legal);
       return {{ bad, afterBad, single, kept, fresh: p.picks.length }};
-    }}""", LEGAL)
+    }}""",
+        LEGAL,
+    )
     assert out["bad"] is None and out["afterBad"] == 0
     assert out["single"] == {"seats": ["b", "a", "c"]}  # "b" first leaves one seating
     assert out["kept"] == 1 and out["fresh"] == 0
@@ -75,14 +88,23 @@ def test_hyphenate_breaks_long_words_at_readable_places_only(kit):
     """Soft hyphens go into long words only, between consonants, never inside "th" / "tr"."""
     words = ["Slaughterhouse", "Electronics Store", "Steakhouse", "Bookstore", "Park", "Construction"]
     out = kit.evaluate("(ws) => ws.map((w) => kit.hyphenate(w, 8).replaceAll('\\u00ad', '-'))", words)
-    assert out == ["Slaugh-terhouse", "Elec-tronics Store", "Steak-house", "Book-store", "Park", "Construc-tion"]
+    assert out == [
+        "Slaugh-terhouse",
+        "Elec-tronics Store",
+        "Steak-house",
+        "Book-store",
+        "Park",
+        "Construc-tion",
+    ]
     assert json.dumps(out).count("-") == 5
 
 
 def test_hyphenate_falls_back_to_a_break_between_vowels(kit):
     """A long word with no break between consonants or before a syllable breaks between two
     vowels that are not said as one ("Appli-ance"), so it never runs out of its box."""
-    out = kit.evaluate("(ws) => ws.map((w) => kit.hyphenate(w, 7).replaceAll('\\u00ad', '-'))", ["Appliance", "Stationery"])
+    out = kit.evaluate(
+        "(ws) => ws.map((w) => kit.hyphenate(w, 7).replaceAll('\\u00ad', '-'))", ["Appliance", "Stationery"]
+    )
     assert out == ["Appli-ance", "Statio-nery"]
 
 

@@ -15,7 +15,16 @@ import time
 
 import pytest
 
-from tests.browser.test_table_browser import VIEWPORTS, _no_sideways_scroll, _open, _player, _ready, _rest_moves, _room, shot
+from tests.browser.test_table_browser import (
+    VIEWPORTS,
+    _no_sideways_scroll,
+    _open,
+    _player,
+    _ready,
+    _rest_moves,
+    _room,
+    shot,
+)
 from tests.support import http
 from tests.support.server import ServerProcess
 
@@ -62,10 +71,15 @@ def learn_server(tmp_path_factory):
     """Heartbeats every second (the watchdog's interval), bots that wait a little, a 60 s grace
     for absent players (the countdown), clocks swept often."""
     db = tmp_path_factory.mktemp("learn") / "civitas.db"
-    with ServerProcess({"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{db}",
-                        "CIVITAS_BOT_DELAY_MS": "200", "CIVITAS_HEARTBEAT_SECONDS": "1",
-                        "CIVITAS_ABSENCE_GRACE_SECONDS": "60",
-                        "CIVITAS_CLOCK_SWEEP_SECONDS": "0.5"}) as server:
+    with ServerProcess(
+        {
+            "CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{db}",
+            "CIVITAS_BOT_DELAY_MS": "200",
+            "CIVITAS_HEARTBEAT_SECONDS": "1",
+            "CIVITAS_ABSENCE_GRACE_SECONDS": "60",
+            "CIVITAS_CLOCK_SWEEP_SECONDS": "0.5",
+        }
+    ) as server:
         yield server
 
 
@@ -77,8 +91,9 @@ def viewport(request):
 def _page(browser, viewport, errors=None):
     """A page with the socket wrapper; the phone is a touch device."""
     width, height = VIEWPORTS[viewport]
-    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True,
-                                  has_touch=viewport == "phone")
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, bypass_csp=True, has_touch=viewport == "phone"
+    )
     context.add_init_script(SOCKET_WRAPPER)
     page = context.new_page()
     seen = errors if errors is not None else []
@@ -212,8 +227,11 @@ def test_a_move_crossed_by_another_device_is_no_error(learn_server, browser, vie
     # This page hears nothing for now (and its watchdog is told to be patient meanwhile).
     page.evaluate("window.civitas.heartbeatEvery = 60; window.__ws.hold()")
     legal = http.get(f"{server.url}/api/games/{game}/legal-moves", headers=host["headers"]).json()
-    r = http.post(f"{server.url}/api/games/{game}/moves", headers=host["headers"],
-                  json={"version": legal["version"], "move": legal["moves"][0]})
+    r = http.post(
+        f"{server.url}/api/games/{game}/moves",
+        headers=host["headers"],
+        json={"version": legal["version"], "move": legal["moves"][0]},
+    )
     assert r.status_code == 200, r.text
     # The page still shows the old decision: a click on it goes out at the old version.
     page.locator(".sb-keep-goal").last.click()
@@ -222,8 +240,10 @@ def test_a_move_crossed_by_another_device_is_no_error(learn_server, browser, vie
     page.wait_for_function("window.civitas.lastAnswer && window.civitas.lastAnswer.ok === false")
     # Stale, or (when the other device's move ended a simultaneous step) no longer this seat's turn.
     assert page.evaluate("window.civitas.lastAnswer.code") in ("move/stale_version", "move/not_your_turn")
-    shown = page.evaluate("[document.getElementById('move-error').hidden, document.getElementById('move-error').dataset.kind || '', "
-                          "document.getElementById('move-error').textContent]")
+    shown = page.evaluate(
+        "[document.getElementById('move-error').hidden, document.getElementById('move-error').dataset.kind || '', "
+        "document.getElementById('move-error').textContent]"
+    )
     assert shown[0] or shown[1] == "notice", shown
     assert "version" not in shown[2]
     page.context.close()
@@ -251,8 +271,10 @@ def test_a_silent_connection_is_noticed_and_a_move_meanwhile_waits(learn_server,
     page.wait_for_function("window.civitas.watchdogFired === 1", timeout=15000)
     page.wait_for_function("document.getElementById('conn-status').dataset.state === 'online'", timeout=30000)
     # The kept move goes out on the new socket (the cut one never left the page) and is answered.
-    page.wait_for_function("window.__ws.moves.length === 1 && window.civitas.awaiting === null "
-                           "&& !window.civitas.pending", timeout=30000)
+    page.wait_for_function(
+        "window.__ws.moves.length === 1 && window.civitas.awaiting === null && !window.civitas.pending",
+        timeout=30000,
+    )
     log = http.get(f"{server.url}/api/games/{game}/log", headers=host["headers"]).json()["moves"]
     assert [m["move"]["type"] for m in log if m["seat"] == 0] == ["keep_goal"]
     assert page.evaluate("window.civitas.doc.version") > version
@@ -282,7 +304,9 @@ def test_the_result_stays_readable_and_the_rematch_is_a_link(learn_server, brows
     page.click("#rematch")
     link = page.locator("#rematch-go")
     link.wait_for(timeout=30000)
-    assert re.search(r"/games/[0-9a-f]+$", link.get_attribute("href")) and game not in link.get_attribute("href")
+    assert re.search(r"/games/[0-9a-f]+$", link.get_attribute("href")) and game not in link.get_attribute(
+        "href"
+    )
     time.sleep(1)  # a page that would jump away does so at once
     assert page.url.endswith(f"/games/{game}") and page.is_visible("#outcome")
     shot(page, f"learn-{viewport}-5-rematch-link")
@@ -309,7 +333,9 @@ def test_an_absent_player_gets_a_countdown_before_a_bot_steps_in(learn_server, b
     _open(page, server, stays, game)
     status = page.locator("#turn-status")
     away = f"{gone['name']} is away"
-    page.wait_for_function(f"document.getElementById('turn-status').textContent.includes({away!r})", timeout=30000)
+    page.wait_for_function(
+        f"document.getElementById('turn-status').textContent.includes({away!r})", timeout=30000
+    )
     first = status.inner_text()
     assert re.search(r"a bot will play for them in \d:\d\d unless they come back", first), first
     page.wait_for_function(f"document.getElementById('turn-status').textContent !== {first!r}")

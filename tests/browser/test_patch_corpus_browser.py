@@ -57,9 +57,13 @@ def _game_sequences() -> list[dict[str, Any]]:
             steps = [diff(old, new) for old, new in pairwise(views)]
             for old, new, ops in zip(views, views[1:], steps):
                 assert apply_patch(json.loads(json.dumps(old)), ops) == new  # the corpus is right
-            sequences.append({"label": f"{ruleset.id} seat {seat}", "first": views[0],
-                              "steps": [{"ops": ops, "digest": _digest(new)}
-                                        for ops, new in zip(steps, views[1:])]})
+            sequences.append(
+                {
+                    "label": f"{ruleset.id} seat {seat}",
+                    "first": views[0],
+                    "steps": [{"ops": ops, "digest": _digest(new)} for ops, new in zip(steps, views[1:])],
+                }
+            )
     return sequences
 
 
@@ -82,15 +86,17 @@ def _edge_sequences() -> list[dict[str, Any]]:
     for i, (old, new) in enumerate(EDGE_CASES):
         ops = diff(old, new)
         assert apply_patch(json.loads(json.dumps(old)), ops) == new
-        out.append({"label": f"edge case {i}", "first": old,
-                    "steps": [{"ops": ops, "digest": _digest(new)}]})
+        out.append({"label": f"edge case {i}", "first": old, "steps": [{"ops": ops, "digest": _digest(new)}]})
     return out
 
 
 # In the page: apply each sequence's patches in turn with patch.js, and digest each result as
 # Python does (keys sorted, no spaces); answer the label and step of every mismatch.
-RUN_IN_PAGE = """async (sequences) => {
-  const CANON = """ + CANON + """;
+RUN_IN_PAGE = (
+    """async (sequences) => {
+  const CANON = """
+    + CANON
+    + """;
   const { applyPatch } = await import("/static/js/patch.js");
   const canon = CANON;
   const hex = async (text) => Array.from(new Uint8Array(await crypto.subtle.digest(
@@ -107,12 +113,18 @@ RUN_IN_PAGE = """async (sequences) => {
   }
   return { wrong, checked };
 }"""
+)
 
 
 def _corpus() -> list[dict[str, Any]]:
     sequences = _game_sequences() + _edge_sequences()
-    inserts = [op for seq in sequences for step in seq["steps"] for op in step["ops"]
-               if op["op"] == "add" and op["path"].rsplit("/", 1)[-1].isdigit()]
+    inserts = [
+        op
+        for seq in sequences
+        for step in seq["steps"]
+        for op in step["ops"]
+        if op["op"] == "add" and op["path"].rsplit("/", 1)[-1].isdigit()
+    ]
     assert inserts, "the corpus must insert into arrays by index, or it cannot catch an overwrite"
     return sequences
 

@@ -29,9 +29,11 @@ def test_create_room_add_bot_start_and_play_by_clicking(live_server, page):
     clicks = 0
     # Wait for the state the click needs (our turn, legal moves of this version), never for a
     # button that the next redraw may replace.
-    ready = ("window.civitas.doc.status === 'finished' || (window.civitas.doc.to_act.includes("
-             "window.civitas.doc.seat) && window.civitas.legalVersion === window.civitas.doc.version"
-             " && window.civitas.legal.length > 0 && document.querySelector('.legal-move') !== null)")
+    ready = (
+        "window.civitas.doc.status === 'finished' || (window.civitas.doc.to_act.includes("
+        "window.civitas.doc.seat) && window.civitas.legalVersion === window.civitas.doc.version"
+        " && window.civitas.legal.length > 0 && document.querySelector('.legal-move') !== null)"
+    )
     while True:
         page.wait_for_function(ready, timeout=30000)
         if page.evaluate("window.civitas.doc.status") == "finished":
@@ -54,8 +56,9 @@ def test_create_room_add_bot_start_and_play_by_clicking(live_server, page):
     assert page.locator("table.scores tbody tr").count() == 2
     game_id = page.url.rsplit("/", 1)[1]
     token = page.evaluate("JSON.parse(localStorage.getItem('civitas.player')).token")
-    final = http.get(f"{live_server.url}/api/games/{game_id}",
-                     headers={"Authorization": f"Bearer {token}"}).json()
+    final = http.get(
+        f"{live_server.url}/api/games/{game_id}", headers={"Authorization": f"Bearer {token}"}
+    ).json()
     assert final["status"] == "finished" and final["seat"] == 0
     # The document the page rebuilt from its snapshot and patches is exactly the server's.
     assert page.evaluate("window.civitas.doc") == final
@@ -68,11 +71,17 @@ def test_lobby_lists_public_rooms_live_and_join_by_link(live_server, browser):
     watcher.wait_for_selector("#rooms-body")
     host = http.post(f"{live_server.url}/api/players", json={"name": "Host"}).json()
     auth = {"Authorization": f"Bearer {host['token']}"}
-    room = http.post(f"{live_server.url}/api/rooms", headers=auth,
-                     json={"ruleset": "testgame", "seats": 2, "private": False}).json()
+    room = http.post(
+        f"{live_server.url}/api/rooms",
+        headers=auth,
+        json={"ruleset": "testgame", "seats": 2, "private": False},
+    ).json()
     watcher.wait_for_selector(f"tr[data-room-id='{room['id']}']")
-    private = http.post(f"{live_server.url}/api/rooms", headers=auth,
-                        json={"ruleset": "testgame", "seats": 2, "private": True}).json()
+    private = http.post(
+        f"{live_server.url}/api/rooms",
+        headers=auth,
+        json={"ruleset": "testgame", "seats": 2, "private": True},
+    ).json()
     friend = browser.new_context().new_page()
     friend.goto(f"{live_server.url}/r/{private['invite_code']}")
     friend.wait_for_url("**/rooms/*")
@@ -89,8 +98,9 @@ def test_room_page_shows_only_the_buttons_that_apply(live_server, browser):
     Take a seat, not Start."""
     host = http.post(f"{live_server.url}/api/players", json={"name": "Host"}).json()
     auth = {"Authorization": f"Bearer {host['token']}"}
-    room = http.post(f"{live_server.url}/api/rooms", headers=auth,
-                     json={"ruleset": "testgame", "seats": 2}).json()
+    room = http.post(
+        f"{live_server.url}/api/rooms", headers=auth, json={"ruleset": "testgame", "seats": 2}
+    ).json()
     page = browser.new_context().new_page()
     page.goto(live_server.url + "/")
     page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))", host)
@@ -111,8 +121,11 @@ def test_lobby_lists_your_tables(live_server, browser):
     """A returning player sees the tables they host or sit in, with a link back into each."""
     host = http.post(f"{live_server.url}/api/players", json={"name": "Back"}).json()
     auth = {"Authorization": f"Bearer {host['token']}"}
-    room = http.post(f"{live_server.url}/api/rooms", headers=auth,
-                     json={"ruleset": "testgame", "seats": 1, "private": True}).json()
+    room = http.post(
+        f"{live_server.url}/api/rooms",
+        headers=auth,
+        json={"ruleset": "testgame", "seats": 1, "private": True},
+    ).json()
     game = http.post(f"{live_server.url}/api/rooms/{room['id']}/start", headers=auth).json()["game_id"]
     page = browser.new_context().new_page()
     page.goto(live_server.url + "/")
@@ -131,16 +144,20 @@ def test_a_click_is_not_lost_when_a_patch_arrives_between_press_and_release(live
     release); before the release, another player's move arrives and the page has its new state.
     The page must not redraw under the pressed button (the release would land on a new node and
     the browser would fire no click): the click plays the move."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True,
-                                  has_touch=press == "touch")
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, bypass_csp=True, has_touch=press == "touch"
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     a = http.post(f"{live_server.url}/api/players", json={"name": "Ann"}).json()
     b = http.post(f"{live_server.url}/api/players", json={"name": "Bob"}).json()
     ha, hb = ({"Authorization": f"Bearer {p['token']}"} for p in (a, b))
-    room = http.post(f"{live_server.url}/api/rooms", headers=ha,
-                     json={"ruleset": "testgame", "seats": 2, "options": {"rounds": 2}}).json()
+    room = http.post(
+        f"{live_server.url}/api/rooms",
+        headers=ha,
+        json={"ruleset": "testgame", "seats": 2, "options": {"rounds": 2}},
+    ).json()
     http.post(f"{live_server.url}/api/rooms/{room['id']}/join", headers=hb, json={})
     game = http.post(f"{live_server.url}/api/rooms/{room['id']}/start", headers=ha).json()["game_id"]
     page.goto(live_server.url + "/")
@@ -149,9 +166,11 @@ def test_a_click_is_not_lost_when_a_patch_arrives_between_press_and_release(live
     # Both seats bid at once (the test game's first phase): Ann's buttons for version 0 are drawn,
     # and so is the log (its first line, "No moves yet.", moves the list of moves down: a press
     # aimed before it is drawn lands beside the button).
-    page.wait_for_function("window.civitas.doc && window.civitas.legalVersion === 0 && "
-                           "window.civitas.legal.length > 0 && document.querySelector('.legal-move') "
-                           "&& document.querySelector('#log li')")
+    page.wait_for_function(
+        "window.civitas.doc && window.civitas.legalVersion === 0 && "
+        "window.civitas.legal.length > 0 && document.querySelector('.legal-move') "
+        "&& document.querySelector('#log li')"
+    )
     box = page.locator(".legal-move").first.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.evaluate("""() => { window.pressedOn = null; for (const type of ['pointerdown', 'keydown'])
@@ -169,12 +188,20 @@ def test_a_click_is_not_lost_when_a_patch_arrives_between_press_and_release(live
     page.wait_for_function("window.pressedOn !== null")
     assert page.evaluate("window.pressedOn") == "legal-move"
     legal = http.get(f"{live_server.url}/api/games/{game}/legal-moves", headers=hb).json()
-    assert http.post(f"{live_server.url}/api/games/{game}/moves", headers=hb,
-                     json={"version": 0, "move": legal["moves"][0]}).status_code == 200
+    assert (
+        http.post(
+            f"{live_server.url}/api/games/{game}/moves",
+            headers=hb,
+            json={"version": 0, "move": legal["moves"][0]},
+        ).status_code
+        == 200
+    )
     # The page has Bob's move and Ann's legal moves of version 1 before the button is released.
     # ... and the log's line for Bob's move, which would push the button from under the pointer.
-    page.wait_for_function("window.civitas.doc.version === 1 && window.civitas.legalVersion === 1"
-                           " && window.civitas.log.some((entry) => entry.seat === 1)")
+    page.wait_for_function(
+        "window.civitas.doc.version === 1 && window.civitas.legalVersion === 1"
+        " && window.civitas.log.some((entry) => entry.seat === 1)"
+    )
     # The redraws for it are held back, still to run: the race really happened.
     assert page.evaluate("window.civitas.drawsWaiting()") > 0
     if press == "mouse":

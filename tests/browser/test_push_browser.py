@@ -25,10 +25,17 @@ def _player(url, name):
 
 def test_push_through_the_service_worker_then_the_turn_is_played(browser, tmp_path):
     private, public = vapid_keys()
-    with PushService() as push, ServerProcess({
-            "CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'civitas.db'}",
-            "CIVITAS_BOT_DELAY_MS": "50", "CIVITAS_VAPID_PRIVATE_KEY": private,
-            "CIVITAS_VAPID_PUBLIC_KEY": public}) as server:
+    with (
+        PushService() as push,
+        ServerProcess(
+            {
+                "CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'civitas.db'}",
+                "CIVITAS_BOT_DELAY_MS": "50",
+                "CIVITAS_VAPID_PRIVATE_KEY": private,
+                "CIVITAS_VAPID_PUBLIC_KEY": public,
+            }
+        ) as server,
+    ):
         ann, ann_h = _player(server.url, "Ann")
         _bob, bob_h = _player(server.url, "Bob")
         context = browser.new_context(bypass_csp=True)
@@ -38,7 +45,9 @@ def test_push_through_the_service_worker_then_the_turn_is_played(browser, tmp_pa
         # browser would, pointing at the local push service.
         context.add_init_script(
             "PushManager.prototype.subscribe = async function () { const s = "
-            + json.dumps(subscription) + "; return { endpoint: s.endpoint, toJSON: () => s }; };")
+            + json.dumps(subscription)
+            + "; return { endpoint: s.endpoint, toJSON: () => s }; };"
+        )
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -48,16 +57,25 @@ def test_push_through_the_service_worker_then_the_turn_is_played(browser, tmp_pa
         page.wait_for_selector("#push-button:not([hidden])")
         page.click("#push-button")
         page.wait_for_function("document.getElementById('push-note').textContent !== ''", timeout=20000)
-        assert page.text_content('#push-note') == 'Push is on for this device.', page.text_content('#push-note')
-        assert page.evaluate("navigator.serviceWorker.controller !== null || "
-                             "navigator.serviceWorker.getRegistration().then(r => !!r.active)")
+        assert page.text_content("#push-note") == "Push is on for this device.", page.text_content(
+            "#push-note"
+        )
+        assert page.evaluate(
+            "navigator.serviceWorker.controller !== null || "
+            "navigator.serviceWorker.getRegistration().then(r => !!r.active)"
+        )
         settings = httpx.get(f"{server.url}/api/players/me/notifications", headers=ann_h).json()
         assert settings["ready"]["push"] is True
-        page.evaluate("window.pushes = []; navigator.serviceWorker.addEventListener('message', "
-                      "e => window.pushes.push(e.data))")
+        page.evaluate(
+            "window.pushes = []; navigator.serviceWorker.addEventListener('message', "
+            "e => window.pushes.push(e.data))"
+        )
         # Bob hosts; Ann joins; the game starts while Ann has no game page open.
-        room = httpx.post(f"{server.url}/api/rooms", headers=bob_h, json={
-            "ruleset": "testgame", "seats": 2, "options": {"rounds": 1}}).json()
+        room = httpx.post(
+            f"{server.url}/api/rooms",
+            headers=bob_h,
+            json={"ruleset": "testgame", "seats": 2, "options": {"rounds": 1}},
+        ).json()
         httpx.post(f"{server.url}/api/rooms/{room['id']}/join", headers=ann_h, json={})
         game_id = httpx.post(f"{server.url}/api/rooms/{room['id']}/start", headers=bob_h).json()["game_id"]
         got = push.wait_for(2, timeout=20)  # game started, your turn (both bid at once)
@@ -72,8 +90,10 @@ def test_push_through_the_service_worker_then_the_turn_is_played(browser, tmp_pa
         page.wait_for_timeout(500)
         ours = [r for r in registrations if r["scopeURL"].startswith(server.url) and not r["isDeleted"]]
         assert ours, registrations
-        cdp.send("ServiceWorker.deliverPushMessage", {
-            "origin": server.url, "registrationId": ours[0]["registrationId"], "data": json.dumps(turn)})
+        cdp.send(
+            "ServiceWorker.deliverPushMessage",
+            {"origin": server.url, "registrationId": ours[0]["registrationId"], "data": json.dumps(turn)},
+        )
         page.wait_for_function("window.pushes.length > 0", timeout=20000)
         heard = page.evaluate("window.pushes[0]")
         assert heard["type"] == "push" and heard["data"]["title"].startswith("Your turn")
@@ -83,8 +103,10 @@ def test_push_through_the_service_worker_then_the_turn_is_played(browser, tmp_pa
         assert page.title().startswith("(1) ")
         page.click(f"tr[data-game-id='{game_id}'] a")
         page.wait_for_url(f"**/games/{game_id}")
-        ready = ("window.civitas && window.civitas.doc && window.civitas.legalVersion === "
-                 "window.civitas.doc.version && document.querySelector('.legal-move') !== null")
+        ready = (
+            "window.civitas && window.civitas.doc && window.civitas.legalVersion === "
+            "window.civitas.doc.version && document.querySelector('.legal-move') !== null"
+        )
         page.wait_for_function(ready, timeout=30000)
         version = page.evaluate("window.civitas.doc.version")
         box = page.locator(".legal-move").first.bounding_box()

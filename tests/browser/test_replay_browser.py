@@ -13,8 +13,10 @@ VERSION = "window.civitasReplay && window.civitasReplay.ready && window.civitasR
 
 
 def _at(page, version):
-    page.wait_for_function(f"window.civitasReplay.version === {version} && "
-                           f"window.civitasReplay.doc.version === {version}", timeout=15000)
+    page.wait_for_function(
+        f"window.civitasReplay.version === {version} && window.civitasReplay.doc.version === {version}",
+        timeout=15000,
+    )
 
 
 @pytest.mark.parametrize("viewport", ["wide", "phone"])

@@ -15,8 +15,11 @@ def _player(server, name):
 
 def _two_seat_game(server):
     (a, ha), (b, hb) = _player(server, "A"), _player(server, "B")
-    room = http.post(f"{server.url}/api/rooms", headers=ha,
-                     json={"ruleset": "testgame", "seats": 2, "options": {"rounds": 3}}).json()
+    room = http.post(
+        f"{server.url}/api/rooms",
+        headers=ha,
+        json={"ruleset": "testgame", "seats": 2, "options": {"rounds": 3}},
+    ).json()
     http.post(f"{server.url}/api/rooms/{room['id']}/join", headers=hb, json={})
     game = http.post(f"{server.url}/api/rooms/{room['id']}/start", headers=ha).json()["game_id"]
     return game, (a, ha), (b, hb)
@@ -24,8 +27,11 @@ def _two_seat_game(server):
 
 def _move(server, game, headers):
     legal = http.get(f"{server.url}/api/games/{game}/legal-moves", headers=headers).json()
-    r = http.post(f"{server.url}/api/games/{game}/moves", headers=headers,
-                  json={"version": legal["version"], "move": legal["moves"][0]})
+    r = http.post(
+        f"{server.url}/api/games/{game}/moves",
+        headers=headers,
+        json={"version": legal["version"], "move": legal["moves"][0]},
+    )
     assert r.status_code == 200
 
 

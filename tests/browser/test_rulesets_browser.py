@@ -14,8 +14,11 @@ def _start(server, page, ruleset, seats=2, options=None):
     """Host a room with bots in the other seats, start it, and open the game page as the host."""
     host = http.post(f"{server.url}/api/players", json={"name": "Host"}).json()
     auth = {"Authorization": f"Bearer {host['token']}"}
-    room = http.post(f"{server.url}/api/rooms", headers=auth, json={
-        "ruleset": ruleset, "seats": seats, "options": options or {}}).json()
+    room = http.post(
+        f"{server.url}/api/rooms",
+        headers=auth,
+        json={"ruleset": ruleset, "seats": seats, "options": options or {}},
+    ).json()
     for _ in range(seats - 1):
         http.post(f"{server.url}/api/rooms/{room['id']}/bots", headers=auth, json={})
     game = http.post(f"{server.url}/api/rooms/{room['id']}/start", headers=auth).json()["game_id"]
@@ -59,16 +62,20 @@ def _finished_as(server, page, ruleset, outcome, ready):
 # The page has taken in the answer to its last move: none in flight, and an accepted move's own
 # version reached (the ack comes before the move's patch; another seat's patch in between moves
 # the version too, so a later version alone does not say our move is in).
-SETTLED = ("(() => { const s = window.civitas, a = s.lastAnswer; return s.awaiting === null && "
-           "(!s.sent || (a && a.id === s.sent.id && (!a.ok || s.doc.version >= a.version))); })()")
+SETTLED = (
+    "(() => { const s = window.civitas, a = s.lastAnswer; return s.awaiting === null && "
+    "(!s.sent || (a && a.id === s.sent.id && (!a.ok || s.doc.version >= a.version))); })()"
+)
 
 
 def _my_turn(page):
     """Wait until the page asks us for a decision with this version's legal moves, our last move
     answered and in; return the version."""
-    page.wait_for_function("window.civitas.doc.to_act.includes(window.civitas.doc.seat) && "
-                           f"window.civitas.legalVersion === window.civitas.doc.version && {SETTLED}",
-                           timeout=30000)
+    page.wait_for_function(
+        "window.civitas.doc.to_act.includes(window.civitas.doc.seat) && "
+        f"window.civitas.legalVersion === window.civitas.doc.version && {SETTLED}",
+        timeout=30000,
+    )
     return page.evaluate("window.civitas.doc.version")
 
 
@@ -86,15 +93,20 @@ def _decide(page, click, auto="false"):
             "() => { const s = window.civitas; if (!(s.doc.to_act.includes(s.doc.seat) && "
             f"s.legalVersion === s.doc.version && {SETTLED})) return false; "
             f"return {{ v: s.doc.version, last: s.sent ? s.sent.id : null, auto: !!({auto}) }}; }}",
-            timeout=30000).json_value()
+            timeout=30000,
+        ).json_value()
         if ready["auto"]:
             step = "auto"  # any move sent at this version or later is the page's own
-            page.wait_for_function("v => { const s = window.civitas.sent; return !!s && s.version >= v; }",
-                                   arg=ready["v"], timeout=30000)
+            page.wait_for_function(
+                "v => { const s = window.civitas.sent; return !!s && s.version >= v; }",
+                arg=ready["v"],
+                timeout=30000,
+            )
             break
         step = click(page)
-        now = page.evaluate("[window.civitas.sent ? window.civitas.sent.id : null, "
-                            "window.civitas.doc.version]")
+        now = page.evaluate(
+            "[window.civitas.sent ? window.civitas.sent.id : null, window.civitas.doc.version]"
+        )
         if now[0] != ready["last"]:
             break
         if now[1] == ready["v"]:
@@ -228,7 +240,10 @@ def test_tiny_towns_monument_naming_placing_and_building_by_clicking(seeded_serv
     assert done[0] == "monument" and "place" in done and _built(live_server, game, auth), done
     _my_turn(page)
     town = page.evaluate("window.civitas.doc.view.towns[0].grid")
-    assert any(cell and cell not in ("wood", "wheat", "brick", "glass", "stone") for cell in town), (town, done)
+    assert any(cell and cell not in ("wood", "wheat", "brick", "glass", "stone") for cell in town), (
+        town,
+        done,
+    )
     _same_as_server(live_server, page, game, auth)
 
 
@@ -273,9 +288,12 @@ def test_fortuna_turns_by_clicking(seeded_server, page):
     done = []
     for _ in range(40):
         # Our turn, or the end of the game (then the assertions below say what was missed).
-        page.wait_for_function("window.civitas.doc.status === 'finished' || (window.civitas.doc.to_act"
-                               ".includes(window.civitas.doc.seat) && window.civitas.legalVersion === "
-                               "window.civitas.doc.version)", timeout=30000)
+        page.wait_for_function(
+            "window.civitas.doc.status === 'finished' || (window.civitas.doc.to_act"
+            ".includes(window.civitas.doc.seat) && window.civitas.legalVersion === "
+            "window.civitas.doc.version)",
+            timeout=30000,
+        )
         if page.evaluate("window.civitas.doc.status") == "finished":
             break
         version = page.evaluate("window.civitas.doc.version")

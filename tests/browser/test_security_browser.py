@@ -12,8 +12,9 @@ def test_pages_work_under_the_csp_and_sockets_carry_no_token_in_the_url(live_ser
     api = live_server.url
     host = http.post(f"{api}/api/players", json={"name": "Ann"}).json()
     auth = {"Authorization": f"Bearer {host['token']}"}
-    room = http.post(f"{api}/api/rooms", headers=auth,
-                     json={"ruleset": "suburbia", "seats": 2, "options": {}}).json()
+    room = http.post(
+        f"{api}/api/rooms", headers=auth, json={"ruleset": "suburbia", "seats": 2, "options": {}}
+    ).json()
     http.post(f"{api}/api/rooms/{room['id']}/bots", headers=auth, json={})
     game_id = http.post(f"{api}/api/rooms/{room['id']}/start", headers=auth).json()["game_id"]
 

@@ -24,9 +24,14 @@ def table_server(tmp_path_factory):
     """A server whose bots wait a little (so a test can watch a held seat) and whose clocks are
     swept often."""
     db = tmp_path_factory.mktemp("table") / "civitas.db"
-    with ServerProcess({"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{db}",
-                        "CIVITAS_BOT_DELAY_MS": "300", "CIVITAS_CLOCK_SWEEP_SECONDS": "0.3",
-                        "CIVITAS_HEARTBEAT_SECONDS": "5"}) as server:
+    with ServerProcess(
+        {
+            "CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{db}",
+            "CIVITAS_BOT_DELAY_MS": "300",
+            "CIVITAS_CLOCK_SWEEP_SECONDS": "0.3",
+            "CIVITAS_HEARTBEAT_SECONDS": "5",
+        }
+    ) as server:
         yield server
 
 
@@ -57,8 +62,11 @@ def _player(server, name):
 
 
 def _room(server, host, ruleset, seats=2, bots=1, pace=None, guests=()):
-    room = http.post(f"{server.url}/api/rooms", headers=host["headers"], json={
-        "ruleset": ruleset, "seats": seats, "options": {}, "pace": pace}).json()
+    room = http.post(
+        f"{server.url}/api/rooms",
+        headers=host["headers"],
+        json={"ruleset": ruleset, "seats": seats, "options": {}, "pace": pace},
+    ).json()
     for guest in guests:
         http.post(f"{server.url}/api/rooms/{room['id']}/join", headers=guest["headers"], json={})
     for _ in range(bots):
@@ -69,8 +77,10 @@ def _room(server, host, ruleset, seats=2, bots=1, pace=None, guests=()):
 
 def _open(page, server, player, game):
     page.goto(server.url + "/")
-    page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))",
-                  {k: player[k] for k in ("id", "name", "token")})
+    page.evaluate(
+        "p => localStorage.setItem('civitas.player', JSON.stringify(p))",
+        {k: player[k] for k in ("id", "name", "token")},
+    )
     page.goto(f"{server.url}/games/{game}")
     page.wait_for_function("window.civitas && window.civitas.doc && window.civitas.table")
 
@@ -88,8 +98,11 @@ def _rest_moves(server, game, player, count, until=None):
         if doc["version"] != seen:
             seen, moved_at = doc["version"], time.monotonic()
         if legal["moves"]:
-            r = http.post(f"{server.url}/api/games/{game}/moves", headers=player["headers"],
-                          json={"version": legal["version"], "move": legal["moves"][0]})
+            r = http.post(
+                f"{server.url}/api/games/{game}/moves",
+                headers=player["headers"],
+                json={"version": legal["version"], "move": legal["moves"][0]},
+            )
             played += r.status_code == 200
         else:
             time.sleep(0.05)  # the bots' turn: leave them the CPU
@@ -98,9 +111,12 @@ def _rest_moves(server, game, player, count, until=None):
 
 def _ready(page):
     """Wait for the state a click needs: our turn and the legal moves of this very version."""
-    page.wait_for_function("window.civitas.doc.status === 'active' && window.civitas.doc.to_act.includes("
-                           "window.civitas.doc.seat) && window.civitas.legalVersion === window.civitas.doc.version "
-                           "&& window.civitas.legal.length > 0", timeout=30000)
+    page.wait_for_function(
+        "window.civitas.doc.status === 'active' && window.civitas.doc.to_act.includes("
+        "window.civitas.doc.seat) && window.civitas.legalVersion === window.civitas.doc.version "
+        "&& window.civitas.legal.length > 0",
+        timeout=30000,
+    )
 
 
 def _no_sideways_scroll(page):
@@ -130,21 +146,28 @@ def test_board_first_log_in_words_and_errors_beside_the_board(table_server, brow
     assert top < height - 150, f"your board starts at y={top}, below the first screen"
     assert _no_sideways_scroll(page), "the page scrolls sideways"
     log = page.locator("#log li[data-seq]").all_inner_texts()
-    assert any(line.startswith("Alice ") for line in log) and any(line.startswith("Bot 2 ") for line in log), log
+    assert any(line.startswith("Alice ") for line in log) and any(
+        line.startswith("Bot 2 ") for line in log
+    ), log
     assert not any("{seat" in line or re.search(r"\bseat \d", line, re.I) for line in log), log
     # Hovering an entry highlights what it changed on the board.
     word = "built" if ruleset == "suburbia" else "placed"
-    lit = page.evaluate("""word => {
+    lit = page.evaluate(
+        """word => {
         const li = [...document.querySelectorAll('#log li')].find((n) => n.textContent.includes(word));
         li.dispatchEvent(new MouseEvent('mouseenter'));
         const count = document.querySelectorAll('#board .civ-hl').length;
         li.dispatchEvent(new MouseEvent('mouseleave'));
         return count;
-    }""", word)
+    }""",
+        word,
+    )
     assert lit >= 1, f"hovering a '{word}' entry highlighted nothing on the board"
     # A move the server refuses: its sentence, in words, beside the board.
-    page.evaluate("window.civitas.socket.send({type: 'move', version: window.civitas.doc.version, "
-                  "move: {type: 'no-such-move'}, id: 'bad-1'})")
+    page.evaluate(
+        "window.civitas.socket.send({type: 'move', version: window.civitas.doc.version, "
+        "move: {type: 'no-such-move'}, id: 'bad-1'})"
+    )
     error = page.locator("#move-error")
     error.wait_for(state="visible")
     assert error.inner_text() and error.inner_text()[0].isupper()
@@ -193,7 +216,9 @@ def test_chat_between_two_players(table_server, browser, viewport, ruleset):
 
 
 @pytest.mark.parametrize("ruleset", GAMES)
-def test_a_clock_runs_out_a_bot_takes_the_seat_and_the_player_takes_it_back(table_server, browser, viewport, ruleset):
+def test_a_clock_runs_out_a_bot_takes_the_seat_and_the_player_takes_it_back(
+    table_server, browser, viewport, ruleset
+):
     """Real-time pace: everyone sees the clock count down; when it runs out a bot plays the seat,
     which is held for the player; Alice is here, so the panel does not say "until Alice returns"
     but that she can take the seat back; she does."""
@@ -201,8 +226,9 @@ def test_a_clock_runs_out_a_bot_takes_the_seat_and_the_player_takes_it_back(tabl
     host = _player(server, "Alice")
     # 12 s a move: long enough for a loaded machine to open the page and see the clock tick
     # before it runs out (3 s was not: the seat was held again before the page read its table).
-    _room_id, game = _room(server, host, ruleset,
-                           pace={"kind": "realtime", "move_minutes": 0.2, "reserve_minutes": 0})
+    _room_id, game = _room(
+        server, host, ruleset, pace={"kind": "realtime", "move_minutes": 0.2, "reserve_minutes": 0}
+    )
     page, errors = _page(browser, viewport)
     _open(page, server, host, game)
     page.wait_for_function("window.civitas.doc.to_act.includes(0)")
@@ -220,8 +246,9 @@ def test_a_clock_runs_out_a_bot_takes_the_seat_and_the_player_takes_it_back(tabl
     shot(page, f"{ruleset}-{viewport}-5-bot-holds-seat")
     page.click("#reclaim")
     # The server's answer to the reclaim (a fresh clock starts then, so read this very answer).
-    page.wait_for_function("window.civitas.table.seats[0].held === false && "
-                           "window.civitas.table.seats[0].kind === 'player'")
+    page.wait_for_function(
+        "window.civitas.table.seats[0].held === false && window.civitas.table.seats[0].kind === 'player'"
+    )
     shot(page, f"{ruleset}-{viewport}-6-seat-taken-back")
     page.context.close()
     assert not errors, errors
@@ -252,8 +279,10 @@ def test_result_panel_and_rematch_with_the_same_seats(quick_server, browser, vie
     page.wait_for_url(re.compile(r".*/games/(?!%s)[0-9a-f]+$" % game), timeout=30000)
     page.wait_for_function("window.civitas && window.civitas.doc && window.civitas.table")
     new_game = page.url.rsplit("/", 1)[1]
-    seats = http.get(f"{server.url}/api/games/{new_game}/table",  # a rematch room is private
-                     headers=host["headers"]).json()["seats"]
+    seats = http.get(
+        f"{server.url}/api/games/{new_game}/table",  # a rematch room is private
+        headers=host["headers"],
+    ).json()["seats"]
     assert [(s["name"], s["kind"]) for s in seats] == [("Alice", "player"), ("Bot 2", "bot")]
     old = http.get(f"{server.url}/api/rooms/{room_id}", headers=host["headers"]).json()
     new = http.get(f"{server.url}/api/games/{new_game}", headers=host["headers"]).json()
@@ -276,8 +305,11 @@ def test_reconnecting_stops_with_a_sentence_on_a_refused_socket(table_server, br
     assert page.evaluate("window.civitas.socket.stats.connects") == 1
     shot(page, f"refused-game-{viewport}")
     host = _player(server, "Host")
-    room = http.post(f"{server.url}/api/rooms", headers=host["headers"],
-                     json={"ruleset": "tiny-towns", "seats": 2, "private": True}).json()
+    room = http.post(
+        f"{server.url}/api/rooms",
+        headers=host["headers"],
+        json={"ruleset": "tiny-towns", "seats": 2, "private": True},
+    ).json()
     page.goto(f"{server.url}/rooms/{room['id']}")
     page.wait_for_selector("#room-error:has-text('will not reconnect')")
     shot(page, f"refused-room-{viewport}")
@@ -315,8 +347,11 @@ def test_a_move_made_offline_is_sent_after_the_resync_or_refused_visibly(table_s
     # The kept move is played: the page's document has Alice's monument. (`pending === null` alone
     # is too early: when the bot kept its monument meanwhile, the page first reads the log to check
     # that Alice has not played since, and only then sends; the REST moves below raced that send.)
-    page.wait_for_function(f"window.civitas.doc.version > {version} && window.civitas.pending === null"
-                           " && window.civitas.doc.view.towns[0].has_monument", timeout=30000)
+    page.wait_for_function(
+        f"window.civitas.doc.version > {version} && window.civitas.pending === null"
+        " && window.civitas.doc.view.towns[0].has_monument",
+        timeout=30000,
+    )
     log = http.get(f"{server.url}/api/games/{game}/log", headers=host["headers"]).json()["moves"]
     assert any(m["seat"] == 0 and m["move"]["type"] == "keep_monument" for m in log)
     # Now the refusal: offline again, click a square; meanwhile the same seat places elsewhere.
@@ -326,10 +361,13 @@ def test_a_move_made_offline_is_sent_after_the_resync_or_refused_visibly(table_s
     # The page shows the placing decision the server has now (right after REST moves, it may still
     # show the decision before them: going offline then left it there, with no square to click).
     served = http.get(f"{server.url}/api/games/{game}").json()["version"]
-    page.wait_for_function(f"window.civitas.doc.version >= {served} && window.civitas.legalVersion === "
-                           "window.civitas.doc.version && window.civitas.legal.length > 0 && "
-                           "window.civitas.legal[0].type === 'place' && "
-                           "document.querySelector(\".tt-sq.click[data-seat='0']\") !== null", timeout=30000)
+    page.wait_for_function(
+        f"window.civitas.doc.version >= {served} && window.civitas.legalVersion === "
+        "window.civitas.doc.version && window.civitas.legal.length > 0 && "
+        "window.civitas.legal[0].type === 'place' && "
+        "document.querySelector(\".tt-sq.click[data-seat='0']\") !== null",
+        timeout=30000,
+    )
     link["down"] = True
     link["current"].close(code=1011, reason="outage")
     page.wait_for_function("!window.civitas.online")
@@ -339,8 +377,14 @@ def test_a_move_made_offline_is_sent_after_the_resync_or_refused_visibly(table_s
     page.wait_for_selector("#move-error[data-kind='pending']")
     legal = http.get(f"{server.url}/api/games/{game}/legal-moves", headers=host["headers"]).json()
     elsewhere = next(m for m in legal["moves"] if m["type"] == "place" and m["cell"] != cell)
-    assert http.post(f"{server.url}/api/games/{game}/moves", headers=host["headers"],
-                     json={"version": legal["version"], "move": elsewhere}).status_code == 200
+    assert (
+        http.post(
+            f"{server.url}/api/games/{game}/moves",
+            headers=host["headers"],
+            json={"version": legal["version"], "move": elsewhere},
+        ).status_code
+        == 200
+    )
     link["down"] = False
     page.wait_for_selector("#move-error:has-text('was not sent')", timeout=30000)
     shot(page, f"offline-{viewport}-2-refused")
@@ -372,7 +416,9 @@ def test_moves_can_be_made_with_the_keyboard(table_server, browser, ruleset):
         if page.evaluate("window.civitas.legal[0].type") == "name":
             page.locator("[data-action='name']").first.focus()
             page.keyboard.press("Enter")
-            page.wait_for_function("window.civitas.legal.length && window.civitas.legal[0].type === 'place'", timeout=30000)
+            page.wait_for_function(
+                "window.civitas.legal.length && window.civitas.legal[0].type === 'place'", timeout=30000
+            )
         cell = page.locator(".tt-sq.click[data-seat='0']").first
     version = page.evaluate("window.civitas.doc.version")
     cell.focus()
@@ -416,8 +462,11 @@ def test_lobby_and_room_fit_a_phone(table_server, browser, viewport):
     """No sideways scrolling on the lobby (open tables before the form on a phone) or a room."""
     server = table_server
     host = _player(server, "Alice")
-    room = http.post(f"{server.url}/api/rooms", headers=host["headers"],
-                     json={"ruleset": "tiny-towns", "seats": 3, "options": {}}).json()
+    room = http.post(
+        f"{server.url}/api/rooms",
+        headers=host["headers"],
+        json={"ruleset": "tiny-towns", "seats": 3, "options": {}},
+    ).json()
     page, errors = _page(browser, viewport)
     page.goto(server.url + "/")
     page.select_option("#ruleset-select", "tiny-towns")
@@ -425,10 +474,15 @@ def test_lobby_and_room_fit_a_phone(table_server, browser, viewport):
     page.wait_for_selector(f"tr[data-room-id='{room['id']}']")
     assert _no_sideways_scroll(page)
     if viewport == "phone":
-        assert page.locator("#open-tables").bounding_box()["y"] < page.locator("#create-panel").bounding_box()["y"]
+        assert (
+            page.locator("#open-tables").bounding_box()["y"]
+            < page.locator("#create-panel").bounding_box()["y"]
+        )
     shot(page, f"lobby-{viewport}")
-    page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))",
-                  {k: host[k] for k in ("id", "name", "token")})
+    page.evaluate(
+        "p => localStorage.setItem('civitas.player', JSON.stringify(p))",
+        {k: host[k] for k in ("id", "name", "token")},
+    )
     page.goto(f"{server.url}/rooms/{room['id']}")
     page.wait_for_selector("#invite:not([hidden])")
     assert _no_sideways_scroll(page)
@@ -442,14 +496,21 @@ def test_a_dale_game_names_its_winner_dale_included(browser, tmp_path):
     first, the banner says "Dale the Bot wins." and the ranking lists him first, never an empty
     name or "You win!". Its own server fixes the game's seed (1) so that Dale does win: playing
     the first listed move every turn, the human ends at 52 and Dale at 130 (rules version 4)."""
-    env = {"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'dale.db'}",
-           "CIVITAS_BOT_DELAY_MS": "0", "CIVITAS_GAME_SEED": "1"}
+    env = {
+        "CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'dale.db'}",
+        "CIVITAS_BOT_DELAY_MS": "0",
+        "CIVITAS_GAME_SEED": "1",
+    }
     with ServerProcess(env) as server:
         host = _player(server, "Alice")
-        room = http.post(f"{server.url}/api/rooms", headers=host["headers"], json={
-            "ruleset": "suburbia", "seats": 1, "options": {"solo_mode": "dale"}}).json()
-        game = http.post(f"{server.url}/api/rooms/{room['id']}/start",
-                         headers=host["headers"]).json()["game_id"]
+        room = http.post(
+            f"{server.url}/api/rooms",
+            headers=host["headers"],
+            json={"ruleset": "suburbia", "seats": 1, "options": {"solo_mode": "dale"}},
+        ).json()
+        game = http.post(f"{server.url}/api/rooms/{room['id']}/start", headers=host["headers"]).json()[
+            "game_id"
+        ]
         _rest_moves(server, game, host, 10_000)
         outcome = http.get(f"{server.url}/api/games/{game}", headers=host["headers"]).json()["outcome"]
         dale = outcome["others"][0]

@@ -38,7 +38,9 @@ def test_lobby_options_in_words_solo_only_for_one_seat_base_game_by_default(live
     assert solo.count() >= 1 and all(not solo.nth(i).is_visible() for i in range(solo.count()))
     page.fill("#seats-input", "1")
     page.dispatch_event("#seats-input", "input")
-    page.wait_for_function("[...document.querySelectorAll(\"#options-fields [data-solo='1']\")].some((n) => !n.hidden)")
+    page.wait_for_function(
+        "[...document.querySelectorAll(\"#options-fields [data-solo='1']\")].some((n) => !n.hidden)"
+    )
     assert "The Lone Architect" in fields.inner_text() or "Dale the Bot" in fields.inner_text()
     page.select_option("#ruleset-select", "tiny-towns")
     fortune = fields.locator("input[name='fortune']")
@@ -46,7 +48,9 @@ def test_lobby_options_in_words_solo_only_for_one_seat_base_game_by_default(live
     assert not fortune.is_checked()
     assert all(not n.is_visible() for n in fields.locator("[data-parent='fortune']").all())
     fortune.check()
-    page.wait_for_function("[...document.querySelectorAll(\"#options-fields [data-parent='fortune']\")].some((n) => !n.hidden)")
+    page.wait_for_function(
+        "[...document.querySelectorAll(\"#options-fields [data-parent='fortune']\")].some((n) => !n.hidden)"
+    )
 
 
 def test_a_spectator_is_told_and_sees_the_same_names_without_debug_leftovers(live_server, browser):
@@ -91,15 +95,19 @@ def test_the_last_change_is_highlighted_and_still_under_reduced_motion(live_serv
     move = _first_legal(live_server, game, mover)
     assert move["type"] in ("buy", "lake", "basic", "invest") and move.get("at") is not None, move
     for motion, animation in (("no-preference", "civ-pulse"), ("reduce", "none")):
-        context = browser.new_context(viewport={"width": 1366, "height": 900}, bypass_csp=True,
-                                      reduced_motion=motion)
+        context = browser.new_context(
+            viewport={"width": 1366, "height": 900}, bypass_csp=True, reduced_motion=motion
+        )
         page = context.new_page()
         _open(page, live_server, ann, game)
         page.wait_for_selector("#board .civ-last")
         # The mark is on the hex the move built on, in the mover's borough.
         seat = page.evaluate("window.civitas.log[window.civitas.log.length - 1].seat")
         assert page.locator(f".sb-player[data-seat='{seat}'] .civ-last").count() == 1
-        assert page.evaluate("getComputedStyle(document.querySelector('#board .civ-last')).animationName") == animation
+        assert (
+            page.evaluate("getComputedStyle(document.querySelector('#board .civ-last')).animationName")
+            == animation
+        )
         context.close()
 
 
@@ -107,8 +115,11 @@ def _first_legal(server, game, player):
     """Play the player's first legal move over REST; returns it."""
     legal = http.get(f"{server.url}/api/games/{game}/legal-moves", headers=player["headers"]).json()
     move = legal["moves"][0]
-    r = http.post(f"{server.url}/api/games/{game}/moves", headers=player["headers"],
-                  json={"version": legal["version"], "move": move})
+    r = http.post(
+        f"{server.url}/api/games/{game}/moves",
+        headers=player["headers"],
+        json={"version": legal["version"], "move": move},
+    )
     assert r.status_code == 200, r.text
     return move
 
@@ -126,7 +137,11 @@ def test_your_turn_signals_can_be_turned_off_and_the_choice_is_remembered(live_s
     page.wait_for_function("!document.title.startsWith('▶')")
     page.reload()
     page.wait_for_function("window.civitas && window.civitas.doc && window.civitas.table")
-    assert not page.is_checked("#opt-title") and not page.is_checked("#opt-sound") and page.is_checked("#opt-notify")
+    assert (
+        not page.is_checked("#opt-title")
+        and not page.is_checked("#opt-sound")
+        and page.is_checked("#opt-notify")
+    )
     page.wait_for_function("window.civitas.doc.to_act.includes(window.civitas.doc.seat)")
     time.sleep(0.3)  # a redraw that would put the mark back has had its turn
     assert not page.title().startswith("▶")
@@ -135,11 +150,16 @@ def test_your_turn_signals_can_be_turned_off_and_the_choice_is_remembered(live_s
 def test_copy_link_says_what_happened(live_server, page):
     """The room's "Copy link" button answers: copied, or how to copy it by hand."""
     host = _player(live_server, "Alice")
-    room = http.post(f"{live_server.url}/api/rooms", headers=host["headers"],
-                     json={"ruleset": "tiny-towns", "seats": 2, "private": True}).json()
+    room = http.post(
+        f"{live_server.url}/api/rooms",
+        headers=host["headers"],
+        json={"ruleset": "tiny-towns", "seats": 2, "private": True},
+    ).json()
     page.goto(live_server.url + "/")
-    page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))",
-                  {k: host[k] for k in ("id", "name", "token")})
+    page.evaluate(
+        "p => localStorage.setItem('civitas.player', JSON.stringify(p))",
+        {k: host[k] for k in ("id", "name", "token")},
+    )
     page.goto(f"{live_server.url}/rooms/{room['id']}")
     page.wait_for_selector("#invite:not([hidden])")
     page.click("#copy-link")
@@ -162,7 +182,9 @@ def test_tiny_towns_done_is_sent_by_itself_when_nothing_can_be_built(live_server
         # raced the page, which sends it as soon as it draws: the test then missed every one and
         # played on to the end of the game.)
         log = http.get(f"{live_server.url}/api/games/{game}/log", headers=host["headers"]).json()["moves"]
-        auto = sum(1 for m in log if m["seat"] == 0 and m["move"] == {"type": "done"} and m["seq"] not in posted)
+        auto = sum(
+            1 for m in log if m["seat"] == 0 and m["move"] == {"type": "done"} and m["seq"] not in posted
+        )
         legal = http.get(f"{live_server.url}/api/games/{game}/legal-moves", headers=host["headers"]).json()
         moves = legal["moves"]
         if auto or not moves or moves == [{"type": "done"}]:
@@ -171,16 +193,22 @@ def test_tiny_towns_done_is_sent_by_itself_when_nothing_can_be_built(live_server
         # Everything else over REST and never a construction (a possible one is declined with
         # "done" here), so "done" alone ends up the page's to send.
         move = {"type": "done"} if {"type": "done"} in moves else moves[0]
-        answer = http.post(f"{live_server.url}/api/games/{game}/moves", headers=host["headers"],
-                           json={"version": legal["version"], "move": move})
+        answer = http.post(
+            f"{live_server.url}/api/games/{game}/moves",
+            headers=host["headers"],
+            json={"version": legal["version"], "move": move},
+        )
         if answer.status_code == 200:
             posted.add(answer.json()["version"])
     page_state = page.evaluate(
         "(() => { const s = window.civitas; return { version: s.doc.version, to_act: s.doc.to_act, "
         "legal_version: s.legalVersion, legal: s.legal, sent: s.sent, answer: s.lastAnswer, "
-        "awaiting: s.awaiting, online: s.online }; })()")
-    assert auto >= 1, f"the page never sent the lone 'done' by itself; the server offered {moves} " \
-                      f"at version {legal['version']}; the page: {page_state}"
+        "awaiting: s.awaiting, online: s.online }; })()"
+    )
+    assert auto >= 1, (
+        f"the page never sent the lone 'done' by itself; the server offered {moves} "
+        f"at version {legal['version']}; the page: {page_state}"
+    )
 
 
 def test_not_your_turn_is_said_with_the_name(live_server, page):
@@ -195,8 +223,11 @@ def test_not_your_turn_is_said_with_the_name(live_server, page):
     legal = http.get(f"{live_server.url}/api/games/{game}/legal-moves", headers=mover["headers"]).json()
     _open(page, live_server, waiting, game)
     page.wait_for_function("window.civitas.online && window.civitas.doc.version === %d" % legal["version"])
-    page.evaluate("move => window.civitas.socket.send({type: 'move', version: window.civitas.doc.version, "
-                  "move, id: 'out-of-turn'})", legal["moves"][0])
+    page.evaluate(
+        "move => window.civitas.socket.send({type: 'move', version: window.civitas.doc.version, "
+        "move, id: 'out-of-turn'})",
+        legal["moves"][0],
+    )
     page.wait_for_selector("#move-error:not([hidden])")
     assert page.inner_text("#move-error") == f"It is {mover['name']}'s turn."
     assert http.get(f"{live_server.url}/api/games/{game}").json()["version"] == legal["version"]
@@ -223,8 +254,9 @@ def test_the_newer_renderers_keep_the_table_layout_on_a_phone(live_server, brows
     top = page.evaluate(f"document.querySelector({OWN[ruleset]!r}).getBoundingClientRect().top")
     assert top < 844 - 150, f"{ruleset}: the own board starts at y={top}"
     if ruleset == "city-council":
-        assert page.inner_text(OWN[ruleset]).startswith("YOUR FAVOUR CARDS") or \
-            page.inner_text(f"{OWN[ruleset]} h3").startswith("Your favour cards")
+        assert page.inner_text(OWN[ruleset]).startswith("YOUR FAVOUR CARDS") or page.inner_text(
+            f"{OWN[ruleset]} h3"
+        ).startswith("Your favour cards")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     shot(page, f"{ruleset}-phone-first-screen")
     context.close()
@@ -239,8 +271,10 @@ def test_reconnecting_backs_off_with_jitter(live_server, page):
     _room_id, game = _room(live_server, host, "tiny-towns")
     page.route_web_socket(re.compile(r".*/ws/games/.*"), lambda ws: ws.close(code=1011, reason="outage"))
     page.goto(live_server.url + "/")
-    page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))",
-                  {k: host[k] for k in ("id", "name", "token")})
+    page.evaluate(
+        "p => localStorage.setItem('civitas.player', JSON.stringify(p))",
+        {k: host[k] for k in ("id", "name", "token")},
+    )
     page.goto(f"{live_server.url}/games/{game}")
     page.wait_for_function("window.civitas && window.civitas.socket")
     page.wait_for_timeout(4000)
@@ -258,12 +292,15 @@ def test_a_player_chooses_a_seat_and_bots_are_named_as_in_the_game(live_server, 
     """Room page: "Sit here" seats a player in the seat they chose; a bot is "Bot N", the name
     the game and its log use."""
     host, guest = _player(live_server, "Alice"), _player(live_server, "Bob")
-    room = http.post(f"{live_server.url}/api/rooms", headers=host["headers"],
-                     json={"ruleset": "tiny-towns", "seats": 3}).json()
+    room = http.post(
+        f"{live_server.url}/api/rooms", headers=host["headers"], json={"ruleset": "tiny-towns", "seats": 3}
+    ).json()
     http.post(f"{live_server.url}/api/rooms/{room['id']}/bots", headers=host["headers"], json={"seat": 1})
     page.goto(live_server.url + "/")
-    page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))",
-                  {k: guest[k] for k in ("id", "name", "token")})
+    page.evaluate(
+        "p => localStorage.setItem('civitas.player', JSON.stringify(p))",
+        {k: guest[k] for k in ("id", "name", "token")},
+    )
     page.goto(f"{live_server.url}/rooms/{room['id']}")
     page.wait_for_selector(".seat[data-seat='1']:has-text('Bot 2')")
     page.click(".sit-here[data-seat='2']")

@@ -15,8 +15,13 @@ from tests.support import http
 
 RULESETS = ["suburbia", "tiny-towns", "fortune-city", "fortuna", "city-council"]
 # Something of the renderer's own drawing, to wait for before measuring.
-DRAWN = {"suburbia": ".sb-player", "tiny-towns": ".tt-town", "fortune-city": ".fc-player",
-         "fortuna": ".fo-area", "city-council": ".cc-panel"}
+DRAWN = {
+    "suburbia": ".sb-player",
+    "tiny-towns": ".tt-town",
+    "fortune-city": ".fc-player",
+    "fortuna": ".fo-area",
+    "city-council": ".cc-panel",
+}
 
 # WCAG 2.x contrast of every visible text against what is behind it: HTML text against the
 # composited background colours of its ancestors (opacity applied), SVG text against the shape
@@ -109,8 +114,10 @@ def _context(browser, width, height, **kw):
 
 def _sign_in(page, server, player):
     page.goto(server.url + "/")
-    page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))",
-                  {k: player[k] for k in ("id", "name", "token")})
+    page.evaluate(
+        "p => localStorage.setItem('civitas.player', JSON.stringify(p))",
+        {k: player[k] for k in ("id", "name", "token")},
+    )
 
 
 def _doc(server, game, player=None):
@@ -123,8 +130,11 @@ def _play_first(server, game, player, pick=None):
     if not legal["moves"]:
         return False
     move = pick(legal["moves"]) if pick else legal["moves"][0]
-    r = http.post(f"{server.url}/api/games/{game}/moves", headers=player["headers"],
-                  json={"version": legal["version"], "move": move})
+    r = http.post(
+        f"{server.url}/api/games/{game}/moves",
+        headers=player["headers"],
+        json={"version": legal["version"], "move": move},
+    )
     return r.status_code == 200
 
 
@@ -150,12 +160,14 @@ def _suburbia_duel(server, pace=None):
 
 # ---- contrast ------------------------------------------------------------------------------------
 
+
 def test_text_contrast_on_the_lobby_and_a_room(live_server, browser):
     """WCAG contrast of every visible text on the lobby (with an open table) and a room page:
     at least 4.5:1 (3:1 for large text)."""
     host = _player(live_server, "Alice")
-    room = http.post(f"{live_server.url}/api/rooms", headers=host["headers"],
-                     json={"ruleset": "tiny-towns", "seats": 3}).json()
+    room = http.post(
+        f"{live_server.url}/api/rooms", headers=host["headers"], json={"ruleset": "tiny-towns", "seats": 3}
+    ).json()
     context, page, errors = _context(browser, 1366, 900)
     _sign_in(page, live_server, host)
     page.goto(live_server.url + "/")
@@ -192,14 +204,16 @@ def test_text_contrast_on_every_games_table(live_server, browser, ruleset):
 
 # ---- 360 px --------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("where", ["lobby", *RULESETS])
 def test_no_sideways_scroll_at_360_px(live_server, browser, where):
     """A 360 px wide phone: the lobby (and a room) and every ruleset's table fit the width."""
     host = _player(live_server, "Alice")
     context, page, errors = _context(browser, 360, 740)
     if where == "lobby":
-        room = http.post(f"{live_server.url}/api/rooms", headers=host["headers"],
-                         json={"ruleset": "suburbia", "seats": 2}).json()
+        room = http.post(
+            f"{live_server.url}/api/rooms", headers=host["headers"], json={"ruleset": "suburbia", "seats": 2}
+        ).json()
         _sign_in(page, live_server, host)
         page.goto(live_server.url + "/")
         page.wait_for_selector(f"tr[data-room-id='{room['id']}']")
@@ -258,8 +272,12 @@ def test_tiny_towns_names_are_never_cut(live_server, browser, size):
     from tests.rulesets.tiny_towns.helpers import R, new_game, with_player
 
     def longest(kind):
-        ids = [cid for cid, row in data.CARDS.items() if (row["colour"] == "monument") == (kind == "monument")]
-        return sorted(ids, key=lambda c: (-max(map(len, data.CARDS[c]["name"].split())), -len(data.CARDS[c]["name"]), c))
+        ids = [
+            cid for cid, row in data.CARDS.items() if (row["colour"] == "monument") == (kind == "monument")
+        ]
+        return sorted(
+            ids, key=lambda c: (-max(map(len, data.CARDS[c]["name"].split())), -len(data.CARDS[c]["name"]), c)
+        )
 
     buildings, monuments = longest("building"), longest("monument")
     # One card per colour pile with the longest name it has (the cards in play are one a pile).
@@ -276,7 +294,9 @@ def test_tiny_towns_names_are_never_cut(live_server, browser, size):
     _open(page, live_server, ann, game)
     page.wait_for_selector(".tt-town.me")
     # The page draws this town as if the server had sent it (same version: nothing else changes).
-    page.evaluate("view => window.civitas.receive({type: 'snapshot', game: {...window.civitas.doc, view}})", view)
+    page.evaluate(
+        "view => window.civitas.receive({type: 'snapshot', game: {...window.civitas.doc, view}})", view
+    )
     page.wait_for_function("document.querySelectorAll('.tt-town.me .tt-sq.bld').length === 16")
     count, failures = page.evaluate(LABELS_JS)
     page.locator(".tt-town.me").scroll_into_view_if_needed()
@@ -324,10 +344,14 @@ def test_your_turn_sound_and_notification_after_a_click_and_not_when_turned_off(
 
     def turn_comes_back(hidden):
         """Bob moves (over REST) until it is Ann's turn again; the page must see the change."""
-        page.evaluate(f"window.__hidden = {str(hidden).lower()}; document.dispatchEvent(new Event('visibilitychange'))")
+        page.evaluate(
+            f"window.__hidden = {str(hidden).lower()}; document.dispatchEvent(new Event('visibilitychange'))"
+        )
         page.wait_for_function("!window.civitas.doc.to_act.includes(0)")
         version = _until_turn_of(live_server, game, players, 0)["version"]
-        page.wait_for_function(f"window.civitas.doc.version >= {version} && window.civitas.doc.to_act.includes(0)")
+        page.wait_for_function(
+            f"window.civitas.doc.version >= {version} && window.civitas.doc.to_act.includes(0)"
+        )
         page.wait_for_function("document.title.startsWith('▶ Your turn')")
         page.wait_for_timeout(300)  # anything the turn sets off has happened by now
 
@@ -349,7 +373,9 @@ def test_your_turn_sound_and_notification_after_a_click_and_not_when_turned_off(
     # Hidden tab: the sound and a notification.
     turn_comes_back(hidden=True)
     assert signals()["beeps"] == 2
-    assert signals()["notes"] == [{"title": "Civitas: your turn", "body": "The table is waiting for your move."}]
+    assert signals()["notes"] == [
+        {"title": "Civitas: your turn", "body": "The table is waiting for your move."}
+    ]
     shot(page, "your-turn-signals-on")
     # Turned off: remembered after a reload, and neither sound nor notification comes.
     page.evaluate("window.__hidden = false")
@@ -358,7 +384,11 @@ def test_your_turn_sound_and_notification_after_a_click_and_not_when_turned_off(
     hand_over()
     page.reload()
     page.wait_for_function("window.civitas && window.civitas.doc && window.civitas.table")
-    assert not page.is_checked("#opt-sound") and not page.is_checked("#opt-notify") and page.is_checked("#opt-title")
+    assert (
+        not page.is_checked("#opt-sound")
+        and not page.is_checked("#opt-notify")
+        and page.is_checked("#opt-title")
+    )
     page.click("#players")
     turn_comes_back(hidden=True)
     assert signals()["beeps"] == 0 and signals()["notes"] == []
@@ -386,7 +416,9 @@ def _tiny_towns_cottage_ready(server):
         if placed == len(plan) and phase == "build" and 0 in doc["to_act"]:
             return ann, bob, game
         for seat in doc["to_act"]:
-            legal = http.get(f"{server.url}/api/games/{game}/legal-moves", headers=players[seat]["headers"]).json()
+            legal = http.get(
+                f"{server.url}/api/games/{game}/legal-moves", headers=players[seat]["headers"]
+            ).json()
             moves = legal["moves"]
             if not moves:
                 continue
@@ -399,8 +431,11 @@ def _tiny_towns_cottage_ready(server):
                 move = {"type": "done"}
             else:
                 move = moves[0]
-            r = http.post(f"{server.url}/api/games/{game}/moves", headers=players[seat]["headers"],
-                          json={"version": legal["version"], "move": move})
+            r = http.post(
+                f"{server.url}/api/games/{game}/moves",
+                headers=players[seat]["headers"],
+                json={"version": legal["version"], "move": move},
+            )
             assert r.status_code == 200, (move, r.text)
             placed += kind == "place" and seat == 0
             break  # read the game again: one move changes who is asked
@@ -422,7 +457,11 @@ def test_tiny_towns_buildable_card_is_marked_and_the_prompt_moves_on(live_server
     mark = page.evaluate("""() => { const s = getComputedStyle(document.querySelector(".tt-card.can[data-card='cottage']"));
         return [s.outlineStyle, parseFloat(s.outlineWidth)]; }""")
     assert mark[0] == "solid" and mark[1] >= 3, mark
-    buildable = set(page.evaluate("[...new Set(window.civitas.legal.filter((m) => m.type === 'build').map((m) => m.card))]"))
+    buildable = set(
+        page.evaluate(
+            "[...new Set(window.civitas.legal.filter((m) => m.type === 'build').map((m) => m.card))]"
+        )
+    )
     for other in page.locator(".tt-cards .tt-card").all():
         has_label = other.locator(".tt-can").count() == 1
         assert has_label == (other.get_attribute("data-card") in buildable)
@@ -451,6 +490,7 @@ def test_tiny_towns_buildable_card_is_marked_and_the_prompt_moves_on(live_server
 
 
 # ---- player panels, clocks, chat -----------------------------------------------------------------
+
 
 def test_player_panels_show_connection_score_and_turn_order_and_update(live_server, browser):
     """Players panel (Suburbia): each seat's connection dot (coloured and with a symbol), the
@@ -486,21 +526,29 @@ def test_player_panels_show_connection_score_and_turn_order_and_update(live_serv
     # Bob opens the game: his dot turns on (the table is re-read at least every 10 s).
     bob_context, bob_page, bob_errors = _context(browser, 1366, 900)
     _open(bob_page, live_server, bob, game)
-    page.wait_for_function("document.querySelector(\".player[data-seat='1'] .dot\").classList.contains('on')", timeout=20000)
+    page.wait_for_function(
+        "document.querySelector(\".player[data-seat='1'] .dot\").classList.contains('on')", timeout=20000
+    )
     bob_context.close()
-    page.wait_for_function("document.querySelector(\".player[data-seat='1'] .dot\").classList.contains('off')", timeout=20000)
+    page.wait_for_function(
+        "document.querySelector(\".player[data-seat='1'] .dot\").classList.contains('off')", timeout=20000
+    )
     # Moves: "▶ to play" follows the turn and each score follows the seat's population.
     for _ in range(3):
         mover = _doc(live_server, game)["to_act"][0]
         _until_turn_of(live_server, game, players, 1 - mover)
         doc = _doc(live_server, game)
         page.wait_for_function(f"window.civitas.doc.version >= {doc['version']}")
-        page.wait_for_function("""want => [...document.querySelectorAll('#players .player')]
+        page.wait_for_function(
+            """want => [...document.querySelectorAll('#players .player')]
             .filter((li) => li.querySelector('.to-play')).map((li) => Number(li.dataset.seat)).join() === want""",
-                               arg=",".join(map(str, doc["to_act"])))
+            arg=",".join(map(str, doc["to_act"])),
+        )
         for seat in (0, 1):
-            page.wait_for_function("([seat, text]) => (document.querySelector(`.player[data-seat='${seat}'] .score`) || {}).textContent === text",
-                                   arg=[seat, f"pop. {doc['view']['players'][seat]['pop']}"])
+            page.wait_for_function(
+                "([seat, text]) => (document.querySelector(`.player[data-seat='${seat}'] .score`) || {}).textContent === text",
+                arg=[seat, f"pop. {doc['view']['players'][seat]['pop']}"],
+            )
     shot(page, "panels-2")
     context.close()
     assert not errors and not bob_errors, errors + bob_errors
@@ -516,9 +564,11 @@ def test_turn_order_follows_the_tiny_towns_master_builder(live_server, browser):
     _open(page, live_server, ann, game)
 
     def order_is(master):
-        page.wait_for_function("""want => [...document.querySelectorAll('#players .player')]
+        page.wait_for_function(
+            """want => [...document.querySelectorAll('#players .player')]
             .map((li) => li.querySelector('.order').textContent + ':' + li.dataset.seat).join() === want""",
-                               arg=f"1:{master},2:{1 - master}")
+            arg=f"1:{master},2:{1 - master}",
+        )
 
     masters = [_doc(live_server, game, ann)["view"]["master"]]
     order_is(masters[0])
@@ -530,8 +580,12 @@ def test_turn_order_follows_the_tiny_towns_master_builder(live_server, browser):
             if doc["view"]["master"] != masters[-1]:
                 break
             for seat in doc["to_act"]:
-                _play_first(live_server, game, players[seat],
-                            pick=lambda moves: {"type": "done"} if {"type": "done"} in moves else moves[0])
+                _play_first(
+                    live_server,
+                    game,
+                    players[seat],
+                    pick=lambda moves: {"type": "done"} if {"type": "done"} in moves else moves[0],
+                )
         masters.append(doc["view"]["master"])
         order_is(masters[-1])
     assert masters == [masters[0], 1 - masters[0], masters[0]], masters
@@ -543,7 +597,9 @@ def test_turn_order_follows_the_tiny_towns_master_builder(live_server, browser):
 def test_other_seats_clocks_count_down(live_server, browser):
     """Real-time pace: while Bob thinks, Ann's page shows Bob's clock in his panel counting down
     (its text changes within a couple of seconds); Ann's own clock does not run."""
-    ann, bob, game = _suburbia_duel(live_server, pace={"kind": "realtime", "move_minutes": 2, "reserve_minutes": 0})
+    ann, bob, game = _suburbia_duel(
+        live_server, pace={"kind": "realtime", "move_minutes": 2, "reserve_minutes": 0}
+    )
     _until_turn_of(live_server, game, {0: ann, 1: bob}, 1)
     context, page, errors = _context(browser, 390, 844)
     _open(page, live_server, ann, game)
@@ -552,8 +608,11 @@ def test_other_seats_clocks_count_down(live_server, browser):
     first = clock.inner_text()
     assert first.startswith("◷ ")
     # The page redraws clocks every second: the text changes within ~2 s (5 s on a loaded machine).
-    page.wait_for_function("t => document.querySelector(\".player[data-seat='1'] [data-clock-seat='1']\").textContent !== t",
-                           arg=first, timeout=5000)
+    page.wait_for_function(
+        "t => document.querySelector(\".player[data-seat='1'] [data-clock-seat='1']\").textContent !== t",
+        arg=first,
+        timeout=5000,
+    )
     later = clock.inner_text()
     minutes = lambda text: int(text[2:].split(":")[0]) * 60 + int(text[2:].split(":")[1])  # noqa: E731
     assert minutes(later) < minutes(first) <= 120
@@ -589,8 +648,11 @@ def test_spectators_chat_under_their_own_heading(live_server, browser):
         assert page.locator("#chat-players .chat-line:has-text('Carl:')").count() == 0
         assert page.locator("#chat-spectators .chat-line:has-text('Ann:')").count() == 0
         heading = title.bounding_box()
-        assert page.locator("#chat-players").bounding_box()["y"] < heading["y"] < \
-            page.locator("#chat-spectators .chat-line").first.bounding_box()["y"]
+        assert (
+            page.locator("#chat-players").bounding_box()["y"]
+            < heading["y"]
+            < page.locator("#chat-spectators .chat-line").first.bounding_box()["y"]
+        )
     a_page.locator("#chat-panel").scroll_into_view_if_needed()
     shot(a_page, "chat-spectators")
     a_context.close()
@@ -599,6 +661,7 @@ def test_spectators_chat_under_their_own_heading(live_server, browser):
 
 
 # ---- Suburbia's hex labels, Fortune City's corner markers ------------------------------------------
+
 
 def test_suburbia_hex_labels_are_readable_at_1366(live_server, browser):
     """Suburbia at 1366x900, a dozen moves in: every label on a borough (tile names, kind letters,
@@ -641,10 +704,14 @@ def test_suburbia_borough_scrolls_in_its_box_and_keeps_the_place_on_a_phone(live
     _open(page, live_server, ann, game)
     box = ".sb-player[data-seat='0'] .sb-scroll"
     page.wait_for_selector(box)
-    wide = page.evaluate(f"(() => {{ const b = document.querySelector({box!r}); return [b.scrollWidth, b.clientWidth]; }})()")
+    wide = page.evaluate(
+        f"(() => {{ const b = document.querySelector({box!r}); return [b.scrollWidth, b.clientWidth]; }})()"
+    )
     assert wide[0] > wide[1], wide
-    smallest = page.evaluate("Math.min(...[...document.querySelectorAll('.sb-player svg text')].map((t) => "
-                             "parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a))")
+    smallest = page.evaluate(
+        "Math.min(...[...document.querySelectorAll('.sb-player svg text')].map((t) => "
+        "parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a))"
+    )
     assert smallest >= 10 - 0.05, smallest
     page.evaluate(f"document.querySelector({box!r}).scrollLeft = 37")
     version = page.evaluate("window.civitas.doc.version")
@@ -694,9 +761,11 @@ def test_fortune_city_corner_markers_never_cover_names_on_a_phone(live_server, b
     page.wait_for_selector(".fc-player .fc-cell.bld")
     # Measure once the bots have moved and the game waits for Alice alone: a bot's move redraws
     # the page, and a board measured (or scrolled to) mid-redraw is gone from the DOM.
-    page.wait_for_function("(() => { const d = window.civitas.doc; return d.to_act.length === 1 && "
-                           "d.to_act[0] === d.seat && window.civitas.legalVersion === d.version; })()",
-                           timeout=60000)
+    page.wait_for_function(
+        "(() => { const d = window.civitas.doc; return d.to_act.length === 1 && "
+        "d.to_act[0] === d.seat && window.civitas.legalVersion === d.version; })()",
+        timeout=60000,
+    )
     names, overlaps = page.evaluate(MARKERS_JS)
     markers = page.locator(".fc-cell .wk, .fc-cell .truck, .fc-cell .fc-t").count()
     page.locator(".fc-player").last.scroll_into_view_if_needed()
@@ -721,8 +790,10 @@ def test_tiny_towns_selection_survives_another_seats_move(live_server, browser):
     page.wait_for_function("document.querySelector('.tt-prompt').innerText.includes('1 of 3')")
     version = page.evaluate("window.civitas.doc.version")
     assert _play_first(live_server, game, bob, pick=lambda moves: {"type": "done"})
-    page.wait_for_function(f"window.civitas.doc.version > {version} && "
-                           "window.civitas.legalVersion === window.civitas.doc.version")
+    page.wait_for_function(
+        f"window.civitas.doc.version > {version} && "
+        "window.civitas.legalVersion === window.civitas.doc.version"
+    )
     page.wait_for_timeout(300)  # the redraw after the legal moves' fetch
     assert page.locator(".tt-card.sel[data-card='cottage']").count() == 1
     assert "1 of 3" in page.locator(".tt-prompt").inner_text()

@@ -15,8 +15,10 @@ def _player(server, name):
 
 def _open(page, server, player, path):
     page.goto(server.url + "/")
-    page.evaluate("p => localStorage.setItem('civitas.player', JSON.stringify(p))",
-                  {k: player[k] for k in ("id", "name", "token")})
+    page.evaluate(
+        "p => localStorage.setItem('civitas.player', JSON.stringify(p))",
+        {k: player[k] for k in ("id", "name", "token")},
+    )
     page.goto(server.url + path)
 
 
@@ -39,15 +41,21 @@ def test_undo_button_takes_the_last_move_back(live_server, page):
     as before, the log says "Ann took back 1 move." and strikes the bid through. Once Bob has bid,
     Ann's next bid cannot be taken back and Undo stays hidden."""
     ann, bob = _player(live_server, "Ann"), _player(live_server, "Bob")
-    room = http.post(f"{live_server.url}/api/rooms", headers=ann["headers"], json={
-        "ruleset": "testgame", "seats": 2, "options": {"rounds": 2}, "undo": "turn"}).json()
+    room = http.post(
+        f"{live_server.url}/api/rooms",
+        headers=ann["headers"],
+        json={"ruleset": "testgame", "seats": 2, "options": {"rounds": 2}, "undo": "turn"},
+    ).json()
     http.post(f"{live_server.url}/api/rooms/{room['id']}/join", headers=bob["headers"], json={})
-    game = http.post(f"{live_server.url}/api/rooms/{room['id']}/start",
-                     headers=ann["headers"]).json()["game_id"]
+    game = http.post(f"{live_server.url}/api/rooms/{room['id']}/start", headers=ann["headers"]).json()[
+        "game_id"
+    ]
     bob_before = http.get(f"{live_server.url}/api/games/{game}", headers=bob["headers"]).json()
     _open(page, live_server, ann, f"/games/{game}")
-    page.wait_for_function("window.civitas.doc && window.civitas.table && window.civitas.legalVersion === 0"
-                           " && document.querySelector('.legal-move')")
+    page.wait_for_function(
+        "window.civitas.doc && window.civitas.table && window.civitas.legalVersion === 0"
+        " && document.querySelector('.legal-move')"
+    )
     assert page.is_hidden("#undo")  # nothing played yet
     hand = page.evaluate("window.civitas.doc.view.hand")
     page.locator(".legal-move").first.click()
@@ -67,7 +75,13 @@ def test_undo_button_takes_the_last_move_back(live_server, page):
     page.locator(".legal-move").first.click()
     page.wait_for_function("window.civitas.doc.version === 3")
     legal = http.get(f"{live_server.url}/api/games/{game}/legal-moves", headers=bob["headers"]).json()
-    assert http.post(f"{live_server.url}/api/games/{game}/moves", headers=bob["headers"],
-                     json={"version": 3, "move": legal["moves"][0]}).status_code == 200
+    assert (
+        http.post(
+            f"{live_server.url}/api/games/{game}/moves",
+            headers=bob["headers"],
+            json={"version": 3, "move": legal["moves"][0]},
+        ).status_code
+        == 200
+    )
     page.wait_for_function("window.civitas.doc.version === 4 && window.civitas.legalVersion === 4")
     assert page.is_hidden("#undo") and page.evaluate("window.civitas.undo") == 0

@@ -32,18 +32,24 @@ def test_old_unstarted_rooms_expire_and_idle_games_end(client, settings):
     idle_room = doc(client, idle_game)["room_id"]
     player = a if legal(client, idle_game, a)["moves"] else b
     move = legal(client, idle_game, player)  # before the end: an ended game lists no moves
-    _backdate(settings, [
-        ("UPDATE rooms SET created_at = :old WHERE id = :r", {"r": old_room["id"]}),
-        ("UPDATE games SET created_at = :old WHERE id = :g", {"g": idle_game}),
-        ("UPDATE moves SET created_at = :old WHERE game_id = :g", {"g": idle_game}),
-    ])
+    _backdate(
+        settings,
+        [
+            ("UPDATE rooms SET created_at = :old WHERE id = :r", {"r": old_room["id"]}),
+            ("UPDATE games SET created_at = :old WHERE id = :g", {"g": idle_game}),
+            ("UPDATE moves SET created_at = :old WHERE game_id = :g", {"g": idle_game}),
+        ],
+    )
     platform = client.app.state.platform
     swept = client.portal.call(platform.cleanup.sweep)
     assert swept == {"rooms": [old_room["id"]], "games": [idle_game], "held": []}
     assert [r["id"] for r in client.get("/api/rooms").json()] == [fresh_room["id"]]
     assert client.get(f"/api/rooms/{old_room['id']}").status_code == 404
-    r = client.post(f"/api/games/{idle_game}/moves", headers=player["headers"],
-                    json={"version": move["version"], "move": move["moves"][0]})
+    r = client.post(
+        f"/api/games/{idle_game}/moves",
+        headers=player["headers"],
+        json={"version": move["version"], "move": move["moves"][0]},
+    )
     assert r.status_code == 409 and "abandoned" in r.json()["detail"]
     assert doc(client, idle_game)["version"] == 1
     assert client.get(f"/api/games/{idle_game}/log").status_code == 200
@@ -70,12 +76,16 @@ def test_an_abandoned_game_says_it_ended_and_why_everywhere(settings):
         move = legal(other, idle_game, player)  # the other instance now holds the game too
         assert doc(client, idle_game)["status"] == "active" and "ended" not in doc(client, idle_game)
         room_id = doc(client, idle_game)["room_id"]
-        _backdate(settings, [
-            ("UPDATE games SET created_at = :old WHERE id = :g", {"g": idle_game}),
-            ("UPDATE moves SET created_at = :old WHERE game_id = :g", {"g": idle_game}),
-        ])
-        with client.websocket_connect(f"/ws/games/{idle_game}",
-                                      subprotocols=["civitas", f"bearer.{a['token']}"]) as ws:
+        _backdate(
+            settings,
+            [
+                ("UPDATE games SET created_at = :old WHERE id = :g", {"g": idle_game}),
+                ("UPDATE moves SET created_at = :old WHERE game_id = :g", {"g": idle_game}),
+            ],
+        )
+        with client.websocket_connect(
+            f"/ws/games/{idle_game}", subprotocols=["civitas", f"bearer.{a['token']}"]
+        ) as ws:
             assert ws.receive_json()["game"]["status"] == "active"
             platform = client.app.state.platform
             assert client.portal.call(platform.cleanup.sweep)["games"] == [idle_game]
@@ -92,8 +102,11 @@ def test_an_abandoned_game_says_it_ended_and_why_everywhere(settings):
         mine = client.get("/api/players/me/rooms", headers=a["headers"]).json()
         assert [r["status"] for r in mine if r["id"] == room_id] == ["finished"]
         assert room_id not in [r["id"] for r in client.get("/api/rooms").json()]
-        r = other.post(f"/api/games/{idle_game}/moves", headers=player["headers"],
-                       json={"version": move["version"], "move": move["moves"][0]})
+        r = other.post(
+            f"/api/games/{idle_game}/moves",
+            headers=player["headers"],
+            json={"version": move["version"], "move": move["moves"][0]},
+        )
         assert r.status_code == 409 and "abandoned" in r.json()["detail"], r.text
         assert doc(client, idle_game)["version"] == 1
 

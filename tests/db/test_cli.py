@@ -37,8 +37,10 @@ def test_export_and_replay_match_the_snapshots(settings, capsys):
     assert exported["snapshots"] == [2, 4] and exported["seed"] is None  # not over: no seed
     engine = create_engine(sync_url(url))
     with engine.begin() as conn:
-        conn.execute(text("UPDATE snapshots SET state = :s WHERE game_id = :g AND version = 4"),
-                     {"s": json.dumps({"tampered": True}), "g": game_id})
+        conn.execute(
+            text("UPDATE snapshots SET state = :s WHERE game_id = :g AND version = 4"),
+            {"s": json.dumps({"tampered": True}), "g": game_id},
+        )
     engine.dispose()
     assert cli.main(["--database", url, "replay", game_id]) == 1
     assert "version 4" in capsys.readouterr().out

@@ -18,8 +18,11 @@ def test_sigkill_loses_no_acked_move_and_retries_stay_idempotent(db_url):
     try:
         a = httpx.post(f"{server.url}/api/players", json={"name": "A"}).json()
         h = {"Authorization": f"Bearer {a['token']}"}
-        room = httpx.post(f"{server.url}/api/rooms", headers=h,
-                          json={"ruleset": "testgame", "seats": 1, "options": {"rounds": 5}}).json()
+        room = httpx.post(
+            f"{server.url}/api/rooms",
+            headers=h,
+            json={"ruleset": "testgame", "seats": 1, "options": {"rounds": 5}},
+        ).json()
         game = httpx.post(f"{server.url}/api/rooms/{room['id']}/start", headers=h).json()["game_id"]
         acked = []
         for i in range(6):
@@ -42,6 +45,9 @@ def test_sigkill_loses_no_acked_move_and_retries_stay_idempotent(db_url):
         log = httpx.get(f"{again.url}/api/games/{game}/log", headers=h).json()["moves"]
         assert [m["seq"] for m in log] == [1, 2, 3, 4, 5, 6]
         legal = httpx.get(f"{again.url}/api/games/{game}/legal-moves", headers=h).json()
-        r = httpx.post(f"{again.url}/api/games/{game}/moves", headers=h,
-                       json={"version": legal["version"], "move": legal["moves"][0]})
+        r = httpx.post(
+            f"{again.url}/api/games/{game}/moves",
+            headers=h,
+            json={"version": legal["version"], "move": legal["moves"][0]},
+        )
         assert r.status_code == 200 and r.json()["version"] == 7

@@ -18,15 +18,19 @@ IN_CI = bool(os.environ.get("CI"))
 
 NEEDS_POSTGRES = pytest.mark.skipif(
     not POSTGRES_URL and not IN_CI,
-    reason="needs CIVITAS_TEST_POSTGRES_URL (a PostgreSQL whose connections the test can terminate)")
+    reason="needs CIVITAS_TEST_POSTGRES_URL (a PostgreSQL whose connections the test can terminate)",
+)
 
 
 def _terminate_connections(postgres_url: str) -> None:
     """Kill every other server connection to the test database, as a PostgreSQL restart would."""
-    with psycopg.connect(postgres_url.replace("postgresql+psycopg://", "postgresql://"),
-                         autocommit=True) as admin:
-        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                      "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+    with psycopg.connect(
+        postgres_url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True
+    ) as admin:
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
 
 def _client(postgres_url: str):
@@ -35,13 +39,13 @@ def _client(postgres_url: str):
     from app.config import Settings
     from app.main import create_app
 
-    settings = Settings(database_url=postgres_url, bot_delay_ms=0,
-                        extra_rulesets="tests.support.testgame:TEST_GAME")
+    settings = Settings(
+        database_url=postgres_url, bot_delay_ms=0, extra_rulesets="tests.support.testgame:TEST_GAME"
+    )
     return TestClient(create_app(settings))
 
 
-def _move(client, game_id: str, player: dict[str, Any], version: int, move_id: str,
-          move: Any = None):
+def _move(client, game_id: str, player: dict[str, Any], version: int, move_id: str, move: Any = None):
     """Send `move` (by default the player's first legal move) with a client id."""
     move = legal(client, game_id, player)["moves"][0] if move is None else move
     body = {"version": version, "move": move, "id": move_id}
@@ -57,8 +61,9 @@ def test_killed_connections_give_503_then_recover(postgres_url):
         move = legal(client, game_id, a)["moves"][0]
         _terminate_connections(postgres_url)
         body = {"version": 0, "move": move, "id": "after-outage"}
-        answers = [client.post(f"/api/games/{game_id}/moves", headers=a["headers"], json=body)
-                   for _ in range(3)]
+        answers = [
+            client.post(f"/api/games/{game_id}/moves", headers=a["headers"], json=body) for _ in range(3)
+        ]
         statuses = [r.status_code for r in answers]
         assert set(statuses) <= {200, 503} and 200 in statuses, statuses
         for r in answers:

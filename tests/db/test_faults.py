@@ -19,8 +19,11 @@ pytestmark = pytest.mark.multiprocess
 def _setup_game(url, seats=1):
     players = [httpx.post(f"{url}/api/players", json={"name": f"P{i}"}).json() for i in range(seats)]
     headers = [{"Authorization": f"Bearer {p['token']}"} for p in players]
-    room = httpx.post(f"{url}/api/rooms", headers=headers[0],
-                      json={"ruleset": "testgame", "seats": seats, "options": {"rounds": 3}}).json()
+    room = httpx.post(
+        f"{url}/api/rooms",
+        headers=headers[0],
+        json={"ruleset": "testgame", "seats": seats, "options": {"rounds": 3}},
+    ).json()
     for h in headers[1:]:
         assert httpx.post(f"{url}/api/rooms/{room['id']}/join", headers=h, json={}).status_code == 200
     game = httpx.post(f"{url}/api/rooms/{room['id']}/start", headers=headers[0]).json()["game_id"]

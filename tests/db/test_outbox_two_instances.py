@@ -39,13 +39,19 @@ pytestmark = [
 def test_a_thousand_hand_overs_across_two_instances_notify_exactly_once_each(postgres_url):
     import psycopg
 
-    with psycopg.connect(postgres_url.replace("postgresql+psycopg://", "postgresql://"),
-                         autocommit=True) as c:
+    with psycopg.connect(
+        postgres_url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True
+    ) as c:
         c.execute("TRUNCATE notification_outbox")
-    env = {"CIVITAS_DATABASE_URL": postgres_url, "CIVITAS_BROKER_URL": REDIS_URL,
-           "CIVITAS_BOT_DELAY_MS": "0", "CIVITAS_HEARTBEAT_SECONDS": "600",
-           "CIVITAS_NOTIFY_SECONDS": "0.5", "CIVITAS_CLOCK_SWEEP_SECONDS": "0",
-           "CIVITAS_LOG_LEVEL": "warning"}
+    env = {
+        "CIVITAS_DATABASE_URL": postgres_url,
+        "CIVITAS_BROKER_URL": REDIS_URL,
+        "CIVITAS_BOT_DELAY_MS": "0",
+        "CIVITAS_HEARTBEAT_SECONDS": "600",
+        "CIVITAS_NOTIFY_SECONDS": "0.5",
+        "CIVITAS_CLOCK_SWEEP_SECONDS": "0",
+        "CIVITAS_LOG_LEVEL": "warning",
+    }
     with WebhookServer() as hook, ServerProcess(env) as one, ServerProcess(env) as two:
         expected = asyncio.run(_play([one.url, two.url], hook.url))
         assert expected >= HAND_OVERS
@@ -53,6 +59,7 @@ def test_a_thousand_hand_overs_across_two_instances_notify_exactly_once_each(pos
         tags = [r["json"]["tag"] for r in got]
         assert len(set(tags)) == expected, "a hand-over was told twice"
         import time
+
         time.sleep(2)  # nothing more trickles in after
         assert len(hook.received) == expected
 
@@ -70,15 +77,24 @@ async def _play(urls: list[str], hook_url: str) -> int:
             for i in range(2):
                 p = (await http.post(f"{urls[i]}/api/players", json={"name": f"G{n}P{i}"})).json()
                 headers = {"Authorization": f"Bearer {p['token']}"}
-                r = await http.put(f"{urls[i]}/api/players/me/notifications", headers=headers, json={
-                    "events": {"your_turn": ["webhook"]}, "webhook_url": f"{hook_url}/{p['id']}"})
+                r = await http.put(
+                    f"{urls[i]}/api/players/me/notifications",
+                    headers=headers,
+                    json={"events": {"your_turn": ["webhook"]}, "webhook_url": f"{hook_url}/{p['id']}"},
+                )
                 assert r.status_code == 200, r.text
                 players.append(headers)
-            room = (await http.post(f"{urls[0]}/api/rooms", headers=players[0], json={
-                "ruleset": "testgame", "seats": 2, "options": {"rounds": 8}})).json()
+            room = (
+                await http.post(
+                    f"{urls[0]}/api/rooms",
+                    headers=players[0],
+                    json={"ruleset": "testgame", "seats": 2, "options": {"rounds": 8}},
+                )
+            ).json()
             await http.post(f"{urls[1]}/api/rooms/{room['id']}/join", headers=players[1], json={})
-            game_id = (await http.post(f"{urls[0]}/api/rooms/{room['id']}/start",
-                                       headers=players[0])).json()["game_id"]
+            game_id = (await http.post(f"{urls[0]}/api/rooms/{room['id']}/start", headers=players[0])).json()[
+                "game_id"
+            ]
             doc = (await http.get(f"{urls[1]}/api/games/{game_id}")).json()
             told = len(doc["to_act"])
             step = 0
@@ -86,10 +102,14 @@ async def _play(urls: list[str], hook_url: str) -> int:
                 seat = doc["to_act"][0]
                 url = urls[step % 2]
                 step += 1
-                legal = (await http.get(f"{url}/api/games/{game_id}/legal-moves",
-                                        headers=players[seat])).json()
-                r = await http.post(f"{url}/api/games/{game_id}/moves", headers=players[seat],
-                                    json={"version": legal["version"], "move": legal["moves"][0]})
+                legal = (
+                    await http.get(f"{url}/api/games/{game_id}/legal-moves", headers=players[seat])
+                ).json()
+                r = await http.post(
+                    f"{url}/api/games/{game_id}/moves",
+                    headers=players[seat],
+                    json={"version": legal["version"], "move": legal["moves"][0]},
+                )
                 assert r.status_code == 200, r.text
                 after = (await http.get(f"{url}/api/games/{game_id}")).json()
                 assert after["version"] == legal["version"] + 1

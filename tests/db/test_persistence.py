@@ -50,10 +50,12 @@ def test_snapshots_are_written_and_replay_from_them_matches(client, settings):
 
     async def check():
         async with platform.sessions() as session:
-            versions = list((await session.execute(
-                select(Snapshot.version).where(Snapshot.game_id == game_id))).scalars())
-            moves = await session.scalar(select(func.count()).select_from(MoveRow).where(
-                MoveRow.game_id == game_id))
+            versions = list(
+                (await session.execute(select(Snapshot.version).where(Snapshot.game_id == game_id))).scalars()
+            )
+            moves = await session.scalar(
+                select(func.count()).select_from(MoveRow).where(MoveRow.game_id == game_id)
+            )
         fresh = GameService(platform.sessions)
         reloaded = await fresh.live(game_id)
         await fresh.aclose()
@@ -81,7 +83,8 @@ def test_two_instances_racing_on_one_version_one_wins(client):
         results = await asyncio.gather(
             one.submit(game_id, 0, 2, {"type": "draw"}),
             two.submit(game_id, 0, 2, {"type": "pass"}),
-            return_exceptions=True)
+            return_exceptions=True,
+        )
         await one.aclose()
         await two.aclose()
         return results
@@ -120,8 +123,7 @@ def test_move_ids_from_before_the_latest_snapshot_survive_a_reload(settings):
                 moves = legal(first, game_id, player)
                 if moves["moves"]:
                     body = {"version": moves["version"], "move": moves["moves"][0], "id": f"m{i}"}
-                    r = first.post(f"/api/games/{game_id}/moves", headers=player["headers"],
-                                   json=body)
+                    r = first.post(f"/api/games/{game_id}/moves", headers=player["headers"], json=body)
                     assert r.status_code == 200, r.text
                     sent.append((player, body, r.json()["version"]))
         version = doc(first, game_id)["version"]
@@ -139,10 +141,14 @@ def test_sqlite_fsync_policy_is_normal_unless_full_is_asked_for(tmp_path):
     from app.config import Settings
 
     for policy, pragma in (("normal", 1), ("full", 2)):
-        settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / policy}.db",
-                            sqlite_synchronous=policy, bot_delay_ms=0, limits_scale=1000,
-                            extra_rulesets="tests.support.testgame:TEST_GAME",
-                            bot_watchdog_seconds=3600)
+        settings = Settings(
+            database_url=f"sqlite+aiosqlite:///{tmp_path / policy}.db",
+            sqlite_synchronous=policy,
+            bot_delay_ms=0,
+            limits_scale=1000,
+            extra_rulesets="tests.support.testgame:TEST_GAME",
+            bot_watchdog_seconds=3600,
+        )
         with TestClient(create_app(settings)) as client:
             game_id, (a, b) = started_game(client)
             player = a if legal(client, game_id, a)["moves"] else b
@@ -151,17 +157,23 @@ def test_sqlite_fsync_policy_is_normal_unless_full_is_asked_for(tmp_path):
             assert writer.conn.execute("PRAGMA synchronous").fetchone()[0] == pragma
 
 
-
-@pytest.mark.skipif(not POSTGRES_URL and not os.environ.get("CI"),
-                    reason="needs CIVITAS_TEST_POSTGRES_URL: only PostgreSQL has its own move connections")
+@pytest.mark.skipif(
+    not POSTGRES_URL and not os.environ.get("CI"),
+    reason="needs CIVITAS_TEST_POSTGRES_URL: only PostgreSQL has its own move connections",
+)
 def test_stopping_the_server_closes_its_postgres_move_connections(postgres_url):
     """Shutdown: the move writer's own PostgreSQL connections (kept outside SQLAlchemy's pool)
     are all closed when the server stops, so a restart never leaves connections open."""
     from app.config import Settings
 
-    settings = Settings(database_url=postgres_url, bot_delay_ms=0, limits_scale=1000,
-                        extra_rulesets="tests.support.testgame:TEST_GAME", broker_url="memory://",
-                        bot_watchdog_seconds=3600)
+    settings = Settings(
+        database_url=postgres_url,
+        bot_delay_ms=0,
+        limits_scale=1000,
+        extra_rulesets="tests.support.testgame:TEST_GAME",
+        broker_url="memory://",
+        bot_watchdog_seconds=3600,
+    )
     with TestClient(create_app(settings)) as client:
         game_id, humans = started_game(client)
         play_first_legal(client, game_id, humans[0])
@@ -202,8 +214,7 @@ def _table_t(tmp_path):
     return writer, sqlite3.connect(path, isolation_level=None, check_same_thread=False)
 
 
-def test_a_move_behind_another_connections_write_lock_waits_for_it_then_is_stored(tmp_path,
-                                                                                  monkeypatch):
+def test_a_move_behind_another_connections_write_lock_waits_for_it_then_is_stored(tmp_path, monkeypatch):
     """The move writer's thread: while another connection holds SQLite's write lock the move
     waits (trying again in short steps), is stored once the lock is let go, and gives up with
     SQLAlchemy's OperationalError (a 503 for the client) if it is never let go. The caller never
@@ -246,8 +257,7 @@ def _settled(future, seconds):
     return True
 
 
-def test_moves_queued_together_are_committed_together_and_a_failed_guard_undoes_its_move_alone(
-        tmp_path):
+def test_moves_queued_together_are_committed_together_and_a_failed_guard_undoes_its_move_alone(tmp_path):
     """Moves that queue while the writer is busy go in one transaction (one commit, so one fsync
     under synchronous=FULL), each in a savepoint: a move whose guard fails (its first statement
     changes no row) or whose key is taken is undone alone, the others are stored, and each
@@ -259,10 +269,12 @@ def test_moves_queued_together_are_committed_together_and_a_failed_guard_undoes_
     held = writer.submit(gate.wait)  # the writer is busy: the moves below queue behind it
     insert = "INSERT INTO t (n) VALUES (?)"
     guard_fails = "UPDATE t SET n = n WHERE n = -1"
-    answers = [writer.submit([(insert, (1,))]),
-               writer.submit([(guard_fails, ()), (insert, (2,))]),
-               writer.submit([(insert, (3,)), (insert, (1,))]),  # the key 1 is taken: undone
-               writer.submit([(insert, (4,))])]
+    answers = [
+        writer.submit([(insert, (1,))]),
+        writer.submit([(guard_fails, ()), (insert, (2,))]),
+        writer.submit([(insert, (3,)), (insert, (1,))]),  # the key 1 is taken: undone
+        writer.submit([(insert, (4,))]),
+    ]
     gate.set()
     assert held.result(5) is True
     assert [a.result(5) for a in answers] == [True, False, False, True]
@@ -295,9 +307,13 @@ def test_the_event_loop_never_runs_a_sqlite_move(tmp_path):
 
     from app.config import Settings
 
-    settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'loop.db'}", bot_delay_ms=0,
-                        limits_scale=1000, extra_rulesets="tests.support.testgame:TEST_GAME",
-                        bot_watchdog_seconds=3600)
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'loop.db'}",
+        bot_delay_ms=0,
+        limits_scale=1000,
+        extra_rulesets="tests.support.testgame:TEST_GAME",
+        bot_watchdog_seconds=3600,
+    )
     with TestClient(create_app(settings)) as client:
         writer = client.app.state.platform.games.store.writer
         threads: list[str] = []
@@ -327,12 +343,16 @@ def test_two_instances_racing_one_move_id_store_it_once_and_give_one_answer(clie
         one, two = GameService(platform.sessions), GameService(platform.sessions)
         await one.live(game_id)
         await two.live(game_id)
-        answers = await asyncio.gather(one.submit(game_id, 0, 0, move, "twice"),
-                                       two.submit(game_id, 0, 0, move, "twice"))
+        answers = await asyncio.gather(
+            one.submit(game_id, 0, 0, move, "twice"), two.submit(game_id, 0, 0, move, "twice")
+        )
         again = await two.submit(game_id, 0, 0, move, "twice")  # and a third try, later
         async with platform.sessions() as session:
-            ids = (await session.execute(select(MoveRow.client_move_id).where(
-                MoveRow.game_id == game_id))).scalars().all()
+            ids = (
+                (await session.execute(select(MoveRow.client_move_id).where(MoveRow.game_id == game_id)))
+                .scalars()
+                .all()
+            )
         await one.aclose()
         await two.aclose()
         return answers, again, ids
@@ -354,14 +374,14 @@ def test_a_write_holding_the_turn_never_meets_a_move_and_the_moves_follow_it(tmp
 
     path = tmp_path / "turn.db"
     store = SqliteMoveStore(f"sqlite+aiosqlite:///{path}")
-    store.writer.submit(lambda: store.writer.conn.execute(
-        "CREATE TABLE t (n INTEGER PRIMARY KEY)")).result(5)
+    store.writer.submit(lambda: store.writer.conn.execute("CREATE TABLE t (n INTEGER PRIMARY KEY)")).result(5)
     other = sqlite3.connect(path, isolation_level=None, timeout=0)  # never waits for the lock
 
     async def scenario():
         async with store.turn():
-            move = asyncio.ensure_future(asyncio.wrap_future(
-                store.writer.submit([("INSERT INTO t (n) VALUES (?)", (1,))])))
+            move = asyncio.ensure_future(
+                asyncio.wrap_future(store.writer.submit([("INSERT INTO t (n) VALUES (?)", (1,))]))
+            )
             await asyncio.sleep(0.1)
             held = not move.done()
             other.execute("BEGIN IMMEDIATE")  # would fail at once if a move held the lock
@@ -374,8 +394,7 @@ def test_a_write_holding_the_turn_never_meets_a_move_and_the_moves_follow_it(tmp
         await asyncio.sleep(0.05)
         waiting.cancel()
         await gate.__aexit__(None, None, None)
-        after = await asyncio.wrap_future(store.writer.submit([("INSERT INTO t (n) VALUES (?)",
-                                                                 (3,))]))
+        after = await asyncio.wrap_future(store.writer.submit([("INSERT INTO t (n) VALUES (?)", (3,))]))
         return held, stored, after
 
     held, stored, after = asyncio.run(scenario())

@@ -21,16 +21,23 @@ from tests.support.server import free_port
 BIN = Path("/usr/lib/postgresql/15/bin")
 pytestmark = [
     pytest.mark.multiprocess,
-    pytest.mark.skipif(not (BIN / "initdb").exists() or os.geteuid() != 0 and not os.environ.get("CI"),
-                       reason="needs PostgreSQL 15's server binaries (Debian postgresql-15) and root "
-                              "to run them as the postgres user"),
+    pytest.mark.skipif(
+        not (BIN / "initdb").exists() or os.geteuid() != 0 and not os.environ.get("CI"),
+        reason="needs PostgreSQL 15's server binaries (Debian postgresql-15) and root "
+        "to run them as the postgres user",
+    ),
 ]
 
 
 def _pg(*args, data):
     run = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-    subprocess.run(run + [str(BIN / args[0]), *args[1:]], check=True, cwd="/tmp",
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        run + [str(BIN / args[0]), *args[1:]],
+        check=True,
+        cwd="/tmp",
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 @pytest.fixture
@@ -41,8 +48,20 @@ def cluster():
     port = free_port()
     _pg("initdb", "-D", str(data / "db"), "-A", "trust", "-U", "postgres", data=data)
     options = f"-p {port} -k {data} -c listen_addresses=127.0.0.1"
-    control = lambda action: _pg("pg_ctl", "-D", str(data / "db"), "-o", options, "-w", "-m", "fast",
-                                 "-l", str(data / "log"), action, data=data)
+    control = lambda action: _pg(
+        "pg_ctl",
+        "-D",
+        str(data / "db"),
+        "-o",
+        options,
+        "-w",
+        "-m",
+        "fast",
+        "-l",
+        str(data / "log"),
+        action,
+        data=data,
+    )
     control("start")
     try:
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres", control
@@ -56,8 +75,11 @@ def cluster():
 def _move(client, game_id, players, move_id):
     player = next(p for p in players if legal(client, game_id, p)["moves"])
     moves = legal(client, game_id, player)
-    return client.post(f"/api/games/{game_id}/moves", headers=player["headers"],
-                       json={"version": moves["version"], "move": moves["moves"][0], "id": move_id}), player
+    return client.post(
+        f"/api/games/{game_id}/moves",
+        headers=player["headers"],
+        json={"version": moves["version"], "move": moves["moves"][0], "id": move_id},
+    ), player
 
 
 def test_a_postgres_restart_mid_game_loses_no_acknowledged_move(cluster):
@@ -65,8 +87,14 @@ def test_a_postgres_restart_mid_game_loses_no_acknowledged_move(cluster):
     request after the restart may get 503 (a retry with the same move id is safe), never a
     false ack, and every acked move is there."""
     url, control = cluster
-    settings = Settings(database_url=url, bot_delay_ms=0, heartbeat_seconds=30, limits_scale=1000,
-                        extra_rulesets="tests.support.testgame:TEST_GAME", bot_watchdog_seconds=3600)
+    settings = Settings(
+        database_url=url,
+        bot_delay_ms=0,
+        heartbeat_seconds=30,
+        limits_scale=1000,
+        extra_rulesets="tests.support.testgame:TEST_GAME",
+        bot_watchdog_seconds=3600,
+    )
     with TestClient(create_app(settings)) as client:
         game_id, players = started_game(client, options={"rounds": 3})
         acked = []
@@ -100,9 +128,17 @@ def test_a_postgres_restart_gives_503s_then_answers_with_no_error_logged(cluster
     logged as an error. (The teardown failure itself, which a restart only hits in a narrow
     window, is forced in tests/api/test_pool.py.)"""
     url, control = cluster
-    settings = Settings(database_url=url, bot_delay_ms=0, heartbeat_seconds=30, limits_scale=1000,
-                        extra_rulesets="tests.support.testgame:TEST_GAME", bot_watchdog_seconds=3600,
-                        clock_sweep_seconds=0, cleanup_seconds=0, lobby_resync_seconds=0)
+    settings = Settings(
+        database_url=url,
+        bot_delay_ms=0,
+        heartbeat_seconds=30,
+        limits_scale=1000,
+        extra_rulesets="tests.support.testgame:TEST_GAME",
+        bot_watchdog_seconds=3600,
+        clock_sweep_seconds=0,
+        cleanup_seconds=0,
+        lobby_resync_seconds=0,
+    )
     with TestClient(create_app(settings)) as client:
         game_id, players = started_game(client, options={"rounds": 3})
         host = players[0]
@@ -114,9 +150,11 @@ def test_a_postgres_restart_gives_503s_then_answers_with_no_error_logged(cluster
         caplog.clear()
         statuses = []
         for _ in range(8):
-            for method, path, body in (("GET", f"/api/rooms/{room_id}", None),
-                                       ("GET", "/api/players/me/rooms", None),
-                                       ("POST", "/api/rooms", {"ruleset": "testgame", "seats": 2})):
+            for method, path, body in (
+                ("GET", f"/api/rooms/{room_id}", None),
+                ("GET", "/api/players/me/rooms", None),
+                ("POST", "/api/rooms", {"ruleset": "testgame", "seats": 2}),
+            ):
                 r = client.request(method, path, headers=host["headers"], json=body)
                 statuses.append(r.status_code)
                 assert r.status_code in (200, 201, 503), r.text

@@ -35,8 +35,9 @@ def test_a_behind_instance_accepts_a_valid_move_and_reports_the_true_version(set
         assert legal(one, game_id, a)["moves"][0] == {"type": "draw"}
         play_first_legal(one, game_id, a)  # version 3, made through A: B is not told
         assert two.app.state.platform.games._live[game_id].version == 2
-        r = two.post(f"/api/games/{game_id}/moves", headers=_as(two, b),
-                     json={"version": 3, "move": {"type": "pass"}})
+        r = two.post(
+            f"/api/games/{game_id}/moves", headers=_as(two, b), json={"version": 3, "move": {"type": "pass"}}
+        )
         assert r.status_code == 200, r.text
         assert r.json() == {"version": 4}
         assert doc(one, game_id)["version"] == 4
@@ -50,7 +51,8 @@ def test_a_behind_instance_replays_a_retried_move_id_made_elsewhere(settings):
         move = legal(one, game_id, a)["moves"][0]
         body = {"version": 0, "move": move, "id": "retry-me"}
         assert one.post(f"/api/games/{game_id}/moves", headers=a["headers"], json=body).json() == {
-            "version": 1}
+            "version": 1
+        }
         again = two.post(f"/api/games/{game_id}/moves", headers=a["headers"], json=body)
         assert again.status_code == 200 and again.json() == {"version": 1}
         assert doc(one, game_id)["version"] == 1
@@ -90,8 +92,9 @@ def test_a_socket_cannot_play_a_seat_its_player_left_through_another_instance(se
             assert snap["game"]["seat"] == 1 and snap["game"]["view"]["hand"]
             room_id = snap["game"]["room_id"]
             assert one.post(f"/api/rooms/{room_id}/leave", headers=b["headers"]).status_code == 204
-            rest = two.post(f"/api/games/{game_id}/moves", headers=b["headers"],
-                            json={"version": 1, "move": move})
+            rest = two.post(
+                f"/api/games/{game_id}/moves", headers=b["headers"], json={"version": 1, "move": move}
+            )
             assert rest.status_code == 403
             ws.send_json({"type": "move", "version": 1, "move": move, "id": "late"})
             error = ws.receive_json()

@@ -99,10 +99,12 @@ def test_a_game_in_progress_is_upgraded_to_the_new_rules_version(settings):
             assert final["status"] == "finished"
         engine = create_engine(sync_url(settings.database_url))
         with engine.connect() as conn:
-            version = conn.execute(text("SELECT ruleset_version FROM games WHERE id = :g"),
-                                   {"g": game_id}).scalar()
-            snapshot = conn.execute(text("SELECT state FROM snapshots WHERE game_id = :g AND "
-                                         "version = 3"), {"g": game_id}).scalar()
+            version = conn.execute(
+                text("SELECT ruleset_version FROM games WHERE id = :g"), {"g": game_id}
+            ).scalar()
+            snapshot = conn.execute(
+                text("SELECT state FROM snapshots WHERE game_id = :g AND version = 3"), {"g": game_id}
+            ).scalar()
         engine.dispose()
         assert version == "2"
         assert "points" in (snapshot if isinstance(snapshot, dict) else __import__("json").loads(snapshot))

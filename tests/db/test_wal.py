@@ -18,9 +18,15 @@ ONE_MOVE_FRAMES = 8  # the pages one move writes (the games row, the moves row a
 
 
 def _settings(tmp_path) -> Settings:
-    return Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'civitas.db'}", bot_delay_ms=0,
-                    limits_scale=1000, extra_rulesets="tests.support.testgame:TEST_GAME",
-                    broker_url="memory://", bot_watchdog_seconds=3600, gc_freeze_seconds=0)
+    return Settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'civitas.db'}",
+        bot_delay_ms=0,
+        limits_scale=1000,
+        extra_rulesets="tests.support.testgame:TEST_GAME",
+        broker_url="memory://",
+        bot_watchdog_seconds=3600,
+        gc_freeze_seconds=0,
+    )
 
 
 async def _move(games, game_id: str) -> int:
@@ -32,7 +38,8 @@ async def _move(games, game_id: str) -> int:
 
 @pytest.mark.parametrize("restart_frames, starts_over", [(0, True), (1 << 40, False)])
 def test_the_wal_starts_over_though_a_move_comes_during_every_checkpoint(
-        tmp_path, monkeypatch, restart_frames, starts_over):
+    tmp_path, monkeypatch, restart_frames, starts_over
+):
     """Under steady play a move is stored while the checkpoint thread copies the WAL, every time:
     the checkpoint stops short of that move's frames, so the next move appends to the WAL
     instead of starting it over, and the WAL grew without end. Past WAL_RESTART_FRAMES a second

@@ -25,8 +25,7 @@ MAX_MOVES = 400
 
 
 def _feed(digest: Any, value: Any) -> None:
-    digest.update(orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS,
-                               default=repr))
+    digest.update(orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=repr))
 
 
 def _cases(ruleset: Any) -> list[tuple[int, dict[str, Any]]]:
@@ -60,8 +59,11 @@ def play(ruleset: Any, players: int, options: dict[str, Any], seed: int, digest:
         _feed(digest, state)
     outcome = ruleset.outcome(state)
     _feed(digest, outcome.to_json() if outcome is not None else None)
-    fast = playout(ruleset, ruleset.setup(players, ruleset.Options.model_validate(options), seed),
-                   Rng.from_seed(seed, "fingerprint-playout"))
+    fast = playout(
+        ruleset,
+        ruleset.setup(players, ruleset.Options.model_validate(options), seed),
+        Rng.from_seed(seed, "fingerprint-playout"),
+    )
     _feed(digest, fast)
 
 

@@ -33,10 +33,17 @@ def test_a_bot_decides_the_same_on_the_state_a_worker_reads(ruleset):
         seat = rng.choice(to_act)
         if step % 5 == 0:
             seed = Rng.from_seed(11, "bot", step, seat).state
-            request = {"ruleset": ruleset.id, "state": state, "seat": seat, "level": "normal",
-                       "seed": seed, "budget": 0.0}
+            request = {
+                "ruleset": ruleset.id,
+                "state": state,
+                "seat": seat,
+                "level": "normal",
+                "seed": seed,
+                "budget": 0.0,
+            }
             assert choosers.decide(_as_a_worker_reads_it(request)) == choosers.heuristic(
-                ruleset, state, seat, seed, 0.0)
+                ruleset, state, seat, seed, 0.0
+            )
             seen += 1
         state = ruleset.apply(state, seat, random_move(ruleset, state, seat, rng))
         step += 1
@@ -51,7 +58,8 @@ def test_an_unknown_level_is_the_default_and_a_new_level_plugs_in():
     seat = ruleset.to_act(state)[0]
     request = {"ruleset": ruleset.id, "state": state, "seat": seat, "seed": 9, "budget": 0.25}
     assert choosers.decide({**request, "level": "grandmaster"}) == choosers.heuristic(
-        ruleset, state, seat, 9, 0.25)
+        ruleset, state, seat, 9, 0.25
+    )
     asked = []
 
     def first_legal(r, s, seat_, seed, budget):
@@ -60,8 +68,7 @@ def test_an_unknown_level_is_the_default_and_a_new_level_plugs_in():
 
     choosers.register("test-first", first_legal, budget=0.25)
     try:
-        assert choosers.decide({**request, "level": "test-first"}) == ruleset.legal_moves(
-            state, seat)[0]
+        assert choosers.decide({**request, "level": "test-first"}) == ruleset.legal_moves(state, seat)[0]
         assert asked == [0.25] and choosers.level("test-first").budget == 0.25
     finally:
         del choosers.LEVELS["test-first"]

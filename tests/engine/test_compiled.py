@@ -23,8 +23,7 @@ MODULE = "app.rulesets.suburbia.geo"
 def _finder(tmp_path: Path, source_hash: str) -> compiled.CompiledRulesFinder:
     binary = tmp_path / "geo.so"
     binary.write_bytes(b"not really a library: find_spec never opens it")
-    return compiled.CompiledRulesFinder(tmp_path, {MODULE: {"sha256": source_hash,
-                                                            "file": "geo.so"}})
+    return compiled.CompiledRulesFinder(tmp_path, {MODULE: {"sha256": source_hash, "file": "geo.so"}})
 
 
 def test_a_build_of_the_current_source_is_found(tmp_path):
@@ -58,10 +57,10 @@ def test_a_missing_binary_is_ignored(tmp_path):
     assert finder.find_spec(MODULE) is None
 
 
-def test_the_environment_switch_and_a_missing_manifest_keep_the_python_rules(monkeypatch,
-                                                                            tmp_path):
-    monkeypatch.setattr(sys, "meta_path", [f for f in sys.meta_path
-                                           if not isinstance(f, compiled.CompiledRulesFinder)])
+def test_the_environment_switch_and_a_missing_manifest_keep_the_python_rules(monkeypatch, tmp_path):
+    monkeypatch.setattr(
+        sys, "meta_path", [f for f in sys.meta_path if not isinstance(f, compiled.CompiledRulesFinder)]
+    )
     monkeypatch.setenv(compiled.PURE_ENV, "1")
     assert compiled.install() is None
     monkeypatch.setenv(compiled.PURE_ENV, "0")
@@ -76,8 +75,13 @@ def test_the_environment_switch_and_a_missing_manifest_keep_the_python_rules(mon
 def test_every_ruleset_module_is_compiled():
     """Each ruleset's modules (not the package `__init__`) and the engine's per-move modules."""
     names = compiled.COMPILED_MODULES
-    assert {"app.engine.diff", "app.engine.rng", "app.rulesets.suburbia.dale",
-            "app.rulesets.city_council.phil", "app.rulesets.fortuna.moves"} <= set(names)
+    assert {
+        "app.engine.diff",
+        "app.engine.rng",
+        "app.rulesets.suburbia.dale",
+        "app.rulesets.city_council.phil",
+        "app.rulesets.fortuna.moves",
+    } <= set(names)
     assert not [n for n in names if n.endswith("__init__")]
     for name in names:
         assert compiled.module_source(name).exists(), name
@@ -87,10 +91,14 @@ def _fingerprint(pure: bool, without_cython: bool = False) -> tuple[str, dict[st
     env = {**os.environ, compiled.PURE_ENV: "1" if pure else "0"}
     command = ["-m", "tests.engine.game_fingerprint"]
     if without_cython:  # as in the Docker runtime: `import cython` fails
-        command = ["-c", "import runpy, sys; sys.modules['cython'] = None; "
-                   "runpy.run_module('tests.engine.game_fingerprint', run_name='__main__')"]
-    out = subprocess.run([sys.executable, *command], cwd=ROOT,
-                         env=env, capture_output=True, text=True, timeout=300, check=True)
+        command = [
+            "-c",
+            "import runpy, sys; sys.modules['cython'] = None; "
+            "runpy.run_module('tests.engine.game_fingerprint', run_name='__main__')",
+        ]
+    out = subprocess.run(
+        [sys.executable, *command], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=True
+    )
     digest, status = out.stdout.splitlines()
     return digest, json.loads(status)
 
@@ -104,8 +112,10 @@ def _build_present() -> bool:
 
 
 # In CI `make test` has just built them; elsewhere the build is optional (no C compiler needed).
-@pytest.mark.skipif(not IN_CI and not _build_present(),
-                    reason="no compiled rules here: run scripts/compile_rules.py (make does)")
+@pytest.mark.skipif(
+    not IN_CI and not _build_present(),
+    reason="no compiled rules here: run scripts/compile_rules.py (make does)",
+)
 def test_compiled_rules_play_the_same_games_as_the_python_source():
     """Every ruleset, player count and variant, two seeds each: states, view patches, legal moves,
     bot moves, log lines, outcomes and fast playouts hash the same, compiled or not."""

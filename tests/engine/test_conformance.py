@@ -11,8 +11,13 @@ import pytest
 
 import app.rulesets  # noqa: F401  (registers the product's rulesets)
 from app.engine import registry
-from app.engine.conformance import (check_determinize_depends_only_on_view, check_playout,
-                                    random_move_playout, random_playout, sampled_states)
+from app.engine.conformance import (
+    check_determinize_depends_only_on_view,
+    check_playout,
+    random_move_playout,
+    random_playout,
+    sampled_states,
+)
 from tests.support.testgame import TEST_GAME
 
 SEEDS = int(os.environ.get("CIVITAS_CONFORMANCE_SEEDS", "3"))
@@ -69,10 +74,10 @@ def test_playout_hook_matches_the_reference_playout(ruleset, players, options):
 def test_determinize_depends_only_on_the_seats_view(ruleset):
     """Fairness of bots (rules review, item 16): over 200 sampled states, two states whose views
     for a seat are equal determinize to the same state with the same generator, for every seat."""
-    players = ruleset.conformance_players[0] if ruleset.conformance_players else max(
-        ruleset.min_players, 2)
+    players = ruleset.conformance_players[0] if ruleset.conformance_players else max(ruleset.min_players, 2)
     states = sampled_states(ruleset, players, {}, seed=5, count=200)
     for index, state in enumerate(states):
         for seat in range(players):
             check_determinize_depends_only_on_view(
-                ruleset, state, seat, seed=index, label=f"{ruleset.id} state {index}")
+                ruleset, state, seat, seed=index, label=f"{ruleset.id} state {index}"
+            )

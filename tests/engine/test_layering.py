@@ -3,8 +3,20 @@
 import ast
 from pathlib import Path
 
-FORBIDDEN = ("fastapi", "starlette", "sqlalchemy", "alembic", "websockets", "uvicorn", "redis",
-             "httpx", "app.api", "app.db", "app.services", "app.realtime")
+FORBIDDEN = (
+    "fastapi",
+    "starlette",
+    "sqlalchemy",
+    "alembic",
+    "websockets",
+    "uvicorn",
+    "redis",
+    "httpx",
+    "app.api",
+    "app.db",
+    "app.services",
+    "app.realtime",
+)
 ROOT = Path(__file__).resolve().parents[2] / "app"
 
 
@@ -23,7 +35,10 @@ def test_engine_and_rulesets_import_no_framework():
     """Every module under app/engine and app/rulesets avoids the forbidden packages."""
     files = list((ROOT / "engine").rglob("*.py")) + list((ROOT / "rulesets").rglob("*.py"))
     assert files
-    bad = {str(f.relative_to(ROOT)): sorted(n for n in _imports(f)
-                                           if n.split(".")[0] in FORBIDDEN or n.startswith(FORBIDDEN))
-           for f in files}
+    bad = {
+        str(f.relative_to(ROOT)): sorted(
+            n for n in _imports(f) if n.split(".")[0] in FORBIDDEN or n.startswith(FORBIDDEN)
+        )
+        for f in files
+    }
     assert not {k: v for k, v in bad.items() if v}

@@ -73,8 +73,19 @@ def test_a_live_games_consecutive_documents_share_unchanged_view_parts():
     from app.services.live import LiveGame, game_document
 
     state = R.setup(3, R.Options(), 5)
-    live = LiveGame(id="g", room_id="r", ruleset=R, players=3, options={}, seed=5,
-                    seed_hash="h", version=0, state=state, to_act_at=[], movers=[])
+    live = LiveGame(
+        id="g",
+        room_id="r",
+        ruleset=R,
+        players=3,
+        options={},
+        seed=5,
+        seed_hash="h",
+        version=0,
+        state=state,
+        to_act_at=[],
+        movers=[],
+    )
     seat = R.to_act(state)[0]
     before = game_document(live, state, 0, seat)
     after_state = R.apply(state, seat, {"type": "play", "slot": 0, "args": None})

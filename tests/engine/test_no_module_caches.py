@@ -16,8 +16,13 @@ from app.engine.rng import Rng
 from app.engine.ruleset import random_move
 
 # The rulesets restructured so far (id: package): all five.
-CACHE_FREE = {"city-council": "city_council", "fortuna": "fortuna", "fortune-city": "fortune_city",
-              "suburbia": "suburbia", "tiny-towns": "tiny_towns"}
+CACHE_FREE = {
+    "city-council": "city_council",
+    "fortuna": "fortuna",
+    "fortune-city": "fortune_city",
+    "suburbia": "suburbia",
+    "tiny-towns": "tiny_towns",
+}
 # Those whose every hook that reads a state (legal moves, the log, determinize, playouts, the
 # bot) keeps no cache either.
 EVERY_HOOK = {"city-council", "fortuna", "fortune-city", "suburbia", "tiny-towns"}

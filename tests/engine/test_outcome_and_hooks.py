@@ -17,8 +17,13 @@ def test_outcome_document_lists_winners_and_keeps_extra_fields():
     """Outcome: scores, ranks, every seat ranked first as a winner, breakdowns, and extras."""
     outcome = Outcome([7, 9, 9], [3, 1, 1], [{"a": 1}, {"a": 2}, {"a": 3}], {"rank_name": "x"})
     assert outcome.winners == [1, 2]
-    assert outcome.to_json() == {"scores": [7, 9, 9], "ranks": [3, 1, 1], "winners": [1, 2],
-                                 "breakdown": [{"a": 1}, {"a": 2}, {"a": 3}], "rank_name": "x"}
+    assert outcome.to_json() == {
+        "scores": [7, 9, 9],
+        "ranks": [3, 1, 1],
+        "winners": [1, 2],
+        "breakdown": [{"a": 1}, {"a": 2}, {"a": 3}],
+        "rank_name": "x",
+    }
 
 
 def test_hook_defaults():

@@ -81,8 +81,12 @@ def test_bots_keep_their_fixed_ratings_and_beating_a_stronger_bot_gains_more():
 
 
 def test_against_bots_games_never_touch_the_rated_pool():
-    ratings = fold([game([human("a"), bot()], [1, 2], game_id="1"),
-                    game([human("a"), human("b")], [2, 1], at=T0 + timedelta(days=2), game_id="2")])
+    ratings = fold(
+        [
+            game([human("a"), bot()], [1, 2], game_id="1"),
+            game([human("a"), human("b")], [2, 1], at=T0 + timedelta(days=2), game_id="2"),
+        ]
+    )
     assert ratings.get("a", "testgame", "bots").games == 1
     assert ratings.get("a", "testgame", "rated").games == 1
     assert ratings.get("a", "testgame", "rated").mu < ratings.get("b", "testgame", "rated").mu
@@ -111,8 +115,15 @@ def test_the_shown_rating_starts_at_1500_and_is_provisional_for_20_games():
 
 
 def test_the_fold_is_the_same_whatever_order_the_games_are_given_in():
-    games = [game([human("a"), human("b"), human("c")], random.Random(i).sample([1, 2, 3], 3),
-                  at=T0 + timedelta(hours=i * 5), game_id=str(i)) for i in range(30)]
+    games = [
+        game(
+            [human("a"), human("b"), human("c")],
+            random.Random(i).sample([1, 2, 3], 3),
+            at=T0 + timedelta(hours=i * 5),
+            game_id=str(i),
+        )
+        for i in range(30)
+    ]
     assert fold(games).table == fold(reversed(games)).table
 
 
@@ -138,7 +149,7 @@ def test_a_simulated_league_ranks_players_by_strength_after_20_games():
     while min(played.values()) < 20:
         size = rng.choice([2, 3, 4])
         waiting = sorted(strength, key=lambda p: (played[p], rng.random()))
-        people = waiting[:size - 1] + ([] if rng.random() < 0.25 else [waiting[size - 1]])
+        people = waiting[: size - 1] + ([] if rng.random() < 0.25 else [waiting[size - 1]])
         seats = [human(p) for p in people]
         perf = [strength[p] + rng.gauss(0, 1) for p in people]
         if len(seats) < size:

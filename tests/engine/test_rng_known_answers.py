@@ -20,8 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_splitmix64_matches_the_reference_outputs():
     """RNG: from state 0, SplitMix64's published first outputs."""
     rng = Rng(0)
-    assert [rng.next64() for _ in range(3)] == [
-        0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+    assert [rng.next64() for _ in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
 
 
 def test_from_seed_is_the_first_8_bytes_of_sha256_big_endian():
@@ -86,8 +85,23 @@ def test_below_equals_the_arbitrary_precision_reference_for_every_kind_of_bound(
     """RNG: compiled, `below` runs on C 64-bit integers (app.engine.rng): its draws and states
     equal the big-integer reference for small bounds, powers of two up to 2**63, bounds just above
     a power of two (most outputs rejected) and the largest bound, 2**64 - 1."""
-    bounds = [1, 2, 3, 6, 7, 10, 36, 1000, 1 << 31, (1 << 32) + 1, (1 << 62) + 3, 1 << 63,
-              (1 << 63) + 1, (1 << 64) - 2, (1 << 64) - 1]
+    bounds = [
+        1,
+        2,
+        3,
+        6,
+        7,
+        10,
+        36,
+        1000,
+        1 << 31,
+        (1 << 32) + 1,
+        (1 << 62) + 3,
+        1 << 63,
+        (1 << 63) + 1,
+        (1 << 64) - 2,
+        (1 << 64) - 1,
+    ]
     rng = Rng(0xDEADBEEF)
     state = rng.state
     for _ in range(40):
@@ -123,14 +137,17 @@ def test_below_refuses_bounds_beyond_64_bits():
 def test_the_generator_runs_where_cython_is_not_installed():
     """RNG: the Docker runtime has no Cython; the source then reads its type hints from
     app.engine.cython_hints and still gives SplitMix64's outputs."""
-    code = ("import sys; sys.modules['cython'] = None\n"
-            "from app.engine.rng import Rng\n"
-            "import app.engine.cython_hints\n"
-            "rng = Rng(0); print([rng.next64() for _ in range(3)], Rng(0).below(10),"
-            " Rng(0).shuffled(range(3)))")
+    code = (
+        "import sys; sys.modules['cython'] = None\n"
+        "from app.engine.rng import Rng\n"
+        "import app.engine.cython_hints\n"
+        "rng = Rng(0); print([rng.next64() for _ in range(3)], Rng(0).below(10),"
+        " Rng(0).shuffled(range(3)))"
+    )
     env = {**os.environ, "CIVITAS_PURE_RULES": "1"}
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
-                         text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    ).stdout
     first = 0xE220A8397B1DCDAF
     # Rng(0).shuffled(range(3)): item 2 swaps with below(3), drawn from the first output, then
     # item 1 with below(2), from the second (bounds this small reject neither)
@@ -138,5 +155,10 @@ def test_the_generator_runs_where_cython_is_not_installed():
     order = [0, 1, 2]
     order[2], order[first % 3] = order[first % 3], order[2]
     order[1], order[second % 2] = order[second % 2], order[1]
-    assert out.split() == ["[16294208416658607535,", "7960286522194355700,",
-                           "487617019471545679]", str(first % 10), *str(order).split()]
+    assert out.split() == [
+        "[16294208416658607535,",
+        "7960286522194355700,",
+        "487617019471545679]",
+        str(first % 10),
+        *str(order).split(),
+    ]

@@ -61,8 +61,15 @@ def test_version_ahead_is_refused():
     state = _state()
     for history in (None, History(5, [[0, 1]], [])):
         with pytest.raises(GameError) as err:
-            play(TEST_GAME, state, 0, TEST_GAME.legal_moves(state, 0)[0], sent_version=5,
-                 current_version=0, history=history)
+            play(
+                TEST_GAME,
+                state,
+                0,
+                TEST_GAME.legal_moves(state, 0)[0],
+                sent_version=5,
+                current_version=0,
+                history=history,
+            )
         assert err.value.code is ErrorCode.STALE_VERSION
 
 
@@ -94,18 +101,38 @@ def test_each_refusal_is_a_sentence_naming_what_is_wrong():
         over = TEST_GAME.apply(over, seat, TEST_GAME.legal_moves(over, seat)[0])
     moved = TEST_GAME.apply(state, 0, TEST_GAME.legal_moves(state, 0)[0])
     cases = [
-        (dict(ruleset=TEST_GAME, state=over, seat=0, move={}, sent_version=0, current_version=0),
-         ErrorCode.GAME_OVER, "The game is over; no more moves are accepted."),
-        (dict(ruleset=TEST_GAME, state=moved, seat=0, move={}, sent_version=1, current_version=1),
-         ErrorCode.NOT_YOUR_TURN, "Seat 0 is not asked to act now."),
-        (dict(ruleset=TEST_GAME, state=state, seat=1, move={}, sent_version=3, current_version=2),
-         ErrorCode.STALE_VERSION, "The game is at version 2, not 3; reload the game and try again."),
-        (dict(ruleset=TEST_GAME, state=state, seat=1, move=[], sent_version=0, current_version=0),
-         ErrorCode.MALFORMED_MOVE, "A move must be a JSON object."),
-        (dict(ruleset=_Crashing(), state=state, seat=1, move={"type": "y"}, sent_version=0,
-              current_version=0),
-         ErrorCode.MALFORMED_MOVE,
-         "The move is not one of this game's move shapes; ask for the legal moves to see them."),
+        (
+            dict(ruleset=TEST_GAME, state=over, seat=0, move={}, sent_version=0, current_version=0),
+            ErrorCode.GAME_OVER,
+            "The game is over; no more moves are accepted.",
+        ),
+        (
+            dict(ruleset=TEST_GAME, state=moved, seat=0, move={}, sent_version=1, current_version=1),
+            ErrorCode.NOT_YOUR_TURN,
+            "Seat 0 is not asked to act now.",
+        ),
+        (
+            dict(ruleset=TEST_GAME, state=state, seat=1, move={}, sent_version=3, current_version=2),
+            ErrorCode.STALE_VERSION,
+            "The game is at version 2, not 3; reload the game and try again.",
+        ),
+        (
+            dict(ruleset=TEST_GAME, state=state, seat=1, move=[], sent_version=0, current_version=0),
+            ErrorCode.MALFORMED_MOVE,
+            "A move must be a JSON object.",
+        ),
+        (
+            dict(
+                ruleset=_Crashing(),
+                state=state,
+                seat=1,
+                move={"type": "y"},
+                sent_version=0,
+                current_version=0,
+            ),
+            ErrorCode.MALFORMED_MOVE,
+            "The move is not one of this game's move shapes; ask for the legal moves to see them.",
+        ),
     ]
     for kwargs, code, detail in cases:
         ruleset, state_, seat, move = (kwargs.pop(k) for k in ("ruleset", "state", "seat", "move"))

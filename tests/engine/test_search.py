@@ -31,8 +31,9 @@ def test_the_search_is_fair_and_repeatable_in_every_game(ruleset):
     checked = 0
     for i, state in enumerate(sampled_states(ruleset, players, {}, 31, 5)):
         for seat in ruleset.to_act(state)[:1]:
-            check_search_is_fair(ruleset, state, seat, 1000 + i, f"{ruleset.id} state {i}",
-                                 _by_iterations, iterations=16)
+            check_search_is_fair(
+                ruleset, state, seat, 1000 + i, f"{ruleset.id} state {i}", _by_iterations, iterations=16
+            )
             checked += 1
     assert checked >= 4
 
@@ -55,8 +56,9 @@ def test_a_search_that_reads_the_true_state_fails_the_fairness_check():
             check_search_is_fair(ruleset, state, seat, 5, "cheat", cheat)
     with pytest.raises(AssertionError):
         SealedState(state, seat)["phase"]
-    assert SealedRuleset(ruleset).determinize(SealedState(state, seat), seat, Rng(1))["phase"] \
-        == state["phase"]
+    assert (
+        SealedRuleset(ruleset).determinize(SealedState(state, seat), seat, Rng(1))["phase"] == state["phase"]
+    )
 
 
 @pytest.mark.parametrize("ruleset", PRODUCT, ids=lambda r: r.id)
@@ -218,8 +220,16 @@ def test_a_hard_decision_through_the_worker_entry_is_legal_in_every_game(ruleset
     players = max(2, ruleset.min_players)
     for i, state in enumerate(sampled_states(ruleset, players, {}, 13, 3)):
         seat = ruleset.to_act(state)[0]
-        move = choosers.decide({"ruleset": ruleset.id, "state": state, "seat": seat,
-                                "level": "hard", "seed": 77 + i, "budget": 0.05})
+        move = choosers.decide(
+            {
+                "ruleset": ruleset.id,
+                "state": state,
+                "seat": seat,
+                "level": "hard",
+                "seed": 77 + i,
+                "budget": 0.05,
+            }
+        )
         assert move in ruleset.legal_moves(state, seat)
 
 
@@ -244,4 +254,8 @@ def test_hard_and_expert_search_with_the_games_own_settings(monkeypatch):
             level = choosers.level(name)
             level.chooser(ruleset, state, ruleset.to_act(state)[0], 1, level.budget)
     assert [(b.seconds, b.rollout, b.greedy) for b in seen] == [
-        (0.5, 20, True), (2.0, 20, True), (0.5, 2, True), (2.0, 2, True)]
+        (0.5, 20, True),
+        (2.0, 20, True),
+        (0.5, 2, True),
+        (2.0, 2, True),
+    ]

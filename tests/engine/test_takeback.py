@@ -15,8 +15,7 @@ from app.engine import registry
 from app.engine.rng import Rng
 from app.engine.ruleset import random_move
 from app.engine.runner import parse_options, replay
-from app.engine.takeback import (MAX_TAKEBACK, Line, LineTooShort, reveals, takeable, undo_count,
-                                 undo_move)
+from app.engine.takeback import MAX_TAKEBACK, Line, LineTooShort, reveals, takeable, undo_count, undo_move
 from tests.support.testgame import TEST_GAME
 
 GAMES = int(os.environ.get("CIVITAS_TAKEBACK_GAMES", "300"))
@@ -33,8 +32,11 @@ def _chunks():
     """(ruleset, first game, games) cases covering GAMES games per ruleset."""
     rulesets = {r.id: r for r in registry.all_rulesets()}
     rulesets[TEST_GAME.id] = TEST_GAME
-    return [pytest.param(r, start, min(CHUNK, GAMES - start), id=f"{r.id}-{start}")
-            for r in rulesets.values() for start in range(0, GAMES, CHUNK)]
+    return [
+        pytest.param(r, start, min(CHUNK, GAMES - start), id=f"{r.id}-{start}")
+        for r in rulesets.values()
+        for start in range(0, GAMES, CHUNK)
+    ]
 
 
 def _game(ruleset, index: int):
@@ -93,8 +95,15 @@ def test_take_backs_restore_every_view_and_never_span_a_reveal_or_another_seat(r
             # Never a reveal: each move taken back looks the same to its mover on fresh re-deals.
             afters = [before for before, _m in undone[1:]] + [state]
             for (before, undone_move), after in zip(undone, afters):
-                assert not reveals(ruleset, seat, before, undone_move, after,
-                                   Rng.from_seed(index, "check"), deals=CHECK_DEALS)
+                assert not reveals(
+                    ruleset,
+                    seat,
+                    before,
+                    undone_move,
+                    after,
+                    Rng.from_seed(index, "check"),
+                    deals=CHECK_DEALS,
+                )
             state = line.took_back(seat, count)
             rows.append((seat, undo_move(count)))
             del history[-count:]
@@ -159,8 +168,9 @@ def test_line_refuses_what_it_does_not_hold():
     line.played(1, {"v": 9}, {"m": 9})
     assert line.seat == 1 and len(line) == 1
     assert undo_count({"undo": 2}) == 2
-    assert [undo_count(m) for m in ({"undo": 0}, {"undo": True}, {"undo": 1, "x": 1}, {"type": "undo"},
-                                   [1])] == [None] * 5
+    assert [
+        undo_count(m) for m in ({"undo": 0}, {"undo": True}, {"undo": 1, "x": 1}, {"type": "undo"}, [1])
+    ] == [None] * 5
 
 
 def test_run_start_is_where_the_last_seats_run_began():

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 _spec = importlib.util.spec_from_file_location(
-    "pypi_audit", Path(__file__).resolve().parents[2] / "scripts" / "pypi_audit.py")
+    "pypi_audit", Path(__file__).resolve().parents[2] / "scripts" / "pypi_audit.py"
+)
 audit = importlib.util.module_from_spec(_spec)
 sys.modules["pypi_audit"] = audit  # dataclasses look their module up there
 _spec.loader.exec_module(audit)
@@ -41,21 +42,26 @@ def test_a_withdrawn_advisory_does_not_count():
     assert audit.judge("lib", "2.0", project("2.0", [withdrawn])).kind == "clean"
 
 
-@pytest.mark.parametrize("installed, data, problem", [
-    ("1.9", project("2.0"), ""),                          # older than latest: the list is not ours
-    ("1.9", project("2.0", [VULN]), ""),
-    ("2.0", {"info": {"version": "2.0"}}, ""),            # no vulnerability data at all
-    ("2.0", None, "unreachable: URLError"),                # no answer
-    ("2.0", None, "not on PyPI"),
-])
+@pytest.mark.parametrize(
+    "installed, data, problem",
+    [
+        ("1.9", project("2.0"), ""),  # older than latest: the list is not ours
+        ("1.9", project("2.0", [VULN]), ""),
+        ("2.0", {"info": {"version": "2.0"}}, ""),  # no vulnerability data at all
+        ("2.0", None, "unreachable: URLError"),  # no answer
+        ("2.0", None, "not on PyPI"),
+    ],
+)
 def test_what_cannot_be_checked_is_not_audited(installed, data, problem):
     assert audit.judge("lib", installed, data, problem).kind == "not_audited"
 
 
 def test_the_report_names_the_unaudited_on_one_loud_line_and_never_calls_them_clean():
-    verdicts = [audit.judge("fresh", "3.0", project("3.0")),
-                audit.judge("old", "1.0", project("1.1", [VULN])),
-                audit.judge("gone", "0.1", None, "not on PyPI")]
+    verdicts = [
+        audit.judge("fresh", "3.0", project("3.0")),
+        audit.judge("old", "1.0", project("1.1", [VULN])),
+        audit.judge("gone", "0.1", None, "not on PyPI"),
+    ]
     code, lines = audit.report(verdicts)
     assert code == 0
     loud = [line for line in lines if "NOT AUDITED" in line]

@@ -116,6 +116,7 @@ def test_full_collection_pauses_are_counted_in_metrics(client, thawed):
 
 def test_stop_ends_the_schedule(thawed):
     """A started collector runs its loop until stopped, and stopping it twice is harmless."""
+
     async def run() -> None:
         collector = Collector(0.001, 0)
         await collector.start()

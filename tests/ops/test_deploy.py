@@ -44,6 +44,7 @@ def test_the_balancer_knows_every_replica():
 
 def _resolve(image: str, defaults: dict[str, str]) -> str:
     """An image reference with ${NAME} / ${NAME:-default} / $NAME expanded from `defaults`."""
+
     def value(match: re.Match) -> str:
         name = match.group(1) or match.group(3)
         if name in defaults:
@@ -61,8 +62,11 @@ def test_the_image_is_slim_and_unprivileged():
     lines = [line.strip() for line in (ROOT / "Dockerfile").read_text().splitlines()]
     first_from = next(i for i, line in enumerate(lines) if line.startswith("FROM "))
     # Only ARGs declared before the first FROM may be used in a FROM line.
-    args = dict(line.split()[1].split("=", 1) for line in lines[:first_from]
-                if line.startswith("ARG ") and "=" in line)
+    args = dict(
+        line.split()[1].split("=", 1)
+        for line in lines[:first_from]
+        if line.startswith("ARG ") and "=" in line
+    )
     froms = [line for line in lines if line.startswith("FROM ")]
     runtime = _resolve(froms[-1].split()[1], args)
     assert runtime.startswith("python:3.11") and runtime.endswith("-slim"), runtime
@@ -93,9 +97,11 @@ def test_base_images_default_to_the_official_ones():
         assert _resolve(services[name]["image"], {}) == image
     for name in (n for n in services if n.startswith("app") or n == "migrate"):
         assert _resolve(services[name]["build"]["args"]["PYTHON_IMAGE"], {}) == "python:3.11-slim"
-    offline = dict(line.split("=", 1) for line in
-                   (ROOT / "deploy" / "offline" / "images.env").read_text().splitlines()
-                   if line and not line.startswith("#"))
+    offline = dict(
+        line.split("=", 1)
+        for line in (ROOT / "deploy" / "offline" / "images.env").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
     assert {"PYTHON_IMAGE", "POSTGRES_IMAGE", "REDIS_IMAGE", "NGINX_IMAGE"} <= set(offline)
     for key in ("PYTHON_IMAGE", "POSTGRES_IMAGE", "REDIS_IMAGE", "NGINX_IMAGE"):
         assert offline[key].startswith("civitas-offline/"), (key, offline[key])
@@ -111,8 +117,11 @@ def test_health_checks_and_websocket_proxying():
     the replicas and passes both upgrade headers, so /ws/ sockets survive the proxy."""
     services = _compose()["services"]
     assert "/healthz" in " ".join(services["lb"]["healthcheck"]["test"])
-    assert all(services["lb"]["depends_on"][name]["condition"] == "service_healthy"
-               for name in services if name.startswith("app"))
+    assert all(
+        services["lb"]["depends_on"][name]["condition"] == "service_healthy"
+        for name in services
+        if name.startswith("app")
+    )
     conf = (ROOT / "deploy" / "nginx.conf").read_text()
     assert "location = /healthz" in conf
     assert "proxy_http_version 1.1" in conf
@@ -145,9 +154,10 @@ def test_the_replicas_and_nginx_keep_fixed_addresses():
     (pool,) = compose["networks"]["default"]["ipam"]["config"]
     subnet = ipaddress.ip_network(_resolve(pool["subnet"], {}))
     dynamic = ipaddress.ip_network(_resolve(pool["ip_range"], {}))
-    fixed = [ipaddress.ip_address(_resolve(
-        compose["services"][name]["networks"]["default"]["ipv4_address"], {}))
-        for name in replicas() + ["lb"]]
+    fixed = [
+        ipaddress.ip_address(_resolve(compose["services"][name]["networks"]["default"]["ipv4_address"], {}))
+        for name in replicas() + ["lb"]
+    ]
     assert len(set(fixed)) == len(fixed)
     assert all(address in subnet and address not in dynamic for address in fixed), fixed
 

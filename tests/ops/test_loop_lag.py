@@ -32,10 +32,10 @@ def test_a_loop_held_by_blocking_work_shows_as_lag():
 
 def test_a_running_server_reports_its_loop_lag(client):
     """/metrics carries the histogram, sampled while the server runs."""
+
     def sampled():
         text = client.get("/metrics").text
-        line = next(x for x in text.splitlines()
-                    if x.startswith("civitas_event_loop_lag_seconds_count"))
+        line = next(x for x in text.splitlines() if x.startswith("civitas_event_loop_lag_seconds_count"))
         return float(line.split()[1]) > 0
 
     assert wait_for(sampled, timeout=10)

@@ -46,31 +46,45 @@ def test_metrics_count_moves_patches_and_sockets(client):
     patch frame encoded per audience, patch bytes, and the open game sockets gauge."""
     game_id, (ann, bob) = started_game(client)
     before = client.get("/metrics").text
-    with client.websocket_connect(f"/ws/games/{game_id}?token={ann['token']}") as wa, \
-            client.websocket_connect(f"/ws/games/{game_id}?token={bob['token']}") as wb, \
-            client.websocket_connect(f"/ws/games/{game_id}") as spectator:
+    with (
+        client.websocket_connect(f"/ws/games/{game_id}?token={ann['token']}") as wa,
+        client.websocket_connect(f"/ws/games/{game_id}?token={bob['token']}") as wb,
+        client.websocket_connect(f"/ws/games/{game_id}") as spectator,
+    ):
         doc = wa.receive_json()["game"]
         wb.receive_json()
         spectator.receive_json()
         during = client.get("/metrics").text
-        wa.send_json({"type": "move", "version": doc["version"], "id": "m1",
-                      "move": {"type": "bid", "card": doc["view"]["hand"][0]}})
+        wa.send_json(
+            {
+                "type": "move",
+                "version": doc["version"],
+                "id": "m1",
+                "move": {"type": "bid", "card": doc["view"]["hand"][0]},
+            }
+        )
         assert wa.receive_json()["type"] == "ack"
         for ws in (wa, wb, spectator):
             while ws.receive_json()["type"] != "patch":
                 pass
         after = client.get("/metrics").text
     assert _metric(after, "civitas_moves_total") == _metric(before, "civitas_moves_total") + 1
-    assert (_metric(after, "civitas_move_seconds_count")
-            == _metric(before, "civitas_move_seconds_count") + 1)
+    assert _metric(after, "civitas_move_seconds_count") == _metric(before, "civitas_move_seconds_count") + 1
     # three audiences (seat 0, seat 1, spectators): three encodes for three sockets
-    assert (_metric(after, "civitas_patch_frames_encoded_total")
-            == _metric(before, "civitas_patch_frames_encoded_total") + 3)
+    assert (
+        _metric(after, "civitas_patch_frames_encoded_total")
+        == _metric(before, "civitas_patch_frames_encoded_total") + 3
+    )
     assert _metric(after, "civitas_patch_bytes_total") > _metric(before, "civitas_patch_bytes_total")
     assert _metric(during, 'civitas_open_sockets{kind="game"}') == 3
     assert _metric(during, "civitas_live_games") >= 1
-    for name in ("civitas_resyncs_total", "civitas_lobby_sockets", "civitas_broker_lag_seconds_count",
-                 "civitas_db_pool_wait_seconds_count", "civitas_db_pool_waits_total"):
+    for name in (
+        "civitas_resyncs_total",
+        "civitas_lobby_sockets",
+        "civitas_broker_lag_seconds_count",
+        "civitas_db_pool_wait_seconds_count",
+        "civitas_db_pool_waits_total",
+    ):
         _metric(after, name)
 
 
@@ -101,8 +115,14 @@ def test_a_patch_is_encoded_once_for_many_spectators(client):
             for s in sockets:
                 s.receive_json()
             before = _metric(client.get("/metrics").text, "civitas_patch_frames_encoded_total")
-            wa.send_json({"type": "move", "version": doc["version"], "id": "m1",
-                          "move": {"type": "bid", "card": doc["view"]["hand"][0]}})
+            wa.send_json(
+                {
+                    "type": "move",
+                    "version": doc["version"],
+                    "id": "m1",
+                    "move": {"type": "bid", "card": doc["view"]["hand"][0]},
+                }
+            )
             frames = [None] * 5
             for i, s in enumerate(sockets):
                 frame = s.receive_json()
@@ -144,8 +164,14 @@ def test_log_lines_are_json_with_game_and_version():
 
 def test_tokens_in_logged_urls_are_redacted():
     """uvicorn logs websocket URLs; a bearer token in the query string never reaches the log."""
-    record = logging.LogRecord("uvicorn.error", logging.INFO, __file__, 1,
-                               '%s - "WebSocket %s" [accepted]',
-                               ("127.0.0.1:5000", "/ws/games/g1?token=SECRET123&x=1"), None)
+    record = logging.LogRecord(
+        "uvicorn.error",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "WebSocket %s" [accepted]',
+        ("127.0.0.1:5000", "/ws/games/g1?token=SECRET123&x=1"),
+        None,
+    )
     line = JsonFormatter().format(record)
     assert "SECRET123" not in line and "token=[redacted]&x=1" in line

@@ -28,14 +28,15 @@ def _compose() -> dict:
 def _default(value: str) -> str:
     """A compose value `${NAME:-default}` as it resolves with NAME unset."""
     if value.startswith("${") and ":-" in value:
-        return value[value.index(":-") + 2:-1]
+        return value[value.index(":-") + 2 : -1]
     return value
 
 
 def _client(local_address: str, base_url: str) -> httpx.Client:
     """An HTTP client whose connections come from `local_address` (a loopback address)."""
-    return httpx.Client(base_url=base_url, timeout=10,
-                        transport=httpx.HTTPTransport(local_address=local_address))
+    return httpx.Client(
+        base_url=base_url, timeout=10, transport=httpx.HTTPTransport(local_address=local_address)
+    )
 
 
 def test_the_replicas_trust_forwarded_addresses_from_nginx_only():
@@ -82,11 +83,9 @@ def test_nginx_sets_the_forwarded_address_and_drops_the_clients(tmp_path):
     port = free_port()
     ports = [upstream.server_address[1]] * len(replicas())
     try:
-        with Nginx(loopback_config(tmp_path, ports, port), port) as nginx, \
-                _client(CLIENT, nginx.url) as http:
+        with Nginx(loopback_config(tmp_path, ports, port), port) as nginx, _client(CLIENT, nginx.url) as http:
             for forged in ("203.0.113.7", "203.0.113.7, 198.51.100.1", "unknown"):
-                assert http.get("/api/rulesets",
-                                headers={"X-Forwarded-For": forged}).status_code == 200
+                assert http.get("/api/rulesets", headers={"X-Forwarded-For": forged}).status_code == 200
             assert http.get("/api/rulesets").status_code == 200
     finally:
         upstream.shutdown()
@@ -116,13 +115,17 @@ def test_a_forged_forwarded_address_changes_no_limit(tmp_path):
     its own count (the header nginx sets is believed); and the same forgery sent straight to the
     replica, from an address that is not the proxy's, is ignored."""
     port = free_port()
-    env = {"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'civitas.db'}",
-           "CIVITAS_LIMITS_SCALE": "1", "CIVITAS_RATE_PLAYERS": "5/86400",
-           "CIVITAS_FORWARDED_ALLOW_IPS": _shipped_trust()}
+    env = {
+        "CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'civitas.db'}",
+        "CIVITAS_LIMITS_SCALE": "1",
+        "CIVITAS_RATE_PLAYERS": "5/86400",
+        "CIVITAS_FORWARDED_ALLOW_IPS": _shipped_trust(),
+    }
     nginx_binary()
     with ServerProcess(env) as app:
-        conf = loopback_config(tmp_path, [app.port] * len(replicas()), port,
-                               http_extra=f"proxy_bind {PROXY};")
+        conf = loopback_config(
+            tmp_path, [app.port] * len(replicas()), port, http_extra=f"proxy_bind {PROXY};"
+        )
         with Nginx(conf, port) as nginx, _client(CLIENT, nginx.url) as http:
             codes = [_guest(http, f"198.51.100.{i}") for i in range(8)]
             assert codes == [201] * 5 + [429] * 3, codes

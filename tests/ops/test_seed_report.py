@@ -14,7 +14,7 @@ import pytest
 from tests.support import seeds
 from tests.support.server import ROOT
 
-INNER = '''
+INNER = """
 import httpx
 import pytest
 from tests.support.server import ServerProcess
@@ -42,7 +42,7 @@ def test_passes(server):
 
 def test_fails(server):
     assert False, "GAME " + _game(server)
-'''
+"""
 
 
 @pytest.mark.timeout(600)  # two pytest processes and a server on a loaded machine
@@ -52,9 +52,26 @@ def test_a_failing_test_reports_the_seeds_of_games_its_server_process_started(tm
     game an earlier test started on the same server; the passing test prints no such section."""
     (tmp_path / "test_inner.py").write_text(textwrap.dedent(INNER))
     env = {**os.environ, "PYTHONPATH": str(ROOT), "CIVITAS_TEST_GAME_SEED": "424242"}
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
-                          "-p", "tests.conftest", "test_inner.py"],
-                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=580)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:randomly",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "tests.conftest",
+            "test_inner.py",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=580,
+    )
     out = run.stdout + run.stderr
     assert "1 failed, 1 passed" in out, out[-3000:]
     game = re.search(r"GAME ([0-9a-f]+)", out).group(1)

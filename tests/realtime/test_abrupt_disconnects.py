@@ -16,8 +16,13 @@ import httpx
 
 from tests.support.server import ServerProcess
 
-FORBIDDEN = ("exception was never retrieved", "Task was destroyed but it is pending",
-             "Exception in ASGI application", "Unhandled exception", "Traceback")
+FORBIDDEN = (
+    "exception was never retrieved",
+    "Task was destroyed but it is pending",
+    "Exception in ASGI application",
+    "Unhandled exception",
+    "Traceback",
+)
 
 
 def _frame(text: str) -> bytes:
@@ -36,9 +41,13 @@ def _open(port: int, game_id: str, token: str) -> socket.socket:
     """A websocket opened by hand, its handshake answered (the snapshot may follow)."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=10)
     key = base64.b64encode(os.urandom(16)).decode()
-    sock.sendall((f"GET /ws/games/{game_id} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-                  f"Sec-WebSocket-Protocol: civitas, bearer.{token}\r\n\r\n").encode())
+    sock.sendall(
+        (
+            f"GET /ws/games/{game_id} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+            f"Sec-WebSocket-Protocol: civitas, bearer.{token}\r\n\r\n"
+        ).encode()
+    )
     answer = b""
     while b"\r\n\r\n" not in answer:
         chunk = sock.recv(4096)
@@ -58,22 +67,28 @@ def test_abruptly_dropped_sockets_leave_no_task_errors(tmp_path):
     """60 sockets dropped in four abrupt ways while moves and heartbeats go out: the server keeps
     serving, and its log holds none of the task or ASGI errors named in FORBIDDEN."""
     log_path = tmp_path / "server.log"
-    env = {"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'civitas.db'}",
-           "CIVITAS_BOT_DELAY_MS": "0", "CIVITAS_HEARTBEAT_SECONDS": "0.1",
-           "CIVITAS_LOG_FORMAT": "text", "PYTHONASYNCIODEBUG": "0"}
+    env = {
+        "CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'civitas.db'}",
+        "CIVITAS_BOT_DELAY_MS": "0",
+        "CIVITAS_HEARTBEAT_SECONDS": "0.1",
+        "CIVITAS_LOG_FORMAT": "text",
+        "PYTHONASYNCIODEBUG": "0",
+    }
     server = ServerProcess(env, log_path=log_path).start()
     try:
         http = httpx.Client(base_url=server.url, timeout=10)
         a = http.post("/api/players", json={"name": "A"}).json()
         b = http.post("/api/players", json={"name": "B"}).json()
         ha, hb = ({"Authorization": f"Bearer {p['token']}"} for p in (a, b))
-        room = http.post("/api/rooms", headers=ha, json={"ruleset": "testgame", "seats": 2,
-                                                           "options": {"rounds": 8}}).json()
+        room = http.post(
+            "/api/rooms", headers=ha, json={"ruleset": "testgame", "seats": 2, "options": {"rounds": 8}}
+        ).json()
         assert http.post(f"/api/rooms/{room['id']}/join", headers=hb, json={}).status_code == 200
         game_id = http.post(f"/api/rooms/{room['id']}/start", headers=ha).json()["game_id"]
-        burst = b"".join(_frame(json.dumps(f)) for f in
-                         [{"type": "log", "after": 0}, {"type": "sync", "version": 0},
-                          {"type": "ping"}] * 10)
+        burst = b"".join(
+            _frame(json.dumps(f))
+            for f in [{"type": "log", "after": 0}, {"type": "sync", "version": 0}, {"type": "ping"}] * 10
+        )
         for i in range(60):
             token = (a, b)[i % 2]["token"]
             sock = _open(server.port, game_id, token)
@@ -86,13 +101,17 @@ def test_abruptly_dropped_sockets_leave_no_task_errors(tmp_path):
                 _reset(sock)
             elif way == 2:  # plain close without a close frame, while a move's patch goes out
                 player = (a, b)[i % 2]
-                legal = http.get(f"/api/games/{game_id}/legal-moves",
-                                 headers={"Authorization": f"Bearer {player['token']}"}).json()
+                legal = http.get(
+                    f"/api/games/{game_id}/legal-moves",
+                    headers={"Authorization": f"Bearer {player['token']}"},
+                ).json()
                 sock.close()
                 if legal["moves"]:
-                    http.post(f"/api/games/{game_id}/moves",
-                              headers={"Authorization": f"Bearer {player['token']}"},
-                              json={"version": legal["version"], "move": legal["moves"][0]})
+                    http.post(
+                        f"/api/games/{game_id}/moves",
+                        headers={"Authorization": f"Bearer {player['token']}"},
+                        json={"version": legal["version"], "move": legal["moves"][0]},
+                    )
             else:  # kept a little while (heartbeats flow), then reset mid-stream
                 sock.sendall(burst)
                 time.sleep(0.05)  # lets a heartbeat or two head for it; nothing is timed

@@ -112,8 +112,19 @@ def test_an_audience_too_far_behind_the_kept_states_starts_over_from_a_snapshot(
     from tests.support.testgame import TEST_GAME
 
     state = TEST_GAME.setup(2, TEST_GAME.Options(), 7)
-    live = LiveGame(id="g", room_id="r", ruleset=TEST_GAME, players=2, options={}, seed=7,
-                    seed_hash="h", version=5, state=state, to_act_at=[], movers=[])
+    live = LiveGame(
+        id="g",
+        room_id="r",
+        ruleset=TEST_GAME,
+        players=2,
+        options={},
+        seed=7,
+        seed_hash="h",
+        version=5,
+        state=state,
+        to_act_at=[],
+        movers=[],
+    )
     live.states[5] = state  # the instance holds only the current state
     audience = Audience(seat=1, version=2, doc={"stale": True})
     audience.patches.append((2, "p2"))
@@ -263,8 +274,9 @@ def test_a_heartbeat_to_a_thousand_games_is_written_a_chunk_per_turn():
     for game_id, conns in sockets.items():
         for conn in conns:
             frames = conn.websocket.frames
-            assert [f for f, _ in frames] == [{"type": "heartbeat", "version": games.stored[game_id],
-                                                "every": 15.0}]  # the default interval
+            assert [f for f, _ in frames] == [
+                {"type": "heartbeat", "version": games.stored[game_id], "every": 15.0}
+            ]  # the default interval
             turns.append(frames[0][1])
     assert HEARTBEAT_CHUNK <= 128  # a turn's writes stay short (~2-4 ms here at 128)
     assert len(set(turns)) >= 2000 // (HEARTBEAT_CHUNK + 2)

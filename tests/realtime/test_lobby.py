@@ -164,11 +164,11 @@ def test_a_stuck_room_event_does_not_hold_up_another_instances_game_event(client
     platform.lobby.apply = blocked_apply
     platform.hub.post = lambda game_id, version: posted.append((game_id, version))
     try:
-        client.portal.call(platform.broker.publish,
-                           {"type": "room", "room_id": "r1", "origin": "other"})
-        client.portal.call(platform.broker.publish,
-                           {"type": "game", "game_id": "g-elsewhere", "version": 7,
-                            "origin": "other"})
+        client.portal.call(platform.broker.publish, {"type": "room", "room_id": "r1", "origin": "other"})
+        client.portal.call(
+            platform.broker.publish,
+            {"type": "game", "game_id": "g-elsewhere", "version": 7, "origin": "other"},
+        )
         wait_for(lambda: ("g-elsewhere", 7) in posted, timeout=10)
     finally:
         client.portal.call(stuck.set)
@@ -190,8 +190,10 @@ def test_room_socket_members_get_the_code_and_others_do_not(client):
     """A room change sends each room socket the room as that viewer may see it."""
     ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
     room = new_room(client, ann)
-    with client.websocket_connect(f"/ws/rooms/{room['id']}?token={ann['token']}") as host_ws, \
-            client.websocket_connect(f"/ws/rooms/{room['id']}") as guest_ws:
+    with (
+        client.websocket_connect(f"/ws/rooms/{room['id']}?token={ann['token']}") as host_ws,
+        client.websocket_connect(f"/ws/rooms/{room['id']}") as guest_ws,
+    ):
         host_ws.receive_json(), guest_ws.receive_json()
         client.post(f"/api/rooms/{room['id']}/join", headers=bob["headers"], json={})
         host_frame, guest_frame = host_ws.receive_json(), guest_ws.receive_json()
@@ -215,8 +217,9 @@ def test_a_private_room_socket_needs_membership_or_the_code(client):
             raise AssertionError("the socket stayed open")
         except WebSocketDisconnect as closed:
             assert closed.code == 4404
-    with client.websocket_connect(f"/ws/rooms/{room['id']}?token={eve['token']}"
-                                  f"&invite_code={room['invite_code']}") as ws:
+    with client.websocket_connect(
+        f"/ws/rooms/{room['id']}?token={eve['token']}&invite_code={room['invite_code']}"
+    ) as ws:
         assert ws.receive_json()["room"]["id"] == room["id"]
     with client.websocket_connect(f"/ws/rooms/{room['id']}?token={ann['token']}") as ws:
         assert ws.receive_json()["room"]["invite_code"] == room["invite_code"]
@@ -231,8 +234,11 @@ def test_another_instances_room_reaches_this_lobby_by_event_and_by_resync(settin
     from app.main import create_app
 
     quick = settings.model_copy(update={"lobby_resync_seconds": 0.2})
-    with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two, \
-            TestClient(create_app(quick)) as three:
+    with (
+        TestClient(create_app(settings)) as one,
+        TestClient(create_app(settings)) as two,
+        TestClient(create_app(quick)) as three,
+    ):
         room = new_room(one, new_player(one, "Ann"))
         assert two.get("/api/rooms").json() == []  # the lobby is memory: two has not heard yet
         two.portal.call(_post, two.app.state.platform.lobby, room["id"])  # as its broker would

@@ -21,13 +21,21 @@ def _table(client, game_id):
 
 
 def test_heartbeats_keep_a_connected_players_seat(settings):
-    quick = settings.model_copy(update={"heartbeat_seconds": 0.25, "absence_grace_seconds": 2,
-                                        "clock_sweep_seconds": 0.2})
+    quick = settings.model_copy(
+        update={"heartbeat_seconds": 0.25, "absence_grace_seconds": 2, "clock_sweep_seconds": 0.2}
+    )
     with TestClient(create_app(quick)) as client:
         a, b = new_player(client, "Ann"), new_player(client, "Bob")
-        room = client.post("/api/rooms", headers=a["headers"], json={
-            "ruleset": "testgame", "seats": 2, "options": {},
-            "pace": {"kind": "realtime", "move_minutes": 60, "reserve_minutes": 0}}).json()
+        room = client.post(
+            "/api/rooms",
+            headers=a["headers"],
+            json={
+                "ruleset": "testgame",
+                "seats": 2,
+                "options": {},
+                "pace": {"kind": "realtime", "move_minutes": 60, "reserve_minutes": 0},
+            },
+        ).json()
         client.post(f"/api/rooms/{room['id']}/join", headers=b["headers"], json={})
         game_id = client.post(f"/api/rooms/{room['id']}/start", headers=a["headers"]).json()["game_id"]
         assert sorted(doc(client, game_id)["to_act"]) == [0, 1]  # both bid: both asked to act

@@ -27,9 +27,13 @@ from tests.support.services import IN_CI
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 CHANNEL = "civitas:events"
 
-pytestmark = [pytest.mark.multiprocess,
-              pytest.mark.skipif(not shutil.which("redis-server") and not IN_CI,
-                                 reason="needs Redis's redis-server program (.ci/run has it)")]
+pytestmark = [
+    pytest.mark.multiprocess,
+    pytest.mark.skipif(
+        not shutil.which("redis-server") and not IN_CI,
+        reason="needs Redis's redis-server program (.ci/run has it)",
+    ),
+]
 
 
 class ThrowawayRedis:
@@ -42,9 +46,22 @@ class ThrowawayRedis:
     def start(self) -> None:
         """Start it and wait until it answers a ping."""
         self.proc = subprocess.Popen(
-            [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--daemonize", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                REDIS_SERVER,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         client = redis.Redis(port=self.port, socket_connect_timeout=0.5)
         for _ in range(100):  # a bound, not a timing
             try:
@@ -91,10 +108,14 @@ class Player:
 
     async def move(self, move_id: str) -> int:
         """Play the seat's first legal move on the socket; the acknowledged version."""
-        legal = (await self.http.get(f"{self.url}/api/games/{self.game_id}/legal-moves",
-                                     headers=self.headers)).json()
-        await self.ws.send(json.dumps({"type": "move", "version": legal["version"],
-                                       "move": legal["moves"][0], "id": move_id}))
+        legal = (
+            await self.http.get(f"{self.url}/api/games/{self.game_id}/legal-moves", headers=self.headers)
+        ).json()
+        await self.ws.send(
+            json.dumps(
+                {"type": "move", "version": legal["version"], "move": legal["moves"][0], "id": move_id}
+            )
+        )
         while move_id not in self.acks:
             await self.frame()
         return self.acks[move_id]
@@ -122,10 +143,13 @@ def test_redis_stopped_and_started_mid_game(tmp_path):
     crosses instances through Redis again, and the database holds every acknowledged move."""
     store = ThrowawayRedis()
     store.start()
-    env = {"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'civitas.db'}",
-           "CIVITAS_BROKER_URL": f"redis://127.0.0.1:{store.port}/0", "CIVITAS_BOT_DELAY_MS": "0",
-           # No heartbeat during the test: only the broker can tell one instance of the other's moves.
-           "CIVITAS_HEARTBEAT_SECONDS": "600"}
+    env = {
+        "CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'civitas.db'}",
+        "CIVITAS_BROKER_URL": f"redis://127.0.0.1:{store.port}/0",
+        "CIVITAS_BOT_DELAY_MS": "0",
+        # No heartbeat during the test: only the broker can tell one instance of the other's moves.
+        "CIVITAS_HEARTBEAT_SECONDS": "600",
+    }
     try:
         with ServerProcess(env) as one, ServerProcess(env) as two:
             asyncio.run(_outage(one.url, two.url, store))
@@ -137,16 +161,31 @@ async def _outage(url_one: str, url_two: str, store: ThrowawayRedis) -> None:
     async with httpx.AsyncClient(timeout=10) as http:
         a = (await http.post(f"{url_one}/api/players", json={"name": "A"})).json()
         b = (await http.post(f"{url_two}/api/players", json={"name": "B"})).json()
-        room = (await http.post(f"{url_one}/api/rooms", headers={"Authorization": f"Bearer {a['token']}"},
-                                json={"ruleset": "testgame", "seats": 2, "options": {"rounds": 3}})).json()
-        assert (await http.post(f"{url_two}/api/rooms/{room['id']}/join",
-                                headers={"Authorization": f"Bearer {b['token']}"}, json={})).status_code == 200
-        game_id = (await http.post(f"{url_one}/api/rooms/{room['id']}/start",
-                                   headers={"Authorization": f"Bearer {a['token']}"})).json()["game_id"]
+        room = (
+            await http.post(
+                f"{url_one}/api/rooms",
+                headers={"Authorization": f"Bearer {a['token']}"},
+                json={"ruleset": "testgame", "seats": 2, "options": {"rounds": 3}},
+            )
+        ).json()
+        assert (
+            await http.post(
+                f"{url_two}/api/rooms/{room['id']}/join",
+                headers={"Authorization": f"Bearer {b['token']}"},
+                json={},
+            )
+        ).status_code == 200
+        game_id = (
+            await http.post(
+                f"{url_one}/api/rooms/{room['id']}/start", headers={"Authorization": f"Bearer {a['token']}"}
+            )
+        ).json()["game_id"]
         pa, pb = Player(http, url_one, a["token"], game_id), Player(http, url_two, b["token"], game_id)
         for p in (pa, pb):
-            p.ws = await websockets.connect(p.url.replace("http", "ws") + f"/ws/games/{game_id}",
-                                            subprotocols=["civitas", f"bearer.{p.token}"])
+            p.ws = await websockets.connect(
+                p.url.replace("http", "ws") + f"/ws/games/{game_id}",
+                subprotocols=["civitas", f"bearer.{p.token}"],
+            )
             assert (await p.frame())["type"] == "snapshot"
         try:
             assert await pa.move("a1") == 1 and await pb.move("b1") == 2  # both bid

@@ -115,6 +115,7 @@ def test_a_frame_that_needs_no_wait_is_handled_at_once_without_a_task():
 def test_a_frame_that_closes_the_socket_drops_the_rest_and_a_failing_one_closes_with_1011():
     """A handler that answers False (the frame budget's door) ends the session: later frames are
     not handled. A handler that raises is logged and the socket closed with 1011."""
+
     async def scenario(fail: bool):
         seen: list[str] = []
 
@@ -149,6 +150,7 @@ def test_a_frame_that_closes_the_socket_drops_the_rest_and_a_failing_one_closes_
 def test_stopping_the_platform_finishes_idle_and_busy_sessions():
     """LiveSessions.stop ends every session, idle or handling a frame, and waits for each
     cleanup (presence and socket caps are given back before the database goes)."""
+
     async def scenario():
         live = LiveSessions()
         finished: list[str] = []
@@ -182,8 +184,12 @@ def test_a_detached_sockets_place_is_given_back_when_it_closes(tmp_path):
     """A real server (its sockets detached) with at most 2 spectator sockets per game: a third one is
     refused (4429), and once one of the two closes, a new one is let in; the place was held
     while the socket lived, after the app's handler had returned."""
-    env = {"CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'caps.db'}",
-           "CIVITAS_LIMITS_SCALE": "1", "CIVITAS_SPECTATORS_PER_GAME": "2", "CIVITAS_BOT_DELAY_MS": "0"}
+    env = {
+        "CIVITAS_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'caps.db'}",
+        "CIVITAS_LIMITS_SCALE": "1",
+        "CIVITAS_SPECTATORS_PER_GAME": "2",
+        "CIVITAS_BOT_DELAY_MS": "0",
+    }
 
     async def scenario(url: str) -> tuple[int | None, bool]:
         ws = url.replace("http", "ws")
@@ -191,12 +197,15 @@ def test_a_detached_sockets_place_is_given_back_when_it_closes(tmp_path):
             a = (await http.post(f"{url}/api/players", json={"name": "A"})).json()
             b = (await http.post(f"{url}/api/players", json={"name": "B"})).json()
             ha = {"Authorization": f"Bearer {a['token']}"}
-            room = (await http.post(f"{url}/api/rooms", headers=ha,
-                                    json={"ruleset": "testgame", "seats": 2})).json()
-            await http.post(f"{url}/api/rooms/{room['id']}/join",
-                            headers={"Authorization": f"Bearer {b['token']}"}, json={})
-            game_id = (await http.post(f"{url}/api/rooms/{room['id']}/start",
-                                       headers=ha)).json()["game_id"]
+            room = (
+                await http.post(f"{url}/api/rooms", headers=ha, json={"ruleset": "testgame", "seats": 2})
+            ).json()
+            await http.post(
+                f"{url}/api/rooms/{room['id']}/join",
+                headers={"Authorization": f"Bearer {b['token']}"},
+                json={},
+            )
+            game_id = (await http.post(f"{url}/api/rooms/{room['id']}/start", headers=ha)).json()["game_id"]
         path = f"{ws}/ws/games/{game_id}"
         first = await websockets.connect(path)
         second = await websockets.connect(path)

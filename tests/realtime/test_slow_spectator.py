@@ -36,9 +36,14 @@ async def _stalled_socket(port: int, path: str) -> socket.socket:
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     s.setblocking(False)
     await loop.sock_connect(s, ("127.0.0.1", port))
-    await loop.sock_sendall(s, (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-                                "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                                "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    await loop.sock_sendall(
+        s,
+        (
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode(),
+    )
     assert b" 101 " in await loop.sock_recv(s, 200)
     return s
 
@@ -64,9 +69,16 @@ def test_a_stalled_spectator_is_dropped_and_slows_no_one(settings, monkeypatch):
 
     async def scenario():
         app = create_app(settings)
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
-                                               ws=LeanWebSocketProtocol,
-                                               ws_per_message_deflate=False))
+        server = uvicorn.Server(
+            uvicorn.Config(
+                app,
+                host="127.0.0.1",
+                port=0,
+                log_level="warning",
+                ws=LeanWebSocketProtocol,
+                ws_per_message_deflate=False,
+            )
+        )
         serving = asyncio.ensure_future(server.serve())
         while not server.started:
             await asyncio.sleep(0.01)
@@ -75,14 +87,26 @@ def test_a_stalled_spectator_is_dropped_and_slows_no_one(settings, monkeypatch):
         stalled = None
         try:
             async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-                ann, bob = [(await http.post("/api/players", json={"name": n})).json()
-                            for n in ("Ann", "Bob")]
-                room = (await http.post("/api/rooms", json={"ruleset": "testgame", "seats": 2},
-                                        headers={"Authorization": f"Bearer {ann['token']}"})).json()
-                await http.post(f"/api/rooms/{room['id']}/join", json={},
-                                headers={"Authorization": f"Bearer {bob['token']}"})
-                game_id = (await http.post(f"/api/rooms/{room['id']}/start", headers={
-                    "Authorization": f"Bearer {ann['token']}"})).json()["game_id"]
+                ann, bob = [
+                    (await http.post("/api/players", json={"name": n})).json() for n in ("Ann", "Bob")
+                ]
+                room = (
+                    await http.post(
+                        "/api/rooms",
+                        json={"ruleset": "testgame", "seats": 2},
+                        headers={"Authorization": f"Bearer {ann['token']}"},
+                    )
+                ).json()
+                await http.post(
+                    f"/api/rooms/{room['id']}/join",
+                    json={},
+                    headers={"Authorization": f"Bearer {bob['token']}"},
+                )
+                game_id = (
+                    await http.post(
+                        f"/api/rooms/{room['id']}/start", headers={"Authorization": f"Bearer {ann['token']}"}
+                    )
+                ).json()["game_id"]
             ws_base = f"ws://127.0.0.1:{port}/ws/games/{game_id}"
             seats = [await websockets.connect(f"{ws_base}?token={p['token']}") for p in (ann, bob)]
             specs = [await websockets.connect(ws_base) for _ in range(3)]
@@ -95,7 +119,8 @@ def test_a_stalled_spectator_is_dropped_and_slows_no_one(settings, monkeypatch):
             for protocol in list(server.server_state.connections):
                 if protocol.client and tuple(protocol.client) == here:
                     protocol.transport.get_extra_info("socket").setsockopt(
-                        socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+                        socket.SOL_SOCKET, socket.SO_SNDBUF, 4096
+                    )
                     protocol.transport.set_write_buffer_limits(high=4096)
             flood = b"".join(_masked_text('{"type":"sync","version":-1}') for _ in range(50))
             dropped = _dropped()
@@ -121,8 +146,16 @@ def test_a_stalled_spectator_is_dropped_and_slows_no_one(settings, monkeypatch):
             version = docs[0]["version"]
             for seat, ws in enumerate(seats):
                 card = docs[seat]["view"]["hand"][0]
-                await ws.send(orjson.dumps({"type": "move", "version": version, "id": f"m{seat}",
-                                            "move": {"type": "bid", "card": card}}).decode())
+                await ws.send(
+                    orjson.dumps(
+                        {
+                            "type": "move",
+                            "version": version,
+                            "id": f"m{seat}",
+                            "move": {"type": "bid", "card": card},
+                        }
+                    ).decode()
+                )
                 version += 1
                 for other in seats + specs:
                     await _until_version(other, version)

@@ -42,8 +42,15 @@ def test_inbox_and_flag_behave_like_queue_and_event():
 async def _serve(path, endpoint):
     """uvicorn serving one websocket route with the lean protocol: (server, its task, port)."""
     app = Starlette(routes=[WebSocketRoute(path, endpoint)])
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, ws=LeanWebSocketProtocol,
-                            ws_per_message_deflate=False, log_level="warning", lifespan="off")
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=0,
+        ws=LeanWebSocketProtocol,
+        ws_per_message_deflate=False,
+        log_level="warning",
+        lifespan="off",
+    )
     server = uvicorn.Server(config)
     task = asyncio.ensure_future(server.serve())
     while not server.started:
@@ -71,8 +78,9 @@ def test_a_real_socket_echoes_and_keeps_no_handshake():
                 await client.send(f"frame {i}")
             answers = [await client.recv() for _ in range(20)]
             protocol = next(iter(server.server_state.connections))
-            seen.append((protocol.request, protocol.response,
-                         client.response.headers.get("Sec-WebSocket-Extensions")))
+            seen.append(
+                (protocol.request, protocol.response, client.response.headers.get("Sec-WebSocket-Extensions"))
+            )
         for _ in range(100):
             if "disconnect" in seen:
                 break
@@ -165,18 +173,29 @@ def _client_frame(opcode: int, payload: bytes, fin: bool = True, masked: bool = 
     import os
 
     n = len(payload)
-    size = bytes([n]) if n < 126 else bytes([126]) + n.to_bytes(2, "big") if n < 65536 else (
-        bytes([127]) + n.to_bytes(8, "big"))
+    size = (
+        bytes([n])
+        if n < 126
+        else bytes([126]) + n.to_bytes(2, "big")
+        if n < 65536
+        else (bytes([127]) + n.to_bytes(8, "big"))
+    )
     first = bytes([(0x80 if fin else 0) | opcode])
     if not masked:
         return first + size + payload
     mask = os.urandom(4)
-    return (first + bytes([0x80 | size[0]]) + size[1:] + mask
-            + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+    return (
+        first
+        + bytes([0x80 | size[0]])
+        + size[1:]
+        + mask
+        + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    )
 
 
-async def _detached_server(handlers: list, max_size: int | None = None,
-                           protocol: type = LeanWebSocketProtocol):
+async def _detached_server(
+    handlers: list, max_size: int | None = None, protocol: type = LeanWebSocketProtocol
+):
     """A lean-protocol server whose one route accepts, detaches to a _Recorder and returns; and a
     raw client that has done the handshake: (server, task, reader, writer)."""
     from app.realtime.transport import RAW_EXTENSION
@@ -188,17 +207,26 @@ async def _detached_server(handlers: list, max_size: int | None = None,
         protocol.detach(handlers[-1])
 
     app = Starlette(routes=[WebSocketRoute("/d", detaching)])
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, ws=protocol,
-                            ws_per_message_deflate=False, log_level="warning", lifespan="off",
-                            **({"ws_max_size": max_size} if max_size else {}))
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=0,
+        ws=protocol,
+        ws_per_message_deflate=False,
+        log_level="warning",
+        lifespan="off",
+        **({"ws_max_size": max_size} if max_size else {}),
+    )
     server = uvicorn.Server(config)
     task = asyncio.ensure_future(server.serve())
     while not server.started:
         await asyncio.sleep(0.01)
     port = server.servers[0].sockets[0].getsockname()[1]
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(b"GET /d HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    writer.write(
+        b"GET /d HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
     await reader.readuntil(b"\r\n\r\n")
     while not handlers:
         await asyncio.sleep(0.01)
@@ -223,14 +251,18 @@ def test_a_detached_socket_reads_whole_text_frames_itself_and_leaves_the_rest_to
 
         protocol.conn.receive_data = counting
         long = "é" * 300  # 600 bytes: a 16-bit length
-        writer.write(_client_frame(0x1, b"a") + _client_frame(0x1, long.encode())
-                     + _client_frame(0x1, b"c"))
+        writer.write(_client_frame(0x1, b"a") + _client_frame(0x1, long.encode()) + _client_frame(0x1, b"c"))
         got = [await _read_frame(reader) for _ in range(3)]
         only_fast = list(parsed)
         cut = _client_frame(0x1, b"cut in two")
-        writer.write(_client_frame(0x1, b"d") + _client_frame(0x9, b"hi") + _client_frame(0x1, b"e")
-                     + _client_frame(0x1, b"frag", fin=False) + _client_frame(0x0, b"ment")
-                     + cut[:5])
+        writer.write(
+            _client_frame(0x1, b"d")
+            + _client_frame(0x9, b"hi")
+            + _client_frame(0x1, b"e")
+            + _client_frame(0x1, b"frag", fin=False)
+            + _client_frame(0x0, b"ment")
+            + cut[:5]
+        )
         got += [await _read_frame(reader) for _ in range(4)]
         await asyncio.sleep(0.05)
         writer.write(cut[5:] + _client_frame(0x1, b"f"))
@@ -243,8 +275,17 @@ def test_a_detached_socket_reads_whole_text_frames_itself_and_leaves_the_rest_to
     got, only_fast = asyncio.run(scenario())
     long = "é" * 300
     assert handlers[0].messages == ["a", long, "c", "d", "e", "fragment", "cut in two", "f"]
-    assert got == [(0x1, b"a"), (0x1, long.encode()), (0x1, b"c"), (0x1, b"d"), (0xA, b"hi"),
-                   (0x1, b"e"), (0x1, b"fragment"), (0x1, b"cut in two"), (0x1, b"f")]
+    assert got == [
+        (0x1, b"a"),
+        (0x1, long.encode()),
+        (0x1, b"c"),
+        (0x1, b"d"),
+        (0xA, b"hi"),
+        (0x1, b"e"),
+        (0x1, b"fragment"),
+        (0x1, b"cut in two"),
+        (0x1, b"f"),
+    ]
     assert only_fast == []  # the first read never reached the parser
     assert parsed  # the ping and what followed it did
 
@@ -253,6 +294,7 @@ def test_a_detached_socket_still_refuses_unmasked_and_oversized_frames():
     """The frames the fast reader does not take are the parser's to refuse, as before: an unmasked
     client frame closes the socket with 1002, one over the size limit with 1009; neither reaches
     the handler."""
+
     async def scenario(frame: bytes) -> tuple[int, list]:
         handlers: list[_Recorder] = []
         server, task, reader, writer = await _detached_server(handlers, max_size=1000)
@@ -314,8 +356,10 @@ def test_a_detached_socket_gets_every_frame_with_no_task_and_no_handshake_kept()
     async def scenario():
         server, task, port = await _serve("/d", detaching)
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(b"GET /d HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        writer.write(
+            b"GET /d HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
         assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 101")
         writer.write(_client_frame(0x1, b"first"))
         got = [await _read_frame(reader)]
@@ -347,8 +391,14 @@ def test_a_detached_socket_gets_every_frame_with_no_task_and_no_handshake_kept()
         return got, parser
 
     got, parser = asyncio.run(scenario())
-    assert got == [(0x1, b"first"), (0x1, b"slowly"), (0x1, b"fragmented"), (0xA, b"hi"),
-                   (0x1, b"3 bytes"), (0x8, (1000).to_bytes(2, "big"))]
+    assert got == [
+        (0x1, b"first"),
+        (0x1, b"slowly"),
+        (0x1, b"fragmented"),
+        (0xA, b"hi"),
+        (0x1, b"3 bytes"),
+        (0x8, (1000).to_bytes(2, "big")),
+    ]
     assert handlers[0].messages == ["first", "slowly", "fragmented", b"\x00\x01\x02"]
     assert handlers[0].closes == [1000]
     assert parser == "Protocol.parse"  # ServerProtocol.parse (holding the request) is gone
@@ -381,8 +431,7 @@ def test_a_socket_left_with_half_a_frame_is_closed_after_the_frame_timeout():
 
     async def scenario(trickle: bool) -> tuple:
         handlers: list[_Recorder] = []
-        server, task, reader, writer = await _detached_server(
-            handlers, protocol=ws_protocol("lean", 0.3))
+        server, task, reader, writer = await _detached_server(handlers, protocol=ws_protocol("lean", 0.3))
         whole = _client_frame(0x1, b"in time")
         writer.write(whole[:3])
         await asyncio.sleep(0.05)

@@ -31,27 +31,46 @@ from uvicorn.server import ServerState
 from app.realtime.transport import RAW_EXTENSION, LeanWebSocketProtocol
 
 MAX_SIZE = 70_000  # the servers' message limit: a 64-bit length frame fits, a bigger one does not
-HANDSHAKE = (b"GET /ws HTTP/1.1\r\nhost: x\r\nupgrade: websocket\r\nconnection: Upgrade\r\n"
-             b"sec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\n\r\n")
+HANDSHAKE = (
+    b"GET /ws HTTP/1.1\r\nhost: x\r\nupgrade: websocket\r\nconnection: Upgrade\r\n"
+    b"sec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\n\r\n"
+)
 
 
-def frame(opcode: int, payload: bytes, *, fin: bool = True, masked: bool = True, rsv: int = 0,
-          mask: bytes | None = None, length_form: int | None = None) -> bytes:
+def frame(
+    opcode: int,
+    payload: bytes,
+    *,
+    fin: bool = True,
+    masked: bool = True,
+    rsv: int = 0,
+    mask: bytes | None = None,
+    length_form: int | None = None,
+) -> bytes:
     """A client frame (RFC 6455 section 5.2). `length_form` 126 or 127 writes a short payload's
     length in the 16- or 64-bit form (legal, if wasteful)."""
     n = len(payload)
     form = length_form or (n if n < 126 else 126 if n < 65536 else 127)
-    size = bytes([form]) if form < 126 else (
-        bytes([126]) + n.to_bytes(2, "big") if form == 126 else bytes([127]) + n.to_bytes(8, "big"))
+    size = (
+        bytes([form])
+        if form < 126
+        else (bytes([126]) + n.to_bytes(2, "big") if form == 126 else bytes([127]) + n.to_bytes(8, "big"))
+    )
     head = bytes([(0x80 if fin else 0) | rsv << 4 | opcode])
     if not masked:
         return head + size + payload
     mask = mask if mask is not None else os.urandom(4)
-    return (head + bytes([0x80 | size[0]]) + size[1:] + mask
-            + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+    return (
+        head
+        + bytes([0x80 | size[0]])
+        + size[1:]
+        + mask
+        + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    )
 
 
 # -- an in-memory transport and the two apps --------------------------------------------------
+
 
 class MemoryTransport(asyncio.Transport):
     """What a protocol writes, whether it paused reading, and whether it closed."""
@@ -124,9 +143,16 @@ async def detaching_app(scope, receive, send) -> None:
 
 
 def _config(app, protocol) -> uvicorn.Config:
-    config = uvicorn.Config(app, ws=protocol, ws_max_size=MAX_SIZE, ws_per_message_deflate=False,
-                            ws_ping_interval=None, lifespan="off", log_level="critical",
-                            proxy_headers=False)
+    config = uvicorn.Config(
+        app,
+        ws=protocol,
+        ws_max_size=MAX_SIZE,
+        ws_per_message_deflate=False,
+        ws_ping_interval=None,
+        lifespan="off",
+        log_level="critical",
+        proxy_headers=False,
+    )
     config.load()
     return config
 
@@ -183,8 +209,7 @@ def outcomes(frames: list[bytes], cuts: list[int]) -> dict[str, tuple[list[tuple
     chunks = [stream[a:b] for a, b in itertools.pairwise(bounds)]
 
     async def all_kinds():
-        return {kind: await serve(kind, frames if kind == "stock" else chunks)
-                for kind in SERVERS}
+        return {kind: await serve(kind, frames if kind == "stock" else chunks) for kind in SERVERS}
 
     return asyncio.run(all_kinds())
 
@@ -205,8 +230,9 @@ _bytes = st.binary(max_size=40)
 @st.composite
 def _message(draw) -> list[bytes]:
     """The frames of one message or control frame a client may send, legal or not."""
-    kind = draw(st.sampled_from(["text", "text", "binary", "ping", "pong", "fragmented", "long",
-                                 "close", "broken"]))
+    kind = draw(
+        st.sampled_from(["text", "text", "binary", "ping", "pong", "fragmented", "long", "close", "broken"])
+    )
     masked = draw(st.booleans()) if kind == "broken" else True
     form = draw(st.sampled_from([None, None, 126, 127]))
     if kind == "text":
@@ -230,8 +256,21 @@ def _message(draw) -> list[bytes]:
                 out.append(frame(0x9, b"mid"))  # control frames may come between fragments
             out.append(frame(0x0, part, fin=i == len(parts) - 1))
         return out
-    broken = draw(st.sampled_from(["unmasked", "rsv", "opcode", "utf8", "too big", "orphan cont",
-                                   "long ping", "fragmented ping", "text in fragments"]))
+    broken = draw(
+        st.sampled_from(
+            [
+                "unmasked",
+                "rsv",
+                "opcode",
+                "utf8",
+                "too big",
+                "orphan cont",
+                "long ping",
+                "fragmented ping",
+                "text in fragments",
+            ]
+        )
+    )
     if broken == "unmasked":
         return [frame(0x1, b"bare", masked=False)]
     if broken == "rsv":
@@ -254,9 +293,13 @@ def _message(draw) -> list[bytes]:
 streams = st.lists(_message(), min_size=1, max_size=6).map(lambda ms: [f for m in ms for f in m])
 # No shrinking: a failure prints its stream and offsets, and shrinking streams with 64 KiB frames
 # takes minutes.
-SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
-                    phases=[Phase.explicit, Phase.reuse, Phase.generate],
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 def _offsets(stream: bytes) -> list[int]:
@@ -265,11 +308,15 @@ def _offsets(stream: bytes) -> list[int]:
     between."""
     if len(stream) <= 600:
         return list(range(1, len(stream)))
-    return sorted(set(range(1, 300)) | set(range(len(stream) - 300, len(stream)))
-                  | set(range(300, len(stream) - 300, 997)))
+    return sorted(
+        set(range(1, 300))
+        | set(range(len(stream) - 300, len(stream)))
+        | set(range(300, len(stream) - 300, 997))
+    )
 
 
 # -- the checks -----------------------------------------------------------------------------
+
 
 def test_a_ping_whose_header_arrives_alone_is_answered_with_a_pong():
     """Issue 26 item 5: a valid ping whose 2-byte header arrives in its own read, the mask and

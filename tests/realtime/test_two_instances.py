@@ -31,9 +31,13 @@ def _redis_up() -> bool:
 
 pytestmark = [
     pytest.mark.multiprocess,
-    pytest.mark.skipif(not POSTGRES_URL and not IN_CI, reason="needs CIVITAS_TEST_POSTGRES_URL (make test sets it "
-                       "when a PostgreSQL is reachable)"),
-    pytest.mark.skipif(not _redis_up() and not IN_CI, reason=f"needs a Redis at {REDIS_URL} (.ci/run starts one)"),
+    pytest.mark.skipif(
+        not POSTGRES_URL and not IN_CI,
+        reason="needs CIVITAS_TEST_POSTGRES_URL (make test sets it when a PostgreSQL is reachable)",
+    ),
+    pytest.mark.skipif(
+        not _redis_up() and not IN_CI, reason=f"needs a Redis at {REDIS_URL} (.ci/run starts one)"
+    ),
 ]
 
 
@@ -47,8 +51,12 @@ async def _next(ws, kind):
 
 def test_a_game_across_two_instances(postgres_url):
     """Players on different instances play a whole game; each instance pushes every move to its socket."""
-    env = {"CIVITAS_DATABASE_URL": postgres_url, "CIVITAS_BROKER_URL": REDIS_URL,
-           "CIVITAS_BOT_DELAY_MS": "0", "CIVITAS_HEARTBEAT_SECONDS": "600"}
+    env = {
+        "CIVITAS_DATABASE_URL": postgres_url,
+        "CIVITAS_BROKER_URL": REDIS_URL,
+        "CIVITAS_BOT_DELAY_MS": "0",
+        "CIVITAS_HEARTBEAT_SECONDS": "600",
+    }
     with ServerProcess(env) as one, ServerProcess(env) as two:
         asyncio.run(_play(one.url, two.url))
 
@@ -58,21 +66,39 @@ async def _play(url_one: str, url_two: str) -> None:
         a = (await http.post(f"{url_one}/api/players", json={"name": "A"})).json()
         b = (await http.post(f"{url_two}/api/players", json={"name": "B"})).json()
         ha, hb = ({"Authorization": f"Bearer {p['token']}"} for p in (a, b))
-        room = (await http.post(f"{url_one}/api/rooms", headers=ha,
-                                json={"ruleset": "testgame", "seats": 2, "options": {"rounds": 2}})).json()
-        assert (await http.post(f"{url_two}/api/rooms/{room['id']}/join", headers=hb, json={})).status_code == 200
+        room = (
+            await http.post(
+                f"{url_one}/api/rooms",
+                headers=ha,
+                json={"ruleset": "testgame", "seats": 2, "options": {"rounds": 2}},
+            )
+        ).json()
+        assert (
+            await http.post(f"{url_two}/api/rooms/{room['id']}/join", headers=hb, json={})
+        ).status_code == 200
         game_id = (await http.post(f"{url_one}/api/rooms/{room['id']}/start", headers=ha)).json()["game_id"]
         ws_base = {url_one: url_one.replace("http", "ws"), url_two: url_two.replace("http", "ws")}
-        async with websockets.connect(f"{ws_base[url_one]}/ws/games/{game_id}?token={a['token']}") as wa, \
-                websockets.connect(f"{ws_base[url_two]}/ws/games/{game_id}?token={b['token']}") as wb:
+        async with (
+            websockets.connect(f"{ws_base[url_one]}/ws/games/{game_id}?token={a['token']}") as wa,
+            websockets.connect(f"{ws_base[url_two]}/ws/games/{game_id}?token={b['token']}") as wb,
+        ):
             docs = [(await _next(wa, "snapshot"))["game"], (await _next(wb, "snapshot"))["game"]]
             sockets, urls, headers = [wa, wb], [url_one, url_two], [ha, hb]
             while docs[0]["status"] == "active":
                 seat = docs[0]["to_act"][0]
-                legal = (await http.get(f"{urls[seat]}/api/games/{game_id}/legal-moves",
-                                        headers=headers[seat])).json()
-                await sockets[seat].send(json.dumps({"type": "move", "version": legal["version"],
-                                                     "move": legal["moves"][0], "id": f"m{legal['version']}"}))
+                legal = (
+                    await http.get(f"{urls[seat]}/api/games/{game_id}/legal-moves", headers=headers[seat])
+                ).json()
+                await sockets[seat].send(
+                    json.dumps(
+                        {
+                            "type": "move",
+                            "version": legal["version"],
+                            "move": legal["moves"][0],
+                            "id": f"m{legal['version']}",
+                        }
+                    )
+                )
                 for i, ws in enumerate(sockets):
                     frames = [json.loads(await asyncio.wait_for(ws.recv(), 10))]
                     if i == seat:
@@ -81,6 +107,8 @@ async def _play(url_one: str, url_two: str) -> None:
                     docs[i] = jsonpatch.apply_patch(docs[i], patch["ops"])
                     assert docs[i]["version"] == patch["version"]
                 for i in range(2):
-                    fetched = (await http.get(f"{urls[1 - i]}/api/games/{game_id}", headers=headers[i])).json()
+                    fetched = (
+                        await http.get(f"{urls[1 - i]}/api/games/{game_id}", headers=headers[i])
+                    ).json()
                     assert fetched == docs[i]
             assert docs[1]["status"] == "finished" and docs[1]["outcome"]

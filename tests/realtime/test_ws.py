@@ -24,12 +24,16 @@ def _next(ws, kind):
 def test_snapshot_then_patches_rebuild_every_viewer_document(client):
     """Each viewer's patches, applied in order, give exactly the document GET returns at each version."""
     game_id, (a, b) = started_game(client, options={"rounds": 2})
-    with client.websocket_connect(_url(game_id, a)) as ws_a, \
-            client.websocket_connect(_url(game_id)) as ws_spec:
+    with (
+        client.websocket_connect(_url(game_id, a)) as ws_a,
+        client.websocket_connect(_url(game_id)) as ws_spec,
+    ):
         docs = {"a": _next(ws_a, "snapshot")["game"], "spec": _next(ws_spec, "snapshot")["game"]}
         assert docs["a"] == doc(client, game_id, a) and docs["spec"] == doc(client, game_id)
         for step in range(5):
-            player = (a, b)[step % 2] if legal(client, game_id, (a, b)[step % 2])["moves"] else (b, a)[step % 2]
+            player = (
+                (a, b)[step % 2] if legal(client, game_id, (a, b)[step % 2])["moves"] else (b, a)[step % 2]
+            )
             version = play_first_legal(client, game_id, player)
             for key, ws, who in (("a", ws_a, a), ("spec", ws_spec, None)):
                 patch = _next(ws, "patch")

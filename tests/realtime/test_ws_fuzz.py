@@ -9,17 +9,28 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from tests.support.api import doc, started_game
 
 values = st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(allow_nan=False),
-              st.text(max_size=20)),
-    lambda children: st.one_of(st.lists(children, max_size=4),
-                               st.dictionaries(st.text(max_size=8), children, max_size=4)),
-    max_leaves=12)
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-(2**70), 2**70),
+        st.floats(allow_nan=False),
+        st.text(max_size=20),
+    ),
+    lambda children: st.one_of(
+        st.lists(children, max_size=4), st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
+    max_leaves=12,
+)
 frames = st.one_of(
     st.text(max_size=60),
     values.map(json.dumps),
-    st.fixed_dictionaries({"type": st.sampled_from(["move", "sync", "ping", "nope"])},
-                          optional={"version": values, "move": values, "id": values}).map(json.dumps),
-    st.integers(1, 40).map(lambda depth: '{"type": "move", "move": ' + "[" * depth * 50 + "]" * depth * 50 + "}"),
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(["move", "sync", "ping", "nope"])},
+        optional={"version": values, "move": values, "id": values},
+    ).map(json.dumps),
+    st.integers(1, 40).map(
+        lambda depth: '{"type": "move", "move": ' + "[" * depth * 50 + "]" * depth * 50 + "}"
+    ),
 )
 
 

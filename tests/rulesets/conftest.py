@@ -15,7 +15,8 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                     args=["--headless=new", "--no-sandbox", "--disable-gpu"])
+        instance = p.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=["--headless=new", "--no-sandbox", "--disable-gpu"]
+        )
         yield instance
         instance.close()

@@ -33,8 +33,9 @@ def test_my_games_your_turn_first_then_waiting_then_finished(client):
     assert games[0]["deadline"] < games[1]["deadline"]
     assert games[2]["to_act"] == ["Bob"] and games[0]["players"] == ["Ann", "Bob"]
     assert games[0]["pace"]["kind"] == "turn" and games[3]["pace"] == {"kind": "none"}
-    assert [g["game_id"] for g in client.get("/api/players/me/games?state=waiting",
-                                             headers=a["headers"]).json()] == [waiting]
+    assert [
+        g["game_id"] for g in client.get("/api/players/me/games?state=waiting", headers=a["headers"]).json()
+    ] == [waiting]
     bobs = client.get("/api/players/me/games?state=your_turn", headers=b["headers"]).json()
     assert {g["game_id"] for g in bobs} == {waiting, slow, soon}
     r = client.get("/api/players/me/games?state=mine", headers=a["headers"])
@@ -49,4 +50,4 @@ def test_the_my_games_page_and_the_service_worker_are_served(client):
     assert page.status_code == 200 and "my_games.js" in page.text
     worker = client.get("/sw.js")
     assert worker.status_code == 200 and "javascript" in worker.headers["content-type"]
-    assert "addEventListener(\"push\"" in worker.text
+    assert 'addEventListener("push"' in worker.text

@@ -33,23 +33,35 @@ def client(settings, world):
 
     smtp, _push, _hook = world
     private, public = vapid_keys()
-    app = create_app(settings.model_copy(update={
-        "smtp_host": "127.0.0.1", "smtp_port": smtp.port, "vapid_private_key": private,
-        "vapid_public_key": public, "clock_sweep_seconds": 0, "notify_seconds": 0.5}))
+    app = create_app(
+        settings.model_copy(
+            update={
+                "smtp_host": "127.0.0.1",
+                "smtp_port": smtp.port,
+                "vapid_private_key": private,
+                "vapid_public_key": public,
+                "clock_sweep_seconds": 0,
+                "notify_seconds": 0.5,
+            }
+        )
+    )
     with TestClient(app) as test_client:
         yield test_client
 
 
 def _verified(client, player, address):
     async def set_email(session):
-        await session.execute(update(Player).where(Player.id == player["id"]).values(
-            email=address, email_verified=True))
+        await session.execute(
+            update(Player).where(Player.id == player["id"]).values(email=address, email_verified=True)
+        )
+
     in_db(client, set_email)
 
 
 def _outbox(client):
     async def read(session):
         return list((await session.execute(select(OutboxRow).order_by(OutboxRow.id))).scalars())
+
     return in_db(client, read)
 
 
@@ -70,21 +82,30 @@ def test_settings_defaults_and_bad_input(client):
     assert got["events"]["your_turn"] == ["push", "email", "webhook"] and got["always"] is False
     assert got["ready"] == {"push": False, "email": False, "webhook": False}
     assert got["vapid_public_key"]
-    for body, words in [({"events": {"teatime": ["push"]}}, "no event"),
-                        ({"events": {"your_turn": ["pigeon"]}}, "channels"),
-                        ({"webhook_url": "http://example.com/hook"}, "https"),
-                        ({"webhook_url": "ftp://x"}, "https"),
-                        ({"always": "yes"}, "true or false"),
-                        ({"colour": "red"}, "Unknown")]:
+    for body, words in [
+        ({"events": {"teatime": ["push"]}}, "no event"),
+        ({"events": {"your_turn": ["pigeon"]}}, "channels"),
+        ({"webhook_url": "http://example.com/hook"}, "https"),
+        ({"webhook_url": "ftp://x"}, "https"),
+        ({"always": "yes"}, "true or false"),
+        ({"colour": "red"}, "Unknown"),
+    ]:
         r = client.put("/api/players/me/notifications", headers=a["headers"], json=body)
         assert r.status_code == 422 and words in r.json()["detail"], (body, r.text)
-    assert client.get("/api/players/me/notifications",
-                      headers=a["headers"]).json()["events"]["your_turn"] == ["push", "email", "webhook"]
-    r = client.post("/api/players/me/push-subscriptions", headers=a["headers"], json={
-        "endpoint": "http://10.0.0.1/push", "keys": {"p256dh": "x" * 40, "auth": "y" * 16}})
+    assert client.get("/api/players/me/notifications", headers=a["headers"]).json()["events"][
+        "your_turn"
+    ] == ["push", "email", "webhook"]
+    r = client.post(
+        "/api/players/me/push-subscriptions",
+        headers=a["headers"],
+        json={"endpoint": "http://10.0.0.1/push", "keys": {"p256dh": "x" * 40, "auth": "y" * 16}},
+    )
     assert r.status_code == 422 and "https" in r.json()["detail"]
-    r = client.post("/api/players/me/push-subscriptions", headers=a["headers"], json={
-        "endpoint": "https://push.example/1", "keys": {"p256dh": "<script>" * 5, "auth": "y" * 16}})
+    r = client.post(
+        "/api/players/me/push-subscriptions",
+        headers=a["headers"],
+        json={"endpoint": "https://push.example/1", "keys": {"p256dh": "<script>" * 5, "auth": "y" * 16}},
+    )
     assert r.status_code == 422 and "base64url" in r.json()["detail"]
 
 
@@ -94,12 +115,16 @@ def test_your_turn_reaches_email_push_and_webhook_of_an_offline_player(client, w
     smtp, push, hook = world
     a, b = new_player(client, "Ann"), new_player(client, "Bob")
     _verified(client, a, "ann@example.test")
-    r = client.post("/api/players/me/push-subscriptions", headers=a["headers"],
-                    json=push.subscribe("ann"))
+    r = client.post("/api/players/me/push-subscriptions", headers=a["headers"], json=push.subscribe("ann"))
     assert r.status_code == 201, r.text
-    r = client.put("/api/players/me/notifications", headers=a["headers"], json={
-        "events": {"your_turn": ["push", "email", "webhook"], "game_started": ["email"]},
-        "webhook_url": hook.url + "/ann"})
+    r = client.put(
+        "/api/players/me/notifications",
+        headers=a["headers"],
+        json={
+            "events": {"your_turn": ["push", "email", "webhook"], "game_started": ["email"]},
+            "webhook_url": hook.url + "/ann",
+        },
+    )
     assert r.status_code == 200, r.text
     ready = client.get("/api/players/me/notifications", headers=a["headers"]).json()["ready"]
     assert ready == {"push": True, "email": True, "webhook": True}
@@ -128,8 +153,11 @@ def test_your_turn_reaches_email_push_and_webhook_of_an_offline_player(client, w
 def test_nobody_with_the_game_open_is_told_unless_always(client, world):
     _smtp, _push, hook = world
     a, b = new_player(client, "Ann"), new_player(client, "Bob")
-    client.put("/api/players/me/notifications", headers=a["headers"], json={
-        "events": {"your_turn": ["webhook"]}, "webhook_url": hook.url + "/ann"})
+    client.put(
+        "/api/players/me/notifications",
+        headers=a["headers"],
+        json={"events": {"your_turn": ["webhook"]}, "webhook_url": hook.url + "/ann"},
+    )
     room_id = _room(client, a, b)
     game_id = client.post(f"/api/rooms/{room_id}/start", headers=a["headers"]).json()["game_id"]
     hook.wait_for(1)  # the start's your-turn: Ann had no page open yet
@@ -140,10 +168,14 @@ def test_nobody_with_the_game_open_is_told_unless_always(client, world):
         live = client.portal.call(platform.games.live, game_id)
         # Report a fresh hand-over to Ann while her page is open: nothing is written.
         from app.services.notices import GameNotices
+
         notice = GameNotices._turn(platform.notices, live, 0, a["id"], 99)
         assert client.portal.call(platform.notifier.send, [notice]) == 0
-        client.put("/api/players/me/notifications", headers=a["headers"], json={
-            "events": {"your_turn": ["webhook"]}, "webhook_url": hook.url + "/ann", "always": True})
+        client.put(
+            "/api/players/me/notifications",
+            headers=a["headers"],
+            json={"events": {"your_turn": ["webhook"]}, "webhook_url": hook.url + "/ann", "always": True},
+        )
         assert client.portal.call(platform.notifier.send, [notice]) == 1
         assert client.portal.call(platform.notifier.send, [notice]) == 0  # once per hand-over
     assert len(hook.wait_for(2)) == 2
@@ -152,9 +184,11 @@ def test_nobody_with_the_game_open_is_told_unless_always(client, world):
 def test_a_hand_over_after_a_move_and_a_chat_mention(client, world):
     _smtp, _push, hook = world
     a, b = new_player(client, "Ann"), new_player(client, "Bob")
-    client.put("/api/players/me/notifications", headers=a["headers"], json={
-        "events": {"your_turn": ["webhook"], "mention": ["webhook"]},
-        "webhook_url": hook.url + "/ann"})
+    client.put(
+        "/api/players/me/notifications",
+        headers=a["headers"],
+        json={"events": {"your_turn": ["webhook"], "mention": ["webhook"]}, "webhook_url": hook.url + "/ann"},
+    )
     room_id = _room(client, a, b)
     game_id = client.post(f"/api/rooms/{room_id}/start", headers=a["headers"]).json()["game_id"]
     hook.wait_for(1)
@@ -189,8 +223,11 @@ def test_twelve_hours_left_is_told_once_per_deadline(client, world, monkeypatch)
 
     _smtp, _push, hook = world
     a, b = new_player(client, "Ann"), new_player(client, "Bob")
-    client.put("/api/players/me/notifications", headers=a["headers"], json={
-        "events": {"deadline": ["webhook"]}, "webhook_url": hook.url + "/ann"})
+    client.put(
+        "/api/players/me/notifications",
+        headers=a["headers"],
+        json={"events": {"deadline": ["webhook"]}, "webhook_url": hook.url + "/ann"},
+    )
     room_id = _room(client, a, b, {"kind": "turn", "move_hours": 48})
     client.post(f"/api/rooms/{room_id}/start", headers=a["headers"])
     sweep = client.app.state.platform.clocks.sweep
@@ -213,31 +250,54 @@ def test_the_outbox_survives_a_restart_and_two_senders_never_share_a_row(client,
     platform = client.app.state.platform
     players = [new_player(client, f"P{i}") for i in range(30)]
     for p in players:
-        client.put("/api/players/me/notifications", headers=p["headers"], json={
-            "events": {"your_turn": ["webhook"]}, "webhook_url": f"{hook.url}/{p['id']}"})
+        client.put(
+            "/api/players/me/notifications",
+            headers=p["headers"],
+            json={"events": {"your_turn": ["webhook"]}, "webhook_url": f"{hook.url}/{p['id']}"},
+        )
 
     async def write_rows(session):
         for i, p in enumerate(players):
-            session.add(OutboxRow(key=f"test:{i}", player_id=p["id"], channel="webhook",
-                                  event="your_turn", payload={"title": "t", "body": "b",
-                                                              "url": "u", "tag": f"test:{i}"},
-                                  status="pending", attempts=0))
+            session.add(
+                OutboxRow(
+                    key=f"test:{i}",
+                    player_id=p["id"],
+                    channel="webhook",
+                    event="your_turn",
+                    payload={"title": "t", "body": "b", "url": "u", "tag": f"test:{i}"},
+                    status="pending",
+                    attempts=0,
+                )
+            )
         # One row a dead instance had claimed: its lease has run out.
         from datetime import timedelta
 
         from app.services.clocks import now
-        session.add(OutboxRow(key="test:dead", player_id=players[0]["id"], channel="webhook",
-                              event="your_turn", payload={"title": "t", "body": "b", "url": "u",
-                                                          "tag": "test:dead"},
-                              status="sending", claimed_by="dead", attempts=1,
-                              lease_until=now() - timedelta(seconds=1)))
+
+        session.add(
+            OutboxRow(
+                key="test:dead",
+                player_id=players[0]["id"],
+                channel="webhook",
+                event="your_turn",
+                payload={"title": "t", "body": "b", "url": "u", "tag": "test:dead"},
+                status="sending",
+                claimed_by="dead",
+                attempts=1,
+                lease_until=now() - timedelta(seconds=1),
+            )
+        )
+
     client.portal.call(platform.outbox.stop)  # only the two senders below may send
     in_db(client, write_rows)
-    senders = [Outbox(platform.sessions, name, platform.outbox.senders, 0, 60, 3,
-                      platform.write_turn) for name in ("one", "two")]
+    senders = [
+        Outbox(platform.sessions, name, platform.outbox.senders, 0, 60, 3, platform.write_turn)
+        for name in ("one", "two")
+    ]
 
     async def race():
         return await asyncio.gather(*(s.run_once() for s in senders))
+
     sent = client.portal.call(race)
     assert sum(sent) == 31
     got = hook.wait_for(31)
@@ -250,10 +310,14 @@ def test_the_end_of_a_game_is_told_to_every_player_once(client, world):
     _smtp, _push, hook = world
     a, b = new_player(client, "Ann"), new_player(client, "Bob")
     for p in (a, b):
-        client.put("/api/players/me/notifications", headers=p["headers"], json={
-            "events": {"game_finished": ["webhook"]}, "webhook_url": f"{hook.url}/{p['name']}"})
-    room = client.post("/api/rooms", headers=a["headers"], json={
-        "ruleset": "testgame", "seats": 2, "options": {"rounds": 1}}).json()
+        client.put(
+            "/api/players/me/notifications",
+            headers=p["headers"],
+            json={"events": {"game_finished": ["webhook"]}, "webhook_url": f"{hook.url}/{p['name']}"},
+        )
+    room = client.post(
+        "/api/rooms", headers=a["headers"], json={"ruleset": "testgame", "seats": 2, "options": {"rounds": 1}}
+    ).json()
     client.post(f"/api/rooms/{room['id']}/join", headers=b["headers"], json={})
     game_id = client.post(f"/api/rooms/{room['id']}/start", headers=a["headers"]).json()["game_id"]
     play_to_end(client, game_id, [a, b])
@@ -263,6 +327,7 @@ def test_the_end_of_a_game_is_told_to_every_player_once(client, world):
     platform = client.app.state.platform
     client.portal.call(platform.notices.after_move, game_id, doc(client, game_id)["version"])
     import time
+
     time.sleep(1)
     assert len(hook.received) == 2  # reported again: told once
 
@@ -276,9 +341,19 @@ def test_cleanup_forgets_notifications_sent_a_week_ago(client, world, monkeypatc
 
     async def add(session):
         for key, status in (("old-sent", "sent"), ("old-pending", "pending")):
-            session.add(OutboxRow(key=key, player_id=a["id"], channel="webhook", event="your_turn",
-                                  payload={}, status=status, attempts=0,
-                                  not_before=clocks.now() + timedelta(days=30)))
+            session.add(
+                OutboxRow(
+                    key=key,
+                    player_id=a["id"],
+                    channel="webhook",
+                    event="your_turn",
+                    payload={},
+                    status=status,
+                    attempts=0,
+                    not_before=clocks.now() + timedelta(days=30),
+                )
+            )
+
     in_db(client, add)
     monkeypatch.setattr(clocks, "SKEW", timedelta(days=8))
     client.portal.call(client.app.state.platform.cleanup.sweep)

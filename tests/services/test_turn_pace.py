@@ -21,8 +21,7 @@ def client(settings):
 
     from app.main import create_app
 
-    quiet = settings.model_copy(update={"clock_sweep_seconds": 0, "cleanup_seconds": 0,
-                                        "notify_seconds": 0})
+    quiet = settings.model_copy(update={"clock_sweep_seconds": 0, "cleanup_seconds": 0, "notify_seconds": 0})
     with TestClient(create_app(quiet)) as test_client:
         yield test_client
 
@@ -30,16 +29,25 @@ def client(settings):
 @pytest.fixture
 def skew(monkeypatch):
     """Move the clocks' notion of now forward: skew(days=7)."""
+
     def move(**delta):
         monkeypatch.setattr(clock_module, "SKEW", timedelta(**delta))
+
     return move
 
 
 def _turn_game(client, move_hours=24, timeout="bot", **more):
     a, b = new_player(client, "Ann"), new_player(client, "Bob")
-    r = client.post("/api/rooms", headers=a["headers"], json={
-        "ruleset": "testgame", "seats": 2, "options": {},
-        "pace": {"kind": "turn", "move_hours": move_hours, "timeout": timeout, **more}})
+    r = client.post(
+        "/api/rooms",
+        headers=a["headers"],
+        json={
+            "ruleset": "testgame",
+            "seats": 2,
+            "options": {},
+            "pace": {"kind": "turn", "move_hours": move_hours, "timeout": timeout, **more},
+        },
+    )
     assert r.status_code == 201, r.text
     room = r.json()
     client.post(f"/api/rooms/{room['id']}/join", headers=b["headers"], json={})
@@ -68,8 +76,12 @@ def test_a_turn_paced_game_waits_seven_days_with_no_socket_open(client, skew):
     for player in (a, b):
         with client.websocket_connect(f"/ws/games/{game_id}?token={player['token']}") as ws:
             assert ws.receive_json()["type"] == "snapshot"
-    wait_for(lambda: _seat(client, game_id, 0)["connected"] is False
-             and _seat(client, game_id, 1)["connected"] is False)
+    wait_for(
+        lambda: (
+            _seat(client, game_id, 0)["connected"] is False
+            and _seat(client, game_id, 1)["connected"] is False
+        )
+    )
     version = doc(client, game_id)["version"]
     for days in (1, 3, 7):
         skew(days=days)
@@ -84,28 +96,39 @@ def test_a_turn_paced_game_waits_seven_days_with_no_socket_open(client, skew):
 def test_the_pace_and_its_policy_show_on_the_room_and_table_before_anyone_sits(client):
     """The room document (lobby, room page) carries the pace, the timeout policy included."""
     game_id, _room_id, _a, _b = _turn_game(client, move_hours=48, timeout="skip", reserve_hours=12)
-    pace = {"kind": "turn", "move_seconds": 48 * 3600, "reserve_seconds": 12 * 3600,
-            "timeout": "skip"}
+    pace = {"kind": "turn", "move_seconds": 48 * 3600, "reserve_seconds": 12 * 3600, "timeout": "skip"}
     assert client.get(f"/api/games/{game_id}/table").json()["pace"] == pace
     host = new_player(client, "Hal")
-    r = client.post("/api/rooms", headers=host["headers"], json={
-        "ruleset": "testgame", "seats": 2, "options": {},
-        "pace": {"kind": "turn", "move_hours": 24, "timeout": "offer"}})
+    r = client.post(
+        "/api/rooms",
+        headers=host["headers"],
+        json={
+            "ruleset": "testgame",
+            "seats": 2,
+            "options": {},
+            "pace": {"kind": "turn", "move_hours": 24, "timeout": "offer"},
+        },
+    )
     listed = next(x for x in client.get("/api/rooms").json() if x["id"] == r.json()["id"])
-    assert listed["pace"] == {"kind": "turn", "move_seconds": 86400, "reserve_seconds": 0,
-                              "timeout": "offer"}
+    assert listed["pace"] == {"kind": "turn", "move_seconds": 86400, "reserve_seconds": 0, "timeout": "offer"}
     assert client.get(f"/api/rooms/{r.json()['id']}").json()["pace"] == listed["pace"]
 
 
-@pytest.mark.parametrize("pace, words", [
-    ({"kind": "turn", "move_hours": 24, "timeout": "nap"}, "timeout"),
-    ({"kind": "realtime", "move_minutes": 5, "reserve_minutes": 0, "timeout": "skip"}, "turn"),
-    ({"kind": "turn", "move_hours": 24, "reserve_hours": -1}, "reserve_hours"),
-])
+@pytest.mark.parametrize(
+    "pace, words",
+    [
+        ({"kind": "turn", "move_hours": 24, "timeout": "nap"}, "timeout"),
+        ({"kind": "realtime", "move_minutes": 5, "reserve_minutes": 0, "timeout": "skip"}, "turn"),
+        ({"kind": "turn", "move_hours": 24, "reserve_hours": -1}, "reserve_hours"),
+    ],
+)
 def test_bad_timeout_policies_are_refused_with_a_sentence(client, pace, words):
     host = new_player(client, "Hal")
-    r = client.post("/api/rooms", headers=host["headers"], json={
-        "ruleset": "testgame", "seats": 2, "options": {}, "pace": pace})
+    r = client.post(
+        "/api/rooms",
+        headers=host["headers"],
+        json={"ruleset": "testgame", "seats": 2, "options": {}, "pace": pace},
+    )
     assert r.status_code == 422 and words in r.json()["detail"], r.text
     assert client.get("/api/players/me/rooms", headers=host["headers"]).json() == []
 

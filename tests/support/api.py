@@ -14,26 +14,41 @@ def new_player(client, name: str = "Ann") -> dict[str, Any]:
     return body
 
 
-def new_room(client, host: dict[str, Any], *, seats: int = 2, private: bool = False,
-             ruleset: str = "testgame", options: dict[str, Any] | None = None) -> dict[str, Any]:
+def new_room(
+    client,
+    host: dict[str, Any],
+    *,
+    seats: int = 2,
+    private: bool = False,
+    ruleset: str = "testgame",
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """Open a room as `host`."""
-    r = client.post("/api/rooms", headers=host["headers"], json={
-        "ruleset": ruleset, "seats": seats, "private": private, "options": options or {}})
+    r = client.post(
+        "/api/rooms",
+        headers=host["headers"],
+        json={"ruleset": ruleset, "seats": seats, "private": private, "options": options or {}},
+    )
     assert r.status_code == 201, r.text
     return r.json()
 
 
-def started_game(client, *, seats: int = 2, options: dict[str, Any] | None = None,
-                 bots: int = 0, ruleset: str = "testgame") -> tuple[str, list[dict[str, Any]]]:
+def started_game(
+    client, *, seats: int = 2, options: dict[str, Any] | None = None, bots: int = 0, ruleset: str = "testgame"
+) -> tuple[str, list[dict[str, Any]]]:
     """A started test game: humans in the first seats, bots in the last `bots`; returns (game, humans)."""
     humans = [new_player(client, f"P{i}") for i in range(seats - bots)]
     room = new_room(client, humans[0], seats=seats, options=options, ruleset=ruleset)
     for player in humans[1:]:
-        assert client.post(f"/api/rooms/{room['id']}/join", headers=player["headers"],
-                           json={}).status_code == 200
+        assert (
+            client.post(f"/api/rooms/{room['id']}/join", headers=player["headers"], json={}).status_code
+            == 200
+        )
     for _ in range(bots):
-        assert client.post(f"/api/rooms/{room['id']}/bots", headers=humans[0]["headers"],
-                           json={}).status_code == 200
+        assert (
+            client.post(f"/api/rooms/{room['id']}/bots", headers=humans[0]["headers"], json={}).status_code
+            == 200
+        )
     r = client.post(f"/api/rooms/{room['id']}/start", headers=humans[0]["headers"])
     assert r.status_code == 200, r.text
     return r.json()["game_id"], humans
@@ -68,8 +83,11 @@ def legal(client, game_id: str, player: dict[str, Any]) -> dict[str, Any]:
 def play_first_legal(client, game_id: str, player: dict[str, Any]) -> int:
     """Play the first legal move; returns the new version."""
     moves = legal(client, game_id, player)
-    r = client.post(f"/api/games/{game_id}/moves", headers=player["headers"],
-                    json={"version": moves["version"], "move": moves["moves"][0]})
+    r = client.post(
+        f"/api/games/{game_id}/moves",
+        headers=player["headers"],
+        json={"version": moves["version"], "move": moves["moves"][0]},
+    )
     assert r.status_code == 200, r.text
     return r.json()["version"]
 
@@ -100,4 +118,5 @@ def in_db(client, fn):
             result = await fn(session)
             await session.commit()
             return result
+
     return client.portal.call(run)

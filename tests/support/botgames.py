@@ -8,8 +8,7 @@ from app.engine.rng import Rng
 from app.engine.ruleset import Outcome
 
 
-def play_bot_game(ruleset: Any, players: int, seed: int, bots: set[int],
-                  options: Any = None) -> Outcome:
+def play_bot_game(ruleset: Any, players: int, seed: int, bots: set[int], options: Any = None) -> Outcome:
     """Play one game to its end: seats in `bots` use the ruleset's bot (each move checked to be
     listed in legal_moves), the others pick uniformly among legal moves; returns the outcome."""
     state = ruleset.setup(players, options if options is not None else ruleset.Options(), seed)

@@ -18,8 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def nginx_binary() -> str:
     """The nginx binary; without one the test is skipped, or fails in CI (which installs it)."""
-    nginx = shutil.which("nginx") or next(
-        (p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
+    nginx = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
     if nginx is None:
         # Like PostgreSQL and Redis: scripts/test.sh installs it where it may, and CI insists.
         if os.environ.get("CI"):
@@ -34,8 +33,7 @@ def replicas() -> list[str]:
     return [name for name in services if name.startswith("app")]
 
 
-def loopback_config(tmp_path: Path, upstream_ports: list[int], port: int = 80,
-                    http_extra: str = "") -> Path:
+def loopback_config(tmp_path: Path, upstream_ports: list[int], port: int = 80, http_extra: str = "") -> Path:
     """A main nginx config around deploy/nginx.conf, unchanged but for the replicas' names (each
     replaced by a loopback port, which nginx resolves at load time) and the listen port; files
     go to `tmp_path`. `http_extra` adds directives to the http block around the site."""
@@ -52,7 +50,8 @@ def loopback_config(tmp_path: Path, upstream_ports: list[int], port: int = 80,
         f"pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\ndaemon off;\n"
         f"worker_processes 1;\nevents {{}}\n"
         f"http {{ access_log off; client_body_temp_path {tmp_path}/body; "
-        f"proxy_temp_path {tmp_path}/proxy; {http_extra} include {tmp_path}/site.conf; }}\n")
+        f"proxy_temp_path {tmp_path}/proxy; {http_extra} include {tmp_path}/site.conf; }}\n"
+    )
     return conf
 
 
@@ -65,8 +64,9 @@ class Nginx:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> Nginx:
-        self.proc = subprocess.Popen([nginx_binary(), "-c", str(self.conf)],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(
+            [nginx_binary(), "-c", str(self.conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

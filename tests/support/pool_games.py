@@ -76,5 +76,7 @@ class RaisingGame(TestGame):
 
 SLEEPY_GAME, CRASH_GAME, LAST_GAME = SleepyGame(), CrashGame(), LastGame()
 ILLEGAL_GAME, RAISING_GAME = IllegalGame(), RaisingGame()
-SPEC = ",".join(f"tests.support.pool_games:{name}" for name in
-                ("SLEEPY_GAME", "CRASH_GAME", "LAST_GAME", "ILLEGAL_GAME", "RAISING_GAME"))
+SPEC = ",".join(
+    f"tests.support.pool_games:{name}"
+    for name in ("SLEEPY_GAME", "CRASH_GAME", "LAST_GAME", "ILLEGAL_GAME", "RAISING_GAME")
+)

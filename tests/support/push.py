@@ -25,10 +25,12 @@ def b64url(data: bytes) -> str:
 def vapid_keys() -> tuple[str, str]:
     """(private key PEM, public key base64url): a VAPID pair for the server's settings."""
     key = ec.generate_private_key(ec.SECP256R1())
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                            serialization.NoEncryption()).decode()
-    public = key.public_key().public_bytes(serialization.Encoding.X962,
-                                           serialization.PublicFormat.UncompressedPoint)
+    pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
+    public = key.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
     return pem, b64url(public)
 
 
@@ -106,10 +108,13 @@ class PushService(_Server):
     def subscribe(self, name: str) -> dict[str, Any]:
         key, auth = ec.generate_private_key(ec.SECP256R1()), os.urandom(16)
         self.keys[f"/push/{name}"] = (key, auth)
-        public = key.public_key().public_bytes(serialization.Encoding.X962,
-                                               serialization.PublicFormat.UncompressedPoint)
-        return {"endpoint": f"{self.url}/push/{name}",
-                "keys": {"p256dh": b64url(public), "auth": b64url(auth)}}
+        public = key.public_key().public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
+        return {
+            "endpoint": f"{self.url}/push/{name}",
+            "keys": {"p256dh": b64url(public), "auth": b64url(auth)},
+        }
 
     def _decrypt(self, path: str, body: bytes, headers: Any) -> bytes:
         import http_ece

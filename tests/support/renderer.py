@@ -30,18 +30,34 @@ window.hooks = {
 </script></body></html>"""
 
 
-def open_renderer(browser: Any, ruleset: Any, state: dict, seat: int | None, *, ready: str,
-                  width: int = 1280, height: int = 900, names: dict | None = None,
-                  version: int = 1) -> tuple[Any, list, list[str]]:
+def open_renderer(
+    browser: Any,
+    ruleset: Any,
+    state: dict,
+    seat: int | None,
+    *,
+    ready: str,
+    width: int = 1280,
+    height: int = 900,
+    names: dict | None = None,
+    version: int = 1,
+) -> tuple[Any, list, list[str]]:
     """Open `ruleset`'s renderer on `state` as `seat` sees it; wait for the `ready` selector.
 
     Returns (page, the legal moves given to it, page errors seen so far)."""
     out = ruleset.outcome(state)
     to_act = ruleset.to_act(state)
     legal = ruleset.legal_moves(state, seat) if seat is not None and seat in to_act else []
-    doc = {"id": "g", "ruleset": ruleset.id, "version": version,
-           "status": "finished" if out else "active", "to_act": to_act, "seat": seat,
-           "view": ruleset.view(state, seat), "outcome": out.to_json() if out else None}
+    doc = {
+        "id": "g",
+        "ruleset": ruleset.id,
+        "version": version,
+        "status": "finished" if out else "active",
+        "to_act": to_act,
+        "seat": seat,
+        "view": ruleset.view(state, seat),
+        "outcome": out.to_json() if out else None,
+    }
     ctx = {"doc": doc, "legalMoves": legal, "seat": seat, "catalogue": ruleset.catalogue()}
     if names is not None:
         ctx["names"] = names
@@ -50,11 +66,14 @@ def open_renderer(browser: Any, ruleset: Any, state: dict, seat: int | None, *, 
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.route(f"{ORIGIN}/index.html", lambda route: route.fulfill(body=HARNESS, content_type="text/html"))
-    page.route(f"{ORIGIN}/renderer.js",
-               lambda route: route.fulfill(body=source, content_type="text/javascript"))
+    page.route(
+        f"{ORIGIN}/renderer.js", lambda route: route.fulfill(body=source, content_type="text/javascript")
+    )
     # The renderer imports the client kit as "../js/kit.js", which resolves to /js/kit.js here.
-    page.route(f"{ORIGIN}/js/kit.js",
-               lambda route: route.fulfill(body=KIT_JS.read_text(), content_type="text/javascript"))
+    page.route(
+        f"{ORIGIN}/js/kit.js",
+        lambda route: route.fulfill(body=KIT_JS.read_text(), content_type="text/javascript"),
+    )
     page.add_init_script(f"window.CTX = {json.dumps(ctx)};")
     page.goto(f"{ORIGIN}/index.html")
     page.wait_for_selector(ready)

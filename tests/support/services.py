@@ -25,5 +25,6 @@ def redis_up() -> bool:
 
 
 # Evaluated once, when a module using it is collected (a ping of at most a second).
-needs_redis = pytest.mark.skipif(not IN_CI and not redis_up(),
-                                 reason=f"needs a Redis at {REDIS_URL} (.ci/run starts one)")
+needs_redis = pytest.mark.skipif(
+    not IN_CI and not redis_up(), reason=f"needs a Redis at {REDIS_URL} (.ci/run starts one)"
+)

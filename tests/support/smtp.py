@@ -19,8 +19,9 @@ class _Keep:
         self.messages: list[EmailMessage] = []
 
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's hook name
-        message = email.message_from_bytes(envelope.original_content or envelope.content,
-                                           policy=email.policy.default)
+        message = email.message_from_bytes(
+            envelope.original_content or envelope.content, policy=email.policy.default
+        )
         self.messages.append(message)  # type: ignore[arg-type]  # policy.default gives EmailMessage
         return "250 Message accepted for delivery"
 
@@ -43,7 +44,8 @@ class SmtpServer:
         deadline = time.monotonic() + timeout
         while len(self.messages) < count:
             assert time.monotonic() < deadline, (
-                f"expected {count} e-mail(s), got {len(self.messages)} in {timeout} s")
+                f"expected {count} e-mail(s), got {len(self.messages)} in {timeout} s"
+            )
             time.sleep(0.02)
         return self.messages
 

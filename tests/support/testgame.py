@@ -46,9 +46,18 @@ class TestGame(RulesetHooks):
         deck = rng.shuffled([f"K{n:03d}" for n in range(1, 12 * players + 1)])
         hands = [sorted(deck.pop() for _ in range(3)) for _ in range(players)]
         return {
-            "players": players, "rounds": opts.rounds, "double": opts.double_points,
-            "round": 1, "phase": "bid", "turn": 0, "deck": deck, "hands": hands,
-            "bids": [None] * players, "scores": [0] * players, "last": None, "rng": rng.state,
+            "players": players,
+            "rounds": opts.rounds,
+            "double": opts.double_points,
+            "round": 1,
+            "phase": "bid",
+            "turn": 0,
+            "deck": deck,
+            "hands": hands,
+            "bids": [None] * players,
+            "scores": [0] * players,
+            "last": None,
+            "rng": rng.state,
         }
 
     def to_act(self, state: State) -> list[int]:
@@ -113,12 +122,16 @@ class TestGame(RulesetHooks):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """Own hand and bid; others' hand sizes and whether they have bid; no deck order, no rng."""
         return {
-            "round": state["round"], "rounds": state["rounds"], "phase": state["phase"],
-            "turn": state["turn"], "deck_size": len(state["deck"]),
+            "round": state["round"],
+            "rounds": state["rounds"],
+            "phase": state["phase"],
+            "turn": state["turn"],
+            "deck_size": len(state["deck"]),
             "hand": list(state["hands"][seat]) if seat is not None else None,
             "hand_sizes": [len(h) for h in state["hands"]],
             "bids": [b if i == seat else (b is not None) for i, b in enumerate(state["bids"])],
-            "scores": list(state["scores"]), "last": state["last"],
+            "scores": list(state["scores"]),
+            "last": state["last"],
         }
 
     def outcome(self, state: State) -> Outcome | None:
@@ -126,14 +139,14 @@ class TestGame(RulesetHooks):
         if state["phase"] != "over":
             return None
         keys = [(score,) for score in state["scores"]]
-        return Outcome(list(state["scores"]), ranks_from_keys(keys),
-                       [{"points": score} for score in state["scores"]])
+        return Outcome(
+            list(state["scores"]), ranks_from_keys(keys), [{"points": score} for score in state["scores"]]
+        )
 
     def determinize(self, state: State, seat: int | None, rng: Any) -> State:
         """Re-deal the deck, other hands and other sealed bids; keep the generator secret too."""
         pool = list(state["deck"])
-        hidden_bids = [i for i, b in enumerate(state["bids"])
-                       if i != seat and b not in (None, NO_CARD)]
+        hidden_bids = [i for i, b in enumerate(state["bids"]) if i != seat and b not in (None, NO_CARD)]
         for i, hand in enumerate(state["hands"]):
             if i != seat:
                 pool += hand
@@ -141,8 +154,9 @@ class TestGame(RulesetHooks):
         pool.sort()  # canonical before the shuffle: equal views re-deal the same (fair bots)
         rng.shuffle(pool)
         s = dict(state)
-        s["hands"] = [list(h) if i == seat else sorted(pool.pop() for _ in h)
-                      for i, h in enumerate(state["hands"])]
+        s["hands"] = [
+            list(h) if i == seat else sorted(pool.pop() for _ in h) for i, h in enumerate(state["hands"])
+        ]
         bids = list(state["bids"])
         for i in hidden_bids:
             bids[i] = pool.pop()

@@ -24,12 +24,19 @@ class CityCouncilOptions(BaseModel):
 
     model_config = {"extra": "forbid"}
     mode: Literal["standard", "sandbox", "hard"] = Field(
-        "standard", title="Game mode", description="Game mode: Standard; Sandbox (no fixed buildings, $11, 13 VP, "
+        "standard",
+        title="Game mode",
+        description="Game mode: Standard; Sandbox (no fixed buildings, $11, 13 VP, "
         "every building from the start, no end when the cards run out); or Hard (Sandbox with a "
-        "smaller budget)")
+        "smaller budget)",
+    )
     hard_budget: int = Field(
-        9, ge=3, le=9, title="Hard mode budget", description="Hard mode: the starting City Budget ($9, or lower for an "
-        "even harder game)")
+        9,
+        ge=3,
+        le=9,
+        title="Hard mode budget",
+        description="Hard mode: the starting City Budget ($9, or lower for an even harder game)",
+    )
 
 
 class CityCouncil(RulesetHooks):
@@ -44,7 +51,8 @@ class CityCouncil(RulesetHooks):
     has_bot = True
     easy_random = 0.3  # Easy's share of random moves (NOTES, 'Search bot')
     conformance_options: list[dict[str, Any]] = [
-        {"mode": "sandbox"}, {"mode": "hard", "hard_budget": 7},
+        {"mode": "sandbox"},
+        {"mode": "hard", "hard_budget": 7},
     ]
 
     # The entry points that list plan executions run inside a memo (app/engine/memo.py): the
@@ -89,17 +97,29 @@ class CityCouncil(RulesetHooks):
         n = state["players"]
         breakdown = []
         for seat in range(n):
-            breakdown.append({
-                "vp": state["vp"][seat], "cards_in_hand": len(state["hands"][seat]),
-                "private_funds": state["funds"][seat],
-                "scored": [{"card": x["card"], "name": CARDS[x["card"]].name, "vp": x["vp"]}
-                           for x in state["scored"][seat]],
-            })
+            breakdown.append(
+                {
+                    "vp": state["vp"][seat],
+                    "cards_in_hand": len(state["hands"][seat]),
+                    "private_funds": state["funds"][seat],
+                    "scored": [
+                        {"card": x["card"], "name": CARDS[x["card"]].name, "vp": x["vp"]}
+                        for x in state["scored"][seat]
+                    ],
+                }
+            )
         scores = list(state["vp"])
         if state["defeat"]:
-            return Outcome(scores, [1] * n, breakdown,
-                           {"winners": [], "defeat": state["defeat"],
-                            "result": "The city failed: the council is disbanded and everyone loses."})
+            return Outcome(
+                scores,
+                [1] * n,
+                breakdown,
+                {
+                    "winners": [],
+                    "defeat": state["defeat"],
+                    "result": "The city failed: the council is disbanded and everyone loses.",
+                },
+            )
         keys = [(state["vp"][i], -len(state["hands"][i]), state["funds"][i]) for i in range(n)]
         return Outcome(scores, ranks_from_keys(keys), breakdown)
 
@@ -109,8 +129,10 @@ class CityCouncil(RulesetHooks):
         refused (replaying its moves from setup under the new rules could refuse one: scoring
         windows now ask every player), as are version-1 games."""
         if from_version != "2" or state is None:
-            raise CannotUpgrade(f"City Council cannot carry a game from version {from_version} "
-                                f"{'without a snapshot ' if state is None else ''}to version {self.version}.")
+            raise CannotUpgrade(
+                f"City Council cannot carry a game from version {from_version} "
+                f"{'without a snapshot ' if state is None else ''}to version {self.version}."
+            )
         return upgrade_from_2(state)
 
     def determinize(self, state: State, seat: int | None, rng: Any) -> State:
@@ -142,6 +164,7 @@ class CityCouncil(RulesetHooks):
     def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
         """The heuristic bot (bot.py)."""
         from app.rulesets.city_council.bot import choose
+
         with ensure():
             return choose(state, seat, rng)
 

@@ -6,7 +6,16 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from app.rulesets.city_council.tables import (
-    BUILD_CELLS, CELL_BIT, KIND_BY_NAME, ORIENTATIONS, SIZE, ZONE_CELLS, ZONE_GRID, ZONES, Kind, kind_of,
+    BUILD_CELLS,
+    CELL_BIT,
+    KIND_BY_NAME,
+    ORIENTATIONS,
+    SIZE,
+    ZONE_CELLS,
+    ZONE_GRID,
+    ZONES,
+    Kind,
+    kind_of,
 )
 
 State = dict[str, Any]
@@ -36,6 +45,8 @@ def surcharge(kind: Kind, cells: Iterable[tuple[int, int]]) -> int:
 
 
 _ZONE_TYPE = [[ZONES[z]["type"] for z in row] for row in ZONE_GRID]
+
+
 def start_full(s: State) -> bool:
     """The Starting Zone has no free block (RB: 'Once the Starting Zone is full')."""
     return occupied_mask(s) & _START_MASK == _START_MASK
@@ -73,8 +84,10 @@ def _all_positions() -> dict[str, list[tuple[Cells, bool]]]:
 
 POSITIONS = _all_positions()
 # The same positions with their blocks as a bit mask (bit r * SIZE + c), for fast overlap tests.
-_POSITION_MASKS = {shape: [(cells, touches, sum(1 << (r * SIZE + c) for r, c in cells))
-                           for cells, touches in rows] for shape, rows in POSITIONS.items()}
+_POSITION_MASKS = {
+    shape: [(cells, touches, sum(1 << (r * SIZE + c) for r, c in cells)) for cells, touches in rows]
+    for shape, rows in POSITIONS.items()
+}
 
 
 def _positions_at() -> dict[str, list[list[list[tuple[Cells, bool, int]]]]]:
@@ -110,8 +123,9 @@ def placements(s: State, shape: str, own: frozenset = frozenset()) -> list[Cells
     Example 3 allows overlapping another zone)."""
     occ = occupied_mask(s, own)
     advanced = s["advanced"]
-    return [cells for cells, touches, mask in _POSITION_MASKS[shape]
-            if (advanced or touches) and not occ & mask]
+    return [
+        cells for cells, touches, mask in _POSITION_MASKS[shape] if (advanced or touches) and not occ & mask
+    ]
 
 
 # Each shape's positions for each building type, by surcharge (stable: within one surcharge, the
@@ -126,9 +140,14 @@ def _surcharge_table() -> dict[tuple[str, str, bool], list[tuple[int, Cells, boo
         for advanced in (False, True):
             key = (kind.shape, kind.type, advanced)
             if key not in out:
-                out[key] = sorted([(surcharge(kind, cells), cells, touches, mask)
-                                   for cells, touches, mask in _POSITION_MASKS[kind.shape]
-                                   if advanced or touches], key=lambda x: x[0])
+                out[key] = sorted(
+                    [
+                        (surcharge(kind, cells), cells, touches, mask)
+                        for cells, touches, mask in _POSITION_MASKS[kind.shape]
+                        if advanced or touches
+                    ],
+                    key=lambda x: x[0],
+                )
     return out
 
 
@@ -168,8 +187,9 @@ def iter_fresh(kind: Kind, advanced: bool, occ: int, limit: int) -> Iterator[tup
             yield base + extra, cells, mask
 
 
-def iter_upgrades(buildings: dict[str, Any], kind: Kind, advanced: bool, occ: int,
-                  limit: int) -> Iterator[tuple[int, Cells, str, int]]:
+def iter_upgrades(
+    buildings: dict[str, Any], kind: Kind, advanced: bool, occ: int, limit: int
+) -> Iterator[tuple[int, Cells, str, int]]:
     """Every way to upgrade a built building into `kind` (RB Upgrading: the chart allows it; the
     new tile completely covers the old one; it costs the cost difference plus $1 per newly
     covered block off its zone) costing at most `limit`, by building id and, for each, cheapest
@@ -199,8 +219,9 @@ def iter_upgrades(buildings: dict[str, Any], kind: Kind, advanced: bool, occ: in
         yield from found
 
 
-def iter_relocations(buildings: dict[str, Any], bid: str, advanced: bool, occ: int,
-                     limit: int) -> Iterator[tuple[int, Cells, int]]:
+def iter_relocations(
+    buildings: dict[str, Any], bid: str, advanced: bool, occ: int, limit: int
+) -> Iterator[tuple[int, Cells, int]]:
     """Every new place for built building `bid` costing at most `limit` (RB Relocating: free, but
     $1 per block on a non-matching zone), cheapest first, as (cost, blocks, mask); its own blocks
     count as free, and the place it stands on now is not a relocation."""
@@ -227,28 +248,38 @@ def build_choices(s: State, kind: Kind, limit: int | None = None) -> list[tuple[
     occ = occupied_mask(s)
     lim = 10**6 if limit is None else limit
     out: list[tuple[int, Cells, str | None]] = [
-        (cost, cells, None) for cost, cells, _m in iter_fresh(kind, s["advanced"], occ, lim)]
-    out += [(cost, cells, bid) for cost, cells, bid, _m in iter_upgrades(s["buildings"], kind, s["advanced"], occ, lim)]
+        (cost, cells, None) for cost, cells, _m in iter_fresh(kind, s["advanced"], occ, lim)
+    ]
+    out += [
+        (cost, cells, bid)
+        for cost, cells, bid, _m in iter_upgrades(s["buildings"], kind, s["advanced"], occ, lim)
+    ]
     return out
 
 
 def build_options(s: State, kind: Kind, limit: int | None = None) -> list[dict[str, Any]]:
     """`build_choices` as dicts {cells, cost[, upgrade]}."""
-    return [{"cells": [list(x) for x in cells], "cost": cost} if up is None
-            else {"upgrade": up, "cells": [list(x) for x in cells], "cost": cost}
-            for cost, cells, up in build_choices(s, kind, limit)]
+    return [
+        {"cells": [list(x) for x in cells], "cost": cost}
+        if up is None
+        else {"upgrade": up, "cells": [list(x) for x in cells], "cost": cost}
+        for cost, cells, up in build_choices(s, kind, limit)
+    ]
 
 
 def relocate_options(s: State, bid: str, limit: int | None = None) -> list[dict[str, Any]]:
     """Every new place for a relocated building costing at most `limit` (None: any), cheapest
     first, as dicts {cells, cost}."""
     lim = 10**6 if limit is None else limit
-    return [{"cells": [list(x) for x in cells], "cost": cost}
-            for cost, cells, _m in iter_relocations(s["buildings"], bid, s["advanced"], occupied_mask(s), lim)]
+    return [
+        {"cells": [list(x) for x in cells], "cost": cost}
+        for cost, cells, _m in iter_relocations(s["buildings"], bid, s["advanced"], occupied_mask(s), lim)
+    ]
 
 
-def option_cost(s: State, kind: Kind, cells: list[list[int]], upgrade: str | None = None,
-                relocate: bool = False) -> int:
+def option_cost(
+    s: State, kind: Kind, cells: list[list[int]], upgrade: str | None = None, relocate: bool = False
+) -> int:
     """The cost of one option `build_options` or `relocate_options` lists, from its blocks alone
     (the same sums, without listing every other option): a relocation's surcharge; a fresh
     construction's cost plus surcharge; an upgrade's cost difference plus the surcharge on the

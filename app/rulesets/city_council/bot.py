@@ -9,15 +9,29 @@ from app.rulesets.city_council.board import iter_fresh, iter_upgrades, occupied_
 from app.rulesets.city_council.favours import building_vp, general_vp, metrics
 from app.rulesets.city_council.flow import available_tiles, chair, legal_moves
 from app.rulesets.city_council.tables import (
-    BUDGET_MAX, CARDS, KIND_BY_NAME, TILES, ZONE_GRID, Kind, kind_of,
+    BUDGET_MAX,
+    CARDS,
+    KIND_BY_NAME,
+    TILES,
+    ZONE_GRID,
+    Kind,
+    kind_of,
 )
 
 State = dict[str, Any]
 Move = dict[str, Any]
 
 # What one unit of each product or input is worth to the city (a tuned guess; NOTES "Bot").
-_OUT = {"money": 1.0, "community": 1.6, "goods": 0.7, "power": 0.6, "W": 1.4, "crime_x": 2.2,
-        "pollution_x": 1.6, "crime": -2.6}
+_OUT = {
+    "money": 1.0,
+    "community": 1.6,
+    "goods": 0.7,
+    "power": 0.6,
+    "W": 1.4,
+    "crime_x": 2.2,
+    "pollution_x": 1.6,
+    "crime": -2.6,
+}
 _IN = {"money": -1.0, "goods": -0.6, "community": -1.5, "jail": 2.0, "B": 0.5, "BX": 0.3, "W": 0.4}
 
 
@@ -172,18 +186,24 @@ def _activation_value(s: State, seat: int, mv: Move) -> float:
     want = _wanted_names(s, seat)
     if mv["type"] == "zone":
         from app.rulesets.city_council.board import zones_of
+
         gain = 0.0
         for b in s["buildings"].values():
-            if mv["zone"] in zones_of(b) and not any([z == "start" or z in s["zones_on"]
-                                                      for z in zones_of(b)]):
+            if mv["zone"] in zones_of(b) and not any(
+                [z == "start" or z in s["zones_on"] for z in zones_of(b)]
+            ):
                 gain = max(gain, _kind_value(kind_of(b), s))
         cost = 1.2 if mv["token"] == "section" else 0.3
         return gain - cost - 0.4
     if mv.get("chair"):  # the Election chairman will pick the box: assume the better one
         from app.rulesets.city_council.production import box_choices
-        return max([_activation_value(s, seat, {"type": "activate", "building": mv["building"],
-                                                "boxes": b})
-                    for b in box_choices(s, mv["building"])])
+
+        return max(
+            [
+                _activation_value(s, seat, {"type": "activate", "building": mv["building"], "boxes": b})
+                for b in box_choices(s, mv["building"])
+            ]
+        )
     kind = kind_of(s["buildings"][mv["building"]])
     out, inp = _weights(s)
     v = 0.0
@@ -195,8 +215,9 @@ def _activation_value(s: State, seat: int, mv: Move) -> float:
     if s["budget"] >= 10:
         v -= 0.8 * sum([kind.boxes[i].outputs.get("money", 0) for i in mv["boxes"]])
     v -= 1.3 * kind.pollution * (1 + s["pollution"] / 3)
-    v += 1.0 * len([c for c in s["hands"][seat] if CARDS[c].kind == "general"
-                    and kind.name in CARDS[c].buildings])
+    v += 1.0 * len(
+        [c for c in s["hands"][seat] if CARDS[c].kind == "general" and kind.name in CARDS[c].buildings]
+    )
     v += 0.2 * want.get(kind.name, 0.0)
     return v
 
@@ -218,9 +239,11 @@ def choose(s: State, seat: int, rng: Any) -> Move | None:
         return None
     ph = s["phase"]
     if ph == "committees":
+
         def key(mv: Move) -> tuple:
             mine = mv["seats"][seat]
             return ({"election": 3, "union": 2, "executive": 1}.get(mine, 0), -moves.index(mv))
+
         return max(moves, key=key)
     if ph == "treasury":
         return {"type": "embezzle"} if s["budget"] >= 6 else {"type": "decline"}
@@ -233,12 +256,22 @@ def choose(s: State, seat: int, rng: Any) -> Move | None:
         short = money_short(s, seat)
         if ph == "vote2":
             cands = [mv for mv in moves if mv["type"] == "vote2"]
-            return max(cands, key=lambda mv: _plan_value(s, seat, mv["plan"], short) + (3 if mv["plan"] == seat else 0)) \
-                if cands else moves[-1]
+            return (
+                max(
+                    cands,
+                    key=lambda mv: _plan_value(s, seat, mv["plan"], short) + (3 if mv["plan"] == seat else 0),
+                )
+                if cands
+                else moves[-1]
+            )
         return max(moves, key=lambda mv: _plan_value(s, seat, mv["plan"], short))
     if ph == "fund":
         mine = [mv for mv in moves if mv["type"] == "fund" and mv["plan"] == seat]
-        if mine and s["plans"][seat]["kind"] == "build" and _tile_value(s, seat, s["plans"][seat]["target"]) > 1:
+        if (
+            mine
+            and s["plans"][seat]["kind"] == "build"
+            and _tile_value(s, seat, s["plans"][seat]["target"]) > 1
+        ):
             return mine[0]
         return {"type": "fund_done"}
     if ph == "execute":
@@ -260,11 +293,16 @@ def choose(s: State, seat: int, rng: Any) -> Move | None:
             up = mv.get("upgrade")
             dearer = cost[id(mv)] - low[(mv["plan"], up)]
             return (_plan_value(s, seat, mv["plan"], short), -dearer, start, 0 if up is None else -1)
+
         return max(moves, key=ev)
     if ph == "activate" and s.get("pending"):
         b = s["pending"]["b"]
-        return max(moves, key=lambda mv: _activation_value(
-            s, seat, {"type": "activate", "building": b, "boxes": mv["boxes"]}))
+        return max(
+            moves,
+            key=lambda mv: _activation_value(
+                s, seat, {"type": "activate", "building": b, "boxes": mv["boxes"]}
+            ),
+        )
     if ph == "activate":
         best = max(moves, key=lambda mv: _activation_value(s, seat, mv))
         if _activation_value(s, seat, best) > 0 or {"type": "pass"} not in moves:
@@ -275,8 +313,9 @@ def choose(s: State, seat: int, rng: Any) -> Move | None:
     if scores:
         return scores[0]
     if ph == "turn_end" and len(s["hands"][seat]) > 7:
-        return min((mv for mv in moves if mv["type"] == "discard"),
-                   key=lambda mv: card_value(s, seat, mv["card"]))
+        return min(
+            (mv for mv in moves if mv["type"] == "discard"), key=lambda mv: card_value(s, seat, mv["card"])
+        )
     return {"type": "done"}
 
 

@@ -39,8 +39,14 @@ def pending(s: State) -> list[int]:
 
 def _shadow(s: State) -> State:
     """What execution reads of the real state, with the taken blocks as a mask."""
-    return {"buildings": s["buildings"], "budget": s["budget"], "advanced": s["advanced"],
-            "plans": s["plans"], "plan_funds": s["plan_funds"], "occ": occupied_mask(s)}
+    return {
+        "buildings": s["buildings"],
+        "budget": s["budget"],
+        "advanced": s["advanced"],
+        "plans": s["plans"],
+        "plan_funds": s["plan_funds"],
+        "occ": occupied_mask(s),
+    }
 
 
 def _choices(t: State, o: int) -> Iterator[Choice]:
@@ -56,7 +62,9 @@ def _choices(t: State, o: int) -> Iterator[Choice]:
         return
     if kind == "relocate":
         if p["target"] in buildings:
-            for cost, cells, mask in iter_relocations(buildings, p["target"], t["advanced"], t["occ"], t["budget"]):
+            for cost, cells, mask in iter_relocations(
+                buildings, p["target"], t["advanced"], t["occ"], t["budget"]
+            ):
                 yield cost, cells, None, mask
         return
     tile = TILES[p["target"]]
@@ -233,8 +241,18 @@ def allowed(s: State) -> list[tuple[int, Any, Any]]:
     # Filed in the game's memo (app/engine/memo.py) by what the answer depends on: a move is
     # listed, checked and then driven by `advance` from the same position, so each answer is asked
     # for two or three times in a row (the live game's memo is active around all three).
-    key = marshal.dumps((s["buildings"], s["budget"], s["advanced"], s["plans"], s["plan_funds"],
-                         s["approved"], s["executed"], s["failed"]))
+    key = marshal.dumps(
+        (
+            s["buildings"],
+            s["budget"],
+            s["advanced"],
+            s["plans"],
+            s["plan_funds"],
+            s["approved"],
+            s["executed"],
+            s["failed"],
+        )
+    )
     return list(part(("city-council/allowed", key), _allowed, s))
 
 

@@ -6,7 +6,14 @@ import operator
 from typing import Any
 
 from app.rulesets.city_council.tables import (
-    BUILDING_LEVEL_VP, CARDS, CELL_BIT, KIND_BY_NAME, SIZE, TILES, ZONES, ZONE_CELLS,
+    BUILDING_LEVEL_VP,
+    CARDS,
+    CELL_BIT,
+    KIND_BY_NAME,
+    SIZE,
+    TILES,
+    ZONES,
+    ZONE_CELLS,
 )
 
 State = dict[str, Any]
@@ -18,8 +25,7 @@ def community_count(s: State) -> int:
     monitoring phase ... If the token is used to activate the zone, ... not counted')."""
     # List comprehensions here: compiled, a generator expression would cost a closure per call.
     used = {src for src in s["zones_on"].values() if src != "section"}
-    return s["community"] + len([bid for bid, b in s["buildings"].items()
-                                 if b["token"] and bid not in used])
+    return s["community"] + len([bid for bid, b in s["buildings"].items() if b["token"] and bid not in used])
 
 
 def prison_count(s: State) -> int:
@@ -80,13 +86,27 @@ def metrics(s: State) -> dict[str, int]:
     house_b = s["house"]["B"]
     house_w = s["house"]["W"]
     return {
-        "full_ind": full["full_ind"], "full_com": full["full_com"], "full_res": full["full_res"],
-        "crime": s["crime"], "pollution": s["pollution"], "community": s["community"] + tokens,
-        "goods": s["goods"], "budget": s["budget"], "power": s["power"], "prison": prison,
-        "house_B": house_b, "house_W": house_w, "jobs_W": jobs_w,
-        "city_B": house_b + jobs_b, "city_W": house_w + jobs_w,
-        "zones_built": zones_built, "ind_built": ind_built, "res_active": res_active,
-        "ind_zones_on": ind_zones_on, "power_active": power_active, "prison_freed": s["prison_freed"],
+        "full_ind": full["full_ind"],
+        "full_com": full["full_com"],
+        "full_res": full["full_res"],
+        "crime": s["crime"],
+        "pollution": s["pollution"],
+        "community": s["community"] + tokens,
+        "goods": s["goods"],
+        "budget": s["budget"],
+        "power": s["power"],
+        "prison": prison,
+        "house_B": house_b,
+        "house_W": house_w,
+        "jobs_W": jobs_w,
+        "city_B": house_b + jobs_b,
+        "city_W": house_w + jobs_w,
+        "zones_built": zones_built,
+        "ind_built": ind_built,
+        "res_active": res_active,
+        "ind_zones_on": ind_zones_on,
+        "power_active": power_active,
+        "prison_freed": s["prison_freed"],
     }
 
 
@@ -104,9 +124,15 @@ def _compile_term(term: tuple[int, str | None] | str) -> tuple[int, str | None, 
 def _compile(card_id: str) -> list[tuple[bool, bool, int, list[Any]]]:
     """A General card's conditions with their expressions parsed once: (turn_end, bonus, vp,
     [(lhs terms, comparison, rhs term)])."""
-    return [(cond.turn_end, cond.bonus, cond.vp,
-             [([_compile_term(t) for t in lhs], _OPS[op], _compile_term(rhs)) for lhs, op, rhs in cond.exprs])
-            for cond in CARDS[card_id].conditions]
+    return [
+        (
+            cond.turn_end,
+            cond.bonus,
+            cond.vp,
+            [([_compile_term(t) for t in lhs], _OPS[op], _compile_term(rhs)) for lhs, op, rhs in cond.exprs],
+        )
+        for cond in CARDS[card_id].conditions
+    ]
 
 
 _COMPILED = {cid: _compile(cid) for cid, card in CARDS.items() if card.kind == "general"}

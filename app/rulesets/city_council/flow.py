@@ -15,7 +15,14 @@ from app.rulesets.city_council import execution, phil, production as prod
 from app.rulesets.city_council.board import option_cost, start_full
 from app.rulesets.city_council.favours import card_vp, metrics
 from app.rulesets.city_council.tables import (
-    BUDGET_MAX, CARDS, COMMITTEES, PLANNING, SHAPE_ORDER, TILES, TOKENS, kind_of,
+    BUDGET_MAX,
+    CARDS,
+    COMMITTEES,
+    PLANNING,
+    SHAPE_ORDER,
+    TILES,
+    TOKENS,
+    kind_of,
 )
 
 State = dict[str, Any]
@@ -25,6 +32,7 @@ WINDOWS = ("window_activation", "window_resolution", "window_monitoring", "turn_
 
 
 # --- small helpers ------------------------------------------------------------------------------
+
 
 def is_phil(s: State, m: int) -> bool:
     """Member m is Prof. Phil (2-player game only)."""
@@ -58,6 +66,7 @@ def money_tokens_out(s: State) -> int:
 
 
 # --- committees ---------------------------------------------------------------------------------
+
 
 def committee_options(s: State) -> list[list[str | None]]:
     """Every committee assignment the Election chairman may make (RB Committees phase).
@@ -141,6 +150,7 @@ def embezzle(s: State, m: int) -> None:
 
 # --- favour deck --------------------------------------------------------------------------------
 
+
 def draw_cards(s: State, rng: Rng, n: int) -> list[str]:
     """Draw up to n favour cards, reshuffling the discard pile into the deck when short (RB
     Favors & Scoring); if even that is not enough the game ends at the end of this turn."""
@@ -198,6 +208,7 @@ def keep_options(s: State, m: int) -> list[list[str]]:
 
 # --- council meeting ----------------------------------------------------------------------------
 
+
 def available_tiles(s: State) -> list[str]:
     """Face-up tiles of the planning area: each stack's top and the tiles laid below (RB Setup)."""
     out = []
@@ -232,8 +243,9 @@ def plan_options(s: State, m: int) -> list[Move]:
     for kind, token in (("relocate", "relocate"), ("sell", "sale")):
         if used[kind] < s["tokens"][token]:
             if movable is None:
-                movable = [bid for bid, b in sorted(s["buildings"].items())
-                           if not b["fixed"] and bid not in targeted]
+                movable = [
+                    bid for bid, b in sorted(s["buildings"].items()) if not b["fixed"] and bid not in targeted
+                ]
             for bid in movable:
                 out.append({"type": "plan", "kind": kind, "target": bid})
     return out
@@ -308,8 +320,15 @@ def _remove_tile_from_area(s: State, tile: str) -> None:
 def _new_building(s: State, tile: str, cells: list[list[int]]) -> str:
     bid = f"b{s['next_bid']}"
     s["next_bid"] += 1
-    s["buildings"][bid] = {"id": bid, "name": TILES[tile].name, "tile": tile, "fixed": False,
-                           "cells": sorted(cells), "token": False, "prison": [0, 0]}
+    s["buildings"][bid] = {
+        "id": bid,
+        "name": TILES[tile].name,
+        "tile": tile,
+        "fixed": False,
+        "cells": sorted(cells),
+        "token": False,
+        "prison": [0, 0],
+    }
     return bid
 
 
@@ -356,8 +375,13 @@ def do_execute(s: State, move: Move) -> None:
         b = s["buildings"][bid]
         if kind.permanent_community:
             b["token"] = token or _tokens_free(s) > 0  # RB: a Community token from the reserve
-        s["last_exec"] = {"plan": o, "kind": "build", "name": kind.name, "cost": cost,
-                          "upgrade": "upgrade" in move}
+        s["last_exec"] = {
+            "plan": o,
+            "kind": "build",
+            "name": kind.name,
+            "cost": cost,
+            "upgrade": "upgrade" in move,
+        }
     s["executed"].append(o)
 
 
@@ -382,6 +406,7 @@ def end_council(s: State) -> None:
 
 
 # --- production ---------------------------------------------------------------------------------
+
 
 def activation_moves(s: State, seat: int | None = None) -> list[Move]:
     """RB Production A: activate a zone or a building (pass is always allowed, NOTES). For a
@@ -411,6 +436,7 @@ def _next_activator(s: State) -> None:
 
 # --- windows ------------------------------------------------------------------------------------
 
+
 def _any_general(hand: list[str]) -> bool:
     """Whether a hand holds a General card (the only cards that read `metrics`)."""
     for c in hand:
@@ -419,8 +445,9 @@ def _any_general(hand: list[str]) -> bool:
     return False
 
 
-def scorable(s: State, seat: int, m: dict[str, int] | None = None,
-             cards: list[str] | None = None) -> list[tuple[str, int]]:
+def scorable(
+    s: State, seat: int, m: dict[str, int] | None = None, cards: list[str] | None = None
+) -> list[tuple[str, int]]:
     """Cards `seat` could score in the current window, with their VP (never in turn 1); `m` is
     `metrics(s)` when the caller has it already; `cards`: only these of the hand are looked at."""
     if s["turn"] == 1:
@@ -472,6 +499,7 @@ def score_card(s: State, seat: int, card: str) -> int:
 
 
 # --- turn end -----------------------------------------------------------------------------------
+
 
 def replenish(s: State) -> None:
     """RB Turn End: unconstructed face-up tiles are discarded by size and the area refilled (stack
@@ -543,6 +571,7 @@ def finish_turn(s: State) -> None:
 
 
 # --- the automatic driver -----------------------------------------------------------------------
+
 
 def _phil_plans(s: State) -> None:
     """RB Special Rules for 2 Players: 'At the beginning of the planning phase' one of Prof.
@@ -699,8 +728,12 @@ def advance(s: State) -> None:
         if ph in WINDOWS:
             if not all(s["done"]):
                 return
-            nxt = {"window_activation": "unemployment", "window_resolution": "monitoring",
-                   "window_monitoring": "replenish", "turn_end": "finish"}[ph]
+            nxt = {
+                "window_activation": "unemployment",
+                "window_resolution": "monitoring",
+                "window_monitoring": "replenish",
+                "turn_end": "finish",
+            }[ph]
             s["phase"] = nxt
             continue
         if ph == "unemployment":
@@ -738,6 +771,7 @@ def advance(s: State) -> None:
 
 
 # --- to_act / legal / apply ---------------------------------------------------------------------
+
 
 def to_act(s: State) -> list[int]:
     """Seats owing a decision now (several while drawing favours and in scoring windows)."""
@@ -821,26 +855,26 @@ def _canon(move: Any) -> str:
 
 _RULE = {
     "committees": "Committees phase: the Election chairman must make at least one change and the "
-                  "fewest changes possible, move everyone on spot B, keep the Election Committee "
-                  "filled and never seat Prof. Phil on it",
+    "fewest changes possible, move everyone on spot B, keep the Election Committee "
+    "filled and never seat Prof. Phil on it",
     "treasury": "Treasury Committee: its chairman may embezzle $1 from the City Budget, or decline",
     "draw": "Favour draw: keep one of the two cards you drew (the Union chairman may keep both)",
     "plan": "City Planning: a plan constructs a building of the planning area that the City Budget "
-            "can pay for, or relocates or sells a built building while a token is left; the same "
-            "tile cannot be chosen twice",
+    "can pay for, or relocates or sells a built building while a token is left; the same "
+    "tile cannot be chosen twice",
     "vote": "Voting: your Delegate goes on another player's plan, never your own",
     "fund": "Voting, second round: private funds go on a construction plan, never more than its cost",
     "vote2": "Voting: the Executive chairman places his second Delegate on a plan, or passes",
     "approve": "Vote Counting: the Election chairman picks among the plans still tied",
     "execute": "Plan Execution: the Election chairman executes an approved plan on free blocks "
-               "the City Budget (with the plan's private funds) can pay for, an upgrade covering "
-               "the old tile, and never in a way that stops another approved plan from being "
-               "executed while some way keeps them all possible",
+    "the City Budget (with the plan's private funds) can pay for, an upgrade covering "
+    "the old tile, and never in a way that stops another approved plan from being "
+    "executed while some way keeps them all possible",
     "activate": "Production: activate a zone (a Power and a Community token) or a building on the "
-                "Starting Zone or an activated zone, supplying every requirement of its boxes, or pass; "
-                "the Election chairman decides which Police Station box is used",
+    "Starting Zone or an activated zone, supplying every requirement of its boxes, or pass; "
+    "the Election chairman decides which Police Station box is used",
     "window": "Favour scoring: you may score a card whose condition is met now (building cards "
-              "only at turn end, never in turn 1), discard at turn end, and end with at most 7 cards",
+    "only at turn end, never in turn 1), discard at turn end, and end with at most 7 cards",
 }
 
 

@@ -42,8 +42,7 @@ def pick_building(s: State, candidates: set[str]) -> str | None:
 def choose_vote(s: State, me: int) -> int | None:
     """Prof. Phil's delegate: the plan of another member chosen by the same criteria among
     construction plans; failing any, the first other plan in turn order (NOTES)."""
-    builds = {p["target"]: m for m, p in enumerate(s["plans"])
-              if m != me and p and p["kind"] == "build"}
+    builds = {p["target"]: m for m, p in enumerate(s["plans"]) if m != me and p and p["kind"] == "build"}
     tile = pick_building(s, set(builds))
     if tile is not None:
         return builds[tile]

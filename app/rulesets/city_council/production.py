@@ -10,8 +10,17 @@ from typing import Any, Iterator
 from app.rulesets.city_council.board import zones_of  # noqa: F401  (re-exported: tests read it here)
 from app.rulesets.city_council.favours import community_count, prison_count
 from app.rulesets.city_council.tables import (
-    BUDGET_MAX, LIFESTYLE, POWER_MAX, TOKENS, UNEMPLOYMENT, ZONE_GRID, ZONES, Kind, kind_of,
-    KIND_BY_NAME, TILES,
+    BUDGET_MAX,
+    LIFESTYLE,
+    POWER_MAX,
+    TOKENS,
+    UNEMPLOYMENT,
+    ZONE_GRID,
+    ZONES,
+    Kind,
+    kind_of,
+    KIND_BY_NAME,
+    TILES,
 )
 
 State = dict[str, Any]
@@ -81,6 +90,7 @@ def apply_effects(s: State, eff: dict[str, int]) -> None:
 
 # --- activation -----------------------------------------------------------------------------
 
+
 def zone_active(s: State, b: dict[str, Any]) -> bool:
     """RB Activating a Building: on or overlapping the Starting Zone or an activated zone."""
     zones_on = s["zones_on"]
@@ -104,15 +114,27 @@ def have_now(s: State) -> tuple[int, int, int, int, int, int]:
     money is a Money token from the reserve, 7 in all (RB Components), as well as a dollar of the
     City Budget)."""
     house = s["house"]
-    return (house["B"], house["W"], min(s["budget"], money_tokens_free(s)), s["goods"],
-            s["community"], s["crime"])
+    return (
+        house["B"],
+        house["W"],
+        min(s["budget"], money_tokens_free(s)),
+        s["goods"],
+        s["community"],
+        s["crime"],
+    )
 
 
 def _need_vector(need: dict[str, int]) -> tuple[int, int, int, int, int, int]:
     """A box set's needs as a tuple: Blue workers (specialised ones too: RB 'BX' is a Blue worker),
     White workers, money, goods, Community tokens, Crime tokens (prison bars)."""
-    return (need.get("B", 0) + need.get("BX", 0), need.get("W", 0), need.get("money", 0),
-            need.get("goods", 0), need.get("community", 0), need.get("jail", 0))
+    return (
+        need.get("B", 0) + need.get("BX", 0),
+        need.get("W", 0),
+        need.get("money", 0),
+        need.get("goods", 0),
+        need.get("community", 0),
+        need.get("jail", 0),
+    )
 
 
 BUDGET_MARKER = 1  # RB Setup: the City Budget is marked "by placing a Money token" on its track
@@ -155,8 +177,15 @@ def box_sets(b: dict[str, Any], kind: Kind, have: tuple[int, ...]) -> list[list[
     out = []
     for combo, vec, prison in _COMBOS[kind.name]:
         # `have` covers every need (`_need_vector`), and a Prison box runs only on a Crime token
-        if (vec[0] <= h0 and vec[1] <= h1 and vec[2] <= h2 and vec[3] <= h3 and vec[4] <= h4
-                and vec[5] <= h5 and (not prison or all([bars[i] for i in prison]))):
+        if (
+            vec[0] <= h0
+            and vec[1] <= h1
+            and vec[2] <= h2
+            and vec[3] <= h3
+            and vec[4] <= h4
+            and vec[5] <= h5
+            and (not prison or all([bars[i] for i in prison]))
+        ):
             out.append(list(combo))
     return out
 
@@ -284,6 +313,7 @@ def activate_building(s: State, seat: int, bid: str, boxes: list[int]) -> None:
 
 
 # --- unemployment, resolution, monitoring -----------------------------------------------------
+
 
 def unemployment(s: State) -> dict[str, Any]:
     """RB Production B: the workers left in housing pick the monitor's spots; apply both sides."""

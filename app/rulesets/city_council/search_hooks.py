@@ -15,7 +15,7 @@ State = dict[str, Any]
 Move = dict[str, Any]
 
 SCALE = 3.0  # VP that make a win e times likelier than a loss
-HAND = 0.5   # a card in hand scores later only if the city gets there
+HAND = 0.5  # a card in hand scores later only if the city gets there
 
 
 def candidates(state: State, seat: int, k: int) -> list[Move]:
@@ -27,7 +27,8 @@ def candidates(state: State, seat: int, k: int) -> list[Move]:
 def evaluate(state: State) -> list[float]:
     """Each seat's chance of winning from its VP and its hand."""
     # hands has one more entry than seats when Prof. Phil plays: he never wins
-    estimates = [state["vp"][seat] + HAND * sum([bot.card_value(state, seat, c)
-                                                 for c in state["hands"][seat]])
-                 for seat in range(state["players"])]
+    estimates = [
+        state["vp"][seat] + HAND * sum([bot.card_value(state, seat, c) for c in state["hands"][seat]])
+        for seat in range(state["players"])
+    ]
     return win_chances(estimates, SCALE)

@@ -6,7 +6,13 @@ from typing import Any
 
 from app.engine.rng import Rng
 from app.rulesets.city_council.tables import (
-    CARDS, FIXED, PLANNING, POWER_START, SETUP, SHAPE_ORDER, TILES,
+    CARDS,
+    FIXED,
+    PLANNING,
+    POWER_START,
+    SETUP,
+    SHAPE_ORDER,
+    TILES,
 )
 
 State = dict[str, Any]
@@ -21,23 +27,62 @@ def new_state(players: int, mode: str, hard_budget: int, seed: int) -> State:
     sandbox = mode != "standard"
     budget = row["budget"] if not sandbox else (11 if mode == "sandbox" else hard_budget)
     s: State = {
-        "players": players, "members": members, "phil": phil, "mode": mode,
-        "goal": 13 if sandbox else 11, "card_end": not sandbox,
-        "turn": 1, "phase": "committees", "window": None, "cursor": 0,
-        "committee": [None] * members, "streak": [0] * members, "decider": None,
-        "order": [], "budget": budget, "power": POWER_START, "community": 0, "crime": 0,
-        "pollution": 0, "goods": row["goods"], "house": {"B": row["B"], "W": row["W"]},
-        "advanced": sandbox, "buildings": {}, "next_bid": 1, "covered": [],
+        "players": players,
+        "members": members,
+        "phil": phil,
+        "mode": mode,
+        "goal": 13 if sandbox else 11,
+        "card_end": not sandbox,
+        "turn": 1,
+        "phase": "committees",
+        "window": None,
+        "cursor": 0,
+        "committee": [None] * members,
+        "streak": [0] * members,
+        "decider": None,
+        "order": [],
+        "budget": budget,
+        "power": POWER_START,
+        "community": 0,
+        "crime": 0,
+        "pollution": 0,
+        "goods": row["goods"],
+        "house": {"B": row["B"], "W": row["W"]},
+        "advanced": sandbox,
+        "buildings": {},
+        "next_bid": 1,
+        "covered": [],
         "tokens": {"sale": PLANNING["start_tokens"], "relocate": PLANNING["start_tokens"]},
-        "stacks": {}, "up": {}, "bdiscard": {k: [] for k in SHAPE_ORDER},
-        "deck": [], "fdiscard": [], "removed": [], "hands": [[] for _ in range(members)],
-        "drawn": [None] * members, "vp": [0] * players, "scored": [[] for _ in range(players)],
-        "funds": [0] * members, "phil_card": None,
-        "plans": [None] * members, "delegates": [None] * members, "exec_vote": None,
+        "stacks": {},
+        "up": {},
+        "bdiscard": {k: [] for k in SHAPE_ORDER},
+        "deck": [],
+        "fdiscard": [],
+        "removed": [],
+        "hands": [[] for _ in range(members)],
+        "drawn": [None] * members,
+        "vp": [0] * players,
+        "scored": [[] for _ in range(players)],
+        "funds": [0] * members,
+        "phil_card": None,
+        "plans": [None] * members,
+        "delegates": [None] * members,
+        "exec_vote": None,
         "plan_funds": [[0] * members for _ in range(members)],
-        "approved": [], "executed": [], "failed": [], "acts_left": 0, "passes": 0,
-        "zones_on": {}, "activated": [], "active_names": {}, "prison_freed": 0,
-        "done": [False] * players, "end_flag": False, "defeat": None, "last": {}, "rng": 0,
+        "approved": [],
+        "executed": [],
+        "failed": [],
+        "acts_left": 0,
+        "passes": 0,
+        "zones_on": {},
+        "activated": [],
+        "active_names": {},
+        "prison_freed": 0,
+        "done": [False] * players,
+        "end_flag": False,
+        "defeat": None,
+        "last": {},
+        "rng": 0,
     }
     # RB Sandbox: "Play without the fixed buildings ... Cover the fixed buildings by placing the
     # Airport tile face down over them": the face-down Airport (out of play) only hides the
@@ -47,9 +92,15 @@ def new_state(players: int, mode: str, hard_budget: int, seed: int) -> State:
         for f in FIXED:
             bid = f"b{s['next_bid']}"
             s["next_bid"] += 1
-            s["buildings"][bid] = {"id": bid, "name": f["name"], "tile": None, "fixed": True,
-                                   "cells": [list(c) for c in f["cells"]], "token": False,
-                                   "prison": [0, 0]}
+            s["buildings"][bid] = {
+                "id": bid,
+                "name": f["name"],
+                "tile": None,
+                "fixed": True,
+                "cells": [list(c) for c in f["cells"]],
+                "token": False,
+                "prison": [0, 0],
+            }
     tiles = [t for t, k in TILES.items() if not (sandbox and k.name == "Airport")]
     if sandbox:
         stacks = {sh: [t for t in tiles if TILES[t].shape == sh] for sh in SHAPE_ORDER}
@@ -58,8 +109,9 @@ def new_state(players: int, mode: str, hard_budget: int, seed: int) -> State:
     else:
         # RB Setup: starting tiles (light back) split into small and medium stacks; the advanced
         # tiles wait, split by shape, until the Starting Zone is full.
-        stacks = {sh: [t for t in tiles if TILES[t].shape == sh and TILES[t].set == "start"]
-                  for sh in ("S", "M")}
+        stacks = {
+            sh: [t for t in tiles if TILES[t].shape == sh and TILES[t].set == "start"] for sh in ("S", "M")
+        }
         s["reserve_adv"] = sorted(t for t in tiles if TILES[t].set == "adv")
         area = PLANNING["start"]
     for sh in SHAPE_ORDER:
@@ -90,8 +142,7 @@ def upgrade_from_2(s: State) -> State:
 
     s = dict(s)
     s["covered"] = []
-    s["buildings"] = {bid: {k: v for k, v in b.items() if k != "covers"}
-                      for bid, b in s["buildings"].items()}
+    s["buildings"] = {bid: {k: v for k, v in b.items() if k != "covers"} for bid, b in s["buildings"].items()}
     m = s["players"]
     if s["phil"] and s["phase"] == "plan" and s["plans"][m] is None:
         s["plans"] = list(s["plans"])

@@ -132,11 +132,21 @@ for row in _BUILDINGS["building"]:
         boxes.append(Box(dict(b["in"]), dict(b["out"]), b.get("group")))
     if set(row.get("special", {})) - IN_KEYS:
         raise ValueError(f"{row['name']}: unknown special key")
-    kind = Kind(row["name"], row["set"], row["shape"], row["cost"], row["type"],
-                dict(row.get("special", {})), tuple(boxes), row.get("pollution", 0),
-                row.get("permanent_community", False), row.get("power_plant", False),
-                row.get("either_or_by") == "election",
-                tuple(row["upgrades_to"]), row["source"])
+    kind = Kind(
+        row["name"],
+        row["set"],
+        row["shape"],
+        row["cost"],
+        row["type"],
+        dict(row.get("special", {})),
+        tuple(boxes),
+        row.get("pollution", 0),
+        row.get("permanent_community", False),
+        row.get("power_plant", False),
+        row.get("either_or_by") == "election",
+        tuple(row["upgrades_to"]),
+        row["source"],
+    )
     KIND_BY_NAME.setdefault(kind.name, kind)
     for _ in range(row["copies"]):
         n = _counter[kind.name] = _counter.get(kind.name, 0) + 1
@@ -160,9 +170,29 @@ def kind_of(building: dict[str, Any]) -> Kind:
 
 # --- favour cards -----------------------------------------------------------------------------
 
-METRICS = {"crime", "pollution", "community", "goods", "budget", "power", "prison", "house_B",
-           "house_W", "jobs_W", "city_B", "city_W", "full_ind", "full_com", "full_res",
-           "zones_built", "ind_built", "res_active", "ind_zones_on", "power_active", "prison_freed"}
+METRICS = {
+    "crime",
+    "pollution",
+    "community",
+    "goods",
+    "budget",
+    "power",
+    "prison",
+    "house_B",
+    "house_W",
+    "jobs_W",
+    "city_B",
+    "city_W",
+    "full_ind",
+    "full_com",
+    "full_res",
+    "zones_built",
+    "ind_built",
+    "res_active",
+    "ind_zones_on",
+    "power_active",
+    "prison_freed",
+}
 _OPS = {">=", ">", "<", "<=", "=="}
 
 
@@ -212,19 +242,27 @@ class Card:
 
 CARDS: dict[str, Card] = {}
 for row in _FAVOURS["general"]:
-    conds = tuple(Condition(c["text"], c["vp"], c.get("bonus", False), c.get("when") == "turn_end",
-                            tuple(_parse(e) for e in c["all"])) for c in row["conditions"])
+    conds = tuple(
+        Condition(
+            c["text"],
+            c["vp"],
+            c.get("bonus", False),
+            c.get("when") == "turn_end",
+            tuple(_parse(e) for e in c["all"]),
+        )
+        for c in row["conditions"]
+    )
     for b in row["buildings"]:
         if b not in KIND_BY_NAME:
             raise ValueError(f"{row['id']}: unknown building {b}")
-    CARDS[row["id"]] = Card(row["id"], "general", row["name"], tuple(row["buildings"]), conds,
-                            row["source"])
+    CARDS[row["id"]] = Card(row["id"], "general", row["name"], tuple(row["buildings"]), conds, row["source"])
 for row in _FAVOURS["building_card"]:
     for b in row["buildings"]:
         if b not in KIND_BY_NAME:
             raise ValueError(f"{row['id']}: unknown building {b}")
-    CARDS[row["id"]] = Card(row["id"], "building", " / ".join(row["buildings"]),
-                            tuple(row["buildings"]), (), row["source"])
+    CARDS[row["id"]] = Card(
+        row["id"], "building", " / ".join(row["buildings"]), tuple(row["buildings"]), (), row["source"]
+    )
 if len(CARDS) != 52 or len(TILES) != 44:
     raise ValueError("City Council needs 52 favour cards and 44 building tiles (RB Components)")
 

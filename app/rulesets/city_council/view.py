@@ -7,16 +7,64 @@ from typing import Any
 from app.engine.memo import latest, shared
 from app.rulesets.city_council.flow import WINDOWS, to_act
 from app.rulesets.city_council.tables import (
-    CARDS, COMMITTEES, FIXED, KIND_BY_NAME, SHAPE_ORDER, TILES, ZONE_GRID, ZONES, Kind,
+    CARDS,
+    COMMITTEES,
+    FIXED,
+    KIND_BY_NAME,
+    SHAPE_ORDER,
+    TILES,
+    ZONE_GRID,
+    ZONES,
+    Kind,
 )
 
 State = dict[str, Any]
-_PUBLIC = ("players", "members", "phil", "mode", "goal", "turn", "phase", "committee", "streak",
-           "order", "decider", "budget", "power", "community", "crime", "pollution", "goods",
-           "house", "advanced", "buildings", "covered", "tokens", "removed", "vp", "scored",
-           "funds", "phil_card", "plans", "delegates", "exec_vote", "plan_funds", "approved",
-           "executed", "failed", "zones_on", "activated", "active_names", "prison_freed", "done",
-           "end_flag", "defeat", "last", "cursor", "acts_left")
+_PUBLIC = (
+    "players",
+    "members",
+    "phil",
+    "mode",
+    "goal",
+    "turn",
+    "phase",
+    "committee",
+    "streak",
+    "order",
+    "decider",
+    "budget",
+    "power",
+    "community",
+    "crime",
+    "pollution",
+    "goods",
+    "house",
+    "advanced",
+    "buildings",
+    "covered",
+    "tokens",
+    "removed",
+    "vp",
+    "scored",
+    "funds",
+    "phil_card",
+    "plans",
+    "delegates",
+    "exec_vote",
+    "plan_funds",
+    "approved",
+    "executed",
+    "failed",
+    "zones_on",
+    "activated",
+    "active_names",
+    "prison_freed",
+    "done",
+    "end_flag",
+    "defeat",
+    "last",
+    "cursor",
+    "acts_left",
+)
 
 
 def _table(s: State) -> dict[str, Any]:
@@ -25,9 +73,15 @@ def _table(s: State) -> dict[str, Any]:
     changes; what it derives (planning area, counts) is fresh."""
     t: dict[str, Any] = {k: s[k] for k in _PUBLIC}
     t["to_act"] = to_act(s)
-    t["planning"] = {sh: {"top": s["stacks"][sh][0] if s["stacks"][sh] else None,
-                          "count": len(s["stacks"][sh]), "up": list(s["up"][sh])}
-                     for sh in SHAPE_ORDER if sh in s["stacks"]}
+    t["planning"] = {
+        sh: {
+            "top": s["stacks"][sh][0] if s["stacks"][sh] else None,
+            "count": len(s["stacks"][sh]),
+            "up": list(s["up"][sh]),
+        }
+        for sh in SHAPE_ORDER
+        if sh in s["stacks"]
+    }
     t["building_discards"] = s["bdiscard"]
     t["advanced_waiting"] = len(s["reserve_adv"])
     t["deck"] = len(s["deck"])
@@ -80,11 +134,12 @@ def determinize(s: State, seat: int | None, rng: Any) -> State:
         if m == seat:
             hands.append(list(hand))
         else:
-            hands.append([c if (c == s["phil_card"] and m == s["players"]) else pool.pop()
-                          for c in hand])
+            hands.append([c if (c == s["phil_card"] and m == s["players"]) else pool.pop() for c in hand])
     d["hands"] = hands
-    d["drawn"] = [dr if dr is None else list(dr) if m == seat else [pool.pop() for _ in dr]
-                  for m, dr in enumerate(s["drawn"])]
+    d["drawn"] = [
+        dr if dr is None else list(dr) if m == seat else [pool.pop() for _ in dr]
+        for m, dr in enumerate(s["drawn"])
+    ]
     d["fdiscard"] = [[c, mask] if knows(mask) else [pool.pop(), mask] for c, mask in known_disc]
     d["deck"] = [pool.pop() for _ in s["deck"]]
     # sorted before the shuffle, as the favour pool above: the hidden order must not reach the
@@ -158,20 +213,32 @@ def log_text(s: State, seat: int, move: dict[str, Any], viewer: int | None) -> s
             return f"{who} relocated the {_building_name(s, p['target'])} to {_cells(move['cells'])}."
         k = TILES[p["target"]]
         if move.get("upgrade"):
-            return (f"{who} upgraded the {_building_name(s, move['upgrade'])} to the {k.name} "
-                    f"at {_cells(move['cells'])}.")
+            return (
+                f"{who} upgraded the {_building_name(s, move['upgrade'])} to the {k.name} "
+                f"at {_cells(move['cells'])}."
+            )
         return f"{who} constructed the {k.name} at {_cells(move['cells'])}."
-    if t in ("zone", "activate", "pass") and s["phase"] == "activate" and s["phil"] \
-            and s["order"][s["cursor"]] == s["players"] and not s.get("pending"):
+    if (
+        t in ("zone", "activate", "pass")
+        and s["phase"] == "activate"
+        and s["phil"]
+        and s["order"][s["cursor"]] == s["players"]
+        and not s.get("pending")
+    ):
         inner = log_text({**s, "phil": False}, seat, move, viewer)
         return inner[:-1] + " for Prof. Phil."
     if t == "zone":
-        src = "a Community token" if move["token"] == "section" else \
-            f"the {_building_name(s, move['token'])}'s Community token"
+        src = (
+            "a Community token"
+            if move["token"] == "section"
+            else f"the {_building_name(s, move['token'])}'s Community token"
+        )
         return f"{who} activated {ZONES[move['zone']]['name']} with a Power token and {src}."
     if t == "activate" and move.get("chair"):
-        return (f"{who} activated the {_building_name(s, move['building'])}; the Election chairman "
-                f"decides which action box it uses.")
+        return (
+            f"{who} activated the {_building_name(s, move['building'])}; the Election chairman "
+            f"decides which action box it uses."
+        )
     if t == "police":
         b = s["pending"]["b"] if s.get("pending") else None
         what = "incarcerate a Crime token" if move["boxes"] == [0] else "remove a Crime token"
@@ -224,19 +291,46 @@ def catalogue() -> dict[str, Any]:
     """Public component data for the browser renderer."""
     kinds = {}
     for name, k in KIND_BY_NAME.items():
-        kinds[name] = {"shape": k.shape, "cost": k.cost, "type": k.type, "set": k.set,
-                       "special": k.special, "boxes": box_text(k), "pollution": k.pollution,
-                       "power_plant": k.power_plant, "permanent_community": k.permanent_community,
-                       "upgrades_to": list(k.upgrades_to)}
-    tiles = {t: {"name": k.name, "shape": k.shape, "cost": k.cost, "type": k.type, "set": k.set}
-             for t, k in TILES.items()}
-    cards = {c.id: {"name": c.name, "kind": c.kind, "buildings": list(c.buildings),
-                    "conditions": [{"text": x.text, "vp": x.vp, "bonus": x.bonus} for x in c.conditions]}
-             for c in CARDS.values()}
-    return {"kinds": kinds, "tiles": tiles, "cards": cards, "zone_grid": ZONE_GRID,
-            "zones": {z: {"name": v["name"], "type": v["type"]} for z, v in ZONES.items()},
-            "committees": list(COMMITTEES), "fixed": [f["name"] for f in FIXED],
-            "windows": list(WINDOWS),
-            "colours": {"residential": "#5aa454", "commercial": "#4a7fc1",
-                        "industrial": "#e0b432", "safety": "#c94c4c", "start": "#d9d2c3",
-                        "lake": "#8fd0ea"}}
+        kinds[name] = {
+            "shape": k.shape,
+            "cost": k.cost,
+            "type": k.type,
+            "set": k.set,
+            "special": k.special,
+            "boxes": box_text(k),
+            "pollution": k.pollution,
+            "power_plant": k.power_plant,
+            "permanent_community": k.permanent_community,
+            "upgrades_to": list(k.upgrades_to),
+        }
+    tiles = {
+        t: {"name": k.name, "shape": k.shape, "cost": k.cost, "type": k.type, "set": k.set}
+        for t, k in TILES.items()
+    }
+    cards = {
+        c.id: {
+            "name": c.name,
+            "kind": c.kind,
+            "buildings": list(c.buildings),
+            "conditions": [{"text": x.text, "vp": x.vp, "bonus": x.bonus} for x in c.conditions],
+        }
+        for c in CARDS.values()
+    }
+    return {
+        "kinds": kinds,
+        "tiles": tiles,
+        "cards": cards,
+        "zone_grid": ZONE_GRID,
+        "zones": {z: {"name": v["name"], "type": v["type"]} for z, v in ZONES.items()},
+        "committees": list(COMMITTEES),
+        "fixed": [f["name"] for f in FIXED],
+        "windows": list(WINDOWS),
+        "colours": {
+            "residential": "#5aa454",
+            "commercial": "#4a7fc1",
+            "industrial": "#e0b432",
+            "safety": "#c94c4c",
+            "start": "#d9d2c3",
+            "lake": "#8fd0ea",
+        },
+    }

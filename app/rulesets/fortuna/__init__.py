@@ -43,11 +43,17 @@ class FortunaOptions(BaseModel):
 
     model_config = {"extra": "forbid"}
     two_player_flip: bool = Field(
-        True, title="2-player rule: extra favour card flip", description="2 players: the start player flips one more favour card without tokens "
-                          "after phase 4 (the rulebook's 2-player rule)")
+        True,
+        title="2-player rule: extra favour card flip",
+        description="2 players: the start player flips one more favour card without tokens "
+        "after phase 4 (the rulebook's 2-player rule)",
+    )
     peek_own_card: bool = Field(
-        False, title="Look at your face-down starting card", description="Players may look at the action card dealt face down to them at setup "
-                           "(the rulebook is silent; by default nobody sees it until it is flipped)")
+        False,
+        title="Look at your face-down starting card",
+        description="Players may look at the action card dealt face down to them at setup "
+        "(the rulebook is silent; by default nobody sees it until it is flipped)",
+    )
 
 
 class Fortuna(RulesetHooks):
@@ -68,13 +74,14 @@ class Fortuna(RulesetHooks):
     easy_random = 0.12  # Easy's share of random moves (NOTES, 'Search bot')
     search_settings = {"rollout": 20}  # the search bot's leaves (NOTES, 'Search bot')
     conformance_options: list[dict[str, Any]] = [  # noqa: RUF012 - the hook's declared type
-        {"two_player_flip": False}, {"peek_own_card": True}]
+        {"two_player_flip": False},
+        {"peek_own_card": True},
+    ]
 
     def setup(self, players: int, options: BaseModel, seed: int) -> JsonState:
         """Deal the action cards, shuffle the privilege deck, draw the start-player order."""
         opts = FortunaOptions.model_validate(options.model_dump())
-        chosen: Options = {"two_player_flip": opts.two_player_flip,
-                           "peek_own_card": opts.peek_own_card}
+        chosen: Options = {"two_player_flip": opts.two_player_flip, "peek_own_card": opts.peek_own_card}
         return _plain(setup_state(players, chosen, seed))
 
     def to_act(self, state: JsonState) -> list[int]:
@@ -114,8 +121,7 @@ class Fortuna(RulesetHooks):
         """Re-deal every card the seat has not seen."""
         return _plain(determinize_state(_typed(state), seat, rng))
 
-    def public_move(self, state: JsonState, seat: int, move: Move,
-                    viewer: int | None) -> Move | None:
+    def public_move(self, state: JsonState, seat: int, move: Move, viewer: int | None) -> Move | None:
         """Hide which privilege cards were kept."""
         return public_move_for(_typed(state), seat, move, viewer)
 
@@ -131,13 +137,25 @@ class Fortuna(RulesetHooks):
         """Card data (names, texts, costs) for the browser."""
         return {
             "actions": {r["id"]: {"name": r["name"], "text": r["text"]} for r in data.ACTION_ROWS},
-            "favours": {r["number"]: {"name": r["name"], "text": r["text"], "gives": r["gives"],
-                                      "max_steps": r["max_steps"]} for r in data.FAVOUR_ROWS},
-            "buildings": {r["id"]: {"name": r["name"], "cost": r["cost"], "text": r["text"]}
-                          for r in data.BUILDING_ROWS},
-            "privileges": {r["id"]: {"cls": r["cls"], "name": r["name"], "gain": r.get("gain"),
-                                     "vp": r.get("vp")} for r in data.PRIVILEGE_ROWS},
-            "slots": data.SLOT_PRICES, "palace": data.PALACE_STEP, "gate": data.GATE_STEP,
+            "favours": {
+                r["number"]: {
+                    "name": r["name"],
+                    "text": r["text"],
+                    "gives": r["gives"],
+                    "max_steps": r["max_steps"],
+                }
+                for r in data.FAVOUR_ROWS
+            },
+            "buildings": {
+                r["id"]: {"name": r["name"], "cost": r["cost"], "text": r["text"]} for r in data.BUILDING_ROWS
+            },
+            "privileges": {
+                r["id"]: {"cls": r["cls"], "name": r["name"], "gain": r.get("gain"), "vp": r.get("vp")}
+                for r in data.PRIVILEGE_ROWS
+            },
+            "slots": data.SLOT_PRICES,
+            "palace": data.PALACE_STEP,
+            "gate": data.GATE_STEP,
         }
 
     def upgrade_state(self, state: JsonState | None, from_version: str) -> JsonState | None:
@@ -150,8 +168,10 @@ class Fortuna(RulesetHooks):
         if state is None and from_version == "5":
             return None
         if from_version not in ("3", "4", "5") or state is None:
-            raise CannotUpgrade(f"Fortuna cannot carry a game from version {from_version} "
-                                f"{'without a snapshot ' if state is None else ''}to version {self.version}.")
+            raise CannotUpgrade(
+                f"Fortuna cannot carry a game from version {from_version} "
+                f"{'without a snapshot ' if state is None else ''}to version {self.version}."
+            )
         if from_version != "5":
             state = upgrade.v4_to_v5(state)
         return upgrade.v5_to_v6(state)
@@ -167,6 +187,7 @@ class Fortuna(RulesetHooks):
     def bot_move(self, state: JsonState, seat: int, rng: Any) -> Move | None:
         """The heuristic bot (bot.py)."""
         from app.rulesets.fortuna.bot import choose
+
         return choose(_typed(state), seat, rng)
 
 

@@ -15,9 +15,20 @@ from app.rulesets.fortuna.scoring import card_points
 from app.rulesets.fortuna.state import Move, Player, State, water_total
 
 # Worth of one unit in steps-equivalents x4 (a step is worth 4): tuned by bench/fortuna_bot.py.
-WORTH = {"money": 0.45, "grain": 1.1, "wine": 1.3, "water": 0.7, "centurions": 1.7, "vestals": 2.6,
-         "die": 3.2, "married": 6.0, "fortuna_keep": 1.5, "fortuna_take": 6.0,
-         "fuel": 0.5, "fuel_broke": 3.0}
+WORTH = {
+    "money": 0.45,
+    "grain": 1.1,
+    "wine": 1.3,
+    "water": 0.7,
+    "centurions": 1.7,
+    "vestals": 2.6,
+    "die": 3.2,
+    "married": 6.0,
+    "fortuna_keep": 1.5,
+    "fortuna_take": 6.0,
+    "fuel": 0.5,
+    "fuel_broke": 3.0,
+}
 BUILDING_WORTH = {"aqueduct": 5.0, "market": 4.0, "basilica": 4.0, "palace": 8.0}
 
 
@@ -46,8 +57,9 @@ def province_value(pl: Player, round_no: int = 1) -> float:
 def _light(s: State) -> State:
     """A copy of the parts an action card may change, without the hidden deck."""
     t = s.copy()
-    t["players"] = [{**pl, "buildings": list(pl["buildings"]), "hand": list(pl["hand"])}
-                    for pl in s["players"]]
+    t["players"] = [
+        {**pl, "buildings": list(pl["buildings"]), "hand": list(pl["hand"])} for pl in s["players"]
+    ]
     t["piles"] = dict(s["piles"])
     t["arrivals"] = list(s["arrivals"])
     t["events"] = []
@@ -129,8 +141,7 @@ def _military(state: State, seat: int, moves: list[Move], rng: Any) -> Move:
     paid["players"][seat]["centurions"] -= 1
     for m in moves:
         if m["type"] == "military":
-            v = (action_gain(paid, seat, mine[m["slot"]]["card"], m["args"])
-                 - WORTH["centurions"] - 0.5)
+            v = action_gain(paid, seat, mine[m["slot"]]["card"], m["args"]) - WORTH["centurions"] - 0.5
             if v > score:
                 best, score = m, v
     return best
@@ -140,12 +151,13 @@ def _favour(state: State, seat: int, moves: list[Move], rng: Any) -> Move:
     pl = state["players"][seat]
     fav = [m for m in moves if m["type"] == "favour"]
     if fav:
+
         def worth(m: Move) -> float:
             gives = data.FAVOURS[m["card"]]["gives"]
             cost = 0.0 if gives in ("married", "vestals") else WORTH[gives]
             steps = min(m["n"], data.PALACE_STEP - pl["position"])
-            return float(4.0 * steps - 0.8 * cost * m["n"]
-                         + 2.2 * state["favours"][m["card"] - 1]["tokens"])
+            return float(4.0 * steps - 0.8 * cost * m["n"] + 2.2 * state["favours"][m["card"] - 1]["tokens"])
+
         return max(fav, key=worth)
     passes = [m for m in moves if m["type"] == "pass"]
     free = [m for m in passes if not taxed(state, m["die"])]
@@ -155,10 +167,14 @@ def _favour(state: State, seat: int, moves: list[Move], rng: Any) -> Move:
 def _flip(state: State, seat: int, moves: list[Move], rng: Any) -> Move:
     rival = next(i for i in range(state["player_count"]) if i != seat)
     other = state["players"][rival]
-    useful = {1: water_total(other), 2: min(2, other["wine"]), 3: min(2, other["grain"]),
-              4: other["centurions"],
-              5: (1 + ("palace" in other["buildings"])) if other["married"] else 0,
-              6: other["vestals"]}
+    useful = {
+        1: water_total(other),
+        2: min(2, other["wine"]),
+        3: min(2, other["grain"]),
+        4: other["centurions"],
+        5: (1 + ("palace" in other["buildings"])) if other["married"] else 0,
+        6: other["vestals"],
+    }
     flips = [m for m in moves if m["type"] == "flip"]
     return max(flips, key=lambda m: (useful[m["card"]], m["card"]))
 
@@ -179,6 +195,11 @@ def _palace(state: State, seat: int, moves: list[Move], rng: Any) -> Move:
 
 
 _CHOOSERS: dict[str, Callable[[State, int, list[Move], Any], Move]] = {
-    "play": _play, "exchange": _exchange, "military": _military, "favour": _favour,
-    "flip": _flip, "keep": _keep, "palace": _palace,
+    "play": _play,
+    "exchange": _exchange,
+    "military": _military,
+    "favour": _favour,
+    "flip": _flip,
+    "keep": _keep,
+    "palace": _palace,
 }

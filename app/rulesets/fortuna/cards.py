@@ -18,11 +18,14 @@ SLOT_PRICES = data.SLOT_PRICES
 # The province key each harvest, trade or recruit card changes, by card id.
 _GOODS: dict[str, Resource] = {
     card: data.resource(row.get("resource") or row["what"])
-    for card, row in ACTIONS.items() if row["effect"] in ("harvest", "trade", "recruit")}
+    for card, row in ACTIONS.items()
+    if row["effect"] in ("harvest", "trade", "recruit")
+}
 
 # 0, 1, 2... up to the most water a harvest spends and the most units a recruit takes
-_UNITS = tuple(range(1 + max(max(row.get("max_water", 0), row.get("max_per_action", 0))
-                             for row in ACTIONS.values())))
+_UNITS = tuple(
+    range(1 + max(max(row.get("max_water", 0), row.get("max_per_action", 0)) for row in ACTIONS.values()))
+)
 
 
 def spend_water(pl: Player, k: int) -> None:
@@ -40,7 +43,7 @@ def add_money(pl: Player, amount: int) -> None:
 
 def slot_cost(what: str, have: int, k: int) -> int:
     """The price of the next k slots (province board: 1, 2, 3)."""
-    return sum(SLOT_PRICES[what][have:have + k])  # a slice, not a generator: called per listing
+    return sum(SLOT_PRICES[what][have : have + k])  # a slice, not a generator: called per listing
 
 
 def card_args(s: State, seat: int, card: str, bribe: bool = True) -> list[dict[str, Any]]:
@@ -49,54 +52,49 @@ def card_args(s: State, seat: int, card: str, bribe: bool = True) -> list[dict[s
     return _ARGS[row["effect"]](s, seat, card, row, bribe)
 
 
-def _harvest_args(s: State, seat: int, card: str, row: dict[str, Any],
-                  bribe: bool) -> list[dict[str, Any]]:
+def _harvest_args(s: State, seat: int, card: str, row: dict[str, Any], bribe: bool) -> list[dict[str, Any]]:
     pl = s["players"][seat]
     most = pl["water"] + (pl["aqueduct"] or 0)  # water_total, inline: this runs on every listing
     if row["max_water"] < most:  # noqa: PLR1730 - no call to min() on every listing
         most = row["max_water"]
     # a slice: no range() on every listing (and, like range, nothing below zero)
-    return [{"water": w} for w in _UNITS[:most + 1]] if most >= 0 else []
+    return [{"water": w} for w in _UNITS[: most + 1]] if most >= 0 else []
 
 
-def _no_choice(s: State, seat: int, card: str, row: dict[str, Any],
-               bribe: bool) -> list[dict[str, Any]]:
+def _no_choice(s: State, seat: int, card: str, row: dict[str, Any], bribe: bool) -> list[dict[str, Any]]:
     return [{}]
 
 
-def _trade_args(s: State, seat: int, card: str, row: dict[str, Any],
-                bribe: bool) -> list[dict[str, Any]]:
+def _trade_args(s: State, seat: int, card: str, row: dict[str, Any], bribe: bool) -> list[dict[str, Any]]:
     return [{"n": k} for k in range(1, s["players"][seat][_GOODS[card]] + 1)]
 
 
-def _recruit_args(s: State, seat: int, card: str, row: dict[str, Any],
-                  bribe: bool) -> list[dict[str, Any]]:
+def _recruit_args(s: State, seat: int, card: str, row: dict[str, Any], bribe: bool) -> list[dict[str, Any]]:
     pl = s["players"][seat]
     have = pl[_GOODS[card]]
     room = min(row["max_per_action"], LIMITS[row["what"]] - have)
-    return [{"n": k} for k in _UNITS[1:room + 1]
-            if slot_cost(row["what"], have, k) <= pl["money"]] if room > 0 else []
+    return (
+        [{"n": k} for k in _UNITS[1 : room + 1] if slot_cost(row["what"], have, k) <= pl["money"]]
+        if room > 0
+        else []
+    )
 
 
-def _clerus_args(s: State, seat: int, card: str, row: dict[str, Any],
-                 bribe: bool) -> list[dict[str, Any]]:
+def _clerus_args(s: State, seat: int, card: str, row: dict[str, Any], bribe: bool) -> list[dict[str, Any]]:
     pl = s["players"][seat]
     return [{}] if pl["vestals"] > 0 and pl["dice"] < LIMITS["dice"] else []
 
 
-def _build_args(s: State, seat: int, card: str, row: dict[str, Any],
-                bribe: bool) -> list[dict[str, Any]]:
+def _build_args(s: State, seat: int, card: str, row: dict[str, Any], bribe: bool) -> list[dict[str, Any]]:
     return [{"b": b} for b in buildable(s, seat)]
 
 
-def _marry_args(s: State, seat: int, card: str, row: dict[str, Any],
-                bribe: bool) -> list[dict[str, Any]]:
+def _marry_args(s: State, seat: int, card: str, row: dict[str, Any], bribe: bool) -> list[dict[str, Any]]:
     pl = s["players"][seat]
     return [{}] if not pl["married"] and pl["money"] >= row["cost"] else []
 
 
-def _bribe_args(s: State, seat: int, card: str, row: dict[str, Any],
-                bribe: bool) -> list[dict[str, Any]]:
+def _bribe_args(s: State, seat: int, card: str, row: dict[str, Any], bribe: bool) -> list[dict[str, Any]]:
     pl = s["players"][seat]
     if not bribe or pl["money"] < row["cost"]:
         return []
@@ -117,16 +115,23 @@ def _bribe_args(s: State, seat: int, card: str, row: dict[str, Any],
     return out
 
 
-def _step_args(s: State, seat: int, card: str, row: dict[str, Any],
-               bribe: bool) -> list[dict[str, Any]]:
+def _step_args(s: State, seat: int, card: str, row: dict[str, Any], bribe: bool) -> list[dict[str, Any]]:
     if row["not_start_player"] and s["order"][0] == seat:
         return []  # the card makes you start player or moves you, not both (NOTES)
     return [{}] if s["players"][seat]["position"] < PALACE_STEP else []
 
 
-_ARGS = {"harvest": _harvest_args, "water": _no_choice, "trade": _trade_args,
-         "recruit": _recruit_args, "clerus": _clerus_args, "build": _build_args,
-         "marry": _marry_args, "bribe": _bribe_args, "step": _step_args}
+_ARGS = {
+    "harvest": _harvest_args,
+    "water": _no_choice,
+    "trade": _trade_args,
+    "recruit": _recruit_args,
+    "clerus": _clerus_args,
+    "build": _build_args,
+    "marry": _marry_args,
+    "bribe": _bribe_args,
+    "step": _step_args,
+}
 
 
 def buildable(s: State, seat: int) -> list[str]:
@@ -135,9 +140,14 @@ def buildable(s: State, seat: int) -> list[str]:
     pl = s["players"][seat]
     if len(pl["buildings"]) >= LIMITS["buildings"]:
         return []
-    return [b for b, row in BUILDINGS.items()
-            if s["piles"][b] > 0 and b not in pl["buildings"] and row["cost"] <= pl["money"]
-            and (pl["married"] or not row["requires_married"])]
+    return [
+        b
+        for b, row in BUILDINGS.items()
+        if s["piles"][b] > 0
+        and b not in pl["buildings"]
+        and row["cost"] <= pl["money"]
+        and (pl["married"] or not row["requires_married"])
+    ]
 
 
 def execute(s: State, seat: int, card: str, args: dict[str, Any]) -> None:
@@ -204,5 +214,14 @@ def _step(s: State, seat: int, card: str, row: dict[str, Any], args: dict[str, A
     move_pawn(s, seat, row["amount"])
 
 
-_EFFECTS = {"harvest": _harvest, "water": _water, "trade": _trade, "recruit": _recruit,
-            "clerus": _clerus, "build": _build, "marry": _marry, "bribe": _bribe, "step": _step}
+_EFFECTS = {
+    "harvest": _harvest,
+    "water": _water,
+    "trade": _trade,
+    "recruit": _recruit,
+    "clerus": _clerus,
+    "build": _build,
+    "marry": _marry,
+    "bribe": _bribe,
+    "step": _step,
+}

@@ -39,8 +39,9 @@ MAX_ROUNDS: int = GAME["guard"]["max_rounds"]
 
 EFFECTS = frozenset({"harvest", "water", "trade", "recruit", "clerus", "build", "marry", "bribe", "step"})
 GIVES = frozenset({"water", "wine", "grain", "centurions", "married", "vestals"})
-VP_PER = frozenset({"buildings", "grain", "wine", "water", "centurions", "vestals", "dice",
-                    "married", "money4"})
+VP_PER = frozenset(
+    {"buildings", "grain", "wine", "water", "centurions", "vestals", "dice", "married", "money4"}
+)
 RESOURCES = ("grain", "wine", "water", "centurions", "vestals")
 
 # The privilege cards that are played (A any time in your turn, B once per turn); C cards score.

@@ -15,9 +15,17 @@ PALACE_STEP = data.PALACE_STEP
 
 # The fields of each move type after "type", in the order its dict lists them.
 FIELDS: dict[str, tuple[str, ...]] = {
-    "play": ("slot", "args"), "exchange": ("side", "slot"), "military": ("slot", "args"),
-    "favour": ("card", "n"), "pass": ("die",), "flip": ("card",), "keep": ("cards",),
-    "palace": ("card",), "privilege": ("card",), "skip": (), "end": (),
+    "play": ("slot", "args"),
+    "exchange": ("side", "slot"),
+    "military": ("slot", "args"),
+    "favour": ("card", "n"),
+    "pass": ("die",),
+    "flip": ("card",),
+    "keep": ("cards",),
+    "palace": ("card",),
+    "privilege": ("card",),
+    "skip": (),
+    "end": (),
 }
 
 
@@ -121,7 +129,7 @@ def favour_options(s: State, seat: int) -> list[Spec]:
     fav = s["favours"]
     dice = s["rolled"]
     assert dice is not None  # rolled on the way into the phase
-    for k, kind, key, steps in _FAVOUR_TAKES[:dice[0] if len(dice) == 1 else max(dice)]:
+    for k, kind, key, steps in _FAVOUR_TAKES[: dice[0] if len(dice) == 1 else max(dice)]:
         if fav[k - 1]["used"]:
             continue
         if kind == 0:  # units given up, one per step

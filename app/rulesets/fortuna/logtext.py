@@ -10,8 +10,13 @@ from app.rulesets.fortuna import data
 from app.rulesets.fortuna.apply import apply_move
 from app.rulesets.fortuna.state import Event, Move, State
 
-RES_WORDS = {"grain": "grain", "wine": "wine", "water": "water", "centurions": "Centurion",
-             "vestals": "Vestal Virgin"}
+RES_WORDS = {
+    "grain": "grain",
+    "wine": "wine",
+    "water": "water",
+    "centurions": "Centurion",
+    "vestals": "Vestal Virgin",
+}
 
 
 def card_name(card: str | None) -> str:
@@ -50,16 +55,19 @@ def _built(args: dict[str, Any]) -> str:
 
 
 _ARGS_WORDS: dict[str, Callable[[dict[str, Any], dict[str, Any], Any], str]] = {
-    "harvest": lambda row, args, _: (f"spending {args['water']} water for "
-                                     f"{row['base'] + row['per_water'] * args['water']} {row['resource']}"),
+    "harvest": lambda row, args, _: (
+        f"spending {args['water']} water for "
+        f"{row['base'] + row['per_water'] * args['water']} {row['resource']}"
+    ),
     "water": lambda row, args, _: f"putting {row['amount']} water into the reservoir",
     "trade": lambda row, args, _: f"selling {args['n']} {row['resource']}",
     "recruit": lambda row, args, _: _recruited(row, args),
     "clerus": lambda row, args, _: "giving up a Vestal Virgin for one more die",
     "build": lambda row, args, _: _built(args),
     "marry": lambda row, args, _: f"marrying for {row['cost']} money",
-    "bribe": lambda row, args, side_word: (f"paying {row['cost']} money to {{seat{args['side']}}} "
-                                           f"to play their {side_word or 'card'}"),
+    "bribe": lambda row, args, side_word: (
+        f"paying {row['cost']} money to {{seat{args['side']}}} to play their {side_word or 'card'}"
+    ),
     "step": lambda row, args, _: "moving 1 step toward Rome",
 }
 
@@ -72,20 +80,25 @@ def _who(seat: int) -> str:
 _EVENT_WORDS: dict[str, Callable[[Event, str], str]] = {
     "roll": lambda ev, who: f"{who} rolls {' and '.join([str(d) for d in ev['dice']])}",
     "step": lambda ev, who: f"{who} moves {ev['n']} step{'s' if ev['n'] > 1 else ''} to step {ev['pos']}",
-    "tax": lambda ev, who: (f"{who} pays 1 money tax" if "money" in ev
-                            else f"{who} has no money and steps back to {ev['pos']}"),
+    "tax": lambda ev, who: (
+        f"{who} pays 1 money tax" if "money" in ev else f"{who} has no money and steps back to {ev['pos']}"
+    ),
     "no_tax": lambda ev, who: f"{who} has no favour card available for that die and pays no tax",
-    "draw": lambda ev, who: (f"{who} draws {ev['n']} privilege card{'s' if ev['n'] != 1 else ''} "
-                             f"and keeps {ev['keep']}"),
-    "palace": lambda ev, who: (f"{who} reaches Caesar's palace (arrival {ev['place']}): "
-                               "this is the last round"),
+    "draw": lambda ev, who: (
+        f"{who} draws {ev['n']} privilege card{'s' if ev['n'] != 1 else ''} and keeps {ev['keep']}"
+    ),
+    "palace": lambda ev, who: (
+        f"{who} reaches Caesar's palace (arrival {ev['place']}): this is the last round"
+    ),
     "aqueduct": lambda ev, who: f"{who}'s Aqueduct fills with water",
     "reshuffle": lambda ev, who: "the privilege discards are shuffled into a new deck",
-    "round": lambda ev, who: (f"round {ev['round']} begins; start-player order: "
-                              + ", ".join([f"{{seat{x}}}" for x in ev["order"]])),
+    "round": lambda ev, who: (
+        f"round {ev['round']} begins; start-player order: " + ", ".join([f"{{seat{x}}}" for x in ev["order"]])
+    ),
     "game_over": lambda ev, who: "the game is over",
-    "flip_favour": lambda ev, who: (f"{who} flips favour card {ev['card']} "
-                                    f"({data.FAVOURS[ev['card']]['name']})"),
+    "flip_favour": lambda ev, who: (
+        f"{who} flips favour card {ev['card']} ({data.FAVOURS[ev['card']]['name']})"
+    ),
 }
 
 _AUTO_WORDS = {
@@ -107,8 +120,10 @@ def _play(s: State, seat: int, move: Move, viewer: int | None) -> str:
     args = move["args"]
     if args is not None and data.ACTIONS[card]["effect"] == "bribe":
         target = s["sides"][args["side"]][args["slot"]]["card"]
-        return (f"{me} plays {card_name(card)}, {args_words(card, args, card_name(target))} "
-                f"({args_words(target, args['args'])})")
+        return (
+            f"{me} plays {card_name(card)}, {args_words(card, args, card_name(target))} "
+            f"({args_words(target, args['args'])})"
+        )
     return f"{me} plays {card_name(card)}, {args_words(card, args)}"
 
 
@@ -117,22 +132,22 @@ def _exchange(s: State, seat: int, move: Move, viewer: int | None) -> str:
     give = card_name(None if chosen is None else s["sides"][seat][chosen]["card"])
     take = card_name(s["sides"][move["side"]][move["slot"]]["card"])
     side = move["side"]
-    where = (f"{{seat{side}}}'s side" if side < s["player_count"]
-             else f"the empty side {side + 1}")
+    where = f"{{seat{side}}}'s side" if side < s["player_count"] else f"the empty side {side + 1}"
     return f"{_who(seat)} exchanges {give} for {take} from {where}; {take} lies face down, protected"
 
 
 def _military(s: State, seat: int, move: Move, viewer: int | None) -> str:
     card = s["sides"][seat][move["slot"]]["card"]
-    return (f"{_who(seat)} gives up a Centurion to play {card_name(card)} as well, "
-            f"{args_words(card, move['args'])}")
+    return (
+        f"{_who(seat)} gives up a Centurion to play {card_name(card)} as well, "
+        f"{args_words(card, move['args'])}"
+    )
 
 
 def _favour(s: State, seat: int, move: Move, viewer: int | None) -> str:
     row = data.FAVOURS[move["card"]]
     gives = row["gives"]
-    what = ("" if gives in ("married", "vestals")
-            else f", giving up {move['n']} {RES_WORDS.get(gives, gives)}")
+    what = "" if gives in ("married", "vestals") else f", giving up {move['n']} {RES_WORDS.get(gives, gives)}"
     return f"{_who(seat)} uses favour card {move['card']} ({row['name']}){what}"
 
 
@@ -149,13 +164,20 @@ def _palace(s: State, seat: int, move: Move, viewer: int | None) -> str:
 
 
 _HEADS: dict[str, Callable[[State, int, Move, int | None], str]] = {
-    "play": _play, "exchange": _exchange, "military": _military, "favour": _favour,
-    "keep": _keep, "palace": _palace,
+    "play": _play,
+    "exchange": _exchange,
+    "military": _military,
+    "favour": _favour,
+    "keep": _keep,
+    "palace": _palace,
     "skip": lambda s, seat, move, viewer: f"{_who(seat)} does not use military power",
-    "pass": lambda s, seat, move, viewer: (f"{_who(seat)} declines the Emperor's favour with "
-                                           f"the {move['die']}"),
-    "flip": lambda s, seat, move, viewer: (f"{_who(seat)} flips favour card {move['card']} "
-                                           f"({data.FAVOURS[move['card']]['name']}) (2-player rule)"),
+    "pass": lambda s, seat, move, viewer: (
+        f"{_who(seat)} declines the Emperor's favour with the {move['die']}"
+    ),
+    "flip": lambda s, seat, move, viewer: (
+        f"{_who(seat)} flips favour card {move['card']} "
+        f"({data.FAVOURS[move['card']]['name']}) (2-player rule)"
+    ),
     "privilege": lambda s, seat, move, viewer: f"{_who(seat)} plays {privilege_words(move['card'])}",
     "end": lambda s, seat, move, viewer: f"{_who(seat)} ends the turn",
 }
@@ -164,8 +186,9 @@ _HEADS: dict[str, Callable[[State, int, Move, int | None], str]] = {
 def log_text(s: State, seat: int, move: Move, viewer: int | None) -> str:
     """One sentence a person can follow on the board; `s` is the state before the move."""
     t = move.get("type")
-    head = (_HEADS[t](s, seat, move, viewer) if isinstance(t, str) and t in _HEADS
-            else f"{_who(seat)} plays {t}")
+    head = (
+        _HEADS[t](s, seat, move, viewer) if isinstance(t, str) and t in _HEADS else f"{_who(seat)} plays {t}"
+    )
     try:
         events = apply_move(s, seat, move)["last"]
         said = [] if events is None else events["events"]

@@ -59,8 +59,7 @@ def favour(s: State, seat: int, move: Move) -> str:
     s["tokens_taken"] = fav["tokens"]
     s["supply"] += fav["tokens"]
     fav["tokens"] = 0
-    s["events"].append({"k": "favour", "seat": seat, "card": k, "n": n,
-                        "tokens": s["tokens_taken"]})
+    s["events"].append({"k": "favour", "seat": seat, "card": k, "n": n, "tokens": s["tokens_taken"]})
     move_pawn(s, seat, n)
     return "flip2"
 

@@ -11,25 +11,28 @@ from app.rulesets.fortuna.state import Move, Spec, State
 
 PHASES: dict[str, Phase[State]] = {
     "turn_start": Phase(auto=turns.start_turn),
-    "play": Phase(legal=legal.play_specs,
-                  apply={"play": moves.play, "privilege": moves.privilege}),
-    "exchange": Phase(legal=legal.exchange_specs,
-                      apply={"exchange": moves.exchange, "privilege": moves.privilege}),
-    "military": Phase(auto=turns.military, legal=legal.military_specs,
-                      apply={"military": moves.military, "skip": moves.skip,
-                             "privilege": moves.privilege}),
+    "play": Phase(legal=legal.play_specs, apply={"play": moves.play, "privilege": moves.privilege}),
+    "exchange": Phase(
+        legal=legal.exchange_specs, apply={"exchange": moves.exchange, "privilege": moves.privilege}
+    ),
+    "military": Phase(
+        auto=turns.military,
+        legal=legal.military_specs,
+        apply={"military": moves.military, "skip": moves.skip, "privilege": moves.privilege},
+    ),
     "roll": Phase(auto=turns.roll),
-    "favour": Phase(legal=legal.favour_specs,
-                    apply={"favour": moves.favour, "pass": moves.decline,
-                           "privilege": moves.privilege}),
+    "favour": Phase(
+        legal=legal.favour_specs,
+        apply={"favour": moves.favour, "pass": moves.decline, "privilege": moves.privilege},
+    ),
     "flip2": Phase(auto=turns.two_player_flip),
-    "flip": Phase(legal=legal.flip_specs,
-                  apply={"flip": moves.flip, "privilege": moves.privilege}),
+    "flip": Phase(legal=legal.flip_specs, apply={"flip": moves.flip, "privilege": moves.privilege}),
     "privilege": Phase(auto=turns.draw_privileges),
     "keep": Phase(legal=legal.keep_specs, apply={"keep": moves.keep}),
     "palace": Phase(legal=legal.palace_specs, apply={"palace": moves.palace}),
-    "wrap": Phase(auto=turns.wrap, legal=legal.wrap_specs,
-                  apply={"end": moves.end, "privilege": moves.privilege}),
+    "wrap": Phase(
+        auto=turns.wrap, legal=legal.wrap_specs, apply={"end": moves.end, "privilege": moves.privilege}
+    ),
     "next_turn": Phase(auto=turns.end_turn),
     "round_end": Phase(auto=turns.end_round),
     "over": Phase(),

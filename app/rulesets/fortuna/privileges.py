@@ -38,8 +38,9 @@ def reshuffle(s: State) -> None:
     # No generator expressions in the functions that run during play: compiled, a function that
     # holds one allocates a closure on every call, even when the branch using it never runs.
     for seat in range(s["player_count"]):
-        s["known_in_deck"][seat] = sorted([d["card"] for d in s["discard"]
-                                           if d["face_up"] or d["by"] == seat])
+        s["known_in_deck"][seat] = sorted(
+            [d["card"] for d in s["discard"] if d["face_up"] or d["by"] == seat]
+        )
     s["drawn_since_shuffle"] = [0] * s["player_count"]
     s["palace_drawn_since_shuffle"] = False
     rng = Rng(s["rng"])
@@ -96,8 +97,7 @@ def move_pawn(s: State, seat: int, steps: int) -> None:
     before = pl["position"]
     pl["position"] = min(PALACE_STEP, pl["position"] + steps)
     if pl["position"] != before:
-        s["events"].append({"k": "step", "seat": seat, "n": pl["position"] - before,
-                            "pos": pl["position"]})
+        s["events"].append({"k": "step", "seat": seat, "n": pl["position"] - before, "pos": pl["position"]})
     if pl["position"] == PALACE_STEP and seat not in s["arrivals"]:
         arrive(s, seat)
 

@@ -63,8 +63,10 @@ def _card(s: State, seat: int, move: dict[str, Any]) -> str:
         if s["players"][seat]["centurions"] < 1:
             return "Military power needs a Centurion to give up."
         if not s["sides"][seat][slot]["face_up"]:
-            return ("Military power plays an extra face-up card in front of you; "
-                    "the card you just took lies face down.")
+            return (
+                "Military power plays an extra face-up card in front of you; "
+                "the card you just took lies face down."
+            )
     return args_reason(s["sides"][seat][slot]["card"])
 
 
@@ -102,8 +104,10 @@ def _flip(s: State, seat: int, move: dict[str, Any]) -> str:
 def _keep(s: State, seat: int, move: dict[str, Any]) -> str:
     choice = s["choice"]
     assert choice is not None  # the phase waits only with a choice
-    return (f"Keep exactly {choice['keep']} of the privilege cards you drew "
-            "(two only with a Basilica and at least 2 tokens).")
+    return (
+        f"Keep exactly {choice['keep']} of the privilege cards you drew "
+        "(two only with a Basilica and at least 2 tokens)."
+    )
 
 
 def _palace(s: State, seat: int, move: dict[str, Any]) -> str:
@@ -116,8 +120,16 @@ def _none(s: State, seat: int, move: dict[str, Any]) -> str:
 
 
 _BY_TYPE: dict[str, Callable[[State, int, dict[str, Any]], str]] = {
-    "play": _card, "military": _card, "exchange": _exchange, "favour": _favour, "pass": _pass,
-    "flip": _flip, "keep": _keep, "palace": _palace, "skip": _none, "end": _none,
+    "play": _card,
+    "military": _card,
+    "exchange": _exchange,
+    "favour": _favour,
+    "pass": _pass,
+    "flip": _flip,
+    "keep": _keep,
+    "palace": _palace,
+    "skip": _none,
+    "end": _none,
 }
 
 
@@ -127,21 +139,30 @@ def args_reason(card: str) -> str:
     name = row["name"]
     eff = row["effect"]
     if eff == "step":
-        return (f"{name} moves only a player who is not the start player this round, and not "
-                "beyond Caesar's palace." if row.get("not_start_player")
-                else "Your pawn is already at Caesar's palace.")
+        return (
+            f"{name} moves only a player who is not the start player this round, and not "
+            "beyond Caesar's palace."
+            if row.get("not_start_player")
+            else "Your pawn is already at Caesar's palace."
+        )
     words = {
         "harvest": f"{name} spends at most {row.get('max_water')} water, and only water you have.",
         "water": f"{name} takes no choices.",
         "trade": f"{name}: you can only sell {row.get('resource')} you have (at least 1).",
-        "recruit": (f"{name}: at most {row.get('max_per_action')} per action and 3 in all, paying each "
-                    "slot's price in full (no debts)."),
+        "recruit": (
+            f"{name}: at most {row.get('max_per_action')} per action and 3 in all, paying each "
+            "slot's price in full (no debts)."
+        ),
         "clerus": "Clerus needs a Vestal Virgin to give up and fewer than 3 dice.",
-        "build": ("Building: at most 3 buildings, one of each type, while the pile lasts, paid in full; "
-                  "the Palace only after marriage."),
+        "build": (
+            "Building: at most 3 buildings, one of each type, while the pile lasts, paid in full; "
+            "the Palace only after marriage."
+        ),
         "marry": f"Marriage: once per game, paying {row.get('cost')} money.",
-        "bribe": (f"Bribe: pay {row.get('cost')} money to play a face-up action card (not a Bribe) in "
-                  "front of another player, with a choice that card allows."),
+        "bribe": (
+            f"Bribe: pay {row.get('cost')} money to play a face-up action card (not a Bribe) in "
+            "front of another player, with a choice that card allows."
+        ),
     }
     return words[eff]
 
@@ -154,5 +175,7 @@ def favour_reason(k: int) -> str:
         return "Favour card 5 moves you only if you are married: 1 step, 2 with a Palace."
     if gives == "vestals":
         return "Favour card 6 moves you 1 step per Vestal Virgin you have (you need at least one)."
-    return (f"Favour card {k} ({row['name']}) takes 1 to {row['max_steps']} {gives}, "
-            "1 step each, and only what you have.")
+    return (
+        f"Favour card {k} ({row['name']}) takes 1 to {row['max_steps']} {gives}, "
+        "1 step each, and only what you have."
+    )

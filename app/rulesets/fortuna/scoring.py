@@ -37,14 +37,28 @@ def breakdown(s: State) -> list[dict[str, Any]]:
     out = []
     for pl in s["players"]:
         inside = pl["position"] >= data.GATE_STEP
-        cards: list[dict[str, Any]] = [
-            {"card": c, "points": card_points(pl, c)} for c in pl["hand"]
-            if data.PRIVILEGES[c]["cls"] == "C"] if inside else []
+        cards: list[dict[str, Any]] = (
+            [
+                {"card": c, "points": card_points(pl, c)}
+                for c in pl["hand"]
+                if data.PRIVILEGES[c]["cls"] == "C"
+            ]
+            if inside
+            else []
+        )
         privilege = sum([c["points"] for c in cards])
-        out.append({"steps": pl["position"], "inside_rome": inside, "privileges": cards,
-                    "privilege_points": privilege, "total": pl["position"] + privilege,
-                    "money": pl["money"], "centurions": pl["centurions"],
-                    "vestals": pl["vestals"]})
+        out.append(
+            {
+                "steps": pl["position"],
+                "inside_rome": inside,
+                "privileges": cards,
+                "privilege_points": privilege,
+                "total": pl["position"] + privilege,
+                "money": pl["money"],
+                "centurions": pl["centurions"],
+                "vestals": pl["vestals"],
+            }
+        )
     return out
 
 

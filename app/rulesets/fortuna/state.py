@@ -169,12 +169,16 @@ def clone_state(s: State) -> State:
     offer = s["palace_choice"]
     t["palace_choice"] = None if offer is None else {**offer, "cards": list(offer["cards"])}
     palace = s["palace"]
-    t["palace"] = {"cards": list(palace["cards"]), "seen": list(palace["seen"]),
-                   "taken": [x.copy() for x in palace["taken"]]}
+    t["palace"] = {
+        "cards": list(palace["cards"]),
+        "seen": list(palace["seen"]),
+        "taken": [x.copy() for x in palace["taken"]],
+    }
     t["arrivals"] = list(s["arrivals"])
     t["events"] = list(s["events"])
-    t["players"] = [{**pl, "buildings": list(pl["buildings"]), "hand": list(pl["hand"])}
-                    for pl in s["players"]]
+    t["players"] = [
+        {**pl, "buildings": list(pl["buildings"]), "hand": list(pl["hand"])} for pl in s["players"]
+    ]
     return t
 
 

@@ -38,7 +38,8 @@ def military(s: State) -> str | None:
     seat = s["order"][s["turn"]]
     mine = s["sides"][seat]
     if s["players"][seat]["centurions"] > 0 and (
-            mine[0]["face_up"] or mine[1]["face_up"] or mine[2]["face_up"]):
+        mine[0]["face_up"] or mine[1]["face_up"] or mine[2]["face_up"]
+    ):
         return None
     return "roll"
 
@@ -56,8 +57,12 @@ def roll(s: State) -> str:
 
 def two_player_flip(s: State) -> str:
     """The 2-player rule: the start player flips one more favour card without tokens."""
-    if (s["player_count"] == 2 and s["options"].get("two_player_flip", True)
-            and s["order"][s["turn"]] == s["order"][0] and flippable(s)):
+    if (
+        s["player_count"] == 2
+        and s["options"].get("two_player_flip", True)
+        and s["order"][s["turn"]] == s["order"][0]
+        and flippable(s)
+    ):
         return "flip"
     return "privilege"
 
@@ -71,8 +76,7 @@ def draw_privileges(s: State) -> str:
     if took:
         drawn = draw(s, took, seat)
         keep = 2 if "basilica" in pl["buildings"] and took >= 2 else 1
-        s["events"].append({"k": "draw", "seat": seat, "n": len(drawn),
-                            "keep": min(keep, len(drawn))})
+        s["events"].append({"k": "draw", "seat": seat, "n": len(drawn), "keep": min(keep, len(drawn))})
         if len(drawn) > keep:
             s["choice"] = {"seat": seat, "cards": drawn, "keep": keep}
             return "keep"
@@ -112,8 +116,9 @@ def end_round(s: State) -> str:
     start = holder if holder is not None else s["order"][0]
     players = s["players"]
     # (money, distance, seat) tuples: the distances differ, so the seat never breaks a tie
-    ranked = sorted([(-players[seat]["money"], (seat - start) % n, seat)
-                     for seat in range(n) if seat != holder])
+    ranked = sorted(
+        [(-players[seat]["money"], (seat - start) % n, seat) for seat in range(n) if seat != holder]
+    )
     s["order"] = ([holder] if holder is not None else []) + [r[2] for r in ranked]
     most = LIMITS["tokens_per_favour"]
     for fav in s["favours"]:

@@ -11,14 +11,29 @@ from typing import Any
 # Version 6 (issue 31) gave every state key its full name; the values and the games are as in
 # version 5. Top-level keys, old -> new (keys not listed keep their name).
 _TOP = {
-    "n": "player_count", "opts": "options", "step": "phase", "chosen": "chosen_slot",
-    "dice": "rolled", "took": "tokens_taken", "b_used": "privilege_b_used", "fav": "favours",
-    "out": "removed", "known": "known_in_deck", "fresh": "drawn_since_shuffle",
-    "fresh_palace": "palace_drawn_since_shuffle", "end": "last_round", "p": "players",
+    "n": "player_count",
+    "opts": "options",
+    "step": "phase",
+    "chosen": "chosen_slot",
+    "dice": "rolled",
+    "took": "tokens_taken",
+    "b_used": "privilege_b_used",
+    "fav": "favours",
+    "out": "removed",
+    "known": "known_in_deck",
+    "fresh": "drawn_since_shuffle",
+    "fresh_palace": "palace_drawn_since_shuffle",
+    "end": "last_round",
+    "p": "players",
     "ev": "events",
 }
-_PLAYER = {"pos": "position", "aq": "aqueduct", "aq_round": "aqueduct_round",
-           "cent": "centurions", "bld": "buildings"}
+_PLAYER = {
+    "pos": "position",
+    "aq": "aqueduct",
+    "aq_round": "aqueduct_round",
+    "cent": "centurions",
+    "bld": "buildings",
+}
 _CARD = {"c": "card", "up": "face_up", "pub": "public"}  # board slots and discards
 
 
@@ -38,8 +53,11 @@ def v5_to_v6(state: dict[str, Any]) -> dict[str, Any]:
         pl["hand"] = list(pl["hand"])
     palace = state["palace"]
     # states written before the palace recorded later arrivals' picks lack "taken"
-    s["palace"] = {"cards": list(palace["cards"]), "seen": list(palace["seen"]),
-                   "taken": [dict(x) for x in palace.get("taken", [])]}
+    s["palace"] = {
+        "cards": list(palace["cards"]),
+        "seen": list(palace["seen"]),
+        "taken": [dict(x) for x in palace.get("taken", [])],
+    }
     s["options"] = dict(state["opts"])
     return s
 

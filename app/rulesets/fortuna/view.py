@@ -23,25 +23,50 @@ from app.rulesets.fortuna.state import FavourCard, Move, Player, Slot, State, ac
 
 
 def _player_view(pl: Player, reveal: bool) -> dict[str, Any]:
-    key = ("p", pl["position"], pl["money"], pl["grain"], pl["wine"], pl["water"],
-           pl["aqueduct"], pl["dice"], pl["vestals"], pl["centurions"], tuple(pl["buildings"]),
-           pl["married"], tuple(pl["hand"]) if reveal else None, len(pl["hand"]))
+    key = (
+        "p",
+        pl["position"],
+        pl["money"],
+        pl["grain"],
+        pl["wine"],
+        pl["water"],
+        pl["aqueduct"],
+        pl["dice"],
+        pl["vestals"],
+        pl["centurions"],
+        tuple(pl["buildings"]),
+        pl["married"],
+        tuple(pl["hand"]) if reveal else None,
+        len(pl["hand"]),
+    )
     return part(key, _make_player_view, pl, reveal)
 
 
 def _make_player_view(pl: Player, reveal: bool) -> dict[str, Any]:
     return {
-        "pos": pl["position"], "money": pl["money"], "grain": pl["grain"], "wine": pl["wine"],
-        "water": pl["water"], "aqueduct": pl["aqueduct"], "dice": pl["dice"],
-        "vestals": pl["vestals"], "centurions": pl["centurions"],
-        "buildings": list(pl["buildings"]), "married": pl["married"],
-        "hand": list(pl["hand"]) if reveal else None, "hand_size": len(pl["hand"]),
+        "pos": pl["position"],
+        "money": pl["money"],
+        "grain": pl["grain"],
+        "wine": pl["wine"],
+        "water": pl["water"],
+        "aqueduct": pl["aqueduct"],
+        "dice": pl["dice"],
+        "vestals": pl["vestals"],
+        "centurions": pl["centurions"],
+        "buildings": list(pl["buildings"]),
+        "married": pl["married"],
+        "hand": list(pl["hand"]) if reveal else None,
+        "hand_size": len(pl["hand"]),
     }
 
 
 def _side_view(row: list[Slot], peek: bool) -> list[dict[str, Any]]:
-    shown = tuple([(slot["card"] if peek or slot["face_up"] or slot["public"] else None,
-                    slot["face_up"]) for slot in row])
+    shown = tuple(
+        [
+            (slot["card"] if peek or slot["face_up"] or slot["public"] else None, slot["face_up"])
+            for slot in row
+        ]
+    )
     return part(("side", shown), _make_side, shown)
 
 
@@ -63,37 +88,62 @@ def view_state(s: State, seat: int | None) -> dict[str, Any]:
     peek = bool(s["options"].get("peek_own_card", False))
     choice, offer, discard = s["choice"], s["palace_choice"], s["discard"]
     sides = [_side_view(row, peek and side == seat) for side, row in enumerate(s["sides"])]
-    players = [_player_view(pl, i == seat or (over and pl["position"] >= data.GATE_STEP))
-               for i, pl in enumerate(s["players"])]
+    players = [
+        _player_view(pl, i == seat or (over and pl["position"] >= data.GATE_STEP))
+        for i, pl in enumerate(s["players"])
+    ]
     favours = tuple([(f["used"], f["tokens"]) for f in s["favours"]])
     return {
-        "seat": seat, "players": s["player_count"], "options": s["options"], "round": s["round"],
+        "seat": seat,
+        "players": s["player_count"],
+        "options": s["options"],
+        "round": s["round"],
         "order": part(("order", tuple(s["order"])), list, s["order"]),
-        "turn": s["turn"], "active": active(s), "step": s["phase"],
-        "chosen": s["chosen_slot"], "dice": s["rolled"], "b_used": s["privilege_b_used"],
+        "turn": s["turn"],
+        "active": active(s),
+        "step": s["phase"],
+        "chosen": s["chosen_slot"],
+        "dice": s["rolled"],
+        "b_used": s["privilege_b_used"],
         "sides": part(("sides", tuple([id(r) for r in sides])), _as_is, sides),
         "favours": part(("favours", favours), _make_favours, s["favours"]),
-        "supply": s["supply"], "palace_tokens": s["palace_tokens"],
+        "supply": s["supply"],
+        "palace_tokens": s["palace_tokens"],
         "piles": part(("piles", tuple(s["piles"].items())), dict, s["piles"]),
-        "deck_size": len(s["deck"]), "removed": s["removed"],
+        "deck_size": len(s["deck"]),
+        "removed": s["removed"],
         # what the seat knows of the deck (it saw these go in at the last reshuffle and has not
         # seen them since; another seat may have drawn some) and, for everyone, how many cards
         # of each hand and whether the palace cards came from the deck since then (at most)
         "shuffled_in": None if seat is None else list(s["known_in_deck"][seat]),
-        "since_shuffle": {"hands": list(s["drawn_since_shuffle"]),
-                          "palace": s["palace_drawn_since_shuffle"]},
-        "discard": {"face_up": [d["card"] for d in discard if d["face_up"]],
-                    "face_down": len([d for d in discard if not d["face_up"]]),
-                    "mine": [d["card"] for d in discard if not d["face_up"] and d["by"] == seat]},
-        "choice": None if choice is None else {
-            "seat": choice["seat"], "count": len(choice["cards"]), "keep": choice["keep"],
-            "cards": choice["cards"] if choice["seat"] == seat else None},
-        "palace": {"count": len(s["palace"]["cards"]),
-                   "cards": s["palace"]["cards"] if seat in s["palace"]["seen"] else None},
-        "palace_choice": None if offer is None else {
-            "seat": offer["seat"], "count": len(offer["cards"]),
-            "cards": offer["cards"] if offer["seat"] == seat else None},
-        "arrivals": s["arrivals"], "end": s["last_round"], "last": s["last"],
+        "since_shuffle": {"hands": list(s["drawn_since_shuffle"]), "palace": s["palace_drawn_since_shuffle"]},
+        "discard": {
+            "face_up": [d["card"] for d in discard if d["face_up"]],
+            "face_down": len([d for d in discard if not d["face_up"]]),
+            "mine": [d["card"] for d in discard if not d["face_up"] and d["by"] == seat],
+        },
+        "choice": None
+        if choice is None
+        else {
+            "seat": choice["seat"],
+            "count": len(choice["cards"]),
+            "keep": choice["keep"],
+            "cards": choice["cards"] if choice["seat"] == seat else None,
+        },
+        "palace": {
+            "count": len(s["palace"]["cards"]),
+            "cards": s["palace"]["cards"] if seat in s["palace"]["seen"] else None,
+        },
+        "palace_choice": None
+        if offer is None
+        else {
+            "seat": offer["seat"],
+            "count": len(offer["cards"]),
+            "cards": offer["cards"] if offer["seat"] == seat else None,
+        },
+        "arrivals": s["arrivals"],
+        "end": s["last_round"],
+        "last": s["last"],
         "p": part(("plist", tuple([id(x) for x in players])), _as_is, players),
     }
 
@@ -117,15 +167,13 @@ def determinize_state(s: State, seat: int | None, rng: Any) -> State:
     spare = region - len(sure)
     fresh_cards, old_cards = rng.shuffled(sure + others[:spare]), others[spare:]
     for where, k, f in places:
-        part = fresh_cards[:f] + old_cards[:k - f]
-        fresh_cards, old_cards = fresh_cards[f:], old_cards[k - f:]
+        part = fresh_cards[:f] + old_cards[: k - f]
+        fresh_cards, old_cards = fresh_cards[f:], old_cards[k - f :]
         _deal(d, seat, where, part, fixed)
     # What the other seats know is hidden from this one: in the re-dealt state they know nothing
     # of the deck, and a palace card a later arrival took stays recorded only if this seat saw it.
-    d["known_in_deck"] = [list(d["known_in_deck"][i]) if i == seat else []
-                          for i in range(d["player_count"])]
-    d["palace"]["taken"] = [x for x in d["palace"]["taken"]
-                            if seat is not None and seat in x["seen"]]
+    d["known_in_deck"] = [list(d["known_in_deck"][i]) if i == seat else [] for i in range(d["player_count"])]
+    d["palace"]["taken"] = [x for x in d["palace"]["taken"] if seat is not None and seat in x["seen"]]
     d["rng"] = rng.next64()
     return d
 
@@ -133,8 +181,12 @@ def determinize_state(s: State, seat: int | None, rng: Any) -> State:
 def _redeal_action_cards(d: State, seat: int | None, rng: Any) -> None:
     """The action cards dealt face down that nobody (or only their owner, peeking) has seen."""
     peek = bool(d["options"].get("peek_own_card", False))
-    hidden = [slot for side, row in enumerate(d["sides"]) for slot in row
-              if not slot["face_up"] and not slot["public"] and not (peek and side == seat)]
+    hidden = [
+        slot
+        for side, row in enumerate(d["sides"])
+        for slot in row
+        if not slot["face_up"] and not slot["public"] and not (peek and side == seat)
+    ]
     for slot, card in zip(hidden, rng.shuffled(sorted([slot["card"] for slot in hidden]))):
         slot["card"] = card
 
@@ -148,8 +200,9 @@ def _fixed_palace_cards(d: State, seat: int | None) -> dict[int, list[str]]:
     return fixed
 
 
-def _unseen_places(d: State, seat: int | None, fixed: dict[int, list[str]]
-                   ) -> tuple[list[tuple[Any, int, int]], list[str]]:
+def _unseen_places(
+    d: State, seat: int | None, fixed: dict[int, list[str]]
+) -> tuple[list[tuple[Any, int, int]], list[str]]:
     """The places of the cards the seat has not seen, in a fixed order: (place, how many cards,
     how many of them may have come from the deck since the last reshuffle); and those cards
     (`fixed`: the palace cards known to be in a hand stay out of it)."""
@@ -184,8 +237,7 @@ def _unseen_places(d: State, seat: int | None, fixed: dict[int, list[str]]
     return places, pool
 
 
-def _deal(d: State, seat: int | None, where: Any, part: list[str],
-          fixed: dict[int, list[str]]) -> None:
+def _deal(d: State, seat: int | None, where: Any, part: list[str], fixed: dict[int, list[str]]) -> None:
     """Put the re-dealt cards `part` in place `where`."""
     if where == "deck":
         d["deck"] = part

@@ -37,11 +37,17 @@ class FortuneCityOptions(BaseModel):
 
     model_config = {"extra": "forbid"}
     starting_credit_card: bool = Field(
-        False, title="Credit card from the start", description="Chinese edition: every player starts with a credit card holding 3 of "
-        "the 7 silver (4 in hand); banks then only add gold and refills")
+        False,
+        title="Credit card from the start",
+        description="Chinese edition: every player starts with a credit card holding 3 of "
+        "the 7 silver (4 in hand); banks then only add gold and refills",
+    )
     gold_after_hand_silver: bool = Field(
-        False, title="Gold only after the hand's silver", description="Chinese edition: a gold coin may pay for an action only once no silver "
-        "is left in your hand")
+        False,
+        title="Gold only after the hand's silver",
+        description="Chinese edition: a gold coin may pay for an action only once no silver "
+        "is left in your hand",
+    )
 
 
 class FortuneCity(RulesetHooks):
@@ -61,14 +67,18 @@ class FortuneCity(RulesetHooks):
     search_settings = {"rollout": 20}  # the search bot's leaves (NOTES, 'Search bot')
     # each Chinese-edition variant on its own, and both together (the edition as printed)
     conformance_options: list[dict[str, Any]] = [  # noqa: RUF012 - the hook's declared type
-        {"starting_credit_card": True}, {"gold_after_hand_silver": True},
-        {"starting_credit_card": True, "gold_after_hand_silver": True}]
+        {"starting_credit_card": True},
+        {"gold_after_hand_silver": True},
+        {"starting_credit_card": True, "gold_after_hand_silver": True},
+    ]
 
     def setup(self, players: int, options: BaseModel, seed: int) -> JsonState:
         """Starting market, goods stack and bag for the player count, boards, start player."""
         opts = FortuneCityOptions.model_validate(options.model_dump())
-        chosen: Options = {"starting_credit_card": opts.starting_credit_card,
-                           "gold_after_hand_silver": opts.gold_after_hand_silver}
+        chosen: Options = {
+            "starting_credit_card": opts.starting_credit_card,
+            "gold_after_hand_silver": opts.gold_after_hand_silver,
+        }
         return _plain(setup_state(players, chosen, seed))
 
     def to_act(self, state: JsonState) -> list[int]:
@@ -121,8 +131,10 @@ class FortuneCity(RulesetHooks):
         if state is None and from_version == "4":
             return None
         if from_version not in ("3", "4") or state is None:
-            raise CannotUpgrade(f"Fortune City cannot carry a game from version {from_version} "
-                                f"{'without a snapshot ' if state is None else ''}to version {self.version}.")
+            raise CannotUpgrade(
+                f"Fortune City cannot carry a game from version {from_version} "
+                f"{'without a snapshot ' if state is None else ''}to version {self.version}."
+            )
         return upgrade.v4_to_v5(state)
 
     def evaluate(self, state: JsonState) -> list[float]:

@@ -14,8 +14,11 @@ BANK = D.BANK
 LOWEST_ROW = D.LOWEST_ROW
 TYPE_OF_TILE = D.TYPE_OF_TILE
 # the citizen colour a building employs; None for City Hall and banks, which employ nobody
-CITIZEN_OF_TILE: dict[str, str | None] = {**{t: D.CITIZEN_OF[r["type"]] for t, r in D.TILES.items()},
-                                          D.BANK: None, D.CITY_HALL: None}
+CITIZEN_OF_TILE: dict[str, str | None] = {
+    **{t: D.CITIZEN_OF[r["type"]] for t, r in D.TILES.items()},
+    D.BANK: None,
+    D.CITY_HALL: None,
+}
 PRICE: dict[str, int] = {t: r["price"] for t, r in D.TILES.items()}
 PRODUCTION = {t: D.production_of(t) for t in D.TYPE_OF_TILE}  # every tile, banks, City Hall
 COINS = D.PRODUCTIONS  # coins a token is worth

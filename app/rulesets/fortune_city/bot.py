@@ -66,9 +66,15 @@ def _open_jobs(p: Player, track: str) -> int:
     """Empty buildings (and zone tiles) of a type minus citizens of its colour waiting in the park."""
     # List comprehensions, not generator expressions: compiled, those would cost a closure on
     # every call (here and in `_best_spot`).
-    empty = len([c for c in p["city"].values()
-                 if c["worker"] is None and c["tile"] not in (D.CITY_HALL, D.BANK)
-                 and D.type_of(c["tile"]) == track])
+    empty = len(
+        [
+            c
+            for c in p["city"].values()
+            if c["worker"] is None
+            and c["tile"] not in (D.CITY_HALL, D.BANK)
+            and D.type_of(c["tile"]) == track
+        ]
+    )
     zoned = len([t for t in p["zone"] if t and D.TILES[t]["type"] == track])
     return empty + zoned - p["park"][D.CITIZEN_OF[track]]
 
@@ -134,10 +140,23 @@ def _construct_offers(state: State, p: Player, m: float, left: float) -> list[Of
             continue
         spot = _best_spot(p, tile, m)
         if spot is not None:
-            opening = 3.0 if (p["card"] is None and state["banks"] > 0 and left > 0
-                              and p["silver"] - D.TILES[tile]["price"] >= D.SUPPLY["bank_price"]) else 0.0
-            offers.append((_building_value(p, tile, state, m) + spot[0] + opening,
-                           {"type": "construct", "zone": z, "at": list(B.xy(spot[1]))}, D.TILES[tile]["price"]))
+            opening = (
+                3.0
+                if (
+                    p["card"] is None
+                    and state["banks"] > 0
+                    and left > 0
+                    and p["silver"] - D.TILES[tile]["price"] >= D.SUPPLY["bank_price"]
+                )
+                else 0.0
+            )
+            offers.append(
+                (
+                    _building_value(p, tile, state, m) + spot[0] + opening,
+                    {"type": "construct", "zone": z, "at": list(B.xy(spot[1]))},
+                    D.TILES[tile]["price"],
+                )
+            )
     return offers
 
 
@@ -152,19 +171,26 @@ def _buy_offers(state: State, p: Player, m: float, left: float) -> list[Offer]:
         later = 0.0 if left <= 0 else (t["vp"] + _prod_value(t["production"], m) - t["price"] * m) * 0.8
         colour_type = D.TYPE_OF_CITIZEN[slot["citizen"]]
         citizen = _track_step(p, colour_type, state) * (
-            1.0 if _open_jobs(p, colour_type) > 0 or colour_type == t["type"] else 0.3)
+            1.0 if _open_jobs(p, colour_type) > 0 or colour_type == t["type"] else 0.3
+        )
         move: Move = {"type": "buy", "slot": i}
         value = later + citizen
         # Before the first bank, money goes to one building and then the bank (which needs
         # a building beside it): no second purchase, nothing too dear to follow.
-        if (p["card"] is None and state["banks"] > 0 and left > 0
-                and (any(p["zone"]) or p["silver"] - t["price"] < t["price"] + 3)):
+        if (
+            p["card"] is None
+            and state["banks"] > 0
+            and left > 0
+            and (any(p["zone"]) or p["silver"] - t["price"] < t["price"] + 3)
+        ):
             value -= 3.0
         if full:
             zoned = [tile for tile in p["zone"] if tile is not None]  # both zones: full
             worst = min((0, 1), key=lambda z: _building_value(p, zoned[z], state, m))
-            value -= max(0.0, _building_value(p, zoned[worst], state, m)
-                         - D.TILES[zoned[worst]]["price"] * m) * 0.8
+            value -= (
+                max(0.0, _building_value(p, zoned[worst], state, m) - D.TILES[zoned[worst]]["price"] * m)
+                * 0.8
+            )
             move["return"] = worst
         offers.append((value, move, t["price"]))
     return offers
@@ -181,13 +207,23 @@ def _bank_and_vip_offers(state: State, p: Player, m: float, left: float) -> list
             reward = (refill + 3) * m if left > 0 else 0.0  # silver plus a gold worth ~3 silver
             if card is None and left > 0:
                 reward += 1.5  # the first bank early is the game's engine: it pays for itself
-            offers.append((reward + _prod_value("coin", m) + spot[0],
-                           {"type": "bank", "at": list(B.xy(spot[1]))}, D.SUPPLY["bank_price"]))
+            offers.append(
+                (
+                    reward + _prod_value("coin", m) + spot[0],
+                    {"type": "bank", "at": list(B.xy(spot[1]))},
+                    D.SUPPLY["bank_price"],
+                )
+            )
     if state["vips"] > 0:
-        gains = [_track_step(p, t, state) for t in D.TYPES
-                 if any(c["worker"] is None and c["tile"] not in (D.CITY_HALL, D.BANK)
-                        and D.type_of(c["tile"]) == t for c in p["city"].values())
-                 and p["park"][D.CITIZEN_OF[t]] == 0]
+        gains = [
+            _track_step(p, t, state)
+            for t in D.TYPES
+            if any(
+                c["worker"] is None and c["tile"] not in (D.CITY_HALL, D.BANK) and D.type_of(c["tile"]) == t
+                for c in p["city"].values()
+            )
+            and p["park"][D.CITIZEN_OF[t]] == 0
+        ]
         if gains:
             offers.append((max(gains), {"type": "vip"}, D.SUPPLY["vip_price"]))
     return offers
@@ -199,8 +235,11 @@ def choose_action(state: State, seat: int) -> Move:
     m = money_rate(state, seat)
     left = rounds_left(state)
     best: tuple[float, Move] = (0.0, {"type": "pass"})
-    offers = (_construct_offers(state, p, m, left) + _buy_offers(state, p, m, left)
-              + _bank_and_vip_offers(state, p, m, left))
+    offers = (
+        _construct_offers(state, p, m, left)
+        + _buy_offers(state, p, m, left)
+        + _bank_and_vip_offers(state, p, m, left)
+    )
     for value, move, price in offers:
         pay = _payment(state, p, price)
         if pay is None:
@@ -226,8 +265,7 @@ def choose_hire(state: State, seat: int) -> Move:
     return {"type": "done"}
 
 
-def _path_value(p: Player, at: str, prev: str | None, left: int, taken: frozenset[str],
-                m: float) -> float:
+def _path_value(p: Player, at: str, prev: str | None, left: int, taken: frozenset[str], m: float) -> float:
     """Best total pick-up value over the truck's remaining steps from `at`."""
     if left <= 0:
         return 0.0
@@ -236,8 +274,11 @@ def _path_value(p: Player, at: str, prev: str | None, left: int, taken: frozense
         if n not in p["city"] or n == prev:
             continue
         token = None if n in taken else p["city"][n]["token"]
-        gain = TOKEN_VP.get(token, 0.0) if token in TOKEN_VP else (
-            D.PRODUCTIONS[token] * max(m, 0.3) if token else 0.0)
+        gain = (
+            TOKEN_VP.get(token, 0.0)
+            if token in TOKEN_VP
+            else (D.PRODUCTIONS[token] * max(m, 0.3) if token else 0.0)
+        )
         v = gain + _path_value(p, n, at, left - 1, taken | {n}, m)
         if best is None or v > best:
             best = v
@@ -252,8 +293,11 @@ def choose_drive(state: State, seat: int) -> Move:
     options = []
     for k in B.drive_targets(p):
         token = p["city"][k]["token"]
-        gain = TOKEN_VP.get(token, 0.0) if token in TOKEN_VP else (
-            D.PRODUCTIONS[token] * max(m, 0.3) if token else 0.0)
+        gain = (
+            TOKEN_VP.get(token, 0.0)
+            if token in TOKEN_VP
+            else (D.PRODUCTIONS[token] * max(m, 0.3) if token else 0.0)
+        )
         options.append((gain + _path_value(p, k, truck["at"], truck["steps_left"] - 1, frozenset({k}), m), k))
     _, k = max(options)
     return {"type": "drive", "to": list(B.xy(k))}

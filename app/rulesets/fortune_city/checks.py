@@ -25,8 +25,12 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {
     "drive": ({"type", "to"}, set()),
 }
 _PAYING = {"buy", "bank", "construct", "vip"}
-_PHASE_NAME = {"actions": "the Player Actions phase", "hire": "the Hire Citizens phase",
-               "truck": "the Move Delivery Truck phase", "over": "the end of the game"}
+_PHASE_NAME = {
+    "actions": "the Player Actions phase",
+    "hire": "the Hire Citizens phase",
+    "truck": "the Move Delivery Truck phase",
+    "over": "the end of the game",
+}
 
 
 def _int(v: Any) -> bool:
@@ -48,22 +52,27 @@ def _check_shape(move: Any) -> str:
         optional = optional | {"card", "gold"}
     keys = set(move)
     if not need <= keys or not keys <= need | optional:
-        raise IllegalMove(f"A {kind} move has the fields {sorted(need)}"
-                          + (" plus how it is paid (card or gold)." if kind in _PAYING else "."))
+        raise IllegalMove(
+            f"A {kind} move has the fields {sorted(need)}"
+            + (" plus how it is paid (card or gold)." if kind in _PAYING else ".")
+        )
     return kind
 
 
 def _check_gold(state: State, p: Player, move: Move) -> None:
     """One gold coin pays a whole action, never mixed with silver."""
     if move["gold"] is not True or "card" in move:
-        raise IllegalMove("Pay either with one gold coin (gold: true) or with silver (card: "
-                          "the silver taken from the credit card), not both.")
+        raise IllegalMove(
+            "Pay either with one gold coin (gold: true) or with silver (card: "
+            "the silver taken from the credit card), not both."
+        )
     card = p["card"]
     if not card or card["gold"] < 1:
         raise IllegalMove("You have no gold coin: gold comes only from credit-card rewards.")
     if state["options"]["gold_after_hand_silver"] and p["silver"] > 0:
-        raise IllegalMove("With the hand-silver-first variant, gold may be spent only once "
-                          "no silver is left in your hand.")
+        raise IllegalMove(
+            "With the hand-silver-first variant, gold may be spent only once no silver is left in your hand."
+        )
 
 
 def _check_pay(state: State, p: Player, move: Move, price: int) -> None:
@@ -73,15 +82,18 @@ def _check_pay(state: State, p: Player, move: Move, price: int) -> None:
         return
     c = move.get("card")
     if not isinstance(c, int) or isinstance(c, bool) or c < 0:
-        raise IllegalMove("Say how much silver comes from your credit card (card: 0 or more), or pay with gold.")
+        raise IllegalMove(
+            "Say how much silver comes from your credit card (card: 0 or more), or pay with gold."
+        )
     on_card = p["card"]["silver"] if p["card"] else 0
     if c > on_card:
         raise IllegalMove(f"Your credit card holds only {on_card} silver.")
     if c > price:
         raise IllegalMove(f"The price is {price} silver; take no more than that from the credit card.")
     if price - c > p["silver"]:
-        raise IllegalMove(f"The price is {price} silver and you cannot pay it: {p['silver']} in "
-                          f"hand and {c} from the card.")
+        raise IllegalMove(
+            f"The price is {price} silver and you cannot pay it: {p['silver']} in hand and {c} from the card."
+        )
 
 
 def check(state: State, seat: int, move: Any) -> None:
@@ -95,11 +107,14 @@ def check(state: State, seat: int, move: Any) -> None:
             raise IllegalMove("Player actions go in turn: it is not your turn.")
         raise IllegalMove(f"You have already finished {_PHASE_NAME[phase]}.")
     if kind == "done" and phase == "truck":
-        raise IllegalMove("The delivery truck must use all its steps; it stops early only on a "
-                          "square with no legal move left.")
+        raise IllegalMove(
+            "The delivery truck must use all its steps; it stops early only on a "
+            "square with no legal move left."
+        )
     if PHASE_OF[kind] != phase:
-        raise IllegalMove(f"A {kind} move belongs to {_PHASE_NAME[PHASE_OF[kind]]}; "
-                          f"this is {_PHASE_NAME[phase]}.")
+        raise IllegalMove(
+            f"A {kind} move belongs to {_PHASE_NAME[PHASE_OF[kind]]}; this is {_PHASE_NAME[phase]}."
+        )
     rule = _RULES.get(kind)
     if rule is not None:
         rule(state, state["players"][seat], move)
@@ -111,8 +126,9 @@ def _check_buy(state: State, p: Player, move: Move) -> None:
         raise IllegalMove(f"Buy Goods: choose a tile in the market (slot 0 to {len(state['market']) - 1}).")
     full = None not in p["zone"]
     if full and (move.get("return") not in (0, 1) or not _int(move.get("return"))):
-        raise IllegalMove("Both construction zones are full: to buy, return one of their tiles "
-                          "to the box (return: 0 or 1).")
+        raise IllegalMove(
+            "Both construction zones are full: to buy, return one of their tiles to the box (return: 0 or 1)."
+        )
     if not full and "return" in move:
         raise IllegalMove("A tile goes back to the box only when both construction zones are full.")
     _check_pay(state, p, move, PRICE[state["market"][i]["tile"]])
@@ -191,6 +207,10 @@ def _check_drive(state: State, p: Player, move: Move) -> None:
 
 # The rule checks of each move type (pass and done need none beyond whose turn it is).
 _RULES: dict[str, Callable[[State, Player, Move], None]] = {
-    "buy": _check_buy, "bank": _check_bank, "construct": _check_construct, "vip": _check_vip,
-    "hire": _check_hire, "drive": _check_drive,
+    "buy": _check_buy,
+    "bank": _check_bank,
+    "construct": _check_construct,
+    "vip": _check_vip,
+    "hire": _check_hire,
+    "drive": _check_drive,
 }

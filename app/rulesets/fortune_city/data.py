@@ -70,8 +70,11 @@ for _n, _rem in REMOVAL.items():
                 raise ValueError(f"no {_t} tile at price {_p} to remove for {_n} players")
 
 
-TYPE_OF_TILE: dict[str, str] = {**{t: r["type"] for t, r in TILES.items()},
-                                BANK: FINANCIAL, CITY_HALL: FINANCIAL}
+TYPE_OF_TILE: dict[str, str] = {
+    **{t: r["type"] for t, r in TILES.items()},
+    BANK: FINANCIAL,
+    CITY_HALL: FINANCIAL,
+}
 
 
 def type_of(tile: str) -> str:

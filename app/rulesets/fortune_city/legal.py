@@ -42,8 +42,11 @@ def purse(state: State, p: Player) -> Purse:
     silver = p["silver"]
     if card is None:
         return silver, 0, False
-    return silver, card["silver"], card["gold"] > 0 and not (
-        state["options"]["gold_after_hand_silver"] and silver > 0)
+    return (
+        silver,
+        card["silver"],
+        card["gold"] > 0 and not (state["options"]["gold_after_hand_silver"] and silver > 0),
+    )
 
 
 def purse_range(held: Purse, price: int) -> tuple[int, int, bool]:
@@ -64,8 +67,12 @@ _MOST = max(PRICES)  # silver in hand or on the card beyond the dearest price ch
 
 def _pay_tables() -> dict[Purse, dict[int, tuple[Payment, ...]]]:
     """The payment lists of every price for every purse up to the dearest price."""
-    return {(silver, on_card, gold): {price: _payments((silver, on_card, gold), price) for price in PRICES}
-            for silver in range(_MOST + 1) for on_card in range(_MOST + 1) for gold in (False, True)}
+    return {
+        (silver, on_card, gold): {price: _payments((silver, on_card, gold), price) for price in PRICES}
+        for silver in range(_MOST + 1)
+        for on_card in range(_MOST + 1)
+        for gold in (False, True)
+    }
 
 
 # Read on every listing and draw: a constant table built at import (purses beyond the dearest
@@ -99,8 +106,9 @@ def can_act(t: Table, seat: int) -> bool:
     for tile in p["zone"]:
         if tile is not None and pays_at[PRICE[tile]] and t.spots(seat, tile):
             return True
-    return (s["banks"] > 0 and p["banks"] < BANK_LIMIT
-            and bool(pays_at[BANK_PRICE]) and bool(t.spots(seat, BANK)))
+    return (
+        s["banks"] > 0 and p["banks"] < BANK_LIMIT and bool(pays_at[BANK_PRICE]) and bool(t.spots(seat, BANK))
+    )
 
 
 # ---------------------------------------------------------------- groups of moves, per phase

@@ -34,8 +34,13 @@ def _where(p: Player, at: list[int]) -> str:
     return f"next to the {names[0]} ({_spot(at)})" if names else f"at {_spot(at)}"
 
 
-_GOT = {None: "nothing to pick up", "coin": "picked up 1 silver", "coin2": "picked up 2 silver",
-        "diamond": "picked up a diamond", "garbage": "cleared a garbage token"}
+_GOT = {
+    None: "nothing to pick up",
+    "coin": "picked up 1 silver",
+    "coin2": "picked up 2 silver",
+    "diamond": "picked up a diamond",
+    "garbage": "cleared a garbage token",
+}
 
 
 def _auto_words(state: State, seat: int, move: Move) -> str:
@@ -51,8 +56,10 @@ def _auto_words(state: State, seat: int, move: Move) -> str:
         if e["kind"] == "pass":
             parts.append(f"{who} could pay for nothing and passed")
         else:
-            parts.append(f"{who}'s truck had one way to go, to the {D.name_of(e['tile'], 'building')} "
-                         f"({_GOT[e['token']]})")
+            parts.append(
+                f"{who}'s truck had one way to go, to the {D.name_of(e['tile'], 'building')} "
+                f"({_GOT[e['token']]})"
+            )
     return (" Then " + "; ".join(parts) + ".") if parts else ""
 
 
@@ -68,18 +75,24 @@ def _action_words(state: State, who: str, p: Player, move: Move) -> str:
     if kind == "buy":
         slot = state["market"][move["slot"]]
         t = D.TILES[slot["tile"]]
-        text = (f"{who} bought {t['good']} ({D.TRACKS[t['type']]['name']}, price {t['price']}) "
-                f"and its {slot['citizen']} citizen, paying {_pay_words(move, t['price'])}")
+        text = (
+            f"{who} bought {t['good']} ({D.TRACKS[t['type']]['name']}, price {t['price']}) "
+            f"and its {slot['citizen']} citizen, paying {_pay_words(move, t['price'])}"
+        )
         if "return" in move:
             text += f", and returned {D.name_of(p['zone'][move['return']] or '')} to the box"
         return text + "."
     if kind == "bank":
-        return (f"{who} bought and built a bank {_where(p, move['at'])}, paying "
-                f"{_pay_words(move, D.SUPPLY['bank_price'])}.")
+        return (
+            f"{who} bought and built a bank {_where(p, move['at'])}, paying "
+            f"{_pay_words(move, D.SUPPLY['bank_price'])}."
+        )
     if kind == "construct":
         t = D.TILES[p["zone"][move["zone"]] or ""]
-        return (f"{who} constructed the {t['building']} ({D.TRACKS[t['type']]['name']}, {t['vp']} VP) "
-                f"{_where(p, move['at'])}, paying {_pay_words(move, t['price'])}.")
+        return (
+            f"{who} constructed the {t['building']} ({D.TRACKS[t['type']]['name']}, {t['vp']} VP) "
+            f"{_where(p, move['at'])}, paying {_pay_words(move, t['price'])}."
+        )
     if kind == "vip":
         return f"{who} invited a VIP citizen, paying {_pay_words(move, D.SUPPLY['vip_price'])}."
     return f"{who} passed for the rest of the Player Actions phase."
@@ -96,8 +109,10 @@ def _log_main(state: State, seat: int, move: Move) -> str:
         track = D.type_of(cell["tile"])
         now = min(D.SUPPLY["track_max"], p["tracks"][track] + 1)
         who_works = "a VIP citizen" if move["citizen"] == D.VIP else f"a {move['citizen']} citizen"
-        return (f"{who} hired {who_works} into the {D.name_of(cell['tile'], 'building')}; the "
-                f"{D.TRACKS[track]['name']} marker is now in sector {now}.")
+        return (
+            f"{who} hired {who_works} into the {D.name_of(cell['tile'], 'building')}; the "
+            f"{D.TRACKS[track]['name']} marker is now in sector {now}."
+        )
     if kind == "done":
         return f"{who} finished hiring citizens."
     if kind == "drive":

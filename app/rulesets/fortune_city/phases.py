@@ -12,12 +12,21 @@ from app.rulesets.fortune_city.state import LastMove, Move
 from app.rulesets.fortune_city.table import Table
 
 PHASES: dict[str, Phase[Table]] = {
-    "actions": Phase(auto=turns.seek_turn, legal=legal.action_groups,
-                     apply={"buy": moves.buy, "bank": moves.bank, "construct": moves.construct,
-                            "vip": moves.vip, "pass": moves.pass_}),
+    "actions": Phase(
+        auto=turns.seek_turn,
+        legal=legal.action_groups,
+        apply={
+            "buy": moves.buy,
+            "bank": moves.bank,
+            "construct": moves.construct,
+            "vip": moves.vip,
+            "pass": moves.pass_,
+        },
+    ),
     "hire_start": Phase(auto=turns.start_hire),
-    "hire": Phase(auto=turns.hire_over, legal=legal.hire_groups,
-                  apply={"hire": moves.hire, "done": moves.done}),
+    "hire": Phase(
+        auto=turns.hire_over, legal=legal.hire_groups, apply={"hire": moves.hire, "done": moves.done}
+    ),
     "truck_start": Phase(auto=turns.start_truck),
     "truck": Phase(auto=turns.forced_drives, legal=legal.truck_groups, apply={"drive": moves.drive}),
     "round_end": Phase(auto=turns.end_round),

@@ -21,9 +21,15 @@ def breakdown(p: Player) -> dict[str, Any]:
     on_tracks = sum(tracks.values())
     coins = p["silver"] + (p["card"]["silver"] + p["card"]["gold"] if p["card"] else 0)
     total = buildings + p["diamonds"] + on_tracks - garbage
-    return {"buildings": buildings, "diamonds": p["diamonds"], "tracks": on_tracks,
-            **{f"track_{t}": v for t, v in tracks.items()},
-            "garbage": -garbage, "coins": coins, "total": total}
+    return {
+        "buildings": buildings,
+        "diamonds": p["diamonds"],
+        "tracks": on_tracks,
+        **{f"track_{t}": v for t, v in tracks.items()},
+        "garbage": -garbage,
+        "coins": coins,
+        "total": total,
+    }
 
 
 def tie_key(b: dict[str, Any]) -> tuple[int, ...]:

@@ -20,13 +20,20 @@ def new_player(options: Options) -> Player:
         card = {"silver": SUPPLY["card_silver_slots"], "gold": 0}
         silver -= SUPPLY["card_silver_slots"]
     return {
-        "silver": silver, "card": card, "zone": [None, None],
+        "silver": silver,
+        "card": card,
+        "zone": [None, None],
         "park": {c: 0 for c in PARK_KEYS},
         "city": {"0,0": {"tile": D.CITY_HALL, "token": None, "worker": None}},
         "tracks": {t: 0 for t in D.TYPES},
         "truck": {"at": "0,0", "previous": None, "steps_left": 0},
-        "done": False, "passed": False, "banks": 0, "banks_this_round": 0,
-        "diamonds": 0, "garbage_cleared": 0, "coins_collected": 0,
+        "done": False,
+        "passed": False,
+        "banks": 0,
+        "banks_this_round": 0,
+        "diamonds": 0,
+        "garbage_cleared": 0,
+        "coins_collected": 0,
     }
 
 
@@ -41,8 +48,9 @@ def _stack_groups() -> dict[tuple[str, int], list[str]]:
 # Worked out once at import (setup was 5-15 % of a random game's time), never changed.
 _STACK_GROUP = _stack_groups()
 # the citizens of each colour the starting goods bring to the market
-_STARTING_CITIZENS = {c: len([x for x in D.STARTING if D.CITIZEN_OF[D.TILES[x]["type"]] == c])
-                      for c in D.CITIZENS_IN_BOX}
+_STARTING_CITIZENS = {
+    c: len([x for x in D.STARTING if D.CITIZEN_OF[D.TILES[x]["type"]] == c]) for c in D.CITIZENS_IN_BOX
+}
 
 
 def setup_state(players: int, options: Options, seed: int) -> State:
@@ -63,9 +71,22 @@ def setup_state(players: int, options: Options, seed: int) -> State:
     market: list[Slot] = [{"tile": x, "citizen": D.CITIZEN_OF[D.TILES[x]["type"]]} for x in D.STARTING]
     start = rng.below(players)
     return {
-        "player_count": players, "options": options, "phase": "actions", "round": 1,
-        "final": False, "start": start, "turn": start, "market": market, "stack": stack,
-        "bag": bag, "box": sorted(box), "returned": [], "banks": SUPPLY["bank_count"],
-        "vips": SUPPLY["vip_count"], "players": [new_player(options) for _ in range(players)],
-        "last": None, "round_end": None, "rng": rng.state,
+        "player_count": players,
+        "options": options,
+        "phase": "actions",
+        "round": 1,
+        "final": False,
+        "start": start,
+        "turn": start,
+        "market": market,
+        "stack": stack,
+        "bag": bag,
+        "box": sorted(box),
+        "returned": [],
+        "banks": SUPPLY["bank_count"],
+        "vips": SUPPLY["vip_count"],
+        "players": [new_player(options) for _ in range(players)],
+        "last": None,
+        "round_end": None,
+        "rng": rng.state,
     }

@@ -34,7 +34,8 @@ class Frontier:
     def __init__(self, city: dict[str, Cell]) -> None:
         self.near = dict(frontier(city))
         self.order: list[tuple[int, int, str, frozenset[str]]] = [
-            (xy(n)[1], xy(n)[0], n, around) for n, around in self.near.items()]
+            (xy(n)[1], xy(n)[0], n, around) for n, around in self.near.items()
+        ]
         self.size = len(city)
         self.by_colour: dict[str, list[str]] = {}
 

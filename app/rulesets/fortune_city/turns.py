@@ -105,7 +105,9 @@ def _rewards(t: Table, seat: int) -> IncomeRow:
     if p["banks_this_round"] and card is not None:
         row["card_silver"] = SUPPLY["card_silver_slots"] - card["silver"]
         card["silver"] = SUPPLY["card_silver_slots"]
-        gold = min(SUPPLY["card_gold_slots"], card["gold"] + SUPPLY["card_refill_gold"] * p["banks_this_round"])
+        gold = min(
+            SUPPLY["card_gold_slots"], card["gold"] + SUPPLY["card_refill_gold"] * p["banks_this_round"]
+        )
         row["gold"] = gold - card["gold"]
         card["gold"] = gold
     p["banks_this_round"] = 0

@@ -25,7 +25,9 @@ def v4_to_v5(state: dict[str, Any]) -> dict[str, Any]:
 
 def _player(p: dict[str, Any]) -> dict[str, Any]:
     q = dict(p)
-    q["city"] = {k: {"tile": c["t"], "token": c["token"], "worker": c["worker"]} for k, c in p["city"].items()}
+    q["city"] = {
+        k: {"tile": c["t"], "token": c["token"], "worker": c["worker"]} for k, c in p["city"].items()
+    }
     q["truck"] = {_TRUCK.get(k, k): v for k, v in p["truck"].items()}
     q["zone"] = list(p["zone"])
     q["park"] = dict(p["park"])

@@ -31,9 +31,14 @@ def wire_player(p: Player) -> dict[str, Any]:
     """A player board in the view's shape (fresh data: nothing shared with the state)."""
     truck, card = p["truck"], p["card"]
     return {
-        **p, "zone": list(p["zone"]), "park": dict(p["park"]), "tracks": dict(p["tracks"]),
+        **p,
+        "zone": list(p["zone"]),
+        "park": dict(p["park"]),
+        "tracks": dict(p["tracks"]),
         "card": None if card is None else dict(card),
-        "city": {k: {"t": c["tile"], "token": c["token"], "worker": c["worker"]} for k, c in p["city"].items()},
+        "city": {
+            k: {"t": c["tile"], "token": c["token"], "worker": c["worker"]} for k, c in p["city"].items()
+        },
         "truck": {"at": truck["at"], "prev": truck["previous"], "left": truck["steps_left"]},
     }
 
@@ -42,18 +47,33 @@ def _table(state: State) -> dict[str, Any]:
     """The view without its seat: the same for every viewer, its unchanged parts the previous
     table's objects."""
     players = state["players"]
-    return shared("fortune-city/table", {
-        "phase": state["phase"], "round": state["round"], "final": state["final"],
-        "start": state["start"], "turn": state["turn"], "to_act": to_act(state),
-        "market": [{"tile": m["tile"], "citizen": m["citizen"]} for m in state["market"]],
-        "market_size": state["player_count"] + D.SUPPLY["market_extra"],
-        "stack": len(state["stack"]), "box": len(state["box"]), "bag": _bag_counts(state["bag"]),
-        "returned": list(state["returned"]), "banks": state["banks"], "vips": state["vips"],
-        "players": [wire_player(p) for p in players],
-        "live": [{"score": breakdown(p)["total"], "income": income(p), "steps": truck_steps(p)}
-                 for p in players],
-        "last": state["last"], "round_end": state["round_end"], "options": state["options"],
-    })
+    return shared(
+        "fortune-city/table",
+        {
+            "phase": state["phase"],
+            "round": state["round"],
+            "final": state["final"],
+            "start": state["start"],
+            "turn": state["turn"],
+            "to_act": to_act(state),
+            "market": [{"tile": m["tile"], "citizen": m["citizen"]} for m in state["market"]],
+            "market_size": state["player_count"] + D.SUPPLY["market_extra"],
+            "stack": len(state["stack"]),
+            "box": len(state["box"]),
+            "bag": _bag_counts(state["bag"]),
+            "returned": list(state["returned"]),
+            "banks": state["banks"],
+            "vips": state["vips"],
+            "players": [wire_player(p) for p in players],
+            "live": [
+                {"score": breakdown(p)["total"], "income": income(p), "steps": truck_steps(p)}
+                for p in players
+            ],
+            "last": state["last"],
+            "round_end": state["round_end"],
+            "options": state["options"],
+        },
+    )
 
 
 def view_state(state: State, seat: int | None) -> dict[str, Any]:
@@ -102,12 +122,25 @@ def determinize_state(state: State, seat: int | None, rng: Any) -> State:
 
 def catalogue() -> dict[str, Any]:
     """Public component data for the browser: tiles, tracks, colours, constants."""
-    tiles = {t: {k: r[k] for k in ("good", "building", "type", "price", "vp", "production", "starting")}
-             for t, r in D.TILES.items()}
-    tracks = [{k: t[k] for k in ("id", "name", "citizen", "tile_colour", "bonus_kind", "bonus", "vp")}
-              for t in D.TRACK_ROWS]
+    tiles = {
+        t: {k: r[k] for k in ("good", "building", "type", "price", "vp", "production", "starting")}
+        for t, r in D.TILES.items()
+    }
+    tracks = [
+        {k: t[k] for k in ("id", "name", "citizen", "tile_colour", "bonus_kind", "bonus", "vp")}
+        for t in D.TRACK_ROWS
+    ]
     sup = D.SUPPLY
-    return {"tiles": tiles, "tracks": tracks, "bank": {"price": sup["bank_price"], "vp": sup["bank_vp"],
-            "production": sup["bank_production"], "limit": sup["bank_limit"]},
-            "vip_price": sup["vip_price"], "card_slots": {"silver": sup["card_silver_slots"],
-            "gold": sup["card_gold_slots"]}, "lowest_row": D.LOWEST_ROW}
+    return {
+        "tiles": tiles,
+        "tracks": tracks,
+        "bank": {
+            "price": sup["bank_price"],
+            "vp": sup["bank_vp"],
+            "production": sup["bank_production"],
+            "limit": sup["bank_limit"],
+        },
+        "vip_price": sup["vip_price"],
+        "card_slots": {"silver": sup["card_silver_slots"], "gold": sup["card_gold_slots"]},
+        "lowest_row": D.LOWEST_ROW,
+    }

@@ -21,13 +21,18 @@ class SuburbiaOptions(BaseModel):
 
     model_config = {"extra": "forbid"}
     solo_mode: Literal["lone_architect", "dale"] = Field(
-        "lone_architect", description="Solo game when playing alone: The Lone Architect or Dale "
-        "the Bot (ignored with 2-4 players)")
+        "lone_architect",
+        description="Solo game when playing alone: The Lone Architect or Dale "
+        "the Bot (ignored with 2-4 players)",
+    )
     red_lines: Literal["nemikolh", "bestagon"] = Field(
-        "nemikolh", description="Red-line positions: first line at 15 (default) or at 14")
+        "nemikolh", description="Red-line positions: first line at 15 (default) or at 14"
+    )
     lone_architect_red_line: Literal["plus2", "minus2"] = Field(
-        "plus2", description="The Lone Architect: passing a red line gives +2 Income and +2 "
-        "Reputation as the rulebook is printed, or costs 2 of each (suspected misprint)")
+        "plus2",
+        description="The Lone Architect: passing a red line gives +2 Income and +2 "
+        "Reputation as the rulebook is printed, or costs 2 of each (suspected misprint)",
+    )
 
 
 class Suburbia(RulesetHooks):
@@ -45,8 +50,11 @@ class Suburbia(RulesetHooks):
     has_bot = True
     easy_random = 0.4  # Easy's share of random moves (NOTES, 'Search bot')
     search_settings = {"rollout": 2}  # the search bot's leaves (NOTES, 'Search bot')
-    conformance_options = [{"solo_mode": "dale"}, {"red_lines": "bestagon"},
-                           {"lone_architect_red_line": "minus2"}]
+    conformance_options = [
+        {"solo_mode": "dale"},
+        {"red_lines": "bestagon"},
+        {"lone_architect_red_line": "minus2"},
+    ]
 
     # Each entry point below that reads boroughs runs inside a memo (app/engine/memo.py): the
     # game's or a decision's when one is active, else its own, so what one call derives several

@@ -38,7 +38,8 @@ def value(p: dict[str, Any], t: float, lines: list[int], step: int) -> float:
             pop, money = max(0, pop + money), 0
         new = max(0, pop + rep)
         crossed = sum(1 for line in lines if pop < line <= new) - sum(
-            1 for line in lines if new < line <= pop)
+            1 for line in lines if new < line <= pop
+        )
         income = max(TRACK_MIN, min(TRACK_MAX, income + step * crossed))
         rep = max(TRACK_MIN, min(TRACK_MAX, rep + step * crossed))
         pop = new

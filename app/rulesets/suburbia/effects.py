@@ -23,7 +23,8 @@ from app.rulesets.suburbia.tables import KINDS, LAKE, RED_LINES, TRACK_MAX, TRAC
 
 # Typed module variables, compiled (read without a lookup by name): every effect moves a track.
 _TRACK_KEY = cython.declare(
-    dict, {"income": "income", "reputation": "rep", "population": "pop", "money": "money"})
+    dict, {"income": "income", "reputation": "rep", "population": "pop", "money": "money"}
+)
 _TRACK_LOW = cython.declare(cython.Py_ssize_t, TRACK_MIN)
 _TRACK_HIGH = cython.declare(cython.Py_ssize_t, TRACK_MAX)
 
@@ -42,18 +43,19 @@ REDLINE = {k: fire for k, fire in geo._scoped(("redline",)).items() if fire}
 
 # Per red-line set, for each population 0..last line: how many lines lie at or below it
 # (bisect_right), so lines passed between two populations is a difference of two entries.
-_UPTO = {key: [bisect_right(lines, pop) for pop in range(lines[-1] + 1)]
-         for key, lines in RED_LINES.items()}
+_UPTO = {key: [bisect_right(lines, pop) for pop in range(lines[-1] + 1)] for key, lines in RED_LINES.items()}
 
 # Tile kinds (tile_key) with a "built after" or red-line effect: only their placement needs a
 # `since` record (World._since_record), so the others skip the look at their effects.
-SINCE_KINDS = frozenset(k for k, effs in EFFECTS.items()
-                        if any(e.scope in ("after", "redline") for e in effs))
+SINCE_KINDS = frozenset(
+    k for k, effs in EFFECTS.items() if any(e.scope in ("after", "redline") for e in effs)
+)
 
 # (seat, boroughs) -> the others in order, for up to five boroughs (four players and Dale), built
 # at import; typed, compiled: its .get is a direct lookup
-_ORDER = cython.declare(dict, {(i, n): tuple([(i + k) % n for k in range(1, n)])
-                               for n in range(1, 6) for i in range(n)})
+_ORDER = cython.declare(
+    dict, {(i, n): tuple([(i + k) % n for k in range(1, n)]) for n in range(1, 6) for i in range(n)}
+)
 
 
 @cython.final
@@ -73,7 +75,8 @@ class World:
     lines: list[int] = cython.declare(list, visibility="public")
     upto: list[int] = cython.declare(list, visibility="public")
     line_step: int = cython.declare(  # type: ignore[assignment]  # declare(object) is `object`
-        object, visibility="public")
+        object, visibility="public"
+    )
     red_lines_active = cython.declare(cython.bint, visibility="public")
     trial = cython.declare(cython.bint, visibility="public")
 
@@ -127,8 +130,9 @@ class World:
             p[key] = max(_TRACK_LOW, min(_TRACK_HIGH, moved))
 
     @cython.ccall
-    @cython.locals(p=dict, upto=list, old=cython.Py_ssize_t, new=cython.Py_ssize_t,
-                   crossed=cython.Py_ssize_t)  # C integers: the range loops below run in C
+    @cython.locals(
+        p=dict, upto=list, old=cython.Py_ssize_t, new=cython.Py_ssize_t, crossed=cython.Py_ssize_t
+    )  # C integers: the range loops below run in C
     def move_population(self, i: int, delta: int) -> int:
         """Move population (never below 0), applying red lines as they are crossed."""
         p = self.players[i] if self.in_place else self.mut(i)
@@ -165,8 +169,14 @@ class World:
     # ------------------------------------------------------------------ counting
     @cython.ccall
     @cython.locals(tiles=list, tags=list, near=list)
-    def count_for(self, i: int, cell: Cell, eff: Effect, tile: dict[str, Any] | None = None,
-                  near: list[int] | None = None) -> int:
+    def count_for(
+        self,
+        i: int,
+        cell: Cell,
+        eff: Effect,
+        tile: dict[str, Any] | None = None,
+        near: list[int] | None = None,
+    ) -> int:
         """How many times a tile of player i at `cell` scores `eff` right now.
 
         "after" and "redline" effects score nothing when their tile is placed; for an
@@ -221,7 +231,18 @@ class World:
 
     # ------------------------------------------------------------------ resolution
     @cython.ccall
-    @cython.locals(tile=dict, p=dict, tiles=list, adjacent=list, fire=dict, fire_adjacent=dict, fire_rest=dict, fire_other=dict, t=dict, theirs=list)
+    @cython.locals(
+        tile=dict,
+        p=dict,
+        tiles=list,
+        adjacent=list,
+        fire=dict,
+        fire_adjacent=dict,
+        fire_rest=dict,
+        fire_other=dict,
+        t=dict,
+        theirs=list,
+    )
     def place(self, i: int, kind: str, cell: Cell, lake: bool) -> None:
         """Add a tile to player i's borough and resolve every effect in the rulebook's order."""
         tile: dict[str, Any] = {"t": kind, "at": [cell[0], cell[1]], "lake": lake, "inv": False}
@@ -248,7 +269,7 @@ class World:
         fire = fire_adjacent
         for k in adjacent:
             t = tiles[k]
-            if (effects := fire.get("lake" if t["lake"] else t["t"])):  # tile_key, inlined
+            if effects := fire.get("lake" if t["lake"] else t["t"]):  # tile_key, inlined
                 self._react(i, t, cell, lake, effects)
         fire = fire_rest
         if fire:
@@ -306,8 +327,9 @@ class World:
 
     @cython.ccall
     @cython.locals(t=dict)
-    def _react(self, owner: int, t: dict[str, Any], cell: Cell, lake: bool,
-               effects: tuple[Effect, ...]) -> None:
+    def _react(
+        self, owner: int, t: dict[str, Any], cell: Cell, lake: bool, effects: tuple[Effect, ...]
+    ) -> None:
         """Existing tile `t` (owner's) reacting to a tile just placed at `cell`; `effects` are
         those of its effects this placement sets off (geo.firing: at this stage, matching the
         placed tile's tags)."""

@@ -42,8 +42,9 @@ def _six(q: int, r: int) -> tuple[Cell, ...]:
     return tuple([(q + dq, r + dr) for dq, dr in DIRS])
 
 
-_NEIGHBOURS = cython.declare(dict, {(q, r): _six(q, r) for q in range(-_REACH, _REACH + 1)
-                                    for r in range(-_REACH, _REACH + 1)})
+_NEIGHBOURS = cython.declare(
+    dict, {(q, r): _six(q, r) for q in range(-_REACH, _REACH + 1) for r in range(-_REACH, _REACH + 1)}
+)
 
 
 def neighbours(cell: Cell) -> tuple[Cell, ...]:
@@ -113,9 +114,16 @@ def _tagged(match: frozenset[str]) -> frozenset[str]:
 
 # tagged_kinds' answers for every match set an effect names and every single tag (the goals'
 # measures count one tag each), built at import: a few dozen.
-_TAGGED = cython.declare(dict, {match: _tagged(match) for match in {
-    *[e.match for kind in [*KINDS.values(), LAKE] for e in kind.effects],
-    *[frozenset([tag]) for tags in TAGS.values() for tag in tags]}})
+_TAGGED = cython.declare(
+    dict,
+    {
+        match: _tagged(match)
+        for match in {
+            *[e.match for kind in [*KINDS.values(), LAKE] for e in kind.effects],
+            *[frozenset([tag]) for tags in TAGS.values() for tag in tags],
+        }
+    },
+)
 
 
 def tagged_kinds(match: frozenset[str]) -> frozenset[str]:
@@ -127,24 +135,28 @@ def tagged_kinds(match: frozenset[str]) -> frozenset[str]:
 _FIRING: dict[tuple[int, frozenset[str]], dict[str, tuple[Effect, ...]]] = {}
 
 
-def firing(stage: dict[str, tuple[Effect, ...]], tags: frozenset[str]
-           ) -> dict[str, tuple[Effect, ...]]:
+def firing(stage: dict[str, tuple[Effect, ...]], tags: frozenset[str]) -> dict[str, tuple[Effect, ...]]:
     """Per tile kind, those of its effects able to react at `stage` (REACT_ADJACENT, _REST or
     _OTHER) that a placed tile with `tags` sets off: every one matching a tag, and the lake
     pairs (which look at the cells, not the tags). Kinds with none are left out."""
     key = (id(stage), tags)
     hit = _FIRING.get(key)
     if hit is None:
-        hit = {k: fire for k, effs in stage.items()
-               if (fire := tuple(e for e in effs if e.scope == "lake_pairs" or tags & e.match))}
+        hit = {
+            k: fire
+            for k, effs in stage.items()
+            if (fire := tuple(e for e in effs if e.scope == "lake_pairs" or tags & e.match))
+        }
         _FIRING[key] = hit
     return hit
 
 
 # Per tile kind (tile_key), what a placed tile of that kind sets off at each stage (its tags are
 # the kind's): geo.firing for REACT_ADJACENT, REACT_REST and REACT_OTHER, looked up once.
-FIRES = {key: (firing(REACT_ADJACENT, tags), firing(REACT_REST, tags), firing(REACT_OTHER, tags))
-         for key, tags in TAGS.items()}
+FIRES = {
+    key: (firing(REACT_ADJACENT, tags), firing(REACT_REST, tags), firing(REACT_OTHER, tags))
+    for key, tags in TAGS.items()
+}
 
 
 def _frontier_cells(occ: dict[Cell, int] | frozenset[Cell]) -> tuple[Cell, ...]:
@@ -176,14 +188,18 @@ class Borough:
     # the stub types declare(object) as `object`, hence the ignores on the fields None at first.
     occ: dict[Cell, int] = cython.declare(dict, visibility="public")
     fkeys: list[int] | None = cython.declare(  # type: ignore[assignment]  # see above
-        object, visibility="public")
+        object, visibility="public"
+    )
     fset: set[int] | None = cython.declare(  # type: ignore[assignment]  # see above
-        object, visibility="public")
+        object, visibility="public"
+    )
     _front: list[list[int]] | None = cython.declare(  # type: ignore[assignment]  # see above
-        object, visibility="public")
+        object, visibility="public"
+    )
     kinds: dict[str, tuple[int, ...]] = cython.declare(dict, visibility="public")
     invest: Investable | None = cython.declare(  # type: ignore[assignment]  # see above
-        object, visibility="public")
+        object, visibility="public"
+    )
     tags: list[frozenset[str]] = cython.declare(list, visibility="public")
     counts: dict[frozenset[str], int] = cython.declare(dict, visibility="public")
 
@@ -269,8 +285,18 @@ class Borough:
         return new
 
     @cython.ccall
-    @cython.locals(tile=dict, occ=dict, counts=dict, kinds=dict, front=list, fkeys=list, fset=set,
-                   q=cython.Py_ssize_t, r=cython.Py_ssize_t, here=cython.Py_ssize_t)
+    @cython.locals(
+        tile=dict,
+        occ=dict,
+        counts=dict,
+        kinds=dict,
+        front=list,
+        fkeys=list,
+        fset=set,
+        q=cython.Py_ssize_t,
+        r=cython.Py_ssize_t,
+        here=cython.Py_ssize_t,
+    )
     def add(self, tile: dict[str, Any], index: int, cell: Cell) -> None:
         """Record `tile`, just placed at `cell` as the tiles list's entry `index`."""
         occ = self.occ
@@ -384,8 +410,9 @@ def frontier(tiles: list[dict[str, Any]]) -> list[Cell]:
 
 
 @cython.locals(b=Borough)  # typed: its methods are called directly, compiled
-def placed(tiles: list[dict[str, Any]], tile: dict[str, Any], cell: Cell, in_place: bool,
-           with_frontier: bool = True) -> tuple[list[dict[str, Any]], Borough]:
+def placed(
+    tiles: list[dict[str, Any]], tile: dict[str, Any], cell: Cell, in_place: bool, with_frontier: bool = True
+) -> tuple[list[dict[str, Any]], Borough]:
     """The tiles list with `tile` added at `cell`: the same list changed in place (a playout's
     private state), else a new list; and its `Borough`, which follows either way (a new list's
     without its frontier unless `with_frontier`: Dale's trial placements never ask for it).
@@ -427,4 +454,3 @@ def invested(tiles: list[dict[str, Any]], index: int, in_place: bool) -> list[di
     b.invested(old, tile, index)
     file(new, b)
     return new
-

@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from app.rulesets.suburbia.geo import (  # re-exported: the borough geometry's public names
-    frontier as frontier, neighbours as neighbours, occupied as occupied)
+    frontier as frontier,
+    neighbours as neighbours,
+    occupied as occupied,
+)
 
 Cell = tuple[int, int]
 

@@ -22,8 +22,15 @@ Move = dict[str, Any]
 MOVE_TYPES = ("keep_goal", "buy", "lake", "basic", "invest", "discard", "pass")
 
 
-_FIELDS = {"keep_goal": (), "buy": ("slot", "at"), "lake": ("slot", "at"), "basic": ("tile", "at"),
-           "invest": ("at",), "discard": ("slot",), "pass": ()}
+_FIELDS = {
+    "keep_goal": (),
+    "buy": ("slot", "at"),
+    "lake": ("slot", "at"),
+    "basic": ("tile", "at"),
+    "invest": ("at",),
+    "discard": ("slot",),
+    "pass": (),
+}
 
 
 def public_fields(move: Move) -> Move:
@@ -65,11 +72,22 @@ _LAKE = cython.declare(tuple, tuple(("lake", "slot", slot) for slot in _SLOTS))
 _BASIC = cython.declare(tuple, tuple((t, _COST[t], ("basic", "tile", t)) for t in BASIC_IDS))
 
 
-@cython.locals(p=dict, placing=list, invest=list, market=list, extras=list, basic=dict,
-               money=cython.Py_ssize_t, extra=cython.Py_ssize_t, printed=cython.Py_ssize_t,
-               slot=cython.Py_ssize_t, cost=cython.Py_ssize_t)
-def turn_options(state: State, seat: int) -> tuple[list[tuple[str, str, Any]], list[list[int]],
-                                                   list[list[int]]]:
+@cython.locals(
+    p=dict,
+    placing=list,
+    invest=list,
+    market=list,
+    extras=list,
+    basic=dict,
+    money=cython.Py_ssize_t,
+    extra=cython.Py_ssize_t,
+    printed=cython.Py_ssize_t,
+    slot=cython.Py_ssize_t,
+    cost=cython.Py_ssize_t,
+)
+def turn_options(
+    state: State, seat: int
+) -> tuple[list[tuple[str, str, Any]], list[list[int]], list[list[int]]]:
     """The turn's choices in parts: the placing choices as (move type, field, value), each
     legal on every cell of the frontier; the frontier ([q, r] cells, sorted); and the tiles the
     seat may invest in. `turn_families` and `turn_pick` are both read from this."""
@@ -112,8 +130,7 @@ def turn_families(state: State, seat: int) -> list[Family]:
     return out or [("pass", {})]
 
 
-@cython.locals(placing=list, cells=list, invest=list, i=cython.Py_ssize_t,
-               placements=cython.Py_ssize_t)
+@cython.locals(placing=list, cells=list, invest=list, i=cython.Py_ssize_t, placements=cython.Py_ssize_t)
 def turn_pick(state: State, seat: int, rng: Any) -> Move:
     """The move `pick(turn_families(state, seat), rng)` draws, without building the families:
     placing choices outer and cells inner, then the investments (their expansion order)."""
@@ -161,7 +178,7 @@ def _expand(family: Family) -> list[Move]:
     if not fields:
         return [{"type": kind}]
     if len(fields) == 1:
-        (key, values), = fields.items()
+        ((key, values),) = fields.items()
         return [{"type": kind, key: v} for v in values]
     (k1, v1), (k2, v2) = fields.items()
     return [{"type": kind, k1: a, k2: b} for a in v1 for b in v2]
@@ -202,7 +219,7 @@ def pick(fams: list[Family], rng: Any) -> Move:
         (k1, v1), (k2, v2) = fields.items()
         move[k1], move[k2] = v1[i // len(v2)], v2[i % len(v2)]
     elif fields:
-        (key, values), = fields.items()
+        ((key, values),) = fields.items()
         move[key] = values[i]
     return move
 
@@ -221,8 +238,7 @@ def _allowed(value: Any, values: list[Any]) -> bool:
     if t is int or t is str:
         return value in values
     if t is list:
-        return (len(value) == 2 and type(value[0]) is int and type(value[1]) is int
-                and value in values)
+        return len(value) == 2 and type(value[0]) is int and type(value[1]) is int and value in values
     return False
 
 
@@ -249,8 +265,9 @@ def _cell(move: Move) -> tuple[int, int]:
 
 def _check_placement(state: State, seat: int, move: Move) -> None:
     if _cell(move) not in set(frontier(state["p"][seat]["tiles"])):
-        raise IllegalMove("A tile must go on an empty space adjacent to one of your tiles, and "
-                          "never on the Borough Board.")
+        raise IllegalMove(
+            "A tile must go on an empty space adjacent to one of your tiles, and never on the Borough Board."
+        )
 
 
 def _market_slot(state: State, move: Move) -> str:
@@ -268,25 +285,27 @@ def check(state: State, seat: int, move: Move) -> None:
     `seat` now (`families`); the sentence comes from the rule the move breaks."""
     kind = move.get("type") if isinstance(move, dict) else None
     if kind not in MOVE_TYPES:
-        raise IllegalMove("Unknown move: a turn is buy, lake, basic or invest (then discard); "
-                          "the start is keep_goal.")
+        raise IllegalMove(
+            "Unknown move: a turn is buy, lake, basic or invest (then discard); the start is keep_goal."
+        )
     if is_legal(state, seat, move):
         return
     if state["phase"] == "over":
         raise IllegalMove("The game is over: final scoring has taken place.")
     if seat not in to_act(state):
         if state["phase"] == "choose_goal" and 0 <= seat < len(state["secret"]):
-            raise IllegalMove("You have already kept 1 of your 2 secret goals; play starts "
-                              "once every player has kept theirs.")
-        raise IllegalMove("It is not your turn: players take turns in order from the Start "
-                          "Player.")
+            raise IllegalMove(
+                "You have already kept 1 of your 2 secret goals; play starts "
+                "once every player has kept theirs."
+            )
+        raise IllegalMove("It is not your turn: players take turns in order from the Start Player.")
     _CHECKS[state["phase"]](state, seat, move)
     extra = sorted(set(move) - {"type", *_FIELDS[kind]})
     if extra:
-        raise IllegalMove(f"A {kind} move has only the fields {', '.join(_FIELDS[kind]) or 'type'}; "
-                          "remove the others.")
-    raise IllegalMove("That move is not one of your legal moves now: ask for the legal moves "
-                      "to see them.")
+        raise IllegalMove(
+            f"A {kind} move has only the fields {', '.join(_FIELDS[kind]) or 'type'}; remove the others."
+        )
+    raise IllegalMove("That move is not one of your legal moves now: ask for the legal moves to see them.")
 
 
 def _check_goal(state: State, seat: int, move: Move) -> None:
@@ -298,13 +317,16 @@ def _check_goal(state: State, seat: int, move: Move) -> None:
 
 def _check_discard(state: State, seat: int, move: Move) -> None:
     if move["type"] != "discard":
-        raise IllegalMove("You must now discard a tile from the Real Estate Market (after a "
-                          "basic tile or an Investment Marker, or the Lone Architect's extra "
-                          "removal).")
+        raise IllegalMove(
+            "You must now discard a tile from the Real Estate Market (after a "
+            "basic tile or an Investment Marker, or the Lone Architect's extra "
+            "removal)."
+        )
     _market_slot(state, move)
     if move["slot"] not in discard_slots(state, seat):
-        raise IllegalMove("Discarding costs the surcharge above the tile's market space, which "
-                          "you cannot afford.")
+        raise IllegalMove(
+            "Discarding costs the surcharge above the tile's market space, which you cannot afford."
+        )
 
 
 def _check_turn(state: State, seat: int, move: Move) -> None:
@@ -312,24 +334,27 @@ def _check_turn(state: State, seat: int, move: Move) -> None:
 
 
 def _check_wrong_phase(state: State, seat: int, move: Move) -> None:
-    raise IllegalMove("On your turn take and place 1 tile or place 1 Investment Marker; "
-                      "discarding comes only after a basic tile or an investment.")
+    raise IllegalMove(
+        "On your turn take and place 1 tile or place 1 Investment Marker; "
+        "discarding comes only after a basic tile or an investment."
+    )
 
 
 def _check_buy(state: State, seat: int, move: Move) -> None:
     kind = _market_slot(state, move)
     price = KINDS[kind].cost + surcharges(state)[move["slot"]]
     if state["p"][seat]["money"] < price:
-        raise IllegalMove("You cannot afford that tile: it costs its printed price plus the "
-                          "surcharge above its market space.")
+        raise IllegalMove(
+            "You cannot afford that tile: it costs its printed price plus the "
+            "surcharge above its market space."
+        )
     _check_placement(state, seat, move)
 
 
 def _check_lake(state: State, seat: int, move: Move) -> None:
     _market_slot(state, move)
     if state["p"][seat]["money"] < surcharges(state)[move["slot"]]:
-        raise IllegalMove("A lake costs the surcharge above its market space, which you cannot "
-                          "afford.")
+        raise IllegalMove("A lake costs the surcharge above its market space, which you cannot afford.")
     _check_placement(state, seat, move)
 
 
@@ -351,11 +376,9 @@ def _check_invest(state: State, seat: int, move: Move) -> None:
     if p["markers"] <= 0:
         raise IllegalMove("You have no Investment Markers left.")
     if tile is None or tile["inv"]:
-        raise IllegalMove("An Investment Marker goes on one of your tiles that does not already "
-                          "have one.")
+        raise IllegalMove("An Investment Marker goes on one of your tiles that does not already have one.")
     if p["money"] < tile_cost(tile):
-        raise IllegalMove("Investing costs the tile's printed cost again, which you cannot "
-                          "afford.")
+        raise IllegalMove("Investing costs the tile's printed cost again, which you cannot afford.")
 
 
 def _check_pass(state: State, seat: int, move: Move) -> None:
@@ -363,7 +386,16 @@ def _check_pass(state: State, seat: int, move: Move) -> None:
         raise IllegalMove("You may pass only when you can neither take a tile nor invest.")
 
 
-_TURN_CHECKS = {"buy": _check_buy, "lake": _check_lake, "basic": _check_basic,
-                "invest": _check_invest, "pass": _check_pass}
-_CHECKS = {"choose_goal": _check_goal, "play": _check_turn, "discard": _check_discard,
-           "extra_discard": _check_discard}
+_TURN_CHECKS = {
+    "buy": _check_buy,
+    "lake": _check_lake,
+    "basic": _check_basic,
+    "invest": _check_invest,
+    "pass": _check_pass,
+}
+_CHECKS = {
+    "choose_goal": _check_goal,
+    "play": _check_turn,
+    "discard": _check_discard,
+    "extra_discard": _check_discard,
+}

@@ -47,19 +47,22 @@ def log_text(state: State, seat: int, move: dict[str, Any], viewer: int | None) 
         if kind == "buy":
             name, extra = _slot_tile(state, move["slot"])
             price = KINDS[state["market"][move["slot"]]].cost + extra
-            return (f"{who} bought {name} from market space {move['slot'] + 1} for ${price} and "
-                    f"built it{_next_to(state, seat, move.get('at'))}.")
+            return (
+                f"{who} bought {name} from market space {move['slot'] + 1} for ${price} and "
+                f"built it{_next_to(state, seat, move.get('at'))}."
+            )
         if kind == "lake":
             name, extra = _slot_tile(state, move["slot"])
-            return (f"{who} took {name} from market space {move['slot'] + 1} for ${extra} and "
-                    f"built it as a Lake{_next_to(state, seat, move.get('at'))}.")
+            return (
+                f"{who} took {name} from market space {move['slot'] + 1} for ${extra} and "
+                f"built it as a Lake{_next_to(state, seat, move.get('at'))}."
+            )
         if kind == "basic":
             k = KINDS[move["tile"]]
             return f"{who} built a {k.name} for ${k.cost}{_next_to(state, seat, move.get('at'))}."
         if kind == "invest":
             tile = next(t for t in state["p"][seat]["tiles"] if t["at"] == move["at"])
-            return (f"{who} placed an Investment Marker on their {_name(tile)} for "
-                    f"${tile_cost(tile)}.")
+            return f"{who} placed an Investment Marker on their {_name(tile)} for ${tile_cost(tile)}."
         if kind == "discard":
             name, extra = _slot_tile(state, move["slot"])
             paid = f" and paid ${extra}" if extra else ""

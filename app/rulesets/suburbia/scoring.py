@@ -16,8 +16,11 @@ State = dict[str, Any]
 
 # Measures that count the tiles carrying one tag (a tile's tags are its category and its icon;
 # a lake's is "lake"), read from the borough's derived counts, which the effects keep anyway.
-TAG_MEASURES = {"lakes": frozenset({"lake"}), "airport": frozenset({"airport"}),
-                **{c: frozenset({c}) for c in ("residential", "commercial", "industrial", "civic")}}
+TAG_MEASURES = {
+    "lakes": frozenset({"lake"}),
+    "airport": frozenset({"airport"}),
+    **{c: frozenset({c}) for c in ("residential", "commercial", "industrial", "civic")},
+}
 
 
 def measure(p: dict[str, Any], what: str) -> int:
@@ -35,8 +38,9 @@ def measure(p: dict[str, Any], what: str) -> int:
     if what == "lake_group":
         return _largest_group({(t["at"][0], t["at"][1]) for t in tiles if t["lake"]})
     if what == "civic_group":  # a lake is no Civic tile, whatever it was
-        return _largest_group({(t["at"][0], t["at"][1]) for t in tiles
-                               if not t["lake"] and KINDS[t["t"]].category == "civic"})
+        return _largest_group(
+            {(t["at"][0], t["at"][1]) for t in tiles if not t["lake"] and KINDS[t["t"]].category == "civic"}
+        )
     raise ValueError(f"unknown goal measure {what!r}")
 
 
@@ -59,8 +63,10 @@ def finalize(s: State) -> State:
     w = World(s)
     w.red_lines_active = False  # RB-S: red lines are ignored during final scoring
     s["p"] = w.players
-    rows = [{"population": p["pop"], "public_goals": {}, "secret_goal": {}, "money_converted": 0}
-            for p in w.players]
+    rows = [
+        {"population": p["pop"], "public_goals": {}, "secret_goal": {}, "money_converted": 0}
+        for p in w.players
+    ]
     winners = {g: goal_winner(w.players, g) for g in s["goals"]}
     for g, i in winners.items():
         if i is not None:
@@ -105,11 +111,13 @@ def outcome(s: State) -> Outcome | None:
     if s["mode"] != "multi":
         extra["rank_name"] = rank_name(rows[0]["total"])
     if s["mode"] == "dale":
-        ranked = keys[:n + 1]
+        ranked = keys[: n + 1]
         ranks_all = ranks_from_keys(ranked)
         extra["dale"] = rows[n]
         extra["beat_dale"] = keys[0] > keys[n]
-        extra["others"] = [{"name": DALE_NAME, "score": rows[n]["total"],
-                            "rank": ranks_all[n], "breakdown": dict(rows[n])}]
-    return Outcome([r["total"] for r in rows[:n]], ranks_from_keys(ranked)[:n],
-                   [dict(r) for r in rows[:n]], extra)
+        extra["others"] = [
+            {"name": DALE_NAME, "score": rows[n]["total"], "rank": ranks_all[n], "breakdown": dict(rows[n])}
+        ]
+    return Outcome(
+        [r["total"] for r in rows[:n]], ranks_from_keys(ranked)[:n], [dict(r) for r in rows[:n]], extra
+    )

@@ -30,6 +30,7 @@ def candidates(state: State, seat: int, k: int) -> list[Move]:
 def evaluate(state: State) -> list[float]:
     """Each seat's chance of winning from its projected final population and goal nudges."""
     t, lines, step = bot.trajectory(state)
-    estimates = [bot.value(p, t, lines, step) + bot.goal_bonus(state, seat, p)
-                 for seat, p in enumerate(state["p"])]
+    estimates = [
+        bot.value(p, t, lines, step) + bot.goal_bonus(state, seat, p) for seat, p in enumerate(state["p"])
+    ]
     return win_chances(estimates, SCALE)

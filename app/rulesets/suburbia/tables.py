@@ -65,8 +65,20 @@ class Goal:
     source: str
 
 
-MEASURES = ("lakes", "lake_group", "airport", "money", "residential", "commercial", "industrial",
-            "civic", "civic_group", "income", "reputation", "investments")
+MEASURES = (
+    "lakes",
+    "lake_group",
+    "airport",
+    "money",
+    "residential",
+    "commercial",
+    "industrial",
+    "civic",
+    "civic_group",
+    "income",
+    "reputation",
+    "investments",
+)
 
 
 def _load(name: str) -> dict[str, Any]:
@@ -97,8 +109,18 @@ def _kind(row: dict[str, Any], stack: str, count: int) -> TileKind:
     for once in ("after", "redline"):  # a placed tile records one count for each (effects.py)
         if sum(1 for e in effects if e.scope == once) > 1:
             raise ValueError(f"{row['id']}: at most one {once} effect per tile")
-    return TileKind(row["id"], row["name"], stack, row["category"], row.get("icon"), row["cost"],
-                    count, imm, effects, row["source"])
+    return TileKind(
+        row["id"],
+        row["name"],
+        stack,
+        row["category"],
+        row.get("icon"),
+        row["cost"],
+        count,
+        imm,
+        effects,
+        row["source"],
+    )
 
 
 def _load_all() -> tuple[dict[str, TileKind], dict[str, Goal], dict[str, Any]]:
@@ -119,8 +141,15 @@ def _load_all() -> tuple[dict[str, TileKind], dict[str, Goal], dict[str, Any]]:
     for row in _load("goals.toml")["goal"]:
         if row["measure"] not in MEASURES or row["want"] not in ("most", "fewest"):
             raise ValueError(f"{row['id']}: bad goal")
-        goals[row["id"]] = Goal(row["id"], row["name"], row["measure"], row["want"], row["bonus"],
-                                row["lake_or_investment"], row["source"])
+        goals[row["id"]] = Goal(
+            row["id"],
+            row["name"],
+            row["measure"],
+            row["want"],
+            row["bonus"],
+            row["lake_or_investment"],
+            row["source"],
+        )
     return kinds, goals, _load("board.toml")
 
 
@@ -131,8 +160,7 @@ STACK_TILES = {s: tuple(k.id for k in KINDS.values() if k.stack == s) for s in "
 SETUP = BOARD["setup"]
 TRACK_MIN, TRACK_MAX = SETUP["track_min"], SETUP["track_max"]
 STACK_SETUP = {row["mode"]: row for row in BOARD["stack_setup"]}
-SURCHARGES: dict[str, list[int]] = {"standard": BOARD["market"]["standard"],
-                                    "dale": BOARD["market"]["dale"]}
+SURCHARGES: dict[str, list[int]] = {"standard": BOARD["market"]["standard"], "dale": BOARD["market"]["dale"]}
 RED_LINES = {k: v for k, v in BOARD["red_lines"].items() if k != "source"}
 if any(v != sorted(set(v)) for v in RED_LINES.values()):
     raise ValueError("red lines must be listed in increasing order")  # effects.lines_passed
@@ -142,8 +170,9 @@ RANKS = tuple((row["min"], row["name"]) for row in BOARD["rank"])
 
 
 # stack_pool's answers, built at import: every setup asks for them
-_POOLS = {stack: tuple(k for k in kinds for _ in range(KINDS[k].count))
-          for stack, kinds in STACK_TILES.items()}
+_POOLS = {
+    stack: tuple(k for k in kinds for _ in range(KINDS[k].count)) for stack, kinds in STACK_TILES.items()
+}
 
 
 def stack_pool(stack: str) -> list[str]:

@@ -9,7 +9,13 @@ from app.rulesets.suburbia import dale, scoring
 from app.rulesets.suburbia.effects import World
 from app.rulesets.suburbia.geo import forget, private_tiles, tile_cost
 from app.rulesets.suburbia.legal import (
-    _families, check, discard_pick, pick, public_fields, to_act, turn_pick,
+    _families,
+    check,
+    discard_pick,
+    pick,
+    public_fields,
+    to_act,
+    turn_pick,
 )
 from app.rulesets.suburbia.market import discard, discard_slots, refill, surcharges, take
 from app.rulesets.suburbia.tables import KINDS
@@ -33,8 +39,11 @@ def play(s: State, w: World, seat: int, move: Move) -> State:
     # The tracks before the move, for 'last' changes: a playout records them only for its final
     # move, and a move can end the game only in Dale's game or once the final countdown runs
     # (end_turn; the countdown it starts is at least 2, so never ends the move that starts it).
-    before = ([(p["money"], p["income"], p["rep"], p["pop"]) for p in w.players]
-              if not w.in_place or s["mode"] == "dale" or s["final_turns"] is not None else None)
+    before = (
+        [(p["money"], p["income"], p["rep"], p["pop"]) for p in w.players]
+        if not w.in_place or s["mode"] == "dale" or s["final_turns"] is not None
+        else None
+    )
     # the public 'last' summary records only the move's rule fields (a kept goal stays secret);
     # a playout's moves are drawn afresh with exactly their rule fields, so only a kept goal is
     # hidden there, and the move itself is kept (nothing else holds it)
@@ -44,9 +53,15 @@ def play(s: State, w: World, seat: int, move: Move) -> State:
     if w.in_place and s["phase"] != "over":
         return s  # a playout's next move replaces 'last' (its final state keeps the last one)
     assert before is not None  # see above: the game ended, so its tracks were recorded
-    s["last"]["changes"] = [{"money": p["money"] - b[0], "income": p["income"] - b[1],
-                             "rep": p["rep"] - b[2], "pop": p["pop"] - b[3]}
-                            for b, p in zip(before, w.players)]
+    s["last"]["changes"] = [
+        {
+            "money": p["money"] - b[0],
+            "income": p["income"] - b[1],
+            "rep": p["rep"] - b[2],
+            "pop": p["pop"] - b[3],
+        }
+        for b, p in zip(before, w.players)
+    ]
     if s["phase"] == "over":
         s = scoring.finalize(s)
     return s
@@ -183,6 +198,11 @@ def end_turn(s: State, seat: int) -> None:
 
 
 _HANDLERS: dict[str, Callable[[State, World, int, Move], None]] = {
-    "keep_goal": _keep_goal, "buy": _buy, "lake": _lake, "basic": _basic, "invest": _invest,
-    "discard": _discard, "pass": _pass,
+    "keep_goal": _keep_goal,
+    "buy": _buy,
+    "lake": _lake,
+    "basic": _basic,
+    "invest": _invest,
+    "discard": _discard,
+    "pass": _pass,
 }

@@ -9,7 +9,14 @@ from app.engine.memo import derived
 from app.rulesets.suburbia.legal import public_fields, to_act
 from app.rulesets.suburbia.market import surcharges
 from app.rulesets.suburbia.tables import (
-    BOARD, BOARD_CELLS, GOALS, KINDS, ONE_MORE_ROUND, RED_LINES, START_LAYOUT, TileKind,
+    BOARD,
+    BOARD_CELLS,
+    GOALS,
+    KINDS,
+    ONE_MORE_ROUND,
+    RED_LINES,
+    START_LAYOUT,
+    TileKind,
     stack_pool,
 )
 
@@ -43,16 +50,27 @@ def _stack_sizes(stacks: dict[str, list[str]]) -> dict[str, int]:
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """Public table plus the seat's own secret goal; stacks as counts; never the generator."""
     return {
-        "mode": state["mode"], "seats": state["seats"], "phase": state["phase"],
+        "mode": state["mode"],
+        "seats": state["seats"],
+        "phase": state["phase"],
         "red_lines": state["red_lines"],
-        "turn": state["turn"], "start": state["start"], "round": state["round"],
+        "turn": state["turn"],
+        "start": state["start"],
+        "round": state["round"],
         "to_act": to_act(state),
-        "one_more_round": state["one_more_round"], "final_turns": state["final_turns"],
-        "market": state["market"], "surcharges": surcharges(state),
+        "one_more_round": state["one_more_round"],
+        "final_turns": state["final_turns"],
+        "market": state["market"],
+        "surcharges": surcharges(state),
         "stacks": derived(state["stacks"], "stacks", _stack_sizes, state["stacks"]),
-        "basic": state["basic"], "discards": state["discards"], "goals": state["goals"],
-        "players": state["p"], "dale": state["seats"] if state["mode"] == "dale" else None,
-        "secret": _secret_view(state, seat), "last": state["last"], "final": state["final"],
+        "basic": state["basic"],
+        "discards": state["discards"],
+        "goals": state["goals"],
+        "players": state["p"],
+        "dale": state["seats"] if state["mode"] == "dale" else None,
+        "secret": _secret_view(state, seat),
+        "last": state["last"],
+        "final": state["final"],
     }
 
 
@@ -103,13 +121,11 @@ def _redeal_goals(state: State, seat: int | None, rng: Any) -> list[dict[str, An
             out.append({"dealt": dealt, "kept": g["kept"]})
         else:
             dealt = sorted([pool.pop(), pool.pop()])
-            out.append({"dealt": dealt, "kept": None if g["kept"] is None
-                        else dealt[rng.below(2)]})
+            out.append({"dealt": dealt, "kept": None if g["kept"] is None else dealt[rng.below(2)]})
     return out
 
 
-def public_move(state: State, seat: int, move: dict[str, Any], viewer: int | None
-                ) -> dict[str, Any]:
+def public_move(state: State, seat: int, move: dict[str, Any], viewer: int | None) -> dict[str, Any]:
     """The move as logged for `viewer`: its owner sees it as sent; everyone else sees only its
     rule fields, so a kept secret goal shows only that a goal was kept."""
     if viewer == seat:
@@ -117,10 +133,14 @@ def public_move(state: State, seat: int, move: dict[str, Any], viewer: int | Non
     return public_fields(move)
 
 
-_WORD = {"income": "Income", "reputation": "Reputation", "population": "Population",
-         "money": "$"}
-_SCOPE = {"adjacent": "per adjacent", "own": "per each of your", "every": "per every",
-          "redline": "each time you pass a red line", "lake_pairs": "per tile next to your lakes"}
+_WORD = {"income": "Income", "reputation": "Reputation", "population": "Population", "money": "$"}
+_SCOPE = {
+    "adjacent": "per adjacent",
+    "own": "per each of your",
+    "every": "per every",
+    "redline": "each time you pass a red line",
+    "lake_pairs": "per tile next to your lakes",
+}
 
 
 def effect_text(kind: TileKind) -> str:
@@ -145,18 +165,42 @@ def effect_text(kind: TileKind) -> str:
 
 def catalogue() -> dict[str, Any]:
     """Public component data for the browser renderer."""
-    tiles = {k.id: {"name": k.name, "stack": k.stack, "category": k.category, "icon": k.icon,
-                    "cost": k.cost, "count": k.count, "text": effect_text(k)}
-             for k in KINDS.values()}
-    goals = {g.id: {"name": g.name, "measure": g.measure, "want": g.want, "bonus": g.bonus,
-                    "text": f"{g.want.capitalize()} {g.measure.replace('_', ' ')}: +{g.bonus}"}
-             for g in GOALS.values()}
+    tiles = {
+        k.id: {
+            "name": k.name,
+            "stack": k.stack,
+            "category": k.category,
+            "icon": k.icon,
+            "cost": k.cost,
+            "count": k.count,
+            "text": effect_text(k),
+        }
+        for k in KINDS.values()
+    }
+    goals = {
+        g.id: {
+            "name": g.name,
+            "measure": g.measure,
+            "want": g.want,
+            "bonus": g.bonus,
+            "text": f"{g.want.capitalize()} {g.measure.replace('_', ' ')}: +{g.bonus}",
+        }
+        for g in GOALS.values()
+    }
     return {
-        "tiles": tiles, "goals": goals, "board_cells": sorted(list(c) for c in BOARD_CELLS),
-        "start": [list(x) for x in START_LAYOUT], "red_lines": RED_LINES,
-        "surcharges": BOARD["market"]["standard"], "dale_surcharges": BOARD["market"]["dale"],
-        "colours": {"residential": "#5aa454", "commercial": "#4a7fc1", "industrial": "#e0b432",
-                    "civic": "#9a9a9a", "lake": "#6cc3e8"},
-        "ranks": [{"min": lo, "name": n} for lo, n in
-                  ((row["min"], row["name"]) for row in BOARD["rank"])],
+        "tiles": tiles,
+        "goals": goals,
+        "board_cells": sorted(list(c) for c in BOARD_CELLS),
+        "start": [list(x) for x in START_LAYOUT],
+        "red_lines": RED_LINES,
+        "surcharges": BOARD["market"]["standard"],
+        "dale_surcharges": BOARD["market"]["dale"],
+        "colours": {
+            "residential": "#5aa454",
+            "commercial": "#4a7fc1",
+            "industrial": "#e0b432",
+            "civic": "#9a9a9a",
+            "lake": "#6cc3e8",
+        },
+        "ranks": [{"min": lo, "name": n} for lo, n in ((row["min"], row["name"]) for row in BOARD["rank"])],
     }

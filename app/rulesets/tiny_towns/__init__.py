@@ -24,9 +24,21 @@ from app.rulesets.tiny_towns.view import describe, determinize_state, public_mov
 
 
 # Behaviour named by the tables but implemented inline (rules code checks these names).
-PASSIVES = frozenset({"place_anywhere", "wild", "bank", "empty_squares_zero", "no_master_builder",
-                      "unfed_cottages_score", "place_anywhere_all", "coins_double",
-                      "change_penalty", "forge", "okaver"})
+PASSIVES = frozenset(
+    {
+        "place_anywhere",
+        "wild",
+        "bank",
+        "empty_squares_zero",
+        "no_master_builder",
+        "unfed_cottages_score",
+        "place_anywhere_all",
+        "coins_double",
+        "change_penalty",
+        "forge",
+        "okaver",
+    }
+)
 REACTIONS = frozenset({"factory", "warehouse", "museum", "oddity_shop", "bondmaker", "semaphore"})
 
 
@@ -56,10 +68,14 @@ class TinyTownsOptions(BaseModel):
     # form shows. Rooms store the full validated options, so older games keep their Fortune.
     fortune: bool = Field(False, description="Play with Tiny Towns: Fortune (coins, chests, Fortune cards)")
     max_fortune_buildings: int = Field(
-        4, ge=0, le=6, description="Most Fortune building cards in play (0 = coins only; RB-F advises 4)")
+        4, ge=0, le=6, description="Most Fortune building cards in play (0 = coins only; RB-F advises 4)"
+    )
     fortune_monuments: bool = Field(True, description="Shuffle the 10 Fortune monuments into the deal")
-    town_hall: bool = Field(False, description="Town Hall variant: a resource card is flipped for "
-                            "everyone each round instead of a Master Builder naming (2+ players)")
+    town_hall: bool = Field(
+        False,
+        description="Town Hall variant: a resource card is flipped for "
+        "everyone each round instead of a Master Builder naming (2+ players)",
+    )
 
 
 class TinyTowns(RulesetHooks):
@@ -132,10 +148,16 @@ class TinyTowns(RulesetHooks):
 
     def catalogue(self) -> dict[str, Any]:
         """Card data (names, colours, patterns, texts) and resources for the browser."""
-        cards = {cid: {k: row[k] for k in ("id", "name", "kind", "colour", "set", "pattern", "text")}
-                 for cid, row in data.CARDS.items()}
-        return {"cards": cards, "resources": data.RESOURCE_ROWS,
-                "colours": data.COLOURS, "solo_ranks": data.SOLO_RANKS}
+        cards = {
+            cid: {k: row[k] for k in ("id", "name", "kind", "colour", "set", "pattern", "text")}
+            for cid, row in data.CARDS.items()
+        }
+        return {
+            "cards": cards,
+            "resources": data.RESOURCE_ROWS,
+            "colours": data.COLOURS,
+            "solo_ranks": data.SOLO_RANKS,
+        }
 
     def describe_move(self, move: Move) -> str:
         """A short label for a move."""
@@ -156,6 +178,7 @@ class TinyTowns(RulesetHooks):
     def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
         """The heuristic bot (bot.py)."""
         from app.rulesets.tiny_towns.bot import choose
+
         return choose(state, seat, rng)
 
 

@@ -12,11 +12,18 @@ from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.choices import prune, resolve_pending
 from app.rulesets.tiny_towns.effects import place_building
 from app.rulesets.tiny_towns.legal import (
-    draw, drawn_move, free_choice, is_master, legal_moves, to_act, tracks_changes, uses_coin)
+    draw,
+    drawn_move,
+    free_choice,
+    is_master,
+    legal_moves,
+    to_act,
+    tracks_changes,
+    uses_coin,
+)
 from app.rulesets.tiny_towns.patterns import check_build
 from app.rulesets.tiny_towns.rounds import advance, complete, start_place
-from app.rulesets.tiny_towns.state import (
-    Edit, built, gain, has_empty, private_copy, push, set_cell)
+from app.rulesets.tiny_towns.state import Edit, built, gain, has_empty, private_copy, push, set_cell
 
 Move = dict[str, Any]
 
@@ -37,14 +44,16 @@ def play(e: Edit, seat: int, move: Move) -> dict[str, Any]:
     pl = e.s["p"][seat]
     if pl["pending"]:
         if not e.trusted and (move.get("type") != "choose" or not listed(e.before, seat, move)):
-            raise IllegalMove("You must first resolve your pending card effect with one of its "
-                              "listed choices.")
+            raise IllegalMove(
+                "You must first resolve your pending card effect with one of its listed choices."
+            )
         resolve_pending(e, seat, move)
     else:
         handler = _HANDLERS.get(e.s["phase"], _NONE).get(move["type"])
         if handler is None:
-            raise IllegalMove(f"A '{move['type']}' move is not allowed in the {e.s['phase']} "
-                              "step of the round.")
+            raise IllegalMove(
+                f"A '{move['type']}' move is not allowed in the {e.s['phase']} step of the round."
+            )
         handler(e, seat, move)
     e.s["last"] = {"seat": seat, "move": public_summary(move)}
     prune(e)
@@ -67,8 +76,24 @@ def playout(state: dict[str, Any], rng: Any) -> dict[str, Any]:
     return s
 
 
-_PUBLIC_KEYS = ("type", "resource", "cell", "index", "from", "shop", "to", "take", "card", "cells",
-                "at", "pay", "stop", "skip", "coins", "line")
+_PUBLIC_KEYS = (
+    "type",
+    "resource",
+    "cell",
+    "index",
+    "from",
+    "shop",
+    "to",
+    "take",
+    "card",
+    "cells",
+    "at",
+    "pay",
+    "stop",
+    "skip",
+    "coins",
+    "line",
+)
 
 
 def listed(state: dict[str, Any], seat: int, move: Move) -> bool:
@@ -106,8 +131,10 @@ def _require(ok: bool, reason: str) -> None:
 
 def _keep(e: Edit, seat: int, move: Move) -> None:
     dealt = e.s["p"][seat]["dealt"]
-    _require(e.trusted or is_listed(move, [{"type": "keep_monument", "monument": m} for m in dealt]),
-             "You must keep one of the two monuments dealt to you.")
+    _require(
+        e.trusted or is_listed(move, [{"type": "keep_monument", "monument": m} for m in dealt]),
+        "You must keep one of the two monuments dealt to you.",
+    )
     pl = e.p(seat)
     pl["monument"] = move["monument"]
     # The other card is out of the game, but its owner knows it: determinize must never deal it
@@ -117,8 +144,10 @@ def _keep(e: Edit, seat: int, move: Move) -> None:
 
 
 def _name(e: Edit, seat: int, move: Move) -> None:
-    _require(e.trusted or listed(e.before, seat, move),
-             "The Master Builder names one of the five resources (not one on their own Banks).")
+    _require(
+        e.trusted or listed(e.before, seat, move),
+        "The Master Builder names one of the five resources (not one on their own Banks).",
+    )
     start_place(e, move["resource"])
 
 
@@ -134,9 +163,11 @@ def _choose_card(e: Edit, seat: int, move: Move) -> None:
 
 
 def _take_oddity(e: Edit, seat: int, move: Move) -> None:
-    _require(e.trusted or listed(e.before, seat, move),
-             "At the start of your Master Builder turn you may take 1 resource from another "
-             "player's Oddity Shop into an empty square of your town, once.")
+    _require(
+        e.trusted or listed(e.before, seat, move),
+        "At the start of your Master Builder turn you may take 1 resource from another "
+        "player's Oddity Shop into an empty square of your town, once.",
+    )
     other, shop = move["from"], str(move["shop"])
     cube = e.s["p"][other]["store"][shop][0]
     del e.f(other, "store")[shop]
@@ -158,8 +189,7 @@ def _put_cube(e: Edit, seat: int, cell: int, resource: str) -> None:
 def _placed(e: Edit, seat: int) -> None:
     e.p(seat)["placed"] = True
     pl = e.s["p"][seat]
-    if (pl["built_monument"] and data.react_kind(pl["monument"]) == "semaphore"
-            and not is_master(e.s, seat)):
+    if pl["built_monument"] and data.react_kind(pl["monument"]) == "semaphore" and not is_master(e.s, seat):
         push(e, seat, {"kind": "semaphore", "resource": e.s["named"]})
 
 
@@ -171,15 +201,21 @@ def _check_place(e: Edit, seat: int, move: Move) -> None:
     if move["type"] == "place" and isinstance(cell, int) and 0 <= cell < 16 and pl["grid"][cell] is not None:
         raise IllegalMove("A resource must be placed on an empty square of your town.")
     if move["type"] == "place" and free_choice(e.s):
-        raise IllegalMove("In a Town Hall free-choice round you place one resource of your choice "
-                          "(not one lying on your own Banks) on an empty square.")
+        raise IllegalMove(
+            "In a Town Hall free-choice round you place one resource of your choice "
+            "(not one lying on your own Banks) on an empty square."
+        )
     if move["type"] == "place" and move.get("resource") != e.s["named"]:
         if is_master(e.s, seat):
             raise IllegalMove("The Master Builder must place the resource they named.")
-        raise IllegalMove("Placing a different resource than the one named costs 1 coin "
-                          "(free only with a Factory holding the named resource).")
-    raise IllegalMove("That placement is not allowed: place the named resource on an empty square "
-                      "(Petal Promenade coin squares first), or use one of your buildings' reactions.")
+        raise IllegalMove(
+            "Placing a different resource than the one named costs 1 coin "
+            "(free only with a Factory holding the named resource)."
+        )
+    raise IllegalMove(
+        "That placement is not allowed: place the named resource on an empty square "
+        "(Petal Promenade coin squares first), or use one of your buildings' reactions."
+    )
 
 
 def _place(e: Edit, seat: int, move: Move) -> None:
@@ -228,8 +264,10 @@ def _museum(e: Edit, seat: int, move: Move) -> None:
 
 
 def _build(e: Edit, seat: int, move: Move) -> None:
-    _require(set(move) == {"type", "card", "cells", "at"},
-             "A build names exactly its card, the cells of its pattern and where it stands.")
+    _require(
+        set(move) == {"type", "card", "cells", "at"},
+        "A build names exactly its card, the cells of its pattern and where it stands.",
+    )
     found = check_build(e.s, seat, move)
     if isinstance(found, str):
         raise IllegalMove(found)
@@ -253,7 +291,9 @@ def _build(e: Edit, seat: int, move: Move) -> None:
 
 
 def _done(e: Edit, seat: int, move: Move) -> None:
-    _require(e.trusted or is_listed(move, [{"type": "done"}]), "Ending your build step is just {'type': 'done'}.")
+    _require(
+        e.trusted or is_listed(move, [{"type": "done"}]), "Ending your build step is just {'type': 'done'}."
+    )
     e.p(seat)["done"] = True
 
 
@@ -262,8 +302,7 @@ Handler = Callable[[Edit, int, Move], None]
 _HANDLERS: dict[str, dict[str, Handler]] = {
     "monument": {"keep_monument": _keep},
     "name": {"name": _name, "choose_card": _choose_card, "take_oddity": _take_oddity},
-    "place": {"place": _place, "store": _store, "swap": _swap, "bondmaker": _bondmaker,
-              "museum": _museum},
+    "place": {"place": _place, "store": _store, "swap": _swap, "bondmaker": _bondmaker, "museum": _museum},
     "build": {"build": _build, "done": _done},
 }
 _NONE: dict[str, Handler] = {}

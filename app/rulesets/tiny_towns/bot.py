@@ -26,14 +26,14 @@ for _cid, _places in data.PLACEMENTS.items():
 
 _RES = set(data.RESOURCES)
 _UNFED = 1.5  # a Cottage still waiting for a feeder is worth something
-_PART = 0.5   # weight of a half-built pattern: card worth x (fraction done)^2
+_PART = 0.5  # weight of a half-built pattern: card worth x (fraction done)^2
 _GUESS = {"count_table": 3.0, "fed_flat": 3.0}
 _FEEDER_BASE = 2.0  # a feeder's worth: base + per Cottage in town (shared between feeders)
 _FEEDER_PER = 3.5
-_CHANGE = 1.5       # what spending a coin to change a resource costs, for placements
-_MONUMENT = 5.0     # a monument's rough worth
-_DEAD = 1.0         # a square lost to a building that scores nothing (Mine, Statue, lone Millstone)
-_OPEN_SCALE = 6     # ...matters less as the town fills (fewer than this many empty squares)
+_CHANGE = 1.5  # what spending a coin to change a resource costs, for placements
+_MONUMENT = 5.0  # a monument's rough worth
+_DEAD = 1.0  # a square lost to a building that scores nothing (Mine, Statue, lone Millstone)
+_OPEN_SCALE = 6  # ...matters less as the town fills (fewer than this many empty squares)
 
 
 # No generator expressions in these functions: compiled, a function holding one allocates a
@@ -60,8 +60,9 @@ def _weight(state: dict[str, Any], seat: int, cid: str) -> float:
     return _GUESS.get(score["kind"], 2.5) + coins
 
 
-def _cell_potential(state: dict[str, Any], seat: int, grid: list[Any], cell: int,
-                    complete: float = 0.0) -> float:
+def _cell_potential(
+    state: dict[str, Any], seat: int, grid: list[Any], cell: int, complete: float = 0.0
+) -> float:
     """The best pattern still completable through the cube on `cell` (0 for a dead cube);
     a completed pattern counts `complete` times the card's weight."""
     best = 0.0
@@ -84,8 +85,7 @@ def _cell_potential(state: dict[str, Any], seat: int, grid: list[Any], cell: int
 
 
 def _grid_potential(state: dict[str, Any], seat: int, grid: list[Any]) -> float:
-    return sum([_cell_potential(state, seat, grid, c) for c in range(16)
-                if grid[c] in _RES])
+    return sum([_cell_potential(state, seat, grid, c) for c in range(16) if grid[c] in _RES])
 
 
 def _dead(grid: list[Any], board: dict[str, Any]) -> int:
@@ -120,8 +120,10 @@ def place_value(state: dict[str, Any], seat: int, move: Move) -> float:
     grid[move["cell"]] = move["resource"]
     cost = _CHANGE if state["coins_on"] and uses_coin(state, seat, move["resource"]) else 0.0
     # the whole town's pattern potential after the cube (not just the cube's own best pattern)
-    return sum([_cell_potential(state, seat, grid, c, complete=1.0) for c in range(16)
-                if grid[c] in _RES]) - cost
+    return (
+        sum([_cell_potential(state, seat, grid, c, complete=1.0) for c in range(16) if grid[c] in _RES])
+        - cost
+    )
 
 
 def choose(state: dict[str, Any], seat: int, rng: Any) -> Move | None:
@@ -146,6 +148,7 @@ def choose(state: dict[str, Any], seat: int, rng: Any) -> Move | None:
 
 def _best_name(state: dict[str, Any], seat: int, moves: list[Move]) -> Move:
     from app.rulesets.tiny_towns.apply import apply_move
+
     best, best_v = moves[0], float("-inf")
     for m in moves:
         if m["type"] == "take_oddity":
@@ -161,6 +164,7 @@ def _best_name(state: dict[str, Any], seat: int, moves: list[Move]) -> Move:
 def _greedy(state: dict[str, Any], seat: int, moves: list[Move], rng: Any) -> Move:
     """Try each move (capped) and keep the one that leaves the best town."""
     from app.rulesets.tiny_towns.apply import apply_move
+
     sample = moves if len(moves) <= 40 else [moves[-1], *[rng.choice(moves) for _ in range(40)]]
     base = town_value(state, seat)
     best, best_v = None, float("-inf")

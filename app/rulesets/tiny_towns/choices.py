@@ -10,7 +10,15 @@ from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.effects import place_building
 from app.rulesets.tiny_towns.patterns import can_afford
 from app.rulesets.tiny_towns.state import (
-    CELLS, Edit, building_cells, built, empties, gain, has_empty, set_cell)
+    CELLS,
+    Edit,
+    building_cells,
+    built,
+    empties,
+    gain,
+    has_empty,
+    set_cell,
+)
 
 Move = dict[str, Any]
 
@@ -111,8 +119,12 @@ def _do_replace(e: Edit, seat: int, item: dict[str, Any], move: Move) -> None:
 def _opt_free(state: dict[str, Any], seat: int, item: dict[str, Any]) -> list[Move]:
     used = item.get("used", [])
     cells = empties(state["p"][seat]["grid"])
-    return [{"type": "choose", "card": b, "cell": c}
-            for b in _placeable(state, seat) if b not in used for c in cells]
+    return [
+        {"type": "choose", "card": b, "cell": c}
+        for b in _placeable(state, seat)
+        if b not in used
+        for c in cells
+    ]
 
 
 def _do_free(e: Edit, seat: int, item: dict[str, Any], move: Move) -> None:
@@ -120,8 +132,9 @@ def _do_free(e: Edit, seat: int, item: dict[str, Any], move: Move) -> None:
     buildings one at a time, resolving separately each building's costs and/or benefits")."""
     place_building(e, seat, move["card"], move["cell"])
     if item["left"] > 1:  # Masons' Guild: the buildings must be unique types
-        e.f(seat, "pending").append({**item, "left": item["left"] - 1,
-                                     "used": [*item.get("used", []), move["card"]]})
+        e.f(seat, "pending").append(
+            {**item, "left": item["left"] - 1, "used": [*item.get("used", []), move["card"]]}
+        )
 
 
 def _opt_watch_pick(state: dict[str, Any], seat: int, item: dict[str, Any]) -> list[Move]:

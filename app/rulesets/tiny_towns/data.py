@@ -83,10 +83,14 @@ def _placements(grid: list[list[str | None]]) -> list[tuple[tuple[int, str], ...
         h, w = len(v), len(v[0])
         for r0 in range(SIZE - h + 1):
             for c0 in range(SIZE - w + 1):
-                cells = tuple(sorted(
-                    ((r0 + r) * SIZE + c0 + c, res)
-                    for r, row in enumerate(v) for c, res in enumerate(row) if res is not None
-                ))
+                cells = tuple(
+                    sorted(
+                        ((r0 + r) * SIZE + c0 + c, res)
+                        for r, row in enumerate(v)
+                        for c, res in enumerate(row)
+                        if res is not None
+                    )
+                )
                 if cells not in seen:
                     seen.add(cells)
                     out.append(cells)

@@ -13,8 +13,18 @@ from typing import Any, Callable
 
 from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.state import (
-    CELLS, CENTRE, COL, ROW, Edit, building_cells, gain, is_building,
-    neighbours, push, set_cell)
+    CELLS,
+    CENTRE,
+    COL,
+    ROW,
+    Edit,
+    building_cells,
+    gain,
+    is_building,
+    neighbours,
+    push,
+    set_cell,
+)
 
 Move = dict[str, Any]
 
@@ -55,6 +65,7 @@ def grid_types(grid: list[Any]) -> Counter[str]:
 
 # ---------------------------------------------------------------- on-build handlers
 
+
 def _gain_coin(e: Edit, seat: int, cell: int, eff: dict[str, Any]) -> None:
     gain(e, seat, eff["coins"])
 
@@ -65,8 +76,16 @@ def _gamble(e: Edit, seat: int, cell: int, eff: dict[str, Any]) -> None:
 
 
 def _choose_resources(e: Edit, seat: int, cell: int, eff: dict[str, Any]) -> None:
-    push(e, seat, {"kind": "resource", "cell": cell, "left": eff["count"],
-                   "distinct": bool(eff.get("distinct_from_same"))})
+    push(
+        e,
+        seat,
+        {
+            "kind": "resource",
+            "cell": cell,
+            "left": eff["count"],
+            "distinct": bool(eff.get("distinct_from_same")),
+        },
+    )
 
 
 def _cathedral_cost(e: Edit, seat: int, cell: int, eff: dict[str, Any]) -> None:
@@ -96,8 +115,10 @@ def _teahouse(e: Edit, seat: int, cell: int, eff: dict[str, Any]) -> None:
     amounts the player chooses (fewer coins can be better, e.g. before a Gamblers' Den or a
     Parsonage), otherwise the amount is simply gained."""
     grid = e.p(seat)["grid"]
-    row, col = [min(len({grid[i] for i in line if i != cell and is_building(grid[i])}), eff["most"])
-                for line in (ROW[cell], COL[cell])]
+    row, col = [
+        min(len({grid[i] for i in line if i != cell and is_building(grid[i])}), eff["most"])
+        for line in (ROW[cell], COL[cell])
+    ]
     if row == col:
         gain(e, seat, row)
     else:
@@ -134,6 +155,7 @@ def _queue(kind: str, **extra: Any) -> Callable[[Edit, int, int, dict[str, Any]]
         if "count" in eff:
             item["left"] = eff["count"]
         push(e, seat, item)
+
     return handler
 
 

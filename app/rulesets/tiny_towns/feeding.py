@@ -73,8 +73,11 @@ class Feeders:
 
     def __init__(self, grid: Grid) -> None:
         self.targets = _feedables(grid)
-        kinds = [(i, data.card(grid[i])["feed"]) for i in CELLS
-                 if grid[i] in data.CARDS and "feed" in data.card(grid[i])]
+        kinds = [
+            (i, data.card(grid[i])["feed"])
+            for i in CELLS
+            if grid[i] in data.CARDS and "feed" in data.card(grid[i])
+        ]
         fixed: set[int] = set()
         for i, f in kinds:
             fixed |= _fixed(i, f["kind"])
@@ -96,8 +99,7 @@ class Feeders:
         groups = _groups(self.targets)
         if not groups:
             return [self.always]
-        out = {self.always.union(*combo)
-               for combo in combinations_with_replacement(groups, self.greenhouses)}
+        out = {self.always.union(*combo) for combo in combinations_with_replacement(groups, self.greenhouses)}
         return sorted(out, key=sorted)
 
     def line_sets(self, unfed: frozenset[int], most: int) -> list[tuple[int, frozenset[int]]]:
@@ -134,8 +136,9 @@ def coins_spent(grid: Grid, coins: int) -> int:
     return cheapest if cheapest is not None and cheapest <= coins else coins
 
 
-def best_feeding(grid: Grid, coins: int, value: Callable[[frozenset[int]], float]
-                 ) -> tuple[frozenset[int], int]:
+def best_feeding(
+    grid: Grid, coins: int, value: Callable[[frozenset[int]], float]
+) -> tuple[frozenset[int], int]:
     """(fed squares, coins spent): the legal feeding the player values most."""
     fd = Feeders(grid)
     spent = coins_spent(grid, coins)

@@ -27,11 +27,9 @@ def to_act(state: dict[str, Any]) -> list[int]:
     players = state["p"]
     # Each list is in seat order: the seats with a pending decision, plus the phase's duty.
     if phase == "place":
-        return [i for i, pl in enumerate(players)
-                if pl["pending"] or not (pl["complete"] or pl["placed"])]
+        return [i for i, pl in enumerate(players) if pl["pending"] or not (pl["complete"] or pl["placed"])]
     if phase == "build":
-        return [i for i, pl in enumerate(players)
-                if pl["pending"] or not (pl["complete"] or pl["done"])]
+        return [i for i, pl in enumerate(players) if pl["pending"] or not (pl["complete"] or pl["done"])]
     if phase == "monument":
         return [i for i, pl in enumerate(players) if pl["pending"] or pl["monument"] is None]
     if phase == "name":
@@ -96,8 +94,7 @@ def oddity_moves(state: dict[str, Any], seat: int) -> list[Move]:
             continue
         for key, cubes in sorted(opl["store"].items()):
             if cubes and data.react_kind(opl["grid"][int(key)]) == "oddity_shop":
-                moves += [{"type": "take_oddity", "from": other, "shop": int(key), "to": c}
-                          for c in cells]
+                moves += [{"type": "take_oddity", "from": other, "shop": int(key), "to": c} for c in cells]
     return moves
 
 
@@ -115,7 +112,7 @@ def placement_cells(state: dict[str, Any], seat: int) -> list[int]:
     others = [c for c in free if c not in petal]
     if others and len(incomplete(state)) > 1:
         return others  # your own named resource may not go there...
-    return free        # ...unless no other square is free or you are the last player
+    return free  # ...unless no other square is free or you are the last player
 
 
 def factory_swap(state: dict[str, Any], seat: int) -> bool:
@@ -172,8 +169,11 @@ def reaction_moves(state: dict[str, Any], seat: int) -> list[Move]:
             elif kind == "oddity_shop" and not stored:
                 moves.append({"type": "store", "cell": i})
     if pl["built_monument"] and data.react_kind(pl["monument"]) == "bondmaker":
-        moves += [{"type": "bondmaker", "cell": i} for i in CELLS
-                  if grid[i] == "cottage" and str(i) not in pl["store"]]
+        moves += [
+            {"type": "bondmaker", "cell": i}
+            for i in CELLS
+            if grid[i] == "cottage" and str(i) not in pl["store"]
+        ]
     if pl["store"] and not pl["flags"].get("museum_used"):
         # A loop, not any(...): compiled, a generator expression here would cost this function a
         # closure on every call (the same holds for every hot function of this package).
@@ -202,16 +202,23 @@ def random_move(state: dict[str, Any], seat: int, rng: Any) -> Move:
     return move
 
 
-def draw(state: dict[str, Any], seat: int, rng: Rng,
-         listing: Callable[[dict[str, Any], int], list[Move]] | None = None, due: bool = False
-         ) -> Move:
+def draw(
+    state: dict[str, Any],
+    seat: int,
+    rng: Rng,
+    listing: Callable[[dict[str, Any], int], list[Move]] | None = None,
+    due: bool = False,
+) -> Move:
     """The move `rng.choice(legal_moves(state, seat))` would draw; `listing` lists the legal
     moves when they must be listed (default: without the memo, for a playout's state that
     changes in place); `due`: the seat is known to be one of `to_act(state)`. Placing and
     constructing moves are found by index, in `legal_moves`' order."""
     phase = state["phase"]
-    if (phase != "place" and phase != "build" and phase != "name") or state["p"][seat]["pending"] or not (
-            due or seat in to_act(state)):
+    if (
+        (phase != "place" and phase != "build" and phase != "name")
+        or state["p"][seat]["pending"]
+        or not (due or seat in to_act(state))
+    ):
         return rng.choice((listing or _legal_moves)(state, seat))
     if phase == "name":  # name_moves' order: the naming moves, then the Oddity Shop ones
         kind, key, values, oddity = _name_parts(state, seat)

@@ -38,8 +38,7 @@ def log_text(state: dict[str, Any], seat: int, move: dict[str, Any], viewer: int
             shown = state["solo_deck"]["shown"][move["index"]]
             return f"{who} took the {shown} resource card."
         if t == "take_oddity":
-            return (f"{who} took {{seat{int(move['from'])}}}'s Oddity Shop resource to "
-                    f"{square(move['to'])}.")
+            return f"{who} took {{seat{int(move['from'])}}}'s Oddity Shop resource to {square(move['to'])}."
         if t == "place":
             return f"{who} placed {move['resource']} on {square(move['cell'])}."
         if t == "store":

@@ -44,7 +44,8 @@ for _cid, _places in data.PLACEMENTS.items():
         _bits = sum(0xFF << 8 * _c for _c, _ in _pl)
         _codes = sum(_CODE[_r] << 8 * _c for _c, _r in _pl)
         _by_low[_low].setdefault(_res, []).append(
-            (_n, _all, tuple(_need.items()), tuple(_c for _c, _ in _pl), _bits, _codes))
+            (_n, _all, tuple(_need.items()), tuple(_c for _c, _ in _pl), _bits, _codes)
+        )
     _ANCHORED[_cid] = _by_low
 
 # Per card, its placements as _anchor_index files them, built once at import: slot
@@ -57,8 +58,9 @@ for _cid, _by_low in _ANCHORED.items():
     _slots: dict[int, list[_Row8]] = {}
     for _low, _groups in enumerate(_by_low):
         for _res, _rows in _groups.items():
-            _slots[_low * 8 + _CODE[_res]] = [(_row[4], _row[5], _cid, _row[0], _row[3], _row[1])
-                                              for _row in _rows]
+            _slots[_low * 8 + _CODE[_res]] = [
+                (_row[4], _row[5], _cid, _row[0], _row[3], _row[1]) for _row in _rows
+            ]
     _PAIRS[_cid] = _slots
 
 
@@ -107,8 +109,9 @@ def _ghost(pl: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def match(grid: list[Any], placement: tuple[tuple[int, str], ...], ghost: dict[str, Any] | None
-          ) -> tuple[list[int], list[int]] | None:
+def match(
+    grid: list[Any], placement: tuple[tuple[int, str], ...], ghost: dict[str, Any] | None
+) -> tuple[list[int], list[int]] | None:
     """(resource squares to clear, ghost squares used) if the placement matches, else None."""
     real: list[int] = []
     ghosts: list[int] = []
@@ -118,16 +121,18 @@ def match(grid: list[Any], placement: tuple[tuple[int, str], ...], ghost: dict[s
             real.append(cell)
         elif value is not None and data.has_passive(value, "wild"):
             continue
-        elif ghost is not None and ghost["cells"].get(str(cell)) == res and (
-                value is None or cell == ghost["at"]):
+        elif (
+            ghost is not None
+            and ghost["cells"].get(str(cell)) == res
+            and (value is None or cell == ghost["at"])
+        ):
             ghosts.append(cell)
         else:
             return None
     return real, ghosts
 
 
-def targets(grid: list[Any], pl: dict[str, Any], cid: str, real: list[int], ghosts: list[int]
-            ) -> list[int]:
+def targets(grid: list[Any], pl: dict[str, Any], cid: str, real: list[int], ghosts: list[int]) -> list[int]:
     """Where the new building may stand: a vacated square of the pattern, or (Shed, Obelisk)
     any square that is empty once the resources are removed."""
     if data.has_passive(cid, "place_anywhere") or built(pl, "place_anywhere_all"):
@@ -139,16 +144,17 @@ def can_afford(state: dict[str, Any], seat: int, cid: str) -> bool:
     """Coin costs that block construction: Estival Festival's 2 coins; the solo Jeweler's coin."""
     pl = state["p"][seat]
     cost = data.card(cid).get("build_cost", 0)
-    if state["solo"] and any([b["kind"] == "jeweler_cost"
-                              for b in data.card(cid).get("build", ())]):
+    if state["solo"] and any([b["kind"] == "jeweler_cost" for b in data.card(cid).get("build", ())]):
         cost = max(cost, 1)
     return bool(pl["coins"] >= cost)
 
 
 def build_moves(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     """Every construct move available to the player now."""
-    return [{"type": "build", "card": cid, "cells": list(cells), "at": at}
-            for cid, cells, at in build_options(state, seat)]
+    return [
+        {"type": "build", "card": cid, "cells": list(cells), "at": at}
+        for cid, cells, at in build_options(state, seat)
+    ]
 
 
 Option = tuple[str, tuple[int, ...], int]
@@ -161,8 +167,9 @@ def build_options(state: dict[str, Any], seat: int) -> list[Option]:
     grid = pl["grid"]
     ghost = _ghost(pl)
     if ghost is not None:
-        return [(m["card"], tuple(m["cells"]), m["at"])
-                for m in _build_moves_slow(state, seat, pl, grid, ghost)]
+        return [
+            (m["card"], tuple(m["cells"]), m["at"]) for m in _build_moves_slow(state, seat, pl, grid, ghost)
+        ]
     # The town word, one byte per square (a list comprehension: bytes() of a map is slower).
     town = bytes([0 if v is None else _CELL_CODE[v] for v in grid])
     if _WILD_CODE in town:
@@ -190,13 +197,13 @@ def build_options(state: dict[str, Any], seat: int) -> list[Option]:
     if not matched:  # the usual case: nothing to construct
         return []
     cards = buildable_cards(state, seat)
-    found = {cid: rows for cid in cards
-             if (rows := matched.get(cid)) and can_afford(state, seat, cid)}
+    found = {cid: rows for cid in cards if (rows := matched.get(cid)) and can_afford(state, seat, cid)}
     return _options(pl, found, sum([1 << i for i, v in enumerate(grid) if v is None]))
 
 
-def _options(pl: dict[str, Any], found: dict[str, list[tuple[int, tuple[int, ...], int]]],
-             empty: int) -> list[Option]:
+def _options(
+    pl: dict[str, Any], found: dict[str, list[tuple[int, tuple[int, ...], int]]], empty: int
+) -> list[Option]:
     """The options of the matched placements (card -> (placement number, squares, mask of the
     resource squares it clears)), cards in order: each placement's target squares, once each."""
     moves: list[Option] = []
@@ -213,8 +220,9 @@ def _options(pl: dict[str, Any], found: dict[str, list[tuple[int, tuple[int, ...
     return moves
 
 
-def _build_options_wild(state: dict[str, Any], seat: int, pl: dict[str, Any], grid: list[Any]
-                        ) -> list[Option]:
+def _build_options_wild(
+    state: dict[str, Any], seat: int, pl: dict[str, Any], grid: list[Any]
+) -> list[Option]:
     """build_options for a town with Trading Posts, which stand in for any resource: square by
     square, with masks."""
     res: dict[str, int] = {}
@@ -261,8 +269,9 @@ def _build_options_wild(state: dict[str, Any], seat: int, pl: dict[str, Any], gr
     return _options(pl, found, empty)
 
 
-def _build_moves_slow(state: dict[str, Any], seat: int, pl: dict[str, Any], grid: list[Any],
-                      ghost: dict[str, Any]) -> list[dict[str, Any]]:
+def _build_moves_slow(
+    state: dict[str, Any], seat: int, pl: dict[str, Any], grid: list[Any], ghost: dict[str, Any]
+) -> list[dict[str, Any]]:
     """build_moves with a Prism Forge ghost to take into account, square by square."""
     moves: list[dict[str, Any]] = []
     seen: set[tuple[str, tuple[int, ...], int]] = set()
@@ -287,8 +296,7 @@ def _build_moves_slow(state: dict[str, Any], seat: int, pl: dict[str, Any], grid
     return moves
 
 
-def check_build(state: dict[str, Any], seat: int, move: dict[str, Any]
-                ) -> tuple[list[int], list[int]] | str:
+def check_build(state: dict[str, Any], seat: int, move: dict[str, Any]) -> tuple[list[int], list[int]] | str:
     """(squares to clear, ghost squares) for a valid construct move, else the rule it breaks."""
     pl = state["p"][seat]
     cid = move.get("card")
@@ -316,7 +324,8 @@ def check_build(state: dict[str, Any], seat: int, move: dict[str, Any]
             return "A construction must use at least one resource from your town."
         if move.get("at") in targets(pl["grid"], pl, cid, real, ghosts):
             return real, ghosts
-        return ("The building must go on one of the squares its pattern used "
-                "(only a Shed, or any building after Obelisk of the Crescent, may go elsewhere).")
+        return (
+            "The building must go on one of the squares its pattern used "
+            "(only a Shed, or any building after Obelisk of the Crescent, may go elsewhere)."
+        )
     return "Those squares do not hold the building's pattern (rotations and mirrors allowed)."
-

@@ -10,8 +10,7 @@ from typing import Any, Callable, TypedDict
 from app.engine.memo import part
 from app.rulesets.tiny_towns import data
 from app.rulesets.tiny_towns.feeding import best_feeding, coins_spent
-from app.rulesets.tiny_towns.state import (
-    ADJ, CELLS, CENTRE, COL, CORNERS, ROW, built, is_building, right_of)
+from app.rulesets.tiny_towns.state import ADJ, CELLS, CENTRE, COL, CORNERS, ROW, built, is_building, right_of
 
 
 class ScoreParams(TypedDict, total=False):
@@ -35,10 +34,10 @@ class Ctx:
     seat: int
     grid: list[Any]
     fed: set[int]
-    coins: list[int]          # every seat's coins after feeding
+    coins: list[int]  # every seat's coins after feeding
     counts: list[Counter[str]]  # every seat's building counts
     pl: dict[str, Any]
-    rich: bool = False          # Schoolhouse: at least the coins of the player on your right
+    rich: bool = False  # Schoolhouse: at least the coins of the player on your right
 
 
 def _types(grid: list[Any], cells: Any, exclude: int) -> set[str]:
@@ -71,8 +70,9 @@ def _count_table(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
 
 
 def _alone(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
-    return sum([p["vp"] for i in cells
-                if not any([j != i and ctx.grid[j] == ctx.grid[i] for j in ROW[i] + COL[i]])])
+    return sum(
+        [p["vp"] for i in cells if not any([j != i and ctx.grid[j] == ctx.grid[i] for j in ROW[i] + COL[i]])]
+    )
 
 
 def _more_than_right(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
@@ -93,15 +93,33 @@ def _adjacent_fed(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
 
 
 def _not_adjacent_colours(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
-    return sum([p["vp"] for i in cells if not any([
-        is_building(ctx.grid[j]) and data.card(ctx.grid[j])["colour"] in p["colours"]
-        for j in ADJ[i]])])
+    return sum(
+        [
+            p["vp"]
+            for i in cells
+            if not any(
+                [
+                    is_building(ctx.grid[j]) and data.card(ctx.grid[j])["colour"] in p["colours"]
+                    for j in ADJ[i]
+                ]
+            )
+        ]
+    )
 
 
 def _adjacent_colours(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
-    return sum([p["vp"] for i in cells if any([
-        is_building(ctx.grid[j]) and data.card(ctx.grid[j])["colour"] in p["colours"]
-        for j in ADJ[i]])])
+    return sum(
+        [
+            p["vp"]
+            for i in cells
+            if any(
+                [
+                    is_building(ctx.grid[j]) and data.card(ctx.grid[j])["colour"] in p["colours"]
+                    for j in ADJ[i]
+                ]
+            )
+        ]
+    )
 
 
 def _corners(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
@@ -142,8 +160,7 @@ def _per_stored(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
 
 
 def _schoolhouse(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
-    return sum([p["vp"] + (p["bonus"] if ctx.rich else 0) for i in cells
-                if _fed_cottages(ctx, ADJ[i]) >= 1])
+    return sum([p["vp"] + (p["bonus"] if ctx.rich else 0) for i in cells if _fed_cottages(ctx, ADJ[i]) >= 1])
 
 
 def _unique_types(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
@@ -194,8 +211,12 @@ def _completion(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
 
 
 def _vineyard(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
-    return sum([(p["vp"] if i in ctx.fed else 0)
-                + p["penalty"] * len(_types(ctx.grid, ROW[i] + COL[i], i)) for i in cells])
+    return sum(
+        [
+            (p["vp"] if i in ctx.fed else 0) + p["penalty"] * len(_types(ctx.grid, ROW[i] + COL[i], i))
+            for i in cells
+        ]
+    )
 
 
 def _hollow(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
@@ -204,25 +225,40 @@ def _hollow(ctx: Ctx, cells: list[int], p: ScoreParams) -> int:
 
 
 SCORE: dict[str, Callable[[Ctx, list[int], ScoreParams], int]] = {
-    "flat": _flat, "fed_flat": _fed_flat, "count_table": _count_table, "alone_in_lines": _alone,
-    "more_than_right": _more_than_right, "per_fed_cottage": _per_fed_cottage,
-    "adjacent_fed_cottages": _adjacent_fed, "not_adjacent_colours": _not_adjacent_colours,
-    "adjacent_colours": _adjacent_colours, "per_copy_in_corners": _corners,
-    "types_in_lines": _types_in_lines, "copies_in_row_or_column": _row_or_col,
-    "centre_bonus": _centre, "per_adjacent_cottage": _per_adjacent_cottage,
-    "adjacent_same": _adjacent_same, "not_adjacent_same": _not_adjacent_same,
-    "per_stored": _per_stored, "schoolhouse": _schoolhouse, "unique_types": _unique_types,
-    "adjacent_types": _adjacent_types, "recorded_at_build": _recorded,
-    "largest_group": _largest_group, "missing_types": _missing, "completion_order": _completion,
-    "vineyard": _vineyard, "hollow_hill": _hollow,
+    "flat": _flat,
+    "fed_flat": _fed_flat,
+    "count_table": _count_table,
+    "alone_in_lines": _alone,
+    "more_than_right": _more_than_right,
+    "per_fed_cottage": _per_fed_cottage,
+    "adjacent_fed_cottages": _adjacent_fed,
+    "not_adjacent_colours": _not_adjacent_colours,
+    "adjacent_colours": _adjacent_colours,
+    "per_copy_in_corners": _corners,
+    "types_in_lines": _types_in_lines,
+    "copies_in_row_or_column": _row_or_col,
+    "centre_bonus": _centre,
+    "per_adjacent_cottage": _per_adjacent_cottage,
+    "adjacent_same": _adjacent_same,
+    "not_adjacent_same": _not_adjacent_same,
+    "per_stored": _per_stored,
+    "schoolhouse": _schoolhouse,
+    "unique_types": _unique_types,
+    "adjacent_types": _adjacent_types,
+    "recorded_at_build": _recorded,
+    "largest_group": _largest_group,
+    "missing_types": _missing,
+    "completion_order": _completion,
+    "vineyard": _vineyard,
+    "hollow_hill": _hollow,
 }
 
 
 # Score kinds whose points depend on which buildings are fed (what feeding choices can change).
-FED_KINDS = frozenset({"fed_flat", "per_fed_cottage", "adjacent_fed_cottages", "schoolhouse",
-                       "vineyard"})
-def _feeding(state: dict[str, Any], seat: int, coins: list[int], rich: bool
-             ) -> tuple[frozenset[int], int]:
+FED_KINDS = frozenset({"fed_flat", "per_fed_cottage", "adjacent_fed_cottages", "schoolhouse", "vineyard"})
+
+
+def _feeding(state: dict[str, Any], seat: int, coins: list[int], rich: bool) -> tuple[frozenset[int], int]:
     """The player's best legal feeding (feeding.py), kept in the game's memo under what it
     depends on (every viewer's scores ask for it)."""
     pl = state["p"][seat]
@@ -232,19 +268,27 @@ def _feeding(state: dict[str, Any], seat: int, coins: list[int], rich: bool
     return part(key, _best_feeding, state, seat, coins, rich)
 
 
-def _best_feeding(state: dict[str, Any], seat: int, coins: list[int], rich: bool
-                  ) -> tuple[frozenset[int], int]:
+def _best_feeding(
+    state: dict[str, Any], seat: int, coins: list[int], rich: bool
+) -> tuple[frozenset[int], int]:
     """The search `_feeding` caches (apart from it: its scorer is a closure, which a cache hit
     need not allocate)."""
     pl = state["p"][seat]
     grid = pl["grid"]
-    kinds = [(cid, [i for i in CELLS if grid[i] == cid]) for cid in sorted({g for g in grid if is_building(g)})
-             if data.card(cid)["score"]["kind"] in FED_KINDS]
+    kinds = [
+        (cid, [i for i in CELLS if grid[i] == cid])
+        for cid in sorted({g for g in grid if is_building(g)})
+        if data.card(cid)["score"]["kind"] in FED_KINDS
+    ]
 
     def value(fed: frozenset[int]) -> float:
         ctx = Ctx(state, seat, grid, set(fed), coins, [], pl, rich)
-        return sum([SCORE[data.card(cid)["score"]["kind"]](ctx, cells, data.card(cid)["score"])
-                    for cid, cells in kinds])
+        return sum(
+            [
+                SCORE[data.card(cid)["score"]["kind"]](ctx, cells, data.card(cid)["score"])
+                for cid, cells in kinds
+            ]
+        )
 
     return best_feeding(grid, pl["coins"], value)
 
@@ -273,9 +317,18 @@ def score_all(state: dict[str, Any]) -> list[dict[str, Any]]:
         empty_vp = 0 if built(pl, "empty_squares_zero") else -empty
         coin_vp = coins[seat] * (2 if built(pl, "coins_double") else 1)
         total = sum(cards.values()) + empty_vp + coin_vp
-        out.append({"total": total, "cards": cards, "coins": coins[seat], "coin_vp": coin_vp,
-                    "coins_spent_feeding": spent[seat], "empty_squares": empty,
-                    "empty_vp": empty_vp, "fed": sorted(fed)})
+        out.append(
+            {
+                "total": total,
+                "cards": cards,
+                "coins": coins[seat],
+                "coin_vp": coin_vp,
+                "coins_spent_feeding": spent[seat],
+                "empty_squares": empty,
+                "empty_vp": empty_vp,
+                "fed": sorted(fed),
+            }
+        )
     return out
 
 

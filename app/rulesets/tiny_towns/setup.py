@@ -9,8 +9,11 @@ from app.rulesets.tiny_towns import data
 
 
 def _eligible(row: dict[str, Any], fortune: bool, solo: bool, town_hall: bool = False) -> bool:
-    return ((row["set"] == "base" or fortune) and (row.get("solo", True) or not solo)
-            and (row.get("town_hall", True) or not town_hall))
+    return (
+        (row["set"] == "base" or fortune)
+        and (row.get("solo", True) or not solo)
+        and (row.get("town_hall", True) or not town_hall)
+    )
 
 
 def town_hall_deck(rng: Rng) -> dict[str, Any]:
@@ -20,8 +23,9 @@ def town_hall_deck(rng: Rng) -> dict[str, Any]:
     return {"deck": cards[k:], "discard": cards[:k], "revealed": [], "free": False}
 
 
-def deal_buildings(rng: Rng, fortune: bool, max_fortune: int, solo: bool,
-                   town_hall: bool = False) -> list[str]:
+def deal_buildings(
+    rng: Rng, fortune: bool, max_fortune: int, solo: bool, town_hall: bool = False
+) -> list[str]:
     """Cottage plus one card per coloured pile; Fortune cards are shuffled into their piles and
     a Fortune card drawn beyond the limit is set aside for the next card of that pile."""
     chosen: dict[str, str] = {}
@@ -45,8 +49,9 @@ _FIXED = [c["fixed"] for c in data.COLOURS if "fixed" in c]  # the Cottage
 
 def _pile(colour: str, fortune: bool, solo: bool, town_hall: bool) -> tuple[dict[str, Any], ...]:
     """The building rows of one colour pile eligible in this game, in table order."""
-    return tuple(b for b in data.BUILDINGS if b["colour"] == colour
-                 and _eligible(b, fortune, solo, town_hall))
+    return tuple(
+        b for b in data.BUILDINGS if b["colour"] == colour and _eligible(b, fortune, solo, town_hall)
+    )
 
 
 def _monument_pool(fortune_monuments: bool, solo: bool) -> tuple[str, ...]:
@@ -60,10 +65,20 @@ _SOLO_CARDS = tuple(r for r in data.RESOURCES for _ in range(data.SOLO_COPIES)) 
 def new_player(dealt: list[str]) -> dict[str, Any]:
     """An empty 4x4 town with an empty chest and two dealt monuments."""
     return {
-        "grid": [None] * (data.SIZE * data.SIZE), "coins": 0, "dealt": dealt, "monument": None,
+        "grid": [None] * (data.SIZE * data.SIZE),
+        "coins": 0,
+        "dealt": dealt,
+        "monument": None,
         "discarded": None,
-        "built_monument": False, "store": {}, "marks": {}, "pending": [], "placed": False,
-        "done": False, "complete": False, "builds": 0, "flags": {},
+        "built_monument": False,
+        "store": {},
+        "marks": {},
+        "pending": [],
+        "placed": False,
+        "done": False,
+        "complete": False,
+        "builds": 0,
+        "flags": {},
     }
 
 
@@ -76,17 +91,27 @@ def setup_state(players: int, opts: dict[str, Any], seed: int) -> dict[str, Any]
     buildings = deal_buildings(rng, fortune, opts["max_fortune_buildings"], solo, town_hall)
     pool = list(_monument_pool(bool(fortune and opts["fortune_monuments"]), solo))
     deck = rng.shuffled(pool)
-    dealt = [sorted(deck[2 * i: 2 * i + 2]) for i in range(players)]
+    dealt = [sorted(deck[2 * i : 2 * i + 2]) for i in range(players)]
     solo_deck = None
     if solo:
         cards = rng.shuffled(_SOLO_CARDS)
         solo_deck = {"shown": cards[:3], "deck": cards[3:]}
     return {
-        "n": players, "solo": solo, "coins_on": fortune, "opts": dict(opts),
-        "phase": "monument", "round": 0,
+        "n": players,
+        "solo": solo,
+        "coins_on": fortune,
+        "opts": dict(opts),
+        "phase": "monument",
+        "round": 0,
         "master": None if solo or town_hall else rng.below(players),
         "town_hall": town_hall_deck(rng) if town_hall else None,
-        "named": None, "oddity_taken": False, "buildings": buildings, "monument_pool": pool,
-        "solo_deck": solo_deck, "finish": [None] * players, "last": None,
-        "p": [new_player(d) for d in dealt], "rng": rng.state,
+        "named": None,
+        "oddity_taken": False,
+        "buildings": buildings,
+        "monument_pool": pool,
+        "solo_deck": solo_deck,
+        "finish": [None] * players,
+        "last": None,
+        "p": [new_player(d) for d in dealt],
+        "rng": rng.state,
     }

@@ -29,12 +29,16 @@ def _orth(i: int) -> tuple[int, ...]:
 
 def _ring(i: int) -> tuple[int, ...]:
     r, c = divmod(i, SIZE)
-    return tuple((r + dr) * SIZE + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-                 if (dr or dc) and 0 <= r + dr < SIZE and 0 <= c + dc < SIZE)
+    return tuple(
+        (r + dr) * SIZE + c + dc
+        for dr in (-1, 0, 1)
+        for dc in (-1, 0, 1)
+        if (dr or dc) and 0 <= r + dr < SIZE and 0 <= c + dc < SIZE
+    )
 
 
-ADJ = [_orth(i) for i in CELLS]        # orthogonal neighbours ("adjacent")
-RING = [_ring(i) for i in CELLS]       # the 8 surrounding squares
+ADJ = [_orth(i) for i in CELLS]  # orthogonal neighbours ("adjacent")
+RING = [_ring(i) for i in CELLS]  # the 8 surrounding squares
 ROW = [tuple(range(i // SIZE * SIZE, i // SIZE * SIZE + SIZE)) for i in CELLS]
 COL = [tuple(range(i % SIZE, SIZE * SIZE, SIZE)) for i in CELLS]
 
@@ -78,8 +82,10 @@ def private_copy(state: State) -> State:
     state's top level, the players list and dicts and the players' container fields (what
     `Edit.p` and `Edit.f` hand out); anything deeper is replaced, never changed."""
     s = dict(state)
-    s["p"] = [{k: (dict(v) if type(v) is dict else list(v) if type(v) is list else v)
-               for k, v in pl.items()} for pl in state["p"]]
+    s["p"] = [
+        {k: (dict(v) if type(v) is dict else list(v) if type(v) is list else v) for k, v in pl.items()}
+        for pl in state["p"]
+    ]
     return s
 
 

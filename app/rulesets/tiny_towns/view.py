@@ -22,10 +22,18 @@ def _player_view(pl: dict[str, Any], own: bool) -> dict[str, Any]:
 def _make_player_view(pl: dict[str, Any], own: bool) -> dict[str, Any]:
     secret_ok = own or pl["built_monument"]
     return {
-        "grid": pl["grid"], "coins": pl["coins"], "chest": chest_size(pl), "store": pl["store"],
-        "marks": pl["marks"], "placed": pl["placed"], "done": pl["done"],
-        "complete": pl["complete"], "builds": pl["builds"], "flags": pl["flags"],
-        "pending": pl["pending"], "built_monument": pl["built_monument"],
+        "grid": pl["grid"],
+        "coins": pl["coins"],
+        "chest": chest_size(pl),
+        "store": pl["store"],
+        "marks": pl["marks"],
+        "placed": pl["placed"],
+        "done": pl["done"],
+        "complete": pl["complete"],
+        "builds": pl["builds"],
+        "flags": pl["flags"],
+        "pending": pl["pending"],
+        "built_monument": pl["built_monument"],
         "has_monument": pl["monument"] is not None,
         "monument": pl["monument"] if secret_ok else None,
         "dealt": pl["dealt"] if own else None,
@@ -36,17 +44,29 @@ def view_state(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """The table as `seat` sees it (None: a spectator)."""
     deck = state["solo_deck"]
     return {
-        "seat": seat, "players": state["n"], "solo": state["solo"], "coins_on": state["coins_on"],
-        "options": state["opts"], "phase": state["phase"], "round": state["round"],
-        "master": state["master"], "named": state["named"], "oddity_taken": state["oddity_taken"],
-        "buildings": state["buildings"], "monument_pool": state["monument_pool"],
-        "finish": state["finish"], "last": state["last"],
+        "seat": seat,
+        "players": state["n"],
+        "solo": state["solo"],
+        "coins_on": state["coins_on"],
+        "options": state["opts"],
+        "phase": state["phase"],
+        "round": state["round"],
+        "master": state["master"],
+        "named": state["named"],
+        "oddity_taken": state["oddity_taken"],
+        "buildings": state["buildings"],
+        "monument_pool": state["monument_pool"],
+        "finish": state["finish"],
+        "last": state["last"],
         "solo_deck": None if deck is None else {"shown": deck["shown"], "deck_size": len(deck["deck"])},
-        "town_hall": None if state["town_hall"] is None else {
+        "town_hall": None
+        if state["town_hall"] is None
+        else {
             "deck_size": len(state["town_hall"]["deck"]),
             "discarded": len(state["town_hall"]["discard"]),
             "revealed": state["town_hall"]["revealed"],
-            "free_choice": state["town_hall"]["free"]},
+            "free_choice": state["town_hall"]["free"],
+        },
         "towns": [_player_view(pl, i == seat) for i, pl in enumerate(state["p"])],
     }
 
@@ -77,13 +97,19 @@ def determinize_state(state: dict[str, Any], seat: int | None, rng: Any) -> dict
         players[i] = q
     s["p"] = players
     if state["solo_deck"] is not None:
-        s["solo_deck"] = {"shown": state["solo_deck"]["shown"],
-                          "deck": rng.shuffled(state["solo_deck"]["deck"])}
+        s["solo_deck"] = {
+            "shown": state["solo_deck"]["shown"],
+            "deck": rng.shuffled(state["solo_deck"]["deck"]),
+        }
     th = state["town_hall"]
     if th is not None:  # the face-down discards and the deck order are unknown to everyone
         cards = rng.shuffled(th["deck"] + th["discard"])
-        s["town_hall"] = {"deck": cards[: len(th["deck"])], "discard": cards[len(th["deck"]):],
-                          "revealed": th["revealed"], "free": th["free"]}
+        s["town_hall"] = {
+            "deck": cards[: len(th["deck"])],
+            "discard": cards[len(th["deck"]) :],
+            "revealed": th["revealed"],
+            "free": th["free"],
+        }
     s["rng"] = rng.next64()
     return s
 
@@ -107,7 +133,9 @@ def describe(move: dict[str, Any]) -> str:
         return f"square {int(move[key]) + 1}"
 
     labels: dict[str, Callable[[], str]] = {
-        "keep_monument": lambda: f"keep {_name(move['monument'])}" if "monument" in move else "keep a monument",
+        "keep_monument": lambda: (
+            f"keep {_name(move['monument'])}" if "monument" in move else "keep a monument"
+        ),
         "name": lambda: f"name {move['resource']}",
         "choose_card": lambda: f"take resource card {move['index'] + 1}",
         "take_oddity": lambda: f"take seat {move['from'] + 1}'s Oddity Shop cube to {sq('to')}",
@@ -123,8 +151,11 @@ def describe(move: dict[str, Any]) -> str:
         if t in labels:
             return labels[t]()
         if t == "choose":
-            parts = [_name(v) if k == "card" else f"square {int(v) + 1}" if k in ("cell", "to")
-                     else f"{k} {v}" for k, v in move.items() if k != "type"]
+            parts = [
+                _name(v) if k == "card" else f"square {int(v) + 1}" if k in ("cell", "to") else f"{k} {v}"
+                for k, v in move.items()
+                if k != "type"
+            ]
             return "choose " + ", ".join(parts)
     except (KeyError, TypeError, ValueError):
         pass

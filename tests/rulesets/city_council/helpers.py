@@ -37,9 +37,15 @@ def build(s: dict[str, Any], name: str, cells: list[tuple[int, int]], token: boo
     tile = take_tile(s, name)
     bid = f"b{s['next_bid']}"
     s["next_bid"] += 1
-    s["buildings"][bid] = {"id": bid, "name": name, "tile": tile, "fixed": False,
-                           "cells": sorted([list(c) for c in cells]), "token": token,
-                           "prison": [0, 0]}
+    s["buildings"][bid] = {
+        "id": bid,
+        "name": name,
+        "tile": tile,
+        "fixed": False,
+        "cells": sorted([list(c) for c in cells]),
+        "token": token,
+        "prison": [0, 0],
+    }
     return bid
 
 

@@ -50,8 +50,18 @@ def test_every_phase_names_its_rule_and_changes_nothing():
                 assert err.value.reason == _RULE[key] + ".", (s["phase"], bad, err.value.reason)
                 assert json.dumps(s, sort_keys=True) == before
                 seen.add(key)
-    assert {"committees", "treasury", "draw", "plan", "vote", "fund", "vote2", "execute",
-            "activate", "window"} <= seen, seen
+    assert {
+        "committees",
+        "treasury",
+        "draw",
+        "plan",
+        "vote",
+        "fund",
+        "vote2",
+        "execute",
+        "activate",
+        "window",
+    } <= seen, seen
 
 
 def test_api_bad_move_is_422_naming_the_rule_and_the_game_is_unchanged(client):
@@ -67,8 +77,9 @@ def test_api_bad_move_is_422_naming_the_rule_and_the_game_is_unchanged(client):
     moves = legal(client, game, chair)["moves"]
     assert moves and moves[0]["type"] == "committees"
     bad = {"type": "committees", "seats": ["election", "election", "election"]}
-    r = client.post(f"/api/games/{game}/moves", headers=chair["headers"],
-                    json={"version": before["version"], "move": bad})
+    r = client.post(
+        f"/api/games/{game}/moves", headers=chair["headers"], json={"version": before["version"], "move": bad}
+    )
     assert r.status_code == 422
     assert "Committees phase" in r.json()["detail"] and "Election" in r.json()["detail"]
     assert doc(client, game, chair) == before

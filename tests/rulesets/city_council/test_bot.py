@@ -84,8 +84,13 @@ def _stalled_city():
     """Hard mode, 3 players, at the planning step: the city of the stalled seed-10013 game ($0,
     no private funds, nothing in the planning area affordable)."""
     s = at_planning(3, 0, mode="hard")
-    for name, cells in (("FBI Branch", [(2, 5), (3, 5)]), ("Police Station", [(0, 4)]),
-                        ("Bank", [(4, 5), (5, 5)]), ("Restaurant", [(4, 4)]), ("Park", [(0, 3), (1, 3)])):
+    for name, cells in (
+        ("FBI Branch", [(2, 5), (3, 5)]),
+        ("Police Station", [(0, 4)]),
+        ("Bank", [(4, 5), (5, 5)]),
+        ("Restaurant", [(4, 4)]),
+        ("Park", [(0, 3), (1, 3)]),
+    ):
         build(s, name, cells)
     s["budget"] = 0
     s["funds"] = [0] * s["members"]

@@ -132,8 +132,7 @@ def test_single_answer_taken_at_once():
     flow.advance(s)
     assert s["committee"] == ["election", "transport", "executive", "union"]
     assert s["phase"] != "committees"
-    assert s["last"]["auto"][0] == {"seat": PURPLE, "move": {"type": "committees",
-                                                            "seats": s["committee"]}}
+    assert s["last"]["auto"][0] == {"seat": PURPLE, "move": {"type": "committees", "seats": s["committee"]}}
 
 
 def test_single_vote_target_taken_at_once():
@@ -157,13 +156,13 @@ def _every_permutation(s):
     from itertools import permutations
 
     from app.rulesets.city_council.tables import COMMITTEES
+
     members, best, low = s["members"], [], None
     for combo in permutations(COMMITTEES, members):
         if "election" not in combo or (s["phil"] and combo[s["players"]] == "election"):
             continue
         changes = sum(1 for m in range(members) if combo[m] != s["committee"][m])
-        if changes == 0 or any(s["streak"][m] >= 2 and combo[m] == s["committee"][m]
-                               for m in range(members)):
+        if changes == 0 or any(s["streak"][m] >= 2 and combo[m] == s["committee"][m] for m in range(members)):
             continue
         if low is None or changes < low:
             low, best = changes, []
@@ -179,6 +178,7 @@ def test_committee_options_match_the_rule_for_every_seating():
     from itertools import permutations
 
     from app.rulesets.city_council.tables import COMMITTEES
+
     for players in (2, 3, 4, 5):
         base = game(players, 1)
         members = base["members"]

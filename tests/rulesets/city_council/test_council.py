@@ -136,6 +136,7 @@ def test_example_4_the_chairman_may_place_the_bank_for_3_while_a_2_spot_exists()
 def bank_cost(s, move):
     """The cost of an execution move of a construction plan, from its blocks."""
     from app.rulesets.city_council.board import option_cost
+
     kind = TILES[s["plans"][move["plan"]]["target"]]
     return option_cost(s, kind, move["cells"], move.get("upgrade"))
 

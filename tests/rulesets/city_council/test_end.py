@@ -108,8 +108,15 @@ def test_advanced_phase_when_starting_zone_full():
     a second Relocation and Sale token are added; it stays advanced for the rest of the game."""
     s = _turn_end()
     for i, cell in enumerate([(3, 4), (3, 5), (4, 4), (4, 5), (5, 5)]):
-        s["buildings"][f"f{i}"] = {"id": f"f{i}", "name": "Firm", "tile": None, "fixed": True,
-                                   "cells": [list(cell)], "token": False, "prison": [0, 0]}
+        s["buildings"][f"f{i}"] = {
+            "id": f"f{i}",
+            "name": "Firm",
+            "tile": None,
+            "fixed": True,
+            "cells": [list(cell)],
+            "token": False,
+            "prison": [0, 0],
+        }
     flow.replenish(s)
     assert s["advanced"] and len(flow.available_tiles(s)) == 13
     assert s["tokens"] == {"sale": 2, "relocate": 2}
@@ -134,8 +141,15 @@ def test_advanced_phase_stays_when_starting_zone_empties():
     state until the end of the game, even if empty blocks are created in the Starting Zone.'"""
     s = _turn_end()
     for i, cell in enumerate([(3, 4), (3, 5), (4, 4), (4, 5), (5, 5)]):
-        s["buildings"][f"f{i}"] = {"id": f"f{i}", "name": "Firm", "tile": None, "fixed": True,
-                                   "cells": [list(cell)], "token": False, "prison": [0, 0]}
+        s["buildings"][f"f{i}"] = {
+            "id": f"f{i}",
+            "name": "Firm",
+            "tile": None,
+            "fixed": True,
+            "cells": [list(cell)],
+            "token": False,
+            "prison": [0, 0],
+        }
     flow.replenish(s)
     assert s["advanced"]
     s["buildings"] = {}  # every Starting-Zone block empty again

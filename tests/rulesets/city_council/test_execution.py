@@ -47,10 +47,15 @@ def _crowded_city():
     s = at_planning(3, 0)
     s["advanced"] = True
     build(s, "Federal Reserve", [(3, 4), (3, 5), (4, 4), (4, 5)])  # Starting Zone, with the
-    build(s, "Clinic", [(5, 5)])                                    # printed three
-    build(s, "Zoo", [(3, 0), (3, 1), (4, 0), (4, 1)])                # commercial zone 1
-    for name, cell in (("Diner", (3, 2)), ("Dump", (4, 2)), ("Firm", (5, 0)), ("Firm", (5, 1)),
-                       ("Dump", (5, 2))):
+    build(s, "Clinic", [(5, 5)])  # printed three
+    build(s, "Zoo", [(3, 0), (3, 1), (4, 0), (4, 1)])  # commercial zone 1
+    for name, cell in (
+        ("Diner", (3, 2)),
+        ("Dump", (4, 2)),
+        ("Firm", (5, 0)),
+        ("Firm", (5, 1)),
+        ("Dump", (5, 2)),
+    ):
         build(s, name, [cell])
     build(s, "Manufacturing Plant", [(4, 6), (4, 7), (5, 6), (5, 7)])  # commercial zone 2
     build(s, "Gallery", [(5, 8)])
@@ -145,8 +150,9 @@ def test_the_look_ahead_changes_the_city_as_execution_does():
                     look = execution._after(t, o, ch)
                     assert look["budget"] == real["budget"]
                     assert look["occ"] == occupied_mask(real)
-                    assert sorted(kind_of(b).name for b in look["buildings"].values()) == \
-                        sorted(kind_of(b).name for b in real["buildings"].values())
+                    assert sorted(kind_of(b).name for b in look["buildings"].values()) == sorted(
+                        kind_of(b).name for b in real["buildings"].values()
+                    )
                     seen.add(s["plans"][o]["kind"] + ("-upgrade" if ch[2] else ""))
     assert {"build", "sell", "relocate"} <= seen, seen
 
@@ -220,8 +226,9 @@ def test_three_plans_offered_ways_keep_the_most_plans_possible():
             raw = [(o, ch) for o in left for ch in execution._choices(t, o)]
             if len(raw) > 40:
                 continue
-            values = [1 + _plain_most(execution._after(t, o, ch), [x for x in left if x != o])
-                      for o, ch in raw]
+            values = [
+                1 + _plain_most(execution._after(t, o, ch), [x for x in left if x != o]) for o, ch in raw
+            ]
             top = max(values)
             want = [execution.move(o, ch[1], ch[2]) for (o, ch), v in zip(raw, values) if v == top]
             assert execution.moves(s) == want

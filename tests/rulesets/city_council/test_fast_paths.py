@@ -49,16 +49,28 @@ def _plain_metrics(s):
         if not rec.get("resolved"):
             jobs["B"] += rec["put"].get("B", 0) + rec["put"].get("BX", 0)
             jobs["W"] += rec["put"].get("W", 0)
-    full = {t: sum(1 for z, info in ZONES.items() if info["type"] == t and zone_full(s, z, occ))
-            for t in ("industrial", "commercial", "residential")}
+    full = {
+        t: sum(1 for z, info in ZONES.items() if info["type"] == t and zone_full(s, z, occ))
+        for t in ("industrial", "commercial", "residential")
+    }
     kinds = [kind_of(b) for b in s["buildings"].values()]
     active = [kind_of(s["buildings"][rec["b"]]) for rec in s["activated"]]
     return {
-        "crime": s["crime"], "pollution": s["pollution"], "community": community_count(s),
-        "goods": s["goods"], "budget": s["budget"], "power": s["power"], "prison": prison_count(s),
-        "house_B": s["house"]["B"], "house_W": s["house"]["W"], "jobs_W": jobs["W"],
-        "city_B": s["house"]["B"] + jobs["B"], "city_W": s["house"]["W"] + jobs["W"],
-        "full_ind": full["industrial"], "full_com": full["commercial"], "full_res": full["residential"],
+        "crime": s["crime"],
+        "pollution": s["pollution"],
+        "community": community_count(s),
+        "goods": s["goods"],
+        "budget": s["budget"],
+        "power": s["power"],
+        "prison": prison_count(s),
+        "house_B": s["house"]["B"],
+        "house_W": s["house"]["W"],
+        "jobs_W": jobs["W"],
+        "city_B": s["house"]["B"] + jobs["B"],
+        "city_W": s["house"]["W"] + jobs["W"],
+        "full_ind": full["industrial"],
+        "full_com": full["commercial"],
+        "full_res": full["residential"],
         "zones_built": len({ZONE_GRID[r][c] for (r, c) in occ}),
         "ind_built": sum(1 for k in kinds if k.type == "industrial"),
         "res_active": sum(1 for k in active if k.type == "residential"),
@@ -88,7 +100,11 @@ def test_view_parts_kept_between_calls_equal_a_fresh_build():
         for sh in SHAPE_ORDER:
             if sh in s["stacks"]:
                 st = s["stacks"][sh]
-                assert v["planning"][sh] == {"top": st[0] if st else None, "count": len(st), "up": s["up"][sh]}
+                assert v["planning"][sh] == {
+                    "top": st[0] if st else None,
+                    "count": len(st),
+                    "up": s["up"][sh],
+                }
                 assert v["planning"][sh]["up"] is not s["up"][sh]
         assert v["hand"] == s["hands"][0] and v["hand"] is not s["hands"][0]
         assert v["hand_counts"] == [len(h) for h in s["hands"]]
@@ -111,11 +127,15 @@ def test_placements_equal_pricing_every_position():
         for tile in flow.available_tiles(s)[:4]:
             kind = TILES[tile]
             priced = [(kind.cost + surcharge(kind, cells), cells) for cells in placements(s, kind.shape)]
-            want = [{"cells": [list(x) for x in cells], "cost": c} for c, cells in sorted(priced, key=lambda x: x[0])]
+            want = [
+                {"cells": [list(x) for x in cells], "cost": c}
+                for c, cells in sorted(priced, key=lambda x: x[0])
+            ]
             assert [o for o in build_options(s, kind) if "upgrade" not in o] == want
             limit = s["budget"]
-            assert [o for o in build_options(s, kind, limit) if "upgrade" not in o] == \
-                [o for o in want if o["cost"] <= limit]
+            assert [o for o in build_options(s, kind, limit) if "upgrade" not in o] == [
+                o for o in want if o["cost"] <= limit
+            ]
             checked += 1
         for bid, b in sorted(s["buildings"].items())[:3]:
             if b["fixed"]:
@@ -123,9 +143,14 @@ def test_placements_equal_pricing_every_position():
             kind = kind_of(b)
             own = frozenset(tuple(x) for x in b["cells"])
             here = {tuple(x) for x in b["cells"]}
-            priced = [(surcharge(kind, cells), cells) for cells in placements(s, kind.shape, own)
-                      if set(cells) != here]
-            assert relocate_options(s, bid) == [{"cells": [list(x) for x in cells], "cost": c}
-                                                for c, cells in sorted(priced, key=lambda x: x[0])]
+            priced = [
+                (surcharge(kind, cells), cells)
+                for cells in placements(s, kind.shape, own)
+                if set(cells) != here
+            ]
+            assert relocate_options(s, bid) == [
+                {"cells": [list(x) for x in cells], "cost": c}
+                for c, cells in sorted(priced, key=lambda x: x[0])
+            ]
             checked += 1
     assert checked > 1000

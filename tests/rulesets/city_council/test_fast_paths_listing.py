@@ -31,10 +31,15 @@ def _plain_upgrades(s, kind):
         if kind.name not in old.upgrades_to:
             continue
         own = frozenset(tuple(x) for x in b["cells"])
-        opts = [(kind.cost - old.cost + surcharge(kind, [x for x in cells if x not in own]), cells)
-                for cells in placements(s, kind.shape, own) if own <= set(cells)]
-        out += [{"upgrade": bid, "cells": [list(x) for x in cells], "cost": c}
-                for c, cells in sorted(opts, key=lambda x: x[0])]
+        opts = [
+            (kind.cost - old.cost + surcharge(kind, [x for x in cells if x not in own]), cells)
+            for cells in placements(s, kind.shape, own)
+            if own <= set(cells)
+        ]
+        out += [
+            {"upgrade": bid, "cells": [list(x) for x in cells], "cost": c}
+            for c, cells in sorted(opts, key=lambda x: x[0])
+        ]
     return out
 
 
@@ -66,8 +71,11 @@ def _plain_zone_options(s):
             continue
         if s["community"] >= 1:
             out.append({"type": "zone", "zone": z, "token": "section"})
-        out += [{"type": "zone", "zone": z, "token": bid} for bid in sorted(by_zone[z])
-                if s["buildings"][bid]["token"] and bid not in used]
+        out += [
+            {"type": "zone", "zone": z, "token": bid}
+            for bid in sorted(by_zone[z])
+            if s["buildings"][bid]["token"] and bid not in used
+        ]
     return out
 
 
@@ -76,8 +84,14 @@ def _plain_box_choices(s, bid):
     whose Prison boxes hold a Crime token."""
     b = s["buildings"][bid]
     kind = kind_of(b)
-    have = {"B": s["house"]["B"], "W": s["house"]["W"], "money": min(s["budget"], prod.money_tokens_free(s)),
-            "goods": s["goods"], "community": s["community"], "jail": s["crime"]}
+    have = {
+        "B": s["house"]["B"],
+        "W": s["house"]["W"],
+        "money": min(s["budget"], prod.money_tokens_free(s)),
+        "goods": s["goods"],
+        "community": s["community"],
+        "jail": s["crime"],
+    }
     out = []
     for size in range(1, len(kind.boxes) + 1):
         for combo in combinations(range(len(kind.boxes)), size):
@@ -89,7 +103,9 @@ def _plain_box_choices(s, bid):
                 continue
             if any(need.get(k, 0) > have[k] for k in ("W", "money", "goods", "community", "jail")):
                 continue
-            if all(b["prison"][i["prison"] - 1] for i in (kind.boxes[j].inputs for j in combo) if i.get("prison")):
+            if all(
+                b["prison"][i["prison"] - 1] for i in (kind.boxes[j].inputs for j in combo) if i.get("prison")
+            ):
                 out.append(list(combo))
     return out
 
@@ -159,8 +175,11 @@ def test_card_values_equal_their_plain_definition():
             for c in s["hands"][seat]:
                 if CARDS[c].kind == "building":
                     names = CARDS[c].buildings
-                    want = sum(BUILDING_LEVEL_VP[names.index(kind_of(b).name)]
-                               for b in s["buildings"].values() if kind_of(b).name in names)
+                    want = sum(
+                        BUILDING_LEVEL_VP[names.index(kind_of(b).name)]
+                        for b in s["buildings"].values()
+                        if kind_of(b).name in names
+                    )
                     assert building_vp(s, c) == want
             if s["turn"] > 1:
                 turn_end = s["phase"] == "turn_end"

@@ -52,9 +52,15 @@ def test_white_collar_unemployment_and_pollution_prevention():
     assert _vp(s, "pollution-prevention") == 0
     for r in range(0, 3):  # fill industrial zone 1 (rows 0-2, columns 6-8)
         for c in range(6, 9):
-            s["buildings"][f"x{r}{c}"] = {"id": f"x{r}{c}", "name": "Dump", "tile": None,
-                                         "fixed": True, "cells": [[r, c]], "token": False,
-                                         "prison": [0, 0]}
+            s["buildings"][f"x{r}{c}"] = {
+                "id": f"x{r}{c}",
+                "name": "Dump",
+                "tile": None,
+                "fixed": True,
+                "cells": [[r, c]],
+                "token": False,
+                "prison": [0, 0],
+            }
     s["pollution"] = 2
     assert _vp(s, "pollution-prevention") == 1
     s["pollution"] = 0

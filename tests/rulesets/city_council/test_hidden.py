@@ -36,15 +36,21 @@ def test_determinize_keeps_every_view_and_moves_hidden_cards():
 def _plant(st):
     st = json.loads(json.dumps(st))
     for m, hand in enumerate(st["hands"]):
-        st["hands"][m] = [c if (st["phil"] and m == st["players"] and c == st["phil_card"])
-                          else f"CANARY-{m}-hand{i}" for i, c in enumerate(hand)]
+        st["hands"][m] = [
+            c if (st["phil"] and m == st["players"] and c == st["phil_card"]) else f"CANARY-{m}-hand{i}"
+            for i, c in enumerate(hand)
+        ]
         if st["drawn"][m]:
             st["drawn"][m] = [f"CANARY-{m}-drawn{i}" for i in range(len(st["drawn"][m]))]
     st["deck"] = [f"CANARY-deck-{i}" for i in range(len(st["deck"]))]
-    st["fdiscard"] = [[c, mask] if mask == (1 << st["players"]) - 1 else [f"CANARY-disc-{mask}-{i}", mask]
-                      for i, (c, mask) in enumerate(st["fdiscard"])]
-    st["stacks"] = {sh: pile[:1] + [f"CANARY-deck-tile{i}" for i in range(len(pile) - 1)]
-                    for sh, pile in st["stacks"].items()}
+    st["fdiscard"] = [
+        [c, mask] if mask == (1 << st["players"]) - 1 else [f"CANARY-disc-{mask}-{i}", mask]
+        for i, (c, mask) in enumerate(st["fdiscard"])
+    ]
+    st["stacks"] = {
+        sh: pile[:1] + [f"CANARY-deck-tile{i}" for i in range(len(pile) - 1)]
+        for sh, pile in st["stacks"].items()
+    }
     st["rng"] = "CANARY-rng"
     return st
 
@@ -65,8 +71,12 @@ def test_canary_markers_never_leak(n):
             if previous[v] is not None:
                 texts[v].append(json.dumps(diff(previous[v], view)))
             previous[v] = view
-        for bad in ({"type": "keep", "cards": ["CANARY-x"]}, {"type": "score", "card": "nope"},
-                    {"type": "plan", "kind": "build", "target": "CANARY-deck-tile0"}, {"type": "done"}):
+        for bad in (
+            {"type": "keep", "cards": ["CANARY-x"]},
+            {"type": "score", "card": "nope"},
+            {"type": "plan", "kind": "build", "target": "CANARY-deck-tile0"},
+            {"type": "done"},
+        ):
             for s in R.to_act(planted):
                 try:
                     R.apply(planted, s, bad)

@@ -27,7 +27,9 @@ def test_components_are_conserved(n, opts):
         for sh in SHAPE_ORDER:
             tiles += s["stacks"].get(sh, []) + s["up"].get(sh, []) + s["bdiscard"].get(sh, [])
         tiles += s["reserve_adv"]
-        expected = sorted(t for t, k in TILES.items() if not (s["mode"] != "standard" and k.name == "Airport"))
+        expected = sorted(
+            t for t, k in TILES.items() if not (s["mode"] != "standard" and k.name == "Airport")
+        )
         assert sorted(tiles) == expected
         cells = [tuple(c) for b in s["buildings"].values() for c in b["cells"]]
         assert len(cells) == len(set(cells))  # no two buildings on one block

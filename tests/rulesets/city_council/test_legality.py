@@ -30,10 +30,16 @@ def _mutations(s, seat, rng):
             elif isinstance(value, list) and value:
                 bad[key] = value[:-1]
             out.append(bad)
-    out += [{"type": "pass"}, {"type": "done"}, {"type": "embezzle"}, {"type": "fund_done"},
-            {"type": "vote", "plan": seat}, {"type": "vote2_pass"},
-            {"type": "zone", "zone": "res1", "token": "section"},
-            {"type": "execute", "plan": 0, "cells": [[0, 0]]}]
+    out += [
+        {"type": "pass"},
+        {"type": "done"},
+        {"type": "embezzle"},
+        {"type": "fund_done"},
+        {"type": "vote", "plan": seat},
+        {"type": "vote2_pass"},
+        {"type": "zone", "zone": "res1", "token": "section"},
+        {"type": "execute", "plan": 0, "cells": [[0, 0]]},
+    ]
     return out
 
 

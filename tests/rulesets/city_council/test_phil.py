@@ -43,8 +43,11 @@ def test_phil_vote_never_own_plan():
     s["order"] = [0, 1, PHIL]
     diner = s["up"]["S"][0]
     firm = s["up"]["S"][1]
-    s["plans"] = [{"kind": "build", "target": firm}, {"kind": "relocate", "target": "b1"},
-                  {"kind": "build", "target": diner}]
+    s["plans"] = [
+        {"kind": "build", "target": firm},
+        {"kind": "relocate", "target": "b1"},
+        {"kind": "build", "target": diner},
+    ]
     assert phil.choose_vote(s, PHIL) == 0  # the Diner is his own: the Firm plan is the construction
 
 
@@ -62,8 +65,12 @@ def test_phil_never_in_to_act_and_uses_powers():
             seat = rng.choice(R.to_act(s))
             before = s
             s = R.apply(s, seat, rng.choice(R.legal_moves(s, seat)))
-            if (before["phase"] == "committees" and s["committee"][PHIL] == "treasury"
-                    and before["budget"] >= 1 and flow.money_tokens_out(before) < 7):
+            if (
+                before["phase"] == "committees"
+                and s["committee"][PHIL] == "treasury"
+                and before["budget"] >= 1
+                and flow.money_tokens_out(before) < 7
+            ):
                 assert s["funds"][PHIL] == before["funds"][PHIL] + 1
                 embezzled += 1
             if s["phase"] in ("vote2", "approve", "execute"):
@@ -136,7 +143,9 @@ def test_phil_as_transport_must_activate_when_he_can():
             continue
         t = clone(s)
         t["committee"][PHIL] = "transport"
-        t["committee"][1 - election] = "executive" if s["committee"][PHIL] == "transport" else s["committee"][PHIL]
+        t["committee"][1 - election] = (
+            "executive" if s["committee"][PHIL] == "transport" else s["committee"][PHIL]
+        )
         assert {"type": "pass"} not in R.legal_moves(t, election)
         u = clone(s)
         u["committee"][PHIL] = "union" if s["committee"][PHIL] != "union" else "executive"

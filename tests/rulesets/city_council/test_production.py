@@ -12,14 +12,14 @@ def _city():
     """The city of Examples 7, 8 and 10 (layout reconstructed; the examples give no grid)."""
     s = clear_board(game(4))
     s["advanced"] = True
-    build(s, "School", [(2, 4), (3, 4)])            # overlaps the Starting Zone (Example 7 A)
+    build(s, "School", [(2, 4), (3, 4)])  # overlaps the Starting Zone (Example 7 A)
     build(s, "Manufacturing Plant", [(3, 5), (3, 6), (4, 5), (4, 6)])
     build(s, "Bank", [(4, 3), (4, 4)])
     build(s, "Diner", [(5, 3)])
     build(s, "Clinic", [(5, 4)])
     build(s, "Firm", [(5, 5)])
     build(s, "Shop", [(3, 2), (3, 3)])
-    build(s, "Courthouse", [(1, 3), (1, 4)])        # residential zone 1 only (Example 7 B)
+    build(s, "Courthouse", [(1, 3), (1, 4)])  # residential zone 1 only (Example 7 B)
     s.update(budget=7, power=3, community=2, goods=1, crime=0, pollution=0)
     s["house"] = {"B": 8, "W": 3}
     return s
@@ -66,8 +66,14 @@ def test_example_10_resolution_to_the_cap():
     maximum; the Clinic makes 1 Community; the Manufacturing Plant 3 Goods and 1 Pollution; the
     School turns 2 Blue into a White; workers come home."""
     s = _city()
-    for name, boxes in (("Bank", [0]), ("Firm", [0]), ("School", [0]), ("Manufacturing Plant", [0]),
-                        ("Diner", [0]), ("Clinic", [0])):
+    for name, boxes in (
+        ("Bank", [0]),
+        ("Firm", [0]),
+        ("School", [0]),
+        ("Manufacturing Plant", [0]),
+        ("Diner", [0]),
+        ("Clinic", [0]),
+    ):
         prod.activate_building(s, 0, find(s, name), boxes)
     prod.activate_zone(s, "res1", "section")
     prod.activate_building(s, 0, find(s, "Courthouse"), [1])
@@ -262,8 +268,12 @@ def test_police_station_box_chosen_by_election_chairman():
         other = next(m for m in range(3) if m != actor)
         s["committee"][actor], s["committee"][other] = s["committee"][other], s["committee"][actor]
         election = other
-    free = next((r, c) for r in range(3, 6) for c in range(3, 6)
-                if (r, c) not in {tuple(x) for b in s["buildings"].values() for x in b["cells"]})
+    free = next(
+        (r, c)
+        for r in range(3, 6)
+        for c in range(3, 6)
+        if (r, c) not in {tuple(x) for b in s["buildings"].values() for x in b["cells"]}
+    )
     police = build(s, "Police Station", [free])
     s["crime"], s["house"]["B"] = 2, max(s["house"]["B"], 1)
     moves = [m for m in R.legal_moves(s, actor) if m.get("building") == police]
@@ -295,6 +305,7 @@ def test_one_money_token_marks_the_city_budget():
     7 Money tokens (RB Components) can be private funds or go on action boxes: with 6 held as
     funds the Bank's $1 box cannot run and the Treasury chairman cannot embezzle."""
     from app.rulesets.city_council import flow
+
     s = clear_board(game(3))
     bank = build(s, "Bank", [(4, 4), (4, 5)])
     s["budget"] = 5
@@ -313,8 +324,11 @@ def test_zone_once_per_turn_and_no_power_no_zone():
     s = clear_board(game(3))
     s["advanced"] = True
     build(s, "Diner", [(3, 0)])
-    zone = next(z for z in prod.ZONES if z not in ("start", "lake")
-                and any(z in prod.zones_of(b) for b in s["buildings"].values()))
+    zone = next(
+        z
+        for z in prod.ZONES
+        if z not in ("start", "lake") and any(z in prod.zones_of(b) for b in s["buildings"].values())
+    )
     s.update(power=1, community=2)
     opts = prod.zone_options(s)
     assert {"type": "zone", "zone": zone, "token": "section"} in opts
@@ -343,7 +357,7 @@ def _activations(players, seed, key):
     states = random_states(players, seed, 600)
     for (_, _, before), (_, _, after) in zip(states, states[1:]):
         old = len(before["activated"]) if before["activated"] is not after["activated"] else None
-        new = [r for r in after["activated"][old or 0:] if not r.get("resolved") and r["put"].get(key)]
+        new = [r for r in after["activated"][old or 0 :] if not r.get("resolved") and r["put"].get(key)]
         if old is not None and len(after["activated"]) == old + 1 and new:
             yield before, after, new[0]["put"]
 

@@ -39,6 +39,7 @@ def test_defeat_end_says_everyone_loses(browser):
     s = clone(game(3, 2))
     s["crime"] = 6
     from app.rulesets.city_council import production
+
     production.add_crime(s, 1)
     assert s["defeat"] == "crime"
     page, _legal, errors = open_renderer(browser, R, s, 1, ready=".cc-outcome", names=NAMES)
@@ -124,7 +125,9 @@ def test_city_is_named_cells_with_readable_labels_on_a_phone(browser):
     font = page.evaluate("""() => { const t = document.querySelector('.cc-label'); const svg = t.ownerSVGElement;
         return parseFloat(getComputedStyle(t).fontSize) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; }""")
     assert font >= 11, font
-    for box in page.locator(".cc-card .cc-btn").evaluate_all("els => els.map((e) => e.getBoundingClientRect().toJSON())"):
+    for box in page.locator(".cc-card .cc-btn").evaluate_all(
+        "els => els.map((e) => e.getBoundingClientRect().toJSON())"
+    ):
         assert box["width"] >= 24 and box["height"] >= 24, box
     assert not errors
     page.close()

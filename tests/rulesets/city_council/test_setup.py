@@ -10,7 +10,9 @@ from app.rulesets.city_council.tables import CARDS, TILES
 from tests.rulesets.city_council.helpers import R, game
 
 
-@pytest.mark.parametrize(("n", "budget", "blue", "white"), [(2, 7, 3, 1), (3, 7, 3, 1), (4, 8, 4, 2), (5, 9, 5, 2)])
+@pytest.mark.parametrize(
+    ("n", "budget", "blue", "white"), [(2, 7, 3, 1), (3, 7, 3, 1), (4, 8, 4, 2), (5, 9, 5, 2)]
+)
 def test_budget_and_workers_by_player_count(n, budget, blue, white):
     """RB Setup: budget $7 (2-3 players), $8 (4), $9 (5); 3/3/4/5 Blue and 1/1/2/2 White in
     Workforce Housing; 1 Goods token in the depot."""
@@ -101,8 +103,7 @@ def test_sandbox_starting_zone_is_free_without_the_printed_buildings():
         s = game(3, mode=mode)
         printed = sorted(tuple(c) for f in FIXED for c in f["cells"])
         assert tuple(printed) in placements(s, "LT")
-        free = [cell for cell in ZONE_CELLS["start"]
-                if any(cell in cells for cells in placements(s, "S"))]
+        free = [cell for cell in ZONE_CELLS["start"] if any(cell in cells for cells in placements(s, "S"))]
         assert len(free) == 9
         assert not start_full(s)
 
@@ -131,15 +132,25 @@ def test_a_version_2_snapshot_plays_on_under_version_3_and_older_games_are_refus
     # the printed Diner with the version-2 record of it
     s = clone(play_until(game(2, 4), "plan", seed=4))
     printed = next(b for b in s["buildings"].values() if b["name"] == "Diner")
-    s["buildings"]["b99"] = {**printed, "id": "b99", "name": "Restaurant", "tile": "restaurant-1",
-                             "fixed": False, "covers": dict(printed)}
+    s["buildings"]["b99"] = {
+        **printed,
+        "id": "b99",
+        "name": "Restaurant",
+        "tile": "restaurant-1",
+        "fixed": False,
+        "covers": dict(printed),
+    }
     del s["buildings"][printed["id"]]
     s["plans"][2] = None
     carried = R.upgrade_state(s, "2")
     assert "covers" not in carried["buildings"]["b99"]
     assert carried["plans"][2] and carried["plans"][2]["kind"] in ("build", "none")
-    assert carried["plans"][2] == {"kind": "build", "target": flow.phil.pick_building(
-        s, {m["target"] for m in flow.plan_options(s, 2) if m["kind"] == "build"})}
+    assert carried["plans"][2] == {
+        "kind": "build",
+        "target": flow.phil.pick_building(
+            s, {m["target"] for m in flow.plan_options(s, 2) if m["kind"] == "build"}
+        ),
+    }
     rng = Rng(4)
     while R.to_act(carried):
         seat = R.to_act(carried)[0]

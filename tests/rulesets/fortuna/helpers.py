@@ -40,8 +40,9 @@ def game(n: int = 2, seed: int = 0, **opts: Any) -> dict[str, Any]:
     return R.setup(n, R.Options(**opts), seed)
 
 
-def arrange(s: dict[str, Any], sides: dict[int, list[str]], down: dict[int, int] | None = None
-            ) -> dict[str, Any]:
+def arrange(
+    s: dict[str, Any], sides: dict[int, list[str]], down: dict[int, int] | None = None
+) -> dict[str, Any]:
     """A copy with the given sides' cards (3 ids each); the other cards fill the remaining sides.
     `down` = {side: slot} lays that card face down (publicly known, as after an exchange)."""
     s = clone(s)
@@ -49,7 +50,9 @@ def arrange(s: dict[str, Any], sides: dict[int, list[str]], down: dict[int, int]
     for side in range(4):
         row = sides.get(side) or [rest.pop(0) for _ in range(3)]
         old = s["sides"][side]
-        s["sides"][side] = [{"card": c, "face_up": old[j]["face_up"], "public": old[j]["public"]} for j, c in enumerate(row)]
+        s["sides"][side] = [
+            {"card": c, "face_up": old[j]["face_up"], "public": old[j]["public"]} for j, c in enumerate(row)
+        ]
     for side, slot in (down or {}).items():
         s["sides"][side][slot].update(face_up=False, public=True)
     return s
@@ -69,8 +72,9 @@ def at(s: dict[str, Any], **fields: Any) -> dict[str, Any]:
     return s
 
 
-def favours(s: dict[str, Any], used: tuple[int, ...] = (), tokens: dict[int, int] | None = None
-            ) -> dict[str, Any]:
+def favours(
+    s: dict[str, Any], used: tuple[int, ...] = (), tokens: dict[int, int] | None = None
+) -> dict[str, Any]:
     """A copy with the favour cards in `used` flipped over and the given tokens on cards."""
     s = clone(s)
     for k in range(1, 7):

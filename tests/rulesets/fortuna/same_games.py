@@ -24,20 +24,32 @@ HERE = Path(__file__).resolve().parents[3]
 
 # Moves tried at every step besides the one played: their refusal sentences must match too.
 PROBES: list[Any] = [
-    {"type": "play", "slot": 5, "args": None}, {"type": "play", "slot": 0, "args": {"n": 9}},
-    {"type": "exchange", "side": 0, "slot": 0}, {"type": "exchange", "side": 3, "slot": 2},
-    {"type": "military", "slot": 1, "args": {}}, {"type": "favour", "card": 7, "n": 1},
-    {"type": "favour", "card": 6, "n": 1}, {"type": "favour", "card": 1, "n": 3},
-    {"type": "pass", "die": 9}, {"type": "flip", "card": 2}, {"type": "keep", "cards": []},
-    {"type": "palace", "card": "nope"}, {"type": "privilege", "card": "A1"},
-    {"type": "privilege", "card": "B1"}, {"type": "privilege", "card": "C1"}, {"type": "end"},
-    {"type": "skip"}, {"type": "nonsense"}, ["not", "a", "dict"],
+    {"type": "play", "slot": 5, "args": None},
+    {"type": "play", "slot": 0, "args": {"n": 9}},
+    {"type": "exchange", "side": 0, "slot": 0},
+    {"type": "exchange", "side": 3, "slot": 2},
+    {"type": "military", "slot": 1, "args": {}},
+    {"type": "favour", "card": 7, "n": 1},
+    {"type": "favour", "card": 6, "n": 1},
+    {"type": "favour", "card": 1, "n": 3},
+    {"type": "pass", "die": 9},
+    {"type": "flip", "card": 2},
+    {"type": "keep", "cards": []},
+    {"type": "palace", "card": "nope"},
+    {"type": "privilege", "card": "A1"},
+    {"type": "privilege", "card": "B1"},
+    {"type": "privilege", "card": "C1"},
+    {"type": "end"},
+    {"type": "skip"},
+    {"type": "nonsense"},
+    ["not", "a", "dict"],
 ]
 
 
 def _load_upgrade() -> Any:
     spec = importlib.util.spec_from_file_location(
-        "fortuna_upgrade", HERE / "app" / "rulesets" / "fortuna" / "upgrade.py")
+        "fortuna_upgrade", HERE / "app" / "rulesets" / "fortuna" / "upgrade.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -56,8 +68,9 @@ def _feed(digest: Any, value: Any) -> None:
     digest.update(orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS))
 
 
-def play(R: Any, Rng: Any, IllegalMove: Any, players: int, options: dict[str, Any],
-         seed: int) -> tuple[str, int]:
+def play(
+    R: Any, Rng: Any, IllegalMove: Any, players: int, options: dict[str, Any], seed: int
+) -> tuple[str, int]:
     """One seeded game to its end: its digest and its number of moves."""
     digest = hashlib.sha256()
     state = R.setup(players, R.Options(**options), seed)
@@ -101,8 +114,7 @@ def main() -> None:
     from app.engine.ruleset import IllegalMove
     from app.rulesets.fortuna import RULESET as R
 
-    cases = [(n, {}) for n in (2, 3, 4)] + [(2, {"two_player_flip": False}),
-                                            (2, {"peek_own_card": True})]
+    cases = [(n, {}) for n in (2, 3, 4)] + [(2, {"two_player_flip": False}), (2, {"peek_own_card": True})]
     lines = []
     for seed in range(args.games):
         players, options = cases[seed % len(cases)]

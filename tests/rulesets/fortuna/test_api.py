@@ -31,22 +31,29 @@ def test_bad_fortuna_moves_are_422_naming_the_rule_and_change_nothing(client):
         ({"type": "play", "slot": 5, "args": None}, "three action cards"),
     ]
     for move, words in cases:
-        r = client.post(f"/api/games/{game_id}/moves", headers=mover["headers"],
-                        json={"version": version, "move": move})
+        r = client.post(
+            f"/api/games/{game_id}/moves", headers=mover["headers"], json={"version": version, "move": move}
+        )
         assert r.status_code == 422, r.text
         assert words in r.json()["detail"] and r.json()["detail"].endswith(".")
     assert doc(client, game_id, mover) == before
     assert len(client.get(f"/api/games/{game_id}/log", headers=mover["headers"]).json()["moves"]) == 0
     first = moves[mover["name"]]["moves"][0]
     assert first["type"] == "play"
-    r = client.post(f"/api/games/{game_id}/moves", headers=mover["headers"],
-                    json={"version": version, "move": {**first, "args": None}})
+    r = client.post(
+        f"/api/games/{game_id}/moves",
+        headers=mover["headers"],
+        json={"version": version, "move": {**first, "args": None}},
+    )
     assert r.status_code == 200
     seat = doc(client, game_id, mover)["view"]["active"]
     wrong = {"type": "exchange", "side": seat, "slot": 1}
     after_play = doc(client, game_id, mover)
-    r = client.post(f"/api/games/{game_id}/moves", headers=mover["headers"],
-                    json={"version": after_play["version"], "move": wrong})
+    r = client.post(
+        f"/api/games/{game_id}/moves",
+        headers=mover["headers"],
+        json={"version": after_play["version"], "move": wrong},
+    )
     assert r.status_code == 422 and "other three sides" in r.json()["detail"]
     assert doc(client, game_id, mover) == after_play
     assert before["version"] == version and after_play["version"] == version + 1

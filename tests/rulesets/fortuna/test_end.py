@@ -33,7 +33,12 @@ def test_first_arrival_takes_three_cards_keeps_one_and_the_round_is_finished():
         seat = seat_to_act(s)
         assert seat != me or s["turn"] == 0
         moves = R.legal_moves(s, seat)
-        s = play(s, next((m for m in moves if m["type"] in ("pass", "end", "skip", "keep", "flip", "palace")), moves[0]))
+        s = play(
+            s,
+            next(
+                (m for m in moves if m["type"] in ("pass", "end", "skip", "keep", "flip", "palace")), moves[0]
+            ),
+        )
     assert s["round"] == 1 and R.outcome(s) is not None
 
 
@@ -48,7 +53,12 @@ def test_later_arrivals_choose_from_what_is_left_and_basilica_does_not_help():
     s = play(s, {"type": "palace", "card": first_keep})
     left = list(s["palace"]["cards"])
     while s["turn"] == 0:
-        s = play(s, {"type": "end"} if s["phase"] == "wrap" else [m for m in R.legal_moves(s, me) if m["type"] != "privilege"][0])
+        s = play(
+            s,
+            {"type": "end"}
+            if s["phase"] == "wrap"
+            else [m for m in R.legal_moves(s, me) if m["type"] != "privilege"][0],
+        )
     second = seat_to_act(s)
     s = favours(at(s, phase="favour", rolled=[6]))
     s = province(s, second, position=14, vestals=1)
@@ -102,8 +112,12 @@ def test_ties_by_steps_then_money_then_centurions_then_vestals():
     s = province(s, 1, married=True)  # 11 + 4 = 15 vs 12 + ... 0
     s = province(s, 0, hand=["C13"], money=12)  # 12 + 3 = 15
     assert R.outcome(s).scores == [15, 15] and R.outcome(s).ranks == [1, 2]  # steps decide
-    s = province(province(s, 0, position=11, hand=["C12"], married=True, money=5, centurions=1),
-                 1, money=5, centurions=2)
+    s = province(
+        province(s, 0, position=11, hand=["C12"], married=True, money=5, centurions=1),
+        1,
+        money=5,
+        centurions=2,
+    )
     assert R.outcome(s).ranks == [2, 1]  # same steps and money: Centurions decide
     s = province(s, 0, centurions=2, vestals=2)
     assert R.outcome(s).ranks == [1, 2]
@@ -111,16 +125,38 @@ def test_ties_by_steps_then_money_then_centurions_then_vestals():
     assert R.outcome(s).ranks == [1, 1]  # a full tie is shared
 
 
-@pytest.mark.parametrize(("card", "fields", "points"), [
-    ("C1", {"buildings": ["market", "palace", "aqueduct"]}, 6), ("C4", {"grain": 5}, 5),
-    ("C7", {"wine": 2}, 2), ("C8", {"water": 2, "aqueduct": 1}, 3), ("C9", {"centurions": 2}, 4),
-    ("C10", {"vestals": 3}, 6), ("C11", {"dice": 2}, 4), ("C12", {"married": True}, 4),
-    ("C13", {"money": 19}, 4), ("A1", {}, 0), ("B1", {}, 0)])
+@pytest.mark.parametrize(
+    ("card", "fields", "points"),
+    [
+        ("C1", {"buildings": ["market", "palace", "aqueduct"]}, 6),
+        ("C4", {"grain": 5}, 5),
+        ("C7", {"wine": 2}, 2),
+        ("C8", {"water": 2, "aqueduct": 1}, 3),
+        ("C9", {"centurions": 2}, 4),
+        ("C10", {"vestals": 3}, 6),
+        ("C11", {"dice": 2}, 4),
+        ("C12", {"married": True}, 4),
+        ("C13", {"money": 19}, 4),
+        ("A1", {}, 0),
+        ("B1", {}, 0),
+    ],
+)
 def test_privilege_c_points(card, fields, points):
     """Privilege cards C: points at the end for the matching resources (Buildings 2 VP each, at
     most 6; Grain 1 VP per grain; the others reconstructed); A and B score nothing."""
-    pl = {"buildings": [], "grain": 0, "wine": 0, "water": 0, "aqueduct": None, "centurions": 0, "vestals": 0,
-          "dice": 1, "married": False, "money": 0, **fields}
+    pl = {
+        "buildings": [],
+        "grain": 0,
+        "wine": 0,
+        "water": 0,
+        "aqueduct": None,
+        "centurions": 0,
+        "vestals": 0,
+        "dice": 1,
+        "married": False,
+        "money": 0,
+        **fields,
+    }
     assert card_points(pl, card) == points
 
 

@@ -13,8 +13,11 @@ def test_martins_centurion_secures_his_building():
     s = game(4, seed=0)
     martin = seat_to_act(s)
     anna = (martin + 1) % 4
-    s = arrange(s, {martin: ["harvest_grain", "building", "marriage"],
-                    anna: ["grain_trade", "wine_trade", "clerus"]}, down={anna: 2})
+    s = arrange(
+        s,
+        {martin: ["harvest_grain", "building", "marriage"], anna: ["grain_trade", "wine_trade", "clerus"]},
+        down={anna: 2},
+    )
     s = province(s, martin, money=6, grain=0, water=0)
     s = play(s, {"type": "play", "slot": 0, "args": {"water": 0}})
     assert s["players"][martin]["grain"] == 1
@@ -49,8 +52,13 @@ def test_erics_tax():
     1 money tax; his two Centurions cannot help on a 3, but on a 4 they could give +1 or +2."""
     s = game(4, seed=0)
     eric = seat_to_act(s)
-    s = province(favours(at(s, phase="favour", rolled=[3], chosen_slot=0), used=(1, 2)), eric, grain=0,
-                 centurions=2, money=5)
+    s = province(
+        favours(at(s, phase="favour", rolled=[3], chosen_slot=0), used=(1, 2)),
+        eric,
+        grain=0,
+        centurions=2,
+        money=5,
+    )
     assert [m for m in R.legal_moves(s, eric) if m["type"] == "favour"] == []
     assert play(s, {"type": "pass", "die": 3})["players"][eric]["money"] == 4
     four = at(s, rolled=[4])
@@ -73,7 +81,9 @@ def test_annas_tax_without_wine():
     1 money and may not flip the Orgy card."""
     s = game(4, seed=0)
     anna = seat_to_act(s)
-    s = province(favours(at(s, phase="favour", rolled=[3], chosen_slot=0), used=(1, 3)), anna, wine=0, money=5)
+    s = province(
+        favours(at(s, phase="favour", rolled=[3], chosen_slot=0), used=(1, 3)), anna, wine=0, money=5
+    )
     assert [m for m in R.legal_moves(s, anna) if m["type"] == "favour"] == []
     s = play(s, {"type": "pass", "die": 3})
     assert s["players"][anna]["money"] == 4 and not s["favours"][1]["used"]
@@ -84,8 +94,9 @@ def test_martins_two_dice_avoid_the_tax():
     choosing the 2 he pays no tax and flips nothing (the 3 would cost tax)."""
     s = game(4, seed=0)
     martin = seat_to_act(s)
-    s = province(favours(at(s, phase="favour", rolled=[2, 3], chosen_slot=0), used=(1, 2)), martin,
-                 grain=0, money=5)
+    s = province(
+        favours(at(s, phase="favour", rolled=[2, 3], chosen_slot=0), used=(1, 2)), martin, grain=0, money=5
+    )
     assert {"type": "pass", "die": 2} in R.legal_moves(s, martin)
     assert play(s, {"type": "pass", "die": 2})["players"][martin]["money"] == 5
     assert play(s, {"type": "pass", "die": 3})["players"][martin]["money"] == 4
@@ -100,6 +111,7 @@ def test_annas_three_tokens_on_religion():
     for _ in range(3):  # three round ends with Religion unused
         s = favours(s, used=(1, 2, 3, 4, 5), tokens={6: s["favours"][5]["tokens"]})
         from tests.rulesets.fortuna.helpers import end_round
+
         s["events"] = []
         s["turn"] = 3
         end_round(s)
@@ -109,7 +121,9 @@ def test_annas_three_tokens_on_religion():
     supply = s["supply"]
     top3 = s["deck"][-3:]
     s = play(s, {"type": "favour", "card": 6, "n": 2})
-    assert s["players"][anna]["position"] == 2 and s["players"][anna]["vestals"] == 2 and s["favours"][5]["used"]
+    assert (
+        s["players"][anna]["position"] == 2 and s["players"][anna]["vestals"] == 2 and s["favours"][5]["used"]
+    )
     assert s["favours"][5]["tokens"] == 0 and s["supply"] == supply + 3
     assert sorted(s["choice"]["cards"]) == sorted(top3)
     s = play(s, {"type": "keep", "cards": [top3[2]]})
@@ -121,8 +135,12 @@ def test_annas_basilica():
     tokens and she owns a Basilica: she keeps two of the three cards."""
     s = game(4, seed=0)
     anna = seat_to_act(s)
-    s = province(favours(at(s, phase="favour", rolled=[4], chosen_slot=0), tokens={4: 3}), anna,
-                 centurions=1, buildings=["basilica"])
+    s = province(
+        favours(at(s, phase="favour", rolled=[4], chosen_slot=0), tokens={4: 3}),
+        anna,
+        centurions=1,
+        buildings=["basilica"],
+    )
     s = play(s, {"type": "favour", "card": 4, "n": 1})
     assert s["players"][anna]["position"] == 1 and s["choice"]["keep"] == 2 and len(s["choice"]["cards"]) == 3
     cards = s["choice"]["cards"]
@@ -160,7 +178,9 @@ def test_the_race_to_the_palace():
     offered = list(s["palace_choice"]["cards"])
     s = play(s, {"type": "palace", "card": offered[0]})
     s = finish_turn(s, anna)
-    s = province(favours(at(s, phase="favour", rolled=[4], chosen_slot=0)), jonathan, position=11, centurions=2)
+    s = province(
+        favours(at(s, phase="favour", rolled=[4], chosen_slot=0)), jonathan, position=11, centurions=2
+    )
     s = play(s, {"type": "favour", "card": 4, "n": 2})
     assert s["players"][jonathan]["position"] == 13
     s = finish_turn(s, jonathan)

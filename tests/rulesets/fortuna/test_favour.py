@@ -7,8 +7,7 @@ import pytest
 
 from app.engine.ruleset import IllegalMove
 from app.rulesets.fortuna import RULESET as R
-from tests.rulesets.fortuna.helpers import (arrange, at, enter, favours, game, play,
-                                           province, seat_to_act)
+from tests.rulesets.fortuna.helpers import arrange, at, enter, favours, game, play, province, seat_to_act
 
 
 def _rolled(dice, n=3, seed=0, used=(), tokens=None, **fields):
@@ -46,11 +45,21 @@ def test_only_favour_cards_up_to_the_highest_die():
         R.apply(s, me, {"type": "favour", "card": 3, "n": 1})
 
 
-@pytest.mark.parametrize(("card", "fields", "steps"), [
-    (1, {"water": 3}, [1]), (2, {"wine": 3}, [1, 2]), (3, {"grain": 1}, [1]), (3, {"grain": 5}, [1, 2]),
-    (4, {"centurions": 3}, [1, 2, 3]), (5, {"married": True}, [1]),
-    (5, {"married": True, "buildings": ["palace"]}, [2]), (5, {"married": False}, []),
-    (6, {"vestals": 2}, [2]), (6, {"vestals": 0}, [])])
+@pytest.mark.parametrize(
+    ("card", "fields", "steps"),
+    [
+        (1, {"water": 3}, [1]),
+        (2, {"wine": 3}, [1, 2]),
+        (3, {"grain": 1}, [1]),
+        (3, {"grain": 5}, [1, 2]),
+        (4, {"centurions": 3}, [1, 2, 3]),
+        (5, {"married": True}, [1]),
+        (5, {"married": True, "buildings": ["palace"]}, [2]),
+        (5, {"married": False}, []),
+        (6, {"vestals": 2}, [2]),
+        (6, {"vestals": 0}, []),
+    ],
+)
 def test_each_favour_card_and_its_maximum(card, fields, steps):
     """The Favor Cards: 1 water (max 1), 1-2 wine, 1-2 grain, 1-3 Centurions, marriage 1 (+1
     with a Palace, nothing given up), religion 1 per Vestal (kept)."""
@@ -65,7 +74,9 @@ def test_favour_gives_up_the_resources_and_flips_the_card():
     flipped over so nobody else uses it this round."""
     s, me = _rolled([4], centurions=3, position=2)
     s = play(s, {"type": "favour", "card": 4, "n": 2})
-    assert s["players"][me]["centurions"] == 1 and s["players"][me]["position"] == 4 and s["favours"][3]["used"]
+    assert (
+        s["players"][me]["centurions"] == 1 and s["players"][me]["position"] == 4 and s["favours"][3]["used"]
+    )
     nxt = seat_to_act(s)
     s = at(s, phase="favour", rolled=[6])
     assert 4 not in {m["card"] for m in R.legal_moves(s, nxt) if m["type"] == "favour"}

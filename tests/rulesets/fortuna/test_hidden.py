@@ -40,7 +40,9 @@ def test_determinize_keeps_every_view_and_moves_hidden_cards():
             for seat in [*range(n), None]:
                 det = R.determinize(s, seat, Rng(5))
                 assert R.view(det, seat) == R.view(s, seat)
-                if seat == 0 and (det["deck"] != s["deck"] or det["players"][1]["hand"] != s["players"][1]["hand"]):
+                if seat == 0 and (
+                    det["deck"] != s["deck"] or det["players"][1]["hand"] != s["players"][1]["hand"]
+                ):
                     moved += 1
     assert moved > 5
 
@@ -61,6 +63,7 @@ def test_determinize_keeps_own_discards_and_what_went_back_into_the_deck():
     t = clone(s)
     t["deck"] = []
     from app.rulesets.fortuna.privileges import draw
+
     t["events"] = []
     card = draw(t, 1, me)[0]  # reshuffles the 2 discards; the seat draws one of them itself
     t["players"][me]["hand"] = sorted(t["players"][me]["hand"] + [card])
@@ -96,7 +99,9 @@ def _plant(s):
     if s["choice"]:
         s["choice"]["cards"] = [f"CANARY-{s['choice']['seat']}-choice" for _ in s["choice"]["cards"]]
     if s["palace_choice"]:
-        s["palace_choice"]["cards"] = [f"CANARY-{s['palace_choice']['seat']}-pal" for _ in s["palace_choice"]["cards"]]
+        s["palace_choice"]["cards"] = [
+            f"CANARY-{s['palace_choice']['seat']}-pal" for _ in s["palace_choice"]["cards"]
+        ]
     s["palace"]["cards"] = ["CANARY-palace" for _ in s["palace"]["cards"]]
     for row in s["sides"]:
         for slot in row:
@@ -124,8 +129,12 @@ def test_canary_markers_never_leak(n):
             if previous[v] is not None:
                 texts[v].append(json.dumps(diff(previous[v], view)))
             previous[v] = view
-        for bad in ({"type": "keep", "cards": ["CANARY-x"]}, {"type": "privilege", "card": "C1"},
-                    {"type": "exchange", "side": 0, "slot": 2}, {"type": "palace", "card": "A1"}):
+        for bad in (
+            {"type": "keep", "cards": ["CANARY-x"]},
+            {"type": "privilege", "card": "C1"},
+            {"type": "exchange", "side": 0, "slot": 2},
+            {"type": "palace", "card": "A1"},
+        ):
             for v in range(n):
                 try:
                     R.apply(planted, v, bad)
@@ -185,8 +194,12 @@ def test_determinize_keeps_the_palace_cards_the_first_arrival_left_while_the_sec
     s = play(s, {"type": "palace", "card": s["palace_choice"]["cards"][0]})
     left = sorted(s["palace"]["cards"])
     while s["turn"] == 0:
-        s = play(s, {"type": "end"} if s["phase"] == "wrap"
-                 else [m for m in R.legal_moves(s, me) if m["type"] != "privilege"][0])
+        s = play(
+            s,
+            {"type": "end"}
+            if s["phase"] == "wrap"
+            else [m for m in R.legal_moves(s, me) if m["type"] != "privilege"][0],
+        )
     second = seat_to_act(s)
     s = province(favours(at(s, phase="favour", rolled=[6])), second, position=14, vestals=1)
     s = play(s, {"type": "favour", "card": 6, "n": 1})
@@ -208,8 +221,12 @@ def test_determinize_keeps_the_palace_card_a_later_arrival_took_from_the_seen_on
     s = play(s, {"type": "palace", "card": s["palace_choice"]["cards"][0]})
     left = sorted(s["palace"]["cards"])
     while s["turn"] == 0:
-        s = play(s, {"type": "end"} if s["phase"] == "wrap"
-                 else [m for m in R.legal_moves(s, me) if m["type"] != "privilege"][0])
+        s = play(
+            s,
+            {"type": "end"}
+            if s["phase"] == "wrap"
+            else [m for m in R.legal_moves(s, me) if m["type"] != "privilege"][0],
+        )
     second = seat_to_act(s)
     s = province(favours(at(s, phase="favour", rolled=[6])), second, position=14, vestals=1, hand=[])
     s = play(s, {"type": "favour", "card": 6, "n": 1})
@@ -220,8 +237,10 @@ def test_determinize_keeps_the_palace_card_a_later_arrival_took_from_the_seen_on
         assert left[1] in det["players"][second]["hand"] and det["palace"]["cards"] == [left[0]]
         assert R.view(det, me) == R.view(s, me)
     seen_by_nobody_else = [x for x in range(4) if x not in (me, second)][0]
-    moved = sum(left[1] not in R.determinize(s, seen_by_nobody_else, Rng(k))["players"][second]["hand"]
-                for k in range(10))
+    moved = sum(
+        left[1] not in R.determinize(s, seen_by_nobody_else, Rng(k))["players"][second]["hand"]
+        for k in range(10)
+    )
     assert moved > 0  # a seat that never saw the palace cards cannot know it
 
 

@@ -48,8 +48,19 @@ def _mutations(move, rng):
     out = []
     for key, value in move.items():
         if key == "type":
-            for t in ("play", "exchange", "military", "skip", "favour", "pass", "flip", "keep",
-                      "palace", "privilege", "end"):
+            for t in (
+                "play",
+                "exchange",
+                "military",
+                "skip",
+                "favour",
+                "pass",
+                "flip",
+                "keep",
+                "palace",
+                "privilege",
+                "end",
+            ):
                 out.append({**move, "type": t})
             continue
         if isinstance(value, int) and not isinstance(value, bool):

@@ -15,8 +15,15 @@ pytestmark = pytest.mark.browser
 
 
 def open_page(browser, state, seat, width=1280):
-    return open_renderer(browser, R, state, seat, ready=".fo", width=width,
-                         names={str(i): f"P{i}" for i in range(state["player_count"])})
+    return open_renderer(
+        browser,
+        R,
+        state,
+        seat,
+        ready=".fo",
+        width=width,
+        names={str(i): f"P{i}" for i in range(state["player_count"])},
+    )
 
 
 def played(page):
@@ -62,10 +69,17 @@ def test_favour_cards_and_declining_by_die(browser):
     counts asks how many; declining names the die and whether tax is due."""
     s = game(2, seed=0)
     me = seat_to_act(s)
-    s = province(favours(at(s, phase="favour", rolled=[2, 5], chosen_slot=0), used=(1,), tokens={3: 2}), me,
-                 wine=2, grain=2, centurions=0)
+    s = province(
+        favours(at(s, phase="favour", rolled=[2, 5], chosen_slot=0), used=(1,), tokens={3: 2}),
+        me,
+        wine=2,
+        grain=2,
+        centurions=0,
+    )
     page, legal, errors = open_page(browser, s, me)
-    assert sorted(int(x) for x in page.locator(".fo-fav.can").evaluate_all("els => els.map(e => e.dataset.favour)")) == [2, 3]
+    assert sorted(
+        int(x) for x in page.locator(".fo-fav.can").evaluate_all("els => els.map(e => e.dataset.favour)")
+    ) == [2, 3]
     assert page.locator(".fo-fav[data-favour='3'] .fo-token").count() == 2
     page.click(".fo-fav.can[data-favour='2']")
     page.locator("[data-choice]", has_text="2 steps").click()
@@ -167,7 +181,10 @@ def test_mid_game_fits_a_phone_with_the_own_board_first(browser):
     assert page.locator(f".fo-area[data-seat='{me}'] .fo-card.can").first.bounding_box()["y"] < 844
     hooks = page.evaluate("window.hooks")
     assert hooks["order"] == s["order"] and hooks["score"] == "step 0"
-    assert page.evaluate("window.hooks.changed({seat: 1, move: {type: 'favour', card: 3, n: 1}})")[0] == '.fo-fav[data-favour="3"]'
+    assert (
+        page.evaluate("window.hooks.changed({seat: 1, move: {type: 'favour', card: 3, n: 1}})")[0]
+        == '.fo-fav[data-favour="3"]'
+    )
     page.close()
 
 
@@ -210,15 +227,22 @@ def test_favour_step_says_why_an_action_card_does_nothing(browser):
     of doing nothing (issue 30)."""
     s = game(2, seed=0)
     me = seat_to_act(s)
-    s = province(favours(at(s, phase="favour", rolled=[2, 5], chosen_slot=0), used=(1,), tokens={3: 2}), me,
-                 wine=2, grain=2, centurions=0)
+    s = province(
+        favours(at(s, phase="favour", rolled=[2, 5], chosen_slot=0), used=(1,), tokens={3: 2}),
+        me,
+        wine=2,
+        grain=2,
+        centurions=0,
+    )
     page, _legal, errors = open_page(browser, s, me)
     other = 1 - me
     page.click(f".fo-card[data-side='{other}'][data-slot='0']")
     page.click(f".fo-card[data-side='{me}'][data-slot='1']")
     assert played(page) == []
-    assert page.evaluate("window.explained") == [
-        "Now the Emperor's favour: click a highlighted favour card, or decline with a die."] * 2
+    assert (
+        page.evaluate("window.explained")
+        == ["Now the Emperor's favour: click a highlighted favour card, or decline with a die."] * 2
+    )
     assert not errors
     page.close()
 
@@ -234,7 +258,12 @@ def test_focus_ring_shows_on_cards_over_the_legal_outline(browser):
     page, _legal, errors = open_page(browser, s, me)
     ring = focus_ring(page, page.locator(".fo-card.can").first)
     assert ring["style"] == "solid" and ring["width"] >= 3 and ring["colour"] == FOCUS_RGB, ring
-    s = province(favours(at(game(2, seed=0), phase="favour", rolled=[2, 5], chosen_slot=0), used=(1,)), me, wine=2, grain=2)
+    s = province(
+        favours(at(game(2, seed=0), phase="favour", rolled=[2, 5], chosen_slot=0), used=(1,)),
+        me,
+        wine=2,
+        grain=2,
+    )
     page, _legal, errors2 = open_page(browser, s, me)
     ring = focus_ring(page, page.locator(".fo-fav.can").first)
     assert ring["style"] == "solid" and ring["colour"] == FOCUS_RGB, ring

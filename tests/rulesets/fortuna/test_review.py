@@ -7,8 +7,7 @@ import pytest
 from app.engine.rng import Rng
 from app.rulesets.fortuna import RULESET as R
 from app.rulesets.fortuna import data
-from tests.rulesets.fortuna.helpers import (arrange, at, end_round, favours, game, play,
-                                           province, seat_to_act)
+from tests.rulesets.fortuna.helpers import arrange, at, end_round, favours, game, play, province, seat_to_act
 
 
 def test_favour_one_may_empty_the_aqueduct():
@@ -16,11 +15,21 @@ def test_favour_one_may_empty_the_aqueduct():
     card 1), even with an empty reservoir; the Aqueduct is then empty and refills next turn."""
     s = game(3, seed=0)
     me = seat_to_act(s)
-    s = province(favours(at(s, phase="favour", rolled=[1], chosen_slot=0)), me, water=0, aqueduct=1,
-                 buildings=["aqueduct"], aqueduct_round=0)
+    s = province(
+        favours(at(s, phase="favour", rolled=[1], chosen_slot=0)),
+        me,
+        water=0,
+        aqueduct=1,
+        buildings=["aqueduct"],
+        aqueduct_round=0,
+    )
     assert {"type": "favour", "card": 1, "n": 1} in R.legal_moves(s, me)
     s = play(s, {"type": "favour", "card": 1, "n": 1})
-    assert (s["players"][me]["aqueduct"], s["players"][me]["water"], s["players"][me]["position"]) == (0, 0, 1)
+    assert (s["players"][me]["aqueduct"], s["players"][me]["water"], s["players"][me]["position"]) == (
+        0,
+        0,
+        1,
+    )
 
 
 def test_military_power_frees_the_most_expensive_centurion_slot():
@@ -42,11 +51,16 @@ def test_bribe_money_beyond_twenty_is_lost_by_the_owner():
     s = game(2, seed=0)
     me = seat_to_act(s)
     other = 1 - me
-    s = arrange(s, {me: ["bribe", "building", "water"], other: ["water", "clerus", "marriage"]},
-                down={other: 2})
+    s = arrange(
+        s, {me: ["bribe", "building", "water"], other: ["water", "clerus", "marriage"]}, down={other: 2}
+    )
     s = province(province(s, other, money=19), me, money=5)
     s = play(s, {"type": "play", "slot": 0, "args": {"side": other, "slot": 0, "args": {}}})
-    assert s["players"][other]["money"] == 20 and s["players"][me]["money"] == 3 and s["players"][me]["water"] == 3
+    assert (
+        s["players"][other]["money"] == 20
+        and s["players"][me]["money"] == 3
+        and s["players"][me]["water"] == 3
+    )
 
 
 def test_favour_cards_used_stay_flipped_for_later_players_in_the_round():
@@ -91,10 +105,39 @@ def test_malformed_moves_get_a_sentence_and_leave_the_game_unchanged():
     from app.engine.rng import Rng
     from app.engine.ruleset import IllegalMove
 
-    values = [None, -1, 0, 2, 7, True, 1.5, "x", "A1", [1], {}, {"water": 9}, {"n": "a"},
-              {"side": 0, "slot": 0, "args": {}}, ["A1", "A2"]]
-    types = ["play", "exchange", "military", "skip", "favour", "pass", "flip", "keep", "palace",
-             "privilege", "end", "zzz", None, 3]
+    values = [
+        None,
+        -1,
+        0,
+        2,
+        7,
+        True,
+        1.5,
+        "x",
+        "A1",
+        [1],
+        {},
+        {"water": 9},
+        {"n": "a"},
+        {"side": 0, "slot": 0, "args": {}},
+        ["A1", "A2"],
+    ]
+    types = [
+        "play",
+        "exchange",
+        "military",
+        "skip",
+        "favour",
+        "pass",
+        "flip",
+        "keep",
+        "palace",
+        "privilege",
+        "end",
+        "zzz",
+        None,
+        3,
+    ]
     for n in (2, 4):
         s = R.setup(n, R.Options(), n)
         rng = Rng(n)
@@ -131,10 +174,14 @@ def _check_table(s):
         assert pl["aqueduct"] in ((None,) if "aqueduct" not in pl["buildings"] else (0, 1)), pl
     assert all(0 <= f["tokens"] <= 3 for f in s["favours"])
     assert s["supply"] + s["palace_tokens"] + sum(f["tokens"] for f in s["favours"]) == 15
-    cards = (list(s["deck"]) + [d["card"] for d in s["discard"]] + s["palace"]["cards"]
-             + [c for pl in s["players"] for c in pl["hand"]]
-             + (s["choice"]["cards"] if s["choice"] else [])
-             + (s["palace_choice"]["cards"] if s["palace_choice"] else []))
+    cards = (
+        list(s["deck"])
+        + [d["card"] for d in s["discard"]]
+        + s["palace"]["cards"]
+        + [c for pl in s["players"] for c in pl["hand"]]
+        + (s["choice"]["cards"] if s["choice"] else [])
+        + (s["palace_choice"]["cards"] if s["palace_choice"] else [])
+    )
     assert sorted(cards) == sorted(set(cards)) and len(cards) == (26 if n == 4 else 22)
     assert sorted(slot["card"] for row in s["sides"] for slot in row) == sorted(data.ACTIONS)
     for side, row in enumerate(s["sides"]):

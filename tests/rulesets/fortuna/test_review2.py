@@ -12,8 +12,7 @@ from app.engine.rng import Rng
 from app.rulesets.fortuna import RULESET as R
 from app.rulesets.fortuna import data
 from app.rulesets.fortuna.privileges import draw
-from tests.rulesets.fortuna.helpers import (arrange, at, clone, favours, game, play,
-                                           province, seat_to_act)
+from tests.rulesets.fortuna.helpers import arrange, at, clone, favours, game, play, province, seat_to_act
 
 
 def _dump(s):
@@ -21,6 +20,7 @@ def _dump(s):
 
 
 # ----------------------------------------------------------------------------- item 10
+
 
 def _round_forty(n, seed, positions):
     """A game in round 40 (the platform's last round) with the pawns at `positions`."""
@@ -66,6 +66,7 @@ def test_one_player_inside_rome_wins_even_when_the_round_guard_ends_the_game():
 
 # ----------------------------------------------------------------------------- item 11
 
+
 def _reshuffled_draw():
     """Seat `me` draws 3 privilege cards, keeps one and discards two face down. The deck is then
     empty; seat `other` (later in the round) takes a favour card with 1 token: the two discards
@@ -84,8 +85,9 @@ def _reshuffled_draw():
     older = next(c for c in data.PRIVILEGES if c not in drawn and c not in s["removed"])
     s = clone(s)
     s["deck"] = []  # (those cards leave the game: only the two discards can be drawn now)
-    s = province(favours(at(s, phase="favour", rolled=[1], chosen_slot=0), tokens={1: 1}), other,
-                 water=1, hand=[older])
+    s = province(
+        favours(at(s, phase="favour", rolled=[1], chosen_slot=0), tokens={1: 1}), other, water=1, hand=[older]
+    )
     s["supply"] -= 1
     before = clone(s)
     s = play(s, {"type": "favour", "card": 1, "n": 1})
@@ -131,7 +133,9 @@ def test_a_privilege_card_played_face_up_leaves_every_seats_knowledge():
     _, s, me, other, discards, took, _ = _reshuffled_draw()
     t = clone(s)
     t["players"][other]["hand"] = sorted(t["players"][other]["hand"] + ["B1"])
-    t["known_in_deck"] = [sorted(k + ["B1"]) for k in t["known_in_deck"]]  # as if B1 had been a face-up discard
+    t["known_in_deck"] = [
+        sorted(k + ["B1"]) for k in t["known_in_deck"]
+    ]  # as if B1 had been a face-up discard
     t["phase"], t["turn"], t["privilege_b_used"] = "wrap", t["order"].index(other), False
     t = play(t, {"type": "privilege", "card": "B1"})
     assert all("B1" not in k for k in t["known_in_deck"]) and t["known_in_deck"][me] == discards
@@ -145,7 +149,12 @@ def _where_known_cards_are(s):
         assert known == sorted(set(known)), known
         for i, pl in enumerate(s["players"]):
             mine = [c for c in pl["hand"] if c in known]
-            assert (i != me or not mine) and len(mine) <= s["drawn_since_shuffle"][i], (me, i, mine, s["drawn_since_shuffle"])
+            assert (i != me or not mine) and len(mine) <= s["drawn_since_shuffle"][i], (
+                me,
+                i,
+                mine,
+                s["drawn_since_shuffle"],
+            )
         places = set(s["deck"]) | {d["card"] for d in s["discard"] if not d["face_up"] and d["by"] != me}
         if s["choice"] and s["choice"]["seat"] != me:
             places |= set(s["choice"]["cards"])
@@ -174,6 +183,7 @@ def test_what_a_seat_counts_in_the_deck_is_always_possible(n):
 
 # ----------------------------------------------------------------------------- item 16
 
+
 def _mid_game(n, seed, want):
     """The first state of a random game where `want(state)` holds."""
     s = R.setup(n, R.Options(), seed)
@@ -190,8 +200,9 @@ def test_determinize_reads_only_what_the_seat_can_see():
     secret (Privilege cards: kept secret), and so are the action cards dealt face down. Two
     states that differ only there look the same to the seat, so they must re-deal the same with
     the same generator. Before the fix the re-deal followed the true order of the hidden cards."""
-    s = _mid_game(3, 4, lambda s: s["players"][s["order"][1]]["hand"] and len(s["deck"]) > 3
-                  and s["round"] > 2)
+    s = _mid_game(
+        3, 4, lambda s: s["players"][s["order"][1]]["hand"] and len(s["deck"]) > 3 and s["round"] > 2
+    )
     me, other = s["order"][0], s["order"][1]
     twin = clone(s)
     a, b = twin["players"][other]["hand"][0], twin["deck"][0]
@@ -216,10 +227,13 @@ def test_determinize_does_not_pass_on_what_other_seats_know():
     its secret; the re-dealt state keeps only the seat's own knowledge."""
     _, s, me, other, discards, took, _ = _reshuffled_draw()
     det = R.determinize(s, me, Rng(1))
-    assert det["known_in_deck"][me] == discards and all(det["known_in_deck"][i] == [] for i in range(3) if i != me)
+    assert det["known_in_deck"][me] == discards and all(
+        det["known_in_deck"][i] == [] for i in range(3) if i != me
+    )
 
 
 # ----------------------------------------------------------------------------- item 12 (NOTES)
+
 
 def test_a_bribed_trade_uses_the_bribers_market():
     """NOTES decision 20 (audit D5) and The Market ("+1 money per grain/wine sold"): a bribed
@@ -228,8 +242,9 @@ def test_a_bribed_trade_uses_the_bribers_market():
     s = game(2, seed=0)
     me = seat_to_act(s)
     other = 1 - me
-    s = arrange(s, {me: ["bribe", "building", "water"], other: ["wine_trade", "clerus", "marriage"]},
-                down={other: 2})
+    s = arrange(
+        s, {me: ["bribe", "building", "water"], other: ["wine_trade", "clerus", "marriage"]}, down={other: 2}
+    )
     bribe = {"type": "play", "slot": 0, "args": {"side": other, "slot": 0, "args": {"n": 2}}}
     mine = play(province(province(s, me, wine=2, buildings=["market"]), other, wine=0), bribe)
     assert mine["players"][me]["money"] == 5 - 2 + 2 * 4 and mine["players"][me]["wine"] == 0

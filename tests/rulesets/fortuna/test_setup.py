@@ -87,10 +87,18 @@ def test_tables_have_the_rulebook_counts_and_sources():
     assert all(r["proposed"] and "adjusted after simulation" in r["source"] for r in adjusted)
     assert data.BUILDINGS["basilica"]["proposed_cost"]
     assert "after simulation" in data.BUILDINGS["basilica"]["source"]
-    assert (data.ACTIONS["grain_trade"]["price"], data.ACTIONS["fortuna"]["not_start_player"],
-            data.BUILDINGS["basilica"]["cost"]) == (3, True, 2)
-    assert (data.LIMITS["money"], data.LIMITS["dice"], data.LIMITS["vestals"],
-            data.LIMITS["centurions"], data.LIMITS["buildings"]) == (20, 3, 3, 3, 3)
+    assert (
+        data.ACTIONS["grain_trade"]["price"],
+        data.ACTIONS["fortuna"]["not_start_player"],
+        data.BUILDINGS["basilica"]["cost"],
+    ) == (3, True, 2)
+    assert (
+        data.LIMITS["money"],
+        data.LIMITS["dice"],
+        data.LIMITS["vestals"],
+        data.LIMITS["centurions"],
+        data.LIMITS["buildings"],
+    ) == (20, 3, 3, 3, 3)
 
 
 def test_registered_with_a_version_and_labelled_options_defaulting_to_the_standard_game():

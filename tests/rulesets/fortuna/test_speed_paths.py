@@ -29,8 +29,16 @@ def _random_states(n, seed, steps=600, **opts):
 def _usable_by_the_table(s, seat):
     """usable_privileges read card by card from data.PRIVILEGES (the rule as written)."""
     pl = s["players"][seat]
-    return [c for c in pl["hand"] if data.PRIVILEGES[c]["cls"] == "A"
-            or (data.PRIVILEGES[c]["cls"] == "B" and not s["privilege_b_used"] and pl["position"] < data.PALACE_STEP)]
+    return [
+        c
+        for c in pl["hand"]
+        if data.PRIVILEGES[c]["cls"] == "A"
+        or (
+            data.PRIVILEGES[c]["cls"] == "B"
+            and not s["privilege_b_used"]
+            and pl["position"] < data.PALACE_STEP
+        )
+    ]
 
 
 @pytest.mark.parametrize("n", [2, 4])
@@ -57,8 +65,18 @@ def test_move_specs_build_the_legal_moves_with_their_keys_in_order():
                 for m in moves:
                     assert list(m) == ["type", *legal.FIELDS[m["type"]]]
                     seen.add(m["type"])
-    assert seen >= {"play", "exchange", "military", "skip", "favour", "pass", "flip", "keep",
-                    "privilege", "end"}
+    assert seen >= {
+        "play",
+        "exchange",
+        "military",
+        "skip",
+        "favour",
+        "pass",
+        "flip",
+        "keep",
+        "privilege",
+        "end",
+    }
 
 
 @pytest.mark.parametrize("n,opts", [(2, {}), (3, {}), (4, {}), (2, {"two_player_flip": False})])

@@ -132,6 +132,7 @@ def test_aqueduct_fills_at_the_start_of_the_turn_from_the_next_round():
     s, me = _me(buildings=["aqueduct"], aqueduct=0, aqueduct_round=1)
     s = at(s, round=2)
     from tests.rulesets.fortuna.helpers import start_turn
+
     s["events"] = []
     start_turn(s)
     assert s["players"][me]["aqueduct"] == 1 and s["players"][me]["water"] == 1
@@ -143,9 +144,10 @@ def test_aqueduct_fills_at_the_start_of_the_turn_from_the_next_round():
     assert fresh["players"][me2]["aqueduct"] == 0
 
 
-@pytest.mark.parametrize(("water", "aq", "spend", "grain", "left"),
-                         [(2, None, 0, 2, (2, None)), (2, None, 2, 4, (0, None)), (1, 1, 1, 3, (1, 0)),
-                          (1, 1, 2, 4, (0, 0))])
+@pytest.mark.parametrize(
+    ("water", "aq", "spend", "grain", "left"),
+    [(2, None, 0, 2, (2, None)), (2, None, 2, 4, (0, None)), (1, 1, 1, 3, (1, 0)), (1, 1, 2, 4, (0, 0))],
+)
 def test_harvest_grain_spends_water_aqueduct_first(water, aq, spend, grain, left):
     """Action card Harvesting Grain (reconstructed): +1 grain and +1 per water spent (max 2);
     the Aqueduct's water is used first (The Aqueduct: it may be emptied by harvesting)."""
@@ -169,10 +171,17 @@ def test_water_distribution_fills_the_reservoir():
     assert s["players"][me]["water"] == 3
 
 
-@pytest.mark.parametrize(("card", "res", "have", "sell", "market", "money"),
-                         [("grain_trade", "grain", 3, 3, False, 14), ("grain_trade", "grain", 3, 2, True, 13),
-                          ("grain_trade", "grain", 1, 1, False, 8), ("grain_trade", "grain", 1, 1, True, 9),
-                          ("wine_trade", "wine", 3, 3, False, 14), ("wine_trade", "wine", 3, 3, True, 17)])
+@pytest.mark.parametrize(
+    ("card", "res", "have", "sell", "market", "money"),
+    [
+        ("grain_trade", "grain", 3, 3, False, 14),
+        ("grain_trade", "grain", 3, 2, True, 13),
+        ("grain_trade", "grain", 1, 1, False, 8),
+        ("grain_trade", "grain", 1, 1, True, 9),
+        ("wine_trade", "wine", 3, 3, False, 14),
+        ("wine_trade", "wine", 3, 3, True, 17),
+    ],
+)
 def test_trade_cards_and_the_market(card, res, have, sell, market, money):
     """Grain Trade (3 each, reconstructed; 2 before version 4, NOTES "Adjusted after simulation")
     and Wine Trade (3 each, RB-F); a Market adds +1 per unit sold (The Market). From 5 money."""
@@ -225,10 +234,14 @@ def test_building_limits():
     """Buildings: one Aqueduct (RB-F), one of each type (reconstructed), at most 3 (RB-F), the
     Palace only after marriage (RB-F), paid in full, while the pile lasts."""
     s, me = _me(money=20)
-    builds = {m["args"]["b"] for m in R.legal_moves(s, me) if m["type"] == "play" and m["slot"] == 1 and m["args"]}
+    builds = {
+        m["args"]["b"] for m in R.legal_moves(s, me) if m["type"] == "play" and m["slot"] == 1 and m["args"]
+    }
     assert builds == {"aqueduct", "market", "basilica"}
     wed, me = _me(money=20, married=True, buildings=["aqueduct"])
-    builds = {m["args"]["b"] for m in R.legal_moves(wed, me) if m["type"] == "play" and m["slot"] == 1 and m["args"]}
+    builds = {
+        m["args"]["b"] for m in R.legal_moves(wed, me) if m["type"] == "play" and m["slot"] == 1 and m["args"]
+    }
     assert builds == {"market", "basilica", "palace"}
     three, me = _me(money=20, married=True, buildings=["aqueduct", "market", "basilica"])
     with pytest.raises(IllegalMove, match="at most 3 buildings"):
@@ -257,15 +270,19 @@ def test_bribe_pays_the_owner_and_plays_their_card_in_place():
     s = game(2, seed=0)
     me = seat_to_act(s)
     other = 1 - me
-    s = arrange(s, {me: ["bribe", "building", "water"], other: ["wine_trade", "clerus", "marriage"]},
-                down={other: 2})
+    s = arrange(
+        s, {me: ["bribe", "building", "water"], other: ["wine_trade", "clerus", "marriage"]}, down={other: 2}
+    )
     s = province(s, me, wine=2)
     s = play(s, {"type": "play", "slot": 0, "args": {"side": other, "slot": 0, "args": {"n": 2}}})
     assert s["players"][me]["money"] == 5 - 2 + 6 and s["players"][other]["money"] == 7
     assert s["sides"][other][0]["card"] == "wine_trade"
     with pytest.raises(IllegalMove):  # a face-down card of theirs cannot be bribed
-        R.apply(arrange(game(2), {me: ["bribe", "building", "water"]}, down={other: 2}), me,
-                {"type": "play", "slot": 0, "args": {"side": other, "slot": 2, "args": {}}})
+        R.apply(
+            arrange(game(2), {me: ["bribe", "building", "water"]}, down={other: 2}),
+            me,
+            {"type": "play", "slot": 0, "args": {"side": other, "slot": 2, "args": {}}},
+        )
 
 
 def test_fortuna_card_moves_one_step_except_the_start_player():
@@ -294,11 +311,21 @@ def test_bribe_reaches_only_cards_in_front_of_other_players():
     s = game(2, seed=0)
     me = seat_to_act(s)
     other = 1 - me
-    s = arrange(s, {me: ["bribe", "building", "water"], other: ["wine_trade", "clerus", "marriage"],
-                    2: ["fortuna", "harvest_grain", "harvest_wine"]}, down={other: 2})
+    s = arrange(
+        s,
+        {
+            me: ["bribe", "building", "water"],
+            other: ["wine_trade", "clerus", "marriage"],
+            2: ["fortuna", "harvest_grain", "harvest_wine"],
+        },
+        down={other: 2},
+    )
     s = province(s, me, money=5, wine=0)
-    targets = {(m["args"]["side"], m["args"]["slot"]) for m in R.legal_moves(s, me)
-               if m["type"] == "play" and m["slot"] == 0 and m["args"]}
+    targets = {
+        (m["args"]["side"], m["args"]["slot"])
+        for m in R.legal_moves(s, me)
+        if m["type"] == "play" and m["slot"] == 0 and m["args"]
+    }
     assert targets == {(other, 1)}  # Clerus; Wine Trade has no wine to sell, Marriage lies face down
     with pytest.raises(IllegalMove, match="in\\s+front of another player"):
         R.apply(s, me, {"type": "play", "slot": 0, "args": {"side": 2, "slot": 0, "args": {}}})

@@ -10,15 +10,15 @@ from app.rulesets.fortune_city import data as D
 from app.rulesets.fortune_city.board import key
 
 # Handy tiles by (type, price, production) from the reconstructed table.
-BAKERY = "bread"          # meals, 2, 1 VP, coin
-SNACK = "fried-snack"     # meals, 2, 2 VP, garbage
-FRUIT = "fruit"           # meals, 2, 0 VP (tuned), diamond
-BOOKS = "books"           # merchandise, 2, 1 VP, coin
-COFFEE = "coffee"         # meals, 3, 2 VP, 2 coins
-BUS = "bus-pass"          # transportation, 2, coin
-BIKE = "bicycle"          # transportation, 2, coin
-LAMP = "lamp"             # home, 2, coin
-SUSHI = "sushi"           # meals, 4
+BAKERY = "bread"  # meals, 2, 1 VP, coin
+SNACK = "fried-snack"  # meals, 2, 2 VP, garbage
+FRUIT = "fruit"  # meals, 2, 0 VP (tuned), diamond
+BOOKS = "books"  # merchandise, 2, 1 VP, coin
+COFFEE = "coffee"  # meals, 3, 2 VP, 2 coins
+BUS = "bus-pass"  # transportation, 2, coin
+BIKE = "bicycle"  # transportation, 2, coin
+LAMP = "lamp"  # home, 2, coin
+SUSHI = "sushi"  # meals, 4
 
 
 def game(n: int = 2, seed: int = 0, **opts: Any) -> dict[str, Any]:
@@ -28,13 +28,22 @@ def game(n: int = 2, seed: int = 0, **opts: Any) -> dict[str, Any]:
     return st
 
 
-def build(st: dict[str, Any], seat: int, cells: dict[tuple[int, int], str], *, tokens: bool = False,
-          workers: dict[tuple[int, int], str] | None = None) -> dict[str, Any]:
+def build(
+    st: dict[str, Any],
+    seat: int,
+    cells: dict[tuple[int, int], str],
+    *,
+    tokens: bool = False,
+    workers: dict[tuple[int, int], str] | None = None,
+) -> dict[str, Any]:
     """Put buildings into a seat's city (no production unless `tokens`), in place; returns st."""
     city = st["players"][seat]["city"]
     for (x, y), tile in cells.items():
-        city[key(x, y)] = {"tile": tile, "token": D.production_of(tile) if tokens else None,
-                           "worker": (workers or {}).get((x, y))}
+        city[key(x, y)] = {
+            "tile": tile,
+            "token": D.production_of(tile) if tokens else None,
+            "worker": (workers or {}).get((x, y)),
+        }
     return st
 
 

@@ -53,8 +53,16 @@ def test_park_holds_any_number_of_citizens():
     st = game(4)
     st["players"][0]["silver"] = 30
     for _ in range(4):
-        st = R.apply(st, st["turn"], {"type": "buy", "slot": 0, "card": 0,
-                                      **({"return": 0} if None not in st["players"][st["turn"]]["zone"] else {})})
+        st = R.apply(
+            st,
+            st["turn"],
+            {
+                "type": "buy",
+                "slot": 0,
+                "card": 0,
+                **({"return": 0} if None not in st["players"][st["turn"]]["zone"] else {}),
+            },
+        )
     assert sum(p["park"][c] for p in st["players"] for c in D.COLOURS) == 4
 
 
@@ -76,7 +84,9 @@ def test_no_building_at_or_below_the_park_row():
     build(st, 0, {(1, 0): BOOKS})
     with pytest.raises(IllegalMove, match="at or below the row of the park"):
         R.apply(st, 0, {"type": "construct", "zone": 0, "at": [1, -1], "card": 0})
-    assert "1,-1" not in {f"{m['at'][0]},{m['at'][1]}" for m in R.legal_moves(st, 0) if m["type"] == "construct"}
+    assert "1,-1" not in {
+        f"{m['at'][0]},{m['at'][1]}" for m in R.legal_moves(st, 0) if m["type"] == "construct"
+    }
     R.apply(st, 0, {"type": "construct", "zone": 0, "at": [-1, 0], "card": 0})  # beside City Hall is fine
 
 
@@ -111,10 +121,10 @@ def test_production_on_new_tile_and_on_neighbours_with_an_empty_spot():
     cell(st, 0, -1, 0)["token"] = "coin"
     after = R.apply(st, 0, {"type": "construct", "zone": 0, "at": [0, 1], "card": 0})
     assert cell(after, 0, 0, 1)["token"] == "diamond"
-    assert cell(after, 0, -1, 1)["token"] == "coin"   # neighbour with an empty spot produces
-    assert cell(after, 0, -1, 0)["token"] == "coin"   # already had one: unchanged
-    assert cell(after, 0, 1, 0)["token"] is None      # diagonal: nothing
-    assert cell(after, 0, 0, 0)["token"] is None      # City Hall
+    assert cell(after, 0, -1, 1)["token"] == "coin"  # neighbour with an empty spot produces
+    assert cell(after, 0, -1, 0)["token"] == "coin"  # already had one: unchanged
+    assert cell(after, 0, 1, 0)["token"] is None  # diagonal: nothing
+    assert cell(after, 0, 0, 0)["token"] is None  # City Hall
 
 
 def test_bank_is_bought_and_built_in_one_action_for_3():
@@ -161,7 +171,9 @@ def test_vip_costs_3_and_the_supply_is_6():
     """Invite VIP Citizens: pay 3 to put a VIP in the park; 6 VIPs on the board."""
     st = game()
     after = R.apply(st, 0, {"type": "vip", "card": 0})
-    assert after["players"][0]["park"]["vip"] == 1 and after["players"][0]["silver"] == 4 and after["vips"] == 5
+    assert (
+        after["players"][0]["park"]["vip"] == 1 and after["players"][0]["silver"] == 4 and after["vips"] == 5
+    )
     st["vips"] = 0
     with pytest.raises(IllegalMove, match="No VIP citizens"):
         R.apply(st, 0, {"type": "vip", "card": 0})

@@ -6,8 +6,10 @@ from __future__ import annotations
 from tests.support.api import doc, legal, new_player, new_room
 
 BAD = [
-    ({"type": "construct", "zone": 0, "at": [0, 1], "card": 0},
-     "Construct Buildings: choose a goods tile in one of your construction zones."),
+    (
+        {"type": "construct", "zone": 0, "at": [0, 1], "card": 0},
+        "Construct Buildings: choose a goods tile in one of your construction zones.",
+    ),
     ({"type": "bank", "at": [0, 1], "card": 0}, "Banks cannot be placed next to City Hall or another bank."),
     ({"type": "buy", "slot": 0, "gold": True}, "You have no gold coin"),
     ({"type": "buy", "slot": 0, "card": 2}, "Your credit card holds only 0 silver."),
@@ -31,13 +33,19 @@ def test_illegal_moves_are_422_naming_the_rule_and_change_nothing(client):
     mover = by_seat[doc(client, game_id)["to_act"][0]]
     before = doc(client, game_id, mover)
     for move, words in BAD:
-        r = client.post(f"/api/games/{game_id}/moves", headers=mover["headers"],
-                        json={"version": before["version"], "move": move})
+        r = client.post(
+            f"/api/games/{game_id}/moves",
+            headers=mover["headers"],
+            json={"version": before["version"], "move": move},
+        )
         assert r.status_code == 422, (move, r.text)
         assert words in r.json()["detail"], (move, r.json()["detail"])
         assert doc(client, game_id, mover) == before
     assert client.get(f"/api/games/{game_id}/log", headers=ann["headers"]).json()["moves"] == []
     listed = legal(client, game_id, mover)
-    r = client.post(f"/api/games/{game_id}/moves", headers=mover["headers"],
-                    json={"version": listed["version"], "move": listed["moves"][0]})
+    r = client.post(
+        f"/api/games/{game_id}/moves",
+        headers=mover["headers"],
+        json={"version": listed["version"], "move": listed["moves"][0]},
+    )
     assert r.status_code == 200 and r.json()["version"] == before["version"] + 1

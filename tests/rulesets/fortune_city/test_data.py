@@ -19,7 +19,11 @@ def test_example_tiles_match_the_rulebook():
     production; stationery is an orange Merchandise tile costing 3."""
     lolly, stat = D.TILES["lollipops"], D.TILES["stationery"]
     assert (lolly["type"], lolly["price"], lolly["production"], lolly["building"]) == (
-        "meals", 2, "garbage", "Candy Store")
+        "meals",
+        2,
+        "garbage",
+        "Candy Store",
+    )
     assert (stat["type"], stat["price"]) == ("merchandise", 3)
     assert D.TRACKS["meals"]["tile_colour"] == "pink" and D.TRACKS["merchandise"]["tile_colour"] == "orange"
 
@@ -29,7 +33,11 @@ def test_every_type_has_a_tile_at_each_removed_price():
     for t in D.TYPES:
         prices = {D.TILES[x]["price"] for x in D.STACK_TILES if D.TILES[x]["type"] == t}
         assert {2, 3, 4} <= prices
-    assert D.REMOVAL[2]["prices"] == [2, 3, 4] and D.REMOVAL[3]["prices"] == [2, 3] and D.REMOVAL[4]["prices"] == []
+    assert (
+        D.REMOVAL[2]["prices"] == [2, 3, 4]
+        and D.REMOVAL[3]["prices"] == [2, 3]
+        and D.REMOVAL[4]["prices"] == []
+    )
     assert (D.REMOVAL[2]["citizens"], D.REMOVAL[3]["citizens"], D.REMOVAL[4]["citizens"]) == (3, 2, 0)
 
 
@@ -75,9 +83,18 @@ def test_every_other_component_is_a_row_with_its_count_and_source():
     (decision 14); gold cannot run out, since 4 cards hold at most 2 gold each."""
     rows = D.COMPONENTS
     assert {k: r["count"] for k, r in rows.items()} == {
-        "gold": 8, "silver": 54, "diamonds": 32, "garbage": 18, "credit_cards": 4,
-        "player_boards": 4, "delivery_trucks": 4, "player_markers": 4, "expense_markers": 16,
-        "start_marker": 1, "draw_bag": 1}
+        "gold": 8,
+        "silver": 54,
+        "diamonds": 32,
+        "garbage": 18,
+        "credit_cards": 4,
+        "player_boards": 4,
+        "delivery_trucks": 4,
+        "player_markers": 4,
+        "expense_markers": 16,
+        "start_marker": 1,
+        "draw_bag": 1,
+    }
     for r in rows.values():
         assert r["source"] and isinstance(r["limits_play"], bool)
     assert [k for k, r in rows.items() if r["limits_play"]] == []
@@ -97,8 +114,11 @@ def test_round_one_starting_goods_leave_no_seat_a_dead_choice():
     rows = {t: D.TILES[t] for t in D.STARTING}
     assert D.PRODUCTIONS[rows["stationery"]["production"]] == 2 and rows["stationery"]["vp"] == 2
     assert rows["magazines"]["vp"] == rows["rice"]["vp"] == 1
-    tuned_slot_6 = {(D.TILES[x]["price"], D.TILES[x]["vp"], D.TILES[x]["production"]) for x in D.STACK_TILES
-                    if D.TILES[x]["production"] == "coin2" and D.TILES[x]["price"] == 3}
+    tuned_slot_6 = {
+        (D.TILES[x]["price"], D.TILES[x]["vp"], D.TILES[x]["production"])
+        for x in D.STACK_TILES
+        if D.TILES[x]["production"] == "coin2" and D.TILES[x]["price"] == 3
+    }
     assert tuned_slot_6 == {(3, 2, "coin2")}
     s = D.SUPPLY
     assert rows["stationery"]["price"] * 2 + s["bank_price"] > s["silver_start"] >= 2 * 2 + s["bank_price"]

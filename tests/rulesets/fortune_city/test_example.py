@@ -14,8 +14,12 @@ def _johns_table():
     john = st["players"][0]
     # John has already built 1 bank: 5 coins in cash, 3 silver + 1 gold on his credit card.
     john.update(silver=5, card={"silver": 3, "gold": 1}, banks=1)
-    build(st, 0, {(-1, 0): BAKERY, (0, 1): TEA, (1, 0): BOOKS, (1, 1): D.BANK},
-          workers={(-1, 0): "red", (0, 1): "red", (1, 0): "yellow"})
+    build(
+        st,
+        0,
+        {(-1, 0): BAKERY, (0, 1): TEA, (1, 0): BOOKS, (1, 1): D.BANK},
+        workers={(-1, 0): "red", (0, 1): "red", (1, 0): "yellow"},
+    )
     cell(st, 0, -1, 0)["token"] = "coin"  # the coin his truck will pick up
     cell(st, 0, 0, 1)["token"] = "diamond"
     john["tracks"].update(meals=2, merchandise=1)  # Meals in sector 2 before his hire
@@ -38,10 +42,17 @@ def test_johns_round():
     # Turn 2: lollipops (pink / Meals), 2 coins from his credit card.
     slot = [m["tile"] for m in st["market"]].index("lollipops")
     st = R.apply(st, 0, {"type": "buy", "slot": slot, "card": 2})
-    assert st["players"][0]["card"] == {"silver": 1, "gold": 1} and st["players"][0]["zone"] == ["stationery", "lollipops"]
+    assert st["players"][0]["card"] == {"silver": 1, "gold": 1} and st["players"][0]["zone"] == [
+        "stationery",
+        "lollipops",
+    ]
     # Turn 3: construct the candy store, 2 silver from cash; garbage on it.
     st = R.apply(st, 0, {"type": "construct", "zone": 1, "at": [2, 0], "card": 0})
-    assert st["players"][0]["silver"] == 0 and cell(st, 0, 2, 0) == {"tile": "lollipops", "token": "garbage", "worker": None}
+    assert st["players"][0]["silver"] == 0 and cell(st, 0, 2, 0) == {
+        "tile": "lollipops",
+        "token": "garbage",
+        "worker": None,
+    }
     # Turn 4: 1 gold buys and constructs a bank, 1 silver coin on it.
     st = R.apply(st, 0, {"type": "bank", "at": [3, 0], "gold": True})
     assert cell(st, 0, 3, 0)["token"] == "coin" and st["players"][0]["card"]["gold"] == 0

@@ -61,9 +61,13 @@ def test_canary_markers_never_leak(n):
                 texts.append(R.log_text(before, seat, move, v))
             texts.append(json.dumps(R.public_move(before, seat, move, 0)))
         for s in range(n):
-            for bad in ({"type": "buy", "slot": 99, "card": 0}, {"type": "drive", "to": [5, 5]},
-                        {"type": "construct", "zone": 0, "at": [0, 1], "card": 0}, {"type": "nope"},
-                        {"type": "hire", "citizen": "red", "at": [0, 0]}):
+            for bad in (
+                {"type": "buy", "slot": 99, "card": 0},
+                {"type": "drive", "to": [5, 5]},
+                {"type": "construct", "zone": 0, "at": [0, 1], "card": 0},
+                {"type": "nope"},
+                {"type": "hire", "citizen": "red", "at": [0, 0]},
+            ):
                 try:
                     R.apply(planted, s, bad)
                 except IllegalMove as exc:
@@ -79,7 +83,10 @@ def test_bag_order_and_stack_content_do_not_change_any_view():
     _, _, st = _states(3, 4, 60)[-1]
     other = dict(st)
     other["bag"] = list(reversed(st["bag"]))
-    other["stack"], other["box"] = list(st["box"]) + st["stack"][len(st["box"]):], list(st["stack"][:len(st["box"])])
+    other["stack"], other["box"] = (
+        list(st["box"]) + st["stack"][len(st["box"]) :],
+        list(st["stack"][: len(st["box"])]),
+    )
     for v in (0, 1, 2, None):
         assert R.view(st, v) == R.view(other, v)
     assert R.view(st, 0)["bag"] == dict(Counter(st["bag"])) | {c: Counter(st["bag"])[c] for c in D.COLOURS}

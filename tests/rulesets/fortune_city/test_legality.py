@@ -27,12 +27,19 @@ def _mutations(move, rng):
         elif isinstance(v, int):
             out += [{**move, k: v + 1}, {**move, k: v - 1}, {**move, k: str(v)}]
         elif isinstance(v, list):
-            out += [{**move, k: [v[0] + 1, v[1]]}, {**move, k: [v[0], v[1] - 1]},
-                    {**move, k: [v[0] + 1, v[1] + 1]}, {**move, k: v[:1]}]
+            out += [
+                {**move, k: [v[0] + 1, v[1]]},
+                {**move, k: [v[0], v[1] - 1]},
+                {**move, k: [v[0] + 1, v[1] + 1]},
+                {**move, k: v[:1]},
+            ]
     out.append({**move, "extra": 1})
     if move["type"] in ("buy", "bank", "construct", "vip"):
-        out += [{**move, "gold": True}, {**{k: v for k, v in move.items() if k != "gold"}, "card": rng.below(4)},
-                {**move, "return": rng.below(2)}]
+        out += [
+            {**move, "gold": True},
+            {**{k: v for k, v in move.items() if k != "gold"}, "card": rng.below(4)},
+            {**move, "return": rng.below(2)},
+        ]
     return out
 
 
@@ -41,10 +48,13 @@ def _universe(st):
     out = [{"type": "pass"}, {"type": "done"}, {"type": "vip", "card": 0}, {"type": "vip", "gold": True}]
     for x in range(-3, 4):
         for y in range(-2, 4):
-            out += [{"type": "drive", "to": [x, y]}, {"type": "bank", "at": [x, y], "card": 0},
-                    {"type": "construct", "zone": 0, "at": [x, y], "card": 1},
-                    {"type": "hire", "citizen": "red", "at": [x, y]},
-                    {"type": "hire", "citizen": "vip", "at": [x, y]}]
+            out += [
+                {"type": "drive", "to": [x, y]},
+                {"type": "bank", "at": [x, y], "card": 0},
+                {"type": "construct", "zone": 0, "at": [x, y], "card": 1},
+                {"type": "hire", "citizen": "red", "at": [x, y]},
+                {"type": "hire", "citizen": "vip", "at": [x, y]},
+            ]
     out += [{"type": "buy", "slot": i, "card": c} for i in range(-1, 8) for c in range(3)]
     return out
 
@@ -113,6 +123,9 @@ def test_apply_and_playout_leave_the_input_state_as_it_was():
             for i, (old, new) in enumerate(zip(previous["players"], view["players"])):
                 assert (new is old) == (new == old), i
                 shared += new is old
-                assert new["city"] is not after["players"][i]["city"] and new["zone"] is not after["players"][i]["zone"]
+                assert (
+                    new["city"] is not after["players"][i]["city"]
+                    and new["zone"] is not after["players"][i]["zone"]
+                )
             previous, st = view, after
     assert shared > 100

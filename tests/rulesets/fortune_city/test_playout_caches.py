@@ -42,8 +42,9 @@ class _Checked(table.Table):
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_remembered_frontiers_hiring_spots_and_truck_squares_equal_fresh_ones(monkeypatch: pytest.MonkeyPatch,
-                                                                 players: int) -> None:
+def test_remembered_frontiers_hiring_spots_and_truck_squares_equal_fresh_ones(
+    monkeypatch: pytest.MonkeyPatch, players: int
+) -> None:
     """Over whole random playouts, from the start and from mid-game states (where the table
     meets cities it has not followed from the start), and over single moves, every placement
     list, hiring list and list of truck squares the rules use is the one worked out afresh."""

@@ -14,8 +14,15 @@ pytestmark = pytest.mark.browser
 
 
 def open_page(browser, state, seat, width=1280):
-    return open_renderer(browser, R, state, seat, ready=".fc", width=width,
-                         names={str(i): f"P{i}" for i in range(state["player_count"])})
+    return open_renderer(
+        browser,
+        R,
+        state,
+        seat,
+        ready=".fc",
+        width=width,
+        names={str(i): f"P{i}" for i in range(state["player_count"])},
+    )
 
 
 def test_buying_by_clicking_a_market_good_and_explaining_a_dear_one(browser):
@@ -31,7 +38,9 @@ def test_buying_by_clicking_a_market_good_and_explaining_a_dear_one(browser):
     assert page.evaluate("window.played") == [{"type": "buy", "slot": cheap[0], "card": 0}]
     assert "needs $1 more" in page.locator(f".fc-good[data-slot='{dear}']").inner_text()
     page.click(f".fc-good[data-slot='{dear}']")
-    assert len(page.evaluate("window.played")) == 1 and "needs $1 more" in page.evaluate("window.explained")[0]
+    assert (
+        len(page.evaluate("window.played")) == 1 and "needs $1 more" in page.evaluate("window.explained")[0]
+    )
     assert not errors
 
 
@@ -43,11 +52,18 @@ def test_construct_by_clicking_a_zone_then_a_highlighted_square(browser):
     build(st, 0, {(0, 1): "tea"})
     page, legal, errors = open_page(browser, st, 0)
     page.click(".fc-zone.can[data-zone='0'][data-seat='0']")
-    cells = {c for c in page.eval_on_selector_all(".fc-cell.legal[data-seat='0']", "els => els.map(e => e.dataset.cell)")}
+    cells = {
+        c
+        for c in page.eval_on_selector_all(
+            ".fc-cell.legal[data-seat='0']", "els => els.map(e => e.dataset.cell)"
+        )
+    }
     assert cells == {f"{m['at'][0]},{m['at'][1]}" for m in legal if m["type"] == "construct"}
     assert "0,2" not in cells  # next to the tea house: same border colour
     page.click(".fc-cell[data-cell='0,1'][data-seat='0']")  # occupied: explained, not sent
-    assert page.evaluate("window.played") == [] and "same border colour" in page.evaluate("window.explained")[0]
+    assert (
+        page.evaluate("window.played") == [] and "same border colour" in page.evaluate("window.explained")[0]
+    )
     page.click(".fc-cell.legal[data-cell='1,0'][data-seat='0']")
     assert page.evaluate("window.played") == [{"type": "construct", "zone": 0, "at": [1, 0], "card": 0}]
     assert not errors
@@ -86,7 +102,8 @@ def test_end_breakdown_hooks_and_phone_width(browser):
     hooks = page.evaluate("window.hooks")
     assert hooks["order"] == [2, 0, 1] and hooks["score"] == R.outcome(st).scores[0]
     assert page.evaluate("window.hooks.changed({seat: 1, move: {type: 'drive', to: [2, 1]}})") == [
-        '[data-cell="2,1"][data-seat="1"]']
+        '[data-cell="2,1"][data-seat="1"]'
+    ]
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert not errors
 
@@ -127,7 +144,11 @@ def test_a_park_with_every_colour_shows_every_citizen(browser, width):
         assert park["x"] <= chip["x"] and chip["x"] + chip["width"] <= park["x"] + park["width"] + 0.5, c
         page.click(f"button[data-citizen='{c}']")
         page.click(f".fc-cell.legal[data-cell='{at}'][data-seat='0']")
-        assert page.evaluate("window.played")[-1] == {"type": "hire", "citizen": c, "at": [int(v) for v in at.split(",")]}
+        assert page.evaluate("window.played")[-1] == {
+            "type": "hire",
+            "citizen": c,
+            "at": [int(v) for v in at.split(",")],
+        }
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert not errors
 
@@ -156,12 +177,20 @@ def test_phone_targets_and_named_squares(browser):
     st["players"][0]["park"]["red"] = 1
     build(st, 0, {(0, 1): "tea"})
     page, _legal, errors = open_page(browser, st, 0, width=390)
-    for sel in (".fc-zone[data-zone='0'][data-seat='0']", ".fc-zone[data-zone='1'][data-seat='0']", ".fc-chip[data-citizen='red']"):
+    for sel in (
+        ".fc-zone[data-zone='0'][data-seat='0']",
+        ".fc-zone[data-zone='1'][data-seat='0']",
+        ".fc-chip[data-citizen='red']",
+    ):
         box = page.locator(sel).first.bounding_box()
         assert box["width"] >= 24 and box["height"] >= 24, (sel, box)
     page.click(".fc-zone.can[data-zone='0'][data-seat='0']")
-    labels = page.locator(".fc-cell.legal[data-seat='0']").evaluate_all("els => els.map((e) => e.getAttribute('aria-label'))")
+    labels = page.locator(".fc-cell.legal[data-seat='0']").evaluate_all(
+        "els => els.map((e) => e.getAttribute('aria-label'))"
+    )
     assert labels and all("column" in x or "row" in x for x in labels), labels
     assert not any(re.search(r"\[-?\d+,-?\d+\]|\(-?\d+, ?-?\d+\)", x) for x in labels), labels
-    assert "Tea" in (page.locator(".fc-cell[data-cell='0,1'][data-seat='0']").get_attribute("aria-label") or "")
+    assert "Tea" in (
+        page.locator(".fc-cell[data-cell='0,1'][data-seat='0']").get_attribute("aria-label") or ""
+    )
     assert not errors

@@ -122,7 +122,11 @@ def test_final_round_scores_right_after_the_trucks_without_income():
     assert st["players"][0]["silver"] == 7  # no income in the final round
     out = R.outcome(st)
     b = out.breakdown[0]
-    assert b["diamonds"] == 1 and b["buildings"] == D.TILES[FRUIT]["vp"] and b["track_meals"] == D.TRACKS["meals"]["vp"][1]
+    assert (
+        b["diamonds"] == 1
+        and b["buildings"] == D.TILES[FRUIT]["vp"]
+        and b["track_meals"] == D.TRACKS["meals"]["vp"][1]
+    )
 
 
 def test_scoring_adds_buildings_diamonds_tracks_and_subtracts_garbage_on_tiles():
@@ -150,8 +154,8 @@ def test_tie_break_diamonds_then_garbage_then_coins_else_shared():
     st["phase"] = "over"
     for p in st["players"]:
         p["silver"] = 0
-    build(st, 0, {(0, 1): "bread"})               # 1 VP
-    st["players"][1]["diamonds"] = 1                     # 1 VP, from a diamond
+    build(st, 0, {(0, 1): "bread"})  # 1 VP
+    st["players"][1]["diamonds"] = 1  # 1 VP, from a diamond
     st["players"][2]["diamonds"] = 1
     out = R.outcome(st)
     assert out.scores == [1, 1, 1] and out.ranks == [3, 1, 1]
@@ -162,11 +166,11 @@ def test_tie_break_diamonds_then_garbage_then_coins_else_shared():
     build(st, 0, {(0, 1): "bread", (1, 0): SNACK}, tokens=True)  # 1 + 2 VP, 1 garbage: 2
     cell0 = st["players"][0]["city"]["0,1"]
     cell0["token"] = None
-    build(st, 1, {(0, 1): SNACK})                                # 2 VP, no garbage: 2
+    build(st, 1, {(0, 1): SNACK})  # 2 VP, no garbage: 2
     out = R.outcome(st)
     assert out.scores == [2, 2] and out.ranks == [2, 1]
     st["players"][0]["city"]["1,0"]["token"] = None
-    st["players"][0]["city"]["0,1"]["tile"] = "tea"                       # now 1 + 2 = 3
+    st["players"][0]["city"]["0,1"]["tile"] = "tea"  # now 1 + 2 = 3
     assert R.outcome(st).ranks == [1, 2]
 
 

@@ -90,7 +90,6 @@ def test_conformance_plays_each_variant_alone_and_together():
     assert {f: True for f in fields} in R.conformance_options
 
 
-
 def test_a_version_4_stored_state_is_carried_to_version_5_with_full_key_names():
     """Version bump (5: the state's keys have their full names, issue 31; the games are version
     4's): a state stored by version 4 (tests/rulesets/fortune_city/version4_state.json, written by
@@ -147,9 +146,19 @@ def test_a_version_3_snapshot_plays_on_under_version_5_and_older_games_are_refus
 
 def _version4_shape(state: dict[str, Any]) -> dict[str, Any]:
     """A version-5 state written with version 4's (and 3's) key names."""
-    players = [{**p, "city": {k: {"t": c["tile"], "token": c["token"], "worker": c["worker"]}
-                              for k, c in p["city"].items()},
-                "truck": {"at": p["truck"]["at"], "prev": p["truck"]["previous"], "left": p["truck"]["steps_left"]}}
-               for p in state["players"]]
+    players = [
+        {
+            **p,
+            "city": {
+                k: {"t": c["tile"], "token": c["token"], "worker": c["worker"]} for k, c in p["city"].items()
+            },
+            "truck": {
+                "at": p["truck"]["at"],
+                "prev": p["truck"]["previous"],
+                "left": p["truck"]["steps_left"],
+            },
+        }
+        for p in state["players"]
+    ]
     rest = {k: v for k, v in state.items() if k not in ("player_count", "options", "players")}
     return copy.deepcopy({**rest, "n": state["player_count"], "opts": state["options"], "p": players})

@@ -52,8 +52,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("build", "seat", "move", "reason"), CASES,
-                         ids=[c[3] for c in CASES])
+@pytest.mark.parametrize(("build", "seat", "move", "reason"), CASES, ids=[c[3] for c in CASES])
 def test_illegal_move_names_the_rule_and_changes_nothing(build, seat, move, reason):
     """Each illegal move raises IllegalMove whose reason names the rule; input untouched."""
     state = build()
@@ -102,12 +101,17 @@ def dale_game():
 MORE = [
     (dale_game, {"type": "lake", "slot": 0, "at": [1, 1]}, "A lake costs the surcharge"),
     (dale_game, {"type": "buy", "slot": 1, "at": [1, 1]}, "cannot afford that tile"),
-    (lambda: put(dale_game(), 0, money=2), {"type": "basic", "tile": "suburbs", "at": [1, 1]},
-     "cannot afford that basic tile"),
-    (lambda: with_market(dale_game(), ["hostel", None, "landfill", "freeway"]),
-     {"type": "buy", "slot": 1, "at": [1, 1]}, "holds no tile"),
-    (lambda: put(dale_game(), 0, markers=0), {"type": "invest", "at": [0, 0]},
-     "no Investment Markers"),
+    (
+        lambda: put(dale_game(), 0, money=2),
+        {"type": "basic", "tile": "suburbs", "at": [1, 1]},
+        "cannot afford that basic tile",
+    ),
+    (
+        lambda: with_market(dale_game(), ["hostel", None, "landfill", "freeway"]),
+        {"type": "buy", "slot": 1, "at": [1, 1]},
+        "holds no tile",
+    ),
+    (lambda: put(dale_game(), 0, markers=0), {"type": "invest", "at": [0, 0]}, "no Investment Markers"),
     (dale_game, {"type": "keep_goal", "goal": "miser"}, "take and place 1 tile"),
 ]
 
@@ -124,24 +128,45 @@ def test_more_illegal_moves_name_the_rule(build, move, reason):
         R.apply(state, 0, move)
     assert reason in err.value.reason
     assert json.dumps(state, sort_keys=True) == before
-    hidden = {*(k for st in state["stacks"].values() for k in st),
-              *(g for sec in state["secret"] for g in sec["dealt"]), str(state["rng"])}
+    hidden = {
+        *(k for st in state["stacks"].values() for k in st),
+        *(g for sec in state["secret"] for g in sec["dealt"]),
+        str(state["rng"]),
+    }
     assert not any(h in err.value.reason for h in hidden)
 
 
 # None of these can make a legal move: no market space -1 or 99, no cell that is not two ints,
 # no goal of that name (a valid slot, cell or goal here could make a move legal).
-JUNK = [None, -1, 99, 1.0, True, "x", [], [1], [1, 1, 1], ["a", "b"], [True, 1], {}, {"a": 1},
-        "suburbs", "no_such_goal", 10**30]
+JUNK = [
+    None,
+    -1,
+    99,
+    1.0,
+    True,
+    "x",
+    [],
+    [1],
+    [1, 1, 1],
+    ["a", "b"],
+    [True, 1],
+    {},
+    {"a": 1},
+    "suburbs",
+    "no_such_goal",
+    10**30,
+]
 
 
-@pytest.mark.parametrize("build", [choosing, playing, discarding, dale_game],
-                         ids=["goal choice", "turn", "discard", "Dale game"])
+@pytest.mark.parametrize(
+    "build", [choosing, playing, discarding, dale_game], ids=["goal choice", "turn", "discard", "Dale game"]
+)
 def test_malformed_moves_are_refused_cleanly(build):
     """Any malformed move (wrong types, missing or extra fields, unknown type, a seat that
     does not exist) raises IllegalMove with a sentence, never another error, and leaves the
     state unchanged."""
     import itertools
+
     state = build()
     before = json.dumps(state, sort_keys=True)
     types = ["buy", "lake", "basic", "invest", "discard", "pass", "keep_goal", "fly", None, 3]
@@ -165,6 +190,7 @@ def test_a_market_tile_one_dollar_short_is_neither_listed_nor_accepted():
     that space is listed and apply refuses it, naming the price rule."""
     from app.rulesets.suburbia.market import surcharges
     from app.rulesets.suburbia.tables import KINDS
+
     s = playing()
     for slot, kind in enumerate(s["market"]):
         price = KINDS[kind].cost + surcharges(s)[slot]
@@ -202,6 +228,7 @@ def test_apply_accepts_exactly_the_listed_moves(options):
     """One source of truth: apply accepts a move if and only if legal_moves lists it (near
     misses of listed moves included), and a refusal always names a rule."""
     from app.engine.rng import Rng
+
     players = 1 if options else 3
     s = R.setup(players, R.Options.model_validate(options), 9)
     rng = Rng(9)
@@ -210,8 +237,7 @@ def test_apply_accepts_exactly_the_listed_moves(options):
         seat = R.to_act(s)[0]
         legal = R.legal_moves(s, seat)
         for move in _perturbed(rng.choice(legal)):
-            listed = any(json.dumps(move, sort_keys=True) == json.dumps(m, sort_keys=True)
-                         for m in legal)
+            listed = any(json.dumps(move, sort_keys=True) == json.dumps(m, sort_keys=True) for m in legal)
             try:
                 R.apply(s, seat, move)
                 accepted = True

@@ -15,8 +15,7 @@ def _play(players, options, seed, bots, phases=None):
     rng = Rng.from_seed(seed, "random-player")
     while R.to_act(s):
         seat = R.to_act(s)[0]
-        move = (R.bot_move(s, seat, rng) if seat in bots
-                else rng.choice(R.legal_moves(s, seat)))
+        move = R.bot_move(s, seat, rng) if seat in bots else rng.choice(R.legal_moves(s, seat))
         assert move in R.legal_moves(s, seat)
         if phases is not None and seat in bots:
             phases.add(s["phase"])

@@ -13,8 +13,7 @@ from app.rulesets.suburbia.hexes import distance, frontier, neighbours
 from app.rulesets.suburbia.tables import KINDS
 
 
-def _positions(seeds: range, moves: int, players: int = 1,
-               options: dict | None = None) -> list[dict]:
+def _positions(seeds: range, moves: int, players: int = 1, options: dict | None = None) -> list[dict]:
     """Games (default: Dale's) after `moves` random moves (or fewer if the game ends first)."""
     options = {"solo_mode": "dale"} if options is None else options
     out = []
@@ -65,8 +64,9 @@ def test_try_place_equals_a_fresh_trial_and_leaves_the_borough_as_it_was():
         for kind in kinds:
             for cell in frontier(me["tiles"]):
                 assert trial.try_place(d, kind, cell) == _fresh_gain(s, d, kind, cell)
-                assert {k: mine[k] for k in ("money", "income", "rep", "pop")} == \
-                    {k: me[k] for k in ("money", "income", "rep", "pop")}
+                assert {k: mine[k] for k in ("money", "income", "rep", "pop")} == {
+                    k: me[k] for k in ("money", "income", "rep", "pop")
+                }
                 assert mine["tiles"] == me["tiles"]
                 b = geo.borough(mine["tiles"])
                 fresh = geo.Borough(mine["tiles"])
@@ -112,8 +112,11 @@ def test_cells_with_the_same_neighbours_that_matter_place_alike():
                     matters = World(s).touch_matters(i, kind)
                     seen: dict[tuple[int, ...], tuple[int, ...]] = {}
                     for cell in frontier(p["tiles"]):
-                        near = tuple(sorted(k for n in neighbours(cell)
-                                            if (k := taken.get(n)) is not None and matters[k]))
+                        near = tuple(
+                            sorted(
+                                k for n in neighbours(cell) if (k := taken.get(n)) is not None and matters[k]
+                            )
+                        )
                         tracks = _fresh_tracks(s, i, kind, cell)
                         if near in seen:
                             shared += 1

@@ -54,9 +54,15 @@ def test_every_row_names_its_source():
 def test_basic_tiles_and_setup_constants():
     """Rulebook Set-Up: 4 of each basic tile; $15, population 2, 3 markers; tracks -5..15."""
     assert {b: KINDS[b].count for b in tables.BASIC_IDS} == {
-        "suburbs": 4, "community_park": 4, "heavy_factory": 4}
-    assert (tables.SETUP["money"], tables.SETUP["population"],
-            tables.SETUP["investment_markers"]) == (15, 2, 3)
+        "suburbs": 4,
+        "community_park": 4,
+        "heavy_factory": 4,
+    }
+    assert (tables.SETUP["money"], tables.SETUP["population"], tables.SETUP["investment_markers"]) == (
+        15,
+        2,
+        3,
+    )
     assert (tables.TRACK_MIN, tables.TRACK_MAX) == (-5, 15)
 
 
@@ -78,6 +84,7 @@ def test_every_effect_kind_is_known_and_used_somewhere():
 def test_every_tile_resolves_when_placed_and_invested(kind):
     """Every tile can be placed and invested on a starting borough without error."""
     from tests.rulesets.suburbia.helpers import game
+
     state = game(2)
     w = World(state)
     w.place(0, kind, (1, 1), lake=False)
@@ -96,10 +103,9 @@ def test_bad_effect_rows_are_rejected_at_load():
 def test_catalogue_describes_every_tile_and_goal():
     """The browser catalogue names every tile and goal with its effect text."""
     from app.rulesets.suburbia import RULESET
+
     cat = RULESET.catalogue()
     assert set(cat["tiles"]) == set(KINDS) and set(cat["goals"]) == set(GOALS)
-    assert cat["tiles"]["office_building"]["text"] == (
-        "+1 Income; +1 Income per adjacent commercial")
-    assert cat["tiles"]["homeowners_association"]["text"] == (
-        "+1 Population; take $2 per every residential")
+    assert cat["tiles"]["office_building"]["text"] == ("+1 Income; +1 Income per adjacent commercial")
+    assert cat["tiles"]["homeowners_association"]["text"] == ("+1 Population; take $2 per every residential")
     assert cat["surcharges"] == [10, 8, 6, 4, 2, 0, 0]

@@ -220,8 +220,13 @@ def test_other_players_tiles_never_adjust_the_placer():
     """Tile Effect Resolution Order, step 6 ('their tiles cause you adjustments'): no
     base-game tile pays or charges anyone but its owner, so the placer's tracks move only by
     its own tiles, even when every other borough reacts (step 7)."""
-    reactors = [*START, ("homeowners_association", 1, 1), ("resort", 1, 2),
-                ("fancy_restaurant", 2, 0), ("business_supply_store", 2, 1)]
+    reactors = [
+        *START,
+        ("homeowners_association", 1, 1),
+        ("resort", 1, 2),
+        ("fancy_restaurant", 2, 0),
+        ("business_supply_store", 2, 1),
+    ]
     w = world(two(p1=reactors))
     w.place(0, "fast_food_restaurant", (2, 2), lake=False)  # touches nothing of seat 0's
     assert after(w, 0) == (50, 1, 0, 0)
@@ -248,6 +253,7 @@ def test_other_boroughs_reactions_never_change_the_placer():
     from app.engine.rng import Rng
     from app.rulesets.suburbia.hexes import frontier
     from app.rulesets.suburbia.tables import KINDS
+
     rng = Rng(3)
     s = game(3, 2)
     kinds = sorted(k for k in KINDS if k != "lake")
@@ -298,6 +304,7 @@ def test_adjacent_counts_equal_with_the_neighbours_given_or_found():
     from app.rulesets.suburbia.effects import EFFECTS, next_to
     from app.rulesets.suburbia.hexes import frontier, neighbours
     from app.rulesets.suburbia.tables import KINDS
+
     rng = Rng(5)
     s = game(3, 4)
     kinds = sorted(k for k in KINDS if k != "lake")
@@ -311,8 +318,13 @@ def test_adjacent_counts_equal_with_the_neighbours_given_or_found():
         for cell in frontier(tiles) + [(t["at"][0], t["at"][1]) for t in tiles]:
             near = next_to(geo.borough(tiles).occ, cell)
             for eff in adjacency:
-                expected = len([n for n in neighbours(cell) if n in taken
-                                and not geo.TAGS[geo.tile_key(taken[n])].isdisjoint(eff.match)])
+                expected = len(
+                    [
+                        n
+                        for n in neighbours(cell)
+                        if n in taken and not geo.TAGS[geo.tile_key(taken[n])].isdisjoint(eff.match)
+                    ]
+                )
                 assert w.count_for(seat, cell, eff, None, near) == expected
                 assert w.count_for(seat, cell, eff) == expected
                 checked += 1

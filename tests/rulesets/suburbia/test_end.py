@@ -67,14 +67,24 @@ def test_tied_goal_is_awarded_to_nobody():
 def test_secret_goal_only_for_its_owner_and_only_if_singular():
     """Secret goals: only the owner can score one, and only without a tie."""
     base = dict(game(2, 1), goals=[])
-    s = dict(base, secret=[{"dealt": ["luminary", "miser"], "kept": "luminary"},
-                           {"dealt": ["investor", "spendthrift"], "kept": "investor"}])
+    s = dict(
+        base,
+        secret=[
+            {"dealt": ["luminary", "miser"], "kept": "luminary"},
+            {"dealt": ["investor", "spendthrift"], "kept": "investor"},
+        ],
+    )
     s = scoring.finalize(over(s, s0={"rep": 5, "income": 3}, s1={"rep": 9, "income": 3}))
     rows = s["final"]["boroughs"]
     assert rows[0]["secret_goal"] == {"luminary": 0}  # seat 1 has the best reputation
     assert rows[1]["secret_goal"] == {"investor": 0}  # income tied
-    s = dict(base, secret=[{"dealt": ["luminary", "miser"], "kept": "luminary"},
-                           {"dealt": ["investor", "spendthrift"], "kept": "investor"}])
+    s = dict(
+        base,
+        secret=[
+            {"dealt": ["luminary", "miser"], "kept": "luminary"},
+            {"dealt": ["investor", "spendthrift"], "kept": "investor"},
+        ],
+    )
     s = scoring.finalize(over(s, s0={"rep": 10, "income": 3}, s1={"rep": 9, "income": 4}))
     rows = s["final"]["boroughs"]
     assert rows[0]["secret_goal"] == {"luminary": 10} and rows[1]["secret_goal"] == {"investor": 15}
@@ -107,13 +117,23 @@ def test_winner_by_population_then_reputation_income_money():
     """Winning the Game: highest population; ties by reputation, then income, then money."""
     base = dict(game(3, 1), goals=[], secret=[{"dealt": [], "kept": None}] * 3)
     common = {"pop": 20, "money": 0}
-    s = scoring.finalize(over(base, s0={**common, "rep": 4, "income": 1},
-                              s1={**common, "rep": 4, "income": 2},
-                              s2={**common, "rep": 3, "income": 9}))
+    s = scoring.finalize(
+        over(
+            base,
+            s0={**common, "rep": 4, "income": 1},
+            s1={**common, "rep": 4, "income": 2},
+            s2={**common, "rep": 3, "income": 9},
+        )
+    )
     assert R.outcome(s).ranks == [2, 1, 3]
-    s = scoring.finalize(over(base, s0={**common, "rep": 4, "income": 2, "money": 3},
-                              s1={**common, "rep": 4, "income": 2, "money": 3},
-                              s2={**common, "rep": 4, "income": 2, "money": 2}))
+    s = scoring.finalize(
+        over(
+            base,
+            s0={**common, "rep": 4, "income": 2, "money": 3},
+            s1={**common, "rep": 4, "income": 2, "money": 3},
+            s2={**common, "rep": 4, "income": 2, "money": 2},
+        )
+    )
     assert R.outcome(s).ranks == [1, 1, 3]  # a full tie shares first place
 
 
@@ -121,9 +141,16 @@ def test_outcome_breakdown_lists_every_component():
     """Outcome: score, rank and per-seat breakdown (goals, money, tie-break values)."""
     s = dict(game(2, 1), goals=["billionaire"], secret=[{"dealt": [], "kept": None}] * 2)
     out = R.outcome(scoring.finalize(over(s, s0={"money": 30})))
-    assert set(out.breakdown[0]) >= {"population", "public_goals", "secret_goal",
-                                     "money_converted", "total", "reputation", "income",
-                                     "money_left"}
+    assert set(out.breakdown[0]) >= {
+        "population",
+        "public_goals",
+        "secret_goal",
+        "money_converted",
+        "total",
+        "reputation",
+        "income",
+        "money_left",
+    }
     assert out.scores == [b["total"] for b in out.breakdown]
     assert R.outcome(game(2, 1)) is None
 
@@ -134,22 +161,60 @@ def test_every_goal_measures_what_its_tile_says():
     none of these, whatever tile it was), largest group of Civic tiles, Income, Reputation,
     Investment Markers played; most or fewest; a tie awards nobody."""
     from app.rulesets.suburbia.tables import GOALS
+
     start = [("suburbs", 0, 0), ("community_park", 0, 1), ("heavy_factory", 0, 2)]
     s = game(2, 1)
-    s = put(s, 0, money=20, income=3, rep=2, tiles=[
-        *start, ("mint", 1, 0, "lake"), ("mint", 2, 0, "lake"),
-        ("municipal_airport", 1, 1, "inv"), ("museum", -1, 1)])
-    s = put(s, 1, money=20, income=5, rep=2, tiles=[
-        *start, ("office_building", 1, 0, "lake"), ("homeowners_association", -1, 1),
-        ("convenience_store", 1, 1), ("office_building", 2, 1),
-        ("elementary_school", -1, 2), ("mint", 5, 5)])
+    s = put(
+        s,
+        0,
+        money=20,
+        income=3,
+        rep=2,
+        tiles=[
+            *start,
+            ("mint", 1, 0, "lake"),
+            ("mint", 2, 0, "lake"),
+            ("municipal_airport", 1, 1, "inv"),
+            ("museum", -1, 1),
+        ],
+    )
+    s = put(
+        s,
+        1,
+        money=20,
+        income=5,
+        rep=2,
+        tiles=[
+            *start,
+            ("office_building", 1, 0, "lake"),
+            ("homeowners_association", -1, 1),
+            ("convenience_store", 1, 1),
+            ("office_building", 2, 1),
+            ("elementary_school", -1, 2),
+            ("mint", 5, 5),
+        ],
+    )
     expected = {
-        "aquatic_engineer": 0, "aquaphobian": 1, "harbormaster": 0,
-        "air_traffic_controller": 0, "billionaire": None, "spendthrift": None,
-        "builder": 1, "capitalist": 0, "developer": 1, "socialist": 0,
-        "industrialist": 0, "environmentalist": 1, "civil_engineer": 1, "libertarian": 0,
-        "public_official": None, "investor": 1, "miser": 0, "luminary": None,
-        "miscreant": None, "employer": 1,
+        "aquatic_engineer": 0,
+        "aquaphobian": 1,
+        "harbormaster": 0,
+        "air_traffic_controller": 0,
+        "billionaire": None,
+        "spendthrift": None,
+        "builder": 1,
+        "capitalist": 0,
+        "developer": 1,
+        "socialist": 0,
+        "industrialist": 0,
+        "environmentalist": 1,
+        "civil_engineer": 1,
+        "libertarian": 0,
+        "public_official": None,
+        "investor": 1,
+        "miser": 0,
+        "luminary": None,
+        "miscreant": None,
+        "employer": 1,
     }
     assert set(expected) == set(GOALS)
     assert {g: scoring.goal_winner(s["p"], g) for g in GOALS} == expected
@@ -168,8 +233,14 @@ def test_tag_measures_count_the_tiles_of_their_category_icon_or_lake():
             return sum(1 for t in tiles if not t["lake"] and KINDS[t["t"]].icon == "airport")
         return sum(1 for t in tiles if not t["lake"] and KINDS[t["t"]].category == what)
 
-    assert set(scoring.TAG_MEASURES) == {"lakes", "airport", "residential", "commercial",
-                                         "industrial", "civic"}
+    assert set(scoring.TAG_MEASURES) == {
+        "lakes",
+        "airport",
+        "residential",
+        "commercial",
+        "industrial",
+        "civic",
+    }
     checked = 0
     for players in (1, 2, 4):
         for seed in range(6):

@@ -29,8 +29,9 @@ def test_dakota_office_building():
     Heavy Factory and Community Park; +1 Income (immediate), +1 Reputation (the Park reacts to
     the new neighbour). Sourced data: the Park reacts because the Office Building is
     Commercial (the example's 'office' wording is the rulebook's error)."""
-    s = with_market(game(2, 7), ["hostel", "hostel", "hostel", "hostel", "office_building",
-                                 "hostel", "hostel"])
+    s = with_market(
+        game(2, 7), ["hostel", "hostel", "hostel", "hostel", "office_building", "hostel", "hostel"]
+    )
     s = turn_of(s, 0)
     before = stats(s, 0)
     s = play(s, {"type": "buy", "slot": 4, "at": [1, 1]})
@@ -44,8 +45,10 @@ def test_dakota_office_building():
 def test_toni_discards_the_homeowners_association_for_two_dollars():
     """Toni takes a Suburb, then must discard: the Freeway or Fast Food Restaurant would be
     free, but she pays $2 to discard the Homeowner's Association."""
-    s = with_market(game(2, 7), ["hostel", "hostel", "hostel", "hostel",
-                                 "homeowners_association", "freeway", "fast_food_restaurant"])
+    s = with_market(
+        game(2, 7),
+        ["hostel", "hostel", "hostel", "hostel", "homeowners_association", "freeway", "fast_food_restaurant"],
+    )
     s = turn_of(s, 0)
     s = play(s, {"type": "basic", "tile": "suburbs", "at": [1, 0]})
     options = {m["slot"]: m for m in R.legal_moves(s, 0)}
@@ -62,8 +65,15 @@ def test_toni_discards_the_homeowners_association_for_two_dollars():
 def gage():
     """Gage's borough: a lake with 5 neighbours, a Parking Lot next to the Park and an Office
     Building, the Park next to the Suburbs, Heavy Factory and Parking Lot."""
-    borough = [*START, ("parking_lot", 1, 1), ("office_building", 2, 0), ("mint", 1, 2, "lake"),
-               ("heavy_factory", 2, 1), ("heavy_factory", 2, 2), ("heavy_factory", 0, 3)]
+    borough = [
+        *START,
+        ("parking_lot", 1, 1),
+        ("office_building", 2, 0),
+        ("mint", 1, 2, "lake"),
+        ("heavy_factory", 2, 1),
+        ("heavy_factory", 2, 2),
+        ("heavy_factory", 0, 3),
+    ]
     s = turn_of(game(2, 7), 0)
     return put(s, 0, tiles=borough, money=30, income=5, rep=5)
 
@@ -129,7 +139,8 @@ def test_the_last_move_summary_gives_every_boroughs_changes():
     money, income, reputation and population: here a Suburb bought for $3 adds population."""
     s = turn_of(game(2, 7), 0)
     after = play(s, {"type": "basic", "tile": "suburbs", "at": [1, 0]})
-    expected = [{k: a[k] - b[k] for k in ("money", "income", "rep", "pop")}
-                for b, a in zip(s["p"], after["p"])]
+    expected = [
+        {k: a[k] - b[k] for k in ("money", "income", "rep", "pop")} for b, a in zip(s["p"], after["p"])
+    ]
     assert after["last"]["changes"] == expected
     assert expected[0]["money"] == -3 and expected[0]["pop"] > 0 and expected[1]["pop"] == 0

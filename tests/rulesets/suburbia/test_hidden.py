@@ -44,8 +44,7 @@ def test_secret_goals_are_revealed_at_the_end():
     assert all("dealt" not in x for x in v["secret"])
 
 
-@pytest.mark.parametrize(("players", "options"), [(1, {}), (1, {"solo_mode": "dale"}), (2, {}),
-                                                  (4, {})])
+@pytest.mark.parametrize(("players", "options"), [(1, {}), (1, {"solo_mode": "dale"}), (2, {}), (4, {})])
 def test_determinize_keeps_the_view_and_redeals_hidden_things(players, options):
     """determinize: view(determinize(s, seat), seat) == view(s, seat); hidden parts re-dealt."""
     s = midgame(players, 9, moves=6, **options)
@@ -89,9 +88,13 @@ def _plant(s, players):
     s = dict(s)
     s["stacks"] = {k: [f"CANARY-S-{k}{i}" for i in range(len(v))] for k, v in s["stacks"].items()}
     s["rng"] = "CANARY-RNG"
-    s["secret"] = [{"dealt": [f"CANARY-G-{i}-a", f"CANARY-G-{i}-b"],
-                    "kept": None if sec["kept"] is None else f"CANARY-G-{i}-a"}
-                   for i, sec in enumerate(s["secret"])]
+    s["secret"] = [
+        {
+            "dealt": [f"CANARY-G-{i}-a", f"CANARY-G-{i}-b"],
+            "kept": None if sec["kept"] is None else f"CANARY-G-{i}-a",
+        }
+        for i, sec in enumerate(s["secret"])
+    ]
     return s
 
 
@@ -134,12 +137,14 @@ def test_canary_markers_never_reach_another_seat():
         for state, seat, move in log:
             if seat != viewer:
                 _assert_clean(R.public_move(state, seat, move, viewer), viewer, players, "log")
-    bad = [(states[0], 0, {"type": "keep_goal", "goal": "CANARY-G-1-a"}),
-           (states[1], 0, {"type": "buy", "slot": 0, "at": [9, 9]}),
-           (mid, (mid["turn"] + 1) % players, basic),
-           (mid, mid["turn"], {"type": "buy", "slot": 0, "at": [40, 40]}),
-           (mid, mid["turn"], {"type": "discard", "slot": 0}),
-           (mid, mid["turn"], {"type": "keep_goal", "goal": "CANARY-G-0-a"})]
+    bad = [
+        (states[0], 0, {"type": "keep_goal", "goal": "CANARY-G-1-a"}),
+        (states[1], 0, {"type": "buy", "slot": 0, "at": [9, 9]}),
+        (mid, (mid["turn"] + 1) % players, basic),
+        (mid, mid["turn"], {"type": "buy", "slot": 0, "at": [40, 40]}),
+        (mid, mid["turn"], {"type": "discard", "slot": 0}),
+        (mid, mid["turn"], {"type": "keep_goal", "goal": "CANARY-G-0-a"}),
+    ]
     for state, seat, move in bad:
         with pytest.raises(IllegalMove) as err:
             R.apply(state, seat, move)

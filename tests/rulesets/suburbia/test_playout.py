@@ -8,8 +8,15 @@ import pytest
 from app.engine.conformance import check_playout
 from app.rulesets.suburbia import RULESET
 
-CASES = [(1, {}), (1, {"solo_mode": "dale"}), (1, {"lone_architect_red_line": "minus2"}),
-         (1, {"red_lines": "bestagon"}), (2, {}), (3, {}), (4, {"red_lines": "bestagon"})]
+CASES = [
+    (1, {}),
+    (1, {"solo_mode": "dale"}),
+    (1, {"lone_architect_red_line": "minus2"}),
+    (1, {"red_lines": "bestagon"}),
+    (2, {}),
+    (3, {}),
+    (4, {"red_lines": "bestagon"}),
+]
 
 
 @pytest.mark.parametrize(("players", "options"), CASES)

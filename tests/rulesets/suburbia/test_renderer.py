@@ -16,9 +16,16 @@ pytestmark = pytest.mark.browser
 
 def doc(state, seat):
     out = R.outcome(state)
-    return {"id": "g", "ruleset": "suburbia", "version": 1,
-            "status": "finished" if out else "active", "to_act": R.to_act(state), "seat": seat,
-            "view": R.view(state, seat), "outcome": out.to_json() if out else None}
+    return {
+        "id": "g",
+        "ruleset": "suburbia",
+        "version": 1,
+        "status": "finished" if out else "active",
+        "to_act": R.to_act(state),
+        "seat": seat,
+        "view": R.view(state, seat),
+        "outcome": out.to_json() if out else None,
+    }
 
 
 def open_page(browser, state, seat):
@@ -56,8 +63,9 @@ def test_market_tile_as_lake_then_click_a_highlighted_hex(browser):
     page, legal, errors = open_page(browser, s, seat)
     page.click(".sb-lake-btn >> nth=0")
     cells = page.locator(".sb-cell.legal")
-    assert cells.count() == sum(1 for m in legal if m["type"] == "lake"
-                                and m["slot"] == legal_lake_slot(legal))
+    assert cells.count() == sum(
+        1 for m in legal if m["type"] == "lake" and m["slot"] == legal_lake_slot(legal)
+    )
     cells.first.click()
     move = played(page)[0]
     assert move in legal and move["type"] == "lake" and not errors
@@ -121,6 +129,7 @@ def test_end_table_names_dale_when_he_wins(browser):
     """Solo 2 / Winning: when Dale's population is higher he wins; the end table ranks him 1st
     (his row first), you 2nd, and says so."""
     from app.rulesets.suburbia import scoring
+
     s = dict(R.setup(1, R.Options(solo_mode="dale"), 0), goals=[], phase="over")
     s = scoring.finalize(put(put(s, 0, pop=40, money=0), 1, pop=87, money=0))
     page, _, errors = open_page(browser, s, 0)
@@ -146,8 +155,11 @@ def test_tracks_red_line_and_an_unaffordable_tile_are_shown_in_words(browser):
     assert me.locator(".sb-income").inner_text().startswith("Income")
     assert me.locator(".sb-rep").inner_text().startswith("Reputation")
     assert re.fullmatch(r"Next red line at \d+", me.locator(".sb-redline").inner_text())
-    unaffordable = [slot for slot, t in enumerate(R.view(s, seat)["market"])
-                    if t and not any(m["type"] == "buy" and m["slot"] == slot for m in legal)]
+    unaffordable = [
+        slot
+        for slot, t in enumerate(R.view(s, seat)["market"])
+        if t and not any(m["type"] == "buy" and m["slot"] == slot for m in legal)
+    ]
     assert unaffordable
     slot = page.locator(f".sb-market-slot[data-slot='{unaffordable[0]}']")
     assert re.fullmatch(r"needs \$\d+ more", slot.locator(".sb-short").inner_text())
@@ -203,11 +215,15 @@ def test_placing_spaces_are_named_in_words(browser):
     seat = R.to_act(s)[0]
     page, _legal, errors = open_page(browser, s, seat)
     page.click(".sb-lake-btn >> nth=0")
-    labels = page.locator(".sb-cell.legal").evaluate_all("els => els.map((e) => e.getAttribute('aria-label'))")
+    labels = page.locator(".sb-cell.legal").evaluate_all(
+        "els => els.map((e) => e.getAttribute('aria-label'))"
+    )
     assert labels and all(label.startswith("Build here, ") for label in labels), labels
     assert not any(re.search(r"-?\d+\s*,\s*-?\d+", label) for label in labels), labels
     assert any("Suburbs" in label for label in labels), labels
     tiles = page.locator(f".sb-player[data-seat='{seat}'] g[role='img']")
-    assert tiles.count() >= 3 and "Suburbs" in " ".join(tiles.evaluate_all("els => els.map((e) => e.getAttribute('aria-label'))"))
+    assert tiles.count() >= 3 and "Suburbs" in " ".join(
+        tiles.evaluate_all("els => els.map((e) => e.getAttribute('aria-label'))")
+    )
     assert not errors
     page.close()

@@ -41,7 +41,10 @@ def test_basic_supply_and_player_start():
     for p in s["p"]:
         assert (p["money"], p["income"], p["rep"], p["pop"], p["markers"]) == (15, 0, 1, 2, 3)
         assert [(t["t"], t["at"]) for t in p["tiles"]] == [
-            ("suburbs", [0, 0]), ("community_park", [0, 1]), ("heavy_factory", [0, 2])]
+            ("suburbs", [0, 0]),
+            ("community_park", [0, 1]),
+            ("heavy_factory", [0, 2]),
+        ]
 
 
 def test_start_values_come_from_the_three_starting_tiles():

@@ -62,12 +62,19 @@ def test_lone_architect_plays_one_more_turn_after_the_flip():
     assert s["phase"] == "over" and R.outcome(s).extra["rank_name"]
 
 
-@pytest.mark.parametrize(("pop", "title"), [(59, "Junior Intern"), (60, "Subcontractor"),
-                                            (76, "Draftsman"), (91, "Architectural Designer"),
-                                            (106, "Architectural Engineer"),
-                                            (121, "Principal Architect"),
-                                            (135, "Principal Architect"),
-                                            (136, "CEO of Suburbia, Inc.")])
+@pytest.mark.parametrize(
+    ("pop", "title"),
+    [
+        (59, "Junior Intern"),
+        (60, "Subcontractor"),
+        (76, "Draftsman"),
+        (91, "Architectural Designer"),
+        (106, "Architectural Engineer"),
+        (121, "Principal Architect"),
+        (135, "Principal Architect"),
+        (136, "CEO of Suburbia, Inc."),
+    ],
+)
 def test_solo_rank_titles(pop, title):
     """Scoring for Both Solo Games: population bands and their titles."""
     assert rank_name(pop) == title
@@ -125,8 +132,7 @@ def test_dale_never_makes_lakes_basics_or_investments():
     for _ in range(4):
         s = play(s, R.legal_moves(s, 0)[0])
     assert s["p"][1]["markers"] == 3 and not any(t["lake"] for t in s["p"][1]["tiles"])
-    assert all(t["t"] not in {"suburbs", "community_park", "heavy_factory"}
-               for t in s["p"][1]["tiles"][3:])
+    assert all(t["t"] not in {"suburbs", "community_park", "heavy_factory"} for t in s["p"][1]["tiles"][3:])
 
 
 def test_basic_tile_turn_discards_before_dale():
@@ -134,8 +140,7 @@ def test_basic_tile_turn_discards_before_dale():
     s = with_market(dale_game(), ["stadium", "hostel", "museum", "farm"])
     s = play(s, {"type": "basic", "tile": "suburbs", "at": [1, 0]})
     s = play(s, {"type": "discard", "slot": 3})
-    assert s["last"]["dale"]["tile"] == "stadium" and s["last"]["dale"]["discarded"] == [
-        "hostel", "museum"]
+    assert s["last"]["dale"]["tile"] == "stadium" and s["last"]["dale"]["discarded"] == ["hostel", "museum"]
 
 
 def test_one_more_round_ends_the_dale_game_immediately():
@@ -156,6 +161,7 @@ def test_one_more_round_ends_the_dale_game_immediately():
 
 def _final(human: dict, dale_borough: dict):
     from app.rulesets.suburbia import scoring
+
     s = dict(dale_game(), goals=[], phase="over")
     s = put(put(s, 0, **human), 1, **dale_borough)
     return R.outcome(scoring.finalize(s))
@@ -167,8 +173,9 @@ def test_dale_wins_the_ranking_when_his_population_is_higher():
     out = _final({"pop": 40, "money": 0}, {"pop": 87, "money": 0})
     assert out.ranks == [2] and out.winners == []
     assert out.extra["beat_dale"] is False
-    assert out.extra["others"] == [{"name": "Dale the Bot", "score": 87, "rank": 1,
-                                    "breakdown": out.extra["dale"]}]
+    assert out.extra["others"] == [
+        {"name": "Dale the Bot", "score": 87, "rank": 1, "breakdown": out.extra["dale"]}
+    ]
     assert out.to_json()["winners"] == [] and out.to_json()["others"][0]["rank"] == 1
 
 
@@ -188,6 +195,7 @@ def test_dale_ties_are_broken_like_players_and_a_full_tie_is_shared():
 def test_dale_competes_for_public_goals():
     """Solo 2: goals are awarded between you and Dale (ties: nobody)."""
     from app.rulesets.suburbia import scoring
+
     s = dict(dale_game(), goals=["billionaire"], phase="over")
     s = put(s, 1, money=40)
     s = scoring.finalize(s)

@@ -78,7 +78,13 @@ def test_manifest_rows_match_the_rules_data():
     for kid, (stack, cat, icon, cost, count, imm) in MANIFEST.items():
         k = KINDS[kid]
         assert (k.stack, k.category, k.icon, k.cost, k.count, dict(k.immediate)) == (
-            stack, cat, icon, cost, count, imm), kid
+            stack,
+            cat,
+            icon,
+            cost,
+            count,
+            imm,
+        ), kid
     lake = KINDS["lake"]
     assert (lake.category, lake.cost, lake.immediate) == ("lake", 0, ())
 
@@ -99,14 +105,37 @@ def test_manifest_rows_match_the_rules_data():
 # Seat 0's own tiles react to X: the lake +$2 (X is never a lake here), the Postal Service
 # +1 Income for a Commercial X, the Farm +1 and the older Fancy Restaurant -1 for a restaurant.
 X = (0, 0)
-OWN = [("suburbs", 0, -1), ("convenience_store", 1, -1), ("farm", 1, 0),
-       ("postal_service", 0, 1), ("mint", -1, 1, "lake"), ("fancy_restaurant", 3, 3),
-       ("suburbs", 5, 5)]
-OTHER = [(kind, q, 0) for q, kind in enumerate((
-    "suburbs", "office_building", "municipal_airport", "elementary_school",
-    "homeowners_association", "shipping_center", "local_epa_office", "resort", "hotel",
-    "business_supply_store", "university", "international_airport", "skyscraper",
-    "new_car_dealership", "fancy_restaurant"))]
+OWN = [
+    ("suburbs", 0, -1),
+    ("convenience_store", 1, -1),
+    ("farm", 1, 0),
+    ("postal_service", 0, 1),
+    ("mint", -1, 1, "lake"),
+    ("fancy_restaurant", 3, 3),
+    ("suburbs", 5, 5),
+]
+OTHER = [
+    (kind, q, 0)
+    for q, kind in enumerate(
+        (
+            "suburbs",
+            "office_building",
+            "municipal_airport",
+            "elementary_school",
+            "homeowners_association",
+            "shipping_center",
+            "local_epa_office",
+            "resort",
+            "hotel",
+            "business_supply_store",
+            "university",
+            "international_airport",
+            "skyscraper",
+            "new_car_dealership",
+            "fancy_restaurant",
+        )
+    )
+]
 
 # id: ((money, income, reputation, population) of seat 0, the same for seat 1)
 PLACED = {
@@ -163,7 +192,6 @@ PLACED = {
 }
 
 
-
 def _reactions(kind: str) -> tuple[int, int, int, int]:
     """What seat 0's own tiles add when X is placed: the lake's $2 and, for a Commercial X,
     the Postal Service's +1 Income (a restaurant's Farm +1 and old Fancy Restaurant -1 cancel).
@@ -184,8 +212,9 @@ def world(s):
 
 
 def deltas(before, w):
-    return tuple(tuple(w.players[i][k] - before["p"][i][k] for k in ("money", "income", "rep",
-                                                                      "pop")) for i in (0, 1))
+    return tuple(
+        tuple(w.players[i][k] - before["p"][i][k] for k in ("money", "income", "rep", "pop")) for i in (0, 1)
+    )
 
 
 def test_every_tile_has_a_placement_expectation():

@@ -7,8 +7,15 @@ import pytest
 from app.engine.ruleset import IllegalMove
 from tests.rulesets.suburbia.helpers import R, game, play, put, stats, turn_of, with_market
 
-MARKET = ["convenience_store", "landfill", "freeway", "mint", "office_building",
-          "fast_food_restaurant", "homeowners_association"]
+MARKET = [
+    "convenience_store",
+    "landfill",
+    "freeway",
+    "mint",
+    "office_building",
+    "fast_food_restaurant",
+    "homeowners_association",
+]
 
 
 def base(money=15, seat=0):
@@ -116,8 +123,7 @@ def test_investment_pays_cost_again_and_doubles_effects():
 
 def test_invested_tile_counts_double_for_later_tiles():
     """Investment: later qualifying neighbours count twice (invested Park: +2 per Suburb)."""
-    s = put(base(), 0, tiles=[("suburbs", 0, 0), ("community_park", 0, 1, "inv"),
-                              ("heavy_factory", 0, 2)])
+    s = put(base(), 0, tiles=[("suburbs", 0, 0), ("community_park", 0, 1, "inv"), ("heavy_factory", 0, 2)])
     s = play(s, {"type": "basic", "tile": "suburbs", "at": [-1, 1]})
     assert s["p"][0]["rep"] == 2
 
@@ -178,6 +184,7 @@ def test_investment_doubles_built_after_penalties_already_taken():
     every Restaurant built after it) with two later Restaurants stands at +1; invested it
     gains +3 - 2 = +1 more (2 x (3 - 2)), and each further Restaurant now costs 2."""
     from app.rulesets.suburbia.effects import World
+
     s = put(base(), 0, income=0)
     s = put(s, 1, income=0)
     w = World(s)
@@ -196,6 +203,7 @@ def test_investment_doubles_red_line_bonuses_already_earned():
     """Investment on a Casino (+1 Income each time you pass a red line after it is built):
     the lines passed since it was built count again; lines passed before it do not."""
     from app.rulesets.suburbia.effects import World
+
     s = put(base(money=50), 0, pop=14, income=0, rep=5)
     w = World(s)
     w.move_population(0, 1)  # the line at 15, before the Casino: -1 Income, -1 Reputation

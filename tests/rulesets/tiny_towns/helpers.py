@@ -24,8 +24,14 @@ def town(*rows: str) -> list[Any]:
     return grid
 
 
-def new_game(n: int = 2, buildings: list[str] | None = None, monuments: list[str] | None = None,
-             seed: int = 0, master: int = 0, **opts: Any) -> dict[str, Any]:
+def new_game(
+    n: int = 2,
+    buildings: list[str] | None = None,
+    monuments: list[str] | None = None,
+    seed: int = 0,
+    master: int = 0,
+    **opts: Any,
+) -> dict[str, Any]:
     """A game in the naming step of round 1 with the given cards in play and monuments kept.
     The Fortune game unless `fortune=False` is given (the rules tests were written for it; the
     ruleset's own default is the base game)."""
@@ -46,8 +52,9 @@ def new_game(n: int = 2, buildings: list[str] | None = None, monuments: list[str
     return e.s
 
 
-def with_player(st: dict[str, Any], seat: int, grid: list[Any] | None = None, **fields: Any
-                ) -> dict[str, Any]:
+def with_player(
+    st: dict[str, Any], seat: int, grid: list[Any] | None = None, **fields: Any
+) -> dict[str, Any]:
     """A copy of the state with one player's town and fields replaced."""
     st = dict(st)
     st["p"] = list(st["p"])

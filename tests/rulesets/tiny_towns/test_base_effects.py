@@ -8,7 +8,18 @@ import pytest
 from app.engine.ruleset import IllegalMove
 from app.rulesets.tiny_towns import RULESET as R
 from tests.rulesets.tiny_towns.helpers import (
-    build, done_all, moves_of, name, new_game, place, play, round_with, score, town, with_player)
+    build,
+    done_all,
+    moves_of,
+    name,
+    new_game,
+    place,
+    play,
+    round_with,
+    score,
+    town,
+    with_player,
+)
 
 E = ". . . ."
 SET = ["cottage", "farm", "tavern", "chapel", "theater", "shed", "factory"]
@@ -112,8 +123,11 @@ def test_architects_guild_may_stop():
 
 def test_archive_unique_types():
     """Archive of the Second Age: 1 VP per unique non-monument building type."""
-    st = _game(["archive_second_age cottage cottage shed", "farm . . .", E, E],
-               monument="archive_second_age", built_monument=True)
+    st = _game(
+        ["archive_second_age cottage cottage shed", "farm . . .", E, E],
+        monument="archive_second_age",
+        built_monument=True,
+    )
     assert score(st)["cards"]["archive_second_age"] == 3
 
 
@@ -126,8 +140,9 @@ def test_barrett_castle_fed_and_two_cottages():
 
 def test_cathedral_of_caterina_empty_zero():
     """Cathedral of Caterina: 2 VP; empty squares score 0 instead of -1."""
-    st = _game(["cathedral_of_caterina Wd . .", E, E, E], monument="cathedral_of_caterina",
-               built_monument=True)
+    st = _game(
+        ["cathedral_of_caterina Wd . .", E, E, E], monument="cathedral_of_caterina", built_monument=True
+    )
     b = score(st)
     assert b["empty_vp"] == 0 and b["total"] == 2
 
@@ -148,8 +163,9 @@ def test_fort_ironweed_skips_master_builder():
 
 def test_grand_mausoleum_unfed_cottages():
     """Grand Mausoleum of the Rodina: unfed Cottages are worth 3 VP each."""
-    st = _game(["grand_mausoleum cottage cottage .", E, E, E], monument="grand_mausoleum",
-               built_monument=True)
+    st = _game(
+        ["grand_mausoleum cottage cottage .", E, E, E], monument="grand_mausoleum", built_monument=True
+    )
     assert score(st)["cards"]["cottage"] == 6
 
 
@@ -168,15 +184,21 @@ def test_grove_university_places_a_building():
 
 def test_mandras_palace_adjacent_types():
     """Mandras Palace: 2 VP per unique building type adjacent to it."""
-    st = _game(["cottage mandras_palace cottage .", ". farm . .", E, E], monument="mandras_palace",
-               built_monument=True)
+    st = _game(
+        ["cottage mandras_palace cottage .", ". farm . .", E, E],
+        monument="mandras_palace",
+        built_monument=True,
+    )
     assert score(st)["cards"]["mandras_palace"] == 4
 
 
 def test_obelisk_any_square():
     """Obelisk of the Crescent: every later building may go on any empty square."""
-    st = _game(["obelisk_crescent . . .", E, ". . Wh .", ". Br Gl Br"], monument="obelisk_crescent",
-               built_monument=True)
+    st = _game(
+        ["obelisk_crescent . . .", E, ". . Wh .", ". Br Gl Br"],
+        monument="obelisk_crescent",
+        built_monument=True,
+    )
     st = round_with(st, "wood", [0 + 1, 15])
     targets = {m["at"] for m in moves_of(st, 0, "build") if m["card"] == "cottage"}
     assert 5 in targets and 1 not in targets
@@ -209,8 +231,11 @@ def test_shrine_of_the_elder_tree():
 
 def test_silva_forum_largest_group():
     """Silva Forum: 1 VP + 1 per building in your largest contiguous same-type group."""
-    st = _game(["silva_forum shed shed .", ". . shed .", "cottage cottage . .", E],
-               monument="silva_forum", built_monument=True)
+    st = _game(
+        ["silva_forum shed shed .", ". . shed .", "cottage cottage . .", E],
+        monument="silva_forum",
+        built_monument=True,
+    )
     assert score(st)["cards"]["silva_forum"] == 4
 
 
@@ -233,8 +258,9 @@ def test_starloom_completion_order():
 def test_statue_of_the_bondmaker():
     """Statue of the Bondmaker: put a resource named by another player on one of your Cottages
     (one each) instead of placing it."""
-    st = _game(["statue_bondmaker cottage cottage .", E, E, E], monument="statue_bondmaker",
-               built_monument=True)
+    st = _game(
+        ["statue_bondmaker cottage cottage .", E, E, E], monument="statue_bondmaker", built_monument=True
+    )
     st = new_master(st, 1)
     st = name(st, "glass")
     assert [m["cell"] for m in moves_of(st, 0, "bondmaker")] == [1, 2]
@@ -247,7 +273,6 @@ def test_statue_of_the_bondmaker():
 
 def test_master_builder_has_no_reactions():
     """Reactions (Factory, Warehouse, Bondmaker, ...) apply only when another player names."""
-    st = _game(["statue_bondmaker cottage . .", E, E, E], monument="statue_bondmaker",
-               built_monument=True)
+    st = _game(["statue_bondmaker cottage . .", E, E, E], monument="statue_bondmaker", built_monument=True)
     st = name(st, "glass")
     assert not moves_of(st, 0, "bondmaker")

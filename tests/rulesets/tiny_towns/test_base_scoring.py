@@ -55,7 +55,10 @@ def test_almshouse_table():
     """Almshouse: 1..6 score -1/5/-3/15/-5/26."""
     assert _s(["almshouse . . .", E, E, E])["cards"]["almshouse"] == -1
     assert _s(["almshouse almshouse almshouse almshouse", E, E, E])["cards"]["almshouse"] == 15
-    assert _s(["almshouse almshouse almshouse almshouse", "almshouse almshouse . .", E, E])["cards"]["almshouse"] == 26
+    assert (
+        _s(["almshouse almshouse almshouse almshouse", "almshouse almshouse . .", E, E])["cards"]["almshouse"]
+        == 26
+    )
 
 
 def test_inn_alone_in_row_and_column():
@@ -174,6 +177,7 @@ def test_outcome_breakdown_and_tie_break():
     """End of game (NOTES decision 10): ties go to fewer empty squares, then more coins; the
     breakdown lists each card's points, coins and empty squares."""
     from app.rulesets.tiny_towns import RULESET as R
+
     st = new_game(3, monuments=["starloom"] * 3)
     st = with_player(st, 0, town("shed shed shed .", E, E, E))  # 3 - 13 = -10
     st = with_player(st, 1, town(*["shed shed shed shed"] * 3, "Wd Wd Wd Wd"), coins=2)  # 12 - 4 + 2

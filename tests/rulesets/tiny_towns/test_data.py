@@ -54,8 +54,19 @@ def test_every_effect_kind_resolves():
             assert row["react"]["kind"] in REACTIONS, row["id"]
         assert set(row.get("passive", ())) <= PASSIVES, row["id"]
     validate_tables()
-    assert {"resource", "cathedral", "replace", "free_build", "watch_pick", "watch_place",
-            "okaver", "semaphore", "masons_spend", "petal", "teahouse"} == set(PENDING)
+    assert {
+        "resource",
+        "cathedral",
+        "replace",
+        "free_build",
+        "watch_pick",
+        "watch_place",
+        "okaver",
+        "semaphore",
+        "masons_spend",
+        "petal",
+        "teahouse",
+    } == set(PENDING)
 
 
 def test_patterns_valid():
@@ -86,18 +97,28 @@ def test_solo_removals():
     """Solo removes Bank, Feast Hall, Fort Ironweed, Opaleye's Watch (base) and Oddity Shop,
     Schoolhouse, Southern Semaphore (Fortune)."""
     removed = {cid for cid, row in data.CARDS.items() if row.get("solo") is False}
-    assert removed == {"bank", "feast_hall", "fort_ironweed", "opaleyes_watch", "oddity_shop",
-                       "schoolhouse", "southern_semaphore"}
+    assert removed == {
+        "bank",
+        "feast_hall",
+        "fort_ironweed",
+        "opaleyes_watch",
+        "oddity_shop",
+        "schoolhouse",
+        "southern_semaphore",
+    }
 
 
 def test_catalogue_and_labels():
     """Catalogue: every card with name, colour, pattern and text; moves get readable labels."""
     from app.rulesets.tiny_towns import RULESET as R
+
     cat = R.catalogue()
     assert len(cat["cards"]) == 62 and len(cat["resources"]) == 5
     assert cat["cards"]["cottage"]["pattern"] == [". Wh", "Br Gl"]
-    assert R.describe_move({"type": "build", "card": "cottage", "cells": [1, 4, 5], "at": 5}) == \
-        "construct Cottage on square 6"
+    assert (
+        R.describe_move({"type": "build", "card": "cottage", "cells": [1, 4, 5], "at": 5})
+        == "construct Cottage on square 6"
+    )
     assert R.describe_move({"type": "choose", "card": "shed", "cell": 3}) == "choose Shed, square 4"
 
 

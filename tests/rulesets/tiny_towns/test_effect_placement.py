@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from app.engine.rng import Rng
 from app.rulesets.tiny_towns import RULESET as R
-from tests.rulesets.tiny_towns.helpers import (
-    build, moves_of, new_game, play, round_with, town, with_player)
+from tests.rulesets.tiny_towns.helpers import build, moves_of, new_game, play, round_with, town, with_player
 
 E = ". . . ."
 FORTUNE = ["cottage", "root_cellar", "gamblers_den", "cathedral", "teahouse", "mine", "museum"]
@@ -49,8 +48,7 @@ def test_masons_guild_teahouse_coins_count_before_the_gamblers_den():
     st = _choose(st, coins=2)
     assert st["p"][0]["coins"] == 0
     st = _choose(st, card="teahouse", cell=8)
-    assert R.legal_moves(st, 0) == [{"type": "choose", "line": "row"},
-                                   {"type": "choose", "line": "column"}]
+    assert R.legal_moves(st, 0) == [{"type": "choose", "line": "row"}, {"type": "choose", "line": "column"}]
     st = _choose(st, line="column")
     assert st["p"][0]["coins"] == 1
     st = _choose(st, card="gamblers_den", cell=14)
@@ -61,8 +59,7 @@ def test_architects_guild_resolves_each_replacement_before_the_next():
     """Architect's Guild + RB-F Special Note: each replacement is a construction whose costs are
     settled before the next one. With 2 coins, a Cathedral must convert at once, before a Mine
     replacing the Farm adds a coin."""
-    st = build(_game(ARCHITECT, "architects_guild", coins=2), 0, "architects_guild",
-               [2, 5, 6, 8, 9], 6)
+    st = build(_game(ARCHITECT, "architects_guild", coins=2), 0, "architects_guild", [2, 5, 6, 8, 9], 6)
     st = _choose(st, cell=12, card="cathedral")
     assert R.legal_moves(st, 0) == [{"type": "choose", "pay": False}]
     st = _choose(st, pay=False)
@@ -76,8 +73,9 @@ def test_architects_guild_shed_may_go_on_any_empty_square():
     placement among them; replacing a building with a Shed, the Shed may stay or go to any empty
     square, leaving the replaced building's square empty."""
     buildings = ["cottage", "farm", "tavern", "chapel", "theater", "shed", "factory"]
-    st = build(_game(ARCHITECT, "architects_guild", buildings=buildings), 0,
-               "architects_guild", [2, 5, 6, 8, 9], 6)
+    st = build(
+        _game(ARCHITECT, "architects_guild", buildings=buildings), 0, "architects_guild", [2, 5, 6, 8, 9], 6
+    )
     grid = st["p"][0]["grid"]
     targets = {m["to"] for m in R.legal_moves(st, 0) if m.get("card") == "shed" and m["cell"] == 12}
     assert targets == {12} | {i for i in range(16) if grid[i] is None}
@@ -89,8 +87,9 @@ def test_architects_guild_shed_may_go_on_any_empty_square():
 
 
 def _solo_build(monument, coins, rows):
-    st = new_game(1, buildings=["cottage", "farm", "tavern", "chapel", "jeweler", "well", "mine"],
-                  monuments=[monument])
+    st = new_game(
+        1, buildings=["cottage", "farm", "tavern", "chapel", "jeweler", "well", "mine"], monuments=[monument]
+    )
     st = with_player(st, 0, town(*rows), coins=coins)
     st = play(st, 0, {"type": "choose_card", "index": 0})
     return play(st, 0, {"type": "place", "resource": st["named"], "cell": 15})
@@ -127,17 +126,20 @@ def test_opaleyes_watch_building_waits_on_the_card_until_a_square_is_free():
     card and is placed as soon as a square is free, whoever acts first in the step."""
     sets = ["cottage", "farm", "tavern", "chapel", "theater", "shed", "factory"]
     st = new_game(3, buildings=sets, monuments=["opaleyes_watch", "starloom", "starloom"])
-    st = with_player(st, 0, town("opaleyes_watch Wh Wh .", "farm farm farm farm",
-                                 "farm farm farm Wh", "farm farm Br Gl"),
-                     built_monument=True, flags={"watch": ["shed", "tavern"]})
+    st = with_player(
+        st,
+        0,
+        town("opaleyes_watch Wh Wh .", "farm farm farm farm", "farm farm farm Wh", "farm farm Br Gl"),
+        built_monument=True,
+        flags={"watch": ["shed", "tavern"]},
+    )
     st = with_player(st, 2, town("Wd St . .", E, E, E))
     st = round_with(st, "wheat", [3, 15, 15])  # seat 0's town is now full
     st = build(st, 2, "shed", [0, 1], 0)
     assert st["p"][0]["pending"] == [] and st["p"][0]["flags"]["watch_waiting"] == ["shed"]
     st = build(st, 0, "cottage", [11, 14, 15], 15)  # frees squares 11 and 14
     assert st["p"][0]["pending"] == [{"kind": "watch_place", "card": "shed"}]
-    assert moves_of(st, 0, "choose") == [{"type": "choose", "cell": 11},
-                                         {"type": "choose", "cell": 14}]
+    assert moves_of(st, 0, "choose") == [{"type": "choose", "cell": 11}, {"type": "choose", "cell": 14}]
     st = _choose(st, cell=14)
     assert st["p"][0]["grid"][14] == "shed" and "watch_waiting" not in st["p"][0]["flags"]
 
@@ -167,8 +169,11 @@ def test_determinize_never_deals_my_discarded_monument_to_an_opponent():
 def test_a_monument_built_from_cubes_counts_toward_the_round_coin():
     """End of round (RB-F; NOTES 43): 2 or more buildings constructed from resources give 1
     coin, and a monument constructed from resources is one of them."""
-    st = _game(["Gl Br Wd St", "Br St . .", E, E], "masons_guild",
-               buildings=["cottage", "farm", "tavern", "chapel", "theater", "shed", "factory"])
+    st = _game(
+        ["Gl Br Wd St", "Br St . .", E, E],
+        "masons_guild",
+        buildings=["cottage", "farm", "tavern", "chapel", "theater", "shed", "factory"],
+    )
     st = build(st, 0, "masons_guild", [0, 1, 4, 5], 0)
     st = _choose(st, coins=0)
     st = build(st, 0, "shed", [2, 3], 2)
@@ -190,8 +195,12 @@ def test_barrett_castle_is_not_a_cottage_for_the_statue():
     """Statue (RB-F; NOTES 45): 1 coin per building type with 3 or more copies; Barrett Castle is
     its own type, so 2 Cottages and Barrett Castle give no coin for Cottages."""
     bset = ["cottage", "farm", "tavern", "chapel", "theater", "statue", "museum"]
-    st = _game(["cottage cottage barrett_castle .", "Wd St . .", E, E], "barrett_castle",
-               buildings=bset, built_monument=True)
+    st = _game(
+        ["cottage cottage barrett_castle .", "Wd St . .", E, E],
+        "barrett_castle",
+        buildings=bset,
+        built_monument=True,
+    )
     assert build(st, 0, "statue", [4, 5], 4)["p"][0]["coins"] == 0
     st = _game(["cottage cottage cottage .", "Wd St . .", E, E], "starloom", buildings=bset)
     assert build(st, 0, "statue", [4, 5], 4)["p"][0]["coins"] == 1
@@ -203,8 +212,14 @@ def test_a_buildings_own_decision_comes_before_decisions_already_waiting():
     (unpaid, so it converts to a Mine) hands Opaleye's Watch a Cathedral and then a Mine; the
     Cathedral placed from the card is paid or converted with 2 coins, before the Mine adds one."""
     st = new_game(3, buildings=FORTUNE, monuments=["opaleyes_watch", "starloom", "starloom"])
-    st = with_player(st, 0, town("opaleyes_watch . . .", E, E, E), coins=2, built_monument=True,
-                     flags={"watch": ["cathedral", "mine", "cottage"]})
+    st = with_player(
+        st,
+        0,
+        town("opaleyes_watch . . .", E, E, E),
+        coins=2,
+        built_monument=True,
+        flags={"watch": ["cathedral", "mine", "cottage"]},
+    )
     st = with_player(st, 1, town(". . Gl .", "St Gl Br .", E, E))
     st = round_with(st, "wheat", [15, 15, 15])
     st = build(st, 1, "cathedral", [2, 4, 5, 6], 2)
@@ -224,9 +239,13 @@ def test_opaleyes_watch_building_does_not_depend_on_who_constructs_first():
     not at the moment the neighbour builds."""
     sets = ["cottage", "farm", "tavern", "chapel", "theater", "shed", "factory"]
     st = new_game(3, buildings=sets, monuments=["opaleyes_watch", "starloom", "starloom"])
-    st = with_player(st, 0, town("opaleyes_watch Wh Wh .", "farm farm farm farm",
-                                 "farm farm farm Wh", "farm farm Br Gl"),
-                     built_monument=True, flags={"watch": ["shed", "tavern"]})
+    st = with_player(
+        st,
+        0,
+        town("opaleyes_watch Wh Wh .", "farm farm farm farm", "farm farm farm Wh", "farm farm Br Gl"),
+        built_monument=True,
+        flags={"watch": ["shed", "tavern"]},
+    )
     st = with_player(st, 2, town("Wd St . .", E, E, E))
     st = round_with(st, "wheat", [3, 15, 15])  # seat 0's town is now full
     owner_first = build(build(st, 0, "cottage", [11, 14, 15], 15), 2, "shed", [0, 1], 0)

@@ -14,18 +14,34 @@ from app.rulesets.tiny_towns.state import ADJ, CELLS, COL, RING, ROW, is_buildin
 from tests.rulesets.tiny_towns.helpers import new_game, score, town, with_player
 
 E = ". . . ."
-CARDS = ["cottage", "farm", "granary", "greenhouse", "orchard", "root_cellar", "little_barn",
-         "chapel", "temple", "parsonage", "schoolhouse", "tavern"]
+CARDS = [
+    "cottage",
+    "farm",
+    "granary",
+    "greenhouse",
+    "orchard",
+    "root_cellar",
+    "little_barn",
+    "chapel",
+    "temple",
+    "parsonage",
+    "schoolhouse",
+    "tavern",
+]
 
 
 def _state(grid, coins, other_coins=0, monument="starloom", built=False):
-    st = new_game(2, buildings=["cottage", "farm", "tavern", "chapel", "theater", "well", "factory"],
-                  monuments=[monument, "starloom"])
+    st = new_game(
+        2,
+        buildings=["cottage", "farm", "tavern", "chapel", "theater", "well", "factory"],
+        monuments=[monument, "starloom"],
+    )
     st = with_player(st, 0, grid, coins=coins, built_monument=built)
     return with_player(st, 1, [None] * 16, coins=other_coins)
 
 
 # ------------------------------------------------------------ independent brute force
+
 
 def _groups(cells):
     left, out = set(cells), []
@@ -140,10 +156,7 @@ def test_automatic_feeding_is_the_players_best_legal_feeding():
 def test_root_cellar_line_choice_favours_the_temple():
     """Root Cellar (RB-F: you choose which rows or columns to feed): with 1 coin, the column whose
     single Cottage completes a Temple (3 + 4 VP) beats the row with 2 Cottages (6 VP)."""
-    grid = town("cottage cottage . .",
-                ". . . .",
-                "cottage temple cottage .",
-                "granary . . root_cellar")
+    grid = town("cottage cottage . .", ". . . .", "cottage temple cottage .", "granary . . root_cellar")
     b = score(_state(grid, 1))
     assert b["coins_spent_feeding"] == 1 and b["coins"] == 0
     assert b["fed"] == [8, 10] and b["cards"]["temple"] == 4 and b["cards"]["cottage"] == 6
@@ -152,10 +165,7 @@ def test_root_cellar_line_choice_favours_the_temple():
 def test_little_barn_short_of_coins_feeds_the_cottages_worth_most():
     """Little Barn (RB-F: if you do not have enough coin to feed all your buildings, you can choose
     which ones remain unfed): 1 coin feeds the 2 Cottages next to the Temple (3 + 3 + 4 VP)."""
-    grid = town("little_barn . . .",
-                ". . . cottage",
-                "cottage . cottage temple",
-                ". cottage . cottage")
+    grid = town("little_barn . . .", ". . . cottage", "cottage . cottage temple", ". cottage . cottage")
     b = score(_state(grid, 1))
     assert b["coins"] == 0 and b["cards"]["temple"] == 4 and b["cards"]["cottage"] == 6
     assert len({7, 10, 15} & set(b["fed"])) == 2
@@ -166,10 +176,7 @@ def test_forced_spend_feeds_everything_at_the_lowest_cost():
     can be fed is fed, and by the cheapest mix of lines and pairs, so the player keeps the most
     coins (here row 1 for 3 Cottages + 1 pair for the last one: 2 of 4 coins; the Cottage next
     to the Little Barn is fed for free)."""
-    grid = town("cottage cottage cottage root_cellar",
-                ". . . .",
-                "cottage . . little_barn",
-                ". . . cottage")
+    grid = town("cottage cottage cottage root_cellar", ". . . .", "cottage . . little_barn", ". . . cottage")
     b = score(_state(grid, 4))
     assert b["cards"]["cottage"] == 15 and b["coins_spent_feeding"] == 2 and b["coins"] == 2
 

@@ -7,15 +7,25 @@ import pytest
 from app.engine.ruleset import IllegalMove
 from app.rulesets.tiny_towns import RULESET as R
 from tests.rulesets.tiny_towns.helpers import (
-    build, done_all, moves_of, name, new_game, place, play, round_with, score, town, with_player)
+    build,
+    done_all,
+    moves_of,
+    name,
+    new_game,
+    place,
+    play,
+    round_with,
+    score,
+    town,
+    with_player,
+)
 
 E = ". . . ."
 SET = ["cottage", "root_cellar", "gamblers_den", "cathedral", "jeweler", "mine", "museum"]
 
 
 def _game(rows, monument="starloom", buildings=None, n=2, master=1, **fields):
-    st = new_game(n, buildings=buildings or SET, monuments=[monument] + ["starloom"] * (n - 1),
-                  master=master)
+    st = new_game(n, buildings=buildings or SET, monuments=[monument] + ["starloom"] * (n - 1), master=master)
     return with_player(st, 0, town(*rows), **fields)
 
 
@@ -29,6 +39,7 @@ def _final(rows, monument="starloom", n=2, **fields):
 
 
 # ---------------------------------------------------------------- buildings
+
 
 def test_root_cellar_coin_on_build():
     """Root Cellar: gain 1 coin when constructed."""
@@ -93,8 +104,7 @@ def test_cathedral_converts_to_grey_with_benefit():
 
 def test_cathedral_converts_to_shed_that_moves():
     """Cathedral (RB-F): a Shed constructed this way may move to any open square."""
-    st = _at_build(_game([". . Gl .", "St Gl Br .", E, E], coins=5,
-                         buildings=SET[:5] + ["shed", "museum"]))
+    st = _at_build(_game([". . Gl .", "St Gl Br .", E, E], coins=5, buildings=SET[:5] + ["shed", "museum"]))
     st = build(st, 0, "cathedral", [2, 4, 5, 6], 5)
     st = play(st, 0, {"type": "choose", "pay": False, "to": 12})  # chose not to pay
     assert st["p"][0]["grid"][5] is None and st["p"][0]["grid"][12] == "shed"
@@ -148,8 +158,7 @@ def test_teahouse_row_or_column_max_three():
     st = _at_build(_game(rows, buildings=bset))
     st = build(st, 0, "teahouse", [1, 4, 5, 6], 5)  # row: tavern -> 1; column: cottage, well -> 2
     assert st["p"][0]["coins"] == 0
-    assert R.legal_moves(st, 0) == [{"type": "choose", "line": "row"},
-                                    {"type": "choose", "line": "column"}]
+    assert R.legal_moves(st, 0) == [{"type": "choose", "line": "row"}, {"type": "choose", "line": "column"}]
     assert play(st, 0, {"type": "choose", "line": "column"})["p"][0]["coins"] == 2
     assert play(st, 0, {"type": "choose", "line": "row"})["p"][0]["coins"] == 1
     rows = [". Wh . .", "Wd Gl Wd farm", ". teahouse . .", ". well . ."]
@@ -284,6 +293,7 @@ def test_schoolhouse():
 
 # ---------------------------------------------------------------- monuments
 
+
 def test_caterinas_grotto():
     """Caterina's Grotto (RB-F): coins on the 4 centre squares; a building already there pays at
     once; a later building there collects it; coins may share a square with a cube; leftovers
@@ -303,8 +313,11 @@ def test_caterinas_grotto():
 def test_eraflage_vineyard():
     """Eraflage Vineyard (RB-F): 9 VP if fed; -2 per unique type in its row and column, each type
     once, itself excluded."""
-    b = _final(["eraflage_vineyard well farm .", "well . . .", E, E], monument="eraflage_vineyard",
-               built_monument=True)
+    b = _final(
+        ["eraflage_vineyard well farm .", "well . . .", E, E],
+        monument="eraflage_vineyard",
+        built_monument=True,
+    )
     assert b["cards"]["eraflage_vineyard"] == 9 - 2 * 2
     b = _final(["eraflage_vineyard . . .", E, E, E], monument="eraflage_vineyard", built_monument=True)
     assert b["cards"]["eraflage_vineyard"] == 0
@@ -326,8 +339,12 @@ def test_estival_festival_cost_and_double_coins():
 
 def test_five_coin_slot():
     """RB-F Storing: a constructed monument with a coin slot lets the chest hold 5."""
-    st = _game(["estival_festival Wd St .", "Wd St . .", E, E], monument="estival_festival",
-               built_monument=True, coins=4)
+    st = _game(
+        ["estival_festival Wd St .", "Wd St . .", E, E],
+        monument="estival_festival",
+        built_monument=True,
+        coins=4,
+    )
     st = done_all(build(build(_at_build(st), 0, "mine", [1, 2], 1), 0, "mine", [4, 5], 4))
     assert st["p"][0]["coins"] == 5
 
@@ -381,8 +398,13 @@ def test_petal_promenade():
 
 def test_petal_promenade_last_player():
     """The Petal Promenade (RB-F): the last player may put their own resource on a coin square."""
-    st = _game(["petal_promenade . . .", E, E, E], monument="petal_promenade",
-               built_monument=True, marks={"5": "petal"}, master=0)
+    st = _game(
+        ["petal_promenade . . .", E, E, E],
+        monument="petal_promenade",
+        built_monument=True,
+        marks={"5": "petal"},
+        master=0,
+    )
     st = with_player(st, 1, town(*["Wd Wd Wd Wd"] * 4), complete=True)
     st = name(st, "wood")
     assert 5 in {m["cell"] for m in moves_of(st, 0, "place")}
@@ -391,8 +413,12 @@ def test_petal_promenade_last_player():
 def test_prism_forge_second_building():
     """The Prism Forge: the glass just used by a Cottage also completes a Tavern (Br Br Gl)."""
     bset = ["cottage", "farm", "tavern", "chapel", "theater", "well", "factory"]
-    st = _game(["prism_forge . . .", ". Wh . .", "Br Gl Br Br", E], monument="prism_forge",
-               built_monument=True, buildings=bset)
+    st = _game(
+        ["prism_forge . . .", ". Wh . .", "Br Gl Br Br", E],
+        monument="prism_forge",
+        built_monument=True,
+        buildings=bset,
+    )
     st = _at_build(st, cells=(15, 15))
     st = build(st, 0, "cottage", [5, 8, 9], 8)
     tav = [m for m in moves_of(st, 0, "build") if m["card"] == "tavern"]
@@ -406,8 +432,7 @@ def test_prism_forge_second_building():
 def test_southern_semaphore():
     """Southern Semaphore (RB-F): when another player names a resource, also place 1 extra cube of
     that type on an empty square and gain 1 coin."""
-    st = _game(["southern_semaphore . . .", E, E, E], monument="southern_semaphore",
-               built_monument=True)
+    st = _game(["southern_semaphore . . .", E, E, E], monument="southern_semaphore", built_monument=True)
     st = place(name(st, "brick"), 0, 5)
     assert st["p"][0]["pending"] == [{"kind": "semaphore", "resource": "brick"}]
     st = play(st, 0, {"type": "choose", "cell": 6})
@@ -416,9 +441,13 @@ def test_southern_semaphore():
 
 def test_southern_semaphore_with_factory():
     """Southern Semaphore (RB-F): with a Factory the first cube may differ; the extra is the named type."""
-    st = _game(["southern_semaphore factory . .", E, E, E], monument="southern_semaphore",
-               built_monument=True, store={"1": ["brick"]},
-               buildings=["cottage", "farm", "tavern", "chapel", "theater", "well", "factory"])
+    st = _game(
+        ["southern_semaphore factory . .", E, E, E],
+        monument="southern_semaphore",
+        built_monument=True,
+        store={"1": ["brick"]},
+        buildings=["cottage", "farm", "tavern", "chapel", "theater", "well", "factory"],
+    )
     st = place(name(st, "brick"), 0, 5, "glass")
     assert st["p"][0]["coins"] == 0
     assert R.legal_moves(st, 0)[-1] == {"type": "choose", "skip": True}
@@ -429,8 +458,7 @@ def test_southern_semaphore_with_factory():
 def test_treasury_at_okaver():
     """The Treasury at Okaver: when your chest fills to 4 coins, you may construct a Cottage on
     any empty square; 1 VP per adjacent Cottage."""
-    st = _game(["treasury_okaver Wd St .", E, E, E], monument="treasury_okaver", built_monument=True,
-               coins=3)
+    st = _game(["treasury_okaver Wd St .", E, E, E], monument="treasury_okaver", built_monument=True, coins=3)
     st = build(_at_build(st), 0, "mine", [1, 2], 1)
     assert st["p"][0]["coins"] == 4 and st["p"][0]["pending"] == [{"kind": "okaver"}]
     st = play(st, 0, {"type": "choose", "cell": 4})
@@ -447,6 +475,7 @@ def test_shrine_of_the_windseed():
 
 
 # ---------------------------------------------------------------- further RB-F clarifications
+
 
 def test_special_note_effect_placed_buildings_pay_costs_and_gain_benefits():
     """RB-F Special Note: a building placed by a monument (Grove University) still pays its coin
@@ -468,8 +497,9 @@ def test_petal_promenade_master_builder_with_only_coin_squares_left():
     """The Petal Promenade (RB-F): a Master Builder who cannot place the resource they named on an
     empty square without a coin may place it on a coin square (and gains the coin)."""
     full = ["petal_promenade Wd Wd Wd", "Wd . . Wd", "Wd Wd Wd Wd", "Wd Wd Wd Wd"]
-    st = _game(full, monument="petal_promenade", built_monument=True,
-               marks={"5": "petal", "6": "petal"}, master=0)
+    st = _game(
+        full, monument="petal_promenade", built_monument=True, marks={"5": "petal", "6": "petal"}, master=0
+    )
     st = name(st, "stone")
     assert {m["cell"] for m in moves_of(st, 0, "place")} == {5, 6}
     st = place(st, 0, 5)
@@ -480,8 +510,12 @@ def test_prism_forge_needs_a_different_type():
     """The Prism Forge (RB-F): shared cubes may be used twice only for 2 *unique* building types:
     the glass of a Cottage just built cannot make a second Cottage."""
     bset = ["cottage", "farm", "tavern", "chapel", "theater", "well", "factory"]
-    st = _game(["prism_forge . . .", ". Wh . .", "Br Gl Br .", ". Wh . ."], monument="prism_forge",
-               built_monument=True, buildings=bset)
+    st = _game(
+        ["prism_forge . . .", ". Wh . .", "Br Gl Br .", ". Wh . ."],
+        monument="prism_forge",
+        built_monument=True,
+        buildings=bset,
+    )
     st = _at_build(st, cells=(15, 15))
     st = build(st, 0, "cottage", [5, 8, 9], 8)
     assert not [m for m in moves_of(st, 0, "build") if 9 in m["cells"]]

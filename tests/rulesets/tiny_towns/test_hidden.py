@@ -51,13 +51,18 @@ def _plant(st):
             if pl["dealt"] is not None:
                 pl["dealt"] = [f"CANARY-{i}-dealt-a", f"CANARY-{i}-dealt-b"]
     if st["solo_deck"] is not None:
-        st["solo_deck"] = {"shown": st["solo_deck"]["shown"],
-                           "deck": [f"CANARY-deck-{k}" for k in range(len(st["solo_deck"]["deck"]))]}
+        st["solo_deck"] = {
+            "shown": st["solo_deck"]["shown"],
+            "deck": [f"CANARY-deck-{k}" for k in range(len(st["solo_deck"]["deck"]))],
+        }
     if st["town_hall"] is not None:
         th = st["town_hall"]
-        st["town_hall"] = {"deck": [f"CANARY-deck-th{k}" for k in range(len(th["deck"]))],
-                           "discard": [f"CANARY-deck-x{k}" for k in range(len(th["discard"]))],
-                           "revealed": th["revealed"], "free": th["free"]}
+        st["town_hall"] = {
+            "deck": [f"CANARY-deck-th{k}" for k in range(len(th["deck"]))],
+            "discard": [f"CANARY-deck-x{k}" for k in range(len(th["discard"]))],
+            "revealed": th["revealed"],
+            "free": th["free"],
+        }
     st["rng"] = "CANARY-rng"
     return st
 
@@ -86,8 +91,11 @@ def test_canary_markers_never_leak(n, opts):
             if move is not None:
                 texts[v].append(json.dumps(R.public_move(st, seat, move, v)))
         for v in range(n):
-            for bad in ({"type": "build", "card": "CANARY-x", "cells": [0], "at": 0},
-                        {"type": "keep_monument", "monument": "nope"}, {"type": "done"}):
+            for bad in (
+                {"type": "build", "card": "CANARY-x", "cells": [0], "at": 0},
+                {"type": "keep_monument", "monument": "nope"},
+                {"type": "done"},
+            ):
                 try:
                     R.apply(planted, v, bad)
                 except IllegalMove as exc:

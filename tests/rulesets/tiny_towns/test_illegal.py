@@ -17,15 +17,19 @@ def _cases():
     st0 = R.setup(2, R.Options(fortune=True), 0)
     named = name(new_game(2), "wood")
     building = round_with(with_player(new_game(2), 0, town("Wd St . .", E, E, E)), "wheat", [15, 15])
-    cath = with_player(new_game(2, buildings=["cottage", "farm", "tavern", "cathedral", "theater",
-                                              "well", "factory"]), 0, town(". . Gl .", "St Gl Br .", E, E))
+    cath = with_player(
+        new_game(2, buildings=["cottage", "farm", "tavern", "cathedral", "theater", "well", "factory"]),
+        0,
+        town(". . Gl .", "St Gl Br .", E, E),
+    )
     cath = build(round_with(cath, "wood", [15, 15]), 0, "cathedral", [2, 4, 5, 6], 5)
-    tea = with_player(new_game(2, buildings=["cottage", "farm", "tavern", "chapel", "teahouse",
-                                             "well", "factory"]),
-                      0, town(". Wh . farm", "Wd Gl Wd tavern", ". cottage . .", ". well . ."))
+    tea = with_player(
+        new_game(2, buildings=["cottage", "farm", "tavern", "chapel", "teahouse", "well", "factory"]),
+        0,
+        town(". Wh . farm", "Wd Gl Wd tavern", ". cottage . .", ". well . ."),
+    )
     tea = build(round_with(tea, "wood", [15, 15]), 0, "teahouse", [1, 4, 5, 6], 5)
-    free = with_player(new_game(2, town_hall=True), 1, town(*[E] * 3, ". . bank ."),
-                       store={"14": ["stone"]})
+    free = with_player(new_game(2, town_hall=True), 1, town(*[E] * 3, ". . bank ."), store={"14": ["stone"]})
     for cells in ([0, 0], [1, 1]):
         for seat, cell in enumerate(cells):
             free = R.apply(free, seat, {"type": "place", "resource": free["named"], "cell": cell})
@@ -50,7 +54,12 @@ def _cases():
         (cath, 0, {"type": "done"}, "pending card effect"),
         (cath, 0, {"type": "choose", "pay": True}, "pending card effect"),
         (named, 1, {"type": "place", "resource": "wood", "cell": True}, "not allowed"),
-        (building, 0, {"type": "build", "card": "well", "cells": [0, True], "at": 0}, "squares of the pattern"),
+        (
+            building,
+            0,
+            {"type": "build", "card": "well", "cells": [0, True], "at": 0},
+            "squares of the pattern",
+        ),
     ]
 
 

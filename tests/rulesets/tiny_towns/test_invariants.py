@@ -21,7 +21,9 @@ def _check(st):
             assert v is None or v in data.RESOURCES or v in data.CARDS
         for key, cubes in pl["store"].items():
             owner = pl["grid"][int(key)]
-            assert owner == "cottage" or data.react_kind(owner) in STORE_KINDS or data.has_passive(owner, "bank")
+            assert (
+                owner == "cottage" or data.react_kind(owner) in STORE_KINDS or data.has_passive(owner, "bank")
+            )
             assert all(c in data.RESOURCES for c in cubes)
         if pl["complete"]:
             assert st["finish"][seat] is not None
@@ -30,10 +32,17 @@ def _check(st):
             assert pl["monument"] in pl["grid"]
 
 
-@pytest.mark.parametrize(("players", "options"), [
-    (1, {"fortune": True}), (2, {}), (3, {"fortune": True, "max_fortune_buildings": 6}),
-    (4, {"fortune": True, "town_hall": True}), (5, {}), (6, {"fortune": True}),
-])
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        (1, {"fortune": True}),
+        (2, {}),
+        (3, {"fortune": True, "max_fortune_buildings": 6}),
+        (4, {"fortune": True, "town_hall": True}),
+        (5, {}),
+        (6, {"fortune": True}),
+    ],
+)
 def test_invariants_hold_through_games(players, options):
     """Rules invariants hold after every move of bot-vs-random games."""
     for seed in range(2):
@@ -56,13 +65,13 @@ def test_fast_pattern_matcher_lists_the_same_constructions():
     order, of the square-by-square matcher, on random towns with buildings and Trading Posts."""
     from app.rulesets.tiny_towns.patterns import _build_moves_slow, build_moves
     from tests.rulesets.tiny_towns.helpers import new_game, with_player
+
     rng = Rng(21)
     cards = ["cottage", "farm", "tavern", "chapel", "theater", "shed", "trading_post"]
     st = new_game(2, buildings=cards, monuments=["obelisk_crescent", "barrett_castle"])
     found = 0
     for k in range(300):
-        grid = [rng.choice([None, None, *data.RESOURCES, "trading_post", "cottage"])
-                for _ in range(16)]
+        grid = [rng.choice([None, None, *data.RESOURCES, "trading_post", "cottage"]) for _ in range(16)]
         s = with_player(st, 0, grid, built_monument=k % 3 == 0)
         fast = build_moves(s, 0)
         assert fast == _build_moves_slow(s, 0, s["p"][0], grid, None)
@@ -76,6 +85,7 @@ def test_town_word_matcher_lists_the_same_constructions_for_any_cards():
     sets (every building and monument), coins and towns, dense in resources."""
     from app.rulesets.tiny_towns.patterns import _build_moves_slow, build_moves
     from tests.rulesets.tiny_towns.helpers import new_game, with_player
+
     rng = Rng(22)
     buildings = [b["id"] for b in data.BUILDINGS]
     monuments = [m["id"] for m in data.MONUMENTS]
@@ -100,8 +110,25 @@ def test_cards_in_play_changed_in_place_are_not_mistaken_for_the_old_ones():
     state of a game shares it); the same list changed in place gets the new cards' index."""
     from app.rulesets.tiny_towns.patterns import _build_moves_slow, build_moves
     from tests.rulesets.tiny_towns.helpers import new_game, with_player
-    grid = ["wood", "stone", None, None, "wheat", "wheat", None, None,
-            "wood", "wood", None, None, None, None, None, None]
+
+    grid = [
+        "wood",
+        "stone",
+        None,
+        None,
+        "wheat",
+        "wheat",
+        None,
+        None,
+        "wood",
+        "wood",
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+    ]
     st = with_player(new_game(2, buildings=["cottage", "well", "tavern"]), 0, grid)
     assert [m["card"] for m in build_moves(st, 0)] == ["well"] * 2
     st["buildings"][1:3] = ["farm", "tavern"]  # the same list object, other cards

@@ -16,16 +16,20 @@ def test_place_and_name_sentences() -> None:
     """Log rule: naming and placing say which resource and which square, in words."""
     st = new_game()
     assert R.log_text(st, 0, {"type": "name", "resource": "brick"}, 1) == "{seat0} named brick for everyone."
-    assert R.log_text(st, 1, {"type": "place", "resource": "brick", "cell": 9}, 0) == \
-        "{seat1} placed brick on B3."
+    assert (
+        R.log_text(st, 1, {"type": "place", "resource": "brick", "cell": 9}, 0)
+        == "{seat1} placed brick on B3."
+    )
 
 
 def test_build_names_the_card_its_square_and_the_resources_used() -> None:
     """Log rule: constructing names the building, where it went and which cubes it used."""
     st = with_player(new_game(), 0, town("Wh . . .", "Br Gl . .", ". . . .", ". . . ."))
     move = {"type": "build", "card": "cottage", "cells": [4, 0, 5], "at": 0}
-    assert R.log_text(st, 0, move, None) == \
-        "{seat0} constructed Cottage on A1 from wheat on A1, brick on A2 and glass on B2."
+    assert (
+        R.log_text(st, 0, move, None)
+        == "{seat0} constructed Cottage on A1 from wheat on A1, brick on A2 and glass on B2."
+    )
 
 
 def test_kept_monument_is_named_only_to_its_owner() -> None:

@@ -8,9 +8,19 @@ import pytest
 from app.engine.conformance import check_playout
 from app.rulesets.tiny_towns import RULESET
 
-CASES = [(1, {}), (2, {}), (3, {}), (4, {}), (5, {}), (6, {}), (1, {"fortune": False}),
-         (2, {"max_fortune_buildings": 6}), (3, {"max_fortune_buildings": 0, "fortune_monuments": False}),
-         (4, {"town_hall": True}), (1, {"town_hall": True})]
+CASES = [
+    (1, {}),
+    (2, {}),
+    (3, {}),
+    (4, {}),
+    (5, {}),
+    (6, {}),
+    (1, {"fortune": False}),
+    (2, {"max_fortune_buildings": 6}),
+    (3, {"max_fortune_buildings": 0, "fortune_monuments": False}),
+    (4, {"town_hall": True}),
+    (1, {"town_hall": True}),
+]
 
 
 @pytest.mark.parametrize(("players", "options"), CASES)

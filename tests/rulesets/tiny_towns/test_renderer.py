@@ -12,8 +12,9 @@ pytestmark = pytest.mark.browser
 
 
 def open_page(browser, state, seat, names=None):
-    return open_renderer(browser, R, state, seat, ready=".tt", height=1000, version=3,
-                         names=names or {"0": "Ann", "1": "Bob"})
+    return open_renderer(
+        browser, R, state, seat, ready=".tt", height=1000, version=3, names=names or {"0": "Ann", "1": "Bob"}
+    )
 
 
 def test_the_resource_the_player_picked_is_placed_not_the_named_one(browser):
@@ -90,8 +91,10 @@ def test_squares_are_named_cells_and_patterns_readable(browser):
     assert sq.get_attribute("role") == "img" and sq.get_attribute("aria-label") == "A1 of your town: brick"
     assert page.locator("[data-seat='1'][data-cell='1']").get_attribute("role") == "button"
     assert page.locator(".tt-grid[role='group']").count() == 2
-    sizes = page.evaluate("[...document.querySelectorAll('.tt-pat span')].filter((n) => n.textContent)"
-                          ".map((n) => parseFloat(getComputedStyle(n).fontSize))")
+    sizes = page.evaluate(
+        "[...document.querySelectorAll('.tt-pat span')].filter((n) => n.textContent)"
+        ".map((n) => parseFloat(getComputedStyle(n).fontSize))"
+    )
     assert sizes and min(sizes) >= 10, sizes
     assert not errors
     page.close()

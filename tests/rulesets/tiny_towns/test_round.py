@@ -8,7 +8,17 @@ import pytest
 from app.engine.ruleset import IllegalMove
 from app.rulesets.tiny_towns import RULESET as R
 from tests.rulesets.tiny_towns.helpers import (
-    build, done_all, moves_of, name, new_game, place, play, round_with, town, with_player)
+    build,
+    done_all,
+    moves_of,
+    name,
+    new_game,
+    place,
+    play,
+    round_with,
+    town,
+    with_player,
+)
 
 
 def test_master_builder_names_then_everyone_places_simultaneously():
@@ -217,5 +227,7 @@ def test_last_move_shown_without_foreign_fields():
     with pytest.raises(IllegalMove):
         R.apply(st, 0, {"type": "build", "card": "well", "cells": [0, 1], "at": 0, "note": "x" * 50})
     st = play(st, 0, {"type": "build", "card": "well", "cells": [0, 1], "at": 0})
-    assert R.view(st, 1)["last"] == {"seat": 0, "move": {"type": "build", "card": "well",
-                                                         "cells": [0, 1], "at": 0}}
+    assert R.view(st, 1)["last"] == {
+        "seat": 0,
+        "move": {"type": "build", "card": "well", "cells": [0, 1], "at": 0},
+    }

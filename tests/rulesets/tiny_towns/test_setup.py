@@ -14,8 +14,12 @@ def _setup(n=2, seed=0, **opts):
 def test_the_default_options_are_the_base_game():
     """Issue 8: the base game is the default and Fortune one option: no options at all deal
     only base cards and monuments and play without coins."""
-    assert R.Options().model_dump() == {"fortune": False, "max_fortune_buildings": 4,
-                                        "fortune_monuments": True, "town_hall": False}
+    assert R.Options().model_dump() == {
+        "fortune": False,
+        "max_fortune_buildings": 4,
+        "fortune_monuments": True,
+        "town_hall": False,
+    }
     for seed in range(20):
         st = R.setup(2, R.Options(), seed)
         assert all(data.card(b)["set"] == "base" for b in st["buildings"])

@@ -14,8 +14,11 @@ E = ". . . ."
 
 
 def _solo(**fields):
-    st = new_game(1, buildings=["cottage", "farm", "tavern", "chapel", "jeweler", "well", "factory"],
-                  monuments=["starloom"])
+    st = new_game(
+        1,
+        buildings=["cottage", "farm", "tavern", "chapel", "jeweler", "well", "factory"],
+        monuments=["starloom"],
+    )
     return with_player(st, 0, fields.pop("grid", None), **fields) if fields else st
 
 
@@ -74,9 +77,18 @@ def test_solo_rank_thresholds():
     """Solo ranks: 38+ Master Architect, 32 Town Planner, 25 Engineer, 18 Carpenter, 10 Builder's
     Apprentice, below Aspiring Architect."""
     from app.rulesets.tiny_towns.scoring import solo_rank
+
     assert [solo_rank(s) for s in (40, 38, 37, 32, 25, 18, 17, 10, 9)] == [
-        "Master Architect", "Master Architect", "Town Planner", "Town Planner", "Engineer",
-        "Carpenter", "Builder's Apprentice", "Builder's Apprentice", "Aspiring Architect"]
+        "Master Architect",
+        "Master Architect",
+        "Town Planner",
+        "Town Planner",
+        "Engineer",
+        "Carpenter",
+        "Builder's Apprentice",
+        "Builder's Apprentice",
+        "Aspiring Architect",
+    ]
 
 
 def test_solo_random_game_terminates():

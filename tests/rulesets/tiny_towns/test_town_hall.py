@@ -55,8 +55,9 @@ def test_town_hall_free_round_is_own_naming():
     """Town Hall (UBG): a free-choice round is not another player naming, so Factory, Warehouse,
     Museum and Statue of the Bondmaker reactions are not offered; the Bank still bans its
     resources for its owner."""
-    st = new_game(2, town_hall=True, buildings=["cottage", "farm", "tavern", "chapel", "theater",
-                                                "well", "warehouse"])
+    st = new_game(
+        2, town_hall=True, buildings=["cottage", "farm", "tavern", "chapel", "theater", "well", "warehouse"]
+    )
     grid = [None] * 16
     grid[15] = "warehouse"
     assert moves_of(with_player(st, 0, grid=grid), 0, "store") == [{"type": "store", "cell": 15}]
@@ -103,19 +104,27 @@ def test_town_hall_drops_oddity_shop():
     for seed in range(40):
         st = R.setup(3, R.Options(fortune=True, town_hall=True, max_fortune_buildings=6), seed)
         assert "oddity_shop" not in st["buildings"]
-    assert any("oddity_shop" in R.setup(3, R.Options(fortune=True, max_fortune_buildings=6), s)["buildings"]
-               for s in range(40))
+    assert any(
+        "oddity_shop" in R.setup(3, R.Options(fortune=True, max_fortune_buildings=6), s)["buildings"]
+        for s in range(40)
+    )
 
 
 def test_town_hall_deck_hidden():
     """Town Hall: the deck order and the 5 face-down cards are hidden; determinize re-deals them."""
     st = new_game(2, town_hall=True)
     view = R.view(st, 0)["town_hall"]
-    assert view == {"deck_size": 9, "discarded": 5, "revealed": st["town_hall"]["revealed"],
-                    "free_choice": False}
+    assert view == {
+        "deck_size": 9,
+        "discarded": 5,
+        "revealed": st["town_hall"]["revealed"],
+        "free_choice": False,
+    }
     det = R.determinize(st, 0, Rng(5))
     assert R.view(det, 0) == R.view(st, 0)
     assert sorted(det["town_hall"]["deck"] + det["town_hall"]["discard"]) == sorted(
-        st["town_hall"]["deck"] + st["town_hall"]["discard"])
+        st["town_hall"]["deck"] + st["town_hall"]["discard"]
+    )
     assert sorted(data.RESOURCES * 3) == sorted(
-        st["town_hall"]["deck"] + st["town_hall"]["discard"] + st["town_hall"]["revealed"])
+        st["town_hall"]["deck"] + st["town_hall"]["discard"] + st["town_hall"]["revealed"]
+    )
