@@ -149,6 +149,38 @@ def test_how_to_play_glossary_rulebook_and_hints_against_bots(learn_server, brow
     assert not errors, errors
 
 
+def test_the_hint_tells_the_move_kinds_offered_now(learn_server, browser):
+    """Hints are per kind of move: in a first Tiny Towns game against a bot, the hint line is the
+    guide's sentence for each kind of move offered at that moment (naming a resource as Master
+    Builder, placing one, building, finishing), and it changes as the decision changes."""
+    server = learn_server
+    ann = _player(server, "Ann")
+    _room_id, game = _room(server, ann, "tiny-towns")
+    hints = http.get(f"{server.url}/api/rulesets/tiny-towns/guide").json()["hints"]
+    page, errors = _page(browser, "wide")
+    _open(page, server, ann, game)
+    shown: dict[tuple, list] = {}
+    for _ in range(12):
+        _ready(page)
+        page.wait_for_function("window.civitas.guide && !document.getElementById('hint').hidden")
+        now = page.evaluate(
+            "(() => { const s = window.civitas; return { fresh: s.legalVersion === s.doc.version, "
+            "version: s.doc.version, kinds: [...new Set(s.legal.map((m) => m.type))], "
+            "lines: [...document.querySelectorAll('#hint .hint-line')].map((n) => n.textContent) }; })()"
+        )
+        if now["fresh"]:
+            assert now["lines"] == [f"Hint: {hints[k]}" for k in now["kinds"]][:4], now
+            shown[tuple(now["kinds"])] = now["lines"]
+        if len(shown) >= 2:
+            break
+        _rest_moves(server, game, ann, 1)
+        page.wait_for_function(f"window.civitas.doc.version > {now['version']}")
+    assert len(shown) >= 2, shown  # two decisions of different kinds, two different hints
+    assert len({tuple(lines) for lines in shown.values()}) == len(shown)
+    page.context.close()
+    assert not errors, errors
+
+
 def test_hints_stay_off_with_another_person_at_the_table(learn_server, browser, viewport):
     """A game with another person is no first game against bots: hints are off unless asked for."""
     server = learn_server
