@@ -186,6 +186,7 @@ async def start_game(
         game = await platform.games.create(session, room, len(seats))
         room.status = "playing"
         room.game_id = game.id
+    platform.games.adopt(game.id)  # committed: the copy made at creation is the live one
     await platform.announce_room(room.id)
     platform.bots.kick(game.id)
     await platform.clocks.on_move(game.id)

@@ -89,6 +89,8 @@ class GameService:
         # Least recently used games are dropped from memory; the database rebuilds them on demand.
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._load_locks: dict[str, asyncio.Lock] = {}
+        # Games created in a transaction not yet known to have committed: id -> (copy, seat epoch).
+        self._created: OrderedDict[str, tuple[LiveGame, int]] = OrderedDict()
         self._seat_epoch = 0  # bumped by every seat refresh
         self.listeners: list[Callable[[str, int], Awaitable[None]]] = []
         # Moves are stored through one store per backend (app/services/move_store.py).
@@ -402,10 +404,45 @@ class GameService:
             outcome=None,
         )
         session.add(game)
-        history.record_seated(session, game, await seats_of(session, room.id))
+        seats = await seats_of(session, room.id)
+        history.record_seated(session, game, seats)
         if self.seed_log:
             record_seed(self.seed_log, game.id, ruleset.id, seed)
+        # The copy the first reader would rebuild with five queries, made from what is in hand;
+        # it joins the live games once the caller's transaction has committed (`adopt`).
+        live = LiveGame(
+            id=game.id,
+            room_id=room.id,
+            ruleset=ruleset,
+            players=players,
+            options=room.options,
+            seed=seed,
+            seed_hash=game.seed_hash,
+            version=0,
+            state=state,
+            to_act_at=[list(game.to_act)],
+            movers=[],
+            seats={s.seat: {"player_id": s.player_id, "bot": s.bot} for s in seats},
+            undo_mode=room.undo or "off",
+            private=bool(room.private),
+            invite_code=room.invite_code,
+        )
+        live.states[0] = state
+        self._created[game.id] = (live, self._seat_epoch)
+        while len(self._created) > 256:  # a start whose transaction failed is never adopted
+            self._created.popitem(last=False)
         return game
+
+    def adopt(self, game_id: str) -> None:
+        """A game made by `create` has committed: its copy becomes the live one (unless seats
+        changed meanwhile or a copy is loaded already; then the database's is the one)."""
+        made = self._created.pop(game_id, None)
+        if made is None or made[1] != self._seat_epoch or game_id in self._live:
+            return
+        live = made[0]
+        live.checked_at = time.monotonic()
+        self._live[game_id] = live
+        self._weigh(live)
 
     # -- moves -------------------------------------------------------------------------------
 
