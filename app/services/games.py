@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Game, MoveRow, Room, Seat, Snapshot
+from app.db.session import in_a_task
 from app.engine import registry
 from app.engine.errors import ErrorCode, GameError
 from app.engine.rng import seed_hash
@@ -127,6 +128,7 @@ class GameService:
                 # The stored version first, without the game's lock: a read then never queues
                 # behind a move being stored here, and catches up only when another instance
                 # moved the game on (the usual answer is "this copy is current").
+                await in_a_task()
                 async with self.sessions() as session:
                     stored = await session.scalar(select(Game.version).where(Game.id == game_id))
                 if stored is not None and stored > live.version:
@@ -136,6 +138,7 @@ class GameService:
                 else:
                     live.checked_at = time.monotonic()
             return live
+        await in_a_task()
         lock = self._load_locks.setdefault(game_id, asyncio.Lock())
         try:
             async with lock:
@@ -322,6 +325,7 @@ class GameService:
     async def _catch_up(self, session: AsyncSession, live: LiveGame, *, seats: bool = False) -> None:
         """Apply moves other instances committed since this copy's version (and, with `seats`,
         reload who holds each seat even when no move came in)."""
+        await in_a_task()
         rows = (
             await session.execute(
                 select(MoveRow.seq, MoveRow.seat, MoveRow.move, MoveRow.client_move_id)
@@ -363,6 +367,7 @@ class GameService:
         live = await self.live(game_id)
         seat = live.seat_of(player_id)
         if seat is None:
+            await in_a_task()
             async with self.sessions() as session:
                 live.seats = await self._seats(session, live.room_id)
             seat = live.seat_of(player_id)
