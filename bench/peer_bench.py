@@ -217,12 +217,18 @@ async def closed_loop(server: Proc, tables: int, rounds: int, duration: float, w
             pair = players[2 * i : 2 * i + 2]
             while time.perf_counter() < t_end:
                 begun = time.perf_counter()
-                game_id = await rest.table(pair, rounds)
-                if begun >= t_measure:
-                    part.tables.append((time.perf_counter() - begun) * 1000)
-                socks = (await open_sockets(server.ws, [(game_id, pair)]))[0]
-                await drive_game(server.url, game_id, pair, socks, 0, t_end, t_measure, part.stats)
-                await asyncio.gather(*(s.close() for s in socks))
+                try:
+                    game_id = await rest.table(pair, rounds)
+                    if begun >= t_measure:
+                        part.tables.append((time.perf_counter() - begun) * 1000)
+                    socks = (await open_sockets(server.ws, [(game_id, pair)]))[0]
+                    await drive_game(server.url, game_id, pair, socks, 0, t_end, t_measure, part.stats)
+                    await asyncio.gather(*(s.close() for s in socks), return_exceptions=True)
+                except Exception as exc:  # noqa: BLE001 - a failed table is counted, then the slot goes on
+                    part.stats.errors += 1
+                    reason = f"table: {type(exc).__name__}: {str(exc)[:80]}"
+                    part.stats.failures[reason] = part.stats.failures.get(reason, 0) + 1
+                    await asyncio.sleep(0.5)
 
         await asyncio.gather(
             *(slot(i) for i in range(tables)), measured(server, rest, part, warmup, duration)
