@@ -90,8 +90,8 @@ class GameService:
         # Least recently used games are dropped from memory; the database rebuilds them on demand.
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._load_locks: dict[str, asyncio.Lock] = {}
-        # Games created in a transaction not yet known to have committed: id -> (copy, seat epoch).
-        self._created: OrderedDict[str, tuple[LiveGame, int]] = OrderedDict()
+        # Games created in a transaction not yet known to have committed: id -> copy.
+        self._created: OrderedDict[str, LiveGame] = OrderedDict()
         self._seat_epoch = 0  # bumped by every seat refresh
         self.listeners: list[Callable[[str, int], Awaitable[None]]] = []
         # Moves are stored through one store per backend (app/services/move_store.py).
@@ -377,6 +377,8 @@ class GameService:
         """Reload who holds each seat of a room's loaded game (after a bot takes a seat over);
         returns the ids of the games refreshed."""
         self._seat_epoch += 1  # a load running now re-reads its seats (see `live`)
+        for made in [g for g, live in self._created.items() if live.room_id == room_id]:
+            del self._created[made]  # a copy made before the change is not adopted
         refreshed = []
         for live in list(self._live.values()):
             if live.room_id == room_id:
@@ -387,8 +389,11 @@ class GameService:
 
     # -- starting ----------------------------------------------------------------------------
 
-    async def create(self, session: AsyncSession, room: Room, players: int) -> Game:
-        """Insert a new game for a room (inside the caller's transaction) at version 0."""
+    async def create(
+        self, session: AsyncSession, room: Room, players: int, seats: list[Seat] | None = None
+    ) -> Game:
+        """Insert a new game for a room (inside the caller's transaction) at version 0 (`seats`:
+        the room's, in order, when the caller has just read them)."""
         ruleset = registry.get(room.ruleset)
         assert ruleset is not None
         # A fixed seed (CIVITAS_GAME_SEED) makes a test's or a bug report's games reproducible.
@@ -409,7 +414,7 @@ class GameService:
             outcome=None,
         )
         session.add(game)
-        seats = await seats_of(session, room.id)
+        seats = seats if seats is not None else await seats_of(session, room.id)
         history.record_seated(session, game, seats)
         if self.seed_log:
             record_seed(self.seed_log, game.id, ruleset.id, seed)
@@ -433,18 +438,17 @@ class GameService:
             invite_code=room.invite_code,
         )
         live.states[0] = state
-        self._created[game.id] = (live, self._seat_epoch)
+        self._created[game.id] = live
         while len(self._created) > 256:  # a start whose transaction failed is never adopted
             self._created.popitem(last=False)
         return game
 
     def adopt(self, game_id: str) -> None:
-        """A game made by `create` has committed: its copy becomes the live one (unless seats
+        """A game made by `create` has committed: its copy becomes the live one (unless its seats
         changed meanwhile or a copy is loaded already; then the database's is the one)."""
-        made = self._created.pop(game_id, None)
-        if made is None or made[1] != self._seat_epoch or game_id in self._live:
+        live = self._created.pop(game_id, None)
+        if live is None or game_id in self._live:
             return
-        live = made[0]
         live.checked_at = time.monotonic()
         self._live[game_id] = live
         self._weigh(live)
