@@ -242,32 +242,41 @@ async def closed_loop(server: Proc, tables: int, rounds: int, duration: float, w
 # -- (c) table creation ------------------------------------------------------------------------
 
 
-async def creation(server: Proc, count: int, in_flight: int) -> Part:
-    """`count` tables (room, join, start), `in_flight` at a time; players made beforehand."""
-    rest = Rest(server.url, in_flight)
-    part = Part()
+async def creation(servers: list[Proc], count: int, in_flight: int, rounds: int) -> list[Part]:
+    """`count` tables (room, join, start) on each server, `in_flight` at a time, players made
+    beforehand; with several servers, in `rounds` batches taking turns (E1 E2 E1 E2 ...), so
+    that the machine's drift hits every server alike."""
+    rests = [Rest(server.url, in_flight) for server in servers]
+    parts = [Part() for _ in servers]
     try:
-        players = await rest.players(2 * count, "T")
-        for i in range(min(8, count)):  # warm the paths once
-            await rest.table(players[2 * i : 2 * i + 2], 3)
-        gc0 = await gc_figures(rest)
+        players = [await rest.players(2 * count + 16, "T") for rest in rests]
+        for rest, mine in zip(rests, players):
+            for i in range(8):  # warm the paths once
+                await rest.table(mine[2 * count + 2 * i : 2 * count + 2 * i + 2], 3)
+        gcs = [await gc_figures(rest) for rest in rests]
         gate = asyncio.Semaphore(in_flight)
+        per_round = -(-count // rounds)
+        for r in range(rounds):
+            for server, rest, mine, part in zip(servers, rests, players, parts):
 
-        async def one(i: int) -> None:
-            async with gate:
-                begun = time.perf_counter()
-                await rest.table(players[2 * i : 2 * i + 2], 3)
-                part.tables.append((time.perf_counter() - begun) * 1000)
+                async def one(i: int, rest: Rest = rest, mine: list[dict] = mine, part: Part = part) -> None:
+                    async with gate:
+                        begun = time.perf_counter()
+                        await rest.table(mine[2 * i : 2 * i + 2], 3)
+                        part.tables.append((time.perf_counter() - begun) * 1000)
 
-        cpu0, mine0, t0 = cpu_seconds(server.pid), time.process_time(), time.perf_counter()
-        await asyncio.gather(*(one(i) for i in range(8, count)))
-        part.wall = time.perf_counter() - t0
-        part.cpu = cpu_seconds(server.pid) - cpu0
-        part.client_cpu = time.process_time() - mine0
-        part.gc = gc_line(gc0, await gc_figures(rest))
+                batch = range(r * per_round, min(count, (r + 1) * per_round))
+                cpu0, mine0, t0 = cpu_seconds(server.pid), time.process_time(), time.perf_counter()
+                await asyncio.gather(*(one(i) for i in batch))
+                part.wall += time.perf_counter() - t0
+                part.cpu += cpu_seconds(server.pid) - cpu0
+                part.client_cpu += time.process_time() - mine0
+        for rest, part, gc0 in zip(rests, parts, gcs):
+            part.gc = gc_line(gc0, await gc_figures(rest))
     finally:
-        await rest.close()
-    return part
+        for rest in rests:
+            await rest.close()
+    return parts
 
 
 # -- main ------------------------------------------------------------------------------------------
@@ -294,6 +303,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=25, help="closed loop: rounds a game (4 moves each)")
     ap.add_argument("--create", type=int, default=400, help="tables to create")
     ap.add_argument("--in-flight", type=int, default=4)
+    ap.add_argument("--create-rounds", type=int, default=6, help="with --compare: turns per server")
     ap.add_argument("--duration", type=float, default=20)
     ap.add_argument("--warmup", type=float, default=3)
     ap.add_argument("--compare", default="", help="another checkout's server too (before/after)")
@@ -344,10 +354,14 @@ def main() -> None:
                 print(f"  {name:13s} seen  {summary(p.stats.patch)}")
                 print(f"  {name:13s} tables made while measured: {len(p.tables)}, each {summary(p.tables)}")
         if "create" in parts:
-            print(f"(c) {args.create} tables created (room, join, start), {args.in_flight} at a time")
-            for root in roots:
-                with ExitStack() as stack:
-                    p = run(creation(server(stack, root), args.create, args.in_flight))
+            print(
+                f"(c) {args.create} tables created (room, join, start), {args.in_flight} at a time"
+                + (f", servers taking turns in {args.create_rounds} rounds" if len(roots) > 1 else "")
+            )
+            with ExitStack() as stack:
+                servers = [server(stack, root) for root in roots]
+                made = run(creation(servers, args.create, args.in_flight, args.create_rounds))
+            for root, p in zip(roots, made):
                 n = len(p.tables)
                 name = root or "this"
                 print(
