@@ -23,7 +23,7 @@ from app.realtime import ws
 from app.realtime.routes import SocketRoutes
 from app.limits import Limits
 from app.security import SecurityHeaders, install_log_redaction
-from app.services.platform import Platform
+from app.platform import Platform
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.errors import ServiceError
-from app.services.platform import Platform
+from app.platform import Platform
 from app.services.tokens import Identity
 
 log = logging.getLogger(__name__)

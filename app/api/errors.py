@@ -11,7 +11,7 @@ from sqlalchemy.exc import DataError, DBAPIError, TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.engine.errors import GameError
-from app.services.errors import ServiceError
+from app.services.errors import DATABASE_DOWN, ServiceError
 
 
 def validation_sentence(errors: list[dict[str, Any]]) -> tuple[int, str]:
@@ -32,7 +32,6 @@ def validation_sentence(errors: list[dict[str, Any]]) -> tuple[int, str]:
 
 
 SERVER_BUSY = "The server is too busy to answer right now; nothing was stored, so retry shortly."
-DATABASE_DOWN = "The database is unavailable right now; nothing was stored, so retry the request."
 
 
 def install(app: FastAPI) -> None:

@@ -19,7 +19,7 @@ from typing import Any, Awaitable, Callable
 from starlette.websockets import WebSocketDisconnect
 
 from app.realtime import eager
-from app.realtime.transport import DETACHED
+from app.limits import DETACHED
 
 log = logging.getLogger(__name__)
 

@@ -8,12 +8,13 @@ import logging
 from typing import Any
 
 from app.realtime.hub import Connection, encode
+from app.realtime.ports import LivePlatform
 from app.services.errors import ServiceError
 
 logger = logging.getLogger(__name__)  # not `log`: that name is the log frame handler below
 
 
-async def joined(platform: Any, conn: Connection, room_id: str) -> None:
+async def joined(platform: LivePlatform, conn: Connection, room_id: str) -> None:
     """A socket is in: note its seat's presence (taking a held seat back)."""
     try:
         if conn.seat is not None and await platform.clocks.presence(conn.game_id, conn.seat, +1):
@@ -22,7 +23,7 @@ async def joined(platform: Any, conn: Connection, room_id: str) -> None:
         logger.exception("table extras failed on join of %s", conn.game_id)
 
 
-async def left(platform: Any, conn: Connection) -> None:
+async def left(platform: LivePlatform, conn: Connection) -> None:
     """A socket is gone: its seat may now count as absent."""
     try:
         await platform.clocks.presence(conn.game_id, conn.seat, -1)
@@ -30,7 +31,7 @@ async def left(platform: Any, conn: Connection) -> None:
         logger.exception("presence update failed on leave of %s", conn.game_id)
 
 
-async def moved(platform: Any, conn: Connection, old: int | None, new: int | None) -> None:
+async def moved(platform: LivePlatform, conn: Connection, old: int | None, new: int | None) -> None:
     """A socket was moved from seat `old` to `new` (its seat changed hands): the old seat loses
     this socket's presence and the new one gains it (without taking a held seat back)."""
     try:
@@ -40,7 +41,7 @@ async def moved(platform: Any, conn: Connection, old: int | None, new: int | Non
         logger.exception("presence update failed on a seat change in %s", conn.game_id)
 
 
-async def beat(platform: Any, conns: list[Connection]) -> None:
+async def beat(platform: LivePlatform, conns: list[Connection]) -> None:
     """These seats' sockets are still there (called with each heartbeat, one socket per seat):
     one write for all of them, not a transaction per seat."""
     try:
@@ -50,7 +51,7 @@ async def beat(platform: Any, conns: list[Connection]) -> None:
 
 
 async def chat(
-    platform: Any,
+    platform: LivePlatform,
     conn: Connection,
     frame: dict[str, Any],
     room_id: str,
@@ -71,7 +72,7 @@ async def chat(
     await platform.announce_chat(room_id, game_id, message)
 
 
-async def log(platform: Any, conn: Connection, frame: dict[str, Any]) -> None:
+async def log(platform: LivePlatform, conn: Connection, frame: dict[str, Any]) -> None:
     """A `log` frame asks for the log entries after `after` (a seq, default 0), as this socket's
     seat may see them, each with its sentence in words (`text`): answered with one `log` frame."""
     after = frame.get("after", 0)

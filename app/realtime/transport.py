@@ -50,9 +50,6 @@ except ImportError:  # pragma: no cover - the wheel ships the C extension on eve
 
 # The ASGI scope extension under which a socket's protocol offers `write_text` (and `detach`).
 RAW_EXTENSION = "civitas.raw"
-# The scope key under which a detached socket's session is left for the middlewares around the
-# app (app/limits.py gives a socket's place back when the session ends, not when the app returns).
-DETACHED = "civitas.detached"
 _FIN_TEXT = 0x81  # the first byte of a whole text frame: FIN, no reserved bits, opcode 1
 # Opcodes RFC 6455 defines (section 5.2): the parser refuses any other from a frame's header.
 _OPCODES = frozenset((0x0, 0x1, 0x2, 0x8, 0x9, 0xA))

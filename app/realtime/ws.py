@@ -11,14 +11,14 @@ from fastapi import APIRouter, WebSocket
 
 from sqlalchemy.exc import DBAPIError
 
-from app.api.errors import DATABASE_DOWN
 from app.engine.errors import GameError
 from app.limits import SCOPE_KEY as LIMITS_KEY, TokenBucket
 from app.realtime import table_socket
 from app.realtime.hub import Connection, encode
 from app.realtime.session import serve
+from app.realtime.ports import LivePlatform
 from app.services import rooms as room_service
-from app.services.errors import ServiceError, not_found
+from app.services.errors import DATABASE_DOWN, ServiceError, not_found
 
 logger = logging.getLogger(__name__)
 router = APIRouter()
@@ -34,7 +34,7 @@ class FrameGate:
     instance), checked before parsing: over either, an error frame with code
     `socket/too_many_frames`; a sustained flood, the door (close 1008)."""
 
-    def __init__(self, platform: Any, player_id: str | None, now: float) -> None:
+    def __init__(self, platform: LivePlatform, player_id: str | None, now: float) -> None:
         settings = platform.settings
         self.own = TokenBucket(settings.frames_per_second, now)
         self.frames = platform.token_frames
@@ -158,7 +158,7 @@ async def game_socket(
 ) -> None:
     """Snapshot on connect, then patches; takes move, sync and ping frames. A private room's
     game takes only its seated players and whoever presents the invite code."""
-    platform = websocket.app.state.platform
+    platform: LivePlatform = websocket.app.state.platform
     settings = platform.settings
     ok, player = await _accept(websocket, token)
     if not ok:
@@ -228,7 +228,7 @@ async def game_socket(
     await serve(websocket, conn, platform.live_sockets, handle, finish)
 
 
-async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> None:
+async def _handle(conn: Connection, frame: dict[str, Any], platform: LivePlatform) -> None:
     kind = frame["type"]
     move_id = frame.get("id")
     if move_id is not None and not (isinstance(move_id, str) and len(move_id) <= 80):
@@ -314,7 +314,7 @@ async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> Non
         )
 
 
-async def _refused(conn: Connection, move_id: Any, exc: Exception, platform: Any) -> None:
+async def _refused(conn: Connection, move_id: Any, exc: Exception, platform: LivePlatform) -> None:
     """Tell a socket why its move was not stored (nothing was)."""
     if isinstance(exc, GameError):
         body = {
@@ -353,7 +353,7 @@ async def room_socket(
 async def _watch(
     websocket: WebSocket, room_id: str | None, token: str | None = None, invite_code: str | None = None
 ) -> None:
-    platform = websocket.app.state.platform
+    platform: LivePlatform = websocket.app.state.platform
     lobby = platform.lobby
     ok, player = await _accept(websocket, token)
     if not ok:

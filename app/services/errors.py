@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+# What a request hears when the database cannot be reached (REST 503 and the socket's error frame).
+DATABASE_DOWN = "The database is unavailable right now; nothing was stored, so retry the request."
+
 
 class ServiceError(Exception):
     """A refused request: HTTP-like status, a human sentence, and optional extra body fields."""

@@ -14,11 +14,12 @@ from app.db.models import Game, Player, Rematch, Room, RoomPace, Seat, SeatClock
 from app.services.clocks import aware, now, pace_json, pace_of
 from app.services import history
 from app.services.errors import ServiceError, not_found
+from app.services.ports import SeatPresence
 from app.ratings import bot_rating
 from app.services.rooms import BOT_NAME, bot_level, seat_label, seats_of
 
 
-async def table_info(platform: Any, game_id: str, viewer_id: str | None = None) -> dict[str, Any]:
+async def table_info(platform: SeatPresence, game_id: str, viewer_id: str | None = None) -> dict[str, Any]:
     """Seats with names, kinds, presence, held state and clocks; the pace; and the rematch, if
     any, for the game's own players only (a rematch room is private: nothing public names it)."""
     live = await platform.games.live(game_id, fresh=True)
@@ -80,7 +81,7 @@ async def table_info(platform: Any, game_id: str, viewer_id: str | None = None) 
     }
 
 
-def _bot_at(platform: Any, clock: Any) -> str | None:
+def _bot_at(platform: SeatPresence, clock: SeatClock | None) -> str | None:
     """When a bot takes an absent player's seat if they stay away (their last sign of life plus
     the grace period; the sweep holds it only while the seat is asked to act), or None while the
     player is connected."""
