@@ -9,7 +9,7 @@ from typing import Any
 
 from app.realtime.hub import Connection, encode
 from app.realtime.ports import LivePlatform
-from app.services.errors import ServiceError
+from app.services.errors import Refusal, ServiceError
 
 logger = logging.getLogger(__name__)  # not `log`: that name is the log frame handler below
 
@@ -59,16 +59,12 @@ async def chat(
     name: str,
     spectator: bool,
 ) -> None:
-    """A `chat` frame: store it and send it to everyone at the table (or say what is wrong)."""
+    """A `chat` frame: store it and send it to everyone at the table; a ServiceError says what
+    is wrong (ws.py answers it with an error frame carrying the frame's id)."""
     unknown = set(frame) - {"type", "text", "id"}
-    move_id = frame.get("id") if isinstance(frame.get("id"), str) else None
-    try:
-        if unknown:
-            raise ServiceError(422, f"Unknown fields in a chat frame: {sorted(unknown)[:5]}.")
-        message = await platform.chat.post(room_id, conn.player_id, name, spectator, frame.get("text"))
-    except ServiceError as exc:
-        conn.send(encode({"type": "error", "id": move_id, "status": exc.status, "detail": exc.detail}))
-        return
+    if unknown:
+        raise ServiceError(Refusal.INVALID, f"Unknown fields in a chat frame: {sorted(unknown)[:5]}.")
+    message = await platform.chat.post(room_id, conn.player_id, name, spectator, frame.get("text"))
     await platform.announce_chat(room_id, game_id, message)
 
 
@@ -88,11 +84,7 @@ async def log(platform: LivePlatform, conn: Connection, frame: dict[str, Any]) -
             )
         )
         return
-    try:
-        body = await platform.games.log(conn.game_id, conn.seat)
-    except ServiceError as exc:
-        conn.send(encode({"type": "error", "id": None, "status": exc.status, "detail": exc.detail}))
-        return
+    body = await platform.games.log(conn.game_id, conn.seat)  # a ServiceError: ws.py answers it
     conn.send(
         encode(
             {

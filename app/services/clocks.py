@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Game, MoveRow, RoomPace, Seat, SeatClock
 from app.services import history
-from app.services.errors import ServiceError
+from app.services.errors import Refusal, ServiceError
 from app.services.rooms import BOT_NAME
 from app.tasks import stop_tasks
 
@@ -66,12 +66,16 @@ def parse_pace(body: dict[str, Any] | None) -> tuple[str, int, int]:
         return "none", 0, 0
     kind = body.get("kind", "none")
     if kind not in PACES:
-        raise ServiceError(422, f"The pace must be one of {', '.join(PACES)}, not {str(kind)[:20]!r}.")
+        raise ServiceError(
+            Refusal.INVALID, f"The pace must be one of {', '.join(PACES)}, not {str(kind)[:20]!r}."
+        )
 
     def number(key: str, low: float, high: float) -> float:
         value = body.get(key)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-            raise ServiceError(422, f"The pace's {key} must be a number from {low:g} to {high:g}.")
+            raise ServiceError(
+                Refusal.INVALID, f"The pace's {key} must be a number from {low:g} to {high:g}."
+            )
         return float(value)
 
     if kind == "realtime":
@@ -91,10 +95,11 @@ def parse_timeout(body: dict[str, Any] | None) -> str:
     policy = (body or {}).get("timeout", "bot")
     if policy not in TIMEOUT_POLICIES:
         raise ServiceError(
-            422, f"The pace's timeout must be one of {', '.join(TIMEOUT_POLICIES)}, not {str(policy)[:20]!r}."
+            Refusal.INVALID,
+            f"The pace's timeout must be one of {', '.join(TIMEOUT_POLICIES)}, not {str(policy)[:20]!r}.",
         )
     if policy != "bot" and (body or {}).get("kind") != "turn":
-        raise ServiceError(422, "A timeout policy can be chosen only for a 'turn' pace.")
+        raise ServiceError(Refusal.INVALID, "A timeout policy can be chosen only for a 'turn' pace.")
     return str(policy)
 
 
@@ -461,7 +466,7 @@ class Clocks:
                     # the player's again (a reclaim that restarted the clock stalled the game).
                     if strict:
                         raise ServiceError(
-                            409,
+                            Refusal.SEAT_BOT_PLAYING,
                             "Your time for this turn ran out, so a bot plays "
                             "it; take your seat back once it has.",
                         )

@@ -30,7 +30,7 @@ from app.engine.ruleset import CannotUpgrade, Move, State
 from app.observability.metrics import MOVE_REFUSED, MOVE_SECONDS, MOVES
 from app.observability.seeds import record_seed
 from app.engine.runner import parse_options, play_canonical
-from app.services.errors import ServiceError, not_found
+from app.services.errors import Refusal, ServiceError, not_found
 from app.engine.takeback import LineTooShort, run_start, undo_count
 from app.services import undo as undo_rules
 from app.services.live import LiveGame, fill_names, game_document
@@ -193,7 +193,9 @@ class GameService:
             raise not_found("game")
         ruleset = registry.get(game.ruleset)
         if ruleset is None:
-            raise ServiceError(409, f"This server does not have the ruleset {game.ruleset!r}.")
+            raise ServiceError(
+                Refusal.RULESET_MISSING, f"This server does not have the ruleset {game.ruleset!r}."
+            )
         older = game.ruleset_version if ruleset.version != game.ruleset_version else None
         rows = (
             await session.execute(
@@ -291,7 +293,7 @@ class GameService:
             return ruleset.upgrade_state(state, older)
         except (CannotUpgrade, AttributeError):
             raise ServiceError(
-                409,
+                Refusal.RULESET_OUTDATED,
                 f"This game was played with version {older} of its rules and this server has "
                 f"version {ruleset.version}, which cannot carry it over; it cannot be replayed here.",
             ) from None
@@ -350,7 +352,8 @@ class GameService:
             snap = await session.get(Snapshot, (live.id, row.seq))
             if snap is None:
                 raise ServiceError(
-                    409, "This game's log has a take-back whose state is missing; it cannot be replayed here."
+                    Refusal.REPLAY_UNAVAILABLE,
+                    "This game's log has a take-back whose state is missing; it cannot be replayed here.",
                 ) from None
             state: State = snap.state
             return state
@@ -462,10 +465,12 @@ class GameService:
         it, another seat acted since, or a move to take back showed the seat something hidden."""
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise ServiceError(
-                422, "Say how many of your moves to take back, as a whole number of at least 1."
+                Refusal.INVALID, "Say how many of your moves to take back, as a whole number of at least 1."
             )
         if isinstance(sent_version, bool) or not isinstance(sent_version, int):
-            raise ServiceError(422, "The take-back must name the version it was made at, as an integer.")
+            raise ServiceError(
+                Refusal.INVALID, "The take-back must name the version it was made at, as an integer."
+            )
 
         def decide(live: LiveGame) -> tuple[int | None, State | None, Any]:
             self._check_holder(live, seat, player_id)
@@ -500,7 +505,9 @@ class GameService:
         decide: Callable[[LiveGame], tuple[int | None, State | None, Any]] | None = None,
     ) -> int:
         if isinstance(sent_version, bool) or not isinstance(sent_version, int):
-            raise ServiceError(422, "The move must name the version it was made at, as an integer.")
+            raise ServiceError(
+                Refusal.INVALID, "The move must name the version it was made at, as an integer."
+            )
         check = (
             decide
             if decide is not None
@@ -579,11 +586,11 @@ class GameService:
     def _check_holder(live: LiveGame, seat: int, player_id: str | None) -> None:
         """403 unless `player_id` (when given) still holds `seat`; 409 while a bot holds it."""
         if player_id is not None and live.seats.get(seat, {}).get("player_id") != player_id:
-            raise ServiceError(403, f"You no longer hold seat {seat} in this game.")
+            raise ServiceError(Refusal.SEAT_NOT_YOURS, f"You no longer hold seat {seat} in this game.")
         if player_id is not None and live.seats.get(seat, {}).get("bot"):
             # A held seat: its bot plays, never its player at the same time (take it back first).
             raise ServiceError(
-                409,
+                Refusal.SEAT_BOT_PLAYING,
                 f"A bot is playing seat {seat} for you (your time ran out or "
                 "you were away); take the seat back first (reopen the game, "
                 "or POST /api/games/{id}/reclaim).",

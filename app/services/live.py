@@ -14,7 +14,7 @@ from app.engine.memo import Memo
 from app.engine.ruleset import Move, Ruleset, State
 from app.engine.runner import History, parse_options
 from app.engine.takeback import Line, LineTooShort, undo_count
-from app.services.errors import ServiceError
+from app.services.errors import Refusal, ServiceError
 
 RECENT_STATES = 8
 _PLACEHOLDER = re.compile(r"\{seat(\d+)\}")
@@ -103,7 +103,7 @@ class LiveGame:
         if known is None:
             return None
         if known[0] != move:
-            raise ServiceError(409, "That move id was already used for a different move.")
+            raise ServiceError(Refusal.MOVE_ID_REUSED, "That move id was already used for a different move.")
         return known[1]
 
     def state_at(self, version: int) -> State | None:

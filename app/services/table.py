@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Game, Player, Rematch, Room, RoomPace, Seat, SeatClock
 from app.services.clocks import aware, now, pace_json, pace_of
 from app.services import history
-from app.services.errors import ServiceError, not_found
+from app.services.errors import Refusal, ServiceError, not_found
 from app.services.ports import SeatPresence
 from app.ratings import bot_rating
 from app.services.rooms import BOT_NAME, bot_level, seat_label, seats_of
@@ -121,9 +121,9 @@ async def rematch(
         raise not_found("room")
     game = await session.get(Game, room.game_id) if room.game_id else None
     if game is None or game.status != "finished":
-        raise ServiceError(409, "A rematch can be asked for once the game is over.")
+        raise ServiceError(Refusal.REMATCH_EARLY, "A rematch can be asked for once the game is over.")
     if mine is None:
-        raise ServiceError(403, "Only the players of this game can ask for a rematch.")
+        raise ServiceError(Refusal.REMATCH_NOT_PLAYER, "Only the players of this game can ask for a rematch.")
     existing = await session.get(Rematch, room.id)
     if existing is None:
         new_room = Room(
@@ -190,12 +190,12 @@ async def take_offered_seat(session: AsyncSession, game_id: str, seat: int, play
     if game is None:
         raise not_found("game")
     if game.status != "active":
-        raise ServiceError(409, "This game is over; its seats can no longer be taken.")
+        raise ServiceError(Refusal.TABLE_OVER, "This game is over; its seats can no longer be taken.")
     seats = await seats_of(session, game.room_id)
     if any(s.player_id == player_id for s in seats):
-        raise ServiceError(409, "You already sit at this table.")
+        raise ServiceError(Refusal.SEAT_ALREADY_HELD, "You already sit at this table.")
     if not any(s.seat == seat for s in seats):
-        raise ServiceError(422, f"This game has no seat {seat}.")
+        raise ServiceError(Refusal.INVALID, f"This game has no seat {seat}.")
     claimed = await session.execute(
         update(SeatClock)
         .where(SeatClock.game_id == game_id, SeatClock.seat == seat, SeatClock.offered.is_(True))
@@ -214,6 +214,8 @@ async def take_offered_seat(session: AsyncSession, game_id: str, seat: int, play
         == 1
     )
     if not taken:
-        raise ServiceError(409, f"Seat {seat} is not offered to other players (or was just taken).")
+        raise ServiceError(
+            Refusal.SEAT_NOT_OFFERED, f"Seat {seat} is not offered to other players (or was just taken)."
+        )
     await history.record_change(session, game_id, game.room_id, seat, "took")
     return game.room_id

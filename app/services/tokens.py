@@ -24,7 +24,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Player, PlayerSession, utcnow
-from app.services.errors import ServiceError
+from app.services.errors import Refusal, ServiceError
 
 LEGACY_TOKEN_TTL = timedelta(days=30)  # tokens issued before expiry existed count from creation
 EVENT = "tokens"  # the broker event that carries a session's end to every instance
@@ -205,7 +205,8 @@ class Tokens:
         its grace cannot mint tokens (whoever stole it would take the account)."""
         if not caller.current:
             raise ServiceError(
-                401, "This token has been replaced by a newer one; only the newest token can ask for another."
+                Refusal.TOKEN_REPLACED,
+                "This token has been replaced by a newer one; only the newest token can ask for another.",
             )
         token = secrets.token_urlsafe(32)
         now = utcnow()
@@ -223,7 +224,8 @@ class Tokens:
         )
         if done.rowcount != 1:
             raise ServiceError(
-                401, "This token has been replaced by a newer one; only the newest token can ask for another."
+                Refusal.TOKEN_REPLACED,
+                "This token has been replaced by a newer one; only the newest token can ask for another.",
             )
         # The name from its one place: the caller's cached one may predate a rename, and the new
         # token's identity is cached here without any rename event naming it.

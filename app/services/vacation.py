@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Game, RoomPace, Seat, SeatClock, Vacation
 from app.services.clocks import aware, now
-from app.services.errors import ServiceError
+from app.services.errors import Refusal, ServiceError
 
 DAY = timedelta(days=1)
 
@@ -93,14 +93,18 @@ async def start(session: AsyncSession, player_id: str, days: Any, allowance: flo
     """Begin a vacation of `days` days now (inside the caller's transaction), or a 4xx saying
     why not."""
     if isinstance(days, bool) or not isinstance(days, (int, float)) or not 0 < days <= allowance:
-        raise ServiceError(422, f"A vacation lasts more than 0 and at most {allowance:g} days.")
+        raise ServiceError(Refusal.INVALID, f"A vacation lasts more than 0 and at most {allowance:g} days.")
     moment = now()
     row = await _row(session, player_id, moment)
     if _active(row, moment):
-        raise ServiceError(409, "You are on vacation already; end it before starting another.")
+        raise ServiceError(
+            Refusal.VACATION_ACTIVE, "You are on vacation already; end it before starting another."
+        )
     left = allowance - row.days_used
     if days > left + 1e-9:
-        raise ServiceError(409, f"You have {max(0.0, left):g} vacation days left this year.")
+        raise ServiceError(
+            Refusal.VACATION_USED_UP, f"You have {max(0.0, left):g} vacation days left this year."
+        )
     row.started_at, row.until = moment, moment + days * DAY
     row.days_used += float(days)
     await _shift_clocks(session, player_id, days * DAY)
@@ -112,7 +116,7 @@ async def end(session: AsyncSession, player_id: str, allowance: float) -> dict[s
     moment = now()
     row = await session.get(Vacation, player_id)
     if row is None or not _active(row, moment):
-        raise ServiceError(409, "You are not on vacation.")
+        raise ServiceError(Refusal.VACATION_NONE, "You are not on vacation.")
     unused = aware(row.until) - moment
     row.days_used = max(0.0, row.days_used - unused / DAY)
     row.until = moment
