@@ -203,8 +203,8 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.queue = _Inbox()  # type: ignore[assignment]
-        self.writable = _Flag()  # type: ignore[assignment]
+        self.queue = _Inbox()  # type: ignore[assignment]  # a leaner stand-in for uvicorn's asyncio.Queue
+        self.writable = _Flag()  # type: ignore[assignment]  # a leaner stand-in for its asyncio.Event
         self.writable.set()
         self.detached = False
         self._stage = _HANDSHAKE
@@ -216,10 +216,10 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         `handler.on_message(text, data)` as it arrives and the end to `handler.on_close(code)`,
         with no task, queue or ASGI call chain kept for the socket. Messages already queued go
         first, in order. The handler pauses and resumes reading itself (`pause`, `resume`)."""
-        queued, self.queue = self.queue, _ToHandler(handler)  # type: ignore[assignment]
+        queued, self.queue = self.queue, _ToHandler(handler)  # type: ignore[assignment]  # same put_nowait
         self.detached = True
         while not queued.empty():
-            self.queue.put_nowait(queued._items.popleft())  # type: ignore[union-attr]
+            self.queue.put_nowait(queued._items.popleft())  # type: ignore[attr-defined]  # queued is our _Inbox
         self._let_go_of_the_handshake()
         self.resume()
 
@@ -416,4 +416,4 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         """uvicorn's send; once the handshake is done its request and response are let go."""
         await super().send(message)
         if self.handshake_complete and getattr(self, "response", None) is not None:
-            self.request = self.response = None  # type: ignore[assignment]
+            self.request = self.response = None  # type: ignore[assignment]  # let go after the handshake

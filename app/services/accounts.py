@@ -32,6 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import AccountCode, Player, PlayerSession, utcnow
+from app.db.session import rowcount
 from app.limits import Limiter, Rate
 from app.services.errors import Refusal, ServiceError
 from app.services.mail import Mail, Mailer
@@ -228,7 +229,7 @@ class Accounts:
             .values(used_at=now)
             .execution_options(synchronize_session=False)
         )
-        if done.rowcount != 1:
+        if rowcount(done) != 1:
             raise ServiceError(Refusal.ACCOUNT_CODE_INVALID, refusal)
         return row
 

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import Game, MoveRow, OutboxRow, Room, RoomPace, Seat, SeatClock
+from app.db.session import rowcount
 from app.services import clocks
 from app.services.accounts import Accounts
 from app.services.ports import TableEvents, WriteTurn
@@ -124,13 +125,15 @@ class Cleanup:
             )
             since = func.coalesce(last_move, Game.created_at)
             turn_paced = exists().where(RoomPace.room_id == Game.room_id, RoomPace.pace == "turn")
-            idle = (
-                await session.execute(
-                    select(Game.id, Game.room_id, Game.version).where(
-                        Game.status == "active", since < now - self.idle, ~turn_paced
+            idle = list(
+                (
+                    await session.execute(
+                        select(Game.id, Game.room_id, Game.version).where(
+                            Game.status == "active", since < now - self.idle, ~turn_paced
+                        )
                     )
-                )
-            ).all()
+                ).all()
+            )
             idle += await self._idle_turn_games(session, now, since)
         expired: list[str] = []
         for room_id in stale_rooms:
@@ -159,7 +162,7 @@ class Cleanup:
                     .where(Game.id == game_id, Game.status == "active", Game.version == version)
                     .values(status="abandoned")
                 )
-                if done.rowcount != 1:
+                if rowcount(done) != 1:
                     continue
                 await session.execute(update(Room).where(Room.id == room_id).values(status="finished"))
                 await session.commit()

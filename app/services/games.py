@@ -15,10 +15,10 @@ import secrets
 import time
 from collections import OrderedDict
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, cast
 
 import orjson
-from sqlalchemy import or_, select, update
+from sqlalchemy import Table, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -220,7 +220,9 @@ class GameService:
             written = snap.ruleset_version or game.ruleset_version
             older = written if written != ruleset.version else None
             if older is not None:  # a rules change since: carry the stored state over
-                state = self._upgraded(ruleset, state, older)
+                upgraded = self._upgraded(ruleset, state, older)
+                assert upgraded is not None  # a stored state upgrades to a state
+                state = upgraded
         elif older is not None:
             self._upgraded(ruleset, None, older)  # no snapshot: the hook still decides (or refuses)
             opts = parse_options(ruleset, game.options)
@@ -537,6 +539,7 @@ class GameService:
                         if on_stored is not None:
                             on_stored(known)
                         return known
+                    assert new_state is not None  # a move not seen before has its new state
                     version = live.version + 1
                     to_act = live.ruleset.to_act(new_state)  # once: stored, and kept in the copy
                     if await self._store(
@@ -726,14 +729,15 @@ class GameService:
         """Take or renew the lease to drive a game's bot seats; False while another instance
         holds a lease that has not run out."""
         now = _now_ms()
+        table = cast(Table, Game.__table__)
         statement = (
-            update(Game.__table__)
+            update(table)
             .where(
-                Game.__table__.c.id == game_id,
+                table.c.id == game_id,
                 or_(
-                    Game.__table__.c.bot_owner.is_(None),
-                    Game.__table__.c.bot_owner == owner,
-                    Game.__table__.c.bot_lease_until < now,
+                    table.c.bot_owner.is_(None),
+                    table.c.bot_owner == owner,
+                    table.c.bot_lease_until < now,
                 ),
             )
             .values(bot_owner=owner, bot_lease_until=now + int(seconds * 1000))
@@ -744,7 +748,7 @@ class GameService:
         """Give up this instance's bot leases so another instance may drive at once."""
         if not game_ids:
             return
-        table = Game.__table__
+        table = cast(Table, Game.__table__)
         await self._write_one(
             update(table)
             .where(table.c.id.in_(game_ids), table.c.bot_owner == owner)

@@ -4,15 +4,13 @@ root (app/platform.py) fills: the services never import app.realtime."""
 from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Awaitable, Callable, Protocol
+from typing import Any, Callable, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.services.clocks import Clocks
 from app.services.games import GameService
 
-# A move was stored: (game id, its version). Each instance's hub and the broker are told.
-GameListener = Callable[[str, int], Awaitable[None]]
 # The process's turn to write (SQLite has one writer; PostgreSQL needs no turn).
 WriteTurn = Callable[[], AbstractAsyncContextManager[Any]]
 

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.engine import registry
 from app.engine.choosers import DEFAULT_LEVEL, PLAYABLE
 from app.db.models import Player, Room, RoomPace, Seat
+from app.db.session import rowcount
 from app.services import history
 from app.services.history import seat_label  # noqa: F401  (the one seat label, used here and by callers)
 from app.services.errors import Refusal, ServiceError, not_found
@@ -245,7 +246,7 @@ async def claim(session: AsyncSession, room: Room) -> None:
         .values(version=room.version + 1)
         .execution_options(synchronize_session=False)
     )
-    if result.rowcount != 1:
+    if rowcount(result) != 1:
         raise ServiceError(
             Refusal.ROOM_CHANGED, "The room changed while this request was handled; try again."
         )

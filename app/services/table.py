@@ -11,6 +11,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Game, Player, Rematch, Room, RoomPace, Seat, SeatClock
+from app.db.session import rowcount
 from app.services.clocks import aware, now, pace_json, pace_of
 from app.services import history
 from app.services.errors import Refusal, ServiceError, not_found
@@ -162,9 +163,10 @@ async def rematch(
         session.add(Rematch(room_id=room.id, new_room_id=new_room.id, by_seat=mine))
         await session.flush()
     else:
-        new_room = await session.get(Room, existing.new_room_id, with_for_update=True)
-        if new_room is None:
+        found = await session.get(Room, existing.new_room_id, with_for_update=True)
+        if found is None:
             raise not_found("room")
+        new_room = found
         if new_room.game_id:
             return new_room, await session.get(Game, new_room.game_id)
         target = await session.get(Seat, (new_room.id, mine))
@@ -203,14 +205,14 @@ async def take_offered_seat(session: AsyncSession, game_id: str, seat: int, play
         .execution_options(synchronize_session=False)
     )
     taken = (
-        claimed.rowcount == 1
-        and (
+        rowcount(claimed) == 1
+        and rowcount(
             await session.execute(
                 update(Seat)
                 .where(Seat.room_id == game.room_id, Seat.seat == seat, Seat.player_id.is_(None))
                 .values(player_id=player_id, bot=None)
             )
-        ).rowcount
+        )
         == 1
     )
     if not taken:
