@@ -10,6 +10,7 @@ anyone who may see the game picks any seat, or "all" (every seat's view at once,
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +27,16 @@ from app.engine.takeback import undo_count
 from app.services.errors import Refusal, ServiceError
 from app.services.live import LiveGame, game_document
 
-KEPT_STATES = 64  # rebuilt states kept per game: stepping back and forth rebuilds little
+KEPT_STATES = 32  # rebuilt states kept per game, the last used: a step back is a lookup
+# Besides, states kept for as long as the game's replay data, spaced by what rebuilding costs:
+# one wherever the moves applied since the last add up to this much of the loop's CPU time (the
+# index's pass over the whole game places them), so that a jump anywhere re-applies at most
+# about that much, whatever one move of the game costs (a City Council move costs five times a
+# Tiny Towns one). At most MAX_CHECKPOINTS per game: when they are all taken, every other one is
+# dropped and the spacing doubles, so a long game stays evenly covered.
+CHECKPOINT_SECONDS = 0.002
+MAX_CHECKPOINTS = 32
+_clock = time.thread_time  # this thread's CPU time: what other processes on the machine do not change
 KEPT_GAMES = 256  # games whose replay data this instance keeps
 ALL = "all"  # the "everything revealed" viewpoint, after the end
 # Phase names that mark a scoring moment (a round's end, income, the final count).
@@ -39,10 +49,34 @@ class _Replay:
 
     moves: list[tuple[int, Move]] = field(default_factory=list)  # (seat, move) of moves 1..n
     states: OrderedDict[int, State] = field(default_factory=OrderedDict)
+    checkpoints: dict[int, State] = field(default_factory=dict)  # spaced by cost (CHECKPOINT_SECONDS)
+    spent: float = 0.0  # CPU seconds of moves applied since the last checkpoint, on the current pass
+    spacing: float = 0.0  # the cost between checkpoints: CHECKPOINT_SECONDS, doubled as they thin out
     marks: list[dict[str, Any]] = field(default_factory=list)  # one per version 0..len-1
     tail: State | None = None  # the state at version len(marks) - 1, to extend the marks
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     memo: Memo = field(default_factory=Memo)  # view parts shared between replayed versions
+
+
+def _step(replay: _Replay, ruleset: Any, state: State, at: int, seat: int, move: Move) -> State:
+    """Apply the move into version `at`, keeping the state as a checkpoint once the moves since
+    the last checkpoint cost the replay's spacing."""
+    start = _clock()
+    state = ruleset.apply(state, seat, move)
+    replay.spent += _clock() - start
+    if replay.spent >= replay.spacing:
+        _checkpoint(replay, at, state)
+        replay.spent = 0.0
+    return state
+
+
+def _checkpoint(replay: _Replay, at: int, state: State) -> None:
+    """Keep `state` as the checkpoint of version `at`, thinning them out when all are taken."""
+    if len(replay.checkpoints) >= MAX_CHECKPOINTS:
+        for dropped in sorted(replay.checkpoints)[1::2]:
+            del replay.checkpoints[dropped]
+        replay.spacing *= 2
+    replay.checkpoints[at] = state
 
 
 def _mark(state: State, version: int, seat: int | None) -> dict[str, Any]:
@@ -88,20 +122,25 @@ class Replays:
     def _replay(self, game_id: str) -> _Replay:
         replay = self._games.get(game_id)
         if replay is None:
-            replay = self._games[game_id] = _Replay()
+            replay = self._games[game_id] = _Replay(spacing=CHECKPOINT_SECONDS)
             while len(self._games) > KEPT_GAMES:
                 self._games.popitem(last=False)
         self._games.move_to_end(game_id)
         return replay
 
     async def _moves(self, session: AsyncSession, live: LiveGame, replay: _Replay, upto: int) -> None:
-        """Load the game's moves up to `upto` that this replay does not hold yet."""
+        """Load the game's moves up to `upto` that this replay does not hold yet (all of them to
+        the game's version: one query, not one per jump)."""
         if len(replay.moves) >= upto:
             return
         rows = (
             await session.execute(
                 select(MoveRow.seq, MoveRow.seat, MoveRow.move)
-                .where(MoveRow.game_id == live.id, MoveRow.seq > len(replay.moves), MoveRow.seq <= upto)
+                .where(
+                    MoveRow.game_id == live.id,
+                    MoveRow.seq > len(replay.moves),
+                    MoveRow.seq <= max(upto, live.version),
+                )
                 .order_by(MoveRow.seq)
             )
         ).all()
@@ -171,7 +210,12 @@ class Replays:
                 replay.states.move_to_end(version)
                 return kept
             base, state = max(
-                ((v, s) for v, s in replay.states.items() if v <= version),
+                (
+                    (v, s)
+                    for kept in (replay.states, replay.checkpoints)
+                    for v, s in kept.items()
+                    if v <= version
+                ),
                 default=(0, None),
                 key=lambda pair: pair[0],
             )
@@ -180,6 +224,7 @@ class Replays:
                     snap = await self._snapshot(session, live, version)
                     if snap is not None and (state is None or snap[0] > base):
                         base, state = snap
+                        _checkpoint(replay, base, state)  # not read from the database again
                 await self._moves(session, live, replay, version)
                 taken_back = await self._taken_back(session, live, replay, base + 1, version)
             if state is None:
@@ -189,8 +234,12 @@ class Replays:
                     Refusal.REPLAY_UNAVAILABLE, "This version's moves are not stored yet; try again."
                 )
             # Every state on the way is kept: a step back is then a lookup, not a rebuild.
+            replay.spent = 0.0
             for at, (seat, move) in enumerate(replay.moves[base:version], start=base + 1):
-                state = taken_back[at] if at in taken_back else live.ruleset.apply(state, seat, move)
+                if at in taken_back:
+                    state = taken_back[at]
+                else:
+                    state = _step(replay, live.ruleset, state, at, seat, move)
                 replay.states[at] = state
                 replay.states.move_to_end(at)
             while len(replay.states) > KEPT_STATES:
@@ -215,13 +264,13 @@ class Replays:
                     replay.marks.append(_mark(replay.tail, 0, None))
                 state = replay.tail
                 assert state is not None  # set with the first mark
+                replay.spent = 0.0
                 for version in range(len(replay.marks), min(upto, len(replay.moves)) + 1):
                     seat, move = replay.moves[version - 1]
-                    state = (
-                        taken_back[version]
-                        if version in taken_back
-                        else live.ruleset.apply(state, seat, move)
-                    )
+                    if version in taken_back:
+                        state = taken_back[version]
+                    else:
+                        state = _step(replay, live.ruleset, state, version, seat, move)
                     replay.marks.append(_mark(state, version, seat))
                 replay.tail = state
             return index_of(replay.marks[: upto + 1], live.finished and upto == live.version)

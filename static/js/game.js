@@ -152,8 +152,9 @@ function send(move) {
 function drawWaiting() {
   const box = document.getElementById("move-waiting");
   const slow = moveInFlight() && state.sent && Date.now() - state.sent.at > 700;
-  box.hidden = !slow;
-  if (slow) box.textContent = state.online ? `Your move "${describe(state.sent.move)}" is on its way…`
+  box.hidden = !slow && !state.queued;
+  if (state.queued) box.textContent = `One moment… the table is catching up; your move "${describe(state.queued.move)}" goes out as soon as it has.`;
+  else if (slow) box.textContent = state.online ? `Your move "${describe(state.sent.move)}" is on its way…`
     : `Your move "${describe(state.sent.move)}" is waiting for the connection…`;
 }
 setInterval(drawWaiting, 500);
@@ -223,9 +224,12 @@ function play(move, opts = {}) {
   // It answers false then, so the renderer decides again on its next draw (the legal moves'
   // fetch for this version draws again; a renderer that kept "done for this version" would stall).
   if (opts.auto && (autoWaits() || state.legalVersion !== state.doc.version)) return false;
-  // One click, one move: while this page's last move awaits its answer (or its patch, or the
-  // legal moves of the new version), a second click is not sent: it would be refused as stale.
+  // One click, one move: while this page's last move awaits its answer (or its patch), a second
+  // click is not sent: it would be refused as stale, and the waiting line shows the first.
   if (!opts.auto && ownMoveOpen()) { state.ignoredClicks = (state.ignoredClicks || 0) + 1; return false; }
+  // A click that lands while the new version's legal moves are fetched (another seat moved) is
+  // kept, said to wait ("One moment…"), and sent once they are in if it is still legal.
+  if (!opts.auto && state.legalVersion !== state.doc.version) { queueClick(move); return false; }
   if (myHeld()) reclaim(); // playing a move means the player is back
   if (!socket.open || !state.online) {
     // Offline: keep the move; after the resync it is sent if still legal, or refused visibly.
@@ -236,11 +240,34 @@ function play(move, opts = {}) {
   send(move);
 }
 
-// The page's own move is still open: sent and not answered, acked but its patch not in, or kept
-// while offline; or the legal moves on screen belong to an older version.
+// The page's own move is still open: sent and not answered, acked but its patch not in, kept
+// while offline, or a click kept while the legal moves are fetched.
 function ownMoveOpen() {
-  return moveInFlight() || !!state.pending || state.doc.version < state.ackedVersion
-    || state.legalVersion !== state.doc.version;
+  return moveInFlight() || !!state.pending || !!state.queued || state.doc.version < state.ackedVersion;
+}
+
+// A click made on the board of an older version (the legal moves of the new one are on their
+// way): kept with the decision it answered, shown as waiting, and played by sendQueued.
+function queueClick(move) {
+  state.queued = { move, at: state.legalVersion };
+  state.queuedClicks = (state.queuedClicks || 0) + 1; // for browser tests
+  drawWaiting();
+}
+
+// Once the legal moves of the current version are in: the kept click is played if it is still
+// legal, or the player is told in words that the table changed and it was not sent. A click
+// answering a decision the page's own move has since answered (a double click) is dropped: that
+// move is on the board already.
+function sendQueued() {
+  const queued = state.queued;
+  if (!queued || state.legalVersion !== state.doc.version) return;
+  state.queued = null;
+  drawWaiting();
+  if (state.ackedVersion > queued.at) return;
+  const same = state.legal.find((m) => canon(m) === canon(queued.move));
+  if (same) { play(same); return; }
+  const words = `Your move "${describe(queued.move)}" was not sent: the table changed just before it, and it is no longer allowed.`;
+  showError(myTurn() ? `${words} Please choose again.` : words, "notice");
 }
 
 // The player's last move is sent and not answered yet. A renderer does not make a move by itself
@@ -703,6 +730,7 @@ async function update() {
   draw();
   refreshLog();
   sendPending();
+  sendQueued();
 }
 
 // ---- the socket ------------------------------------------------------------------------------------
