@@ -118,6 +118,7 @@ async def save_notification_settings(
                 checked["webhook_url"],
                 checked["always"],
             )
+    platform.notifier.forget(player.id)
     return notify.settings_json(row)
 
 
@@ -139,6 +140,7 @@ async def subscribe(
             )
         else:  # a browser that signed in as someone else: the endpoint follows it
             row.player_id, row.p256dh, row.auth = player.id, body.keys.p256dh, body.keys.auth
+    platform.notifier.forget(player.id)
     return {"endpoint": body.endpoint}
 
 

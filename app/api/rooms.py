@@ -185,9 +185,10 @@ async def start_game(
                 player,
                 bot_games=int(platform.settings.bot_games_per_player * platform.settings.limits_scale),
             )
-        game = await platform.games.create(session, room, len(seats))
+        game = await platform.games.create(session, room, len(seats), seats)
         room.status = "playing"
         room.game_id = game.id
+    platform.games.adopt(game.id)  # committed: the copy made at creation is the live one
     await platform.announce_room(room.id)
     platform.bots.kick(game.id)
     await platform.clocks.on_move(game.id)

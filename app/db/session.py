@@ -32,6 +32,16 @@ def sqlite_pragmas(dbapi_conn: Any, _record: Any = None, synchronous: str = "nor
     cur.close()
 
 
+async def in_a_task() -> None:
+    """Suspend once when running outside any task, before a database access: a socket frame is
+    handled eagerly in the protocol's callback (app/realtime/eager.py), and a pool checkout that
+    has to wait for a connection times its wait with asyncio.timeout, which needs a task (it
+    raised "Timeout should be used inside a task" and closed the socket 1011 when the pool was
+    busy). After the suspension a task drives the coroutine on."""
+    if asyncio.current_task() is None:
+        await asyncio.sleep(0)
+
+
 class TimedPool(AsyncAdaptedQueuePool):
     """The usual async pool, timing how long each checkout waits for a free connection (the
     /metrics pool-wait histogram: a busy pool shows there before requests time out), counting

@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Game, MoveRow, Room, Seat, Snapshot
+from app.db.session import in_a_task
 from app.engine import registry
 from app.engine.errors import ErrorCode, GameError
 from app.engine.rng import seed_hash
@@ -89,6 +90,8 @@ class GameService:
         # Least recently used games are dropped from memory; the database rebuilds them on demand.
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._load_locks: dict[str, asyncio.Lock] = {}
+        # Games created in a transaction not yet known to have committed: id -> copy.
+        self._created: OrderedDict[str, LiveGame] = OrderedDict()
         self._seat_epoch = 0  # bumped by every seat refresh
         self.listeners: list[Callable[[str, int], Awaitable[None]]] = []
         # Moves are stored through one store per backend (app/services/move_store.py).
@@ -125,6 +128,7 @@ class GameService:
                 # The stored version first, without the game's lock: a read then never queues
                 # behind a move being stored here, and catches up only when another instance
                 # moved the game on (the usual answer is "this copy is current").
+                await in_a_task()
                 async with self.sessions() as session:
                     stored = await session.scalar(select(Game.version).where(Game.id == game_id))
                 if stored is not None and stored > live.version:
@@ -134,6 +138,7 @@ class GameService:
                 else:
                     live.checked_at = time.monotonic()
             return live
+        await in_a_task()
         lock = self._load_locks.setdefault(game_id, asyncio.Lock())
         try:
             async with lock:
@@ -324,6 +329,7 @@ class GameService:
     async def _catch_up(self, session: AsyncSession, live: LiveGame, *, seats: bool = False) -> None:
         """Apply moves other instances committed since this copy's version (and, with `seats`,
         reload who holds each seat even when no move came in)."""
+        await in_a_task()
         rows = (
             await session.execute(
                 select(MoveRow.seq, MoveRow.seat, MoveRow.move, MoveRow.client_move_id)
@@ -366,6 +372,7 @@ class GameService:
         live = await self.live(game_id)
         seat = live.seat_of(player_id)
         if seat is None:
+            await in_a_task()
             async with self.sessions() as session:
                 live.seats = await self._seats(session, live.room_id)
             seat = live.seat_of(player_id)
@@ -375,6 +382,8 @@ class GameService:
         """Reload who holds each seat of a room's loaded game (after a bot takes a seat over);
         returns the ids of the games refreshed."""
         self._seat_epoch += 1  # a load running now re-reads its seats (see `live`)
+        for made in [g for g, live in self._created.items() if live.room_id == room_id]:
+            del self._created[made]  # a copy made before the change is not adopted
         refreshed = []
         for live in list(self._live.values()):
             if live.room_id == room_id:
@@ -385,8 +394,11 @@ class GameService:
 
     # -- starting ----------------------------------------------------------------------------
 
-    async def create(self, session: AsyncSession, room: Room, players: int) -> Game:
-        """Insert a new game for a room (inside the caller's transaction) at version 0."""
+    async def create(
+        self, session: AsyncSession, room: Room, players: int, seats: list[Seat] | None = None
+    ) -> Game:
+        """Insert a new game for a room (inside the caller's transaction) at version 0 (`seats`:
+        the room's, in order, when the caller has just read them)."""
         ruleset = registry.get(room.ruleset)
         assert ruleset is not None
         # A fixed seed (CIVITAS_GAME_SEED) makes a test's or a bug report's games reproducible.
@@ -407,10 +419,44 @@ class GameService:
             outcome=None,
         )
         session.add(game)
-        history.record_seated(session, game, await seats_of(session, room.id))
+        seats = seats if seats is not None else await seats_of(session, room.id)
+        history.record_seated(session, game, seats)
         if self.seed_log:
             record_seed(self.seed_log, game.id, ruleset.id, seed)
+        # The copy the first reader would rebuild with five queries, made from what is in hand;
+        # it joins the live games once the caller's transaction has committed (`adopt`).
+        live = LiveGame(
+            id=game.id,
+            room_id=room.id,
+            ruleset=ruleset,
+            players=players,
+            options=room.options,
+            seed=seed,
+            seed_hash=game.seed_hash,
+            version=0,
+            state=state,
+            to_act_at=[list(game.to_act)],
+            movers=[],
+            seats={s.seat: {"player_id": s.player_id, "bot": s.bot} for s in seats},
+            undo_mode=room.undo or "off",
+            private=bool(room.private),
+            invite_code=room.invite_code,
+        )
+        live.states[0] = state
+        self._created[game.id] = live
+        while len(self._created) > 256:  # a start whose transaction failed is never adopted
+            self._created.popitem(last=False)
         return game
+
+    def adopt(self, game_id: str) -> None:
+        """A game made by `create` has committed: its copy becomes the live one (unless its seats
+        changed meanwhile or a copy is loaded already; then the database's is the one)."""
+        live = self._created.pop(game_id, None)
+        if live is None or game_id in self._live:
+            return
+        live.checked_at = time.monotonic()
+        self._live[game_id] = live
+        self._weigh(live)
 
     # -- moves -------------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ the game, the seat and the version, and the outbox keeps keys unique."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,11 @@ EVENTS = ("your_turn", "game_started", "game_finished", "mention", "deadline")
 CHANNELS = ("push", "email", "webhook")
 DEFAULT_EVENTS = {event: list(CHANNELS) for event in EVENTS}
 _LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
+# A player found with no channel set up (most players: guests) is not looked up again for this
+# long: a hand-over then costs no query. Setting a channel up through this instance is heard at
+# once (Notifier.forget); through another instance, within this many seconds.
+QUIET_SECONDS = 30.0
+QUIET_MAX = 100_000  # players remembered at most (then the memory starts afresh)
 
 
 @dataclass(frozen=True)
@@ -122,11 +128,19 @@ class Notifier:
         self.focused = focused
         self.public_url = public_url.rstrip("/")
         self.wake = wake
+        self._quiet: dict[str, float] = {}  # player id -> until when it is known to have no channel
+
+    def forget(self, player_id: str) -> None:
+        """This player's channels may have changed: look them up at the next notice."""
+        self._quiet.pop(player_id, None)
 
     async def send(self, notices: list[Notice]) -> int:
         """Write these notices in a transaction of their own; returns the rows written. What to
         write is read first, without the writer's turn (SQLite's one writer, shared with the
-        moves): most players have no channel set up, and then nothing waits for it."""
+        moves): most players have no channel set up, and then nothing waits for it (nor, for
+        QUIET_SECONDS after, is it asked again)."""
+        moment = time.monotonic()
+        notices = [n for n in notices if self._quiet.get(n.player_id, 0.0) <= moment]
         if not notices:
             return 0
         async with self.sessions() as session:
@@ -170,6 +184,12 @@ class Notifier:
             )
             for pid, settings, push, mail in found
         }
+        if len(self._quiet) > QUIET_MAX:
+            self._quiet.clear()
+        until = time.monotonic() + QUIET_SECONDS
+        for pid, (_settings, ready) in channels.items():
+            if not any(ready.values()):
+                self._quiet[pid] = until
         wanted = [n for n in notices if n.player_id in channels and any(channels[n.player_id][1].values())]
         if not wanted:
             return []

@@ -6,7 +6,7 @@
 //   [data-cell][data-seat] city squares (.legal when a click there is a legal move),
 //   [data-action] buttons (bank, vip, pass, done, pay-*).
 
-import { Picker, h, hyphenate, mount, same, seatName, useStyle } from "../js/kit.js";
+import { Picker, cell, h, hyphenate, mount, same, seatName, useStyle } from "../js/kit.js";
 
 // Light tile colours (dark text stays readable) with a letter code beside each colour.
 const TYPE = {
@@ -275,17 +275,18 @@ function goodCard(ctx, slotIndex, m) {
     const have = me.silver + (me.card ? me.card.silver : 0);
     need = me.card && me.card.gold ? "gold not usable now" : `needs $${t.price - have} more`;
   }
-  const attrs = { class: `fc-good${move ? " can" : ""}${need ? " no" : ""}`, dataset: { slot: String(slotIndex) }, "data-click": "",
-    title: `${t.good} → ${t.building}: ${t.vp} VP, produces ${TOKEN_WORD[t.production] || t.production}` };
-  if (move) { attrs.onclick = () => play(ctx, move); attrs["data-move"] = JSON.stringify(move); }
-  else if (need) attrs.onclick = () => ctx.explain && ctx.explain(`You cannot buy the ${t.good}: it ${need}.`);
-  else attrs.onclick = () => ctx.explain && ctx.explain(view.phase === "actions" ? "Goods are bought on your turn in the Player Actions phase." : "Goods are bought only in the Player Actions phase.");
-  return h("div", attrs,
-    h("div", { class: "fc-face", style: `background:${TYPE[t.type].colour}` },
-      h("div", { class: "fc-name" }, t.good), h("div", {}, `${TYPE[t.type].letter} ${TYPE[t.type].name} · $${t.price}`)),
-    h("div", { class: "fc-back" }, `${t.building}: ${t.vp} VP `, TOKEN[t.production] ? token(t.production) : null),
-    h("div", {}, "Citizen ", h("span", { class: "fc-chip", style: `background:${CITIZEN[m.citizen]};color:${INK(m.citizen)}`, title: `${m.citizen} citizen` }, LETTER[m.citizen])),
-    need ? h("div", { class: "fc-need" }, need) : null);
+  // A market space as a kit cell: a click buys it when legal, else says why not (in words).
+  const why = need ? `You cannot buy the ${t.good}: it ${need}.`
+    : view.phase === "actions" ? "Goods are bought on your turn in the Player Actions phase." : "Goods are bought only in the Player Actions phase.";
+  const good = cell("div", { class: `fc-good${move ? " can" : ""}${need ? " no" : ""}`, dataset: { slot: String(slotIndex) }, move,
+    state: move ? "legal" : null, onpick: move ? () => play(ctx, move) : () => ctx.explain && ctx.explain(why) },
+  h("div", { class: "fc-face", style: `background:${TYPE[t.type].colour}` },
+    h("div", { class: "fc-name" }, t.good), h("div", {}, `${TYPE[t.type].letter} ${TYPE[t.type].name} · $${t.price}`)),
+  h("div", { class: "fc-back" }, `${t.building}: ${t.vp} VP `, TOKEN[t.production] ? token(t.production) : null),
+  h("div", {}, "Citizen ", h("span", { class: "fc-chip", style: `background:${CITIZEN[m.citizen]};color:${INK(m.citizen)}`, title: `${m.citizen} citizen` }, LETTER[m.citizen])),
+  need ? h("div", { class: "fc-need" }, need) : null);
+  good.title = `${t.good} → ${t.building}: ${t.vp} VP, produces ${TOKEN_WORD[t.production] || t.production}`;
+  return good;
 }
 
 function marketPanel(ctx) {
@@ -399,17 +400,16 @@ function cityGrid(ctx, i) {
         const why = squareWhy(ctx, i, mine);
         if (why) attrs.onclick = () => ctx.explain(why);
       }
-      // A named cell for screen readers: what stands there and where, in words.
+      // The square as a kit cell: its name for screen readers (what stands there and where, in
+      // words), and, when it is a legal target, its move and what a click does.
       const where = y >= 0 ? spot([x, y]) : "";
-      attrs["aria-label"] = move ? `${describe(move, cat)}` : c ? `${attrs.title}, ${where}` : y >= 0 ? `empty square, ${where}` : null;
-      attrs.role = move ? "button" : c ? "img" : null;
-      if (move) {
-        attrs.class += " legal";
-        attrs["data-click"] = "";
-        attrs["data-move"] = JSON.stringify(move);
-        attrs.onclick = move.type === "hire" ? () => pickBuilding(ctx, move) : () => play(ctx, move);
-      }
-      cells.push(h("div", attrs, ...content));
+      const { title, ...rest } = attrs;
+      const square = cell("div", { ...rest, class: `${attrs.class}${move ? " legal" : ""}`, move, state: move ? "legal" : null,
+        label: move ? describe(move, cat) : c ? `${title}, ${where}` : y >= 0 ? `empty square, ${where}` : null,
+        role: move ? null : c ? "img" : null,
+        onpick: move ? (move.type === "hire" ? () => pickBuilding(ctx, move) : () => play(ctx, move)) : null }, ...content);
+      if (title) square.setAttribute("title", title);
+      cells.push(square);
     }
   }
   return h("div", { class: "fc-city" }, h("div", { class: "fc-grid", style: `grid-template-columns: 18px repeat(${x1 - x0 + 1}, auto)` }, ...cells));
@@ -451,11 +451,13 @@ function zoneBox(ctx, i, z) {
   const can = mine && ctx.legalMoves.some((m) => m.type === "construct" && m.zone === z);
   const sel = selection && selection.kind === "construct" && selection.zone === z;
   const t = id ? tile(ctx.catalogue, id) : null;
-  return h("div", { class: `fc-zone${can ? " can" : ""}${sel ? " sel" : ""}`, dataset: { zone: String(z), seat: String(i) },
-    title: t ? `${t.good} ($${t.price}) → ${t.building}, ${t.vp} VP` : "Construction zone",
-    "data-click": can ? "" : null,
-    style: t ? `background:${TYPE[t.type].colour};color:#111;border-radius:4px;padding:1px` : "", onclick: can ? () => select(ctx, { kind: "construct", zone: z }) : null },
+  // A construction zone as a kit cell: picking it is the first step of constructing its tile.
+  const zone = cell("div", { class: `fc-zone${can ? " can" : ""}${sel ? " sel" : ""}`, dataset: { zone: String(z), seat: String(i) },
+    state: can ? (sel ? ["legal", "picked"] : "legal") : null, role: can ? "button" : null,
+    style: t ? `background:${TYPE[t.type].colour};color:#111;border-radius:4px;padding:1px` : "", onpick: can ? () => select(ctx, { kind: "construct", zone: z }) : null },
   t ? `${TYPE[t.type].letter} ${t.good} $${t.price}` : `Zone ${z + 1}`);
+  zone.title = t ? `${t.good} ($${t.price}) → ${t.building}, ${t.vp} VP` : "Construction zone";
+  return zone;
 }
 
 function playerBoard(ctx, i) {

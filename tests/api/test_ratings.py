@@ -186,3 +186,24 @@ def test_a_late_game_refolds_its_ruleset_outside_the_writers_turn_while_other_ga
     _sync(client, rating_service.rebuild)
     assert _sync(client, rating_service.stored) == before
     assert {r.game_id: (r.pool, r.changes) for r in in_db(client, _all)} == rows
+
+
+def test_a_refold_read_before_another_game_ended_is_not_written(client):
+    """The slow half of a refold reads the ruleset's finished games; if one more ends before the
+    write, the write changes nothing and says so (the queue reads again), so a refold never
+    drops a game rated meanwhile."""
+    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+    _, first = _game(client, ann, bob)
+    _, second = _game(client, ann, bob)
+    play_to_end(client, first, [ann, bob])
+    wait_for(lambda: len(in_db(client, _all)) == 1)
+    stale = _sync(client, lambda s: rating_service.refold(s, "testgame"))
+    assert stale.games == {first}
+    play_to_end(client, second, [ann, bob])
+    wait_for(lambda: len(in_db(client, _all)) == 2)
+    before = _sync(client, rating_service.stored)
+    assert _sync(client, lambda s: rating_service.store_refold(s, stale)) is False
+    assert _sync(client, rating_service.stored) == before and len(in_db(client, _all)) == 2
+    fresh = _sync(client, lambda s: rating_service.refold(s, "testgame"))
+    assert _sync(client, lambda s: rating_service.store_refold(s, fresh)) is True
+    assert _sync(client, rating_service.stored) == before == _sync(client, rating_service.folded)
