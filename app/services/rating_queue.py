@@ -69,10 +69,6 @@ class RatingQueue:
             finally:
                 self._queue.task_done()
 
-    async def drain(self) -> None:
-        """Wait until every queued game is folded in."""
-        await self._queue.join()
-
     async def rate(self, game_id: str) -> str:
         """Fold one finished game in: 'rated', 'unrated', 'known' or 'rebuilt' (its ruleset
         folded again because it ended before a game already folded in)."""
