@@ -62,11 +62,15 @@ if [ "$missing" = 1 ]; then
   bash deploy/offline/build-images.sh
 fi
 
+# When and under what load (the figures depend on it: docs/SCALING.md quotes both).
+stamp() { echo "== $1 $(date -u '+%Y-%m-%d %H:%M:%S UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg)"; }
+stamp "started"
 status=0
 echo "== scripts/compose_smoke.py --offline"
 "$PY" scripts/compose_smoke.py --offline --port "${DEPLOY_TEST_SMOKE_PORT:-18600}" || status=1
 echo "== scripts/deploy_test.py --offline"
 # shellcheck disable=SC2086 - DEPLOY_TEST_ARGS is a list of options
 "$PY" scripts/deploy_test.py --offline --port "${DEPLOY_TEST_PORT:-18601}" \
-  --figures "$STATE/figures.json" ${DEPLOY_TEST_ARGS:-} || status=1
+  --figures "$STATE/figures.json" --logs "$STATE/logs" ${DEPLOY_TEST_ARGS:-} || status=1
+stamp "ended"
 exit "$status"
