@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.engine.rng import Rng  # noqa: E402
 from app.rulesets.city_council import RULESET as R  # noqa: E402
 from app.rulesets.city_council.bot import choose  # noqa: E402
-from app.rulesets.city_council.flow import apply_in_place  # noqa: E402
+from app.rulesets.city_council.apply import apply_in_place  # noqa: E402
 from app.rulesets.city_council.tables import TILES, kind_of  # noqa: E402
 
 

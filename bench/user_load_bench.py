@@ -14,11 +14,14 @@ document and legal moves over REST before every move and send the move over the 
   # any of them against a running stack (nginx in front of the replicas, say): no local server
   .venv/bin/python bench/user_load_bench.py games --url http://127.0.0.1:8000 [--echo-url ws://host:port/echo]
 
-Each run prints: errors (non-2xx answers, error frames, timeouts, closed sockets), pool timeouts
-and slow pool waits (from every server's /metrics, before and after), move ack p50/p99 (send of
-the move frame to its ack) beside a bare websocket echo measured in the same run (one echo block
-before the games and one after, same sockets and schedule), and REST read p50/p99. Servers started
-here run with limits scaled up (one load generator on 127.0.0.1 is not the internet).
+A game makes one move every `--interval` s (of the seats asked to act, the next in turn): 100
+games offer 500 moves and 1,000 REST reads a second. Each run prints: errors (non-2xx answers,
+error frames, timeouts, closed sockets), pool timeouts and slow pool waits (from every server's
+/metrics, before and after), move ack p50/p99 (send of the move frame to its ack) beside a bare
+websocket echo measured in the same run (one echo block before the games and one after, one
+socket per game on the games' schedule), REST read p50/p99, and the CPU the servers and the load
+generator spent per move over the measured window (from /proc and the process's own clock).
+Servers started here run with limits scaled up (one load generator on 127.0.0.1 is not the internet).
 """
 
 from __future__ import annotations
@@ -66,6 +69,18 @@ class Tally:
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds the processes `pids` have used (Linux /proc), or NaN if unknown."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return float("nan")
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def line(name: str, values: list[float]) -> str:
@@ -253,9 +268,13 @@ async def play(
             # player who waited longer does not then make the missed moves in a burst).
             planned = max(planned + interval, time.perf_counter())
             measuring = time.perf_counter() >= t_measure
-            for seat, sock in enumerate(socks):
-                if sock.doc is None or seat not in sock.doc.get("to_act", []):
-                    continue
+            # One move per game per round (a move every `interval` s per game, as issue 26 counts
+            # it): of the seats asked to act, each round the next one in turn.
+            asked = [
+                s for s, sock in enumerate(socks) if sock.doc is not None and s in sock.doc.get("to_act", [])
+            ]
+            for seat in [asked[n % len(asked)]] if asked else []:
+                sock = socks[seat]
                 url = random.choice(urls)
                 rest = tally.rest if measuring else []
                 doc = await _timed(
@@ -309,6 +328,7 @@ def _json(value: Any) -> str:
 
 
 async def games_run(
+    pids: list[int],
     urls: list[str],
     ws_urls: list[str],
     games: int,
@@ -341,7 +361,19 @@ async def games_run(
             if made is not None:
                 await play(http, urls, ws_urls, made[0], made[1], i, interval, t_end, t_measure, tally)
 
-        await asyncio.gather(*(one(i) for i in range(games)))
+        cpu: dict[str, float] = {}
+
+        async def window() -> None:
+            # CPU seconds of the servers and of this load generator over the measured window
+            # only (set-up and warm-up left out), with the moves acknowledged in it.
+            await asyncio.sleep(max(0.0, t_measure - time.perf_counter()))
+            cpu.update(server=-cpu_seconds(pids), client=-time.process_time(), moves=-len(tally.ack))
+            await asyncio.sleep(max(0.0, t_end - time.perf_counter()))
+            cpu["server"] += cpu_seconds(pids)
+            cpu["client"] += time.process_time()
+            cpu["moves"] += len(tally.ack)
+
+        await asyncio.gather(window(), *(one(i) for i in range(games)))
         after = await pool_metrics(http, urls)
     print(
         f"  set-up ({'all at once' if not spread else f'over {spread:g} s'}, {in_flight} in flight): "
@@ -350,6 +382,13 @@ async def games_run(
     print(f"  games that moved: {len(tally.games_moving)} of {games}; moves {tally.moves}")
     print("  " + line("move ack      ", tally.ack))
     print("  " + line("REST read     ", tally.rest))
+    if pids and cpu.get("moves", 0) > 0:
+        print(
+            f"  CPU per move (with its two REST reads), measured window: server"
+            f" {cpu['server'] / cpu['moves'] * 1000:.2f} ms ({cpu['server'] / duration:.0%} of a core),"
+            f" load generator {cpu['client'] / cpu['moves'] * 1000:.2f} ms"
+            f" ({cpu['client'] / duration:.0%} of a core)"
+        )
     print(f"  errors: {sum(tally.errors.values())} {tally.errors or ''}")
     print("  " + pool_line(before, after))
     return tally
@@ -424,6 +463,7 @@ def main() -> None:
     with ExitStack() as stack:
         if args.url:
             urls = [u.rstrip("/") for u in args.url.split(",")]
+            pids: list[int] = []  # not ours to read
             echo_ws = args.echo_url or stack.enter_context(echo_server()).ws + "/echo"
             label = f"against {args.url}"
         else:
@@ -448,6 +488,7 @@ def main() -> None:
                     stack.enter_context(civitas({**env, "CIVITAS_MIGRATE_ON_START": "false"}, root=root))
                 )
             urls = [s.url for s in servers]
+            pids = [s.proc.pid for s in servers if s.proc is not None]
             echo_ws = stack.enter_context(echo_server()).ws + "/echo"
             label = (
                 f"{args.workers} worker{'s' if args.workers > 1 else ''}, "
@@ -462,10 +503,11 @@ def main() -> None:
         print(
             f"  {args.games} games, a move every {args.interval:g} s per game, {args.duration:g} s measured"
         )
-        clients = args.games * 2
+        clients = args.games  # one echo socket per game, a frame every interval: the games' pace
         before = run(echo_block(echo_ws, clients, args.interval, max(5.0, args.duration / 2)))
         tally = run(
             games_run(
+                pids,
                 urls,
                 ws_urls,
                 args.games,

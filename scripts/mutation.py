@@ -103,12 +103,12 @@ PACKAGES: dict[str, tuple[list[str], list[str]]] = {
         ],
         _ruleset_tests("fortuna"),
     ),
-    # flow.py holds the legality and the scoring window; favours.py what a favour card scores.
+    # legal/moves/turns/council/windows hold the legality, the automatic steps and the scoring
+    # window; favours.py what a favour card scores.
     "city_council": (
         [
-            "app/rulesets/city_council/flow.py",
-            "app/rulesets/city_council/production.py",
-            "app/rulesets/city_council/favours.py",
+            f"app/rulesets/city_council/{m}.py"
+            for m in ("legal", "moves", "turns", "council", "windows", "production", "favours")
         ],
         _ruleset_tests("city_council"),
     ),

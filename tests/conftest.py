@@ -226,8 +226,8 @@ def _record_game_seeds(request, monkeypatch):
     request.node.civitas_seed_marks = seeds.marks()  # servers in other processes: see below
     create = GameService.create
 
-    async def recording(self, session, room, players):
-        game = await create(self, session, room, players)
+    async def recording(self, session, room, players, *args, **kwargs):
+        game = await create(self, session, room, players, *args, **kwargs)
         started.append((game.id, game.ruleset, game.seed))
         return game
 

@@ -79,7 +79,9 @@ async def claim(body: AccountClaim, player: CurrentPlayer, platform: PlatformDep
 @router.post("/api/accounts/verify", response_model=AccountPublic)
 async def verify(body: LinkCode, platform: PlatformDep) -> dict:
     """Follow the verification link (its code): the address is the account's from now on."""
-    return await platform.accounts.verify(body.code)
+    document = await platform.accounts.verify(body.code)
+    platform.notifier.forget(document["id"])  # e-mail is a channel now
+    return document
 
 
 @router.post("/api/accounts/sign-in", response_model=PlayerCreated)

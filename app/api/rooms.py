@@ -21,7 +21,7 @@ from app.api.schemas import (
 )
 from app.services import rooms as room_service
 from app.services.clocks import set_pace
-from app.services.errors import ServiceError
+from app.services.errors import Refusal, ServiceError
 from app.services.table import rematch as rematch_service
 
 router = APIRouter(
@@ -175,7 +175,9 @@ async def start_game(
         room, seats = await room_service.host_room(session, room_id, player)
         empty = [s.seat for s in seats if not s.player_id and not s.bot]
         if empty:
-            raise ServiceError(409, f"Seats {empty} are empty; fill them with players or bots first.")
+            raise ServiceError(
+                Refusal.ROOM_SEATS_EMPTY, f"Seats {empty} are empty; fill them with players or bots first."
+            )
         if any(s.bot for s in seats):
             await room_service.claim_host(session, player)  # one start at a time per host
             await room_service.check_room_caps(
@@ -183,9 +185,10 @@ async def start_game(
                 player,
                 bot_games=int(platform.settings.bot_games_per_player * platform.settings.limits_scale),
             )
-        game = await platform.games.create(session, room, len(seats))
+        game = await platform.games.create(session, room, len(seats), seats)
         room.status = "playing"
         room.game_id = game.id
+    platform.games.adopt(game.id)  # committed: the copy made at creation is the live one
     await platform.announce_room(room.id)
     platform.bots.kick(game.id)
     await platform.clocks.on_move(game.id)

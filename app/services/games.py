@@ -15,14 +15,15 @@ import secrets
 import time
 from collections import OrderedDict
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, cast
 
 import orjson
-from sqlalchemy import or_, select, update
+from sqlalchemy import Table, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Game, MoveRow, Room, Seat, Snapshot
+from app.db.session import in_a_task
 from app.engine import registry
 from app.engine.errors import ErrorCode, GameError
 from app.engine.rng import seed_hash
@@ -30,7 +31,7 @@ from app.engine.ruleset import CannotUpgrade, Move, State
 from app.observability.metrics import MOVE_REFUSED, MOVE_SECONDS, MOVES
 from app.observability.seeds import record_seed
 from app.engine.runner import parse_options, play_canonical
-from app.services.errors import ServiceError, not_found
+from app.services.errors import Refusal, ServiceError, not_found
 from app.engine.takeback import LineTooShort, run_start, undo_count
 from app.services import undo as undo_rules
 from app.services.live import LiveGame, fill_names, game_document
@@ -89,6 +90,8 @@ class GameService:
         # Least recently used games are dropped from memory; the database rebuilds them on demand.
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._load_locks: dict[str, asyncio.Lock] = {}
+        # Games created in a transaction not yet known to have committed: id -> copy.
+        self._created: OrderedDict[str, LiveGame] = OrderedDict()
         self._seat_epoch = 0  # bumped by every seat refresh
         self.listeners: list[Callable[[str, int], Awaitable[None]]] = []
         # Moves are stored through one store per backend (app/services/move_store.py).
@@ -125,6 +128,7 @@ class GameService:
                 # The stored version first, without the game's lock: a read then never queues
                 # behind a move being stored here, and catches up only when another instance
                 # moved the game on (the usual answer is "this copy is current").
+                await in_a_task()
                 async with self.sessions() as session:
                     stored = await session.scalar(select(Game.version).where(Game.id == game_id))
                 if stored is not None and stored > live.version:
@@ -134,6 +138,7 @@ class GameService:
                 else:
                     live.checked_at = time.monotonic()
             return live
+        await in_a_task()
         lock = self._load_locks.setdefault(game_id, asyncio.Lock())
         try:
             async with lock:
@@ -193,7 +198,9 @@ class GameService:
             raise not_found("game")
         ruleset = registry.get(game.ruleset)
         if ruleset is None:
-            raise ServiceError(409, f"This server does not have the ruleset {game.ruleset!r}.")
+            raise ServiceError(
+                Refusal.RULESET_MISSING, f"This server does not have the ruleset {game.ruleset!r}."
+            )
         older = game.ruleset_version if ruleset.version != game.ruleset_version else None
         rows = (
             await session.execute(
@@ -218,7 +225,9 @@ class GameService:
             written = snap.ruleset_version or game.ruleset_version
             older = written if written != ruleset.version else None
             if older is not None:  # a rules change since: carry the stored state over
-                state = self._upgraded(ruleset, state, older)
+                upgraded = self._upgraded(ruleset, state, older)
+                assert upgraded is not None  # a stored state upgrades to a state
+                state = upgraded
         elif older is not None:
             self._upgraded(ruleset, None, older)  # no snapshot: the hook still decides (or refuses)
             opts = parse_options(ruleset, game.options)
@@ -291,7 +300,7 @@ class GameService:
             return ruleset.upgrade_state(state, older)
         except (CannotUpgrade, AttributeError):
             raise ServiceError(
-                409,
+                Refusal.RULESET_OUTDATED,
                 f"This game was played with version {older} of its rules and this server has "
                 f"version {ruleset.version}, which cannot carry it over; it cannot be replayed here.",
             ) from None
@@ -320,6 +329,7 @@ class GameService:
     async def _catch_up(self, session: AsyncSession, live: LiveGame, *, seats: bool = False) -> None:
         """Apply moves other instances committed since this copy's version (and, with `seats`,
         reload who holds each seat even when no move came in)."""
+        await in_a_task()
         rows = (
             await session.execute(
                 select(MoveRow.seq, MoveRow.seat, MoveRow.move, MoveRow.client_move_id)
@@ -350,7 +360,8 @@ class GameService:
             snap = await session.get(Snapshot, (live.id, row.seq))
             if snap is None:
                 raise ServiceError(
-                    409, "This game's log has a take-back whose state is missing; it cannot be replayed here."
+                    Refusal.REPLAY_UNAVAILABLE,
+                    "This game's log has a take-back whose state is missing; it cannot be replayed here.",
                 ) from None
             state: State = snap.state
             return state
@@ -361,6 +372,7 @@ class GameService:
         live = await self.live(game_id)
         seat = live.seat_of(player_id)
         if seat is None:
+            await in_a_task()
             async with self.sessions() as session:
                 live.seats = await self._seats(session, live.room_id)
             seat = live.seat_of(player_id)
@@ -370,6 +382,8 @@ class GameService:
         """Reload who holds each seat of a room's loaded game (after a bot takes a seat over);
         returns the ids of the games refreshed."""
         self._seat_epoch += 1  # a load running now re-reads its seats (see `live`)
+        for made in [g for g, live in self._created.items() if live.room_id == room_id]:
+            del self._created[made]  # a copy made before the change is not adopted
         refreshed = []
         for live in list(self._live.values()):
             if live.room_id == room_id:
@@ -380,8 +394,11 @@ class GameService:
 
     # -- starting ----------------------------------------------------------------------------
 
-    async def create(self, session: AsyncSession, room: Room, players: int) -> Game:
-        """Insert a new game for a room (inside the caller's transaction) at version 0."""
+    async def create(
+        self, session: AsyncSession, room: Room, players: int, seats: list[Seat] | None = None
+    ) -> Game:
+        """Insert a new game for a room (inside the caller's transaction) at version 0 (`seats`:
+        the room's, in order, when the caller has just read them)."""
         ruleset = registry.get(room.ruleset)
         assert ruleset is not None
         # A fixed seed (CIVITAS_GAME_SEED) makes a test's or a bug report's games reproducible.
@@ -402,10 +419,44 @@ class GameService:
             outcome=None,
         )
         session.add(game)
-        history.record_seated(session, game, await seats_of(session, room.id))
+        seats = seats if seats is not None else await seats_of(session, room.id)
+        history.record_seated(session, game, seats)
         if self.seed_log:
             record_seed(self.seed_log, game.id, ruleset.id, seed)
+        # The copy the first reader would rebuild with five queries, made from what is in hand;
+        # it joins the live games once the caller's transaction has committed (`adopt`).
+        live = LiveGame(
+            id=game.id,
+            room_id=room.id,
+            ruleset=ruleset,
+            players=players,
+            options=room.options,
+            seed=seed,
+            seed_hash=game.seed_hash,
+            version=0,
+            state=state,
+            to_act_at=[list(game.to_act)],
+            movers=[],
+            seats={s.seat: {"player_id": s.player_id, "bot": s.bot} for s in seats},
+            undo_mode=room.undo or "off",
+            private=bool(room.private),
+            invite_code=room.invite_code,
+        )
+        live.states[0] = state
+        self._created[game.id] = live
+        while len(self._created) > 256:  # a start whose transaction failed is never adopted
+            self._created.popitem(last=False)
         return game
+
+    def adopt(self, game_id: str) -> None:
+        """A game made by `create` has committed: its copy becomes the live one (unless its seats
+        changed meanwhile or a copy is loaded already; then the database's is the one)."""
+        live = self._created.pop(game_id, None)
+        if live is None or game_id in self._live:
+            return
+        live.checked_at = time.monotonic()
+        self._live[game_id] = live
+        self._weigh(live)
 
     # -- moves -------------------------------------------------------------------------------
 
@@ -462,10 +513,12 @@ class GameService:
         it, another seat acted since, or a move to take back showed the seat something hidden."""
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise ServiceError(
-                422, "Say how many of your moves to take back, as a whole number of at least 1."
+                Refusal.INVALID, "Say how many of your moves to take back, as a whole number of at least 1."
             )
         if isinstance(sent_version, bool) or not isinstance(sent_version, int):
-            raise ServiceError(422, "The take-back must name the version it was made at, as an integer.")
+            raise ServiceError(
+                Refusal.INVALID, "The take-back must name the version it was made at, as an integer."
+            )
 
         def decide(live: LiveGame) -> tuple[int | None, State | None, Any]:
             self._check_holder(live, seat, player_id)
@@ -500,7 +553,9 @@ class GameService:
         decide: Callable[[LiveGame], tuple[int | None, State | None, Any]] | None = None,
     ) -> int:
         if isinstance(sent_version, bool) or not isinstance(sent_version, int):
-            raise ServiceError(422, "The move must name the version it was made at, as an integer.")
+            raise ServiceError(
+                Refusal.INVALID, "The move must name the version it was made at, as an integer."
+            )
         check = (
             decide
             if decide is not None
@@ -530,6 +585,7 @@ class GameService:
                         if on_stored is not None:
                             on_stored(known)
                         return known
+                    assert new_state is not None  # a move not seen before has its new state
                     version = live.version + 1
                     to_act = live.ruleset.to_act(new_state)  # once: stored, and kept in the copy
                     if await self._store(
@@ -579,11 +635,11 @@ class GameService:
     def _check_holder(live: LiveGame, seat: int, player_id: str | None) -> None:
         """403 unless `player_id` (when given) still holds `seat`; 409 while a bot holds it."""
         if player_id is not None and live.seats.get(seat, {}).get("player_id") != player_id:
-            raise ServiceError(403, f"You no longer hold seat {seat} in this game.")
+            raise ServiceError(Refusal.SEAT_NOT_YOURS, f"You no longer hold seat {seat} in this game.")
         if player_id is not None and live.seats.get(seat, {}).get("bot"):
             # A held seat: its bot plays, never its player at the same time (take it back first).
             raise ServiceError(
-                409,
+                Refusal.SEAT_BOT_PLAYING,
                 f"A bot is playing seat {seat} for you (your time ran out or "
                 "you were away); take the seat back first (reopen the game, "
                 "or POST /api/games/{id}/reclaim).",
@@ -719,14 +775,15 @@ class GameService:
         """Take or renew the lease to drive a game's bot seats; False while another instance
         holds a lease that has not run out."""
         now = _now_ms()
+        table = cast(Table, Game.__table__)
         statement = (
-            update(Game.__table__)
+            update(table)
             .where(
-                Game.__table__.c.id == game_id,
+                table.c.id == game_id,
                 or_(
-                    Game.__table__.c.bot_owner.is_(None),
-                    Game.__table__.c.bot_owner == owner,
-                    Game.__table__.c.bot_lease_until < now,
+                    table.c.bot_owner.is_(None),
+                    table.c.bot_owner == owner,
+                    table.c.bot_lease_until < now,
                 ),
             )
             .values(bot_owner=owner, bot_lease_until=now + int(seconds * 1000))
@@ -737,7 +794,7 @@ class GameService:
         """Give up this instance's bot leases so another instance may drive at once."""
         if not game_ids:
             return
-        table = Game.__table__
+        table = cast(Table, Game.__table__)
         await self._write_one(
             update(table)
             .where(table.c.id.in_(game_ids), table.c.bot_owner == owner)

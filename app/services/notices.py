@@ -78,7 +78,7 @@ class GameNotices:
 
     async def game_started(self, game_id: str) -> None:
         """A game began: every player hears it, and those asked to act first hear it's their turn."""
-        live = await self.games.live(game_id, fresh=True)
+        live = await self.games.live(game_id)  # seats and the first to act: as at the start
         players = self._players(live)
         first = set(live.to_act_at[0]) if live.to_act_at else set()
         notices = [

@@ -8,6 +8,7 @@ the game, the seat and the version, and the outbox keeps keys unique."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -19,12 +20,17 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import NotificationSettings, OutboxRow, Player, PushSubscription, SeatClock
 from app.services.clocks import now
-from app.services.errors import ServiceError
+from app.services.errors import Refusal, ServiceError
 
 EVENTS = ("your_turn", "game_started", "game_finished", "mention", "deadline")
 CHANNELS = ("push", "email", "webhook")
 DEFAULT_EVENTS = {event: list(CHANNELS) for event in EVENTS}
 _LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
+# A player found with no channel set up (most players: guests) is not looked up again for this
+# long: a hand-over then costs no query. Setting a channel up through this instance is heard at
+# once (Notifier.forget); through another instance, within this many seconds.
+QUIET_SECONDS = 30.0
+QUIET_MAX = 100_000  # players remembered at most (then the memory starts afresh)
 
 
 @dataclass(frozen=True)
@@ -46,30 +52,30 @@ def check_settings(body: dict[str, Any]) -> dict[str, Any]:
     unknown = set(body) - {"events", "webhook_url", "always"}
     if unknown:
         raise ServiceError(
-            422,
+            Refusal.INVALID,
             f"Unknown notification setting {min(unknown)!r}; "
             "the settings are events, webhook_url and always.",
         )
     events = body.get("events", DEFAULT_EVENTS)
     if not isinstance(events, dict):
-        raise ServiceError(422, "events must map each event to a list of channels.")
+        raise ServiceError(Refusal.INVALID, "events must map each event to a list of channels.")
     for event, channels in events.items():
         if event not in EVENTS:
             raise ServiceError(
-                422, f"There is no event {str(event)[:30]!r}; the events are {', '.join(EVENTS)}."
+                Refusal.INVALID, f"There is no event {str(event)[:30]!r}; the events are {', '.join(EVENTS)}."
             )
         if not isinstance(channels, list) or any(c not in CHANNELS for c in channels):
             raise ServiceError(
-                422, f"The channels of {event} must be a list drawn from {', '.join(CHANNELS)}."
+                Refusal.INVALID, f"The channels of {event} must be a list drawn from {', '.join(CHANNELS)}."
             )
     url = body.get("webhook_url")
     if url is not None:
         if not isinstance(url, str) or len(url) > 500:
-            raise ServiceError(422, "webhook_url must be a URL of at most 500 characters.")
+            raise ServiceError(Refusal.INVALID, "webhook_url must be a URL of at most 500 characters.")
         check_url(url, "webhook_url")
     always = body.get("always", False)
     if not isinstance(always, bool):
-        raise ServiceError(422, "always must be true or false.")
+        raise ServiceError(Refusal.INVALID, "always must be true or false.")
     return {
         "events": {e: list(dict.fromkeys(events.get(e, []))) for e in EVENTS},
         "webhook_url": url or None,
@@ -84,7 +90,7 @@ def check_url(url: str, what: str) -> None:
     if not parts.hostname or not (
         parts.scheme == "https" or (parts.scheme == "http" and parts.hostname in _LOCAL_HOSTS)
     ):
-        raise ServiceError(422, f"{what} must be an https:// URL.")
+        raise ServiceError(Refusal.INVALID, f"{what} must be an https:// URL.")
 
 
 def settings_json(row: NotificationSettings | None) -> dict[str, Any]:
@@ -122,11 +128,19 @@ class Notifier:
         self.focused = focused
         self.public_url = public_url.rstrip("/")
         self.wake = wake
+        self._quiet: dict[str, float] = {}  # player id -> until when it is known to have no channel
+
+    def forget(self, player_id: str) -> None:
+        """This player's channels may have changed: look them up at the next notice."""
+        self._quiet.pop(player_id, None)
 
     async def send(self, notices: list[Notice]) -> int:
         """Write these notices in a transaction of their own; returns the rows written. What to
         write is read first, without the writer's turn (SQLite's one writer, shared with the
-        moves): most players have no channel set up, and then nothing waits for it."""
+        moves): most players have no channel set up, and then nothing waits for it (nor, for
+        QUIET_SECONDS after, is it asked again)."""
+        moment = time.monotonic()
+        notices = [n for n in notices if self._quiet.get(n.player_id, 0.0) <= moment]
         if not notices:
             return 0
         async with self.sessions() as session:
@@ -170,6 +184,12 @@ class Notifier:
             )
             for pid, settings, push, mail in found
         }
+        if len(self._quiet) > QUIET_MAX:
+            self._quiet.clear()
+        until = time.monotonic() + QUIET_SECONDS
+        for pid, (_settings, ready) in channels.items():
+            if not any(ready.values()):
+                self._quiet[pid] = until
         wanted = [n for n in notices if n.player_id in channels and any(channels[n.player_id][1].values())]
         if not wanted:
             return []

@@ -9,6 +9,7 @@ Written for a synchronous Session: the CLI uses one directly, the server through
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
@@ -77,11 +78,23 @@ def _lock(session: Session) -> None:
 def record(session: Session, game_id: str) -> str:
     """Fold a game that has just ended into the stored ratings and commit; what happened, in a
     word: 'rated', 'unrated', 'known' (already folded in) or 'rebuilt' (a game that ended
-    earlier than one already folded in: the fold runs again so the order stays the true one)."""
+    earlier than one already folded in: the fold runs again so the order stays the true one).
+    The CLI's way; the server reads the game first and rebuilds apart (app/services/rating_queue.py)."""
     _lock(session)
     if session.get(RatedGame, game_id) is not None:
         return "known"
-    result = game_result(session, game_id)
+    return record_result(session, game_id, game_result(session, game_id))
+
+
+def record_result(
+    session: Session, game_id: str, result: GameResult | None, *, rebuild_late: bool = True
+) -> str:
+    """`record` for a game already read (`game_result`): a few short reads and the writes, one
+    transaction. A game that ended before one already folded in is rebuilt, or with
+    `rebuild_late=False` left as it was: 'late' (the caller refolds its ruleset, `refold`)."""
+    _lock(session)
+    if session.get(RatedGame, game_id) is not None:
+        return "known"
     pool = eligibility(result)[0] if result is not None else None
     if result is None or pool is None:
         _unrated(session, game_id, result)
@@ -97,6 +110,9 @@ def record(session: Session, game_id: str) -> str:
         )
     )
     if later:
+        if not rebuild_late:
+            session.rollback()  # nothing written; ends the lock's transaction
+            return "late"
         rebuild(session)
         return "rebuilt"
     humans = [s.player_id for s in result.seats if s.player_id]
@@ -130,28 +146,41 @@ def _store(
 ) -> None:
     """Write a folded game's row and its players' new ratings."""
     for player_id, (_, after, _) in changes.items():
-        session.merge(
-            PlayerRating(
-                player_id=player_id,
-                ruleset=result.ruleset,
-                pool=pool,
-                mu=after.mu,
-                sigma=after.sigma,
-                games=after.games,
-                wins=after.wins,
-            )
-        )
-    session.add(
-        RatedGame(
-            game_id=result.game_id,
-            ruleset=result.ruleset,
-            pool=pool,
-            finished_at=result.finished_at,
-            lineup=[s.player_id for s in result.seats if s.player_id],
-            changes={
-                p: {"before": b.shown, "after": a.shown, "weight": w} for p, (b, a, w) in changes.items()
-            },
-        )
+        session.merge(_rating_row(player_id, result.ruleset, pool, after))
+    session.add(_rated_row(result, pool, changes))
+
+
+def _rating_row(player_id: str, ruleset: str, pool: str, rating: Rating) -> PlayerRating:
+    return PlayerRating(
+        player_id=player_id,
+        ruleset=ruleset,
+        pool=pool,
+        mu=rating.mu,
+        sigma=rating.sigma,
+        games=rating.games,
+        wins=rating.wins,
+    )
+
+
+def _rated_row(result: GameResult, pool: str, changes: dict[str, tuple[Rating, Rating, float]]) -> RatedGame:
+    return RatedGame(
+        game_id=result.game_id,
+        ruleset=result.ruleset,
+        pool=pool,
+        finished_at=result.finished_at,
+        lineup=[s.player_id for s in result.seats if s.player_id],
+        changes={p: {"before": b.shown, "after": a.shown, "weight": w} for p, (b, a, w) in changes.items()},
+    )
+
+
+def _unrated_row(game: Game, result: GameResult | None) -> RatedGame:
+    return RatedGame(
+        game_id=game.id,
+        ruleset=game.ruleset,
+        pool=NOT_RATED,
+        finished_at=result.finished_at if result is not None else _aware(game.created_at),
+        lineup=[s.player_id for s in result.seats if s.player_id] if result is not None else [],
+        changes={},
     )
 
 
@@ -159,16 +188,101 @@ def _unrated(session: Session, game_id: str, result: GameResult | None) -> None:
     """Note a finished game the ratings leave out (pool 'none'), so that catching up does not
     read it again."""
     game = session.get(Game, game_id)
-    if game is None:
-        return
-    session.add(
-        RatedGame(
-            game_id=game_id,
-            ruleset=game.ruleset,
-            pool=NOT_RATED,
-            finished_at=result.finished_at if result is not None else _aware(game.created_at),
-            lineup=[s.player_id for s in result.seats if s.player_id] if result is not None else [],
-            changes={},
+    if game is not None:
+        session.add(_unrated_row(game, result))
+
+
+@dataclass(frozen=True)
+class Refold:
+    """One ruleset's ratings folded again from its finished games (read, not yet written): the
+    games it read, and the rows `rebuild` would leave for that ruleset."""
+
+    ruleset: str
+    games: frozenset[str]
+    ratings: dict[tuple[str, str, str], Rating]
+    rated: dict[str, RatedGame]
+
+
+def _finished_ids(session: Session, ruleset: str) -> frozenset[str]:
+    return frozenset(
+        session.scalars(
+            select(Game.id).where(
+                Game.ruleset == ruleset, Game.status == "finished", Game.outcome.is_not(None)
+            )
+        )
+    )
+
+
+def refold(session: Session, ruleset: str) -> Refold:
+    """Fold every finished game of `ruleset` again, reading only: the slow half of a rebuild,
+    run outside the writer's turn. Ratings of one ruleset depend on its games alone, so this
+    gives that ruleset's rows of `rebuild` exactly."""
+    ids = _finished_ids(session, ruleset)
+    results = {game_id: game_result(session, game_id) for game_id in sorted(ids)}
+    ratings = Ratings()
+    rated: dict[str, RatedGame] = {}
+    readable = sorted(
+        (r for r in results.values() if r is not None), key=lambda g: (g.finished_at, g.game_id)
+    )
+    for result in readable:
+        changes = ratings.apply(result)
+        if changes is not None:
+            rated[result.game_id] = _rated_row(result, eligibility(result)[0] or "", changes)
+    for game_id, found in results.items():
+        if game_id not in rated:
+            game = session.get(Game, game_id)
+            if game is not None:
+                rated[game_id] = _unrated_row(game, found)
+    return Refold(ruleset, ids, dict(ratings.table), rated)
+
+
+def _same_rated(a: RatedGame, b: RatedGame) -> bool:
+    return (a.pool, _aware(a.finished_at), list(a.lineup), a.changes) == (
+        b.pool,
+        _aware(b.finished_at),
+        list(b.lineup),
+        b.changes,
+    )
+
+
+def store_refold(session: Session, folded: Refold) -> bool:
+    """Write a `refold` in one short transaction: only the rows that differ. False (nothing
+    written) when a game of the ruleset finished since it was read: fold again."""
+    _lock(session)
+    if _finished_ids(session, folded.ruleset) != folded.games:
+        session.rollback()
+        return False
+    ratings = dict(folded.ratings)
+    for row in session.scalars(select(PlayerRating).where(PlayerRating.ruleset == folded.ruleset)):
+        want = ratings.pop((row.player_id, row.ruleset, row.pool), None)
+        if want is None:
+            session.delete(row)
+        elif (row.mu, row.sigma, row.games, row.wins) != (want.mu, want.sigma, want.games, want.wins):
+            row.mu, row.sigma, row.games, row.wins = want.mu, want.sigma, want.games, want.wins
+    for (player_id, ruleset, pool), rating in ratings.items():
+        session.add(_rating_row(player_id, ruleset, pool, rating))
+    wanted = dict(folded.rated)
+    for stored_row in session.scalars(select(RatedGame).where(RatedGame.ruleset == folded.ruleset)):
+        want_row = wanted.pop(stored_row.game_id, None)
+        if want_row is None:
+            session.delete(stored_row)
+        elif not _same_rated(stored_row, want_row):
+            stored_row.pool, stored_row.finished_at = want_row.pool, want_row.finished_at
+            stored_row.lineup, stored_row.changes = want_row.lineup, want_row.changes
+    for rated_row in wanted.values():
+        session.add(rated_row)
+    session.commit()
+    return True
+
+
+def unseen(session: Session) -> list[str]:
+    """Finished games the ratings have not read yet, oldest first."""
+    seen = select(RatedGame.game_id)
+    return list(
+        session.scalars(
+            select(Game.id)
+            .where(Game.status == "finished", Game.outcome.is_not(None), Game.id.not_in(seen))
+            .order_by(Game.created_at, Game.id)
         )
     )
 
@@ -176,12 +290,7 @@ def _unrated(session: Session, game_id: str, result: GameResult | None) -> None:
 def catch_up(session: Session) -> int:
     """Fold in the finished games the ratings have not seen (their last move's instance stopped
     before rating them), oldest first; the number of games read."""
-    seen = select(RatedGame.game_id)
-    ids = session.scalars(
-        select(Game.id)
-        .where(Game.status == "finished", Game.outcome.is_not(None), Game.id.not_in(seen))
-        .order_by(Game.created_at, Game.id)
-    ).all()
+    ids = unseen(session)
     for game_id in ids:
         record(session, game_id)
     return len(ids)

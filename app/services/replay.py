@@ -10,6 +10,7 @@ anyone who may see the game picks any seat, or "all" (every seat's view at once,
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,10 +24,19 @@ from app.engine.rng import seed_hash
 from app.engine.ruleset import CannotUpgrade, Move, State
 from app.engine.runner import parse_options
 from app.engine.takeback import undo_count
-from app.services.errors import ServiceError
+from app.services.errors import Refusal, ServiceError
 from app.services.live import LiveGame, game_document
 
-KEPT_STATES = 64  # rebuilt states kept per game: stepping back and forth rebuilds little
+KEPT_STATES = 32  # rebuilt states kept per game, the last used: a step back is a lookup
+# Besides, states kept for as long as the game's replay data, spaced by what rebuilding costs:
+# one wherever the moves applied since the last add up to this much of the loop's CPU time (the
+# index's pass over the whole game places them), so that a jump anywhere re-applies at most
+# about that much, whatever one move of the game costs (a City Council move costs five times a
+# Tiny Towns one). At most MAX_CHECKPOINTS per game: when they are all taken, every other one is
+# dropped and the spacing doubles, so a long game stays evenly covered.
+CHECKPOINT_SECONDS = 0.002
+MAX_CHECKPOINTS = 32
+_clock = time.thread_time  # this thread's CPU time: what other processes on the machine do not change
 KEPT_GAMES = 256  # games whose replay data this instance keeps
 ALL = "all"  # the "everything revealed" viewpoint, after the end
 # Phase names that mark a scoring moment (a round's end, income, the final count).
@@ -39,10 +49,34 @@ class _Replay:
 
     moves: list[tuple[int, Move]] = field(default_factory=list)  # (seat, move) of moves 1..n
     states: OrderedDict[int, State] = field(default_factory=OrderedDict)
+    checkpoints: dict[int, State] = field(default_factory=dict)  # spaced by cost (CHECKPOINT_SECONDS)
+    spent: float = 0.0  # CPU seconds of moves applied since the last checkpoint, on the current pass
+    spacing: float = 0.0  # the cost between checkpoints: CHECKPOINT_SECONDS, doubled as they thin out
     marks: list[dict[str, Any]] = field(default_factory=list)  # one per version 0..len-1
     tail: State | None = None  # the state at version len(marks) - 1, to extend the marks
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     memo: Memo = field(default_factory=Memo)  # view parts shared between replayed versions
+
+
+def _step(replay: _Replay, ruleset: Any, state: State, at: int, seat: int, move: Move) -> State:
+    """Apply the move into version `at`, keeping the state as a checkpoint once the moves since
+    the last checkpoint cost the replay's spacing."""
+    start = _clock()
+    state = ruleset.apply(state, seat, move)
+    replay.spent += _clock() - start
+    if replay.spent >= replay.spacing:
+        _checkpoint(replay, at, state)
+        replay.spent = 0.0
+    return state
+
+
+def _checkpoint(replay: _Replay, at: int, state: State) -> None:
+    """Keep `state` as the checkpoint of version `at`, thinning them out when all are taken."""
+    if len(replay.checkpoints) >= MAX_CHECKPOINTS:
+        for dropped in sorted(replay.checkpoints)[1::2]:
+            del replay.checkpoints[dropped]
+        replay.spacing *= 2
+    replay.checkpoints[at] = state
 
 
 def _mark(state: State, version: int, seat: int | None) -> dict[str, Any]:
@@ -88,20 +122,25 @@ class Replays:
     def _replay(self, game_id: str) -> _Replay:
         replay = self._games.get(game_id)
         if replay is None:
-            replay = self._games[game_id] = _Replay()
+            replay = self._games[game_id] = _Replay(spacing=CHECKPOINT_SECONDS)
             while len(self._games) > KEPT_GAMES:
                 self._games.popitem(last=False)
         self._games.move_to_end(game_id)
         return replay
 
     async def _moves(self, session: AsyncSession, live: LiveGame, replay: _Replay, upto: int) -> None:
-        """Load the game's moves up to `upto` that this replay does not hold yet."""
+        """Load the game's moves up to `upto` that this replay does not hold yet (all of them to
+        the game's version: one query, not one per jump)."""
         if len(replay.moves) >= upto:
             return
         rows = (
             await session.execute(
                 select(MoveRow.seq, MoveRow.seat, MoveRow.move)
-                .where(MoveRow.game_id == live.id, MoveRow.seq > len(replay.moves), MoveRow.seq <= upto)
+                .where(
+                    MoveRow.game_id == live.id,
+                    MoveRow.seq > len(replay.moves),
+                    MoveRow.seq <= max(upto, live.version),
+                )
                 .order_by(MoveRow.seq)
             )
         ).all()
@@ -132,7 +171,8 @@ class Replays:
             return None
         if snap.ruleset_version not in (None, ruleset.version):
             try:
-                upgrade = getattr(ruleset, "upgrade_state")  # an optional hook: AttributeError
+                # An optional hook (not in the Ruleset protocol): without it, AttributeError.
+                upgrade = getattr(ruleset, "upgrade_state")  # noqa: B009 - see above
                 return snap.version, upgrade(snap.state, snap.ruleset_version)
             except (CannotUpgrade, AttributeError):
                 return None
@@ -150,7 +190,7 @@ class Replays:
             snap = await self._snapshot(session, live, at)
             if snap is None or snap[0] != at:
                 raise ServiceError(
-                    409,
+                    Refusal.REPLAY_UNAVAILABLE,
                     f"The state after the take-back at version {at} is not "
                     "stored; this part of the game cannot be replayed.",
                 )
@@ -171,7 +211,12 @@ class Replays:
                 replay.states.move_to_end(version)
                 return kept
             base, state = max(
-                ((v, s) for v, s in replay.states.items() if v <= version),
+                (
+                    (v, s)
+                    for kept in (replay.states, replay.checkpoints)
+                    for v, s in kept.items()
+                    if v <= version
+                ),
                 default=(0, None),
                 key=lambda pair: pair[0],
             )
@@ -180,15 +225,22 @@ class Replays:
                     snap = await self._snapshot(session, live, version)
                     if snap is not None and (state is None or snap[0] > base):
                         base, state = snap
+                        _checkpoint(replay, base, state)  # not read from the database again
                 await self._moves(session, live, replay, version)
                 taken_back = await self._taken_back(session, live, replay, base + 1, version)
             if state is None:
                 base, state = 0, self._setup(live)
             if len(replay.moves) < version:
-                raise ServiceError(409, "This version's moves are not stored yet; try again.")
+                raise ServiceError(
+                    Refusal.REPLAY_UNAVAILABLE, "This version's moves are not stored yet; try again."
+                )
             # Every state on the way is kept: a step back is then a lookup, not a rebuild.
+            replay.spent = 0.0
             for at, (seat, move) in enumerate(replay.moves[base:version], start=base + 1):
-                state = taken_back[at] if at in taken_back else live.ruleset.apply(state, seat, move)
+                if at in taken_back:
+                    state = taken_back[at]
+                else:
+                    state = _step(replay, live.ruleset, state, at, seat, move)
                 replay.states[at] = state
                 replay.states.move_to_end(at)
             while len(replay.states) > KEPT_STATES:
@@ -213,13 +265,13 @@ class Replays:
                     replay.marks.append(_mark(replay.tail, 0, None))
                 state = replay.tail
                 assert state is not None  # set with the first mark
+                replay.spent = 0.0
                 for version in range(len(replay.marks), min(upto, len(replay.moves)) + 1):
                     seat, move = replay.moves[version - 1]
-                    state = (
-                        taken_back[version]
-                        if version in taken_back
-                        else live.ruleset.apply(state, seat, move)
-                    )
+                    if version in taken_back:
+                        state = taken_back[version]
+                    else:
+                        state = _step(replay, live.ruleset, state, version, seat, move)
                     replay.marks.append(_mark(state, version, seat))
                 replay.tail = state
             return index_of(replay.marks[: upto + 1], live.finished and upto == live.version)
@@ -240,19 +292,19 @@ def viewpoint(live: LiveGame, own: int | None, wanted: str | None) -> int | str 
         return own
     if wanted == ALL:
         if not live.finished:
-            raise ServiceError(403, "Everything is revealed only once the game is over.")
+            raise ServiceError(Refusal.REPLAY_HIDDEN, "Everything is revealed only once the game is over.")
         return ALL
     if wanted == "spectator":
         return None
     try:
         seat = int(wanted)
     except ValueError:
-        raise ServiceError(422, "The seat must be a seat number, 'spectator' or 'all'.") from None
+        raise ServiceError(Refusal.INVALID, "The seat must be a seat number, 'spectator' or 'all'.") from None
     if not 0 <= seat < live.players:
-        raise ServiceError(422, f"This game has seats 0 to {live.players - 1}.")
+        raise ServiceError(Refusal.INVALID, f"This game has seats 0 to {live.players - 1}.")
     if seat != own and not live.finished:
         raise ServiceError(
-            403,
+            Refusal.REPLAY_HIDDEN,
             "During a game you may replay only from your own seat; other seats open once the game is over.",
         )
     return seat

@@ -42,8 +42,28 @@ function writeHash() {
 }
 
 // ---- loading -----------------------------------------------------------------------------------------
+// Versions asked for or on their way, by version and viewpoint (the last few): a version's document
+// never changes while the index stands, so stepping back and forth asks the server once, and the
+// next version in the direction of travel is asked for while this one is looked at, so that the
+// next step finds it here instead of waiting for the server.
+const docs = new Map();
+const KEPT_DOCS = 24;
+function fetchDoc(version, seat) {
+  const key = `${version}|${seat}`;
+  let answer = docs.get(key);
+  if (answer) docs.delete(key); // kept as the most recent below
+  else {
+    answer = api(`/replay/${version}`, seat ? { seat } : {});
+    answer.catch(() => docs.delete(key)); // a refusal or a failure is asked again next time
+  }
+  docs.set(key, answer);
+  while (docs.size > KEPT_DOCS) docs.delete(docs.keys().next().value);
+  return answer;
+}
+
 async function loadIndex() {
   state.index = await api("/replay");
+  docs.clear(); // the game moved on or ended: the documents of its versions may now say more
   const select = document.getElementById("r-seat");
   select.replaceChildren(...state.index.viewpoints.map((v) => el("option", { value: viewpointValue(v) }, viewpointLabel(v))));
   select.disabled = state.index.viewpoints.length < 2;
@@ -62,8 +82,11 @@ async function go(version, seat = state.seat) {
   const ticket = ++state.loads; // a later step wins over an answer still on its way
   const asked = performance.now();
   try {
-    const doc = await api(`/replay/${target}`, seat ? { seat } : {});
+    const doc = await fetchDoc(target, seat);
     if (ticket !== state.loads) return;
+    const from = state.doc ? state.version : last;
+    const ahead = target + (target < from || (target === from && target >= last) ? -1 : 1);
+    if (ahead >= 0 && ahead <= last) fetchDoc(ahead, seat).catch(() => {}); // the next step's answer
     state.doc = doc;
     state.version = target;
     state.seat = seat;

@@ -6,7 +6,7 @@
 // [data-tile] planning tiles, .cc-bld.can [data-building] buildings, .cc-cell.can [data-cell]
 // placement anchors, [data-plan] plans, [data-card] favour cards, [data-option] committee choices.
 
-import { h, mount, Picker, same, seatName, svg as sv, useStyle } from "../js/kit.js";
+import { cell, h, mount, Picker, same, seatName, svg as sv, useStyle } from "../js/kit.js";
 
 const ZONE_COLOURS = { residential: "#b9dfb0", commercial: "#b8d0ef", industrial: "#f1dc9a", start: "#e6dfcf", lake: "#8fa9b3" };
 const TYPE_COLOURS = { residential: "#377a33", commercial: "#2f64a8", industrial: "#8a6709", safety: "#b23b3b" };
@@ -304,15 +304,16 @@ function cityPanel(ctx) {
     const on = v.zones_on && v.zones_on[z];
     const key = `${r},${c}`;
     const can = anchors.has(key);
-    const rect = sv("rect", { x: O + c * S, y: O + r * S, width: S - 1, height: S - 1, fill: ZONE_COLOURS[type],
-      class: `cc-cell${can ? " can" : ""}`, "data-cell": key, "data-click": can ? "" : null,
-      role: can ? "button" : "img", "aria-label": `${cellName(r, c)}: ${(zones[z] || {}).name || (type === "lake" ? "Lake" : "Starting Zone")}${on ? ", activated" : ""}${owner.has(key) ? `, under the ${v.buildings[owner.get(key)].name}` : ""}`,
+    // A block of the city as a kit cell: named for screen readers; a legal anchor is clickable.
+    const rect = cell("rect", { svg: true, x: O + c * S, y: O + r * S, width: S - 1, height: S - 1, fill: ZONE_COLOURS[type],
+      class: `cc-cell${can ? " can" : ""}`, "data-cell": key, state: can ? "legal" : null, role: can ? null : "img",
+      label: `${cellName(r, c)}: ${(zones[z] || {}).name || (type === "lake" ? "Lake" : "Starting Zone")}${on ? ", activated" : ""}${owner.has(key) ? `, under the ${v.buildings[owner.get(key)].name}` : ""}`,
       stroke: on ? "#2e6f4f" : "#fff", "stroke-width": on ? 2 : 1,
-      onclick: () => {
-        if (!can) { if (v.phase === "execute" && ui.plan !== null && ctx.explain) ctx.explain(`No place for this plan starts at ${cellName(r, c)}: no room, the budget cannot pay for it, or it would leave another approved plan impossible.`); return; }
+      onpick: can ? () => {
         const opts = anchorMoves(legal, ui.plan, anchors.get(key));
         if (opts.length === 1) { ui.key = ""; ctx.play(opts[0]); } else { ui.anchor = anchors.get(key); rerender(); }
-      } });
+      } : null,
+      onclick: () => { if (v.phase === "execute" && ui.plan !== null && ctx.explain) ctx.explain(`No place for this plan starts at ${cellName(r, c)}: no room, the budget cannot pay for it, or it would leave another approved plan impossible.`); } });
     svg.append(rect);
     if (r % 3 === 0 && c % 3 === 0) svg.append(sv("text", { x: O + c * S + 3, y: O + r * S + 11, class: "cc-label" },
       type === "lake" ? "Lake" : `${TYPE_LETTER[type]}${z.match(/\d/) ? z.match(/\d/)[0] : ""}${on ? " ⚡" : ""}`));
@@ -323,14 +324,15 @@ function cityPanel(ctx) {
   for (const b of Object.values(v.buildings)) {
     const kind = kindOf(cat, b.name);
     const can = clickable.has(b.id);
-    const g = sv("g", { class: `cc-bld${can ? " can" : ""}`, "data-building": b.id, "data-click": can ? "" : null,
-      role: can ? "button" : "img", "aria-label": `${b.name} at ${b.cells.map(([r, c]) => cellName(r, c)).join(" ")} (${kind.type})${activated.has(b.id) ? ", activated" : ""}`,
-      onclick: () => {
-        if (!can) { if (ctx.explain && ctx.legalMoves.length) ctx.explain(`The ${b.name} cannot be chosen now.`); return; }
+    // A building as a kit cell (a group of its blocks): named, clickable when it can be chosen.
+    const g = cell("g", { svg: true, class: `cc-bld${can ? " can" : ""}`, "data-building": b.id, state: can ? "legal" : null,
+      role: can ? null : "img", label: `${b.name} at ${b.cells.map(([r, c]) => cellName(r, c)).join(" ")} (${kind.type})${activated.has(b.id) ? ", activated" : ""}`,
+      onpick: can ? () => {
         ui.building = b.id;
         const moves = legal.filter((m) => m.building === b.id || m.target === b.id);
         if (moves.length === 1) { ui.key = ""; ctx.play(moves[0]); } else rerender();
-      } });
+      } : null,
+      onclick: () => { if (ctx.explain && ctx.legalMoves.length) ctx.explain(`The ${b.name} cannot be chosen now.`); } });
     // one block per cell, joined to the building's other blocks so each tile reads as one piece
     for (const [r, c] of b.cells) {
       const mine = (dr, dc) => owner.get(`${r + dr},${c + dc}`) === b.id;
@@ -412,14 +414,17 @@ function areaPanel(ctx) {
     const mv = tileMoves.get(tile);
     const owner = chosen.get(tile);
     const poor = v.phase === "plan" && kind.cost > v.budget;
-    return h("div", { class: `cc-tile${mv ? " can" : ""}${top ? " top" : ""}${poor ? " poor" : ""}`, dataset: { tile }, "data-click": mv ? "" : null,
-      style: `background:${TYPE_COLOURS[kind.type]}`, title: kind.boxes.join("; "),
+    // A planning tile as a kit cell: proposing it when legal, else a word on why not.
+    const box = cell("div", { class: `cc-tile${mv ? " can" : ""}${top ? " top" : ""}${poor ? " poor" : ""}`, dataset: { tile }, move: mv,
+      state: mv ? "legal" : null, style: `background:${TYPE_COLOURS[kind.type]}`,
+      onpick: mv ? () => { ui.key = ""; ctx.play(mv); } : null,
       onclick: () => {
-        if (mv) { ui.key = ""; ctx.play(mv); return; }
         if (v.phase === "plan" && legal.length && ctx.explain) ctx.explain(owner !== undefined ? `${memberName(ctx, owner)} already proposed this tile.` : `The City Budget ($${v.budget}) cannot pay for the ${name}.`);
       } },
       h("b", {}, name), ` $${kind.cost} · ${TYPE_LETTER[kind.type]}`, owner !== undefined ? ` · ${memberName(ctx, owner)}'s plan` : "",
       poor ? ` · budget needs $${kind.cost - v.budget} more` : "");
+    box.title = kind.boxes.join("; ");
+    return box;
   };
   return h("section", { class: "cc-panel" }, h("h3", {}, "Planning area"),
     h("div", { class: "cc-area" }, ...Object.entries(v.planning).map(([sh, col]) => h("div", {},

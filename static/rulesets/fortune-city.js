@@ -6,7 +6,7 @@
 //   [data-cell][data-seat] city squares (.legal when a click there is a legal move),
 //   [data-action] buttons (bank, vip, pass, done, pay-*).
 
-import { h, hyphenate, mount, seatName, useStyle } from "../js/kit.js";
+import { Picker, cell, h, hyphenate, mount, same, seatName, useStyle } from "../js/kit.js";
 
 // Light tile colours (dark text stays readable) with a letter code beside each colour.
 const TYPE = {
@@ -26,10 +26,15 @@ const token = (t, title) => h("span", { class: TOKEN[t][0], title: title || TOKE
 const TOKEN_WORD = { coin: "1 silver", coin2: "2 silver", diamond: "a diamond", garbage: "garbage" };
 const PHASE = { actions: "Player actions", hire: "Hire citizens", truck: "Move delivery truck", over: "Game over" };
 
-// What the seat has picked and not yet placed: {kind: "construct", zone} | {kind: "bank"} |
-// {kind: "hire", citizen}; and how it likes to pay.
+// What the seat has picked and not yet placed: {kind: "construct", zone} | {kind: "bank"}; and
+// how it likes to pay.
 let selection = null;
 let payPref = "hand";
+// A hire is built in steps with the kit's staged picker: the citizen (taken by itself when only
+// one colour can be hired), then a highlighted building; never a button per combination.
+const hires = new Picker([{ name: "citizen", of: (m) => m.citizen }, { name: "building", of: (m) => m.at }]);
+// The citizen the hire is for, once picked or forced (undefined before).
+const hireCitizen = () => (hires.legal.length ? hires.valueAt(0) : undefined);
 
 const STYLE = `
   .fc { font-family: system-ui, sans-serif; color: #222; display: grid; gap: 10px; max-width: 100%; }
@@ -151,22 +156,33 @@ function validateSelection(ctx) {
     if (!ctx.legalMoves.some((m) => m.type === "buy" && m.return !== undefined)) selection = null;
     return;
   }
-  const kinds = { construct: "construct", bank: "bank", hire: "hire" };
-  const ok = ctx.legalMoves.some((m) => m.type === kinds[selection.kind] &&
-    (selection.kind !== "construct" || m.zone === selection.zone) &&
-    (selection.kind !== "hire" || m.citizen === selection.citizen));
+  const ok = ctx.legalMoves.some((m) => m.type === selection.kind &&
+    (selection.kind !== "construct" || m.zone === selection.zone));
   if (!ok) selection = null;
 }
 
 function select(ctx, sel) {
-  const same = selection && sel && selection.kind === sel.kind && selection.zone === sel.zone && selection.citizen === sel.citizen;
-  selection = same ? null : sel;
+  const again = selection && sel && selection.kind === sel.kind && selection.zone === sel.zone;
+  selection = again ? null : sel;
+  if (!sel) hires.clear();
   render(ctx.root, ctx);
 }
 
 function play(ctx, move) {
   selection = null;
+  hires.clear();
   ctx.play(move);
+}
+
+// A citizen chip: the hire's first step (the buildings of its colour light up).
+function pickCitizen(ctx, citizen) {
+  hires.pick(0, citizen);
+  render(ctx.root, ctx);
+}
+
+// A highlighted building: the hire's last step; the picker gives the one legal move left.
+function pickBuilding(ctx, move) {
+  play(ctx, hires.pick(1, move.at) || move);
 }
 
 // ------------------------------------------------------------------ words
@@ -200,7 +216,8 @@ function prompt(ctx) {
     return "Your turn: buy goods, click a zone to build it, build a bank, invite a VIP, or pass.";
   }
   if (view.phase === "hire") {
-    if (selection) return `Click a building for the ${selection.citizen} citizen.`;
+    const citizen = hireCitizen();
+    if (citizen !== undefined) return `Click a highlighted building for the ${citizen === "vip" ? "VIP" : citizen} citizen.`;
     return "Hire: click a citizen in your park, then a building of its colour (a VIP: any).";
   }
   if (view.phase === "truck") {
@@ -258,17 +275,18 @@ function goodCard(ctx, slotIndex, m) {
     const have = me.silver + (me.card ? me.card.silver : 0);
     need = me.card && me.card.gold ? "gold not usable now" : `needs $${t.price - have} more`;
   }
-  const attrs = { class: `fc-good${move ? " can" : ""}${need ? " no" : ""}`, dataset: { slot: String(slotIndex) }, "data-click": "",
-    title: `${t.good} → ${t.building}: ${t.vp} VP, produces ${TOKEN_WORD[t.production] || t.production}` };
-  if (move) { attrs.onclick = () => play(ctx, move); attrs["data-move"] = JSON.stringify(move); }
-  else if (need) attrs.onclick = () => ctx.explain && ctx.explain(`You cannot buy the ${t.good}: it ${need}.`);
-  else attrs.onclick = () => ctx.explain && ctx.explain(view.phase === "actions" ? "Goods are bought on your turn in the Player Actions phase." : "Goods are bought only in the Player Actions phase.");
-  return h("div", attrs,
-    h("div", { class: "fc-face", style: `background:${TYPE[t.type].colour}` },
-      h("div", { class: "fc-name" }, t.good), h("div", {}, `${TYPE[t.type].letter} ${TYPE[t.type].name} · $${t.price}`)),
-    h("div", { class: "fc-back" }, `${t.building}: ${t.vp} VP `, TOKEN[t.production] ? token(t.production) : null),
-    h("div", {}, "Citizen ", h("span", { class: "fc-chip", style: `background:${CITIZEN[m.citizen]};color:${INK(m.citizen)}`, title: `${m.citizen} citizen` }, LETTER[m.citizen])),
-    need ? h("div", { class: "fc-need" }, need) : null);
+  // A market space as a kit cell: a click buys it when legal, else says why not (in words).
+  const why = need ? `You cannot buy the ${t.good}: it ${need}.`
+    : view.phase === "actions" ? "Goods are bought on your turn in the Player Actions phase." : "Goods are bought only in the Player Actions phase.";
+  const good = cell("div", { class: `fc-good${move ? " can" : ""}${need ? " no" : ""}`, dataset: { slot: String(slotIndex) }, move,
+    state: move ? "legal" : null, onpick: move ? () => play(ctx, move) : () => ctx.explain && ctx.explain(why) },
+  h("div", { class: "fc-face", style: `background:${TYPE[t.type].colour}` },
+    h("div", { class: "fc-name" }, t.good), h("div", {}, `${TYPE[t.type].letter} ${TYPE[t.type].name} · $${t.price}`)),
+  h("div", { class: "fc-back" }, `${t.building}: ${t.vp} VP `, TOKEN[t.production] ? token(t.production) : null),
+  h("div", {}, "Citizen ", h("span", { class: "fc-chip", style: `background:${CITIZEN[m.citizen]};color:${INK(m.citizen)}`, title: `${m.citizen} citizen` }, LETTER[m.citizen])),
+  need ? h("div", { class: "fc-need" }, need) : null);
+  good.title = `${t.good} → ${t.building}: ${t.vp} VP, produces ${TOKEN_WORD[t.production] || t.production}`;
+  return good;
 }
 
 function marketPanel(ctx) {
@@ -330,7 +348,7 @@ function cityGrid(ctx, i) {
       if (m.type === "drive") where = m.to;
       else if (selection && selection.kind === "construct" && m.type === "construct" && m.zone === selection.zone) where = m.at;
       else if (selection && selection.kind === "bank" && m.type === "bank") where = m.at;
-      else if (selection && selection.kind === "hire" && m.type === "hire" && m.citizen === selection.citizen) where = m.at;
+      else if (m.type === "hire" && hireCitizen() !== undefined && same(m.citizen, hireCitizen())) where = m.at;
       if (where) {
         const key = `${where[0]},${where[1]}`;
         targets.set(key, [...(targets.get(key) || []), m]);
@@ -382,17 +400,16 @@ function cityGrid(ctx, i) {
         const why = squareWhy(ctx, i, mine);
         if (why) attrs.onclick = () => ctx.explain(why);
       }
-      // A named cell for screen readers: what stands there and where, in words.
+      // The square as a kit cell: its name for screen readers (what stands there and where, in
+      // words), and, when it is a legal target, its move and what a click does.
       const where = y >= 0 ? spot([x, y]) : "";
-      attrs["aria-label"] = move ? `${describe(move, cat)}` : c ? `${attrs.title}, ${where}` : y >= 0 ? `empty square, ${where}` : null;
-      attrs.role = move ? "button" : c ? "img" : null;
-      if (move) {
-        attrs.class += " legal";
-        attrs["data-click"] = "";
-        attrs["data-move"] = JSON.stringify(move);
-        attrs.onclick = () => play(ctx, move);
-      }
-      cells.push(h("div", attrs, ...content));
+      const { title, ...rest } = attrs;
+      const square = cell("div", { ...rest, class: `${attrs.class}${move ? " legal" : ""}`, move, state: move ? "legal" : null,
+        label: move ? describe(move, cat) : c ? `${title}, ${where}` : y >= 0 ? `empty square, ${where}` : null,
+        role: move ? null : c ? "img" : null,
+        onpick: move ? (move.type === "hire" ? () => pickBuilding(ctx, move) : () => play(ctx, move)) : null }, ...content);
+      if (title) square.setAttribute("title", title);
+      cells.push(square);
     }
   }
   return h("div", { class: "fc-city" }, h("div", { class: "fc-grid", style: `grid-template-columns: 18px repeat(${x1 - x0 + 1}, auto)` }, ...cells));
@@ -404,7 +421,7 @@ function squareWhy(ctx, i, mine) {
   if (!mine) return `That is ${nameOf(ctx, i)}'s city: you build, hire and drive in your own.`;
   if (view.phase === "truck") return "The truck moves one square at a time onto your buildings or City Hall, never diagonally and never straight back.";
   if (selection && (selection.kind === "construct" || selection.kind === "bank")) return "Build next to your city, above the park row, never beside a building of the same border colour (a bank never beside City Hall or another bank).";
-  if (selection && selection.kind === "hire") return "That square has no empty building of this citizen's colour.";
+  if (view.phase === "hire" && hireCitizen() !== undefined) return "That square has no empty building of this citizen's colour.";
   if (view.phase === "hire") return "First pick a citizen in your park, then a highlighted building of its colour.";
   if (view.phase === "actions") return "First pick what to build: a construction zone under your city (once it holds a tile) or a bank; then click a highlighted square.";
   return null;
@@ -419,10 +436,10 @@ function parkBox(ctx, i) {
   const mine = ctx.seat === i && view.phase === "hire";
   const chips = Object.entries(p.park).filter(([, n]) => n > 0).map(([c, n]) => {
     const can = mine && ctx.legalMoves.some((m) => m.type === "hire" && m.citizen === c);
-    const sel = selection && selection.kind === "hire" && selection.citizen === c;
+    const sel = can && hireCitizen() === c;
     return h(can ? "button" : "span", { type: can ? "button" : null, class: `fc-chip${can ? " can" : ""}${sel ? " sel" : ""}`, style: `background:${CITIZEN[c]};color:${INK(c)}`,
       dataset: { citizen: c }, title: `${n} ${c === "vip" ? "VIP" : c} citizen${n > 1 ? "s" : ""} in the park`,
-      onclick: can ? () => select(ctx, { kind: "hire", citizen: c }) : null }, `${LETTER[c]} ${n}`);
+      "aria-pressed": can ? String(sel) : null, onclick: can ? () => pickCitizen(ctx, c) : null }, `${LETTER[c]} ${n}`);
   });
   return h("div", { class: "fc-park", title: "Park" }, h("div", {}, "Park"), ...chips);
 }
@@ -434,11 +451,13 @@ function zoneBox(ctx, i, z) {
   const can = mine && ctx.legalMoves.some((m) => m.type === "construct" && m.zone === z);
   const sel = selection && selection.kind === "construct" && selection.zone === z;
   const t = id ? tile(ctx.catalogue, id) : null;
-  return h("div", { class: `fc-zone${can ? " can" : ""}${sel ? " sel" : ""}`, dataset: { zone: String(z), seat: String(i) },
-    title: t ? `${t.good} ($${t.price}) → ${t.building}, ${t.vp} VP` : "Construction zone",
-    "data-click": can ? "" : null,
-    style: t ? `background:${TYPE[t.type].colour};color:#111;border-radius:4px;padding:1px` : "", onclick: can ? () => select(ctx, { kind: "construct", zone: z }) : null },
+  // A construction zone as a kit cell: picking it is the first step of constructing its tile.
+  const zone = cell("div", { class: `fc-zone${can ? " can" : ""}${sel ? " sel" : ""}`, dataset: { zone: String(z), seat: String(i) },
+    state: can ? (sel ? ["legal", "picked"] : "legal") : null, role: can ? "button" : null,
+    style: t ? `background:${TYPE[t.type].colour};color:#111;border-radius:4px;padding:1px` : "", onpick: can ? () => select(ctx, { kind: "construct", zone: z }) : null },
   t ? `${TYPE[t.type].letter} ${t.good} $${t.price}` : `Zone ${z + 1}`);
+  zone.title = t ? `${t.good} ($${t.price}) → ${t.building}, ${t.vp} VP` : "Construction zone";
+  return zone;
 }
 
 function playerBoard(ctx, i) {
@@ -503,7 +522,7 @@ function promptBar(ctx) {
     h("span", { class: "fc-prompt" }, prompt(ctx)),
     pass ? h("button", { type: "button", class: "fc-btn main", dataset: { action: "pass" }, onclick: () => play(ctx, pass) }, "Pass") : null,
     done ? h("button", { type: "button", class: "fc-btn main", dataset: { action: "done" }, onclick: () => play(ctx, done) }, "Done hiring") : null,
-    selection && selection.kind !== "return" ? h("button", { type: "button", class: "fc-btn", dataset: { action: "cancel" }, onclick: () => select(ctx, null) }, "Cancel") : null,
+    (selection && selection.kind !== "return") || hires.picks.length ? h("button", { type: "button", class: "fc-btn", dataset: { action: "cancel" }, onclick: () => select(ctx, null) }, "Cancel") : null,
     h("span", { class: "fc-round" }, `Round ${view.round}${view.final ? " (final round)" : ""} · ${PHASE[view.phase]}`),
     payPanel(ctx));
 }
@@ -512,6 +531,7 @@ export function render(root, ctx) {
   useStyle("fortune-city-style", STYLE);
   ctx = { ...ctx, root };
   validateSelection(ctx);
+  hires.sync(`${ctx.doc.version}`, ctx.legalMoves.filter((m) => m.type === "hire"));
   const { view } = ctx.doc;
   const order = turnOrder(view).filter((i) => i !== ctx.seat);
   const mine = ctx.seat !== null ? [playerBoard(ctx, ctx.seat)] : [];

@@ -1,7 +1,7 @@
 // Suburbia renderer: the market, supply, goals and every borough (SVG hexes), with clicks turned
 // into legal moves. Built with the client kit (static/js/kit.js); render(root, ctx) redraws everything each call.
 
-import { h, mount, Picker, same, seatName, svg as s, useStyle } from "../js/kit.js";
+import { cell, h, mount, Picker, same, seatName, svg as s, useStyle } from "../js/kit.js";
 
 const HEX = 30; // hex radius in px (flat-top)
 const SQ3 = Math.sqrt(3);
@@ -319,12 +319,13 @@ function boroughSvg(ctx, i) {
     const info = tileInfo(ctx.catalogue, t.t);
     const invest = investMoves.find((m) => same(m.at, t.at));
     const cls = `sb-tile${invest ? " sb-investable" : ""}${lastAt && same(lastAt, t.at) ? " sb-new" : ""}`;
-    const attrs = { class: cls, points: hexPoints(x, y), fill: t.lake ? COLOURS.lake : COLOURS[info.category] || "#888", "data-at": JSON.stringify(t.at) };
-    if (invest) { attrs["data-move"] = JSON.stringify(invest); attrs.onclick = () => { placing.clear(); ctx.play(invest); }; }
-    if (invest) { attrs["data-click"] = ""; attrs["aria-label"] = `Invest in the ${info.name}`; }
-    // Each tile is a named cell for screen readers (the clickable polygon inside speaks for itself).
+    // Each tile is a named cell for screen readers; where an investment is legal its hexagon is
+    // a clickable kit cell that says so (and the group around it lets it speak for itself).
+    const hex = cell("polygon", { svg: true, class: cls, points: hexPoints(x, y), fill: t.lake ? COLOURS.lake : COLOURS[info.category] || "#888",
+      "data-at": JSON.stringify(t.at), move: invest, state: invest ? "legal" : null, label: invest ? `Invest in the ${info.name}` : null,
+      onpick: invest ? () => { placing.clear(); ctx.play(invest); } : null });
     const named = t.lake ? `Lake (was ${info.name})` : `${info.name}: ${info.text}`;
-    const g = s("g", { "data-at": JSON.stringify(t.at), role: invest ? null : "img", "aria-label": invest ? null : named }, s("title", {}, named), s("polygon", attrs));
+    const g = s("g", { "data-at": JSON.stringify(t.at), role: invest ? null : "img", "aria-label": invest ? null : named }, s("title", {}, named), hex);
     const kind = t.lake ? "lake" : info.category;
     const ink = INK[kind] || "#fff";
     g.append(s("text", { class: "sb-hex-kind", x, y: y - HEX * 0.55, "text-anchor": "middle", fill: ink }, LETTER[kind] || ""));
@@ -339,8 +340,8 @@ function boroughSvg(ctx, i) {
   svg.addEventListener("click", (e) => { if (!e.target.closest("[data-click]")) explainBorough(ctx, i); });
   for (const m of cells) {
     const [x, y] = center(m.at[0], m.at[1]);
-    svg.append(s("polygon", { class: "sb-cell legal", points: hexPoints(x, y), "data-move": JSON.stringify(m), "data-at": JSON.stringify(m.at),
-      "data-click": "", "aria-label": `Build here, ${placeWords(ctx, p, m.at)}`, onclick: () => { placing.clear(); ctx.play(m); } }));
+    svg.append(cell("polygon", { svg: true, class: "sb-cell legal", points: hexPoints(x, y), "data-at": JSON.stringify(m.at), move: m,
+      state: "legal", label: `Build here, ${placeWords(ctx, p, m.at)}`, onpick: () => { placing.clear(); ctx.play(m); } }));
   }
   return svg;
 }

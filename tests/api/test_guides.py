@@ -115,3 +115,38 @@ def test_the_table_says_when_a_bot_steps_in_for_an_absent_player(client):  # noq
     assert datetime.fromisoformat(info()["bot_at"]) < now()  # due: the next sweep holds the seat
     client.portal.call(clocks.sweep)
     assert info()["held"] is True and info()["bot_at"] is None
+
+
+def _bot_move_types(ruleset_id: str, games: int = 3) -> set[str]:
+    """Every kind of move offered to a seat in `games` seeded games played to the end by the
+    Normal bot in every seat (the moves a newcomer meets against bots)."""
+    from app import rulesets  # noqa: F401  (registers the games)
+    from app.engine import choosers
+
+    ruleset = registry.get(ruleset_id)
+    seen: set[str] = set()
+    for seed in range(games):
+        state = ruleset.setup(max(2, ruleset.min_players), ruleset.Options(), seed)
+        for n in range(5000):
+            to_act = ruleset.to_act(state)
+            if not to_act:
+                break
+            seat = to_act[0]
+            seen |= {m["type"] for m in ruleset.legal_moves(state, seat)}
+            state = ruleset.apply(state, seat, choosers.heuristic(ruleset, state, seat, seed * 10_000 + n, 0))
+    return seen
+
+
+@pytest.mark.parametrize("ruleset_id", GAMES)
+def test_every_move_kind_of_three_bot_games_has_its_own_hint(client, ruleset_id):  # noqa: F811
+    """Hints are per move kind, not one sentence per game: every kind offered in three seeded
+    games of bots has a hint, each kind's hint is its own (no two kinds share a sentence), and
+    each says something a newcomer can act on (a sentence, not a word)."""
+    hints = client.get(f"/api/rulesets/{ruleset_id}/guide").json()["hints"]
+    kinds = _bot_move_types(ruleset_id)
+    assert len(kinds) >= 4, kinds
+    missing = kinds - set(hints)
+    assert not missing, f"no hint for {sorted(missing)}"
+    texts = [hints[k] for k in sorted(kinds)]
+    assert len(set(texts)) == len(texts), "two move kinds share one hint"
+    assert all(len(t.split()) >= 4 and t.rstrip().endswith((".", ")")) for t in texts), texts

@@ -4,12 +4,16 @@ rebuild` gives exactly the ratings the server kept as the games ended."""
 
 from __future__ import annotations
 
+import asyncio
+from contextlib import asynccontextmanager
+
 from sqlalchemy import select
+from sqlalchemy.util import await_only
 
 from app import cli
 from app.db.models import RatedGame
 from app.services import ratings as rating_service
-from tests.support.api import in_db, new_player, new_room, play_to_end
+from tests.support.api import doc, in_db, new_player, new_room, play_to_end
 from tests.support.wait import wait_for
 
 
@@ -114,3 +118,92 @@ def test_games_that_ended_unrated_by_a_stopped_instance_are_caught_up(client):
     _sync(client, rating_service.rebuild)
     assert {r.game_id: r.pool for r in in_db(client, _all)} == rows
     assert _sync(client, rating_service.stored) == before
+
+
+def test_a_late_game_refolds_its_ruleset_outside_the_writers_turn_while_other_games_move(client, monkeypatch):
+    """A game rated after one that ended later makes its ruleset fold again: the fold reads every
+    game outside the turn the moves' writer shares (so moves of other games, played meanwhile,
+    never wait for it), and only the write of the changed rows takes the turn. The result is
+    exactly `ratings rebuild`'s."""
+    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+    _, first = _game(client, ann, bob)
+    _, second = _game(client, ann, bob)
+    _, third = _game(client, ann, bob)
+    platform = client.app.state.platform
+    store = platform.games.store
+    held = []  # writer turns being held right now
+    calls = []  # (what ran, turns held while it ran)
+    turn = store.turn
+
+    @asynccontextmanager
+    async def watched_turn():
+        async with turn():
+            held.append(1)
+            try:
+                yield
+            finally:
+                held.pop()
+
+    monkeypatch.setattr(store, "turn", watched_turn)
+    for name in ("game_result", "refold", "store_refold", "record_result"):
+        real = getattr(rating_service, name)
+
+        def spy(*args, _real=real, _name=name, **kwargs):
+            calls.append((_name, len(held)))
+            if _name == "refold":
+                # Another game moves while the ruleset is read again, and the read waits for
+                # that move to be stored: held in the writer's turn, it would wait 30 s.
+                moves.append(await_only(asyncio.wait_for(_move_in_third(), 5)))
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(rating_service, name, spy)
+
+    async def _move_in_third():
+        live = await platform.games.live(third)
+        seat = live.ruleset.to_act(live.state)[0]
+        move = live.ruleset.legal_moves(live.state, seat)[0]
+        return await platform.games.submit(third, seat, live.version, move)
+
+    moves = []
+    rate = platform._rate
+    platform.games.listeners.remove(rate)  # the first game's end is heard late
+    play_to_end(client, first, [ann, bob])
+    platform.games.listeners.append(rate)
+    play_to_end(client, second, [ann, bob])
+    wait_for(lambda: len(in_db(client, _all)) == 1)
+    assert ("refold", 0) not in calls  # the second game was simply folded in
+    platform.ratings.post(first)
+    wait_for(lambda: len(in_db(client, _all)) == 2)
+
+    # The games were read outside the turn; only the short writes took it.
+    assert ("refold", 0) in calls and ("store_refold", 1) in calls
+    assert all(n == 0 for name, n in calls if name in ("game_result", "refold"))
+    assert all(n == 1 for name, n in calls if name in ("store_refold", "record_result"))
+    assert moves == [doc(client, third)["version"]] == [1]
+    assert _sync(client, rating_service.folded) == _sync(client, rating_service.stored)
+    before = _sync(client, rating_service.stored)
+    rows = {r.game_id: (r.pool, r.changes) for r in in_db(client, _all)}
+    _sync(client, rating_service.rebuild)
+    assert _sync(client, rating_service.stored) == before
+    assert {r.game_id: (r.pool, r.changes) for r in in_db(client, _all)} == rows
+
+
+def test_a_refold_read_before_another_game_ended_is_not_written(client):
+    """The slow half of a refold reads the ruleset's finished games; if one more ends before the
+    write, the write changes nothing and says so (the queue reads again), so a refold never
+    drops a game rated meanwhile."""
+    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+    _, first = _game(client, ann, bob)
+    _, second = _game(client, ann, bob)
+    play_to_end(client, first, [ann, bob])
+    wait_for(lambda: len(in_db(client, _all)) == 1)
+    stale = _sync(client, lambda s: rating_service.refold(s, "testgame"))
+    assert stale.games == {first}
+    play_to_end(client, second, [ann, bob])
+    wait_for(lambda: len(in_db(client, _all)) == 2)
+    before = _sync(client, rating_service.stored)
+    assert _sync(client, lambda s: rating_service.store_refold(s, stale)) is False
+    assert _sync(client, rating_service.stored) == before and len(in_db(client, _all)) == 2
+    fresh = _sync(client, lambda s: rating_service.refold(s, "testgame"))
+    assert _sync(client, lambda s: rating_service.store_refold(s, fresh)) is True
+    assert _sync(client, rating_service.stored) == before == _sync(client, rating_service.folded)

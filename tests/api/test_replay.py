@@ -206,3 +206,40 @@ def test_the_replay_cache_and_snapshots_agree_with_a_replay_from_setup(client):
         if version < len(states):
             body = _replay(client, game_id, version, None).json()
             assert body["view"] == ruleset.view(states[version], None), version
+
+
+def test_checkpoints_spaced_by_cost_cover_the_game_evenly_and_jumps_start_from_them(client, monkeypatch):
+    """The index's pass over the game keeps a state wherever the moves since the last one cost
+    CHECKPOINT_SECONDS; when MAX_CHECKPOINTS are taken, every other one goes and the spacing
+    doubles. A jump then re-applies only the moves after the nearest checkpoint, and gives the
+    state rebuilt from setup."""
+    from app.services import replay as replay_module
+
+    ticks = iter(range(10**6))
+    monkeypatch.setattr(replay_module, "_clock", lambda: next(ticks) / 2)  # each move costs 0.5
+    monkeypatch.setattr(replay_module, "CHECKPOINT_SECONDS", 1.0)
+    monkeypatch.setattr(replay_module, "MAX_CHECKPOINTS", 4)
+    game_id, humans = _two_player_game(client, "tiny-towns")
+    _play_randomly(client, game_id, humans, 30, random.Random(3))
+    states = _states(client, game_id)
+    assert len(states) == 31
+    platform = client.app.state.platform
+    replays = platform.replays
+    replays.forget(game_id)
+    assert client.get(f"/api/games/{game_id}/replay", headers=humans[0]["headers"]).status_code == 200
+    data = replays._games[game_id]
+    # Every 2 moves, thinned at 10 and 18: every 8 from the second.
+    assert sorted(data.checkpoints) == [2, 10, 18, 26] and data.spacing == 4.0
+
+    live = client.portal.call(platform.games.live, game_id)
+    ruleset = live.ruleset
+    applied = []
+    real_apply = ruleset.apply
+    monkeypatch.setattr(ruleset, "apply", lambda *a: applied.append(1) or real_apply(*a))
+    for version in (25, 3, 17, 9, 12, 2):
+        data.states.clear()  # no recent step to start from
+        applied.clear()
+        body = _replay(client, game_id, version, humans[0]).json()
+        assert body["view"] == ruleset.view(states[version], 0), version
+        nearest = max(c for c in data.checkpoints if c <= version)
+        assert len(applied) == (0 if live.state_at(version) is not None else version - nearest), version

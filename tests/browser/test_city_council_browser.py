@@ -140,3 +140,79 @@ def test_failed_city_says_nobody_wins(live_server, page):
     assert page.locator("#outcome .ranking li strong").count() == 0
     assert "No one is ranked" in page.locator("#outcome .cc-outcome").inner_text()
     assert page.locator("#outcome .cc-outcome tbody tr").count() == 2
+
+
+def test_a_newcomer_reads_how_to_play_and_finishes_a_game_on_a_phone(quick_server, browser):
+    """Issue 30's measure of done: on a 390x844 phone a newcomer opens City Council's "How to
+    play", reads the turn's phases (the dialog fits the screen and scrolls to its end), then
+    finishes a whole game against a bot by clicking only what the page offers (never the API for
+    a move); along the way no clickable thing is under 24x24 px and no word breaks mid-way; at the
+    end the result panel is in view."""
+    from tests.browser.a11y import BROKEN_WORDS, SMALL_TARGETS
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    game, auth = _start(quick_server, page, "city-council")
+    page.locator("#how-to-play").click()
+    dialog = page.locator("#guide-dialog")
+    dialog.wait_for(state="visible")
+    turn = dialog.get_by_role("heading", name="A turn, in five phases")
+    assert turn.is_visible() and "Committees" in dialog.inner_text()
+    size = dialog.bounding_box()
+    assert size["x"] >= 0 and size["x"] + size["width"] <= 390 and size["y"] + size["height"] <= 844
+    scroll = page.evaluate(
+        "(() => { const d = document.getElementById('guide-dialog'); "
+        "return [d.scrollHeight, d.clientHeight]; })()"
+    )
+    assert scroll[0] > scroll[1], scroll  # longer than the screen: it scrolls
+    page.locator("#guide-rulebook").scroll_into_view_if_needed()
+    assert page.locator("#guide-rulebook").is_visible()
+    page.locator("#guide-close").click()
+    dialog.wait_for(state="hidden")
+
+    def clean(when):
+        small = page.evaluate(SMALL_TARGETS, ".table-main")
+        assert not small, f"{when}: targets under 24x24 px: {small}"
+        broken = page.evaluate(BROKEN_WORDS, ".table-main")
+        assert not broken, f"{when}: words cut in two: {broken}"
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, when
+
+    phases: list[str] = []
+    for n in range(600):
+        page.wait_for_function(
+            "window.civitas.doc.status !== 'active' || "
+            "(window.civitas.doc.to_act.includes(window.civitas.doc.seat) && "
+            "window.civitas.legalVersion === window.civitas.doc.version && "
+            f"{SETTLED})",
+            timeout=60000,
+        )
+        if page.evaluate("window.civitas.doc.status") != "active":
+            break
+        phase = page.evaluate("window.civitas.doc.view.phase")
+        if phase not in phases or n % 25 == 0:
+            clean(f"decision {n} ({phase})")  # each kind of decision once, and now and then
+        _decide(page, _click)
+        phases.append(phase)
+    assert page.evaluate("window.civitas.doc.status") == "finished", "the game did not end in 600 decisions"
+    assert {"committees", "plan", "activate"} <= set(phases), sorted(set(phases))
+    result = page.locator("#outcome")
+    result.wait_for(state="visible")
+    page.wait_for_function("window.civitas.resultShown")
+    where = page.evaluate(
+        "(() => { const r = document.getElementById('outcome').getBoundingClientRect(); "
+        "const head = document.querySelector('.table-head').getBoundingClientRect(); "
+        "return { top: r.top, head: head.bottom, height: window.innerHeight, y: window.scrollY }; })()"
+    )
+    # In view from its top (the winner), not under the sticky status bar.
+    assert where["head"] - 1 <= where["top"] < where["height"] - 40, where
+    assert "VP" in result.inner_text()
+    clean("the result")
+    from tests.browser.test_table_browser import shot
+
+    shot(page, "city-council-phone-newcomer-result")
+    log = http.get(f"{quick_server.url}/api/games/{game}/log", headers=auth).json()["moves"]
+    assert sum(m["seat"] == 0 for m in log) >= 20
+    context.close()
+    assert not errors, errors

@@ -10,6 +10,7 @@ import pytest
 from tests.browser.a11y import BROKEN_WORDS, SMALL_TARGETS, KeyPage, key_click
 from tests.browser.test_city_council_browser import _click as cc_click
 from tests.browser.test_rulesets_browser import (
+    SETTLED,
     TT_AUTO_DONE,
     _decide,
     _finished_as,
@@ -215,3 +216,69 @@ def test_suburbia_last_move_highlight_keeps_tile_text_readable(live_server, page
     assert look["outline"] == "none", look
     assert look["texts"] and all(s == "none" for s in look["texts"]), look
     assert look["hex"] == "4px", look
+
+
+def _rest_until_hire(server, game, auth):
+    """Play the host's moves over REST (construct, else buy, else the first legal move) until it
+    is asked to hire; returns the hire moves offered."""
+    import time
+
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        legal = http.get(f"{server.url}/api/games/{game}/legal-moves", headers=auth).json()
+        hires = [m for m in legal["moves"] if m["type"] == "hire"]
+        if hires:
+            return hires
+        if not legal["moves"]:
+            time.sleep(0.05)  # the bot's turn
+            continue
+        move = next(
+            (m for kind in ("construct", "buy") for m in legal["moves"] if m["type"] == kind),
+            legal["moves"][0],
+        )
+        http.post(
+            f"{server.url}/api/games/{game}/moves",
+            headers=auth,
+            json={"version": legal["version"], "move": move},
+        )
+    raise AssertionError("the host was never asked to hire")
+
+
+@pytest.mark.parametrize("size", [{"width": 1366, "height": 900}, PHONE], ids=["wide", "phone"])
+def test_fortune_city_hires_in_steps_with_the_picker(live_server, browser, size):
+    """Fortune City's hire is built in steps (the kit's staged picker): a citizen in the park,
+    then one of the highlighted buildings of its colour; no list of hire buttons, one per
+    combination, ever appears, and the hire made by those two clicks is the one played."""
+    context = browser.new_context(viewport=size, bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    game, auth = _start(live_server, page, "fortune-city")
+    offered = _rest_until_hire(live_server, game, auth)
+    page.reload()
+    page.wait_for_function("window.civitas && window.civitas.doc")
+    _my_turn(page)
+    page.locator("button[data-citizen]").first.wait_for()
+    # Nothing but the highlighted squares of the player's own city carries a hire move.
+    hire_targets = "[data-move*='\"hire\"']"
+    outside = page.locator(f"{hire_targets}:not(.fc-cell[data-seat='0'])").count()
+    assert outside == 0 and page.locator(hire_targets).count() <= 6
+    assert not page.locator("button", has_text="hire").count()
+    chip = page.locator("button[data-citizen]").first
+    citizen = chip.get_attribute("data-citizen")
+    chip.click()
+    assert page.get_attribute(f"button[data-citizen='{citizen}']", "aria-pressed") == "true"
+    assert "highlighted building" in page.inner_text(".fc-prompt")
+    cells = page.locator(".fc-cell.legal[data-seat='0']")
+    assert 1 <= cells.count() <= 6
+    if size == PHONE:
+        _table_is_clean(page, "fortune-city hire")
+    cell = cells.first
+    at = [int(v) for v in cell.get_attribute("data-cell").split(",")]
+    cell.click()
+    page.wait_for_function(f"{SETTLED} && window.civitas.lastAnswer && window.civitas.lastAnswer.ok")
+    log = http.get(f"{live_server.url}/api/games/{game}/log", headers=auth).json()["moves"]
+    hired = [m["move"] for m in log if m["seat"] == 0 and m["move"]["type"] == "hire"]
+    assert hired == [{"type": "hire", "citizen": citizen, "at": at}] and hired[0] in offered
+    context.close()
+    assert not errors, errors

@@ -149,6 +149,38 @@ def test_how_to_play_glossary_rulebook_and_hints_against_bots(learn_server, brow
     assert not errors, errors
 
 
+def test_the_hint_tells_the_move_kinds_offered_now(learn_server, browser):
+    """Hints are per kind of move: in a first Tiny Towns game against a bot, the hint line is the
+    guide's sentence for each kind of move offered at that moment (naming a resource as Master
+    Builder, placing one, building, finishing), and it changes as the decision changes."""
+    server = learn_server
+    ann = _player(server, "Ann")
+    _room_id, game = _room(server, ann, "tiny-towns")
+    hints = http.get(f"{server.url}/api/rulesets/tiny-towns/guide").json()["hints"]
+    page, errors = _page(browser, "wide")
+    _open(page, server, ann, game)
+    shown: dict[tuple, list] = {}
+    for _ in range(12):
+        _ready(page)
+        page.wait_for_function("window.civitas.guide && !document.getElementById('hint').hidden")
+        now = page.evaluate(
+            "(() => { const s = window.civitas; return { fresh: s.legalVersion === s.doc.version, "
+            "version: s.doc.version, kinds: [...new Set(s.legal.map((m) => m.type))], "
+            "lines: [...document.querySelectorAll('#hint .hint-line')].map((n) => n.textContent) }; })()"
+        )
+        if now["fresh"]:
+            assert now["lines"] == [f"Hint: {hints[k]}" for k in now["kinds"]][:4], now
+            shown[tuple(now["kinds"])] = now["lines"]
+        if len(shown) >= 2:
+            break
+        _rest_moves(server, game, ann, 1)
+        page.wait_for_function(f"window.civitas.doc.version > {now['version']}")
+    assert len(shown) >= 2, shown  # two decisions of different kinds, two different hints
+    assert len({tuple(lines) for lines in shown.values()}) == len(shown)
+    page.context.close()
+    assert not errors, errors
+
+
 def test_hints_stay_off_with_another_person_at_the_table(learn_server, browser, viewport):
     """A game with another person is no first game against bots: hints are off unless asked for."""
     server = learn_server
@@ -210,6 +242,104 @@ def test_one_click_one_move_and_no_error_after_a_double_click(learn_server, brow
     sent = page.evaluate("window.__ws.moves.filter((m) => m.move.type === 'keep_goal').length")
     assert sent == 1
     assert page.is_hidden("#move-error"), page.inner_text("#move-error")
+    page.context.close()
+    assert not errors, errors
+
+
+def _held_legal_moves(page, change=None):
+    """Hold the page's next legal-moves request until `release()` (a slow answer), and answer it
+    through `change(body)` when given. Returns release."""
+    import json
+
+    held: list = []
+
+    def route(r):
+        if not held:
+            held.append(r)  # the first one only: later requests go through
+        else:
+            r.continue_()
+
+    page.route("**/legal-moves", route)
+
+    def release():
+        r = held.pop()
+        if change is None:
+            r.continue_()
+        else:
+            answer = r.fetch()
+            r.fulfill(response=answer, body=json.dumps(change(answer.json())))
+        held.append(None)  # nothing more is held
+
+    return release
+
+
+def _click_while_fetching(server, page, guest, game, change=None):
+    """The other player moves (REST) while this page still shows the old decision; the page's
+    fetch of the new version's legal moves is held; the player clicks a goal meanwhile. Returns
+    the clicked goal and the release of the fetch."""
+    version = page.evaluate("window.civitas.doc.version")
+    release = _held_legal_moves(page, change)
+    legal = http.get(f"{server.url}/api/games/{game}/legal-moves", headers=guest["headers"]).json()
+    r = http.post(
+        f"{server.url}/api/games/{game}/moves",
+        headers=guest["headers"],
+        json={"version": legal["version"], "move": legal["moves"][0]},
+    )
+    assert r.status_code == 200, r.text
+    page.wait_for_function(
+        f"window.civitas.doc.version === {version + 1} && window.civitas.legalVersion === {version}"
+    )
+    button = page.locator(".sb-keep-goal").first
+    goal = page.evaluate("window.civitas.legal[0].goal")
+    button.click()
+    return goal, release
+
+
+def test_a_click_while_the_legal_moves_are_fetched_waits_and_is_played(learn_server, browser, viewport):
+    """Another player's move lands and the page fetches the new version's legal moves (slowly: the
+    answer is held); a click meanwhile is not dropped: the page says "One moment…", sends
+    nothing yet, and plays the move once the legal moves are in and it is still legal."""
+    server = learn_server
+    ann, bob = _player(server, "Ann"), _player(server, "Bob")
+    _room_id, game = _room(server, ann, "suburbia", bots=0, guests=[bob])
+    page, errors = _page(browser, viewport)
+    _open(page, server, ann, game)
+    _ready(page)
+    goal, release = _click_while_fetching(server, page, bob, game)
+    waiting = page.locator("#move-waiting")
+    waiting.wait_for(state="visible")
+    assert "One moment" in waiting.inner_text(), waiting.inner_text()
+    shot(page, f"learn-{viewport}-6-one-moment")
+    assert page.evaluate("window.__ws.moves.length") == 0  # nothing is sent on the old table
+    release()
+    page.wait_for_function("window.__ws.moves.length === 1 && window.civitas.awaiting === null")
+    page.wait_for_function("window.civitas.lastAnswer && window.civitas.lastAnswer.ok")
+    log = http.get(f"{server.url}/api/games/{game}/log", headers=ann["headers"]).json()["moves"]
+    assert [m["move"] for m in log if m["seat"] == 0] == [{"type": "keep_goal", "goal": goal}]
+    assert page.is_hidden("#move-waiting") and page.is_hidden("#move-error")
+    page.context.close()
+    assert not errors, errors
+
+
+def test_a_click_no_longer_legal_after_the_fetch_is_refused_in_words(learn_server, browser):
+    """The same, but the new version no longer allows the clicked move: nothing is sent and the
+    page says so in words (a notice, not an error), asking the player to choose again."""
+    server = learn_server
+    ann, bob = _player(server, "Ann"), _player(server, "Bob")
+    _room_id, game = _room(server, ann, "suburbia", bots=0, guests=[bob])
+    page, errors = _page(browser, "wide")
+    _open(page, server, ann, game)
+    _ready(page)
+    first = page.evaluate("window.civitas.legal[0]")
+    without = lambda body: {**body, "moves": [m for m in body["moves"] if m != first]}  # noqa: E731
+    _goal, release = _click_while_fetching(server, page, bob, game, change=without)
+    page.locator("#move-waiting").wait_for(state="visible")
+    release()
+    error = page.locator("#move-error")
+    error.wait_for(state="visible")
+    assert "was not sent" in error.inner_text() and "choose again" in error.inner_text(), error.inner_text()
+    assert page.evaluate("document.getElementById('move-error').dataset.kind") == "notice"
+    assert page.evaluate("window.__ws.moves.length") == 0 and page.is_hidden("#move-waiting")
     page.context.close()
     assert not errors, errors
 

@@ -112,7 +112,8 @@ def _decide(page, click, auto="false"):
         if now[1] == ready["v"]:
             return step, False  # the clicks only chose something
         # Another seat moved between the wait and the click: the page was fetching the new
-        # version's legal moves and sends nothing meanwhile (one click, one move). Decide again.
+        # version's legal moves and kept the click (sent once they are in, if still legal, or
+        # told as not sent). Decide again once that is settled.
     else:
         raise AssertionError(f"the clicks kept racing other seats' moves: {_page_state(page)}")
     page.wait_for_function(SETTLED, timeout=30000)

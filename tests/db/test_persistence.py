@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app.db.models import MoveRow, Snapshot
+from app.api.errors import HTTP_STATUS
 from app.engine.errors import GameError
 from app.main import create_app
 from app.services.games import GameService
@@ -93,7 +94,7 @@ def test_two_instances_racing_on_one_version_one_wins(client):
     wins = [r for r in results if isinstance(r, int)]
     losses = [r for r in results if isinstance(r, GameError)]
     assert wins == [3] and len(losses) == 1, results
-    assert losses[0].status in (403, 409)
+    assert HTTP_STATUS[losses[0].code] in (403, 409)
     assert doc(client, game_id)["version"] == 3
 
 
@@ -407,3 +408,33 @@ def test_a_write_holding_the_turn_never_meets_a_move_and_the_moves_follow_it(tmp
 async def _enter_and_stay(store) -> None:
     async with store.turn():
         await asyncio.sleep(3600)
+
+
+def test_a_started_games_copy_is_made_at_the_start_and_equals_one_loaded_from_the_database(client):
+    """The start makes the live copy from what it has in hand (no reload by the first reader),
+    and that copy is the one the database would give."""
+    from tests.realtime.test_lobby import counting_statements
+
+    platform = client.app.state.platform
+    with counting_statements(client) as seen:
+        game_id, (a, _b) = started_game(client, options={"rounds": 2})
+        assert doc(client, game_id, a)["version"] == 0
+    # Neither the start, its bot and clock hooks, nor the first read rebuilt the game.
+    assert not [s for s in seen if "FROM snapshots" in s or "FROM moves" in s], seen
+    live = platform.games.loaded(game_id)
+    assert live is not None
+
+    async def reload():
+        fresh = GameService(platform.sessions)
+        try:
+            return await fresh.live(game_id)
+        finally:
+            await fresh.aclose()
+
+    loaded = client.portal.call(reload)
+    for name in ("room_id", "players", "options", "seed", "seed_hash", "version", "state", "to_act_at"):
+        assert getattr(live, name) == getattr(loaded, name), name
+    for name in ("movers", "seats", "undo_mode", "private", "invite_code", "abandoned"):
+        assert getattr(live, name) == getattr(loaded, name), name
+    assert live.states == loaded.states
+    assert play_first_legal(client, game_id, a) == 1

@@ -259,7 +259,7 @@ def test_a_heartbeat_to_a_thousand_games_is_written_a_chunk_per_turn():
         games = _Games({f"g{i}": i % 7 for i in range(1000)})
         hub = Hub(games=games)  # type: ignore[arg-type]
         sockets: dict[str, list[Connection]] = {}
-        for game_id, version in games.stored.items():
+        for game_id in games.stored:
             channel = Channel()
             sockets[game_id] = [Connection(_Recording(), game_id, seat, None) for seat in (0, 1)]
             channel.connections.update(sockets[game_id])

@@ -358,3 +358,33 @@ def test_cleanup_forgets_notifications_sent_a_week_ago(client, world, monkeypatc
     monkeypatch.setattr(clocks, "SKEW", timedelta(days=8))
     client.portal.call(client.app.state.platform.cleanup.sweep)
     assert [r.key for r in _outbox(client)] == ["old-pending"]  # unsent rows are kept
+
+
+def test_a_player_without_channels_is_not_looked_up_again_until_they_set_one_up(client, world):
+    """Most players set nothing up: once found so, their hand-overs cost no query (for
+    QUIET_SECONDS); setting a channel up through this instance is heard at the very next one."""
+    from tests.realtime.test_lobby import counting_statements
+
+    _smtp, _push, hook = world
+    a, b = new_player(client, "Ann"), new_player(client, "Bob")
+    room_id = _room(client, a, b)
+    game_id = client.post(f"/api/rooms/{room_id}/start", headers=a["headers"]).json()["game_id"]
+    platform = client.app.state.platform
+    live = client.portal.call(platform.games.live, game_id)
+    from app.services.notices import GameNotices
+
+    def turn(version: int):
+        return GameNotices._turn(platform.notices, live, 0, a["id"], version)
+
+    assert client.portal.call(platform.notifier.send, [turn(50)]) == 0  # looked up: no channel
+    with counting_statements(client) as seen:
+        assert client.portal.call(platform.notifier.send, [turn(51)]) == 0
+    assert seen == []
+    r = client.put(
+        "/api/players/me/notifications",
+        headers=a["headers"],
+        json={"events": {"your_turn": ["webhook"]}, "webhook_url": hook.url + "/ann"},
+    )
+    assert r.status_code == 200
+    assert client.portal.call(platform.notifier.send, [turn(52)]) == 1
+    assert hook.wait_for(1)[0]["json"]["tag"] == f"turn:{game_id}:0:52"

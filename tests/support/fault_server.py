@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from app import main
-from app.services import platform
+from app import platform
 
 EXIT_STATUS = 70
 

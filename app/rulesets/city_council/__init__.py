@@ -8,15 +8,27 @@ in data/*.toml; NOTES.md records every decision and reconstruction.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, Field
 
 from app.engine.memo import ensure
-from app.engine.ruleset import CannotUpgrade, Move, Outcome, RulesetHooks, State, ranks_from_keys
-from app.rulesets.city_council import flow, search_hooks, view
+from app.engine.ruleset import CannotUpgrade, Move, Outcome, RulesetHooks, ranks_from_keys
+from app.engine.ruleset import State as JsonState
+from app.rulesets.city_council import apply, legal, phases, search_hooks, view
 from app.rulesets.city_council.setup import new_state, upgrade_from_2
+from app.rulesets.city_council.state import State
 from app.rulesets.city_council.tables import CARDS
+
+
+def _typed(state: JsonState) -> State:
+    """The engine's plain JSON state as the typed state it is (the same object)."""
+    return cast(State, state)
+
+
+def _plain(state: State) -> JsonState:
+    """A typed state as the engine's plain JSON state (the same object)."""
+    return cast(JsonState, state)
 
 
 class CityCouncilOptions(BaseModel):
@@ -59,37 +71,37 @@ class CityCouncil(RulesetHooks):
     # game's or a decision's when one is active, else their own, so that `execution.allowed`, asked
     # for several times per move, is worked out once without a module-level cache.
 
-    def setup(self, players: int, options: BaseModel, seed: int) -> State:
+    def setup(self, players: int, options: BaseModel, seed: int) -> JsonState:
         """Tracks, workers, the Starting Zone, the planning area and 2 favour cards each."""
         opts = CityCouncilOptions.model_validate(options.model_dump())
         state = new_state(players, opts.mode, opts.hard_budget, seed)
-        flow.advance(state)
-        return state
+        phases.advance(state)
+        return _plain(state)
 
-    def to_act(self, state: State) -> list[int]:
+    def to_act(self, state: JsonState) -> list[int]:
         """Seats owing a decision now."""
-        return flow.to_act(state)
+        return legal.to_act(_typed(state))
 
-    def legal_moves(self, state: State, seat: int) -> list[Move]:
+    def legal_moves(self, state: JsonState, seat: int) -> list[Move]:
         """Every concrete legal move."""
         with ensure():
-            return flow.legal_moves(state, seat)
+            return phases.legal_moves(_typed(state), seat)
 
-    def apply(self, state: State, seat: int, move: Move) -> State:
+    def apply(self, state: JsonState, seat: int, move: Move) -> JsonState:
         """The next state (Prof. Phil and the automatic steps run inside)."""
         with ensure():
-            return flow.apply(state, seat, move)
+            return _plain(apply.apply(_typed(state), seat, move))
 
-    def playout(self, state: State, rng: Any) -> State:
-        """A random game to the end on one private copy changed in place (flow.playout)."""
+    def playout(self, state: JsonState, rng: Any) -> JsonState:
+        """A random game to the end on one private copy changed in place (apply.playout)."""
         with ensure():
-            return flow.playout(state, rng)
+            return _plain(apply.playout(_typed(state), rng))
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: JsonState, seat: int | None) -> dict[str, Any]:
         """What `seat` may see."""
-        return view.view(state, seat)
+        return view.view(_typed(state), seat)
 
-    def outcome(self, state: State) -> Outcome | None:
+    def outcome(self, state: JsonState) -> Outcome | None:
         """Final VP; ties: fewest cards in hand, then most private funds (RB Victory). A defeat
         (RB Defeat) leaves nobody the winner."""
         if state["phase"] != "over":
@@ -123,7 +135,7 @@ class CityCouncil(RulesetHooks):
         keys = [(state["vp"][i], -len(state["hands"][i]), state["funds"][i]) for i in range(n)]
         return Outcome(scores, ranks_from_keys(keys), breakdown)
 
-    def upgrade_state(self, state: State | None, from_version: str) -> State | None:
+    def upgrade_state(self, state: JsonState | None, from_version: str) -> JsonState | None:
         """Version 2 -> 3 (rules review 2, NOTES "Version history"): a snapshot is carried by
         setup.upgrade_from_2 and plays on under the new rules. A game without a snapshot is
         refused (replaying its moves from setup under the new rules could refuse one: scoring
@@ -133,40 +145,40 @@ class CityCouncil(RulesetHooks):
                 f"City Council cannot carry a game from version {from_version} "
                 f"{'without a snapshot ' if state is None else ''}to version {self.version}."
             )
-        return upgrade_from_2(state)
+        return _plain(upgrade_from_2(state))
 
-    def determinize(self, state: State, seat: int | None, rng: Any) -> State:
+    def determinize(self, state: JsonState, seat: int | None, rng: Any) -> JsonState:
         """Re-deal everything `seat` cannot see."""
-        return view.determinize(state, seat, rng)
+        return _plain(view.determinize(_typed(state), seat, rng))
 
-    def public_move(self, state: State, seat: int, move: Move, viewer: int | None) -> Move | None:
+    def public_move(self, state: JsonState, seat: int, move: Move, viewer: int | None) -> Move | None:
         """Hide kept and discarded favour cards from everyone but their owner."""
-        return view.public_move(state, seat, move, viewer)
+        return view.public_move(_typed(state), seat, move, viewer)
 
-    def log_text(self, state: State, seat: int, move: Move, viewer: int | None) -> str:
+    def log_text(self, state: JsonState, seat: int, move: Move, viewer: int | None) -> str:
         """The log sentence for `viewer` (state = before the move)."""
-        return view.log_text(state, seat, move, viewer)
+        return view.log_text(_typed(state), seat, move, viewer)
 
     def catalogue(self) -> dict[str, Any]:
         """Building, card and board data for the browser."""
         return view.catalogue()
 
-    def evaluate(self, state: State) -> list[float]:
+    def evaluate(self, state: JsonState) -> list[float]:
         """Each seat's chance of winning, in [0, 1], for the search bot's cut-off leaves."""
         with ensure():
-            return search_hooks.evaluate(state)
+            return search_hooks.evaluate(_typed(state))
 
-    def candidates(self, state: State, seat: int, k: int) -> list[Move]:
+    def candidates(self, state: JsonState, seat: int, k: int) -> list[Move]:
         """At most `k` moves worth searching, best first (the search bot's prior)."""
         with ensure():
-            return search_hooks.candidates(state, seat, k)
+            return search_hooks.candidates(_typed(state), seat, k)
 
-    def bot_move(self, state: State, seat: int, rng: Any) -> Move | None:
+    def bot_move(self, state: JsonState, seat: int, rng: Any) -> Move | None:
         """The heuristic bot (bot.py)."""
         from app.rulesets.city_council.bot import choose
 
         with ensure():
-            return choose(state, seat, rng)
+            return choose(_typed(state), seat, rng)
 
     def describe_move(self, move: Move) -> str:
         """A short label for a move."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from app.rulesets.city_council.tables import (
@@ -17,8 +17,8 @@ from app.rulesets.city_council.tables import (
     Kind,
     kind_of,
 )
+from app.rulesets.city_council.state import State
 
-State = dict[str, Any]
 Cells = tuple[tuple[int, int], ...]
 
 
@@ -52,10 +52,10 @@ def start_full(s: State) -> bool:
     return occupied_mask(s) & _START_MASK == _START_MASK
 
 
-_START_MASK = sum(CELL_BIT[r][c] for r, c in ZONE_CELLS["start"])  # the Starting Zone's blocks
+_START_MASK: int = sum(CELL_BIT[r][c] for r, c in ZONE_CELLS["start"])  # the Starting Zone's blocks
 
 
-def zone_full(s: State, zone: str, occ: dict | None = None) -> bool:
+def zone_full(s: State, zone: str, occ: dict[tuple[int, int], str] | None = None) -> bool:
     """A zone with no free block (RB Pollution Prevention: 'the zone has no free blocks')."""
     # No generator expressions in the functions that run during play: compiled, a function that
     # holds one allocates a closure on every call, even when the branch using it never runs.
@@ -116,7 +116,7 @@ def occupied_mask(s: State, own: Iterable[tuple[int, int]] = ()) -> int:
     return occ
 
 
-def placements(s: State, shape: str, own: frozenset = frozenset()) -> list[Cells]:
+def placements(s: State, shape: str, own: frozenset[tuple[int, int]] = frozenset()) -> list[Cells]:
     """Every position of a shape on free buildable blocks (blocks in `own` count as free). Before
     the advanced phase the tile must lie at least partly in the Starting Zone (RB Building
     Placement: 'at the beginning of the game you must construct buildings in the Starting Zone';
@@ -294,7 +294,7 @@ def option_cost(
     return kind.cost - kind_of(old).cost + surcharge(kind, [x for x in blocks if x not in own])
 
 
-def zones_of(b: dict[str, Any]) -> set[str]:
+def zones_of(b: Mapping[str, Any]) -> set[str]:
     """Zones a building is built on or overlaps."""
     return {ZONE_GRID[r][c] for r, c in b["cells"]}
 

@@ -3,11 +3,13 @@ city working (employ workers, hold Crime and Pollution down, earn money), and sc
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from app.rulesets.city_council.board import iter_fresh, iter_upgrades, occupied_mask, option_cost
 from app.rulesets.city_council.favours import building_vp, general_vp, metrics
-from app.rulesets.city_council.flow import available_tiles, chair, legal_moves
+from app.rulesets.city_council.council import available_tiles
+from app.rulesets.city_council.phases import legal_moves
 from app.rulesets.city_council.tables import (
     BUDGET_MAX,
     CARDS,
@@ -17,9 +19,8 @@ from app.rulesets.city_council.tables import (
     Kind,
     kind_of,
 )
+from app.rulesets.city_council.state import Move, State, chair, plan_of
 
-State = dict[str, Any]
-Move = dict[str, Any]
 
 # What one unit of each product or input is worth to the city (a tuned guess; NOTES "Bot").
 _OUT = {
@@ -123,7 +124,7 @@ def money_short(s: State, seat: int) -> bool:
     return True
 
 
-def _sell_value(s: State, seat: int, b: dict[str, Any]) -> float:
+def _sell_value(s: State, seat: int, b: Mapping[str, Any]) -> float:
     """A sale when money is short: the dollars it brings (cost - $1, up to the $11 cap), worth
     more than usual, against what the building does for the city and the seat's cards."""
     kind = kind_of(b)
@@ -224,7 +225,7 @@ def _activation_value(s: State, seat: int, mv: Move) -> float:
 
 def _execution_cost(s: State, mv: Move) -> int:
     """What an execution move costs the city (0 for a sale)."""
-    p = s["plans"][mv["plan"]]
+    p = plan_of(s, mv["plan"])
     if p["kind"] == "sell":
         return 0
     if p["kind"] == "relocate":
@@ -232,6 +233,7 @@ def _execution_cost(s: State, mv: Move) -> int:
     return option_cost(s, TILES[p["target"]], mv["cells"], mv.get("upgrade"))
 
 
+# Long and complex: one short branch per phase, each its heuristic, read in order.
 def choose(s: State, seat: int, rng: Any) -> Move | None:
     """The bot's move for `seat`."""
     moves = legal_moves(s, seat)
@@ -240,7 +242,7 @@ def choose(s: State, seat: int, rng: Any) -> Move | None:
     ph = s["phase"]
     if ph == "committees":
 
-        def key(mv: Move) -> tuple:
+        def key(mv: Move) -> tuple[int, int]:
             mine = mv["seats"][seat]
             return ({"election": 3, "union": 2, "executive": 1}.get(mine, 0), -moves.index(mv))
 
@@ -267,11 +269,8 @@ def choose(s: State, seat: int, rng: Any) -> Move | None:
         return max(moves, key=lambda mv: _plan_value(s, seat, mv["plan"], short))
     if ph == "fund":
         mine = [mv for mv in moves if mv["type"] == "fund" and mv["plan"] == seat]
-        if (
-            mine
-            and s["plans"][seat]["kind"] == "build"
-            and _tile_value(s, seat, s["plans"][seat]["target"]) > 1
-        ):
+        p = s["plans"][seat]
+        if mine and p is not None and p["kind"] == "build" and _tile_value(s, seat, p["target"]) > 1:
             return mine[0]
         return {"type": "fund_done"}
     if ph == "execute":
@@ -279,12 +278,12 @@ def choose(s: State, seat: int, rng: Any) -> Move | None:
         cost = {id(mv): _execution_cost(s, mv) for mv in moves}
         # each plan's cheapest fresh place and each upgrade's cheapest place: any dearer place
         # only spends the city's money
-        low: dict[tuple, int] = {}
+        low: dict[tuple[int, str | None], int] = {}
         for mv in moves:
             k = (mv["plan"], mv.get("upgrade"))
             low[k] = min(low.get(k, cost[id(mv)]), cost[id(mv)])
 
-        def ev(mv: Move) -> tuple:
+        def ev(mv: Move) -> tuple[float, int, bool, int]:
             # a building touching the Starting Zone (or a zone with a Community token source)
             # can work without a zone activation
             cells = mv.get("cells") or []

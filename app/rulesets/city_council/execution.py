@@ -6,7 +6,7 @@ way keeps them all possible (NOTES 5).
 
 The look-ahead runs on light copies ("shadows") holding only what execution reads and changes:
 the buildings, the City Budget, the blocks taken (a bit mask), the plans and their private funds.
-`flow.do_execute` changes the real state the same way (tests/rulesets/city_council/test_execution.py
+`execute.do_execute` changes the real state the same way (tests/rulesets/city_council/test_execution.py
 compares the two along random games)."""
 
 from __future__ import annotations
@@ -26,8 +26,11 @@ from app.rulesets.city_council.board import (
     surcharge,
 )
 from app.rulesets.city_council.tables import BUDGET_MAX, TILES, kind_of
+from app.rulesets.city_council.state import State
 
-State = dict[str, Any]
+#: What execution reads of the state (buildings, budget, plans, their funds), with the taken
+#: blocks as a mask (`occ`): a shadow that a search changes freely.
+Shadow = dict[str, Any]
 # (cost, blocks or None for a sale, the building upgraded or None, the blocks as a mask)
 Choice = tuple[int, Any, Any, int]
 
@@ -37,7 +40,7 @@ def pending(s: State) -> list[int]:
     return [o for o in s["approved"] if o not in s["executed"] and o not in s["failed"]]
 
 
-def _shadow(s: State) -> State:
+def _shadow(s: State) -> Shadow:
     """What execution reads of the real state, with the taken blocks as a mask."""
     return {
         "buildings": s["buildings"],
@@ -49,7 +52,7 @@ def _shadow(s: State) -> State:
     }
 
 
-def _choices(t: State, o: int) -> Iterator[Choice]:
+def _choices(t: Shadow, o: int) -> Iterator[Choice]:
     """Every way to execute plan o in shadow `t`: a sale (of a standing building), a relocation
     within the City Budget (cheapest first), or a construction within the City Budget plus the
     plan's private funds (fresh places cheapest first, then upgrades)."""
@@ -75,8 +78,8 @@ def _choices(t: State, o: int) -> Iterator[Choice]:
         yield cost, cells, bid, mask
 
 
-def _after(t: State, o: int, ch: Choice) -> State:
-    """Shadow `t` after plan o is executed by choice `ch` (as flow.do_execute does it)."""
+def _after(t: Shadow, o: int, ch: Choice) -> Shadow:
+    """Shadow `t` after plan o is executed by choice `ch` (as execute.do_execute does it)."""
     cost, cells, upgrade, mask = ch
     p = t["plans"][o]
     buildings = dict(t["buildings"])
@@ -101,7 +104,8 @@ def _after(t: State, o: int, ch: Choice) -> State:
     return {**t, "buildings": buildings, "budget": budget, "occ": occ}
 
 
-def _bound(t: State, left: tuple[int, ...], static: bool) -> int:
+# Complex: one pass over the plans left (a branch per kind of plan) is the search's pruning bound.
+def _bound(t: Shadow, left: tuple[int, ...], static: bool) -> int:
     """At most this many plans of `left` can still be executed: every sale and relocation of a
     standing building, and as many constructions as the money (the City Budget plus every sale's
     price) could pay at their lowest possible costs, less their private funds. The lowest cost is
@@ -154,7 +158,7 @@ def _bound(t: State, left: tuple[int, ...], static: bool) -> int:
     return count
 
 
-def _most(t: State, left: tuple[int, ...], cap: int) -> tuple[int, list[tuple[int, Choice]]]:
+def _most(t: Shadow, left: tuple[int, ...], cap: int) -> tuple[int, list[tuple[int, Choice]]]:
     """How many plans of `left` can still be executed from shadow `t`, in the best order and
     ways (the search stops once it reaches `cap`), with one such sequence of (plan, choice)."""
     if not left or cap <= 0:
@@ -183,7 +187,7 @@ def _most(t: State, left: tuple[int, ...], cap: int) -> tuple[int, list[tuple[in
     return best, path
 
 
-def _still(t: State, o: int, ch: Choice) -> bool:
+def _still(t: Shadow, o: int, ch: Choice) -> bool:
     """Whether `ch`, found in another shadow, is still a way to execute plan o in `t` at the
     same cost."""
     cost, cells, upgrade, mask = ch
@@ -213,7 +217,7 @@ def _still(t: State, o: int, ch: Choice) -> bool:
     return cost == tile.cost - kind_of(old).cost + surcharge(tile, new_blocks)
 
 
-def _replays(t: State, path: list[tuple[int, Choice]]) -> bool:
+def _replays(t: Shadow, path: list[tuple[int, Choice]]) -> bool:
     """Whether every step of `path` can still be taken, in order, from shadow `t`."""
     last = len(path) - 1
     for i, (o, ch) in enumerate(path):
@@ -224,7 +228,7 @@ def _replays(t: State, path: list[tuple[int, Choice]]) -> bool:
     return True
 
 
-def _after_for_replay(t: State, o: int, ch: Choice) -> State:
+def _after_for_replay(t: Shadow, o: int, ch: Choice) -> Shadow:
     """`_after`, without the new building's record for a fresh construction: a replayed sequence
     was found where this plan's building stood elsewhere, so a step naming it fails `_still`
     either way, and only the blocks and the money matter to the others."""

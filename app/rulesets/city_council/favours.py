@@ -15,8 +15,7 @@ from app.rulesets.city_council.tables import (
     ZONES,
     ZONE_CELLS,
 )
-
-State = dict[str, Any]
+from app.rulesets.city_council.state import State
 
 
 def community_count(s: State) -> int:
@@ -40,6 +39,7 @@ _FULL_KEY = {"industrial": "full_ind", "commercial": "full_com", "residential": 
 _ZONE_ROWS = [(zmask, _FULL_KEY.get(ZONES[z]["type"])) for z, zmask in _ZONE_MASKS.items()]
 
 
+# Long: one pass over the buildings and zones works out every metric at once (it runs per move).
 def metrics(s: State) -> dict[str, int]:
     """The values General favour conditions read (see data/favours.toml)."""
     built = 0  # blocks under buildings
@@ -191,8 +191,9 @@ def _level_vp(card_id: str) -> dict[str, int]:
 _LEVEL_VP = {cid: _level_vp(cid) for cid, card in CARDS.items() if card.kind == "building"}
 
 
-def card_vp(s: State, card_id: str, m: dict[str, int], turn_end: bool) -> int:
-    """VP a card would score in the current scoring window (0: it cannot be scored now)."""
+def card_vp(s: State, card_id: str, m: dict[str, int] | None, turn_end: bool) -> int:
+    """VP a card would score in the current scoring window (0: it cannot be scored now); `m` is
+    `metrics(s)`, or None when not worked out (only a General card reads it)."""
     if CARDS[card_id].kind == "building":
         return building_vp(s, card_id) if turn_end else 0  # RB: building cards only at turn end
-    return general_vp(s, card_id, m, turn_end)
+    return general_vp(s, card_id, metrics(s) if m is None else m, turn_end)

@@ -7,11 +7,9 @@ largest available building (L-shaped first), the highest placed.
 
 from __future__ import annotations
 
-from typing import Any
 
 from app.rulesets.city_council.tables import CARDS, SHAPE_ORDER, TILES
-
-State = dict[str, Any]
+from app.rulesets.city_council.state import State
 
 
 def area_positions(s: State) -> list[tuple[int, int, str]]:

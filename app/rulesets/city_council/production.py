@@ -5,7 +5,8 @@ fixed totals (RB: 'the number of tokens and workers of each type is deliberately
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from app.rulesets.city_council.board import zones_of  # noqa: F401  (re-exported: tests read it here)
 from app.rulesets.city_council.favours import community_count, prison_count
@@ -22,8 +23,7 @@ from app.rulesets.city_council.tables import (
     KIND_BY_NAME,
     TILES,
 )
-
-State = dict[str, Any]
+from app.rulesets.city_council.state import Building, State
 
 
 def _placed(s: State, key: str) -> int:
@@ -91,7 +91,7 @@ def apply_effects(s: State, eff: dict[str, int]) -> None:
 # --- activation -----------------------------------------------------------------------------
 
 
-def zone_active(s: State, b: dict[str, Any]) -> bool:
+def zone_active(s: State, b: Mapping[str, Any]) -> bool:
     """RB Activating a Building: on or overlapping the Starting Zone or an activated zone."""
     zones_on = s["zones_on"]
     for r, c in b["cells"]:
@@ -152,7 +152,7 @@ def money_tokens_free(s: State) -> int:
 def _combos_of(kind: Kind) -> list[tuple[list[int], tuple[int, ...], list[int]]]:
     """A kind's sets of action boxes ('/' boxes are either/or), each with what it needs
     (`_need_vector`) and the Prison boxes it uses."""
-    got = []
+    got: list[tuple[list[int], tuple[int, ...], list[int]]] = []
     idx = range(len(kind.boxes))
     for size in range(1, len(kind.boxes) + 1):
         for combo in combinations(idx, size):
@@ -168,7 +168,7 @@ def _combos_of(kind: Kind) -> list[tuple[list[int], tuple[int, ...], list[int]]]
 _COMBOS = {name: _combos_of(kind) for name, kind in KIND_BY_NAME.items()}
 
 
-def box_sets(b: dict[str, Any], kind: Kind, have: tuple[int, ...]) -> list[list[int]]:
+def box_sets(b: Mapping[str, Any], kind: Kind, have: tuple[int, ...]) -> list[list[int]]:
     """`box_choices` of building record `b` of kind `kind`, given `have_now(s)`."""
     # No generator expressions in the functions that run during play: compiled, a function that
     # holds one allocates a closure on every call, even when the branch using it never runs.
@@ -198,7 +198,7 @@ def box_choices(s: State, bid: str, have: tuple[int, ...] | None = None) -> list
     return box_sets(b, kind_of(b), have_now(s) if have is None else have)
 
 
-def activation_candidates(s: State) -> Iterator[tuple[str, dict[str, Any], Kind]]:
+def activation_candidates(s: State) -> Iterator[tuple[str, Building, Kind]]:
     """Buildings not yet activated this turn, with boxes, on an active zone (power plants need
     no activated zone), with their kinds, one by one (`can_activate` stops at the first that
     can run a box set)."""
@@ -338,6 +338,7 @@ def _incarcerate(s: State) -> None:
     p[0] = 1
 
 
+# Complex: RB Production C is one sequence over the activated buildings, read as the rulebook is.
 def resolve(s: State) -> list[dict[str, Any]]:
     """RB Production C: each activated building produces, building after building (the Prison
     first, so tokens arriving this turn wait for a later activation); workers return to housing,

@@ -4,15 +4,13 @@ cards in hand could still score."""
 
 from __future__ import annotations
 
-from typing import Any
 
 from app.engine.rng import Rng
 from app.engine.search import best_first, win_chances
 from app.rulesets.city_council import bot
-from app.rulesets.city_council.flow import legal_moves
+from app.rulesets.city_council.phases import legal_moves
+from app.rulesets.city_council.state import Move, State
 
-State = dict[str, Any]
-Move = dict[str, Any]
 
 SCALE = 3.0  # VP that make a win e times likelier than a loss
 HAND = 0.5  # a card in hand scores later only if the city gets there

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 from app.engine.rng import Rng
 from app.rulesets.city_council.tables import (
@@ -14,10 +15,10 @@ from app.rulesets.city_council.tables import (
     SHAPE_ORDER,
     TILES,
 )
+from app.rulesets.city_council.state import State
 
-State = dict[str, Any]
 
-
+# Long: the state's every key is laid out in one literal, the stored shape at a glance.
 def new_state(players: int, mode: str, hard_budget: int, seed: int) -> State:
     """The state before the first Committees phase. With 2 players Prof. Phil is member 2."""
     rng = Rng.from_seed(seed, "city-council")
@@ -83,6 +84,7 @@ def new_state(players: int, mode: str, hard_budget: int, seed: int) -> State:
         "defeat": None,
         "last": {},
         "rng": 0,
+        "reserve_adv": [],  # last, where the standard game's setup has always added it
     }
     # RB Sandbox: "Play without the fixed buildings ... Cover the fixed buildings by placing the
     # Airport tile face down over them": the face-down Airport (out of play) only hides the
@@ -119,7 +121,6 @@ def new_state(players: int, mode: str, hard_budget: int, seed: int) -> State:
             rng.shuffle(stacks[sh])
             s["stacks"][sh] = stacks[sh]
             s["up"][sh] = [stacks[sh].pop(0) for _ in range(min(area[sh], len(stacks[sh])))]
-    s.setdefault("reserve_adv", [])
     deck = sorted(CARDS)
     rng.shuffle(deck)
     for m in range(members):  # RB Setup: 2 favour cards each (Prof. Phil too, face down)
@@ -132,21 +133,21 @@ def new_state(players: int, mode: str, hard_budget: int, seed: int) -> State:
     return s
 
 
-def upgrade_from_2(s: State) -> State:
+def upgrade_from_2(old: Mapping[str, Any]) -> State:
     """A snapshot stored under rules version 2 as version 3 stores it (NOTES "Version history"):
     the face-down Airport no longer takes the Sandbox Starting Zone's blocks (`covered` empty);
     a covered printed building is gone for good (no `covers` record to bring back); in the
     planning phase Prof. Phil has proposed already (he proposes first, by the card revealed when
     the phase began). Everything else is stored alike and plays on under the version-3 rules."""
-    from app.rulesets.city_council import flow, phil
+    from app.rulesets.city_council import council, phil
 
-    s = dict(s)
+    s: dict[str, Any] = dict(old)
     s["covered"] = []
     s["buildings"] = {bid: {k: v for k, v in b.items() if k != "covers"} for bid, b in s["buildings"].items()}
     m = s["players"]
     if s["phil"] and s["phase"] == "plan" and s["plans"][m] is None:
         s["plans"] = list(s["plans"])
-        opts = {mv["target"] for mv in flow.plan_options(s, m) if mv["kind"] == "build"}
-        tile = phil.pick_building(s, opts)
+        opts = {mv["target"] for mv in council.plan_options(cast(State, s), m) if mv["kind"] == "build"}
+        tile = phil.pick_building(cast(State, s), opts)
         s["plans"][m] = {"kind": "build", "target": tile} if tile else {"kind": "none"}
-    return s
+    return cast(State, s)  # now in the version-3 shape

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 # From the package, not `__file__`: a compiled module lives in .compiled/ (app.engine.compiled).
-_DATA = Path(files(__package__)) / "data"
+_DATA = Path(str(files(__package__))) / "data"
 
 
 def _load(name: str) -> dict[str, Any]:
@@ -30,10 +31,10 @@ IN_KEYS = {"B", "W", "BX", "money", "goods", "community", "jail", "prison"}
 OUT_KEYS = {"money", "community", "goods", "power", "W", "crime", "crime_x", "pollution_x"}
 COMMITTEES = ("transport", "treasury", "election", "union", "executive")  # RB turn order 1st..5th
 SIZE = BOARD["board"]["size"]
-BUDGET_MAX = BOARD["tracks"]["budget_max"]
+BUDGET_MAX: int = BOARD["tracks"]["budget_max"]
 POWER_MAX = BOARD["tracks"]["power_max"]
-POWER_START = BOARD["tracks"]["power_start"]
-TOKENS = {k: v for k, v in BOARD["tokens"].items() if k != "source"}
+POWER_START: int = BOARD["tracks"]["power_start"]
+TOKENS: dict[str, int] = {k: v for k, v in BOARD["tokens"].items() if k != "source"}
 SETUP = {row["players"]: row for row in BOARD["setup"]}
 PLANNING = BOARD["planning"]
 ZONES = {z["id"]: z for z in BOARD["zone"]}
@@ -73,7 +74,8 @@ ORIENTATIONS = {shape: _orientations(cells) for shape, cells in _SHAPES.items()}
 
 def zone_of(r: int, c: int) -> str:
     """The zone id of block (r, c)."""
-    return BOARD["board"]["regions"][r // 3][c // 3]
+    zone: str = BOARD["board"]["regions"][r // 3][c // 3]
+    return zone
 
 
 ZONE_GRID = [[zone_of(r, c) for c in range(SIZE)] for r in range(SIZE)]
@@ -162,7 +164,7 @@ for _f in FIXED:
         raise ValueError(f"bad fixed building {_f}")
 
 
-def kind_of(building: dict[str, Any]) -> Kind:
+def kind_of(building: Mapping[str, Any]) -> Kind:
     """The kind of a built building record (tile id, or a fixed building's name)."""
     tile = building.get("tile")
     return TILES[tile] if tile else KIND_BY_NAME[building["name"]]
@@ -270,7 +272,7 @@ BUILDING_LEVEL_VP = tuple(_FAVOURS["building_levels"]["vp"])
 if len(BUILDING_LEVEL_VP) != 3:
     raise ValueError("building_levels.vp needs the white, light-grey and dark-grey values")
 
-UNEMPLOYMENT = {side: {} for side in ("W", "B")}
+UNEMPLOYMENT: dict[str, dict[int, dict[str, int]]] = {side: {} for side in ("W", "B")}
 for row in BOARD["unemployment"]:
     for n in row["counts"]:
         UNEMPLOYMENT[row["side"]][n] = dict(row["effects"])

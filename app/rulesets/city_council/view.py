@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from app.engine.memo import latest, shared
-from app.rulesets.city_council.flow import WINDOWS, to_act
+from app.rulesets.city_council.legal import to_act
+from app.rulesets.city_council.windows import WINDOWS
 from app.rulesets.city_council.tables import (
     CARDS,
     COMMITTEES,
@@ -17,8 +19,8 @@ from app.rulesets.city_council.tables import (
     ZONES,
     Kind,
 )
+from app.rulesets.city_council.state import State
 
-State = dict[str, Any]
 _PUBLIC = (
     "players",
     "members",
@@ -71,7 +73,8 @@ def _table(s: State) -> dict[str, Any]:
     """Everything every viewer sees, in the view's key order (`hand` and `drawn` are each viewer's
     own, filled in by `view`). It holds the state's own objects, which moves replace and nothing
     changes; what it derives (planning area, counts) is fresh."""
-    t: dict[str, Any] = {k: s[k] for k in _PUBLIC}
+    plain: Mapping[str, Any] = s  # read by the names listed
+    t: dict[str, Any] = {k: plain[k] for k in _PUBLIC}
     t["to_act"] = to_act(s)
     t["planning"] = {
         sh: {
@@ -111,7 +114,7 @@ def determinize(s: State, seat: int | None, rng: Any) -> State:
     """Re-deal what `seat` cannot see: other hands and drawn pairs, Prof. Phil's hidden cards, the
     favour deck, the discards the seat did not see, and the building stacks below their tops.
     Kept: the seat's hand and drawn cards, what it discarded, every public card."""
-    d = dict(s)
+    d = s.copy()
     known_disc = [(c, mask) for c, mask in s["fdiscard"]]
     bit = 0 if seat is None else (1 << seat)
     public_mask = (1 << s["players"]) - 1
@@ -169,6 +172,7 @@ def _who(m: int, s: State) -> str:
     return "Prof. Phil" if s["phil"] and m == s["players"] else f"{{seat{m}}}"
 
 
+# Long and complex: one short branch per move type, each its sentence, read in order.
 def log_text(s: State, seat: int, move: dict[str, Any], viewer: int | None) -> str:
     """One sentence for the log, in words, revealing nothing `viewer` may not know."""
     who = f"{{seat{seat}}}"
@@ -240,9 +244,9 @@ def log_text(s: State, seat: int, move: dict[str, Any], viewer: int | None) -> s
             f"decides which action box it uses."
         )
     if t == "police":
-        b = s["pending"]["b"] if s.get("pending") else None
+        bid = s["pending"]["b"] if s.get("pending") else None
         what = "incarcerate a Crime token" if move["boxes"] == [0] else "remove a Crime token"
-        return f"{who} (Election) decided the {_building_name(s, b)} will {what}."
+        return f"{who} (Election) decided the {_building_name(s, bid)} will {what}."
     if t == "activate":
         n = len(move["boxes"])
         return f"{who} activated the {_building_name(s, move['building'])} ({n} action box{'es' if n > 1 else ''})."

@@ -209,7 +209,7 @@ def pick(fams: list[Family], rng: Any) -> Move:
     for _, fields in fams:
         total += _size(fields)
     i = rng.below(total)
-    for kind, fields in fams:
+    for kind, fields in fams:  # noqa: B007 - the kind the draw lands on is read after the loop
         size = _size(fields)
         if i < size:
             break

@@ -1,8 +1,8 @@
-"""The running platform: database sessions, games, bots, broker and hubs, wired together once."""
+"""The composition root: database, move store, broker, hubs, lobby, sessions, bots and clocks, wired
+together once (the services never import the sockets; this module fills their protocols)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
 from contextlib import AbstractAsyncContextManager
@@ -19,7 +19,8 @@ from app.limits import Limiter, Rate, TokenFrames
 from app.observability.metrics import BROKER_LAG, REGISTRY, Gauge
 from app.realtime.broker import RESUBSCRIBED, make_broker
 from app.realtime.chat import deliver as deliver_chat
-from app.realtime.hub import Hub
+from app.realtime import table_socket
+from app.realtime.hub import Connection, Hub, encode
 from app.realtime.lobby import LobbyHub
 from app.realtime.session import LiveSessions
 from app.observability.loop_lag import LoopLag
@@ -27,7 +28,7 @@ from app.services.accounts import Accounts
 from app.services.bot_pool import BotPool, default_size
 from app.services.bots import BotRunner
 from app.services import chat as chat_service
-from app.services import ratings as rating_service
+from app.services.rating_queue import RatingQueue
 from app.services.chat import ChatService
 from app.services.clocks import Clocks
 from app.services.channels import email_sender, push_sender, webhook_sender
@@ -43,7 +44,6 @@ from app.services.rooms import RoomLocks, leave_room, room_ids_of
 from app.services import tokens as token_service
 from app.services.errors import ServiceError
 from app.services.tokens import Identity, Tokens
-from app.tasks import stop_tasks
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,6 @@ class Platform:
         self.games.seed_log = settings.seed_log
         self.room_locks = RoomLocks()
         self.token_frames = TokenFrames(settings.frames_per_token_second)
-        self.cleanup = Cleanup(self)
         self.instance = secrets.token_hex(6)  # tells this instance's own events apart
         self.lobby = LobbyHub(self.sessions, settings.lobby_page_size, settings.lobby_resync_seconds)
         self.lobby.room_listeners.append(self._seats_changed)
@@ -118,6 +117,7 @@ class Platform:
             self.games.write_turn,
         )
         self.games.listeners.append(self.clocks.on_move)
+        self.ratings = RatingQueue(self.sessions, self.write_turn)
         self.games.listeners.append(self._rate)
         self.clocks.on_hold.append(self._seat_held)
         self.clocks.on_release.append(self.seat_reclaimed)
@@ -145,8 +145,10 @@ class Platform:
         self.clocks.on_warn.append(self.notices.deadline)
         self.hub.beat_listeners.append(self._beat)
         self.hub.seat_listeners.append(self._seat_moved)
+        self.cleanup = Cleanup(
+            settings, self.sessions, self.write_turn, self.clocks, self.accounts, self.room_locks, self
+        )
         self.collector = Collector(settings.gc_freeze_seconds, settings.gc_thaw_seconds)
-        self._rating_catch_up: asyncio.Task[None] | None = None
         self.live_sockets = LiveSessions()  # detached sockets, finished before anything stops
         self._register_gauges()
 
@@ -156,24 +158,12 @@ class Platform:
         return self.games.write_turn()
 
     async def _rate(self, game_id: str, version: int) -> None:
-        """A move that ended a game (stored by this instance): fold the game into the ratings. A
-        failure is logged, never the move's: `python -m app.cli ratings rebuild` catches up."""
+        """A move that ended a game (stored by this instance): queue the game for the ratings,
+        which fold it in off the moves' path (app/services/rating_queue.py)."""
         live = self.games.loaded(game_id)
         if live is None or version != live.version or not live.finished:
             return
-        try:
-            async with self.write_turn(), self.sessions() as session:
-                await session.run_sync(lambda s: rating_service.record(s, game_id))
-        except Exception:  # noqa: BLE001 - the game is stored; its rating can be rebuilt
-            log.exception("rating a finished game failed", extra={"game_id": game_id})
-
-    async def _catch_up_ratings(self) -> None:
-        """Once at start: rate the games that ended while no instance could rate them."""
-        try:
-            async with self.write_turn(), self.sessions() as session:
-                await session.run_sync(rating_service.catch_up)
-        except Exception:  # noqa: BLE001 - `python -m app.cli ratings rebuild` catches up too
-            log.exception("catching up the ratings failed")
+        self.ratings.post(game_id)
 
     async def _seat_held(self, game_id: str, room_id: str) -> None:
         """A bot now plays a held seat: every instance reloads the seats; this one runs the bot."""
@@ -195,21 +185,16 @@ class Platform:
     async def _publish_tokens(self, event: dict[str, Any]) -> None:
         await self.broker.publish({**event, "origin": self.instance, "t": time.time()})
 
-    async def _beat(self, conns: list[Any]) -> None:
+    async def _beat(self, conns: list[Connection]) -> None:
         """Once per heartbeat: sockets whose token no longer works are ended, and the seats that
         still have a socket here keep their presence fresh."""
-        from app.realtime import table_socket
-
         await self.tokens.recheck()
         await table_socket.beat(self, conns)
 
-    async def _seat_moved(self, conn: Any, old: int | None, new: int | None) -> None:
+    async def _seat_moved(self, conn: Connection, old: int | None, new: int | None) -> None:
         """A socket here moved seats (its seat changed hands): move its presence with it. A
         private game's player who lost their seat is no longer one of its viewers: the socket
         is told so and closed (reconnecting with the invite code makes them a spectator)."""
-        from app.realtime import table_socket
-        from app.realtime.hub import encode
-
         await table_socket.moved(self, conn, old, new)
         live = self.games.loaded(conn.game_id)
         if new is None and live is not None and not live.visible_to(conn.player_id):
@@ -357,12 +342,12 @@ class Platform:
         await self.cleanup.start()
         await self.outbox.start()
         await self.collector.start()
-        self._rating_catch_up = asyncio.create_task(self._catch_up_ratings())
+        self.ratings.start()
 
     async def stop(self) -> None:
         """Stop background work and close connections."""
         await self.live_sockets.stop()
-        await stop_tasks([self._rating_catch_up])
+        await self.ratings.stop()
         await self.accounts.drain()
         released = await self.bots.stop()
         if released and self.broker.shared:
