@@ -72,7 +72,9 @@ class Rest:
     def __init__(self, url: str, in_flight: int) -> None:
         self.url = url
         self.http = aiohttp.ClientSession(
-            connector=aiohttp.TCPConnector(limit=max(8, in_flight * 2)),
+            # idle connections closed before uvicorn's 5 s keep-alive closes them (a request sent
+            # down one it is closing fails with "connection reset by peer")
+            connector=aiohttp.TCPConnector(limit=max(8, in_flight * 2), keepalive_timeout=4),
             timeout=aiohttp.ClientTimeout(total=60),
         )
 
