@@ -97,7 +97,10 @@ def export_game(url: str, game_id: str, with_seed: bool = False) -> dict[str, An
             "seed_hash": game.seed_hash,
             "seed": game.seed if finished or with_seed else None,
             "room": {"private": room.private, "host_id": room.host_id} if room else None,
-            "seats": [{"seat": s.seat, "player": names.get(s.player_id), "bot": s.bot} for s in seats],
+            "seats": [
+                {"seat": s.seat, "player": names.get(s.player_id) if s.player_id else None, "bot": s.bot}
+                for s in seats
+            ],
             "moves": [
                 {
                     "seq": m.seq,

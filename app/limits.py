@@ -34,9 +34,12 @@ from limits.aio.storage import MemoryStorage, RedisStorage
 from limits.aio.strategies import MovingWindowRateLimiter, SlidingWindowCounterRateLimiter
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.realtime.transport import DETACHED
-
 log = logging.getLogger(__name__)
+
+# The scope key under which a detached socket's session is left for the middlewares around the
+# app (app/realtime/session.py sets it; Limits gives a socket's place back when the session ends,
+# not when the app returns). Defined here, below the sockets, so the import graph has no cycle.
+DETACHED = "civitas.detached"
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import AsyncIterator
 import orjson
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import rulesets as _product_rulesets  # noqa: F401  (registers the product's rulesets)
 from app.api import accounts, errors, games, health, me, pages, players, rooms, rulesets
@@ -23,7 +23,7 @@ from app.realtime import ws
 from app.realtime.routes import SocketRoutes
 from app.limits import Limits
 from app.security import SecurityHeaders, install_log_redaction
-from app.services.platform import Platform
+from app.platform import Platform
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ class BodyLimit:
             return await self._refuse(send)
         seen, tail, refusal = 0, b"", None
 
-        async def limited() -> dict:
+        async def limited() -> Message:
             nonlocal seen, tail, refusal
             message = await receive()
             chunk = message.get("body", b"")
@@ -84,7 +84,7 @@ class BodyLimit:
             tail = chunk[-5:]
             return message
 
-        async def guarded(message: dict) -> None:
+        async def guarded(message: Message) -> None:
             if refusal is None:  # the app's own answer to a body it could not read is dropped
                 await send(message)
 
@@ -165,7 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def ws_protocol(name: str, frame_seconds: float = 10.0) -> object:
+def ws_protocol(name: str, frame_seconds: float = 10.0) -> type[asyncio.Protocol] | str:
     """The websocket protocol uvicorn serves with: "lean" is ours (closing a socket whose frame
     is not whole `frame_seconds` after it began), any other name is uvicorn's."""
     if name == "lean":

@@ -20,7 +20,7 @@ from app.config import Settings  # noqa: E402
 from app.db.models import Player, Room, Seat  # noqa: E402
 from app.engine import registry  # noqa: E402
 from app.main import migrate  # noqa: E402
-from app.services.platform import Platform  # noqa: E402
+from app.platform import Platform  # noqa: E402
 from tests.support.testgame import TEST_GAME  # noqa: E402
 
 registry.register(TEST_GAME)

@@ -12,9 +12,11 @@ bare websocket echo measured in the same run: the figures a boardgame.io side-by
     created over REST; moves/s, tables made, and whether anything stalled;
 (c) create: tables created per second over REST (create the room, join, start; players made
     beforehand), 4 at a time (--in-flight);
+(d) reads: REST reads as a seat reads before its move (issue 26), server CPU per read;
 and for every part: the server's CPU per move (or per table) from its own /proc times, the load
 generator's CPU per move (it must stay below the server's for the figures to be the server's),
-and the server's full garbage collections over the part (count, over 10 ms) from /metrics.
+and the server's full garbage collections over the part (count, over 10 ms) from /metrics; at
+the end, each of issue 32's targets met or not by this checkout's server.
 The load generator is lean: raw `websockets` sockets and an aiohttp client for REST. Nothing is
 pinned (--pin: server on core 0, this process on core 1).
 """
@@ -42,6 +44,7 @@ from bench.lib.common import (  # noqa: E402
     cpu_seconds,
     echo_server,
     machine,
+    pct,
     pin_self,
     run,
     sqlite_url,
@@ -129,10 +132,15 @@ async def gc_figures(rest: Rest) -> dict[str, float]:
     return out
 
 
+def gc_over(before: dict[str, float], after: dict[str, float]) -> int:
+    """Full collections over 10 ms between two readings."""
+    return int(after["count"] - before["count"]) - int(after["le_10ms"] - before["le_10ms"])
+
+
 def gc_line(before: dict[str, float], after: dict[str, float]) -> str:
     """Full collections between two readings."""
     count = int(after["count"] - before["count"])
-    over = count - int(after["le_10ms"] - before["le_10ms"])
+    over = gc_over(before, after)
     return f"full GCs {count} ({over} over 10 ms, {1000 * (after['sum'] - before['sum']):.1f} ms in all)"
 
 
@@ -146,6 +154,7 @@ class Part:
     wall: float = 0.0
     client_cpu: float = 0.0
     gc: str = ""
+    gc_over: int = 0  # full collections over 10 ms
 
 
 async def measured(server: Proc, rest: Rest, part: Part, warmup: float, duration: float) -> None:
@@ -193,7 +202,8 @@ async def open_loop(server: Proc, tables: int, interval: float, duration: float,
             ),
             measured(server, rest, part, warmup, duration),
         )
-        part.gc = gc_line(gc0, await gc_figures(rest))
+        gc1 = await gc_figures(rest)
+        part.gc, part.gc_over = gc_line(gc0, gc1), gc_over(gc0, gc1)
         await asyncio.gather(*(s.close() for row in socks for s in row))
     finally:
         await rest.close()
@@ -233,7 +243,8 @@ async def closed_loop(server: Proc, tables: int, rounds: int, duration: float, w
         await asyncio.gather(
             *(slot(i) for i in range(tables)), measured(server, rest, part, warmup, duration)
         )
-        part.gc = gc_line(gc0, await gc_figures(rest))
+        gc1 = await gc_figures(rest)
+        part.gc, part.gc_over = gc_line(gc0, gc1), gc_over(gc0, gc1)
     finally:
         await rest.close()
     return part
@@ -272,7 +283,46 @@ async def creation(servers: list[Proc], count: int, in_flight: int, rounds: int)
                 part.cpu += cpu_seconds(server.pid) - cpu0
                 part.client_cpu += time.process_time() - mine0
         for rest, part, gc0 in zip(rests, parts, gcs):
-            part.gc = gc_line(gc0, await gc_figures(rest))
+            gc1 = await gc_figures(rest)
+            part.gc, part.gc_over = gc_line(gc0, gc1), gc_over(gc0, gc1)
+    finally:
+        for rest in rests:
+            await rest.close()
+    return parts
+
+
+# -- (d) REST reads ------------------------------------------------------------------------------
+
+
+async def reads(servers: list[Proc], count: int, in_flight: int, rounds: int) -> list[Part]:
+    """`count` REST reads on each server (GET /api/games/{id} and /legal-moves in turn, over 4
+    started tables, as a seat), `in_flight` at a time, the servers taking turns in `rounds`."""
+    rests = [Rest(server.url, in_flight) for server in servers]
+    parts = [Part() for _ in servers]
+    try:
+        tables = []
+        for rest in rests:
+            players = await rest.players(8, "R")
+            tables.append(
+                [(await rest.table(players[2 * i : 2 * i + 2], 3), players[2 * i]) for i in range(4)]
+            )
+        gate = asyncio.Semaphore(in_flight)
+        per_round = -(-count // rounds)
+        for _ in range(rounds):
+            for server, rest, mine, part in zip(servers, rests, tables, parts):
+
+                async def one(i: int, rest: Rest = rest, mine: list = mine, part: Part = part) -> None:
+                    game_id, player = mine[i % len(mine)]
+                    path = f"/api/games/{game_id}" + ("/legal-moves" if i % 2 else "")
+                    async with gate:
+                        begun = time.perf_counter()
+                        await rest.call("GET", path, player["token"])
+                        part.tables.append((time.perf_counter() - begun) * 1000)
+
+                cpu0, t0 = cpu_seconds(server.pid), time.perf_counter()
+                await asyncio.gather(*(one(i) for i in range(per_round)))
+                part.wall += time.perf_counter() - t0
+                part.cpu += cpu_seconds(server.pid) - cpu0
     finally:
         for rest in rests:
             await rest.close()
@@ -293,10 +343,39 @@ def moves_line(label: str, part: Part, offered: float | None = None) -> str:
     )
 
 
+def verdicts(open_100: Part | None, closed: Part | None, create: Part | None) -> list[str]:
+    """Issue 32's targets against this server's figures: met, or not (the breakdown of each unmet
+    one is in docs/SCALING.md, "Per core")."""
+    out: list[str] = []
+
+    def check(name: str, value: float, limit: float, unit: str, at_most: bool = True) -> None:
+        ok = value <= limit if at_most else value >= limit
+        sign = "<=" if at_most else ">="
+        shown = f"{value:.2f} {unit}" if unit else f"{value:.0f}"
+        out.append(f"  {'met    ' if ok else 'NOT met'} {name}: {shown} (target {sign} {limit:g})")
+
+    if open_100 is not None:
+        s = open_100.stats
+        if s.cpu_moves:
+            check("server CPU per move, 100 tables", 1000 * s.cpu / s.cpu_moves, 0.42, "ms")
+        if s.patch:
+            check("every seat saw it, p99.9, 100 tables", pct(s.patch, 99.9), 50, "ms")
+        check("full collections over 10 ms, 100 tables", open_100.gc_over, 0, "")
+    if closed is not None:
+        s = closed.stats
+        if s.cpu_moves:
+            check("server CPU per move, closed loop with rotation", 1000 * s.cpu / s.cpu_moves, 0.30, "ms")
+            check("moves/s, closed loop with rotation", s.cpu_moves / closed.wall, 3000, "", at_most=False)
+        check("errors (stalls, refusals), closed loop", s.errors, 0, "")
+    if create is not None and create.tables:
+        check("tables created per second", len(create.tables) / create.wall, 400, "", at_most=False)
+    return out
+
+
 def main() -> None:
     """Every part asked for, for this checkout's server and then --compare's, an echo beside."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--parts", default="open,closed,create")
+    ap.add_argument("--parts", default="open,closed,create,reads")
     ap.add_argument("--tables", default="10,100", help="open loop: table counts")
     ap.add_argument("--interval", type=float, default=0.2)
     ap.add_argument("--closed", type=int, default=20, help="closed loop: tables")
@@ -304,6 +383,7 @@ def main() -> None:
     ap.add_argument("--create", type=int, default=400, help="tables to create")
     ap.add_argument("--in-flight", type=int, default=4)
     ap.add_argument("--create-rounds", type=int, default=6, help="with --compare: turns per server")
+    ap.add_argument("--reads", type=int, default=4000, help="REST reads per server")
     ap.add_argument("--duration", type=float, default=20)
     ap.add_argument("--warmup", type=float, default=3)
     ap.add_argument("--compare", default="", help="another checkout's server too (before/after)")
@@ -321,6 +401,7 @@ def main() -> None:
         env = {"CIVITAS_DATABASE_URL": stack.enter_context(sqlite_url()), **SERVER_ENV, **extra}
         return stack.enter_context(civitas(env, server_core, root=root))
 
+    mine: dict[str, Part] = {}  # this checkout's figures, for the targets
     with echo_server(server_core) as echo:
         if "open" in parts:
             for tables in [int(t) for t in args.tables.split(",")]:
@@ -334,6 +415,8 @@ def main() -> None:
                             open_loop(server(stack, root), tables, args.interval, args.duration, args.warmup)
                         )
                     name = root or "this"
+                    if root is None and tables == 100:
+                        mine["open"] = p
                     print(f"  {name:13s} ack   {summary(p.stats.ack)}")
                     print(f"  {name:13s} seen  {summary(p.stats.patch)}")
                     print(moves_line(name, p, offered) + f"; {p.gc}")
@@ -350,6 +433,8 @@ def main() -> None:
                         closed_loop(server(stack, root), args.closed, args.rounds, args.duration, args.warmup)
                     )
                 name = root or "this"
+                if root is None:
+                    mine["closed"] = p
                 print(moves_line(name, p) + f"; {p.gc}")
                 print(f"  {name:13s} seen  {summary(p.stats.patch)}")
                 print(f"  {name:13s} tables made while measured: {len(p.tables)}, each {summary(p.tables)}")
@@ -361,6 +446,7 @@ def main() -> None:
             with ExitStack() as stack:
                 servers = [server(stack, root) for root in roots]
                 made = run(creation(servers, args.create, args.in_flight, args.create_rounds))
+            mine["create"] = made[0]
             for root, p in zip(roots, made):
                 n = len(p.tables)
                 name = root or "this"
@@ -369,6 +455,25 @@ def main() -> None:
                     f"client {1000 * p.client_cpu / n:.2f} ms; {p.gc}"
                 )
                 print(f"  {name:13s} per table {summary(p.tables)}")
+    if "reads" in parts:
+        print(
+            f"(d) {args.reads} REST reads (GET /api/games/{{id}} and /legal-moves in turn), "
+            f"{args.in_flight} at a time, the servers taking turns in {args.create_rounds} rounds"
+        )
+        with ExitStack() as stack:
+            servers = [server(stack, root) for root in roots]
+            made = run(reads(servers, args.reads, args.in_flight, args.create_rounds))
+        for root, p in zip(roots, made):
+            name = root or "this"
+            n = len(p.tables)
+            print(
+                f"  {name:13s} {n / p.wall:7.0f} reads/s; server {1000 * p.cpu / n:.2f} ms CPU/read; "
+                f"{summary(p.tables)}"
+            )
+    lines = verdicts(mine.get("open"), mine.get("closed"), mine.get("create"))
+    if lines:
+        print("targets of issue 32, this checkout's server (unmet: docs/SCALING.md, 'Per core'):")
+        print("\n".join(lines))
     print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 

@@ -11,8 +11,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.errors import ServiceError
-from app.services.platform import Platform
+from app.services.errors import Refusal, ServiceError
+from app.platform import Platform
 from app.services.tokens import Identity
 
 log = logging.getLogger(__name__)
@@ -69,7 +69,7 @@ async def optional_player(
     player = await platform.tokens.authenticate(credentials.credentials)
     if player is None:
         raise ServiceError(
-            401,
+            Refusal.TOKEN_EXPIRED,
             "That token does not belong to any player, or it has expired or "
             "was revoked; create a player at /api/players.",
         )
@@ -79,7 +79,9 @@ async def optional_player(
 async def current_player(player: Annotated[Identity | None, Depends(optional_player)]) -> Identity:
     """The caller; 401 without a token."""
     if player is None:
-        raise ServiceError(401, "This needs a player token: send 'Authorization: Bearer <token>'.")
+        raise ServiceError(
+            Refusal.AUTH_REQUIRED, "This needs a player token: send 'Authorization: Bearer <token>'."
+        )
     return player
 
 
@@ -104,4 +106,6 @@ async def room_writing(platform: Platform, session: AsyncSession, room_id: str) 
             async with writing(platform, session):
                 yield
         except IntegrityError:  # a seat constraint caught a write another instance raced in
-            raise ServiceError(409, "The room changed while this request was handled; try again.") from None
+            raise ServiceError(
+                Refusal.ROOM_CHANGED, "The room changed while this request was handled; try again."
+            ) from None

@@ -23,7 +23,7 @@ from app.api.schemas import (
     UndoAccepted,
     UndoSubmit,
 )
-from app.services.errors import ServiceError, not_found
+from app.services.errors import Refusal, ServiceError, not_found
 from app.services.games import LiveGame, game_document
 from app.services.replay import ALL, viewpoint
 from app.services.table import table_info, take_offered_seat
@@ -78,7 +78,7 @@ async def submit_move(
     seat = await platform.games.seat_of(game_id, player.id)
     if seat is None:
         await _visible(platform, game_id, player)  # a private game's outsider: 404
-        raise ServiceError(403, "You do not hold a seat in this game.")
+        raise ServiceError(Refusal.SEAT_NOT_YOURS, "You do not hold a seat in this game.")
     version = await platform.games.submit(
         game_id, seat, body.version, body.move, body.id, player_id=player.id
     )
@@ -95,7 +95,7 @@ async def take_back(
     seat = await platform.games.seat_of(game_id, player.id)
     if seat is None:
         await _visible(platform, game_id, player)  # a private game's outsider: 404
-        raise ServiceError(403, "You do not hold a seat in this game.")
+        raise ServiceError(Refusal.SEAT_NOT_YOURS, "You do not hold a seat in this game.")
     version = await platform.games.take_back(
         game_id, seat, body.version, body.moves, body.id, player_id=player.id
     )
@@ -128,7 +128,7 @@ async def reclaim_seat(game_id: str, platform: PlatformDep, player: CurrentPlaye
     live = await _visible(platform, game_id, player)
     seat = live.seat_of(player.id)
     if seat is None:
-        raise ServiceError(403, "You do not hold a seat in this game.")
+        raise ServiceError(Refusal.SEAT_NOT_YOURS, "You do not hold a seat in this game.")
     if await platform.clocks.reclaim(game_id, seat):
         await platform.seat_reclaimed(game_id, live.room_id)
     return await table_info(platform, game_id, player.id)
@@ -190,6 +190,6 @@ async def replay_version(
     live = await _visible(platform, game_id, player, invite_code, fresh=True)
     shown = viewpoint(live, live.seat_of(player.id if player else None), seat)
     if not 0 <= version <= live.version:
-        raise ServiceError(404, f"This game has versions 0 to {live.version}.")
+        raise ServiceError(Refusal.VERSION_UNKNOWN, f"This game has versions 0 to {live.version}.")
     state = await platform.replays.state_at(live, version)
     return platform.replays.document(live, state, version, shown)

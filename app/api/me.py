@@ -14,7 +14,7 @@ from app.api.deps import CurrentPlayer, PlatformDep, SessionDep, writing
 from app.api.schemas import Strict, error_responses
 from app.db.models import NotificationSettings, Player, PushSubscription
 from app.services import notify, vacation
-from app.services.errors import ServiceError
+from app.services.errors import Refusal, ServiceError
 from app.services.my_games import my_games
 
 router = APIRouter(
@@ -129,7 +129,7 @@ async def subscribe(
     """Remember this browser's push subscription (PushSubscription.toJSON()) for the caller."""
     notify.check_url(body.endpoint, "A push endpoint")
     if not (_B64URL.match(body.keys.p256dh) and _B64URL.match(body.keys.auth)):
-        raise ServiceError(422, "The subscription's keys must be base64url text.")
+        raise ServiceError(Refusal.INVALID, "The subscription's keys must be base64url text.")
     async with writing(platform, session):
         row = await session.get(PushSubscription, body.endpoint)
         if row is None:

@@ -19,7 +19,7 @@ from app.api.schemas import (
 from app.services import profiles
 from app.services import rooms as room_service
 from app.services.accounts import device_label
-from app.services.errors import ServiceError
+from app.services.errors import Refusal, ServiceError
 from app.services.tokens import Identity, new_player
 
 router = APIRouter(prefix="/api/players", tags=["players"], responses=error_responses(400, 401, 413, 422))
@@ -89,7 +89,7 @@ def _who(player_id: str, player: Identity | None) -> str:
     if player_id != "me":
         return player_id
     if player is None:
-        raise ServiceError(401, "Sign in to see your own page (send your token).")
+        raise ServiceError(Refusal.AUTH_REQUIRED, "Sign in to see your own page (send your token).")
     return player.id
 
 

@@ -21,7 +21,7 @@ from app.api.schemas import (
 )
 from app.services import rooms as room_service
 from app.services.clocks import set_pace
-from app.services.errors import ServiceError
+from app.services.errors import Refusal, ServiceError
 from app.services.table import rematch as rematch_service
 
 router = APIRouter(
@@ -175,7 +175,9 @@ async def start_game(
         room, seats = await room_service.host_room(session, room_id, player)
         empty = [s.seat for s in seats if not s.player_id and not s.bot]
         if empty:
-            raise ServiceError(409, f"Seats {empty} are empty; fill them with players or bots first.")
+            raise ServiceError(
+                Refusal.ROOM_SEATS_EMPTY, f"Seats {empty} are empty; fill them with players or bots first."
+            )
         if any(s.bot for s in seats):
             await room_service.claim_host(session, player)  # one start at a time per host
             await room_service.check_room_caps(

@@ -47,10 +47,11 @@ async def catalogue(ruleset_id: str) -> dict[str, Any]:
 @router.get("/{ruleset_id}/guide")
 async def guide(ruleset_id: str) -> dict[str, Any]:
     """How to play, in our words: summary, sections, glossary, hints by move type, rulebook link."""
-    found = guides.guide(ruleset_id) if registry.get(ruleset_id) is not None else None
-    if found is None:
+    ruleset = registry.get(ruleset_id)
+    found = guides.guide(ruleset_id) if ruleset is not None else None
+    if ruleset is None or found is None:
         raise not_found("ruleset guide")
-    return {"ruleset": ruleset_id, "name": registry.get(ruleset_id).name, **found}  # type: ignore[union-attr]
+    return {"ruleset": ruleset_id, "name": ruleset.name, **found}
 
 
 @router.get("/{ruleset_id}/leaderboard", response_model=Leaderboard)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import event
+from sqlalchemy import CursorResult, Result, event
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import AsyncAdaptedQueuePool
@@ -53,7 +53,7 @@ class TimedPool(AsyncAdaptedQueuePool):
         self._holders: dict[int, Any] = {}  # id(connection record) -> the task holding it
         self._held: dict[Any, int] = {}  # task -> connections it holds
 
-    def _do_get(self):  # type: ignore[no-untyped-def]
+    def _do_get(self) -> Any:  # a ConnectionPoolEntry (SQLAlchemy types it loosely too)
         from app.observability.metrics import POOL_NESTED, POOL_TIMEOUTS, POOL_WAIT, POOL_WAITS
 
         start = time.perf_counter()
@@ -79,7 +79,7 @@ class TimedPool(AsyncAdaptedQueuePool):
             self._holders[id(record)] = task
         return record
 
-    def _do_return_conn(self, record):  # type: ignore[no-untyped-def]
+    def _do_return_conn(self, record: Any) -> None:
         task = self._holders.pop(id(record), None)
         if task is not None:
             left = self._held.get(task, 1) - 1
@@ -142,3 +142,9 @@ def make_engine(
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker:
     """Sessions that keep loaded objects usable after commit."""
     return async_sessionmaker(engine, expire_on_commit=False)
+
+
+def rowcount(result: Result[Any]) -> int:
+    """The rows an UPDATE or DELETE matched: its result is a CursorResult, though the session's
+    `execute` is typed to return any Result."""
+    return cast(CursorResult[Any], result).rowcount

@@ -6,7 +6,8 @@ from enum import StrEnum
 
 
 class ErrorCode(StrEnum):
-    """Stable machine-readable codes; the HTTP status for each is in STATUS."""
+    """Stable machine-readable codes (the wire's `code`); app/api/errors.py maps each to an HTTP
+    status and app/realtime/ws.py to a socket error frame."""
 
     GAME_OVER = "game/over"
     NOT_YOUR_TURN = "move/not_your_turn"
@@ -18,18 +19,6 @@ class ErrorCode(StrEnum):
     UNDO_TOO_FAR = "undo/too_far"
 
 
-STATUS: dict[ErrorCode, int] = {
-    ErrorCode.GAME_OVER: 409,
-    ErrorCode.NOT_YOUR_TURN: 403,
-    ErrorCode.STALE_VERSION: 409,
-    ErrorCode.ILLEGAL_MOVE: 422,
-    ErrorCode.MALFORMED_MOVE: 422,
-    ErrorCode.UNDO_OFF: 403,
-    ErrorCode.NOTHING_TO_UNDO: 409,
-    ErrorCode.UNDO_TOO_FAR: 409,
-}
-
-
 class GameError(Exception):
     """A move refused by a shared check or by the rules; `detail` is a sentence for the sender."""
 
@@ -38,11 +27,6 @@ class GameError(Exception):
         self.code = code
         self.detail = detail
         self.version = version
-
-    @property
-    def status(self) -> int:
-        """The HTTP status this error maps to."""
-        return STATUS[self.code]
 
     def __repr__(self) -> str:
         return f"GameError({self.code.value!r}, {self.detail!r})"

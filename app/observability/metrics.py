@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from typing import Callable, Iterable
+from typing import Callable, Iterable, TypeVar
 
 
 def _labels(labels: tuple[tuple[str, str], ...]) -> str:
@@ -109,13 +109,16 @@ class Histogram:
         yield f"{self.name}_count {self.count}"
 
 
+_M = TypeVar("_M", "Counter", "Gauge", "Histogram")  # Registry.add returns what it was given
+
+
 class Registry:
     """Every metric of the process, rendered together."""
 
     def __init__(self) -> None:
         self.metrics: dict[str, Counter | Gauge | Histogram] = {}
 
-    def add(self, metric):  # type: ignore[no-untyped-def]
+    def add(self, metric: _M) -> _M:
         """Register a metric (replacing one of the same name) and return it."""
         self.metrics[metric.name] = metric
         return metric

@@ -148,7 +148,7 @@ class RedisBroker:
         if len(self._outbox) >= self.QUEUE:
             log.warning("redis broker outbox full; dropping %s", event.get("type"))
             return
-        self._outbox.append(json.dumps(event).encode())
+        self._outbox.append(json.dumps(event).encode())  # type: ignore[union-attr]  # a list once built; the class's () serves a partly built broker's stop()
         if self._sender is None or self._sender.done():
             self._sender = asyncio.create_task(self._send())
         self._wake.set()

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from app.realtime.hub import encode
+from app.realtime.ports import LivePlatform
 
 
-def deliver(platform: Any, event: dict[str, Any]) -> int:
+def deliver(platform: LivePlatform, event: dict[str, Any]) -> int:
     """Send one `chat` frame to the room's watchers and the game's sockets; returns how many."""
     frame = encode({"type": "chat", "message": event["message"]})
     targets = set(platform.lobby.rooms.get(str(event.get("room_id")), ()))

@@ -21,7 +21,7 @@ from app.realtime import ws
 Endpoint = Callable[..., Awaitable[None]]
 
 
-def match(path: str) -> tuple[Endpoint, dict[str, str]] | None:
+def match(path: str) -> tuple[Endpoint, dict[str, str | None]] | None:
     """The endpoint and path parameters for a socket path, or None (not a live socket's path)."""
     if path == "/ws/lobby":
         return ws.lobby_socket, {}

@@ -14,16 +14,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Coroutine
 
 from starlette.websockets import WebSocketDisconnect
 
 from app.realtime import eager
-from app.realtime.transport import DETACHED
+from app.limits import DETACHED
 
 log = logging.getLogger(__name__)
 
-Handle = Callable[[str | None], Awaitable[bool]]  # one frame's text (None: binary); False: stop
+Handle = Callable[[str | None], Coroutine[Any, Any, bool]]  # one frame's text (None: binary); False: stop
 Finish = Callable[[], Awaitable[None]]  # the socket is gone: clean up, once
 
 MAX_BACKLOG = 32  # frames waiting to be handled before the socket stops reading from its peer

@@ -8,12 +8,13 @@ import logging
 from typing import Any
 
 from app.realtime.hub import Connection, encode
-from app.services.errors import ServiceError
+from app.realtime.ports import LivePlatform
+from app.services.errors import Refusal, ServiceError
 
 logger = logging.getLogger(__name__)  # not `log`: that name is the log frame handler below
 
 
-async def joined(platform: Any, conn: Connection, room_id: str) -> None:
+async def joined(platform: LivePlatform, conn: Connection, room_id: str) -> None:
     """A socket is in: note its seat's presence (taking a held seat back)."""
     try:
         if conn.seat is not None and await platform.clocks.presence(conn.game_id, conn.seat, +1):
@@ -22,7 +23,7 @@ async def joined(platform: Any, conn: Connection, room_id: str) -> None:
         logger.exception("table extras failed on join of %s", conn.game_id)
 
 
-async def left(platform: Any, conn: Connection) -> None:
+async def left(platform: LivePlatform, conn: Connection) -> None:
     """A socket is gone: its seat may now count as absent."""
     try:
         await platform.clocks.presence(conn.game_id, conn.seat, -1)
@@ -30,7 +31,7 @@ async def left(platform: Any, conn: Connection) -> None:
         logger.exception("presence update failed on leave of %s", conn.game_id)
 
 
-async def moved(platform: Any, conn: Connection, old: int | None, new: int | None) -> None:
+async def moved(platform: LivePlatform, conn: Connection, old: int | None, new: int | None) -> None:
     """A socket was moved from seat `old` to `new` (its seat changed hands): the old seat loses
     this socket's presence and the new one gains it (without taking a held seat back)."""
     try:
@@ -40,7 +41,7 @@ async def moved(platform: Any, conn: Connection, old: int | None, new: int | Non
         logger.exception("presence update failed on a seat change in %s", conn.game_id)
 
 
-async def beat(platform: Any, conns: list[Connection]) -> None:
+async def beat(platform: LivePlatform, conns: list[Connection]) -> None:
     """These seats' sockets are still there (called with each heartbeat, one socket per seat):
     one write for all of them, not a transaction per seat."""
     try:
@@ -50,7 +51,7 @@ async def beat(platform: Any, conns: list[Connection]) -> None:
 
 
 async def chat(
-    platform: Any,
+    platform: LivePlatform,
     conn: Connection,
     frame: dict[str, Any],
     room_id: str,
@@ -58,20 +59,16 @@ async def chat(
     name: str,
     spectator: bool,
 ) -> None:
-    """A `chat` frame: store it and send it to everyone at the table (or say what is wrong)."""
+    """A `chat` frame: store it and send it to everyone at the table; a ServiceError says what
+    is wrong (ws.py answers it with an error frame carrying the frame's id)."""
     unknown = set(frame) - {"type", "text", "id"}
-    move_id = frame.get("id") if isinstance(frame.get("id"), str) else None
-    try:
-        if unknown:
-            raise ServiceError(422, f"Unknown fields in a chat frame: {sorted(unknown)[:5]}.")
-        message = await platform.chat.post(room_id, conn.player_id, name, spectator, frame.get("text"))
-    except ServiceError as exc:
-        conn.send(encode({"type": "error", "id": move_id, "status": exc.status, "detail": exc.detail}))
-        return
+    if unknown:
+        raise ServiceError(Refusal.INVALID, f"Unknown fields in a chat frame: {sorted(unknown)[:5]}.")
+    message = await platform.chat.post(room_id, conn.player_id, name, spectator, frame.get("text"))
     await platform.announce_chat(room_id, game_id, message)
 
 
-async def log(platform: Any, conn: Connection, frame: dict[str, Any]) -> None:
+async def log(platform: LivePlatform, conn: Connection, frame: dict[str, Any]) -> None:
     """A `log` frame asks for the log entries after `after` (a seq, default 0), as this socket's
     seat may see them, each with its sentence in words (`text`): answered with one `log` frame."""
     after = frame.get("after", 0)
@@ -87,11 +84,7 @@ async def log(platform: Any, conn: Connection, frame: dict[str, Any]) -> None:
             )
         )
         return
-    try:
-        body = await platform.games.log(conn.game_id, conn.seat)
-    except ServiceError as exc:
-        conn.send(encode({"type": "error", "id": None, "status": exc.status, "detail": exc.detail}))
-        return
+    body = await platform.games.log(conn.game_id, conn.seat)  # a ServiceError: ws.py answers it
     conn.send(
         encode(
             {

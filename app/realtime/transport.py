@@ -50,9 +50,6 @@ except ImportError:  # pragma: no cover - the wheel ships the C extension on eve
 
 # The ASGI scope extension under which a socket's protocol offers `write_text` (and `detach`).
 RAW_EXTENSION = "civitas.raw"
-# The scope key under which a detached socket's session is left for the middlewares around the
-# app (app/limits.py gives a socket's place back when the session ends, not when the app returns).
-DETACHED = "civitas.detached"
 _FIN_TEXT = 0x81  # the first byte of a whole text frame: FIN, no reserved bits, opcode 1
 # Opcodes RFC 6455 defines (section 5.2): the parser refuses any other from a frame's header.
 _OPCODES = frozenset((0x0, 0x1, 0x2, 0x8, 0x9, 0xA))
@@ -206,8 +203,8 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.queue = _Inbox()  # type: ignore[assignment]
-        self.writable = _Flag()  # type: ignore[assignment]
+        self.queue = _Inbox()  # type: ignore[assignment]  # a leaner stand-in for uvicorn's asyncio.Queue
+        self.writable = _Flag()  # type: ignore[assignment]  # a leaner stand-in for its asyncio.Event
         self.writable.set()
         self.detached = False
         self._stage = _HANDSHAKE
@@ -219,10 +216,10 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         `handler.on_message(text, data)` as it arrives and the end to `handler.on_close(code)`,
         with no task, queue or ASGI call chain kept for the socket. Messages already queued go
         first, in order. The handler pauses and resumes reading itself (`pause`, `resume`)."""
-        queued, self.queue = self.queue, _ToHandler(handler)  # type: ignore[assignment]
+        queued, self.queue = self.queue, _ToHandler(handler)  # type: ignore[assignment]  # same put_nowait
         self.detached = True
         while not queued.empty():
-            self.queue.put_nowait(queued._items.popleft())  # type: ignore[union-attr]
+            self.queue.put_nowait(queued._items.popleft())  # type: ignore[attr-defined]  # queued is our _Inbox
         self._let_go_of_the_handshake()
         self.resume()
 
@@ -419,4 +416,4 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         """uvicorn's send; once the handshake is done its request and response are let go."""
         await super().send(message)
         if self.handshake_complete and getattr(self, "response", None) is not None:
-            self.request = self.response = None  # type: ignore[assignment]
+            self.request = self.response = None  # type: ignore[assignment]  # let go after the handshake

@@ -11,14 +11,14 @@ from fastapi import APIRouter, WebSocket
 
 from sqlalchemy.exc import DBAPIError
 
-from app.api.errors import DATABASE_DOWN
-from app.engine.errors import GameError
+from app.engine.errors import ErrorCode, GameError
 from app.limits import SCOPE_KEY as LIMITS_KEY, TokenBucket
 from app.realtime import table_socket
 from app.realtime.hub import Connection, encode
 from app.realtime.session import serve
+from app.realtime.ports import LivePlatform
 from app.services import rooms as room_service
-from app.services.errors import ServiceError, not_found
+from app.services.errors import DATABASE_DOWN, Refusal, ServiceError, not_found
 
 logger = logging.getLogger(__name__)
 router = APIRouter()
@@ -29,12 +29,88 @@ MOVE_FIELDS = frozenset({"type", "version", "move", "id"})  # what a move frame 
 UNDO_FIELDS = frozenset({"type", "version", "moves", "id"})  # what an undo frame may hold
 
 
+# Every domain error's socket frame status, by code: the status the same refusal gets over REST
+# (app/api/errors.py, HTTP_STATUS; a test holds the two maps equal). A game check's frame also
+# carries its `code` (and the game's `version` where the error has one); a service's does not.
+FRAME_STATUS: dict[ErrorCode | Refusal, int] = {
+    ErrorCode.GAME_OVER: 409,
+    ErrorCode.NOT_YOUR_TURN: 403,
+    ErrorCode.STALE_VERSION: 409,
+    ErrorCode.ILLEGAL_MOVE: 422,
+    ErrorCode.MALFORMED_MOVE: 422,
+    ErrorCode.UNDO_OFF: 403,
+    ErrorCode.NOTHING_TO_UNDO: 409,
+    ErrorCode.UNDO_TOO_FAR: 409,
+    Refusal.INVALID: 422,
+    Refusal.NOT_FOUND: 404,
+    Refusal.AUTH_REQUIRED: 401,
+    Refusal.TOKEN_EXPIRED: 401,
+    Refusal.TOKEN_REPLACED: 401,
+    Refusal.PLAYER_DELETED: 401,
+    Refusal.PASSWORD_WRONG: 401,
+    Refusal.ACCOUNT_CODE_INVALID: 400,
+    Refusal.ACCOUNT_CLAIMED: 409,
+    Refusal.ACCOUNT_NO_PASSWORD: 409,
+    Refusal.SESSION_UNKNOWN: 404,
+    Refusal.RATE_LIMITED: 429,
+    Refusal.ROOM_TOO_MANY: 429,
+    Refusal.ROOM_INVITE_UNKNOWN: 404,
+    Refusal.ROOM_CHANGED: 409,
+    Refusal.ROOM_STARTED: 409,
+    Refusal.ROOM_FINISHED: 409,
+    Refusal.ROOM_FULL: 409,
+    Refusal.ROOM_NOT_MEMBER: 403,
+    Refusal.ROOM_NOT_HOST: 403,
+    Refusal.ROOM_SEATS_EMPTY: 409,
+    Refusal.SEAT_TAKEN: 409,
+    Refusal.SEAT_ALREADY_HELD: 409,
+    Refusal.SEAT_NOT_BOT: 409,
+    Refusal.SEAT_NOT_OFFERED: 409,
+    Refusal.SEAT_NOT_YOURS: 403,
+    Refusal.SEAT_BOT_PLAYING: 409,
+    Refusal.TABLE_OVER: 409,
+    Refusal.REMATCH_EARLY: 409,
+    Refusal.REMATCH_NOT_PLAYER: 403,
+    Refusal.REPLAY_HIDDEN: 403,
+    Refusal.REPLAY_UNAVAILABLE: 409,
+    Refusal.VERSION_UNKNOWN: 404,
+    Refusal.RULESET_MISSING: 409,
+    Refusal.RULESET_OUTDATED: 409,
+    Refusal.MOVE_ID_REUSED: 409,
+    Refusal.VACATION_ACTIVE: 409,
+    Refusal.VACATION_NONE: 409,
+    Refusal.VACATION_USED_UP: 409,
+}
+
+
+def error_frame(exc: GameError | ServiceError, frame_id: Any) -> dict[str, Any]:
+    """The error frame answering a frame (`frame_id`, or None) refused by a game check or a
+    service: nothing was stored."""
+    frame: dict[str, Any] = {
+        "type": "error",
+        "id": frame_id,
+        "status": FRAME_STATUS[exc.code],
+        "detail": exc.detail,
+    }
+    if isinstance(exc, GameError):
+        frame["code"] = exc.code.value
+        if exc.version is not None:
+            frame["version"] = exc.version
+    return frame
+
+
+def _frame_id(frame: dict[str, Any]) -> str | None:
+    """A frame's own id when it is text, for the answer to carry."""
+    frame_id = frame.get("id")
+    return frame_id if isinstance(frame_id, str) else None
+
+
 class FrameGate:
     """A socket's frame budget and its player's (shared by all of that token's sockets on this
     instance), checked before parsing: over either, an error frame with code
     `socket/too_many_frames`; a sustained flood, the door (close 1008)."""
 
-    def __init__(self, platform: Any, player_id: str | None, now: float) -> None:
+    def __init__(self, platform: LivePlatform, player_id: str | None, now: float) -> None:
         settings = platform.settings
         self.own = TokenBucket(settings.frames_per_second, now)
         self.frames = platform.token_frames
@@ -158,7 +234,7 @@ async def game_socket(
 ) -> None:
     """Snapshot on connect, then patches; takes move, sync and ping frames. A private room's
     game takes only its seated players and whoever presents the invite code."""
-    platform = websocket.app.state.platform
+    platform: LivePlatform = websocket.app.state.platform
     settings = platform.settings
     ok, player = await _accept(websocket, token)
     if not ok:
@@ -168,7 +244,7 @@ async def game_socket(
         if not live.visible_to(player.id if player else None, invite_code):
             raise not_found("game")
     except ServiceError as exc:
-        return await _refuse(websocket, exc.status, exc.detail, 4404)
+        return await _refuse(websocket, FRAME_STATUS[exc.code], exc.detail, 4404)
     conn = Connection(
         websocket, game_id, live.seat_of(player.id if player else None), player.id if player else None
     )
@@ -198,9 +274,15 @@ async def game_socket(
         if frame is None:
             conn.send(encode({"type": "error", "id": None, "status": 400, "detail": problem}))
         elif frame["type"] == "log":
-            await table_socket.log(platform, conn, frame)
+            try:
+                await table_socket.log(platform, conn, frame)
+            except ServiceError as exc:
+                conn.send(encode(error_frame(exc, None)))
         elif frame["type"] == "chat":
-            await table_socket.chat(platform, conn, frame, room_id, game_id, name, conn.seat is None)
+            try:
+                await table_socket.chat(platform, conn, frame, room_id, game_id, name, conn.seat is None)
+            except ServiceError as exc:
+                conn.send(encode(error_frame(exc, _frame_id(frame))))
         else:
             await _handle(conn, frame, platform)
         return not conn.closed
@@ -228,7 +310,7 @@ async def game_socket(
     await serve(websocket, conn, platform.live_sockets, handle, finish)
 
 
-async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> None:
+async def _handle(conn: Connection, frame: dict[str, Any], platform: LivePlatform) -> None:
     kind = frame["type"]
     move_id = frame.get("id")
     if move_id is not None and not (isinstance(move_id, str) and len(move_id) <= 80):
@@ -314,22 +396,11 @@ async def _handle(conn: Connection, frame: dict[str, Any], platform: Any) -> Non
         )
 
 
-async def _refused(conn: Connection, move_id: Any, exc: Exception, platform: Any) -> None:
+async def _refused(conn: Connection, move_id: Any, exc: Exception, platform: LivePlatform) -> None:
     """Tell a socket why its move was not stored (nothing was)."""
-    if isinstance(exc, GameError):
-        body = {
-            "type": "error",
-            "id": move_id,
-            "status": exc.status,
-            "detail": exc.detail,
-            "code": exc.code.value,
-        }
-        if exc.version is not None:
-            body["version"] = exc.version
-        conn.send(encode(body))
-    elif isinstance(exc, ServiceError):
-        conn.send(encode({"type": "error", "id": move_id, "status": exc.status, "detail": exc.detail}))
-        if exc.status == 403:
+    if isinstance(exc, (GameError, ServiceError)):
+        conn.send(encode(error_frame(exc, move_id)))
+        if isinstance(exc, ServiceError) and exc.code is Refusal.SEAT_NOT_YOURS:
             # The seat changed hands: this socket now sees what its player may see.
             await platform.hub.check_seats(conn.game_id)
     else:  # the database could not be reached
@@ -353,7 +424,7 @@ async def room_socket(
 async def _watch(
     websocket: WebSocket, room_id: str | None, token: str | None = None, invite_code: str | None = None
 ) -> None:
-    platform = websocket.app.state.platform
+    platform: LivePlatform = websocket.app.state.platform
     lobby = platform.lobby
     ok, player = await _accept(websocket, token)
     if not ok:
@@ -363,7 +434,7 @@ async def _watch(
             try:
                 await room_service.visible_room(session, room_id, player, invite_code)
             except ServiceError as exc:
-                return await _refuse(websocket, exc.status, exc.detail, 4404)
+                return await _refuse(websocket, FRAME_STATUS[exc.code], exc.detail, 4404)
     conn = Connection(
         websocket, room_id or "", None, player.id if player else None, "lobby" if room_id is None else "room"
     )
@@ -386,7 +457,10 @@ async def _watch(
                     seated = any(
                         s.player_id == player_id for s in await room_service.seats_of(session, room_id)
                     )
-                await table_socket.chat(platform, conn, frame, room_id, None, player_name, not seated)
+                try:
+                    await table_socket.chat(platform, conn, frame, room_id, None, player_name, not seated)
+                except ServiceError as exc:
+                    conn.send(encode(error_frame(exc, _frame_id(frame))))
         return True
 
     async def finish() -> None:

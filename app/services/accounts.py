@@ -32,8 +32,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import AccountCode, Player, PlayerSession, utcnow
+from app.db.session import rowcount
 from app.limits import Limiter, Rate
-from app.services.errors import ServiceError
+from app.services.errors import Refusal, ServiceError
 from app.services.mail import Mail, Mailer
 from app.services.tokens import LEGACY_TOKEN_TTL, Identity, Tokens, aware, hash_token, new_session
 
@@ -49,7 +50,7 @@ def normal_email(text: str) -> str:
     """The address as stored (trimmed, lower case), or a 422 saying what is wrong with it."""
     email = text.strip().lower()
     if len(email) > 254 or not _EMAIL.match(email):
-        raise ServiceError(422, "That is not an e-mail address (like ann@example.org).")
+        raise ServiceError(Refusal.INVALID, "That is not an e-mail address (like ann@example.org).")
     return email
 
 
@@ -57,9 +58,11 @@ def clean_name(text: str) -> str:
     """A display name as stored (control characters removed, trimmed), or a 422."""
     name = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C").strip()
     if not name or len(name) > 40:
-        raise ServiceError(422, "A name must have 1 to 40 characters.")
+        raise ServiceError(Refusal.INVALID, "A name must have 1 to 40 characters.")
     if name == FORMER_NAME:
-        raise ServiceError(422, f"'{FORMER_NAME}' is kept for deleted accounts; choose another name.")
+        raise ServiceError(
+            Refusal.INVALID, f"'{FORMER_NAME}' is kept for deleted accounts; choose another name."
+        )
     return name
 
 
@@ -164,7 +167,7 @@ class Accounts:
             # Exact counts (a moving window): these rates are low and guard passwords.
             wait = max(wait, await self.limiter.hit(f"account:{rate}:{key}", self.rates[rate], exact=True))
         if wait:
-            raise ServiceError(429, f"{sentence} Try again in {wait} s.", retry_after=wait)
+            raise ServiceError(Refusal.RATE_LIMITED, f"{sentence} Try again in {wait} s.", retry_after=wait)
 
     def _send_later(self, mail: Mail) -> None:
         """Send in the background: an answer never waits for (or times) the mail server."""
@@ -219,15 +222,15 @@ class Accounts:
             or row.used_at is not None
             or (aware(row.expires_at) or now) <= now
         ):
-            raise ServiceError(400, refusal)
+            raise ServiceError(Refusal.ACCOUNT_CODE_INVALID, refusal)
         done = await session.execute(
             update(AccountCode)
             .where(AccountCode.code_hash == row.code_hash, AccountCode.used_at.is_(None))
             .values(used_at=now)
             .execution_options(synchronize_session=False)
         )
-        if done.rowcount != 1:
-            raise ServiceError(400, refusal)
+        if rowcount(done) != 1:
+            raise ServiceError(Refusal.ACCOUNT_CODE_INVALID, refusal)
         return row
 
     # -- the account -------------------------------------------------------------------------
@@ -241,7 +244,7 @@ class Accounts:
     async def _document(self, session: AsyncSession, player_id: str) -> dict[str, Any]:
         player = await session.get(Player, player_id)
         if player is None:
-            raise ServiceError(404, "No player with that id exists.")
+            raise ServiceError(Refusal.NOT_FOUND, "No player with that id exists.")
         pending = (
             await session.execute(
                 select(AccountCode.email).where(
@@ -270,10 +273,10 @@ class Accounts:
         async with self.write_turn(), self.sessions() as session:
             player = await session.get(Player, caller.id)
             if player is None or player.deleted_at is not None:
-                raise ServiceError(401, "This player was deleted.")
+                raise ServiceError(Refusal.PLAYER_DELETED, "This player was deleted.")
             if player.email is not None:
                 raise ServiceError(
-                    409,
+                    Refusal.ACCOUNT_CLAIMED,
                     "This name is claimed already (its address is verified); "
                     "reset the password if it is lost.",
                 )
@@ -325,7 +328,8 @@ class Accounts:
                 await session.commit()
             except IntegrityError:
                 raise ServiceError(
-                    409, "That address was verified for another account meanwhile; nothing changed."
+                    Refusal.ACCOUNT_CLAIMED,
+                    "That address was verified for another account meanwhile; nothing changed.",
                 ) from None
             return await self._document(session, player.id)
 
@@ -349,7 +353,7 @@ class Accounts:
                 )
             ).first()
         if not await self._matches(row.password_hash if row else None, password) or row is None:
-            raise ServiceError(401, NO_MATCH)
+            raise ServiceError(Refusal.PASSWORD_WRONG, NO_MATCH)
         return await self._open(row.id, caller, label)
 
     async def device_code(self, caller: Identity) -> dict[str, Any]:
@@ -455,9 +459,11 @@ class Accounts:
                 await session.execute(select(Player.password_hash).where(Player.id == caller.id))
             ).scalar()
         if stored is None:
-            raise ServiceError(409, "This player has no password yet; claim the name first.")
+            raise ServiceError(
+                Refusal.ACCOUNT_NO_PASSWORD, "This player has no password yet; claim the name first."
+            )
         if not await self._matches(stored, current):
-            raise ServiceError(401, "The current password is wrong; nothing changed.")
+            raise ServiceError(Refusal.PASSWORD_WRONG, "The current password is wrong; nothing changed.")
         hashed = await self._hash(password)
         async with self.write_turn(), self.sessions() as session:
             await session.execute(update(Player).where(Player.id == caller.id).values(password_hash=hashed))
@@ -504,7 +510,9 @@ class Accounts:
             where = [] if session_id is None else [PlayerSession.id == session_id]
             ended = await self.tokens.end_sessions(session, caller.id, *where)
             if session_id is not None and not ended:
-                raise ServiceError(404, "You have no session with that id (it may have ended).")
+                raise ServiceError(
+                    Refusal.SESSION_UNKNOWN, "You have no session with that id (it may have ended)."
+                )
             await session.commit()
         await self.tokens.ended(ended)
 
@@ -528,7 +536,7 @@ class Accounts:
                 await session.execute(select(Player.password_hash).where(Player.id == caller.id))
             ).scalar()
         if stored is not None and not await self._matches(stored, password or ""):
-            raise ServiceError(401, "That password is wrong; the account was not deleted.")
+            raise ServiceError(Refusal.PASSWORD_WRONG, "That password is wrong; the account was not deleted.")
         async with self.write_turn(), self.sessions() as session:
             await session.execute(
                 update(Player)

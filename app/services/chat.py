@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import ChatMessage, Player
-from app.services.errors import ServiceError
+from app.services.errors import Refusal, ServiceError
 
 MAX_CHARS = 300
 RATE, WINDOW = 5, 10
@@ -22,12 +22,12 @@ HISTORY = 100
 def clean(text: Any) -> str:
     """The message as stored, or a 422 saying what is wrong with it."""
     if not isinstance(text, str):
-        raise ServiceError(422, "A chat message must be text.")
+        raise ServiceError(Refusal.INVALID, "A chat message must be text.")
     text = "".join(ch for ch in text if ch in "\n" or unicodedata.category(ch)[0] != "C").strip()
     if not text:
-        raise ServiceError(422, "A chat message cannot be empty.")
+        raise ServiceError(Refusal.INVALID, "A chat message cannot be empty.")
     if len(text) > MAX_CHARS:
-        raise ServiceError(422, f"A chat message may be at most {MAX_CHARS} characters.")
+        raise ServiceError(Refusal.INVALID, f"A chat message may be at most {MAX_CHARS} characters.")
     return text
 
 
@@ -65,12 +65,12 @@ class ChatService:
     ) -> dict[str, Any]:
         """Store one message; returns it as the wire shows it."""
         if player_id is None:
-            raise ServiceError(401, "Choose a name (a player token) to chat.")
+            raise ServiceError(Refusal.AUTH_REQUIRED, "Choose a name (a player token) to chat.")
         body = clean(text)
         wait = await self.allow(player_id)
         if wait:
             raise ServiceError(
-                429,
+                Refusal.RATE_LIMITED,
                 f"You may send {RATE} messages every {WINDOW:g} seconds; wait {wait} s.",
                 retry_after=wait,
             )

@@ -7,13 +7,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, exists, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.config import Settings
 from app.db.models import Game, MoveRow, OutboxRow, Room, RoomPace, Seat, SeatClock
+from app.db.session import rowcount
 from app.services import clocks
+from app.services.accounts import Accounts
+from app.services.ports import TableEvents, WriteTurn
+from app.services.rooms import RoomLocks
 from app.tasks import stop_tasks
 
 log = logging.getLogger(__name__)
@@ -24,9 +30,22 @@ OUTBOX_KEEP = timedelta(days=7)  # sent notifications kept this long (a key repe
 class Cleanup:
     """Sweeps now and then (every instance may; each step is idempotent)."""
 
-    def __init__(self, platform: Any) -> None:
-        self.platform = platform
-        settings = platform.settings
+    def __init__(
+        self,
+        settings: Settings,
+        sessions: async_sessionmaker[AsyncSession],
+        write_turn: WriteTurn,
+        seat_clocks: clocks.Clocks,
+        accounts: Accounts,
+        room_locks: RoomLocks,
+        events: TableEvents,
+    ) -> None:
+        self.sessions = sessions
+        self.write_turn = write_turn
+        self.clocks = seat_clocks
+        self.accounts = accounts
+        self.room_locks = room_locks
+        self.events = events
         self.room_ttl = timedelta(hours=settings.room_ttl_hours)
         self.idle = timedelta(hours=settings.abandon_after_hours)
         self.idle_seat = timedelta(hours=settings.idle_seat_hours)
@@ -50,9 +69,9 @@ class Cleanup:
             except Exception:  # a failed sweep waits for the next one
                 log.warning("cleanup sweep failed", exc_info=True)
 
-    async def _purge_outbox(self, now: Any) -> None:
+    async def _purge_outbox(self, now: datetime) -> None:
         """Notifications sent or given up more than a week ago are of no more use."""
-        async with self.platform.write_turn(), self.platform.sessions() as session:
+        async with self.write_turn(), self.sessions() as session:
             await session.execute(
                 delete(OutboxRow).where(
                     OutboxRow.status.in_(("sent", "failed")), OutboxRow.created_at < now - OUTBOX_KEEP
@@ -90,11 +109,10 @@ class Cleanup:
         them), expire old rooms that never started and end long-idle games (returns their ids);
         delete expired sessions and account codes."""
         now = clocks.now()
-        platform = self.platform
-        held = await platform.clocks.hold_idle(self.idle_seat, self.idle)
-        await platform.accounts.purge()  # expired sessions and codes
+        held = await self.clocks.hold_idle(self.idle_seat, self.idle)
+        await self.accounts.purge()  # expired sessions and codes
         await self._purge_outbox(now)
-        async with platform.sessions() as session:
+        async with self.sessions() as session:
             stale_rooms = list(
                 (
                     await session.execute(
@@ -107,20 +125,22 @@ class Cleanup:
             )
             since = func.coalesce(last_move, Game.created_at)
             turn_paced = exists().where(RoomPace.room_id == Game.room_id, RoomPace.pace == "turn")
-            idle = (
-                await session.execute(
-                    select(Game.id, Game.room_id, Game.version).where(
-                        Game.status == "active", since < now - self.idle, ~turn_paced
+            idle = list(
+                (
+                    await session.execute(
+                        select(Game.id, Game.room_id, Game.version).where(
+                            Game.status == "active", since < now - self.idle, ~turn_paced
+                        )
                     )
-                )
-            ).all()
+                ).all()
+            )
             idle += await self._idle_turn_games(session, now, since)
         expired: list[str] = []
         for room_id in stale_rooms:
             async with (
-                platform.room_locks.hold(room_id),
-                platform.write_turn(),
-                platform.sessions() as session,
+                self.room_locks.hold(room_id),
+                self.write_turn(),
+                self.sessions() as session,
             ):
                 room = await session.get(Room, room_id)
                 if room is None or room.status != "lobby":
@@ -129,26 +149,26 @@ class Cleanup:
                 await session.delete(room)
                 await session.commit()
             expired.append(room_id)
-            await platform.announce_room(room_id)
+            await self.events.announce_room(room_id)
         abandoned: list[str] = []
         just_held = {game_id for game_id, _ in held}  # their bots play now: not idle any more
         for game_id, room_id, version in idle:
             if game_id in just_held:
                 continue
-            async with platform.write_turn(), platform.sessions() as session:
+            async with self.write_turn(), self.sessions() as session:
                 # Only if no move came in since the scan (the version guard, as for moves).
                 done = await session.execute(
                     update(Game)
                     .where(Game.id == game_id, Game.status == "active", Game.version == version)
                     .values(status="abandoned")
                 )
-                if done.rowcount != 1:
+                if rowcount(done) != 1:
                     continue
                 await session.execute(update(Room).where(Room.id == room_id).values(status="finished"))
                 await session.commit()
             abandoned.append(game_id)
-            await platform.game_ended(game_id)
-            await platform.announce_room(room_id)
+            await self.events.game_ended(game_id)
+            await self.events.announce_room(room_id)
         if expired or abandoned:
             log.info("cleanup: %d rooms expired, %d games abandoned", len(expired), len(abandoned))
         return {"rooms": expired, "games": abandoned, "held": list(dict.fromkeys(g for g, _ in held))}

@@ -22,15 +22,16 @@ import asyncio
 import logging
 from contextlib import AbstractAsyncContextManager, nullcontext
 from datetime import datetime, timedelta, timezone
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, cast, overload
 
-from sqlalchemy import and_, bindparam, exists, func, or_, select, update
+from sqlalchemy import Table, and_, bindparam, exists, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Game, MoveRow, RoomPace, Seat, SeatClock
+from app.db.session import rowcount
 from app.services import history
-from app.services.errors import ServiceError
+from app.services.errors import Refusal, ServiceError
 from app.services.rooms import BOT_NAME
 from app.tasks import stop_tasks
 
@@ -52,6 +53,10 @@ def now() -> datetime:
     return datetime.now(timezone.utc) + SKEW
 
 
+@overload
+def aware(moment: datetime) -> datetime: ...
+@overload
+def aware(moment: datetime | None) -> datetime | None: ...
 def aware(moment: datetime | None) -> datetime | None:
     """SQLite hands back naive datetimes; every stored time is UTC."""
     if moment is not None and moment.tzinfo is None:
@@ -66,12 +71,16 @@ def parse_pace(body: dict[str, Any] | None) -> tuple[str, int, int]:
         return "none", 0, 0
     kind = body.get("kind", "none")
     if kind not in PACES:
-        raise ServiceError(422, f"The pace must be one of {', '.join(PACES)}, not {str(kind)[:20]!r}.")
+        raise ServiceError(
+            Refusal.INVALID, f"The pace must be one of {', '.join(PACES)}, not {str(kind)[:20]!r}."
+        )
 
     def number(key: str, low: float, high: float) -> float:
         value = body.get(key)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-            raise ServiceError(422, f"The pace's {key} must be a number from {low:g} to {high:g}.")
+            raise ServiceError(
+                Refusal.INVALID, f"The pace's {key} must be a number from {low:g} to {high:g}."
+            )
         return float(value)
 
     if kind == "realtime":
@@ -91,10 +100,11 @@ def parse_timeout(body: dict[str, Any] | None) -> str:
     policy = (body or {}).get("timeout", "bot")
     if policy not in TIMEOUT_POLICIES:
         raise ServiceError(
-            422, f"The pace's timeout must be one of {', '.join(TIMEOUT_POLICIES)}, not {str(policy)[:20]!r}."
+            Refusal.INVALID,
+            f"The pace's timeout must be one of {', '.join(TIMEOUT_POLICIES)}, not {str(policy)[:20]!r}.",
         )
     if policy != "bot" and (body or {}).get("kind") != "turn":
-        raise ServiceError(422, "A timeout policy can be chosen only for a 'turn' pace.")
+        raise ServiceError(Refusal.INVALID, "A timeout policy can be chosen only for a 'turn' pace.")
     return str(policy)
 
 
@@ -220,7 +230,7 @@ async def _hold(
         .where(SeatClock.game_id == game_id, SeatClock.seat == seat, SeatClock.held.is_(False))
         .values(**values)
     )
-    if claimed.rowcount != 1:
+    if rowcount(claimed) != 1:
         return False
     await session.execute(
         update(Seat)
@@ -256,7 +266,7 @@ async def _offer(
         )
         .execution_options(synchronize_session=False)
     )
-    if claimed.rowcount != 1:
+    if rowcount(claimed) != 1:
         return False
     await session.execute(
         update(Seat)
@@ -379,7 +389,8 @@ class Clocks:
                     clock.started_at = start
                     clock.deadline = start + timedelta(seconds=pace.move_seconds + clock.reserve_left)
                 elif seat not in acting and running:
-                    used = (moment - aware(clock.started_at)).total_seconds()
+                    started = aware(clock.started_at)  # set with every deadline
+                    used = (moment - started).total_seconds() if started is not None else 0.0
                     clock.reserve_left = max(0.0, clock.reserve_left - max(0.0, used - pace.move_seconds))
                     clock.started_at = clock.deadline = None
             await session.commit()
@@ -461,7 +472,7 @@ class Clocks:
                     # the player's again (a reclaim that restarted the clock stalled the game).
                     if strict:
                         raise ServiceError(
-                            409,
+                            Refusal.SEAT_BOT_PLAYING,
                             "Your time for this turn ran out, so a bot plays "
                             "it; take your seat back once it has.",
                         )
@@ -496,7 +507,7 @@ class Clocks:
         if not seats:
             return
         moment = now()
-        table = SeatClock.__table__
+        table = cast(Table, SeatClock.__table__)
         bump = (
             update(table)
             .where(table.c.game_id == bindparam("g"), table.c.seat == bindparam("s"))
@@ -628,7 +639,7 @@ class Clocks:
             )
             started = aware(clock.started_at)
             deadline = aware(clock.deadline)
-            if claimed.rowcount != 1 or started is None or deadline - started <= WARN_BEFORE:
+            if rowcount(claimed) != 1 or started is None or deadline - started <= WARN_BEFORE:
                 continue
             for hook in self.on_warn:
                 await hook(session, clock.game_id, room_id, clock.seat, player_id, deadline)

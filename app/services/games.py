@@ -15,10 +15,10 @@ import secrets
 import time
 from collections import OrderedDict
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, cast
 
 import orjson
-from sqlalchemy import or_, select, update
+from sqlalchemy import Table, bindparam, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -31,7 +31,7 @@ from app.engine.ruleset import CannotUpgrade, Move, State
 from app.observability.metrics import MOVE_REFUSED, MOVE_SECONDS, MOVES
 from app.observability.seeds import record_seed
 from app.engine.runner import parse_options, play_canonical
-from app.services.errors import ServiceError, not_found
+from app.services.errors import Refusal, ServiceError, not_found
 from app.engine.takeback import LineTooShort, run_start, undo_count
 from app.services import undo as undo_rules
 from app.services.live import LiveGame, fill_names, game_document
@@ -42,6 +42,7 @@ from app.services.move_store import MoveRecord, MoveStore, make_move_store
 __all__ = ["GameService", "LiveGame", "game_document"]
 log = logging.getLogger(__name__)
 REWEIGH_EVERY = 8  # moves between re-estimates of a live game's memory
+_STORED_VERSION = select(Game.version).where(Game.id == bindparam("game_id"))
 
 
 class LazySession:
@@ -129,8 +130,10 @@ class GameService:
                 # behind a move being stored here, and catches up only when another instance
                 # moved the game on (the usual answer is "this copy is current").
                 await in_a_task()
-                async with self.sessions() as session:
-                    stored = await session.scalar(select(Game.version).where(Game.id == game_id))
+                # A plain connection, not an ORM session: nothing is loaded into one, and making
+                # and closing a session costs more than this one-row read.
+                async with self.sessions.kw["bind"].connect() as conn:
+                    stored = await conn.scalar(_STORED_VERSION, {"game_id": game_id})
                 if stored is not None and stored > live.version:
                     async with live.lock:
                         async with self.sessions() as session:
@@ -198,7 +201,9 @@ class GameService:
             raise not_found("game")
         ruleset = registry.get(game.ruleset)
         if ruleset is None:
-            raise ServiceError(409, f"This server does not have the ruleset {game.ruleset!r}.")
+            raise ServiceError(
+                Refusal.RULESET_MISSING, f"This server does not have the ruleset {game.ruleset!r}."
+            )
         older = game.ruleset_version if ruleset.version != game.ruleset_version else None
         rows = (
             await session.execute(
@@ -223,7 +228,9 @@ class GameService:
             written = snap.ruleset_version or game.ruleset_version
             older = written if written != ruleset.version else None
             if older is not None:  # a rules change since: carry the stored state over
-                state = self._upgraded(ruleset, state, older)
+                upgraded = self._upgraded(ruleset, state, older)
+                assert upgraded is not None  # a stored state upgrades to a state
+                state = upgraded
         elif older is not None:
             self._upgraded(ruleset, None, older)  # no snapshot: the hook still decides (or refuses)
             opts = parse_options(ruleset, game.options)
@@ -296,7 +303,7 @@ class GameService:
             return ruleset.upgrade_state(state, older)
         except (CannotUpgrade, AttributeError):
             raise ServiceError(
-                409,
+                Refusal.RULESET_OUTDATED,
                 f"This game was played with version {older} of its rules and this server has "
                 f"version {ruleset.version}, which cannot carry it over; it cannot be replayed here.",
             ) from None
@@ -356,7 +363,8 @@ class GameService:
             snap = await session.get(Snapshot, (live.id, row.seq))
             if snap is None:
                 raise ServiceError(
-                    409, "This game's log has a take-back whose state is missing; it cannot be replayed here."
+                    Refusal.REPLAY_UNAVAILABLE,
+                    "This game's log has a take-back whose state is missing; it cannot be replayed here.",
                 ) from None
             state: State = snap.state
             return state
@@ -508,10 +516,12 @@ class GameService:
         it, another seat acted since, or a move to take back showed the seat something hidden."""
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise ServiceError(
-                422, "Say how many of your moves to take back, as a whole number of at least 1."
+                Refusal.INVALID, "Say how many of your moves to take back, as a whole number of at least 1."
             )
         if isinstance(sent_version, bool) or not isinstance(sent_version, int):
-            raise ServiceError(422, "The take-back must name the version it was made at, as an integer.")
+            raise ServiceError(
+                Refusal.INVALID, "The take-back must name the version it was made at, as an integer."
+            )
 
         def decide(live: LiveGame) -> tuple[int | None, State | None, Any]:
             self._check_holder(live, seat, player_id)
@@ -546,7 +556,9 @@ class GameService:
         decide: Callable[[LiveGame], tuple[int | None, State | None, Any]] | None = None,
     ) -> int:
         if isinstance(sent_version, bool) or not isinstance(sent_version, int):
-            raise ServiceError(422, "The move must name the version it was made at, as an integer.")
+            raise ServiceError(
+                Refusal.INVALID, "The move must name the version it was made at, as an integer."
+            )
         check = (
             decide
             if decide is not None
@@ -576,6 +588,7 @@ class GameService:
                         if on_stored is not None:
                             on_stored(known)
                         return known
+                    assert new_state is not None  # a move not seen before has its new state
                     version = live.version + 1
                     to_act = live.ruleset.to_act(new_state)  # once: stored, and kept in the copy
                     if await self._store(
@@ -625,11 +638,11 @@ class GameService:
     def _check_holder(live: LiveGame, seat: int, player_id: str | None) -> None:
         """403 unless `player_id` (when given) still holds `seat`; 409 while a bot holds it."""
         if player_id is not None and live.seats.get(seat, {}).get("player_id") != player_id:
-            raise ServiceError(403, f"You no longer hold seat {seat} in this game.")
+            raise ServiceError(Refusal.SEAT_NOT_YOURS, f"You no longer hold seat {seat} in this game.")
         if player_id is not None and live.seats.get(seat, {}).get("bot"):
             # A held seat: its bot plays, never its player at the same time (take it back first).
             raise ServiceError(
-                409,
+                Refusal.SEAT_BOT_PLAYING,
                 f"A bot is playing seat {seat} for you (your time ran out or "
                 "you were away); take the seat back first (reopen the game, "
                 "or POST /api/games/{id}/reclaim).",
@@ -765,14 +778,15 @@ class GameService:
         """Take or renew the lease to drive a game's bot seats; False while another instance
         holds a lease that has not run out."""
         now = _now_ms()
+        table = cast(Table, Game.__table__)
         statement = (
-            update(Game.__table__)
+            update(table)
             .where(
-                Game.__table__.c.id == game_id,
+                table.c.id == game_id,
                 or_(
-                    Game.__table__.c.bot_owner.is_(None),
-                    Game.__table__.c.bot_owner == owner,
-                    Game.__table__.c.bot_lease_until < now,
+                    table.c.bot_owner.is_(None),
+                    table.c.bot_owner == owner,
+                    table.c.bot_lease_until < now,
                 ),
             )
             .values(bot_owner=owner, bot_lease_until=now + int(seconds * 1000))
@@ -783,7 +797,7 @@ class GameService:
         """Give up this instance's bot leases so another instance may drive at once."""
         if not game_ids:
             return
-        table = Game.__table__
+        table = cast(Table, Game.__table__)
         await self._write_one(
             update(table)
             .where(table.c.id.in_(game_ids), table.c.bot_owner == owner)

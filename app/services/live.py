@@ -14,7 +14,7 @@ from app.engine.memo import Memo
 from app.engine.ruleset import Move, Ruleset, State
 from app.engine.runner import History, parse_options
 from app.engine.takeback import Line, LineTooShort, undo_count
-from app.services.errors import ServiceError
+from app.services.errors import Refusal, ServiceError
 
 RECENT_STATES = 8
 _PLACEHOLDER = re.compile(r"\{seat(\d+)\}")
@@ -103,7 +103,7 @@ class LiveGame:
         if known is None:
             return None
         if known[0] != move:
-            raise ServiceError(409, "That move id was already used for a different move.")
+            raise ServiceError(Refusal.MOVE_ID_REUSED, "That move id was already used for a different move.")
         return known[1]
 
     def state_at(self, version: int) -> State | None:
@@ -167,7 +167,7 @@ class PublicLog:
                 self._took_back(row, count)
                 continue
             for viewer, entries in self.entries.items():
-                shown = ruleset.public_move(self.state, row.seat, row.move, viewer)
+                shown = public_move(ruleset, self.state, row.seat, row.move, viewer)
                 entry = {"seq": row.seq, "seat": row.seat, "move": shown, "time": row.created_at.isoformat()}
                 if shown is not None:
                     entry["text"] = log_sentence(ruleset, self.state, row.seat, row.move, viewer)
@@ -199,6 +199,13 @@ class PublicLog:
         self.count = row.seq
 
 
+def public_move(ruleset: Ruleset, state: State, seat: int, move: Move, viewer: int | None) -> Move | None:
+    """The move as `viewer` may see it in the log: the ruleset's optional `public_move` hook
+    (engine.ruleset.RulesetHooks), or the move itself."""
+    hook = getattr(ruleset, "public_move", None)
+    return move if hook is None else hook(state, seat, move, viewer)
+
+
 def log_sentence(ruleset: Any, state: State, seat: int, move: Move, viewer: int | None) -> str:
     """The ruleset's log sentence with `{seatN}` placeholders; a sentence naming nobody (the
     default hook's plain label) is prefixed with the mover, and a hook that fails on an odd move
@@ -211,8 +218,7 @@ def log_sentence(ruleset: Any, state: State, seat: int, move: Move, viewer: int 
         except Exception:  # noqa: BLE001 - a wording bug must never take the log down
             text = None
     if text is None:
-        public = getattr(ruleset, "public_move", None)
-        shown = (public(state, seat, move, viewer) if public is not None else move) or {}
+        shown = public_move(ruleset, state, seat, move, viewer) or {}
         describe = getattr(ruleset, "describe_move", None)
         text = describe(shown) if describe is not None else ", ".join(f"{k}={v}" for k, v in shown.items())
     return text if "{seat" in text else f"{{seat{seat}}}: {text}"

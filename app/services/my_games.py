@@ -81,5 +81,7 @@ async def my_games(session: AsyncSession, player_id: str, state: str | None) -> 
             }
         )
     order = {s: i for i, s in enumerate(STATES)}
-    out.sort(key=lambda g: (order[g["state"]], g["deadline"] or "~" if g["state"] == "your_turn" else ""))
+    out.sort(
+        key=lambda g: (order[str(g["state"])], g["deadline"] or "~" if g["state"] == "your_turn" else "")
+    )
     return out

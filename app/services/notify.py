@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import NotificationSettings, OutboxRow, Player, PushSubscription, SeatClock
 from app.services.clocks import now
-from app.services.errors import ServiceError
+from app.services.errors import Refusal, ServiceError
 
 EVENTS = ("your_turn", "game_started", "game_finished", "mention", "deadline")
 CHANNELS = ("push", "email", "webhook")
@@ -52,30 +52,30 @@ def check_settings(body: dict[str, Any]) -> dict[str, Any]:
     unknown = set(body) - {"events", "webhook_url", "always"}
     if unknown:
         raise ServiceError(
-            422,
+            Refusal.INVALID,
             f"Unknown notification setting {min(unknown)!r}; "
             "the settings are events, webhook_url and always.",
         )
     events = body.get("events", DEFAULT_EVENTS)
     if not isinstance(events, dict):
-        raise ServiceError(422, "events must map each event to a list of channels.")
+        raise ServiceError(Refusal.INVALID, "events must map each event to a list of channels.")
     for event, channels in events.items():
         if event not in EVENTS:
             raise ServiceError(
-                422, f"There is no event {str(event)[:30]!r}; the events are {', '.join(EVENTS)}."
+                Refusal.INVALID, f"There is no event {str(event)[:30]!r}; the events are {', '.join(EVENTS)}."
             )
         if not isinstance(channels, list) or any(c not in CHANNELS for c in channels):
             raise ServiceError(
-                422, f"The channels of {event} must be a list drawn from {', '.join(CHANNELS)}."
+                Refusal.INVALID, f"The channels of {event} must be a list drawn from {', '.join(CHANNELS)}."
             )
     url = body.get("webhook_url")
     if url is not None:
         if not isinstance(url, str) or len(url) > 500:
-            raise ServiceError(422, "webhook_url must be a URL of at most 500 characters.")
+            raise ServiceError(Refusal.INVALID, "webhook_url must be a URL of at most 500 characters.")
         check_url(url, "webhook_url")
     always = body.get("always", False)
     if not isinstance(always, bool):
-        raise ServiceError(422, "always must be true or false.")
+        raise ServiceError(Refusal.INVALID, "always must be true or false.")
     return {
         "events": {e: list(dict.fromkeys(events.get(e, []))) for e in EVENTS},
         "webhook_url": url or None,
@@ -90,7 +90,7 @@ def check_url(url: str, what: str) -> None:
     if not parts.hostname or not (
         parts.scheme == "https" or (parts.scheme == "http" and parts.hostname in _LOCAL_HOSTS)
     ):
-        raise ServiceError(422, f"{what} must be an https:// URL.")
+        raise ServiceError(Refusal.INVALID, f"{what} must be an https:// URL.")
 
 
 def settings_json(row: NotificationSettings | None) -> dict[str, Any]:

@@ -69,10 +69,6 @@ class RatingQueue:
             finally:
                 self._queue.task_done()
 
-    async def drain(self) -> None:
-        """Wait until every queued game is folded in."""
-        await self._queue.join()
-
     async def rate(self, game_id: str) -> str:
         """Fold one finished game in: 'rated', 'unrated', 'known' or 'rebuilt' (its ruleset
         folded again because it ended before a game already folded in)."""
@@ -93,8 +89,8 @@ class RatingQueue:
             return done
         for _ in range(REFOLD_TRIES):
             async with self.sessions() as session:
-                folded = await session.run_sync(lambda s: rating_service.refold(s, result.ruleset))
+                folded = await session.run_sync(rating_service.refold, result.ruleset)
             async with self.turn(), self.sessions() as session:
-                if await session.run_sync(lambda s: rating_service.store_refold(s, folded)):
+                if await session.run_sync(rating_service.store_refold, folded):
                     return "rebuilt"
         raise RuntimeError(f"the games of {result.ruleset} kept finishing while they were folded again")

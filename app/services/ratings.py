@@ -228,11 +228,11 @@ def refold(session: Session, ruleset: str) -> Refold:
         changes = ratings.apply(result)
         if changes is not None:
             rated[result.game_id] = _rated_row(result, eligibility(result)[0] or "", changes)
-    for game_id, result in results.items():
+    for game_id, found in results.items():
         if game_id not in rated:
             game = session.get(Game, game_id)
             if game is not None:
-                rated[game_id] = _unrated_row(game, result)
+                rated[game_id] = _unrated_row(game, found)
     return Refold(ruleset, ids, dict(ratings.table), rated)
 
 
@@ -269,8 +269,8 @@ def store_refold(session: Session, folded: Refold) -> bool:
         elif not _same_rated(stored_row, want_row):
             stored_row.pool, stored_row.finished_at = want_row.pool, want_row.finished_at
             stored_row.lineup, stored_row.changes = want_row.lineup, want_row.changes
-    for row in wanted.values():
-        session.add(row)
+    for rated_row in wanted.values():
+        session.add(rated_row)
     session.commit()
     return True
 

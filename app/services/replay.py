@@ -24,7 +24,7 @@ from app.engine.rng import seed_hash
 from app.engine.ruleset import CannotUpgrade, Move, State
 from app.engine.runner import parse_options
 from app.engine.takeback import undo_count
-from app.services.errors import ServiceError
+from app.services.errors import Refusal, ServiceError
 from app.services.live import LiveGame, game_document
 
 KEPT_STATES = 32  # rebuilt states kept per game, the last used: a step back is a lookup
@@ -171,7 +171,8 @@ class Replays:
             return None
         if snap.ruleset_version not in (None, ruleset.version):
             try:
-                upgrade = getattr(ruleset, "upgrade_state")  # an optional hook: AttributeError
+                # An optional hook (not in the Ruleset protocol): without it, AttributeError.
+                upgrade = getattr(ruleset, "upgrade_state")  # noqa: B009 - see above
                 return snap.version, upgrade(snap.state, snap.ruleset_version)
             except (CannotUpgrade, AttributeError):
                 return None
@@ -189,7 +190,7 @@ class Replays:
             snap = await self._snapshot(session, live, at)
             if snap is None or snap[0] != at:
                 raise ServiceError(
-                    409,
+                    Refusal.REPLAY_UNAVAILABLE,
                     f"The state after the take-back at version {at} is not "
                     "stored; this part of the game cannot be replayed.",
                 )
@@ -230,7 +231,9 @@ class Replays:
             if state is None:
                 base, state = 0, self._setup(live)
             if len(replay.moves) < version:
-                raise ServiceError(409, "This version's moves are not stored yet; try again.")
+                raise ServiceError(
+                    Refusal.REPLAY_UNAVAILABLE, "This version's moves are not stored yet; try again."
+                )
             # Every state on the way is kept: a step back is then a lookup, not a rebuild.
             replay.spent = 0.0
             for at, (seat, move) in enumerate(replay.moves[base:version], start=base + 1):
@@ -289,19 +292,19 @@ def viewpoint(live: LiveGame, own: int | None, wanted: str | None) -> int | str 
         return own
     if wanted == ALL:
         if not live.finished:
-            raise ServiceError(403, "Everything is revealed only once the game is over.")
+            raise ServiceError(Refusal.REPLAY_HIDDEN, "Everything is revealed only once the game is over.")
         return ALL
     if wanted == "spectator":
         return None
     try:
         seat = int(wanted)
     except ValueError:
-        raise ServiceError(422, "The seat must be a seat number, 'spectator' or 'all'.") from None
+        raise ServiceError(Refusal.INVALID, "The seat must be a seat number, 'spectator' or 'all'.") from None
     if not 0 <= seat < live.players:
-        raise ServiceError(422, f"This game has seats 0 to {live.players - 1}.")
+        raise ServiceError(Refusal.INVALID, f"This game has seats 0 to {live.players - 1}.")
     if seat != own and not live.finished:
         raise ServiceError(
-            403,
+            Refusal.REPLAY_HIDDEN,
             "During a game you may replay only from your own seat; other seats open once the game is over.",
         )
     return seat

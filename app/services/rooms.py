@@ -17,9 +17,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.engine import registry
 from app.engine.choosers import DEFAULT_LEVEL, PLAYABLE
 from app.db.models import Player, Room, RoomPace, Seat
+from app.db.session import rowcount
 from app.services import history
 from app.services.history import seat_label  # noqa: F401  (the one seat label, used here and by callers)
-from app.services.errors import ServiceError, not_found
+from app.services.errors import Refusal, ServiceError, not_found
 from app.services.tokens import Identity, hash_token  # noqa: F401  (tokens are stored hashed; tests import it here)
 
 BOT_NAME = "Bot"  # a bot seat of no chosen level (the default level), as older rooms have it
@@ -127,7 +128,7 @@ async def check_room_caps(
         ).scalar_one()
         if count >= open_rooms:
             raise ServiceError(
-                429,
+                Refusal.ROOM_TOO_MANY,
                 f"You already host {count} open rooms; start or leave one before opening another.",
                 retry_after=60,
             )
@@ -142,7 +143,7 @@ async def check_room_caps(
         ).scalar_one()
         if count >= bot_games:
             raise ServiceError(
-                429,
+                Refusal.ROOM_TOO_MANY,
                 f"You already host {count} games with bots in progress; finish or leave one first.",
                 retry_after=60,
             )
@@ -161,10 +162,10 @@ async def create_room(
     `undo` is whether players may take moves back (off, misclick, turn)."""
     ruleset = registry.get(ruleset_id)
     if ruleset is None:
-        raise ServiceError(422, f"There is no ruleset called {ruleset_id!r}; see /api/rulesets.")
+        raise ServiceError(Refusal.INVALID, f"There is no ruleset called {ruleset_id!r}; see /api/rulesets.")
     if not ruleset.min_players <= seat_count <= ruleset.max_players:
         raise ServiceError(
-            422,
+            Refusal.INVALID,
             f"{ruleset.name} takes {ruleset.min_players} to {ruleset.max_players} players, not {seat_count}.",
         )
     try:
@@ -174,7 +175,7 @@ async def create_room(
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "options"
-        raise ServiceError(422, f"Option {where!r} is not valid: {first['msg']}.") from None
+        raise ServiceError(Refusal.INVALID, f"Option {where!r} is not valid: {first['msg']}.") from None
     room = Room(
         id=secrets.token_hex(8),
         ruleset=ruleset.id,
@@ -245,8 +246,10 @@ async def claim(session: AsyncSession, room: Room) -> None:
         .values(version=room.version + 1)
         .execution_options(synchronize_session=False)
     )
-    if result.rowcount != 1:
-        raise ServiceError(409, "The room changed while this request was handled; try again.")
+    if rowcount(result) != 1:
+        raise ServiceError(
+            Refusal.ROOM_CHANGED, "The room changed while this request was handled; try again."
+        )
     set_committed_value(room, "version", room.version + 1)
 
 
@@ -254,7 +257,7 @@ async def room_by_code(session: AsyncSession, code: str) -> Room:
     """The room an invite code opens."""
     room = (await session.execute(select(Room).where(Room.invite_code == code))).scalar_one_or_none()
     if room is None:
-        raise ServiceError(404, "No room has that invite code.")
+        raise ServiceError(Refusal.ROOM_INVITE_UNKNOWN, "No room has that invite code.")
     return room
 
 
@@ -263,13 +266,13 @@ def _open_seat(seats: list[Seat], wanted: int | None) -> Seat:
         for s in seats:
             if s.seat == wanted:
                 if s.player_id or s.bot:
-                    raise ServiceError(409, f"Seat {wanted} is already taken.")
+                    raise ServiceError(Refusal.SEAT_TAKEN, f"Seat {wanted} is already taken.")
                 return s
-        raise ServiceError(422, f"This room has no seat {wanted}.")
+        raise ServiceError(Refusal.INVALID, f"This room has no seat {wanted}.")
     for s in seats:
         if not s.player_id and not s.bot:
             return s
-    raise ServiceError(409, "Every seat in this room is taken.")
+    raise ServiceError(Refusal.ROOM_FULL, "Every seat in this room is taken.")
 
 
 async def join_room(
@@ -278,9 +281,9 @@ async def join_room(
     """Sit a player down; a private room needs its invite code."""
     room, seats = await visible_room(session, room_id, player, invite_code, lock=True)
     if room.status != "lobby":
-        raise ServiceError(409, "This room's game has already started.")
+        raise ServiceError(Refusal.ROOM_STARTED, "This room's game has already started.")
     if any(s.player_id == player.id for s in seats):
-        raise ServiceError(409, "You already have a seat in this room.")
+        raise ServiceError(Refusal.SEAT_ALREADY_HELD, "You already have a seat in this room.")
     target = _open_seat(seats, seat)
     await claim(session, room)
     target.player_id = player.id
@@ -298,9 +301,9 @@ async def leave_room(session: AsyncSession, room_id: str, player: Identity) -> t
     if not mine and room.host_id != player.id:
         if room.private:  # the same 404 as for a room that does not exist: no probing
             raise not_found("room")
-        raise ServiceError(403, "You are not in this room.")
+        raise ServiceError(Refusal.ROOM_NOT_MEMBER, "You are not in this room.")
     if room.status == "finished":
-        raise ServiceError(409, "This room's game is over; there is nothing to leave.")
+        raise ServiceError(Refusal.ROOM_FINISHED, "This room's game is over; there is nothing to leave.")
     await claim(session, room)
     for s in mine:
         s.player_id = None
@@ -323,9 +326,9 @@ async def host_room(session: AsyncSession, room_id: str, player: Identity) -> tu
     """A room the player hosts, still in the lobby."""
     room, seats = await visible_room(session, room_id, player, lock=True)
     if room.host_id != player.id:
-        raise ServiceError(403, "Only the room's host may do that.")
+        raise ServiceError(Refusal.ROOM_NOT_HOST, "Only the room's host may do that.")
     if room.status != "lobby":
-        raise ServiceError(409, "This room's game has already started.")
+        raise ServiceError(Refusal.ROOM_STARTED, "This room's game has already started.")
     await claim(session, room)
     return room, seats
 
@@ -350,16 +353,18 @@ def _bot_of_level(level: str | None) -> str:
     if level is None:
         return BOT_NAME
     if level not in PLAYABLE:
-        raise ServiceError(422, f"There is no bot level {level!r}; choose one of {', '.join(PLAYABLE)}.")
+        raise ServiceError(
+            Refusal.INVALID, f"There is no bot level {level!r}; choose one of {', '.join(PLAYABLE)}."
+        )
     return level
 
 
 def _bot_seat(seats: list[Seat], seat: int) -> Seat:
     target = next((s for s in seats if s.seat == seat), None)
     if target is None:
-        raise ServiceError(422, f"This room has no seat {seat}.")
+        raise ServiceError(Refusal.INVALID, f"This room has no seat {seat}.")
     if not target.bot:
-        raise ServiceError(409, f"Seat {seat} is not held by a bot.")
+        raise ServiceError(Refusal.SEAT_NOT_BOT, f"Seat {seat} is not held by a bot.")
     return target
 
 

@@ -11,14 +11,16 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Game, Player, Rematch, Room, RoomPace, Seat, SeatClock
+from app.db.session import rowcount
 from app.services.clocks import aware, now, pace_json, pace_of
 from app.services import history
-from app.services.errors import ServiceError, not_found
+from app.services.errors import Refusal, ServiceError, not_found
+from app.services.ports import SeatPresence
 from app.ratings import bot_rating
 from app.services.rooms import BOT_NAME, bot_level, seat_label, seats_of
 
 
-async def table_info(platform: Any, game_id: str, viewer_id: str | None = None) -> dict[str, Any]:
+async def table_info(platform: SeatPresence, game_id: str, viewer_id: str | None = None) -> dict[str, Any]:
     """Seats with names, kinds, presence, held state and clocks; the pace; and the rematch, if
     any, for the game's own players only (a rematch room is private: nothing public names it)."""
     live = await platform.games.live(game_id, fresh=True)
@@ -80,7 +82,7 @@ async def table_info(platform: Any, game_id: str, viewer_id: str | None = None) 
     }
 
 
-def _bot_at(platform: Any, clock: Any) -> str | None:
+def _bot_at(platform: SeatPresence, clock: SeatClock | None) -> str | None:
     """When a bot takes an absent player's seat if they stay away (their last sign of life plus
     the grace period; the sweep holds it only while the seat is asked to act), or None while the
     player is connected."""
@@ -120,9 +122,9 @@ async def rematch(
         raise not_found("room")
     game = await session.get(Game, room.game_id) if room.game_id else None
     if game is None or game.status != "finished":
-        raise ServiceError(409, "A rematch can be asked for once the game is over.")
+        raise ServiceError(Refusal.REMATCH_EARLY, "A rematch can be asked for once the game is over.")
     if mine is None:
-        raise ServiceError(403, "Only the players of this game can ask for a rematch.")
+        raise ServiceError(Refusal.REMATCH_NOT_PLAYER, "Only the players of this game can ask for a rematch.")
     existing = await session.get(Rematch, room.id)
     if existing is None:
         new_room = Room(
@@ -161,9 +163,10 @@ async def rematch(
         session.add(Rematch(room_id=room.id, new_room_id=new_room.id, by_seat=mine))
         await session.flush()
     else:
-        new_room = await session.get(Room, existing.new_room_id, with_for_update=True)
-        if new_room is None:
+        found = await session.get(Room, existing.new_room_id, with_for_update=True)
+        if found is None:
             raise not_found("room")
+        new_room = found
         if new_room.game_id:
             return new_room, await session.get(Game, new_room.game_id)
         target = await session.get(Seat, (new_room.id, mine))
@@ -189,12 +192,12 @@ async def take_offered_seat(session: AsyncSession, game_id: str, seat: int, play
     if game is None:
         raise not_found("game")
     if game.status != "active":
-        raise ServiceError(409, "This game is over; its seats can no longer be taken.")
+        raise ServiceError(Refusal.TABLE_OVER, "This game is over; its seats can no longer be taken.")
     seats = await seats_of(session, game.room_id)
     if any(s.player_id == player_id for s in seats):
-        raise ServiceError(409, "You already sit at this table.")
+        raise ServiceError(Refusal.SEAT_ALREADY_HELD, "You already sit at this table.")
     if not any(s.seat == seat for s in seats):
-        raise ServiceError(422, f"This game has no seat {seat}.")
+        raise ServiceError(Refusal.INVALID, f"This game has no seat {seat}.")
     claimed = await session.execute(
         update(SeatClock)
         .where(SeatClock.game_id == game_id, SeatClock.seat == seat, SeatClock.offered.is_(True))
@@ -202,17 +205,19 @@ async def take_offered_seat(session: AsyncSession, game_id: str, seat: int, play
         .execution_options(synchronize_session=False)
     )
     taken = (
-        claimed.rowcount == 1
-        and (
+        rowcount(claimed) == 1
+        and rowcount(
             await session.execute(
                 update(Seat)
                 .where(Seat.room_id == game.room_id, Seat.seat == seat, Seat.player_id.is_(None))
                 .values(player_id=player_id, bot=None)
             )
-        ).rowcount
+        )
         == 1
     )
     if not taken:
-        raise ServiceError(409, f"Seat {seat} is not offered to other players (or was just taken).")
+        raise ServiceError(
+            Refusal.SEAT_NOT_OFFERED, f"Seat {seat} is not offered to other players (or was just taken)."
+        )
     await history.record_change(session, game_id, game.room_id, seat, "took")
     return game.room_id

@@ -18,13 +18,14 @@ import secrets
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, overload
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Player, PlayerSession, utcnow
-from app.services.errors import ServiceError
+from app.db.session import rowcount
+from app.services.errors import Refusal, ServiceError
 
 LEGACY_TOKEN_TTL = timedelta(days=30)  # tokens issued before expiry existed count from creation
 EVENT = "tokens"  # the broker event that carries a session's end to every instance
@@ -42,6 +43,10 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+@overload
+def aware(value: datetime) -> datetime: ...
+@overload
+def aware(value: datetime | None) -> datetime | None: ...
 def aware(value: datetime | None) -> datetime | None:
     """SQLite hands back naive datetimes; they were stored in UTC."""
     return value.replace(tzinfo=timezone.utc) if value is not None and value.tzinfo is None else value
@@ -80,15 +85,16 @@ async def new_session(
     """A new session (a device signing in) for an existing player, in the caller's transaction,
     and its bearer token, shown once and stored hashed."""
     token = secrets.token_urlsafe(32)
+    expires_at = utcnow() + ttl
     row = PlayerSession(
         id=secrets.token_hex(8),
         player_id=player_id,
         token_hash=hash_token(token),
-        expires_at=utcnow() + ttl,
+        expires_at=expires_at,
         label=label[:80],
     )
     session.add(row)
-    return Identity(player_id, name, row.token_hash, row.expires_at, True, row.id), token
+    return Identity(player_id, name, row.token_hash, expires_at, True, row.id), token
 
 
 class Tokens:
@@ -205,7 +211,8 @@ class Tokens:
         its grace cannot mint tokens (whoever stole it would take the account)."""
         if not caller.current:
             raise ServiceError(
-                401, "This token has been replaced by a newer one; only the newest token can ask for another."
+                Refusal.TOKEN_REPLACED,
+                "This token has been replaced by a newer one; only the newest token can ask for another.",
             )
         token = secrets.token_urlsafe(32)
         now = utcnow()
@@ -221,9 +228,10 @@ class Tokens:
             )
             .execution_options(synchronize_session=False)
         )
-        if done.rowcount != 1:
+        if rowcount(done) != 1:
             raise ServiceError(
-                401, "This token has been replaced by a newer one; only the newest token can ask for another."
+                Refusal.TOKEN_REPLACED,
+                "This token has been replaced by a newer one; only the newest token can ask for another.",
             )
         # The name from its one place: the caller's cached one may predate a rename, and the new
         # token's identity is cached here without any rename event naming it.

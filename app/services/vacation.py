@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Game, RoomPace, Seat, SeatClock, Vacation
 from app.services.clocks import aware, now
-from app.services.errors import ServiceError
+from app.services.errors import Refusal, ServiceError
 
 DAY = timedelta(days=1)
 
@@ -28,9 +28,14 @@ async def _row(session: AsyncSession, player_id: str, moment: datetime) -> Vacat
     return row
 
 
-def _active(row: Vacation | None, moment: datetime) -> bool:
+def _until(row: Vacation | None, moment: datetime) -> datetime | None:
+    """When the vacation running at `moment` ends; None if none is running."""
     until = aware(row.until) if row is not None else None
-    return until is not None and until > moment
+    return until if until is not None and until > moment else None
+
+
+def _active(row: Vacation | None, moment: datetime) -> bool:
+    return _until(row, moment) is not None
 
 
 async def until(session: AsyncSession, player_ids: list[str]) -> dict[str, datetime]:
@@ -68,17 +73,20 @@ async def _shift_clocks(session: AsyncSession, player_id: str, by: timedelta) ->
         .all()
     )
     for clock in clocks:
-        clock.deadline = aware(clock.deadline) + by
+        deadline = aware(clock.deadline)  # never None: the query asked for set deadlines
+        if deadline is not None:
+            clock.deadline = deadline + by
         clock.warned_for = None  # the "12 hours left" notice is due again at the new time
     return len(clocks)
 
 
 def status(row: Vacation | None, allowance: float, moment: datetime) -> dict[str, Any]:
     """The vacation as the API shows it."""
-    used = row.days_used if row is not None and (row.year == moment.year or _active(row, moment)) else 0.0
+    until = _until(row, moment)
+    used = row.days_used if row is not None and (row.year == moment.year or until is not None) else 0.0
     return {
-        "on_vacation": _active(row, moment),
-        "until": aware(row.until).isoformat() if _active(row, moment) and row else None,
+        "on_vacation": until is not None,
+        "until": until.isoformat() if until is not None else None,
         "days_per_year": allowance,
         "days_left": round(max(0.0, allowance - used), 3),
     }
@@ -93,14 +101,18 @@ async def start(session: AsyncSession, player_id: str, days: Any, allowance: flo
     """Begin a vacation of `days` days now (inside the caller's transaction), or a 4xx saying
     why not."""
     if isinstance(days, bool) or not isinstance(days, (int, float)) or not 0 < days <= allowance:
-        raise ServiceError(422, f"A vacation lasts more than 0 and at most {allowance:g} days.")
+        raise ServiceError(Refusal.INVALID, f"A vacation lasts more than 0 and at most {allowance:g} days.")
     moment = now()
     row = await _row(session, player_id, moment)
     if _active(row, moment):
-        raise ServiceError(409, "You are on vacation already; end it before starting another.")
+        raise ServiceError(
+            Refusal.VACATION_ACTIVE, "You are on vacation already; end it before starting another."
+        )
     left = allowance - row.days_used
     if days > left + 1e-9:
-        raise ServiceError(409, f"You have {max(0.0, left):g} vacation days left this year.")
+        raise ServiceError(
+            Refusal.VACATION_USED_UP, f"You have {max(0.0, left):g} vacation days left this year."
+        )
     row.started_at, row.until = moment, moment + days * DAY
     row.days_used += float(days)
     await _shift_clocks(session, player_id, days * DAY)
@@ -111,9 +123,10 @@ async def end(session: AsyncSession, player_id: str, allowance: float) -> dict[s
     """End the vacation now: the unused days come back and the deadlines move forward by them."""
     moment = now()
     row = await session.get(Vacation, player_id)
-    if row is None or not _active(row, moment):
-        raise ServiceError(409, "You are not on vacation.")
-    unused = aware(row.until) - moment
+    until = _until(row, moment)
+    if row is None or until is None:
+        raise ServiceError(Refusal.VACATION_NONE, "You are not on vacation.")
+    unused = until - moment
     row.days_used = max(0.0, row.days_used - unused / DAY)
     row.until = moment
     await _shift_clocks(session, player_id, -unused)

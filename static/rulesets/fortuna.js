@@ -6,7 +6,7 @@
 //   [data-choice] options of the picked card, [data-die] declines, [data-privilege] privilege
 //   cards, [data-keep] / [data-palace] card choices, [data-action] skip / end / back.
 
-import { h, mount, same, seatName, useStyle } from "../js/kit.js";
+import { cell, h, mount, same, seatName, useStyle } from "../js/kit.js";
 
 const SEAT_COLOURS = ["#2f6fd0", "#66707a", "#e07b22", "#8a4fbf"]; // blue, grey, orange, purple
 // Text on a seat colour: white, but dark on the light orange (at least 4.5:1).
@@ -329,9 +329,14 @@ function sideCards(env, side) {
     const chosen = side === view.active && view.chosen === j && view.step !== "play";
     const cls = ["fo-card", slot.up ? "" : "down", !slot.up && id ? "known" : "", can ? "can" : "", sel ? "sel" : "", chosen ? "chosen" : ""].join(" ");
     const a = action(cat, id);
+    // An action card as a kit cell: named with its side and place for screen readers; a click
+    // plays it (or picks it, or its target) when legal, else says why not.
     const onclick = can || (why ? () => explain(why) : undefined);
-    return h("div", { class: cls, title: id ? `${a.name}: ${a.text}` : "face down", dataset: { side: String(side), slot: String(j), card: id || "", click: onclick ? "1" : undefined }, onclick },
+    const label = `${id ? `${a.name}${slot.up ? "" : " (face down, protected)"}` : "Face down card"}, ${side === seat ? "your side" : `${env.who(side)}'s side`}, card ${j + 1}`;
+    const node = cell("div", { class: cls, dataset: { side: String(side), slot: String(j), card: id || "" }, label, state: can ? "legal" : null, onpick: onclick },
       h("b", {}, id ? a.name : "Face down"), id ? h("span", { class: "fo-text" }, slot.up ? a.text : "face down, protected") : "");
+    node.title = id ? `${a.name}: ${a.text}` : "face down";
+    return node;
   }));
 }
 
@@ -393,9 +398,13 @@ function favourPanel(env) {
     const cls = ["fo-fav", f.used ? "used" : "", onclick ? "can" : "", view.step === "favour" && ui.slot === f.card ? "sel" : ""].join(" ");
     const why = onclick ? null : favourWhy(env, f, fc);
     if (why) onclick = () => env.explain(why);
-    return h("div", { class: cls, title: `${fc.name}: ${fc.text}`, dataset: { favour: String(f.card), click: onclick ? "1" : undefined }, onclick },
+    // A favour card as a kit cell: its number, name and tokens for screen readers.
+    const node = cell("div", { class: cls, dataset: { favour: String(f.card) }, state: why || !onclick ? null : "legal", onpick: onclick,
+      label: `Favour card ${f.card}: ${fc.name}${f.used ? " (used)" : ""}${f.tokens ? `, ${f.tokens} privilege token${f.tokens > 1 ? "s" : ""}` : ""}` },
       h("div", { class: "num" }, f.card), h("div", {}, f.used ? `${fc.name} (used)` : fc.name),
       h("div", {}, ...Array.from({ length: f.tokens }, () => h("span", { class: "fo-token", title: "privilege token" }))));
+    node.title = `${fc.name}: ${fc.text}`;
+    return node;
   });
   const palace = h("div", { class: "fo-fav" }, h("div", { class: "num" }, "♛"), h("div", {}, "Palace"),
     h("div", {}, ...Array.from({ length: view.palace_tokens }, () => h("span", { class: "fo-token" }))),

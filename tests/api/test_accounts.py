@@ -469,7 +469,7 @@ def test_one_code_used_by_two_devices_at_once_signs_in_only_one(app_client):
     the others get the code's refusal."""
     import asyncio
 
-    from app.services.errors import ServiceError
+    from app.services.errors import Refusal, ServiceError
 
     player = new_player(app_client)
     accounts = app_client.app.state.platform.accounts
@@ -485,7 +485,11 @@ def test_one_code_used_by_two_devices_at_once_signs_in_only_one(app_client):
         results = app_client.portal.call(race)
         won = [r for r in results if not isinstance(r, BaseException)]
         assert len(won) == 1 and won[0].identity.id == player["id"]
-        assert all(isinstance(r, ServiceError) and r.status == 400 for r in results if r is not won[0])
+        assert all(
+            isinstance(r, ServiceError) and r.code is Refusal.ACCOUNT_CODE_INVALID
+            for r in results
+            if r is not won[0]
+        )
 
 
 @needs_redis

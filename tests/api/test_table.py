@@ -9,7 +9,7 @@ from sqlalchemy import select, update
 
 from app.db.models import Seat, SeatClock
 from app.services.clocks import now, parse_pace
-from app.services.errors import ServiceError
+from app.services.errors import Refusal, ServiceError
 from tests.support.api import in_db, doc, new_player, play_first_legal, play_to_end, started_game
 from tests.support.wait import wait_for
 
@@ -266,7 +266,7 @@ def test_pace_ranges_include_their_ends():
     ]:
         with pytest.raises(ServiceError) as refused:
             parse_pace(pace)
-        assert refused.value.status == 422 and key in refused.value.detail
+        assert refused.value.code is Refusal.INVALID and key in refused.value.detail
 
 
 def test_the_sweeper_stays_armed_exactly_while_some_seat_is_watched(client):

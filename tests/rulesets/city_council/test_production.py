@@ -385,7 +385,7 @@ def test_blue_workers_sent_to_any_box_still_count_as_the_citys():
 
     checked = 0
     for seed in range(1, 9):  # random games until one puts a worker on an 'X' box
-        for before, after, put in _activations(2, seed, "BX"):
+        for before, after, _put in _activations(2, seed, "BX"):
             assert metrics(after)["city_B"] == metrics(before)["city_B"]
             assert metrics(after)["city_B"] == TOKENS["B"] - prod.reserve(after, "B")
             checked += 1

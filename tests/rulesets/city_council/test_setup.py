@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from app.engine import registry
 from app.rulesets.city_council.flow import available_tiles, is_phil
@@ -71,7 +72,7 @@ def test_options_are_labelled_and_default_to_standard():
     fields = R.Options.model_fields
     assert R.Options().mode == "standard"
     assert all(fields[f].description and fields[f].title for f in fields)
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         R.Options.model_validate({"mode": "easy"})
 
 

@@ -1,4 +1,5 @@
-"""The running platform: database sessions, games, bots, broker and hubs, wired together once."""
+"""The composition root: database, move store, broker, hubs, lobby, sessions, bots and clocks, wired
+together once (the services never import the sockets; this module fills their protocols)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from app.limits import Limiter, Rate, TokenFrames
 from app.observability.metrics import BROKER_LAG, REGISTRY, Gauge
 from app.realtime.broker import RESUBSCRIBED, make_broker
 from app.realtime.chat import deliver as deliver_chat
-from app.realtime.hub import Hub
+from app.realtime import table_socket
+from app.realtime.hub import Connection, Hub, encode
 from app.realtime.lobby import LobbyHub
 from app.realtime.session import LiveSessions
 from app.observability.loop_lag import LoopLag
@@ -76,7 +78,6 @@ class Platform:
         self.games.seed_log = settings.seed_log
         self.room_locks = RoomLocks()
         self.token_frames = TokenFrames(settings.frames_per_token_second)
-        self.cleanup = Cleanup(self)
         self.instance = secrets.token_hex(6)  # tells this instance's own events apart
         self.lobby = LobbyHub(self.sessions, settings.lobby_page_size, settings.lobby_resync_seconds)
         self.lobby.room_listeners.append(self._seats_changed)
@@ -144,6 +145,9 @@ class Platform:
         self.clocks.on_warn.append(self.notices.deadline)
         self.hub.beat_listeners.append(self._beat)
         self.hub.seat_listeners.append(self._seat_moved)
+        self.cleanup = Cleanup(
+            settings, self.sessions, self.write_turn, self.clocks, self.accounts, self.room_locks, self
+        )
         self.collector = Collector(settings.gc_freeze_seconds, settings.gc_thaw_seconds)
         self.live_sockets = LiveSessions()  # detached sockets, finished before anything stops
         self._register_gauges()
@@ -181,21 +185,16 @@ class Platform:
     async def _publish_tokens(self, event: dict[str, Any]) -> None:
         await self.broker.publish({**event, "origin": self.instance, "t": time.time()})
 
-    async def _beat(self, conns: list[Any]) -> None:
+    async def _beat(self, conns: list[Connection]) -> None:
         """Once per heartbeat: sockets whose token no longer works are ended, and the seats that
         still have a socket here keep their presence fresh."""
-        from app.realtime import table_socket
-
         await self.tokens.recheck()
         await table_socket.beat(self, conns)
 
-    async def _seat_moved(self, conn: Any, old: int | None, new: int | None) -> None:
+    async def _seat_moved(self, conn: Connection, old: int | None, new: int | None) -> None:
         """A socket here moved seats (its seat changed hands): move its presence with it. A
         private game's player who lost their seat is no longer one of its viewers: the socket
         is told so and closed (reconnecting with the invite code makes them a spectator)."""
-        from app.realtime import table_socket
-        from app.realtime.hub import encode
-
         await table_socket.moved(self, conn, old, new)
         live = self.games.loaded(conn.game_id)
         if new is None and live is not None and not live.visible_to(conn.player_id):
