@@ -38,7 +38,8 @@ bench: $(STAMP) compiled
 	$(PY) bench/tiny_towns_bot.py 10
 
 # The compose stack for real (Docker, two replicas behind nginx) under load, faults and a rolling
-# deploy; 20-30 minutes on this machine, never part of make test: scripts/deploy_test.sh.
+# deploy; about 10 minutes here once the images exist (the first run builds them: about 30 more),
+# never part of make test: scripts/deploy_test.sh.
 deploy-test: $(STAMP)
 	bash scripts/deploy_test.sh
 

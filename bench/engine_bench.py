@@ -34,7 +34,7 @@ from app.engine.ruleset import Ruleset  # noqa: E402
 try:
     from app.engine.memo import Memo
 except ImportError:  # an older tree, when measuring "before"
-    Memo = None  # type: ignore[assignment,misc]
+    Memo = None  # type: ignore[assignment,misc]  # absent in the tree measured
 
 
 def drawer(ruleset: Ruleset) -> Any:

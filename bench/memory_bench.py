@@ -61,14 +61,14 @@ async def civitas_figures(server, made: list, connections: int) -> tuple[float, 
     games = len(made) - 20
     warm, made_first = made[:20], made[20:]
     async with httpx.AsyncClient(timeout=30) as http:  # warm caches, pools and code paths
-        for g, players in warm:
+        for g, _players in warm:
             await http.get(f"{server.url}/api/games/{g}")
     socks = await open_sockets(server.ws, warm[:5])
     await asyncio.gather(*(s.close() for row in socks for s in row))
     before = await _settle(server.pid)
     # the games are in the database; load each into memory as a reader would
     async with httpx.AsyncClient(timeout=30) as http:
-        for g, players in made_first:
+        for g, _players in made_first:
             await http.get(f"{server.url}/api/games/{g}")
     loaded = await _settle(server.pid)
     per_game = (loaded - before) / games

@@ -12,6 +12,7 @@ bare websocket echo measured in the same run: the figures a boardgame.io side-by
     created over REST; moves/s, tables made, and whether anything stalled;
 (c) create: tables created per second over REST (create the room, join, start; players made
     beforehand), 4 at a time (--in-flight);
+(d) reads: REST reads as a seat reads before its move (issue 26), server CPU per read;
 and for every part: the server's CPU per move (or per table) from its own /proc times, the load
 generator's CPU per move (it must stay below the server's for the figures to be the server's),
 and the server's full garbage collections over the part (count, over 10 ms) from /metrics; at
@@ -71,7 +72,9 @@ class Rest:
     def __init__(self, url: str, in_flight: int) -> None:
         self.url = url
         self.http = aiohttp.ClientSession(
-            connector=aiohttp.TCPConnector(limit=max(8, in_flight * 2)),
+            # idle connections closed before uvicorn's 5 s keep-alive closes them (a request sent
+            # down one it is closing fails with "connection reset by peer")
+            connector=aiohttp.TCPConnector(limit=max(8, in_flight * 2), keepalive_timeout=4),
             timeout=aiohttp.ClientTimeout(total=60),
         )
 
@@ -290,6 +293,44 @@ async def creation(servers: list[Proc], count: int, in_flight: int, rounds: int)
     return parts
 
 
+# -- (d) REST reads ------------------------------------------------------------------------------
+
+
+async def reads(servers: list[Proc], count: int, in_flight: int, rounds: int) -> list[Part]:
+    """`count` REST reads on each server (GET /api/games/{id} and /legal-moves in turn, over 4
+    started tables, as a seat), `in_flight` at a time, the servers taking turns in `rounds`."""
+    rests = [Rest(server.url, in_flight) for server in servers]
+    parts = [Part() for _ in servers]
+    try:
+        tables = []
+        for rest in rests:
+            players = await rest.players(8, "R")
+            tables.append(
+                [(await rest.table(players[2 * i : 2 * i + 2], 3), players[2 * i]) for i in range(4)]
+            )
+        gate = asyncio.Semaphore(in_flight)
+        per_round = -(-count // rounds)
+        for _ in range(rounds):
+            for server, rest, mine, part in zip(servers, rests, tables, parts):
+
+                async def one(i: int, rest: Rest = rest, mine: list = mine, part: Part = part) -> None:
+                    game_id, player = mine[i % len(mine)]
+                    path = f"/api/games/{game_id}" + ("/legal-moves" if i % 2 else "")
+                    async with gate:
+                        begun = time.perf_counter()
+                        await rest.call("GET", path, player["token"])
+                        part.tables.append((time.perf_counter() - begun) * 1000)
+
+                cpu0, t0 = cpu_seconds(server.pid), time.perf_counter()
+                await asyncio.gather(*(one(i) for i in range(per_round)))
+                part.wall += time.perf_counter() - t0
+                part.cpu += cpu_seconds(server.pid) - cpu0
+    finally:
+        for rest in rests:
+            await rest.close()
+    return parts
+
+
 # -- main ------------------------------------------------------------------------------------------
 
 
@@ -336,7 +377,7 @@ def verdicts(open_100: Part | None, closed: Part | None, create: Part | None) ->
 def main() -> None:
     """Every part asked for, for this checkout's server and then --compare's, an echo beside."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--parts", default="open,closed,create")
+    ap.add_argument("--parts", default="open,closed,create,reads")
     ap.add_argument("--tables", default="10,100", help="open loop: table counts")
     ap.add_argument("--interval", type=float, default=0.2)
     ap.add_argument("--closed", type=int, default=20, help="closed loop: tables")
@@ -344,6 +385,7 @@ def main() -> None:
     ap.add_argument("--create", type=int, default=400, help="tables to create")
     ap.add_argument("--in-flight", type=int, default=4)
     ap.add_argument("--create-rounds", type=int, default=6, help="with --compare: turns per server")
+    ap.add_argument("--reads", type=int, default=4000, help="REST reads per server")
     ap.add_argument("--duration", type=float, default=20)
     ap.add_argument("--warmup", type=float, default=3)
     ap.add_argument("--compare", default="", help="another checkout's server too (before/after)")
@@ -415,6 +457,21 @@ def main() -> None:
                     f"client {1000 * p.client_cpu / n:.2f} ms; {p.gc}"
                 )
                 print(f"  {name:13s} per table {summary(p.tables)}")
+    if "reads" in parts:
+        print(
+            f"(d) {args.reads} REST reads (GET /api/games/{{id}} and /legal-moves in turn), "
+            f"{args.in_flight} at a time, the servers taking turns in {args.create_rounds} rounds"
+        )
+        with ExitStack() as stack:
+            servers = [server(stack, root) for root in roots]
+            made = run(reads(servers, args.reads, args.in_flight, args.create_rounds))
+        for root, p in zip(roots, made):
+            name = root or "this"
+            n = len(p.tables)
+            print(
+                f"  {name:13s} {n / p.wall:7.0f} reads/s; server {1000 * p.cpu / n:.2f} ms CPU/read; "
+                f"{summary(p.tables)}"
+            )
     lines = verdicts(mine.get("open"), mine.get("closed"), mine.get("create"))
     if lines:
         print("targets of issue 32, this checkout's server (unmet: docs/SCALING.md, 'Per core'):")

@@ -268,6 +268,9 @@ class Seat:
         assert frame is not None
         loop = asyncio.get_running_loop()
         self.ack, self.ack_id = loop.create_future(), frame["id"]
+        # A socket that drops after we stopped waiting fails this future with no one to read it:
+        # read it here, so asyncio does not print "Future exception was never retrieved".
+        self.ack.add_done_callback(lambda f: f.cancelled() or f.exception())
         if not first:
             self.load.figures.retried += 1
         await self.send(frame)

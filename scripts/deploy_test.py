@@ -71,6 +71,21 @@ def build_rolling_images(stack: Stack, base: str) -> list[str]:
     return tags
 
 
+def keep_logs(stack: Stack, folder: str | None, step: str) -> None:
+    """Write the replicas' and nginx's output to `folder`/<step>-<service>.log: a replica
+    replaced by the rolling deploy takes its log with it, and a failure's cause (CPU starvation,
+    a pool timeout) is read there."""
+    if not folder:
+        return
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    for service in ("app1", "app2", "lb"):
+        try:
+            text = stack.logs(service)
+        except (AssertionError, RuntimeError) as exc:  # a container being recreated
+            text = f"no log: {exc}\n"
+        (Path(folder) / f"{step}-{service}.log").write_text(text)
+
+
 def on_replicas(stack: Stack) -> dict[str, int]:
     """Open game sockets per running replica (its /metrics)."""
     counts = {}
@@ -150,6 +165,7 @@ async def run(stack: Stack, report: Report, args: argparse.Namespace) -> dict[st
             2.0,
         )
         figures["steady"] = steady
+        await asyncio.to_thread(keep_logs, stack, args.logs, "1-steady")
         with report.check("nginx spread the REST reads over both replicas") as details:
             ips = {s: stack.ip(s) for s in ("app1", "app2")}
             served = upstreams(await asyncio.to_thread(stack.logs, "lb"), "/legal-moves", ips)
@@ -198,6 +214,7 @@ async def run(stack: Stack, report: Report, args: argparse.Namespace) -> dict[st
             kill_replica,
             5.0,
         )
+        await asyncio.to_thread(keep_logs, stack, args.logs, "2-kill-replica")
         with report.check(f"{victim}'s seats reconnected to the other replica") as details:
             done = figures["kill_replica"]
             details.append(
@@ -231,6 +248,7 @@ async def run(stack: Stack, report: Report, args: argparse.Namespace) -> dict[st
                 restart,
                 5.0,
             )
+            await asyncio.to_thread(keep_logs, stack, args.logs, f"3-kill-{service}")
 
         async def rolling() -> dict[str, Any]:
             steps = {}
@@ -255,6 +273,7 @@ async def run(stack: Stack, report: Report, args: argparse.Namespace) -> dict[st
             rolling,
             5.0,
         )
+        await asyncio.to_thread(keep_logs, stack, args.logs, "4-rolling")
         with report.check("every game is stored under rules version 2 (upgrade_state ran)") as details:
             rows = stack.psql(
                 "SELECT ruleset_version, count(*) FROM games WHERE ruleset = "
@@ -281,6 +300,7 @@ async def run(stack: Stack, report: Report, args: argparse.Namespace) -> dict[st
             restart_each,
             2.0,
         )
+        await asyncio.to_thread(keep_logs, stack, args.logs, "5-after-deploy")
     finally:
         await load.close()
     return figures
@@ -300,6 +320,7 @@ def main() -> int:
     parser.add_argument("--lobby", type=int, default=100, help="lobby sockets in the burst")
     parser.add_argument("--rooms", type=int, default=20, help="rooms opened in the burst")
     parser.add_argument("--figures", help="write the figures as JSON to this file")
+    parser.add_argument("--logs", help="keep the replicas' and nginx's logs after each step in this folder")
     args = parser.parse_args()
     stack = Stack(args)
     report = Report()

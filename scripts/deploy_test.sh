@@ -4,9 +4,11 @@
 # debootstrap, as root), starts a Docker engine if none answers (and stops it again at the end),
 # builds the stand-in base images once (deploy/offline/build-images.sh; kept, so later runs skip
 # it), then runs scripts/compose_smoke.py --offline and scripts/deploy_test.py --offline, each of
-# which brings its own stack up and takes it down. Not part of `make test`: 20-30 minutes here
-# once the images exist (a first build of the app image adds 11-15 minutes of compiling).
-# DEPLOY_TEST_ARGS passes options to scripts/deploy_test.py (e.g. "--games 20 --duration 10").
+# which brings its own stack up and takes it down. Not part of `make test`: about 10 minutes here
+# once the images exist (a first run adds about 30: the packages, the stand-in images, and the
+# app image compiling its rules). DEPLOY_TEST_ARGS passes options to scripts/deploy_test.py
+# (e.g. "--games 20 --duration 10"). The figures land in $STATE/figures.json and the replicas'
+# and nginx's logs after each step in $STATE/logs/ (STATE: /tmp/civitas-deploy-test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -62,11 +64,15 @@ if [ "$missing" = 1 ]; then
   bash deploy/offline/build-images.sh
 fi
 
+# When and under what load (the figures depend on it: docs/SCALING.md quotes both).
+stamp() { echo "== $1 $(date -u '+%Y-%m-%d %H:%M:%S UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg)"; }
+stamp "started"
 status=0
 echo "== scripts/compose_smoke.py --offline"
 "$PY" scripts/compose_smoke.py --offline --port "${DEPLOY_TEST_SMOKE_PORT:-18600}" || status=1
 echo "== scripts/deploy_test.py --offline"
 # shellcheck disable=SC2086 - DEPLOY_TEST_ARGS is a list of options
 "$PY" scripts/deploy_test.py --offline --port "${DEPLOY_TEST_PORT:-18601}" \
-  --figures "$STATE/figures.json" ${DEPLOY_TEST_ARGS:-} || status=1
+  --figures "$STATE/figures.json" --logs "$STATE/logs" ${DEPLOY_TEST_ARGS:-} || status=1
+stamp "ended"
 exit "$status"

@@ -56,8 +56,8 @@ echo "PostgreSQL for tests: ${CIVITAS_TEST_POSTGRES_URL:-none}"
 # ("Using --randomly-seed=N"); CIVITAS_TEST_ORDER_SEED=N replays that order.
 order_args=(-p randomly)
 if [ -n "${CIVITAS_TEST_ORDER_SEED:-}" ]; then order_args+=("--randomly-seed=$CIVITAS_TEST_ORDER_SEED"); fi
-# The static gate first (seconds): pyflakes' checks (undefined names, unused imports, redefined
-# names) and ruff's layout (ruff format --check) everywhere, mypy --strict on the packages
+# The static gate first (seconds): pyflakes' and bugbear's checks (undefined names, unused imports,
+# redefined names, closures over loop variables) and ruff's layout (ruff format --check) everywhere, mypy --strict on the packages
 # typed so far (pyproject.toml says which), and a second, non-strict mypy pass over the rest of
 # app/ (mypy-rest.toml).
 # A finding fails the run, after the tests have run too (one unused import should not hide them).

@@ -12,7 +12,7 @@ from typing import Any, MutableSequence, Sequence, TypeVar
 try:
     import cython
 except ImportError:  # Cython is a build tool; without it the hints below are plain Python
-    from app.engine import cython_hints as cython  # type: ignore[no-redef]
+    from app.engine import cython_hints as cython  # type: ignore[no-redef]  # Cython's stand-in
 
 T = TypeVar("T")
 # SplitMix64's constants. Compiled (scripts/compile_rules.py), they and the generator's arithmetic

@@ -153,7 +153,7 @@ class RulesetHooks:
 
     def random_move(self, state: State, seat: int, rng: Any) -> Move:
         """One legal move of `seat` drawn with `rng` (default: uniform over `legal_moves`)."""
-        move: Move = rng.choice(self.legal_moves(state, seat))  # type: ignore[attr-defined]
+        move: Move = rng.choice(self.legal_moves(state, seat))  # type: ignore[attr-defined]  # a mixin: the ruleset has it
         return move
 
     def playout(self, state: State, rng: Any) -> State:
@@ -186,8 +186,8 @@ def random_move(ruleset: Any, state: State, seat: int, rng: Any) -> Move:
     `legal_moves` for a ruleset without it (the same draw the default hook makes)."""
     hook = getattr(ruleset, "random_move", None)
     if hook is not None:
-        return hook(state, seat, rng)  # type: ignore[no-any-return]
-    return rng.choice(ruleset.legal_moves(state, seat))  # type: ignore[no-any-return]
+        return hook(state, seat, rng)  # type: ignore[no-any-return]  # an optional hook, found by getattr
+    return rng.choice(ruleset.legal_moves(state, seat))  # type: ignore[no-any-return]  # ruleset and rng: Any
 
 
 def play_random(ruleset: Any, state: State, rng: Any) -> State:

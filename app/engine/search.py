@@ -202,7 +202,7 @@ class Search:
     def _apply(self, state: State, actor: int, move: Move | None) -> State | None:
         """The state after `move`, or None when this determinization refuses it."""
         try:
-            return self.ruleset.apply(state, actor, move)  # type: ignore[no-any-return]
+            return self.ruleset.apply(state, actor, move)  # type: ignore[no-any-return]  # ruleset: Any
         except REFUSALS:
             return None
 
@@ -240,7 +240,7 @@ class Search:
         if self.budget.greedy and self.bot is not None:
             move = self.bot(state, actor, self.rng)
             if move is not None:
-                return move  # type: ignore[no-any-return]
+                return move  # type: ignore[no-any-return]  # an optional hook, found by getattr
         return random_move(self.ruleset, state, actor, self.rng)
 
     def _best(self, root: Node, root_moves: list[Move]) -> Move:

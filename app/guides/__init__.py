@@ -13,7 +13,8 @@ HERE = Path(__file__).resolve().parent
 
 @functools.cache
 def guide(ruleset_id: str) -> dict[str, Any] | None:
-    """The guide of a ruleset (summary, sections, glossary, hints by move type), or None."""
+    """The guide of a ruleset (summary, sections, glossary, hints by move type and their order),
+    or None."""
     path = HERE / f"{ruleset_id}.toml"
     if "/" in ruleset_id or not path.is_file():
         return None
@@ -27,6 +28,8 @@ def guide(ruleset_id: str) -> dict[str, Any] | None:
         "sections": sections,
         "glossary": data.get("glossary", []),
         "hints": data.get("hints", {}),
+        # The kinds most likely wanted first (Done before Discard): the table shows the first line.
+        "hint_order": data.get("hint_order", list(data.get("hints", {}))),
         "rulebook": f"/rules/{ruleset_id}" if rulebook(ruleset_id) else None,
     }
 

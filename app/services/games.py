@@ -18,7 +18,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, Awaitable, Callable, cast
 
 import orjson
-from sqlalchemy import Table, or_, select, update
+from sqlalchemy import Table, bindparam, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -42,6 +42,7 @@ from app.services.move_store import MoveRecord, MoveStore, make_move_store
 __all__ = ["GameService", "LiveGame", "game_document"]
 log = logging.getLogger(__name__)
 REWEIGH_EVERY = 8  # moves between re-estimates of a live game's memory
+_STORED_VERSION = select(Game.version).where(Game.id == bindparam("game_id"))
 
 
 class LazySession:
@@ -129,8 +130,10 @@ class GameService:
                 # behind a move being stored here, and catches up only when another instance
                 # moved the game on (the usual answer is "this copy is current").
                 await in_a_task()
-                async with self.sessions() as session:
-                    stored = await session.scalar(select(Game.version).where(Game.id == game_id))
+                # A plain connection, not an ORM session: nothing is loaded into one, and making
+                # and closing a session costs more than this one-row read.
+                async with self.sessions.kw["bind"].connect() as conn:
+                    stored = await conn.scalar(_STORED_VERSION, {"game_id": game_id})
                 if stored is not None and stored > live.version:
                     async with live.lock:
                         async with self.sessions() as session:

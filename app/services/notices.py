@@ -8,25 +8,30 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Player, Seat
+from app.services.games import GameService, LiveGame
 from app.services.notify import Notice, Notifier, mentioned
 
 
-def _title(live: Any) -> str:
+def _title(live: LiveGame) -> str:
     return getattr(live.ruleset, "name", live.ruleset.id)
 
 
 class GameNotices:
     """Listens to the games, the chat and the clocks, and hands the notifier its notices."""
 
-    def __init__(self, notifier: Notifier, games: Any, sessions: Any) -> None:
+    def __init__(
+        self, notifier: Notifier, games: GameService, sessions: async_sessionmaker[AsyncSession]
+    ) -> None:
         self.notifier = notifier
         self.games = games
         self.sessions = sessions
 
-    def _players(self, live: Any, seats: set[int] | None = None, *, held_too: bool = False) -> dict[int, str]:
+    def _players(
+        self, live: LiveGame, seats: set[int] | None = None, *, held_too: bool = False
+    ) -> dict[int, str]:
         """Seat -> player id of the players (not bots; a held seat's player only if asked)."""
         return {
             seat: info["player_id"]
@@ -36,7 +41,7 @@ class GameNotices:
             and (seats is None or seat in seats)
         }
 
-    def _turn(self, live: Any, seat: int, player_id: str, version: int) -> Notice:
+    def _turn(self, live: LiveGame, seat: int, player_id: str, version: int) -> Notice:
         return Notice(
             player_id,
             "your_turn",

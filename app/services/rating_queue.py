@@ -89,8 +89,8 @@ class RatingQueue:
             return done
         for _ in range(REFOLD_TRIES):
             async with self.sessions() as session:
-                folded = await session.run_sync(lambda s: rating_service.refold(s, result.ruleset))
+                folded = await session.run_sync(rating_service.refold, result.ruleset)
             async with self.turn(), self.sessions() as session:
-                if await session.run_sync(lambda s: rating_service.store_refold(s, folded)):
+                if await session.run_sync(rating_service.store_refold, folded):
                     return "rebuilt"
         raise RuntimeError(f"the games of {result.ruleset} kept finishing while they were folded again")

@@ -171,7 +171,8 @@ class Replays:
             return None
         if snap.ruleset_version not in (None, ruleset.version):
             try:
-                upgrade = getattr(ruleset, "upgrade_state")  # an optional hook: AttributeError
+                # An optional hook (not in the Ruleset protocol): without it, AttributeError.
+                upgrade = getattr(ruleset, "upgrade_state")  # noqa: B009 - see above
                 return snap.version, upgrade(snap.state, snap.ruleset_version)
             except (CannotUpgrade, AttributeError):
                 return None

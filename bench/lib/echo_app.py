@@ -62,7 +62,7 @@ if __name__ == "__main__":
     # default websocket protocol unless CIVITAS_WS names another ("lean": Civitas's own).
     kind = os.environ.get("CIVITAS_WS", "auto")
     if kind == "lean":
-        from app.realtime.transport import LeanWebSocketProtocol as kind  # type: ignore[assignment]
+        from app.realtime.transport import LeanWebSocketProtocol as kind  # type: ignore[assignment]  # a class, not a name
 
     uvicorn.run(
         app,

@@ -111,15 +111,49 @@ function setupHints(rulesetId) {
   drawHint();
 }
 
+// The hint row is one line high, on a phone and a desktop alike, and stays while hints are on,
+// between decisions too: the board below never moves when the hint changes (Suburbia's four
+// kinds of move once took three lines). The first line is the kind most likely wanted; "more"
+// opens the others over the board.
+const hintBox = document.getElementById("hint");
+const hintList = document.getElementById("hint-lines");
+const hintMore = document.getElementById("hint-more");
 function drawHint() {
-  const box = document.getElementById("hint");
   const fresh = state.legalVersion === state.doc.version;
   const lines = state.hints && myTurn() && fresh ? hintLines(state.guide, state.legal) : [];
-  box.hidden = !lines.length;
-  box.replaceChildren(...lines.map((line) => el("span", { class: "hint-line" }, el("strong", {}, "Hint: "), line)));
+  hintBox.hidden = !state.hints || state.doc.seat === null || state.doc.status !== "active";
+  const said = lines.join("\n");
+  if (hintList.dataset.said === said && hintList.childElementCount) { fitHint(); return; } // left open if open
+  hintList.dataset.said = said;
+  hintBox.classList.remove("open");
+  hintList.replaceChildren(...(lines.length
+    ? lines.map((line) => el("span", { class: "hint-line" }, el("strong", {}, "Hint: "), line))
+    // Not announced: a screen reader hears the hints themselves, not their absence every turn.
+    : [el("span", { class: "hint-idle", "aria-hidden": "true" }, "Hints show here on your turn.")]));
+  fitHint();
 }
-// On a phone the hint is one line until tapped (the board stays in the first screen).
-document.getElementById("hint").addEventListener("click", (event) => event.currentTarget.classList.toggle("open"));
+// "more" is offered when there are other lines or the first one is cut short.
+function fitHint() {
+  if (hintBox.hidden) return;
+  const open = hintBox.classList.contains("open");
+  const count = hintList.querySelectorAll(".hint-line").length;
+  const first = hintList.firstElementChild;
+  const cut = !open && !!first && first.scrollWidth > first.clientWidth + 1;
+  hintMore.hidden = !(open || count > 1 || cut);
+  hintMore.textContent = open ? "Less" : count > 1 ? `+${count - 1} more` : "More";
+  hintMore.setAttribute("aria-expanded", String(open));
+  hintBox.classList.toggle("has-more", !hintMore.hidden);
+}
+function toggleHint(open) {
+  hintBox.classList.toggle("open", open);
+  fitHint();
+}
+// A tap anywhere on the hint opens or closes it (the button is the keyboard's way); Escape closes.
+hintBox.addEventListener("click", () => { if (!hintMore.hidden) toggleHint(!hintBox.classList.contains("open")); });
+hintBox.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && hintBox.classList.contains("open")) { toggleHint(false); hintMore.focus(); }
+});
+window.addEventListener("resize", fitHint);
 
 async function refreshTable() {
   try {

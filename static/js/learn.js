@@ -44,10 +44,16 @@ export async function mountGuide(rulesetId, where) {
   return guide;
 }
 
-// The hint for a decision: one line per kind of move offered (at most four), from the guide.
+// The hint for a decision: one line per kind of move offered (at most four), from the guide, the
+// kind a player most likely wants first (the guide's hint_order: Done before Discard), since the
+// table shows the first line and the others only on asking.
 export function hintLines(guide, legalMoves) {
   if (!guide || !legalMoves || !legalMoves.length) return [];
+  const order = guide.hint_order || [];
+  const rank = (kind) => (order.includes(kind) ? order.indexOf(kind) : order.length);
   const kinds = [...new Set(legalMoves.map((m) => m.type))];
+  // A stable sort: kinds the order does not name keep the order they were offered in, after it.
+  kinds.sort((a, b) => rank(a) - rank(b));
   return kinds.map((k) => guide.hints[k]).filter(Boolean).slice(0, 4);
 }
 

@@ -139,7 +139,7 @@ def test_the_host_leaving_right_after_the_start_never_strands_the_game(settings)
             game_id, (host,) = started_game(client, seats=2, bots=1, options={"rounds": 1})
             room_id = doc(client, game_id)["room_id"]
             assert client.post(f"/api/rooms/{room_id}/leave", headers=host["headers"]).status_code == 204
-            wait_for(lambda: doc(client, game_id)["status"] == "finished")
+            wait_for(lambda game_id=game_id: doc(client, game_id)["status"] == "finished")
 
 
 def test_one_instance_holds_a_games_bot_lease_until_it_runs_out(settings):

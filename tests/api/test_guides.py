@@ -67,6 +67,28 @@ def test_every_game_has_a_guide_with_its_turn_end_glossary_and_hints(client, rul
     assert "<h1>" in page.text and guide["glossary"][0]["term"] in page.text
 
 
+# In each game, kinds offered together (random games) and the one a player most likely wants.
+MOST_WANTED = {
+    "city-council": [("done", "discard"), ("score", "done"), ("activate", "pass"), ("fund", "fund_done")],
+    "suburbia": [("buy", "lake"), ("basic", "lake"), ("invest", "lake")],
+    "tiny-towns": [("build", "done")],
+    "fortune-city": [("buy", "pass"), ("construct", "pass"), ("hire", "done")],
+    "fortuna": [("military", "skip"), ("favour", "pass"), ("end", "privilege"), ("play", "privilege")],
+}
+
+
+@pytest.mark.parametrize("ruleset_id", GAMES)
+def test_the_hints_come_in_the_order_a_player_most_likely_wants(client, ruleset_id):  # noqa: F811
+    """The table shows the first hint line only (the rest behind "more"), so the guide orders the
+    kinds: every hinted kind once, the usual action before the chore or the pass offered with it
+    (City Council's Done before Discard at the turn's end, Suburbia's market tile before a lake)."""
+    guide = client.get(f"/api/rulesets/{ruleset_id}/guide").json()
+    order = guide["hint_order"]
+    assert sorted(order) == sorted(guide["hints"]), "hint_order names each hinted kind once"
+    for first, then in MOST_WANTED[ruleset_id]:
+        assert order.index(first) < order.index(then), (first, then)
+
+
 def test_the_rules_page_shows_the_rulebook_text(client):  # noqa: F811
     """The full text is there: a sentence from Fortuna's rulebook and one from City Council's."""
     assert "only the players who are in the city of Rome" in client.get("/rules/fortuna").text

@@ -242,10 +242,10 @@ def test_signed_in_players_behind_one_address_each_have_their_own_budget(setting
     with _app(settings, rate_moves="2/60", rate_lobby="2/60") as client:
         games = [started_game(client) for _ in range(3)]
         calls = []
-        for game_id, (a, _b) in games:
+        for _game_id, (a, _b) in games:
             calls += [("GET", "/api/rooms", a["headers"], None)] * 2
         assert [r.status_code for r in _from(client, "10.7.0.1", calls)] == [200] * 6
-        for game_id, (a, b) in games:
+        for game_id, (a, _b) in games:
             move = client.get(f"/api/games/{game_id}/legal-moves", headers=a["headers"]).json()["moves"][0]
             answers = _from(
                 client,

@@ -132,7 +132,7 @@ def test_how_to_play_glossary_rulebook_and_hints_against_bots(learn_server, brow
     dialog.wait_for(state="hidden")
     # Hints: the first decision is the secret goal; the hint says what keeping one does.
     hint = page.locator("#hint")
-    hint.wait_for(state="visible")
+    page.locator("#hint .hint-line").first.wait_for(state="visible")
     assert "secret goal" in hint.inner_text() and hint.inner_text().startswith("Hint:")
     assert page.is_checked("#opt-hints")
     shot(page, f"learn-{viewport}-2-hint")
@@ -150,26 +150,29 @@ def test_how_to_play_glossary_rulebook_and_hints_against_bots(learn_server, brow
 
 
 def test_the_hint_tells_the_move_kinds_offered_now(learn_server, browser):
-    """Hints are per kind of move: in a first Tiny Towns game against a bot, the hint line is the
+    """Hints are per kind of move: in a first Tiny Towns game against a bot, the hint lines are the
     guide's sentence for each kind of move offered at that moment (naming a resource as Master
-    Builder, placing one, building, finishing), and it changes as the decision changes."""
+    Builder, placing one, building, finishing), the most wanted kind first (the guide's
+    hint_order: building before finishing), and they change as the decision changes."""
     server = learn_server
     ann = _player(server, "Ann")
     _room_id, game = _room(server, ann, "tiny-towns")
-    hints = http.get(f"{server.url}/api/rulesets/tiny-towns/guide").json()["hints"]
+    guide = http.get(f"{server.url}/api/rulesets/tiny-towns/guide").json()
+    hints, order = guide["hints"], guide["hint_order"]
     page, errors = _page(browser, "wide")
     _open(page, server, ann, game)
     shown: dict[tuple, list] = {}
     for _ in range(12):
         _ready(page)
-        page.wait_for_function("window.civitas.guide && !document.getElementById('hint').hidden")
+        page.wait_for_function("window.civitas.guide && document.querySelector('#hint .hint-line')")
         now = page.evaluate(
             "(() => { const s = window.civitas; return { fresh: s.legalVersion === s.doc.version, "
             "version: s.doc.version, kinds: [...new Set(s.legal.map((m) => m.type))], "
             "lines: [...document.querySelectorAll('#hint .hint-line')].map((n) => n.textContent) }; })()"
         )
         if now["fresh"]:
-            assert now["lines"] == [f"Hint: {hints[k]}" for k in now["kinds"]][:4], now
+            kinds = sorted(now["kinds"], key=order.index)
+            assert now["lines"] == [f"Hint: {hints[k]}" for k in kinds][:4], now
             shown[tuple(now["kinds"])] = now["lines"]
         if len(shown) >= 2:
             break
@@ -177,6 +180,117 @@ def test_the_hint_tells_the_move_kinds_offered_now(learn_server, browser):
         page.wait_for_function(f"window.civitas.doc.version > {now['version']}")
     assert len(shown) >= 2, shown  # two decisions of different kinds, two different hints
     assert len({tuple(lines) for lines in shown.values()}) == len(shown)
+    page.context.close()
+    assert not errors, errors
+
+
+def _play_until_kinds(server, game, player, wanted: set[str], most: int = 400) -> None:
+    """Play the player's first legal moves over REST until the decision offered to them is exactly
+    the kinds `wanted` (fails after `most` moves)."""
+    for _ in range(most):
+        legal = http.get(f"{server.url}/api/games/{game}/legal-moves", headers=player["headers"]).json()
+        if {m["type"] for m in legal["moves"]} == wanted:
+            return
+        assert http.get(f"{server.url}/api/games/{game}").json()["status"] == "active"
+        if not _rest_moves(server, game, player, 1):
+            time.sleep(0.05)
+    raise AssertionError(f"no decision of {sorted(wanted)} in {most} moves")
+
+
+def test_on_a_phone_the_hint_shown_is_the_kind_most_wanted(learn_server, browser):
+    """A phone shows one hint line: at City Council's turn end, where a player may discard a
+    favour card or be done, that line is Done's (the usual action; discarding is needed only above
+    seven cards), Discard's sits behind "+1 more", which opens it over the board and closes again."""
+    server = learn_server
+    ann = _player(server, "Ann")
+    _room_id, game = _room(server, ann, "city-council")
+    hints = http.get(f"{server.url}/api/rulesets/city-council/guide").json()["hints"]
+    _play_until_kinds(server, game, ann, {"discard", "done"})
+    page, errors = _page(browser, "phone")
+    _open(page, server, ann, game)
+    _ready(page)  # the bots may have answered the same window meanwhile: the decision is Ann's still
+    assert sorted({m["type"] for m in page.evaluate("window.civitas.legal")}) == ["discard", "done"]
+    first = page.locator("#hint .hint-line").first
+    first.wait_for(state="visible")
+    assert first.text_content() == f"Hint: {hints['done']}"
+    discard = page.locator("#hint .hint-line").nth(1)
+    assert discard.text_content() == f"Hint: {hints['discard']}" and discard.is_hidden()
+    more = page.locator("#hint-more")
+    assert more.inner_text() == "+1 more" and more.get_attribute("aria-expanded") == "false"
+    box = more.bounding_box()
+    assert box["width"] >= 24 and box["height"] >= 24
+    board_top = page.evaluate("document.getElementById('board').getBoundingClientRect().top")
+    shot(page, "learn-phone-9-hint-done-first")
+    more.click()
+    discard.wait_for(state="visible")
+    assert more.inner_text() == "Less" and more.get_attribute("aria-expanded") == "true"
+    assert page.evaluate("document.getElementById('board').getBoundingClientRect().top") == board_top
+    shot(page, "learn-phone-10-hint-open")
+    page.keyboard.press("Escape")  # the focus is on the button: Escape closes
+    discard.wait_for(state="hidden")
+    assert page.evaluate("document.activeElement.id") == "hint-more"
+    assert _no_sideways_scroll(page)
+    page.context.close()
+    assert not errors, errors
+
+
+BOARD_TOP = "document.getElementById('board').getBoundingClientRect().top + window.scrollY"
+
+
+def test_the_board_stays_put_while_the_hint_changes(learn_server, browser):
+    """Desktop, Suburbia against a bot: the secret goal's one-line hint, the wait while the bot plays
+    and the four kinds of a market turn (once three lines that pushed the board down), each
+    keeping the hint one line high and the board's top where it was; the market turn's first line is
+    buying a tile, the others behind "+3 more", which lays them over the board without moving it."""
+    server = learn_server
+    ann = _player(server, "Ann")
+    _room_id, game = _room(server, ann, "suburbia")
+    hints = http.get(f"{server.url}/api/rulesets/suburbia/guide").json()["hints"]
+    page, errors = _page(browser, "wide")
+    _open(page, server, ann, game)
+    _ready(page)
+    page.locator("#hint .hint-line").first.wait_for(state="visible")
+    top = page.evaluate(BOARD_TOP)
+    height = page.locator("#hint").bounding_box()["height"]
+    tops = page.evaluate(
+        """() => { const tops = []; const board = document.getElementById('board');
+        new MutationObserver(() => tops.push(board.getBoundingClientRect().top + window.scrollY))
+          .observe(document.getElementById('hint-lines'), { childList: true, subtree: true });
+        window.__tops = tops; return tops; }"""
+    )
+    assert tops == []
+    seen = {page.evaluate("document.querySelector('#hint .hint-line').textContent")}
+    page.locator(".sb-keep-goal").first.click()
+    # On to a market turn: buy, a basic tile, invest or a lake.
+    page.wait_for_function(
+        "window.civitas.legalVersion === window.civitas.doc.version && "
+        "new Set(window.civitas.legal.map((m) => m.type)).has('buy') && "
+        "document.querySelectorAll('#hint .hint-line').length > 2",
+        timeout=30000,
+    )
+    seen.add(page.evaluate("document.querySelector('#hint .hint-line').textContent"))
+    assert len(seen) == 2  # the hint did change
+    assert page.evaluate("document.querySelector('#hint .hint-line').textContent") == f"Hint: {hints['buy']}"
+    changes = page.evaluate("window.__tops")
+    assert changes and set(changes) == {top}, (top, changes)
+    assert page.evaluate(BOARD_TOP) == top
+    assert page.locator("#hint").bounding_box()["height"] == height
+    count = page.locator("#hint .hint-line").count()
+    more = page.locator("#hint-more")
+    assert more.inner_text() == f"+{count - 1} more"
+    shot(page, "learn-wide-9-hint-one-line")
+    more.click()
+    last = page.locator("#hint .hint-line").last
+    last.wait_for(state="visible")
+    # Laid over the board: the list reaches below the hint row, and nothing below moved.
+    lines_box = page.locator("#hint-lines").bounding_box()
+    row = page.locator("#hint").bounding_box()
+    assert lines_box["y"] + lines_box["height"] > row["y"] + row["height"]
+    assert page.evaluate(BOARD_TOP) == top and page.locator("#hint").bounding_box()["height"] == height
+    shot(page, "learn-wide-10-hint-open")
+    page.locator("#hint-lines").click()  # a click on the open hint closes it
+    last.wait_for(state="hidden")
+    assert page.evaluate(BOARD_TOP) == top
     page.context.close()
     assert not errors, errors
 

@@ -104,7 +104,7 @@ def test_a_postgres_restart_mid_game_loses_no_acknowledged_move(cluster):
             acked.append(r.json()["version"])
         control("restart")
         answers = []
-        for attempt in range(12):  # the pool drops its dead connections on the first failures
+        for _attempt in range(12):  # the pool drops its dead connections on the first failures
             try:
                 r, player = _move(client, game_id, players, "after")
             except AssertionError as exc:  # a read refused during the reconnect

@@ -161,9 +161,9 @@ def test_players_get_a_patch_before_the_spectators():
             channel.connections.add(Connection(_Recording(f"seat {seat}"), "g", seat, f"p{seat}"))
         for conn in channel.connections:
             conn.version = 0
-        hub = Hub(games=None)  # type: ignore[arg-type]
+        hub = Hub(games=None)  # type: ignore[arg-type]  # these paths never read the games
         hub._audience = lambda *args: None  # the audiences above are already at version 1
-        hub._push(channel, None)  # type: ignore[arg-type]
+        hub._push(channel, None)  # type: ignore[arg-type]  # no game: _audience is stubbed
 
     asyncio.run(scenario())
     assert len(order) == 52
@@ -198,9 +198,9 @@ def test_a_thousand_spectators_are_written_a_chunk_per_turn_each_patch_once_and_
         channel.connections.update(watchers + seats)
         for conn in channel.connections:
             conn.version = 0
-        hub = Hub(games=None)  # type: ignore[arg-type]
+        hub = Hub(games=None)  # type: ignore[arg-type]  # these paths never read the games
         hub._audience = lambda *args: None  # the audiences are set by hand below
-        hub._push(channel, None)  # type: ignore[arg-type]
+        hub._push(channel, None)  # type: ignore[arg-type]  # no game: _audience is stubbed
         at_once = sum(1 for c in watchers if c.websocket.frames)
         assert all(c.websocket.frames for c in seats) and at_once == SPECTATOR_CHUNK
         await asyncio.sleep(0)
@@ -210,7 +210,7 @@ def test_a_thousand_spectators_are_written_a_chunk_per_turn_each_patch_once_and_
             audience = channel.audiences[seat]
             audience.version = 2
             audience.patches.append((2, f"v2 {seat}"))
-        hub._push(channel, None)  # type: ignore[arg-type]
+        hub._push(channel, None)  # type: ignore[arg-type]  # no game: _audience is stubbed
         while hub._later:
             await asyncio.sleep(0)
         counter.cancel()
@@ -257,9 +257,9 @@ def test_a_heartbeat_to_a_thousand_games_is_written_a_chunk_per_turn():
     async def scenario():
         counter = asyncio.create_task(_count_turns(turn))
         games = _Games({f"g{i}": i % 7 for i in range(1000)})
-        hub = Hub(games=games)  # type: ignore[arg-type]
+        hub = Hub(games=games)  # type: ignore[arg-type]  # a stand-in with the versions only
         sockets: dict[str, list[Connection]] = {}
-        for game_id, version in games.stored.items():
+        for game_id in games.stored:
             channel = Channel()
             sockets[game_id] = [Connection(_Recording(), game_id, seat, None) for seat in (0, 1)]
             channel.connections.update(sockets[game_id])

@@ -16,7 +16,7 @@ def install() -> None:
     """Make every Platform built from now on die after its first committed move."""
     built = platform.Platform.__init__
 
-    def with_fault(self, settings):  # type: ignore[no-untyped-def]
+    def with_fault(self, settings):  # type: ignore[no-untyped-def]  # replaces __init__ as it is
         built(self, settings)
 
         async def die(_game_id: str, _version: int) -> None:
@@ -24,7 +24,7 @@ def install() -> None:
 
         self.games.listeners.insert(0, die)
 
-    platform.Platform.__init__ = with_fault  # type: ignore[method-assign]
+    platform.Platform.__init__ = with_fault  # type: ignore[method-assign]  # the fault, on purpose
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from app.rulesets.city_council.state import State
 from app.rulesets.city_council.tables import (
     BUILD_CELLS,
     CELL_BIT,
@@ -17,7 +18,6 @@ from app.rulesets.city_council.tables import (
     Kind,
     kind_of,
 )
-from app.rulesets.city_council.state import State
 
 Cells = tuple[tuple[int, int], ...]
 

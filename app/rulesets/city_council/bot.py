@@ -10,6 +10,7 @@ from app.rulesets.city_council.board import iter_fresh, iter_upgrades, occupied_
 from app.rulesets.city_council.favours import building_vp, general_vp, metrics
 from app.rulesets.city_council.council import available_tiles
 from app.rulesets.city_council.phases import legal_moves
+from app.rulesets.city_council.state import Move, State, chair, plan_of
 from app.rulesets.city_council.tables import (
     BUDGET_MAX,
     CARDS,
@@ -19,7 +20,6 @@ from app.rulesets.city_council.tables import (
     Kind,
     kind_of,
 )
-from app.rulesets.city_council.state import Move, State, chair, plan_of
 
 
 # What one unit of each product or input is worth to the city (a tuned guess; NOTES "Bot").

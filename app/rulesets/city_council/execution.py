@@ -25,8 +25,8 @@ from app.rulesets.city_council.board import (
     occupied_mask,
     surcharge,
 )
-from app.rulesets.city_council.tables import BUDGET_MAX, TILES, kind_of
 from app.rulesets.city_council.state import State
+from app.rulesets.city_council.tables import BUDGET_MAX, TILES, kind_of
 
 #: What execution reads of the state (buildings, budget, plans, their funds), with the taken
 #: blocks as a mask (`occ`): a shadow that a search changes freely.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import operator
 from typing import Any
 
+from app.rulesets.city_council.state import State
 from app.rulesets.city_council.tables import (
     BUILDING_LEVEL_VP,
     CARDS,
@@ -15,7 +16,6 @@ from app.rulesets.city_council.tables import (
     ZONES,
     ZONE_CELLS,
 )
-from app.rulesets.city_council.state import State
 
 
 def community_count(s: State) -> int:

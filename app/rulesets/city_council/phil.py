@@ -7,9 +7,8 @@ largest available building (L-shaped first), the highest placed.
 
 from __future__ import annotations
 
-
-from app.rulesets.city_council.tables import CARDS, SHAPE_ORDER, TILES
 from app.rulesets.city_council.state import State
+from app.rulesets.city_council.tables import CARDS, SHAPE_ORDER, TILES
 
 
 def area_positions(s: State) -> list[tuple[int, int, str]]:

@@ -4,12 +4,13 @@ fixed totals (RB: 'the number of tokens and workers of each type is deliberately
 
 from __future__ import annotations
 
-from itertools import combinations
 from collections.abc import Iterator, Mapping
+from itertools import combinations
 from typing import Any
 
 from app.rulesets.city_council.board import zones_of  # noqa: F401  (re-exported: tests read it here)
 from app.rulesets.city_council.favours import community_count, prison_count
+from app.rulesets.city_council.state import Building, State
 from app.rulesets.city_council.tables import (
     BUDGET_MAX,
     LIFESTYLE,
@@ -23,7 +24,6 @@ from app.rulesets.city_council.tables import (
     KIND_BY_NAME,
     TILES,
 )
-from app.rulesets.city_council.state import Building, State
 
 
 def _placed(s: State, key: str) -> int:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from app.engine.rng import Rng
+from app.rulesets.city_council.state import State
 from app.rulesets.city_council.tables import (
     CARDS,
     FIXED,
@@ -15,7 +16,6 @@ from app.rulesets.city_council.tables import (
     SHAPE_ORDER,
     TILES,
 )
-from app.rulesets.city_council.state import State
 
 
 # Long: the state's every key is laid out in one literal, the stored shape at a glance.

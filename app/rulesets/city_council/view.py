@@ -8,6 +8,7 @@ from typing import Any
 from app.engine.memo import latest, shared
 from app.rulesets.city_council.legal import to_act
 from app.rulesets.city_council.windows import WINDOWS
+from app.rulesets.city_council.state import State
 from app.rulesets.city_council.tables import (
     CARDS,
     COMMITTEES,
@@ -19,7 +20,6 @@ from app.rulesets.city_council.tables import (
     ZONES,
     Kind,
 )
-from app.rulesets.city_council.state import State
 
 _PUBLIC = (
     "players",

@@ -14,7 +14,7 @@ from typing import Any
 try:
     import cython
 except ImportError:  # Cython is a build tool; without it the hints are plain Python (no-ops)
-    from app.engine import cython_hints as cython  # type: ignore[no-redef]
+    from app.engine import cython_hints as cython  # type: ignore[no-redef]  # Cython's stand-in
 
 from app.rulesets.suburbia import geo
 from app.rulesets.suburbia.geo import FIRES, borough, placed, tile_key, unplace

@@ -7,7 +7,7 @@ from typing import Any
 try:
     import cython
 except ImportError:  # Cython is a build tool; without it the hints are plain Python (no-ops)
-    from app.engine import cython_hints as cython  # type: ignore[no-redef]
+    from app.engine import cython_hints as cython  # type: ignore[no-redef]  # Cython's stand-in
 
 from app.engine.memo import latest
 from app.engine.ruleset import IllegalMove
@@ -209,7 +209,7 @@ def pick(fams: list[Family], rng: Any) -> Move:
     for _, fields in fams:
         total += _size(fields)
     i = rng.below(total)
-    for kind, fields in fams:
+    for kind, fields in fams:  # noqa: B007 - the kind the draw lands on is read after the loop
         size = _size(fields)
         if i < size:
             break

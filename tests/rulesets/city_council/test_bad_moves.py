@@ -9,7 +9,8 @@ import json
 import pytest
 
 from app.engine.ruleset import IllegalMove
-from app.rulesets.city_council.flow import _RULE, WINDOWS
+from app.rulesets.city_council.reasons import RULES as _RULE
+from app.rulesets.city_council.windows import WINDOWS
 from tests.rulesets.city_council.helpers import R, random_states
 from tests.support.api import doc, legal, new_player, new_room
 

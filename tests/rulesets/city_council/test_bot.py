@@ -7,7 +7,7 @@ import pytest
 
 from app.engine.rng import Rng
 from app.rulesets.city_council.bot import choose
-from app.rulesets.city_council.flow import apply_in_place
+from app.rulesets.city_council.apply import apply_in_place
 from app.rulesets.city_council.tables import TILES, kind_of
 from bench.city_council_bot import play
 from tests.rulesets.city_council.helpers import R, at_planning, build, random_states

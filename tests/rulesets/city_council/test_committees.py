@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.rulesets.city_council.flow import committee_options
+from app.rulesets.city_council.committees import committee_options
 from tests.rulesets.city_council.helpers import R, clone, game
 
 PURPLE, ORANGE, GRAY, YELLOW = 0, 1, 2, 3
@@ -125,11 +125,11 @@ def test_union_keeps_both_cards():
 def test_single_answer_taken_at_once():
     """Table rule (docs/UX.md, no busywork) on RB Example 1: when the committee rules leave the
     Election chairman a single possible change, it is made at once and reported in `last.auto`."""
-    from app.rulesets.city_council import flow
+    from app.rulesets.city_council.phases import advance
 
     s = _seated(game(4), ["election", "treasury", "executive", "union"], [1, 2, 1, 1])
     s["decider"], s["phase"], s["last"] = PURPLE, "committees", {}
-    flow.advance(s)
+    advance(s)
     assert s["committee"] == ["election", "transport", "executive", "union"]
     assert s["phase"] != "committees"
     assert s["last"]["auto"][0] == {"seat": PURPLE, "move": {"type": "committees", "seats": s["committee"]}}
@@ -137,14 +137,15 @@ def test_single_answer_taken_at_once():
 
 def test_single_vote_target_taken_at_once():
     """RB Voting with one other plan on the table: the Delegate can only go there, so it does."""
-    from app.rulesets.city_council import flow
+    from app.rulesets.city_council.council import available_tiles
+    from app.rulesets.city_council.phases import advance
 
     s = clone(game(3))
     s["committee"] = ["transport", "treasury", "election"]
     s["order"], s["phase"], s["cursor"], s["last"] = [0, 1, 2], "vote", 0, {}
-    t1, t2 = flow.available_tiles(s)[:2]
+    t1, t2 = available_tiles(s)[:2]
     s["plans"] = [{"kind": "build", "target": t1}, {"kind": "build", "target": t2}, {"kind": "none"}]
-    flow.advance(s)
+    advance(s)
     assert s["delegates"][0] == 1 and s["delegates"][1] == 0
     assert [a["move"]["plan"] for a in s["last"]["auto"]] == [1, 0]
 

@@ -3,7 +3,9 @@ worked Examples 2-6."""
 
 from __future__ import annotations
 
-from app.rulesets.city_council import flow
+from app.rulesets.city_council.council import count_votes, plan_votes, plans_to_execute
+from app.rulesets.city_council.execute import do_execute, end_council, execute_options
+from app.rulesets.city_council.phases import advance
 from app.rulesets.city_council.board import build_options, placements, relocate_options, surcharge
 from app.rulesets.city_council.tables import KIND_BY_NAME, ORIENTATIONS, TILES
 from tests.rulesets.city_council.helpers import R, at_planning, build, find, game, take_tile
@@ -80,7 +82,7 @@ def test_example_2_four_way_tie():
     s["plan_funds"][orange][orange] = 1  # orange's $1 on the Hospital
     s["exec_vote"] = purple  # purple's second Delegate on the Bank
     s["phase"] = "vote2"
-    flow.count_votes(s)
+    count_votes(s)
     assert s["approved"] == [purple, orange]  # Bank, then Hospital on funds
     assert s["phase"] == "approve" and s["tie"]["need"] == 1
     assert sorted(s["tie"]["pool"]) == [gray, gold]
@@ -92,8 +94,8 @@ def test_example_2_four_way_tie():
 
 def test_two_or_three_plans_executed():
     """RB Vote Counting: 2 plans with 2-3 players, 3 with 4-5."""
-    assert flow.plans_to_execute(game(2)) == 2 and flow.plans_to_execute(game(3)) == 2
-    assert flow.plans_to_execute(game(4)) == 3 and flow.plans_to_execute(game(5)) == 3
+    assert plans_to_execute(game(2)) == 2 and plans_to_execute(game(3)) == 2
+    assert plans_to_execute(game(4)) == 3 and plans_to_execute(game(5)) == 3
 
 
 def test_example_3_school_on_two_zones():
@@ -125,11 +127,11 @@ def test_example_4_the_chairman_may_place_the_bank_for_3_while_a_2_spot_exists()
     s["plans"] = [{"kind": "build", "target": t}, None, None]
     s["approved"], s["executed"], s["failed"], s["phase"] = [0], [], [], "execute"
     s["budget"] = 7
-    opts = flow.execute_options(s, 0)
+    opts = execute_options(s, 0)
     assert {"type": "execute", "plan": 0, "cells": [[2, 4], [3, 4]]} in opts
     assert min(bank_cost(s, o) for o in opts) == 2
     budget = s["budget"]
-    flow.do_execute(s, {"type": "execute", "plan": 0, "cells": [[2, 4], [3, 4]]})
+    do_execute(s, {"type": "execute", "plan": 0, "cells": [[2, 4], [3, 4]]})
     assert s["budget"] == budget - 3
 
 
@@ -186,11 +188,11 @@ def test_example_5_diner_upgrade():
     t = _area(s, "Restaurant")
     s["plans"] = [{"kind": "build", "target": t}, None, None]
     s["approved"], s["phase"] = [0], "execute"
-    opts = flow.execute_options(s, 0)
+    opts = execute_options(s, 0)
     up = [o for o in opts if o.get("upgrade") == diner]
     assert up == [{"type": "execute", "plan": 0, "cells": [[5, 3]], "upgrade": diner}]
     budget = s["budget"]
-    flow.do_execute(s, up[0])
+    do_execute(s, up[0])
     assert s["budget"] == budget - 1
     assert diner not in s["buildings"]
     assert find(s, "Restaurant") and s["buildings"][find(s, "Restaurant")]["cells"] == [[5, 3]]
@@ -207,11 +209,11 @@ def test_example_6_sell_clinic_then_relocate_factory():
     s["plans"] = [{"kind": "sell", "target": clinic}, {"kind": "relocate", "target": factory}, None]
     s["approved"], s["phase"] = [0, 1], "execute"
     budget = s["budget"]
-    flow.do_execute(s, {"type": "execute", "plan": 0})
+    do_execute(s, {"type": "execute", "plan": 0})
     assert s["budget"] == budget and clinic not in s["buildings"]
     after = [o for o in relocate_options(s, factory)]
     assert {"cells": [[6, 0], [6, 1]], "cost": 0} in after
-    flow.do_execute(s, {"type": "execute", "plan": 1, "cells": [[6, 0], [6, 1]]})
+    do_execute(s, {"type": "execute", "plan": 1, "cells": [[6, 0], [6, 1]]})
     assert s["buildings"][factory]["cells"] == [[6, 0], [6, 1]] and s["budget"] == budget
 
 
@@ -221,7 +223,7 @@ def test_selling_gives_cost_minus_one():
     fed = build(s, "Federal Reserve", [(3, 0), (3, 1), (4, 0), (4, 1)])
     s["plans"] = [{"kind": "sell", "target": fed}, None, None]
     s["budget"] = 5
-    flow.do_execute(s, {"type": "execute", "plan": 0})
+    do_execute(s, {"type": "execute", "plan": 0})
     assert s["budget"] == 8
     assert any(TILES[t].name == "Federal Reserve" for t in s["bdiscard"]["L"])
 
@@ -236,10 +238,10 @@ def test_private_funds_pay_first_and_unspent_return():
     s["plan_funds"][1][2] = 1
     s["budget"] = 3
     s["approved"], s["executed"], s["failed"] = [0], [], []
-    opt = flow.execute_options(s, 0)[0]
-    flow.do_execute(s, opt)
+    opt = execute_options(s, 0)[0]
+    do_execute(s, opt)
     assert s["budget"] == 3 and s["plan_funds"][0][1] == 0
-    flow.end_council(s)
+    end_council(s)
     assert s["funds"][2] == 1
 
 
@@ -249,7 +251,7 @@ def test_unaffordable_plan_fails():
     t = _area(s, "Airport")
     s["plans"] = [{"kind": "build", "target": t}, None, None]
     s["budget"] = 4
-    assert flow.execute_options(s, 0) == []
+    assert execute_options(s, 0) == []
 
 
 def test_executive_second_delegate_after_funds():
@@ -269,7 +271,7 @@ def test_executive_second_delegate_after_funds():
     assert {"type": "vote2_pass"} in R.legal_moves(s, e)
     target = min(plans)
     after = R.apply(s, e, {"type": "vote2", "plan": target})
-    assert after["exec_vote"] == target and flow.plan_votes(after, target) == flow.plan_votes(s, target) + 1
+    assert after["exec_vote"] == target and plan_votes(after, target) == plan_votes(s, target) + 1
 
 
 def test_a_covered_printed_building_is_gone_for_good():
@@ -282,14 +284,14 @@ def test_a_covered_printed_building_is_gone_for_good():
         diner = find(s, "Diner")
         t = _area(s, "Restaurant")
         s["plans"] = [{"kind": "build", "target": t}, None, None]
-        flow.do_execute(s, {"type": "execute", "plan": 0, "cells": [[5, 3]], "upgrade": diner})
+        do_execute(s, {"type": "execute", "plan": 0, "cells": [[5, 3]], "upgrade": diner})
         rest = find(s, "Restaurant")
         s["plans"] = [{"kind": kind, "target": rest}, None, None]
         if kind == "sell":
-            flow.do_execute(s, {"type": "execute", "plan": 0})
+            do_execute(s, {"type": "execute", "plan": 0})
         else:
             to = next(o["cells"] for o in relocate_options(s, rest) if o["cells"] != [[5, 3]])
-            flow.do_execute(s, {"type": "execute", "plan": 0, "cells": to})
+            do_execute(s, {"type": "execute", "plan": 0, "cells": to})
         assert diner not in s["buildings"]
         assert [b["name"] for b in s["buildings"].values()].count("Diner") == 0
         assert not any([5, 3] in b["cells"] for b in s["buildings"].values())
@@ -308,11 +310,11 @@ def test_a_plan_waits_for_an_earlier_plan_to_make_it_possible():
     s["approved"], s["executed"], s["failed"] = [0, 1], [], []
     s["budget"], s["phase"] = 0, "execute"
     s["last"] = {}
-    flow.advance(s)
+    advance(s)
     assert 1 not in s["failed"]
     # the sale was the only possible move, so it was taken at once; the Bank is now affordable
     assert fed not in s["buildings"] and s["budget"] >= 2
-    assert s["phase"] == "execute" and flow.execute_options(s, 1)
+    assert s["phase"] == "execute" and execute_options(s, 1)
 
 
 def test_each_executed_plan_is_summed_up_for_the_table():

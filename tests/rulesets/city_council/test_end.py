@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from app.rulesets.city_council import flow
+from app.rulesets.city_council.council import available_tiles
+from app.rulesets.city_council.phases import advance
+from app.rulesets.city_council.turn_end import replenish
 from tests.rulesets.city_council.helpers import R, clone, game, play_until
 
 
@@ -18,13 +20,13 @@ def test_eleven_vp_ends_at_end_of_turn():
     s = _turn_end()
     s["vp"] = [11, 3, 0]
     s["phase"] = "finish"
-    flow.advance(s)
+    advance(s)
     assert s["phase"] == "over"
     assert R.outcome(s).ranks[0] == 1
     s = _turn_end()
     s["vp"] = [10, 3, 0]
     s["phase"] = "finish"
-    flow.advance(s)
+    advance(s)
     assert s["phase"] == "committees" and s["turn"] == 2
 
 
@@ -74,7 +76,7 @@ def test_sandbox_no_card_end_and_thirteen_vp():
     s = _turn_end(mode="sandbox")
     s["vp"] = [12, 0, 0]
     s["phase"] = "finish"
-    flow.advance(s)
+    advance(s)
     assert s["phase"] == "committees"
 
 
@@ -85,7 +87,7 @@ def test_turn_end_returns_zone_tokens_and_advances_counters():
     s["zones_on"] = {"res1": "section"}
     s["phase"] = "finish"
     power = s["power"]
-    flow.advance(s)
+    advance(s)
     assert s["zones_on"] == {} and s["power"] == power
     assert s["streak"] == [1, 1, 1]
 
@@ -97,7 +99,7 @@ def test_planning_area_replenished():
     s["phase"] = "replenish"
     up_before = list(s["up"]["S"])
     top = s["stacks"]["S"][0]
-    flow.replenish(s)
+    replenish(s)
     assert set(up_before) <= set(s["bdiscard"]["S"])
     assert s["up"]["S"][0] == top and len(s["up"]["S"]) == 3
 
@@ -117,8 +119,8 @@ def test_advanced_phase_when_starting_zone_full():
             "token": False,
             "prison": [0, 0],
         }
-    flow.replenish(s)
-    assert s["advanced"] and len(flow.available_tiles(s)) == 13
+    replenish(s)
+    assert s["advanced"] and len(available_tiles(s)) == 13
     assert s["tokens"] == {"sale": 2, "relocate": 2}
     assert {len(s["up"][sh]) for sh in ("S", "M")} == {3} and len(s["up"]["L"]) == 2
 
@@ -131,7 +133,7 @@ def test_planning_area_refilled_from_reshuffled_discards_when_stack_runs_low():
     s["phase"] = "replenish"
     tiles = s["stacks"]["S"] + s["up"]["S"] + s["bdiscard"]["S"]
     s["stacks"]["S"], s["up"]["S"], s["bdiscard"]["S"] = tiles[:2], tiles[2:5], tiles[5:]
-    flow.replenish(s)
+    replenish(s)
     assert len(s["up"]["S"]) == 3 and len(s["stacks"]["S"]) >= 1
     assert sorted(s["stacks"]["S"] + s["up"]["S"] + s["bdiscard"]["S"]) == sorted(tiles)
 
@@ -150,9 +152,9 @@ def test_advanced_phase_stays_when_starting_zone_empties():
             "token": False,
             "prison": [0, 0],
         }
-    flow.replenish(s)
+    replenish(s)
     assert s["advanced"]
     s["buildings"] = {}  # every Starting-Zone block empty again
-    flow.replenish(s)
-    assert s["advanced"] and len(flow.available_tiles(s)) == 13
+    replenish(s)
+    assert s["advanced"] and len(available_tiles(s)) == 13
     assert s["tokens"] == {"sale": 2, "relocate": 2}

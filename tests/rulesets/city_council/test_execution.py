@@ -5,7 +5,10 @@ impossible is not offered while some way keeps them all possible."""
 
 from __future__ import annotations
 
-from app.rulesets.city_council import execution, flow
+from app.rulesets.city_council import execution
+from app.rulesets.city_council.execute import do_execute, execute_options
+from app.rulesets.city_council.phases import legal_moves
+from app.rulesets.city_council.state import chair
 from app.rulesets.city_council.board import option_cost
 from app.rulesets.city_council.tables import TILES
 from tests.rulesets.city_council.helpers import (
@@ -71,7 +74,7 @@ def test_no_sabotage_by_where_another_plan_is_placed():
     bank, shop = _area(s, "Bank"), _area(s, "Shop")
     s = _executing(s, [{"kind": "build", "target": bank}, {"kind": "build", "target": shop}], 4)
     for plan in (0, 1):
-        opts = flow.execute_options(s, plan)
+        opts = execute_options(s, plan)
         assert sorted(mv["cells"] for mv in opts) == [[[3, 6], [3, 7]], [[3, 8], [4, 8]]]
         assert all(_cost(s, mv) == 2 for mv in opts)
     # (3,7)+(3,8) is a place the budget pays for: only the rule keeps it out
@@ -92,14 +95,14 @@ def test_no_upgrade_of_a_building_another_plan_sells():
     printed = next(bid for bid, b in s["buildings"].items() if b["fixed"] and b["name"] == "Diner")
     rest = _area(s, "Restaurant")
     s = _executing(s, [{"kind": "build", "target": rest}, {"kind": "sell", "target": diner}], 6)
-    ups = {mv.get("upgrade") for mv in flow.execute_options(s, 0)}
+    ups = {mv.get("upgrade") for mv in execute_options(s, 0)}
     assert diner not in ups and printed in ups and None in ups
     raw = {ch[2] for ch in execution._choices(execution._shadow(s), 0)}
     assert diner in raw  # the upgrade the budget allows, kept out by the rule only
-    assert flow.execute_options(s, 1) == [{"type": "execute", "plan": 1}]
+    assert execute_options(s, 1) == [{"type": "execute", "plan": 1}]
     # the same with a relocation of that Diner approved instead of its sale
     s["plans"][1] = {"kind": "relocate", "target": diner}
-    ups = {mv.get("upgrade") for mv in flow.execute_options(s, 0)}
+    ups = {mv.get("upgrade") for mv in execute_options(s, 0)}
     assert diner not in ups and printed in ups and None in ups
 
 
@@ -113,7 +116,7 @@ def test_when_not_every_plan_can_be_executed_each_way_keeping_the_most_is_offere
     s = _executing(s, [{"kind": "build", "target": bank}, {"kind": "build", "target": shop}], 3)
     t = execution._shadow(s)
     for plan in (0, 1):
-        opts = flow.execute_options(s, plan)
+        opts = execute_options(s, plan)
         assert len(opts) == len(list(execution._choices(t, plan))) > 0
         assert {_cost(s, mv) for mv in opts} == {2, 3}
 
@@ -127,13 +130,13 @@ def test_a_sale_first_when_only_it_lets_both_plans_run():
     fed = build(s, "Federal Reserve", [(3, 0), (3, 1), (4, 0), (4, 1)])
     bank = _area(s, "Bank")
     s = _executing(s, [{"kind": "sell", "target": fed}, {"kind": "build", "target": bank}], 1)
-    assert flow.execute_options(s, 1) == []
-    assert flow.execute_options(s, 0) == [{"type": "execute", "plan": 0}]
+    assert execute_options(s, 1) == []
+    assert execute_options(s, 0) == [{"type": "execute", "plan": 0}]
 
 
 def test_the_look_ahead_changes_the_city_as_execution_does():
     """The anti-sabotage look-ahead (execution._after) changes budget, buildings and taken blocks
-    as flow.do_execute changes the real state, for every kind of plan along random games."""
+    as do_execute changes the real state, for every kind of plan along random games."""
     from app.rulesets.city_council.board import occupied_mask
     from app.rulesets.city_council.tables import kind_of
 
@@ -146,7 +149,7 @@ def test_the_look_ahead_changes_the_city_as_execution_does():
             for o in execution.pending(s):
                 for ch in list(execution._choices(t, o))[:6]:
                     real = clone(s)
-                    flow.do_execute(real, execution.move(o, ch[1], ch[2]))
+                    do_execute(real, execution.move(o, ch[1], ch[2]))
                     look = execution._after(t, o, ch)
                     assert look["budget"] == real["budget"]
                     assert look["occ"] == occupied_mask(real)
@@ -167,13 +170,13 @@ def test_every_offered_execution_keeps_the_most_plans_possible():
             left = execution.pending(s)
             if s["phase"] != "execute" or len(left) != 2:
                 continue
-            offered = {repr(m) for m in flow.legal_moves(s, flow.chair(s, "election"))}
+            offered = {repr(m) for m in legal_moves(s, chair(s, "election"))}
             values = {}
             for o in left:
                 for ch in execution._choices(execution._shadow(s), o):
                     mv = execution.move(o, ch[1], ch[2])
                     t = clone(s)
-                    flow.do_execute(t, mv)
+                    do_execute(t, mv)
                     other = next(x for x in left if x != o)
                     values[repr(mv)] = 1 + bool(list(execution._choices(execution._shadow(t), other)))
             top = max(values.values())
@@ -191,12 +194,12 @@ def test_a_plan_may_upgrade_what_another_plan_builds():
     store, mall = _area(s, "Department Store"), _area(s, "Shopping Mall")
     s = _executing(s, [{"kind": "build", "target": store}, {"kind": "build", "target": mall}], 5)
     assert list(execution._choices(execution._shadow(s), 1))  # the Mall alone could be built
-    assert flow.execute_options(s, 1) == []
-    opts = flow.execute_options(s, 0)
+    assert execute_options(s, 1) == []
+    opts = execute_options(s, 0)
     assert opts and all(_cost(s, mv) == 3 for mv in opts)
     t = clone(s)
-    flow.do_execute(t, opts[0])
-    ups = flow.execute_options(t, 1)
+    do_execute(t, opts[0])
+    ups = execute_options(t, 1)
     assert ups and all(mv.get("upgrade") for mv in ups)
 
 

@@ -5,7 +5,8 @@ of a view kept from one call to the next are equal to a fresh build and never th
 from __future__ import annotations
 
 from app.engine.memo import Memo
-from app.rulesets.city_council import flow
+from app.rulesets.city_council.council import available_tiles
+from app.rulesets.city_council.legal import to_act
 from app.rulesets.city_council.board import build_options, occupied, option_cost, relocate_options, zone_full
 from app.rulesets.city_council.favours import community_count, metrics, prison_count
 from app.rulesets.city_council.tables import SHAPE_ORDER, TILES, ZONE_GRID, ZONES, kind_of
@@ -109,7 +110,7 @@ def test_view_parts_kept_between_calls_equal_a_fresh_build():
         assert v["hand"] == s["hands"][0] and v["hand"] is not s["hands"][0]
         assert v["hand_counts"] == [len(h) for h in s["hands"]]
         assert v["drawing"] == [d is not None for d in s["drawn"]]
-        assert v["to_act"] == flow.to_act(s)
+        assert v["to_act"] == to_act(s)
         if prev is not None and prev["planning"] == v["planning"]:
             shared += all(prev["planning"][sh] is v["planning"][sh] for sh in v["planning"])
         prev = v
@@ -124,7 +125,7 @@ def test_placements_equal_pricing_every_position():
 
     checked = 0
     for s in _states():
-        for tile in flow.available_tiles(s)[:4]:
+        for tile in available_tiles(s)[:4]:
             kind = TILES[tile]
             priced = [(kind.cost + surcharge(kind, cells), cells) for cells in placements(s, kind.shape)]
             want = [

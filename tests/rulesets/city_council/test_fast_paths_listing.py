@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from itertools import combinations, permutations
 
-from app.rulesets.city_council import flow, production as prod
+from app.rulesets.city_council import production as prod
+from app.rulesets.city_council.committees import committee_options
+from app.rulesets.city_council.windows import scorable
 from app.rulesets.city_council.board import build_options, placements, surcharge, zones_of
 from app.rulesets.city_council.favours import BUILDING_LEVEL_VP, building_vp, card_vp, metrics
 from app.rulesets.city_council.tables import CARDS, COMMITTEES, TILES, TOKENS, ZONES, kind_of
@@ -161,7 +163,7 @@ def test_committee_options_equal_their_plain_definition():
     checked = 0
     for s in _states():
         if s["phase"] == "committees" and s["turn"] > 1:
-            assert flow.committee_options(s) == _plain_committee_options(s)
+            assert committee_options(s) == _plain_committee_options(s)
             checked += 1
     assert checked > 20
 
@@ -185,7 +187,7 @@ def test_card_values_equal_their_plain_definition():
                 turn_end = s["phase"] == "turn_end"
                 m = metrics(s)
                 want = [(c, v) for c in s["hands"][seat] if (v := card_vp(s, c, m, turn_end))]
-                assert flow.scorable(s, seat) == want
+                assert scorable(s, seat) == want
                 checked += 1
     assert checked > 1000
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.rulesets.city_council.tables import BUILDING_LEVEL_VP
 from app.rulesets.city_council.favours import building_vp, general_vp, metrics
-from app.rulesets.city_council.flow import scorable, window_moves
+from app.rulesets.city_council.windows import scorable, window_moves
 from tests.rulesets.city_council.helpers import R, build, clear_board, clone, game, play_until
 
 
@@ -135,7 +135,7 @@ def test_hand_limit_seven():
 def _window_entries(players, seeds):
     """(state in activation, the passes that end it) for turns after the first, along random
     games: every member passes until a scoring window opens."""
-    from app.rulesets.city_council import flow
+    from app.rulesets.city_council.windows import WINDOWS
 
     for seed in seeds:
         s = game(players, seed)
@@ -151,7 +151,7 @@ def _window_entries(players, seeds):
                         break  # Prof. Phil as Transport may not pass: not this position
                     passes.append(seat)
                     t = R.apply(t, seat, {"type": "pass"})
-                if t["phase"] in flow.WINDOWS:
+                if t["phase"] in WINDOWS:
                     yield _with_scorable_card(s), passes
                     break
             seat = rng.choice(R.to_act(s))
@@ -188,7 +188,7 @@ def test_scoring_windows_do_not_reveal_who_holds_a_scorable_card():
     hands hold. Two games that differ only in the hidden hands (a re-deal) open the window alike,
     though in some of them a member can score in one game and not in the other."""
     from app.engine.rng import Rng
-    from app.rulesets.city_council import flow
+    from app.rulesets.city_council.windows import WINDOWS
 
     differing = 0
     for s, passes in _window_entries(3, range(12)):
@@ -198,7 +198,7 @@ def test_scoring_windows_do_not_reveal_who_holds_a_scorable_card():
             assert R.log_text(a, seat, {"type": "pass"}, None) == R.log_text(b, seat, {"type": "pass"}, None)
             a = R.apply(a, seat, {"type": "pass"})
             b = R.apply(b, seat, {"type": "pass"})
-        assert a["phase"] in flow.WINDOWS
+        assert a["phase"] in WINDOWS
         assert R.to_act(a) == R.to_act(b) == list(range(3))
         for viewer in (None, 0, 1, 2):
             va, vb = R.view(a, viewer), R.view(b, viewer)

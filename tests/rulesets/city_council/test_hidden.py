@@ -63,7 +63,7 @@ def test_canary_markers_never_leak(n):
     viewers = [*range(n), None]
     previous = {v: None for v in viewers}
     texts = {v: [] for v in viewers}
-    for seat, move, st in states:
+    for _seat, _move, st in states:
         planted = _plant(st)
         for v in viewers:
             view = R.view(planted, v)

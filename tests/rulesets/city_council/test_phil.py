@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from app.engine.rng import Rng
-from app.rulesets.city_council import flow, phil
+from app.rulesets.city_council import phil
+from app.rulesets.city_council.council import available_tiles, money_tokens_out
+from app.rulesets.city_council.phases import advance
 from app.rulesets.city_council.tables import TILES
 from tests.rulesets.city_council.helpers import R, clone, game, take_tile
 
@@ -22,7 +24,7 @@ def test_phil_plan_matches_revealed_card_highest_placed():
     s = clone(game(2, 1))
     _area_with(s, ["Firm", "Diner", "Diner"])
     s["phil_card"] = "b01"  # Diner / Restaurant / Shopping Mall
-    tile = phil.pick_building(s, set(flow.available_tiles(s)))
+    tile = phil.pick_building(s, set(available_tiles(s)))
     assert TILES[tile].name == "Diner" and tile == s["up"]["S"][1]
 
 
@@ -31,7 +33,7 @@ def test_phil_plan_falls_back_to_largest():
     available building, the higher placed among equals."""
     s = clone(game(2, 1))
     s["phil_card"] = "community-spirit"
-    tile = phil.pick_building(s, set(flow.available_tiles(s)))
+    tile = phil.pick_building(s, set(available_tiles(s)))
     assert TILES[tile].shape == "M" and tile == s["stacks"]["M"][0]
 
 
@@ -69,7 +71,7 @@ def test_phil_never_in_to_act_and_uses_powers():
                 before["phase"] == "committees"
                 and s["committee"][PHIL] == "treasury"
                 and before["budget"] >= 1
-                and flow.money_tokens_out(before) < 7
+                and money_tokens_out(before) < 7
             ):
                 assert s["funds"][PHIL] == before["funds"][PHIL] + 1
                 embezzled += 1
@@ -170,7 +172,7 @@ def test_phil_proposes_first():
     s["phase"], s["drawn"] = "draw", [None, None, None]
     s["hands"][PHIL] = ["b01"]  # Diner / Restaurant / Shopping Mall: his only card is revealed
     s["last"] = {}
-    flow.advance(s)
+    advance(s)
     assert s["phase"] == "plan" and s["phil_card"] == "b01"
     assert s["plans"][PHIL] == {"kind": "build", "target": diner}
     assert R.to_act(s) == [0]

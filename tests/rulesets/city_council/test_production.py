@@ -304,17 +304,17 @@ def test_one_money_token_marks_the_city_budget():
     """RB Setup: the City Budget is set 'by placing a Money token' on its track, so only 6 of the
     7 Money tokens (RB Components) can be private funds or go on action boxes: with 6 held as
     funds the Bank's $1 box cannot run and the Treasury chairman cannot embezzle."""
-    from app.rulesets.city_council import flow
+    from app.rulesets.city_council.committees import can_embezzle
 
     s = clear_board(game(3))
     bank = build(s, "Bank", [(4, 4), (4, 5)])
     s["budget"] = 5
     s["funds"] = [3, 2, 0]
     assert prod.box_choices(s, bank) == [[0]]
-    assert flow.can_embezzle(s)
+    assert can_embezzle(s)
     s["funds"] = [4, 2, 0]
     assert prod.box_choices(s, bank) == []
-    assert not flow.can_embezzle(s)
+    assert not can_embezzle(s)
 
 
 def test_zone_once_per_turn_and_no_power_no_zone():
@@ -385,7 +385,7 @@ def test_blue_workers_sent_to_any_box_still_count_as_the_citys():
 
     checked = 0
     for seed in range(1, 9):  # random games until one puts a worker on an 'X' box
-        for before, after, put in _activations(2, seed, "BX"):
+        for before, after, _put in _activations(2, seed, "BX"):
             assert metrics(after)["city_B"] == metrics(before)["city_B"]
             assert metrics(after)["city_B"] == TOKENS["B"] - prod.reserve(after, "B")
             checked += 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.rulesets.city_council import flow
+from app.rulesets.city_council.council import available_tiles
 from bench.city_council_bot import play
 from tests.rulesets.city_council.helpers import R, clone, game, play_until
 from tests.support.renderer import open_renderer
@@ -60,7 +60,7 @@ def test_clicking_a_highlighted_planning_tile_plays_that_plan(browser):
     tile = tiles.first.get_attribute("data-tile")
     tiles.first.click()
     assert page.evaluate("window.played") == [{"type": "plan", "kind": "build", "target": tile}]
-    assert tile in flow.available_tiles(s)
+    assert tile in available_tiles(s)
     assert not errors
     page.close()
 

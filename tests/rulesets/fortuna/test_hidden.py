@@ -119,7 +119,7 @@ def test_canary_markers_never_leak(n):
     viewers = [*range(n), None]
     previous = {v: None for v in viewers}
     texts = {v: [] for v in viewers}
-    for seat, move, s in states:
+    for _seat, _move, s in states:
         if s["phase"] == "over":
             continue  # at the end the hands of players inside Rome are revealed on purpose
         planted = _plant(s)
