@@ -115,6 +115,7 @@ def check_refuses_unlisted(
             )
 
 
+# Long: one game's walk with every contract check at the step it belongs to, read top to bottom.
 def random_playout(
     ruleset: Ruleset,
     players: int,

@@ -82,6 +82,7 @@ def _as_is(value: Any) -> Any:
     return value
 
 
+# Long: the view is one literal, key by key, so what each seat is shown can be read at a glance.
 def view_state(s: State, seat: int | None) -> dict[str, Any]:
     """The table as `seat` sees it (None: a spectator)."""
     over = s["phase"] == "over"

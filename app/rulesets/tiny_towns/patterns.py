@@ -220,6 +220,7 @@ def _options(
     return moves
 
 
+# Complex: the hot path of listing builds with Trading Posts, kept as one loop over bit masks.
 def _build_options_wild(
     state: dict[str, Any], seat: int, pl: dict[str, Any], grid: list[Any]
 ) -> list[Option]:
