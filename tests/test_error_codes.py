@@ -1,25 +1,24 @@
-"""Every domain error code has exactly one HTTP status (app/api/errors.py) and one socket error
-frame (app/realtime/ws.py), and the two agree: a refusal reads the same over REST and a socket."""
+"""Every domain error code has exactly one status (app/refusals.py), which both its HTTP answer
+(app/api/errors.py) and its socket error frame (app/realtime/ws.py) carry."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-from app.api.errors import HTTP_STATUS
 from app.engine.errors import ErrorCode, GameError
-from app.realtime.ws import FRAME_STATUS, error_frame
+from app.realtime.ws import error_frame
+from app.refusals import STATUS
 from app.services.errors import Refusal, ServiceError
 
 APP = Path(__file__).resolve().parents[1] / "app"
 CODES = [*ErrorCode, *Refusal]
 
 
-def test_every_code_has_an_http_status_and_a_frame_and_they_agree() -> None:
-    """No code is missing from either map, none is left over, and each status is a 4xx."""
-    assert set(HTTP_STATUS) == set(CODES) == set(FRAME_STATUS)
-    assert {code: FRAME_STATUS[code] for code in CODES} == {code: HTTP_STATUS[code] for code in CODES}
-    assert all(400 <= status < 500 for status in HTTP_STATUS.values())
+def test_every_code_has_one_status() -> None:
+    """No code is missing from the map, none is left over, and each status is a 4xx."""
+    assert set(STATUS) == set(CODES)
+    assert all(400 <= status < 500 for status in STATUS.values())
     assert len({code.value for code in CODES}) == len(CODES)  # no wire code used by two errors
 
 

@@ -1,5 +1,5 @@
 """Exception handlers: every refusal is JSON {"detail": "<sentence>"} with the right status; the
-one map from a domain error's code to its HTTP status (HTTP_STATUS)."""
+HTTP status of a domain error is its code's in app/refusals.py (STATUS)."""
 
 from __future__ import annotations
 
@@ -11,60 +11,9 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DataError, DBAPIError, TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.engine.errors import ErrorCode, GameError
-from app.services.errors import DATABASE_DOWN, Refusal, ServiceError
-
-# Every domain error's HTTP status, by code (the game checks' and the services'); the socket's
-# error frames carry the same status (app/realtime/ws.py, FRAME_STATUS; a test holds them equal).
-HTTP_STATUS: dict[ErrorCode | Refusal, int] = {
-    ErrorCode.GAME_OVER: 409,
-    ErrorCode.NOT_YOUR_TURN: 403,
-    ErrorCode.STALE_VERSION: 409,
-    ErrorCode.ILLEGAL_MOVE: 422,
-    ErrorCode.MALFORMED_MOVE: 422,
-    ErrorCode.UNDO_OFF: 403,
-    ErrorCode.NOTHING_TO_UNDO: 409,
-    ErrorCode.UNDO_TOO_FAR: 409,
-    Refusal.INVALID: 422,
-    Refusal.NOT_FOUND: 404,
-    Refusal.AUTH_REQUIRED: 401,
-    Refusal.TOKEN_EXPIRED: 401,
-    Refusal.TOKEN_REPLACED: 401,
-    Refusal.PLAYER_DELETED: 401,
-    Refusal.PASSWORD_WRONG: 401,
-    Refusal.ACCOUNT_CODE_INVALID: 400,
-    Refusal.ACCOUNT_CLAIMED: 409,
-    Refusal.ACCOUNT_NO_PASSWORD: 409,
-    Refusal.SESSION_UNKNOWN: 404,
-    Refusal.RATE_LIMITED: 429,
-    Refusal.ROOM_TOO_MANY: 429,
-    Refusal.ROOM_INVITE_UNKNOWN: 404,
-    Refusal.ROOM_CHANGED: 409,
-    Refusal.ROOM_STARTED: 409,
-    Refusal.ROOM_FINISHED: 409,
-    Refusal.ROOM_FULL: 409,
-    Refusal.ROOM_NOT_MEMBER: 403,
-    Refusal.ROOM_NOT_HOST: 403,
-    Refusal.ROOM_SEATS_EMPTY: 409,
-    Refusal.SEAT_TAKEN: 409,
-    Refusal.SEAT_ALREADY_HELD: 409,
-    Refusal.SEAT_NOT_BOT: 409,
-    Refusal.SEAT_NOT_OFFERED: 409,
-    Refusal.SEAT_NOT_YOURS: 403,
-    Refusal.SEAT_BOT_PLAYING: 409,
-    Refusal.TABLE_OVER: 409,
-    Refusal.REMATCH_EARLY: 409,
-    Refusal.REMATCH_NOT_PLAYER: 403,
-    Refusal.REPLAY_HIDDEN: 403,
-    Refusal.REPLAY_UNAVAILABLE: 409,
-    Refusal.VERSION_UNKNOWN: 404,
-    Refusal.RULESET_MISSING: 409,
-    Refusal.RULESET_OUTDATED: 409,
-    Refusal.MOVE_ID_REUSED: 409,
-    Refusal.VACATION_ACTIVE: 409,
-    Refusal.VACATION_NONE: 409,
-    Refusal.VACATION_USED_UP: 409,
-}
+from app.engine.errors import GameError
+from app.refusals import STATUS
+from app.services.errors import DATABASE_DOWN, ServiceError
 
 
 def validation_sentence(errors: list[dict[str, Any]]) -> tuple[int, str]:
@@ -94,7 +43,7 @@ def install(app: FastAPI) -> None:
     async def _service(_: Request, exc: ServiceError) -> JSONResponse:
         headers = {"Retry-After": str(exc.extra["retry_after"])} if "retry_after" in exc.extra else None
         return JSONResponse(
-            {"detail": exc.detail, **exc.extra}, status_code=HTTP_STATUS[exc.code], headers=headers
+            {"detail": exc.detail, **exc.extra}, status_code=STATUS[exc.code], headers=headers
         )
 
     @app.exception_handler(GameError)
@@ -102,7 +51,7 @@ def install(app: FastAPI) -> None:
         body: dict[str, Any] = {"detail": exc.detail, "code": exc.code.value}
         if exc.version is not None:
             body["version"] = exc.version
-        return JSONResponse(body, status_code=HTTP_STATUS[exc.code])
+        return JSONResponse(body, status_code=STATUS[exc.code])
 
     @app.exception_handler(DataError)
     async def _bad_value(_: Request, exc: DataError) -> JSONResponse:

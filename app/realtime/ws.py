@@ -11,12 +11,13 @@ from fastapi import APIRouter, WebSocket
 
 from sqlalchemy.exc import DBAPIError
 
-from app.engine.errors import ErrorCode, GameError
+from app.engine.errors import GameError
 from app.limits import SCOPE_KEY as LIMITS_KEY, TokenBucket
 from app.realtime import table_socket
 from app.realtime.hub import Connection, encode
 from app.realtime.session import serve
 from app.realtime.ports import LivePlatform
+from app.refusals import STATUS
 from app.services import rooms as room_service
 from app.services.errors import DATABASE_DOWN, Refusal, ServiceError, not_found
 
@@ -29,67 +30,14 @@ MOVE_FIELDS = frozenset({"type", "version", "move", "id"})  # what a move frame 
 UNDO_FIELDS = frozenset({"type", "version", "moves", "id"})  # what an undo frame may hold
 
 
-# Every domain error's socket frame status, by code: the status the same refusal gets over REST
-# (app/api/errors.py, HTTP_STATUS; a test holds the two maps equal). A game check's frame also
-# carries its `code` (and the game's `version` where the error has one); a service's does not.
-FRAME_STATUS: dict[ErrorCode | Refusal, int] = {
-    ErrorCode.GAME_OVER: 409,
-    ErrorCode.NOT_YOUR_TURN: 403,
-    ErrorCode.STALE_VERSION: 409,
-    ErrorCode.ILLEGAL_MOVE: 422,
-    ErrorCode.MALFORMED_MOVE: 422,
-    ErrorCode.UNDO_OFF: 403,
-    ErrorCode.NOTHING_TO_UNDO: 409,
-    ErrorCode.UNDO_TOO_FAR: 409,
-    Refusal.INVALID: 422,
-    Refusal.NOT_FOUND: 404,
-    Refusal.AUTH_REQUIRED: 401,
-    Refusal.TOKEN_EXPIRED: 401,
-    Refusal.TOKEN_REPLACED: 401,
-    Refusal.PLAYER_DELETED: 401,
-    Refusal.PASSWORD_WRONG: 401,
-    Refusal.ACCOUNT_CODE_INVALID: 400,
-    Refusal.ACCOUNT_CLAIMED: 409,
-    Refusal.ACCOUNT_NO_PASSWORD: 409,
-    Refusal.SESSION_UNKNOWN: 404,
-    Refusal.RATE_LIMITED: 429,
-    Refusal.ROOM_TOO_MANY: 429,
-    Refusal.ROOM_INVITE_UNKNOWN: 404,
-    Refusal.ROOM_CHANGED: 409,
-    Refusal.ROOM_STARTED: 409,
-    Refusal.ROOM_FINISHED: 409,
-    Refusal.ROOM_FULL: 409,
-    Refusal.ROOM_NOT_MEMBER: 403,
-    Refusal.ROOM_NOT_HOST: 403,
-    Refusal.ROOM_SEATS_EMPTY: 409,
-    Refusal.SEAT_TAKEN: 409,
-    Refusal.SEAT_ALREADY_HELD: 409,
-    Refusal.SEAT_NOT_BOT: 409,
-    Refusal.SEAT_NOT_OFFERED: 409,
-    Refusal.SEAT_NOT_YOURS: 403,
-    Refusal.SEAT_BOT_PLAYING: 409,
-    Refusal.TABLE_OVER: 409,
-    Refusal.REMATCH_EARLY: 409,
-    Refusal.REMATCH_NOT_PLAYER: 403,
-    Refusal.REPLAY_HIDDEN: 403,
-    Refusal.REPLAY_UNAVAILABLE: 409,
-    Refusal.VERSION_UNKNOWN: 404,
-    Refusal.RULESET_MISSING: 409,
-    Refusal.RULESET_OUTDATED: 409,
-    Refusal.MOVE_ID_REUSED: 409,
-    Refusal.VACATION_ACTIVE: 409,
-    Refusal.VACATION_NONE: 409,
-    Refusal.VACATION_USED_UP: 409,
-}
-
-
 def error_frame(exc: GameError | ServiceError, frame_id: Any) -> dict[str, Any]:
     """The error frame answering a frame (`frame_id`, or None) refused by a game check or a
-    service: nothing was stored."""
+    service: nothing was stored. Its status is the refusal's on REST too (app/refusals.py); a
+    game check's frame also carries its `code` (and the game's `version` where the error has one)."""
     frame: dict[str, Any] = {
         "type": "error",
         "id": frame_id,
-        "status": FRAME_STATUS[exc.code],
+        "status": STATUS[exc.code],
         "detail": exc.detail,
     }
     if isinstance(exc, GameError):
@@ -244,7 +192,7 @@ async def game_socket(
         if not live.visible_to(player.id if player else None, invite_code):
             raise not_found("game")
     except ServiceError as exc:
-        return await _refuse(websocket, FRAME_STATUS[exc.code], exc.detail, 4404)
+        return await _refuse(websocket, STATUS[exc.code], exc.detail, 4404)
     conn = Connection(
         websocket, game_id, live.seat_of(player.id if player else None), player.id if player else None
     )
@@ -434,7 +382,7 @@ async def _watch(
             try:
                 await room_service.visible_room(session, room_id, player, invite_code)
             except ServiceError as exc:
-                return await _refuse(websocket, FRAME_STATUS[exc.code], exc.detail, 4404)
+                return await _refuse(websocket, STATUS[exc.code], exc.detail, 4404)
     conn = Connection(
         websocket, room_id or "", None, player.id if player else None, "lobby" if room_id is None else "room"
     )

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app.db.models import MoveRow, Snapshot
-from app.api.errors import HTTP_STATUS
+from app.refusals import STATUS
 from app.engine.errors import GameError
 from app.main import create_app
 from app.services.games import GameService
@@ -94,7 +94,7 @@ def test_two_instances_racing_on_one_version_one_wins(client):
     wins = [r for r in results if isinstance(r, int)]
     losses = [r for r in results if isinstance(r, GameError)]
     assert wins == [3] and len(losses) == 1, results
-    assert HTTP_STATUS[losses[0].code] in (403, 409)
+    assert STATUS[losses[0].code] in (403, 409)
     assert doc(client, game_id)["version"] == 3
 
 
