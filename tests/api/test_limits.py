@@ -338,6 +338,25 @@ def test_exact_rates_refuse_a_burst_straddling_a_window_edge(monkeypatch):
     assert asyncio.run(run(exact=False))[-1] == 0  # why the chat asks for exact counts
 
 
+def test_rooms_per_address_hold_across_a_window_edge(monkeypatch, settings):
+    """'3 rooms a minute' from one address means 3 in any minute: four guests' rooms, the fourth
+    a moment after a minute's edge, still meet the fourth refused (CI once saw it let through,
+    when the test's requests straddled an edge)."""
+    clock = [1_000_020.0 - 1_000_020.0 % 60 + 59.9]  # a tenth of a second before a minute's edge
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    gate = limits.Limits(
+        None, settings.model_copy(update={"limits_scale": 1, "rate_rooms_per_address": "3/60"})
+    )
+
+    async def run() -> list[int]:
+        waits = [(await gate._hit("rooms", "10.9.0.1", f"token{i}"))[0] for i in range(3)]
+        clock[0] += 0.2  # the next minute has begun
+        return waits + [(await gate._hit("rooms", "10.9.0.1", "token3"))[0]]
+
+    waits = asyncio.run(run())
+    assert waits[:3] == [0, 0, 0] and waits[3] > 0
+
+
 def _next_chat(ws) -> dict:
     """The next chat line this socket receives (other frames skipped, at most 30)."""
     for _ in range(30):

@@ -39,13 +39,15 @@ def _click(page):
             prompt.locator(".cc-btn").last.click()
     elif phase == "execute":
         prompt.locator("[data-plan]").first.click()
-        if (
-            page.evaluate("window.civitas.doc.view.phase") == "execute"
-            and page.locator(".cc-cell.can").count()
-        ):
+        if page.evaluate("window.civitas.doc.view.phase") != "execute":
+            pass
+        elif page.locator(".cc-cell.can").count():
             page.locator(".cc-cell.can").first.click()
             if page.locator(".cc-prompt .cc-btn.main[data-move]").count():
                 page.locator(".cc-prompt .cc-btn.main[data-move]").first.click()
+        elif prompt.locator(".cc-btn[data-move]").count():
+            # a plan whose only executions are buttons (a Park upgrading a Playground in place)
+            prompt.locator(".cc-btn[data-move]").first.click()
     elif phase == "activate":
         if page.locator(".cc-bld.can").count():
             page.locator(".cc-bld.can rect").first.click()
